@@ -1,0 +1,111 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+/** The same drizzle API over PGlite (embedded) and node-postgres (server). */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Run raw SQL with positional parameters; used by the job queue adapter and benchmarks. */
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export class DatabaseError extends Error {}
+
+/** Serialises migrations across nodes starting together against one server. */
+const MIGRATION_LOCK_KEY = 724_310_001;
+
+export async function openDatabase(opts: {
+  url?: string;
+  dataDir?: string;
+  inMemory?: boolean;
+}): Promise<Database> {
+  if (opts.url) return openPostgres(opts.url);
+  return openPglite(opts.inMemory ? undefined : join(opts.dataDir ?? './data', 'pg'));
+}
+
+// bigint columns (ids, counters) stay far below 2^53: read them as numbers, as PGlite does.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+  // An unreachable server must fail start with one line, not an unhandled 'error' event.
+  pool.on('error', () => {});
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw new DatabaseError(`Cannot connect to DATABASE_URL (${redactUrl(url)}): ${describe(error)}`);
+  }
+  const db = drizzlePg(pool, { schema });
+  const lock = await pool.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await migratePg(db, { migrationsFolder });
+  } finally {
+    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
+    lock.release();
+  }
+  return {
+    db: db as unknown as Db,
+    kind: 'postgres',
+    query: async (text, params) => {
+      const result = await pool.query(text, params as unknown[]);
+      return { rows: result.rows };
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(dir: string | undefined): Promise<Database> {
+  if (dir) mkdirSync(dirname(dir), { recursive: true });
+  const client = new PGlite(dir);
+  await client.waitReady;
+  const db = drizzlePglite(client, { schema });
+  await migratePglite(db, { migrationsFolder });
+  return {
+    db: db as unknown as Db,
+    kind: 'pglite',
+    query: async (text, params) => {
+      const result = await client.query(text, params as unknown[]);
+      return { rows: result.rows as never[] };
+    },
+    close: () => client.close(),
+  };
+}
+
+export async function pingDatabase(database: Database): Promise<void> {
+  await database.db.execute(sql`SELECT 1`);
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return describe(error.errors[0]);
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}

@@ -1,0 +1,336 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { objects } from './organisation';
+import { spaces } from './spaces';
+import { users } from './users';
+
+// The inbox: what networks send us (posts, items, chats, messages, authors) and what operators do with
+// it. Every row carries space_id; list indexes lead with it (ARCHITECTURE "Multi-tenancy").
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/** SPEC §4 comment/chat statuses. `closed` carries how it was closed in close_reason. */
+export type InboxStatus = 'new' | 'inprogress' | 'open' | 'closed' | 'deleted' | 'delayed' | 'waiting';
+export type CloseReason = 'reply' | 'noreply' | 'autorule';
+export type ItemKind = 'comment' | 'review' | 'mention';
+export type DeliveryState = 'received' | 'queued' | 'sending' | 'sent' | 'delivered' | 'read' | 'failed';
+
+export interface Attachment {
+  type: 'image' | 'video' | 'audio' | 'voice' | 'document' | 'sticker' | 'link';
+  url: string;
+  name?: string;
+  mime?: string;
+  size?: number;
+  width?: number;
+  height?: number;
+}
+
+export interface Reaction {
+  value: string;
+  count: number;
+  /** Reacted by us (the account). */
+  own?: boolean;
+}
+
+export const authors = pgTable(
+  'authors',
+  {
+    id: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    spaceId: integer('space_id')
+      .notNull()
+      .references(() => spaces.id, { onDelete: 'cascade' }),
+    provider: text().notNull(),
+    externalId: text('external_id').notNull(),
+    name: text().notNull(),
+    screenName: text('screen_name'),
+    image: text(),
+    url: text(),
+    /** Blocked until this time; `blockedForever` for the "forever" duration (SPEC §9). */
+    blockedUntil: timestamp('blocked_until', { withTimezone: true }),
+    blockedForever: boolean('blocked_forever').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('authors_identity_key').on(t.spaceId, t.provider, t.externalId)],
+);
+
+export const authorLabels = pgTable(
+  'author_labels',
+  {
+    authorId: bigint('author_id', { mode: 'number' })
+      .notNull()
+      .references(() => authors.id, { onDelete: 'cascade' }),
+    labelId: integer('label_id').notNull(),
+    spaceId: integer('space_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.authorId, t.labelId] }), index('author_labels_label_idx').on(t.labelId)],
+);
+
+/** The post (or review page, or mention source) items hang under. */
+export const posts = pgTable(
+  'posts',
+  {
+    id: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    spaceId: integer('space_id').notNull(),
+    objectId: integer('object_id')
+      .notNull()
+      .references(() => objects.id, { onDelete: 'cascade' }),
+    externalId: text('external_id').notNull(),
+    text: text().notNull().default(''),
+    url: text(),
+    attachments: jsonb().$type<Attachment[]>().notNull().default(sql`'[]'::jsonb`),
+    postedAt: timestamp('posted_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('posts_external_key').on(t.objectId, t.externalId)],
+);
+
+/**
+ * Comments, reviews and mentions — and our own replies to them (`isOwn`), so a thread reads in order.
+ * Unique by (object, external id): a redelivered event finds its row and changes nothing.
+ */
+export const items = pgTable(
+  'items',
+  {
+    id: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    spaceId: integer('space_id').notNull(),
+    objectId: integer('object_id')
+      .notNull()
+      .references(() => objects.id, { onDelete: 'cascade' }),
+    postId: bigint('post_id', { mode: 'number' }),
+    parentId: bigint('parent_id', { mode: 'number' }),
+    /** The network's id of the parent, kept so a reply that arrives before its parent links up later. */
+    parentExternalId: text('parent_external_id'),
+    kind: text().$type<ItemKind>().notNull(),
+    /** Network id; null only for our own replies not yet accepted by the network. */
+    externalId: text('external_id'),
+    authorId: bigint('author_id', { mode: 'number' }),
+    isOwn: boolean('is_own').notNull().default(false),
+    userId: integer('user_id'),
+    text: text().notNull().default(''),
+    rating: smallint(),
+    attachments: jsonb().$type<Attachment[]>().notNull().default(sql`'[]'::jsonb`),
+    reactions: jsonb().$type<Reaction[]>().notNull().default(sql`'[]'::jsonb`),
+    url: text(),
+    status: text().$type<InboxStatus>().notNull().default('new'),
+    closeReason: text('close_reason').$type<CloseReason>(),
+    delayedUntil: timestamp('delayed_until', { withTimezone: true }),
+    assignedUserId: integer('assigned_user_id'),
+    isHidden: boolean('is_hidden').notNull().default(false),
+    isLiked: boolean('is_liked').notNull().default(false),
+    /** Deleted on the network (by us or by the author). */
+    isDeleted: boolean('is_deleted').notNull().default(false),
+    /** Outgoing: queued → sending → sent | failed, with the network's error text. */
+    delivery: text().$type<DeliveryState>().notNull().default('received'),
+    deliveryError: text('delivery_error'),
+    /** When the network says it was written. */
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    editedAt: timestamp('edited_at', { withTimezone: true }),
+    firstReplyAt: timestamp('first_reply_at', { withTimezone: true }),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    search: tsvector().generatedAlwaysAs(
+      sql`to_tsvector('russian', coalesce("text", '')) || to_tsvector('english', coalesce("text", ''))`,
+    ),
+  },
+  (t) => [
+    uniqueIndex('items_external_key').on(t.objectId, t.externalId),
+    // The queue: per status, newest first (lists merge a few statuses, see inbox/queries.ts).
+    index('items_queue_idx')
+      .on(t.spaceId, t.status, t.createdAt.desc(), t.id.desc())
+      .where(sql`NOT "is_own"`),
+    // Filtered lists by account: per (account, status) in queue order (inbox/queries.ts splits by both).
+    index('items_object_queue_idx')
+      .on(t.spaceId, t.objectId, t.status, t.createdAt.desc(), t.id.desc())
+      .where(sql`NOT "is_own"`),
+    index('items_space_created_idx').on(t.spaceId, t.createdAt.desc(), t.id.desc()).where(sql`NOT "is_own"`),
+    index('items_parent_idx').on(t.parentId),
+    index('items_author_idx').on(t.authorId),
+    index('items_search_idx').using('gin', t.search),
+  ],
+);
+
+export const itemTags = pgTable(
+  'item_tags',
+  {
+    itemId: bigint('item_id', { mode: 'number' })
+      .notNull()
+      .references(() => items.id, { onDelete: 'cascade' }),
+    tagId: integer('tag_id').notNull(),
+    spaceId: integer('space_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.itemId, t.tagId] }), index('item_tags_tag_idx').on(t.tagId, t.itemId)],
+);
+
+/** A private conversation with one customer on one account. */
+export const chats = pgTable(
+  'chats',
+  {
+    id: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    spaceId: integer('space_id').notNull(),
+    objectId: integer('object_id')
+      .notNull()
+      .references(() => objects.id, { onDelete: 'cascade' }),
+    externalId: text('external_id').notNull(),
+    authorId: bigint('author_id', { mode: 'number' }),
+    status: text().$type<InboxStatus>().notNull().default('new'),
+    closeReason: text('close_reason').$type<CloseReason>(),
+    delayedUntil: timestamp('delayed_until', { withTimezone: true }),
+    assignedUserId: integer('assigned_user_id'),
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull(),
+    lastMessageText: text('last_message_text').notNull().default(''),
+    lastMessageIsOwn: boolean('last_message_is_own').notNull().default(false),
+    unreadCount: integer('unread_count').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    firstReplyAt: timestamp('first_reply_at', { withTimezone: true }),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('chats_external_key').on(t.objectId, t.externalId),
+    index('chats_queue_idx').on(t.spaceId, t.status, t.lastMessageAt.desc(), t.id.desc()),
+    index('chats_object_queue_idx').on(t.spaceId, t.objectId, t.status, t.lastMessageAt.desc(), t.id.desc()),
+    index('chats_space_last_idx').on(t.spaceId, t.lastMessageAt.desc(), t.id.desc()),
+  ],
+);
+
+export const chatTags = pgTable(
+  'chat_tags',
+  {
+    chatId: bigint('chat_id', { mode: 'number' })
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    tagId: integer('tag_id').notNull(),
+    spaceId: integer('space_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chatId, t.tagId] }), index('chat_tags_tag_idx').on(t.tagId, t.chatId)],
+);
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    spaceId: integer('space_id').notNull(),
+    chatId: bigint('chat_id', { mode: 'number' })
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    externalId: text('external_id'),
+    isOwn: boolean('is_own').notNull(),
+    userId: integer('user_id'),
+    text: text().notNull().default(''),
+    attachments: jsonb().$type<Attachment[]>().notNull().default(sql`'[]'::jsonb`),
+    reactions: jsonb().$type<Reaction[]>().notNull().default(sql`'[]'::jsonb`),
+    delivery: text().$type<DeliveryState>().notNull().default('received'),
+    deliveryError: text('delivery_error'),
+    isDeleted: boolean('is_deleted').notNull().default(false),
+    /** A 'Direct' reply to a comment starts or continues a chat; this points at the comment. */
+    replyToItemId: bigint('reply_to_item_id', { mode: 'number' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    editedAt: timestamp('edited_at', { withTimezone: true }),
+    search: tsvector().generatedAlwaysAs(
+      sql`to_tsvector('russian', coalesce("text", '')) || to_tsvector('english', coalesce("text", ''))`,
+    ),
+  },
+  (t) => [
+    uniqueIndex('messages_external_key').on(t.chatId, t.externalId),
+    index('messages_chat_idx').on(t.chatId, t.createdAt, t.id),
+    // Message search walks newest first within a space.
+    index('messages_space_created_idx').on(t.spaceId, t.createdAt.desc(), t.id.desc()),
+    index('messages_search_idx').using('gin', t.search),
+  ],
+);
+
+/**
+ * Badge counters per account, kind and status, maintained by statement-level triggers on items and
+ * chats (migration 0005), so GET /v1/counts sums a handful of rows instead of counting millions.
+ */
+export const inboxCounters = pgTable(
+  'inbox_counters',
+  {
+    objectId: integer('object_id').notNull(),
+    spaceId: integer('space_id').notNull(),
+    kind: text().$type<'items' | 'chats'>().notNull(),
+    status: text().$type<InboxStatus>().notNull(),
+    count: bigint({ mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.objectId, t.kind, t.status] }),
+    index('inbox_counters_space_idx').on(t.spaceId),
+  ],
+);
+
+export type ActivityType =
+  | 'item.received'
+  | 'item.replied'
+  | 'item.status'
+  | 'item.assigned'
+  | 'item.tagged'
+  | 'item.moderated'
+  | 'chat.received'
+  | 'chat.replied'
+  | 'chat.status'
+  | 'chat.assigned'
+  | 'chat.tagged'
+  | 'message.moderated'
+  | 'author.blocked'
+  | 'lock.held';
+
+/** Append-only record of what happened (ARCHITECTURE "Record what happened"): statistics and QA read it. */
+export const activity = pgTable(
+  'activity',
+  {
+    id: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    spaceId: integer('space_id').notNull(),
+    type: text().$type<ActivityType>().notNull(),
+    objectId: integer('object_id'),
+    itemId: bigint('item_id', { mode: 'number' }),
+    chatId: bigint('chat_id', { mode: 'number' }),
+    userId: integer('user_id'),
+    causeKind: text('cause_kind').$type<'user' | 'rule' | 'bot' | 'system' | 'customer'>().notNull(),
+    causeId: integer('cause_id'),
+    data: jsonb().$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('activity_space_at_idx').on(t.spaceId, t.at), index('activity_item_idx').on(t.itemId)],
+);
+
+/** Outgoing network calls (replies, moderation) waiting, retrying or failed: never lost silently. */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    spaceId: integer('space_id').notNull(),
+    objectId: integer('object_id').notNull(),
+    action: text().notNull(),
+    itemId: bigint('item_id', { mode: 'number' }),
+    messageId: bigint('message_id', { mode: 'number' }),
+    chatId: bigint('chat_id', { mode: 'number' }),
+    payload: jsonb().$type<Record<string, unknown>>().notNull(),
+    state: text().$type<'pending' | 'running' | 'done' | 'failed'>().notNull().default('pending'),
+    attempts: integer().notNull().default(0),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    doneAt: timestamp('done_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('outbox_due_idx').on(t.runAt).where(sql`"state" = 'pending'`),
+    index('outbox_object_idx').on(t.objectId),
+  ],
+);

@@ -1,0 +1,191 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { items, messages, objects, outbox } from '../db/schema';
+import { presentItems } from '../modules/inbox/actions/present';
+import { presentMessage } from '../modules/inbox/presenter';
+import { presentAccount } from '../modules/objects/presenter';
+import { ConnectorError, type SentRef } from '../providers/types';
+import type { EventBus } from '../realtime/bus';
+import { backoffSeconds, MAX_ATTEMPTS, outboxPayloadSchemas } from './outbox';
+import type { OutboxRow } from './outbox-targets';
+
+// What the outcome of a network call changes: delivery states on our replies, the undo of a refused
+// moderation, the account's error, the outbox row itself. Each change is pushed to open lists.
+
+export interface EffectDeps {
+  db: Db;
+  bus: EventBus;
+}
+
+const SYSTEM = { kind: 'system' as const };
+/** Still ours: nobody re-claimed the row after our lease ran out (a claim counts an attempt). */
+const isRunning = (row: OutboxRow) =>
+  and(eq(outbox.id, row.id), eq(outbox.state, 'pending'), eq(outbox.attempts, row.attempts));
+
+async function publishItem(deps: EffectDeps, id: number | null) {
+  if (!id) return;
+  const [row] = await deps.db.select().from(items).where(eq(items.id, id));
+  if (!row) return;
+  const [presented] = await presentItems(deps.db, [row]);
+  await deps.bus.publish({
+    type: 'items.updated',
+    spaceId: row.spaceId,
+    payload: { items: [presented] },
+    cause: SYSTEM,
+  });
+}
+
+async function publishMessage(deps: EffectDeps, id: number | null) {
+  if (!id) return;
+  const [row] = await deps.db.select().from(messages).where(eq(messages.id, id));
+  if (!row) return;
+  await deps.bus.publish({
+    type: 'messages.updated',
+    spaceId: row.spaceId,
+    payload: { messages: [presentMessage(row)] },
+    cause: SYSTEM,
+  });
+}
+
+/** The network took it: our reply is sent (with the network's id) and the row is done. */
+export async function recordSuccess(deps: EffectDeps, row: OutboxRow, sent: SentRef | null, now: Date) {
+  const [done] = await deps.db
+    .update(outbox)
+    .set({ state: 'done', doneAt: now, lastError: null })
+    .where(isRunning(row))
+    .returning();
+  if (!done) return;
+  const externalId = sent?.externalId ?? null;
+  if (row.action === 'reply' && row.itemId) {
+    await deps.db
+      .update(items)
+      .set({
+        delivery: 'sent',
+        deliveryError: null,
+        updatedAt: now,
+        // The network's echo of our reply (a webhook) may have stored this id already; keep the first.
+        ...(externalId
+          ? {
+              externalId: sql`CASE WHEN EXISTS (SELECT 1 FROM items o WHERE o.object_id = ${row.objectId} AND o.external_id = ${externalId}) THEN NULL ELSE ${externalId} END`,
+            }
+          : {}),
+      })
+      .where(eq(items.id, row.itemId));
+    await publishItem(deps, row.itemId);
+  } else if ((row.action === 'message' || row.action === 'direct') && row.messageId) {
+    await deps.db
+      .update(messages)
+      .set({
+        delivery: 'sent',
+        deliveryError: null,
+        ...(externalId
+          ? {
+              externalId: sql`CASE WHEN EXISTS (SELECT 1 FROM messages o WHERE o.chat_id = ${row.chatId} AND o.external_id = ${externalId}) THEN NULL ELSE ${externalId} END`,
+            }
+          : {}),
+      })
+      .where(eq(messages.id, row.messageId));
+    await publishMessage(deps, row.messageId);
+  }
+}
+
+/** Gives up: our reply shows the network's own text; a refused moderation is undone. */
+async function recordFinalFailure(deps: EffectDeps, row: OutboxRow, message: string, now: Date) {
+  const [failed] = await deps.db
+    .update(outbox)
+    .set({ state: 'failed', doneAt: now, lastError: message })
+    .where(isRunning(row))
+    .returning();
+  if (!failed) return;
+  const failItem = (set: Partial<typeof items.$inferInsert>) =>
+    row.itemId
+      ? deps.db
+          .update(items)
+          .set({ ...set, deliveryError: message, updatedAt: now })
+          .where(eq(items.id, row.itemId))
+      : undefined;
+  switch (row.action) {
+    case 'reply':
+      await failItem({ delivery: 'failed' });
+      return publishItem(deps, row.itemId);
+    case 'direct':
+    case 'message':
+      if (row.messageId) {
+        await deps.db
+          .update(messages)
+          .set({ delivery: 'failed', deliveryError: message })
+          .where(eq(messages.id, row.messageId));
+      }
+      return publishMessage(deps, row.messageId);
+    case 'edit':
+      await failItem({ text: outboxPayloadSchemas.edit.parse(row.payload).previousText });
+      return publishItem(deps, row.itemId);
+    case 'react':
+      await failItem({ reactions: outboxPayloadSchemas.react.parse(row.payload).previous });
+      return publishItem(deps, row.itemId);
+    case 'react_message':
+      if (row.messageId) {
+        await deps.db
+          .update(messages)
+          .set({ reactions: outboxPayloadSchemas.react.parse(row.payload).previous, deliveryError: message })
+          .where(eq(messages.id, row.messageId));
+      }
+      return publishMessage(deps, row.messageId);
+    case 'block':
+    case 'unblock':
+      return;
+    default: {
+      const { previous } = outboxPayloadSchemas.moderation.parse(row.payload);
+      await failItem(previous as Partial<typeof items.$inferInsert>);
+      return publishItem(deps, row.itemId);
+    }
+  }
+}
+
+/** A revoked token: the account shows the network's text in the errors dropdown until an admin acts. */
+async function recordAccountError(deps: EffectDeps, objectId: number, message: string, now: Date) {
+  const [object] = await deps.db
+    .update(objects)
+    .set({ error: message, errorAt: now })
+    .where(eq(objects.id, objectId))
+    .returning();
+  if (!object) return;
+  await deps.bus.publish({
+    type: 'objects.updated',
+    spaceId: object.spaceId,
+    payload: { objects: [presentAccount(object)] },
+    cause: SYSTEM,
+  });
+}
+
+/**
+ * A failed call: rate limits wait as long as the network asks (not counted as an attempt); temporary
+ * failures back off (5 s … 1 h) up to MAX_ATTEMPTS; refusals and revoked tokens fail at once.
+ */
+export async function recordFailure(deps: EffectDeps, row: OutboxRow, error: unknown, now: Date) {
+  const failure =
+    error instanceof ConnectorError
+      ? error
+      : new ConnectorError('temporary', error instanceof Error ? error.message : String(error));
+  const retryIn =
+    failure.kind === 'rate_limited'
+      ? (failure.retryAfterSeconds ?? 60)
+      : failure.kind === 'temporary' && row.attempts < MAX_ATTEMPTS
+        ? backoffSeconds(row.attempts)
+        : null;
+  if (retryIn !== null) {
+    await deps.db
+      .update(outbox)
+      .set({
+        state: 'pending',
+        runAt: new Date(now.getTime() + retryIn * 1000),
+        lastError: failure.message,
+        ...(failure.kind === 'rate_limited' ? { attempts: sql`${outbox.attempts} - 1` } : {}),
+      })
+      .where(isRunning(row));
+    return { retryIn };
+  }
+  await recordFinalFailure(deps, row, failure.message, now);
+  if (failure.kind === 'auth') await recordAccountError(deps, row.objectId, failure.message, now);
+  return { retryIn: null };
+}

@@ -1,0 +1,177 @@
+import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { objects, outbox } from '../db/schema';
+import type { Sealer } from '../lib/crypto';
+import type { Logger } from '../lib/logger';
+import { connectorContext } from '../providers/context';
+import { type ConnectorLookup, connectedProviders, getConnector } from '../providers/registry';
+import { ConnectorError } from '../providers/types';
+import type { EventBus } from '../realtime/bus';
+import { OUTBOX_QUEUED } from './outbox';
+import { recordFailure, recordSuccess } from './outbox-effects';
+import { type OutboxRow, performOutboxCall } from './outbox-targets';
+
+export const OUTBOX_POLL_MS = 1_000;
+/** A claimed row is the claimer's for this long (connectors time out well before); then it is due again. */
+const LEASE_MS = 5 * 60_000;
+const BATCH = 20;
+
+export interface OutboxWorkerDeps {
+  db: Db;
+  bus: EventBus;
+  sealer: Sealer;
+  config: Config;
+  log: Logger;
+  /** Tests put a failing network in here; the registry otherwise. */
+  connectorFor?: ConnectorLookup;
+  /** The worker's clock; tests move it forward to reach rescheduled rows. */
+  now?: () => Date;
+  fetch?: typeof fetch;
+  /** Only these spaces' rows (tests share one PostgreSQL between files running at once); all by default. */
+  spaceIds?: number[];
+}
+
+/**
+ * Makes the network calls the send path queued (jobs/outbox.ts). Rows are claimed with one UPDATE over
+ * a `FOR UPDATE SKIP LOCKED` sub-select, so several nodes (and PGlite's single connection) never take
+ * the same row; a chat's messages go out in order. Woken by `outbox.queued` events from any node, and
+ * polls as a fallback.
+ */
+export class OutboxWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private running: Promise<unknown> = Promise.resolve();
+  private busy = false;
+  private again = false;
+  private stopped = true;
+  /** Set by stop(): finish the batch in hand, claim no more. */
+  private closing = false;
+
+  constructor(private readonly deps: OutboxWorkerDeps) {}
+
+  private now() {
+    return this.deps.now?.() ?? new Date();
+  }
+
+  start(intervalMs = OUTBOX_POLL_MS) {
+    this.stopped = false;
+    this.closing = false;
+    this.timer = setInterval(() => this.wake(), intervalMs);
+    this.timer.unref();
+    this.unsubscribe = this.deps.bus.subscribe((event) => {
+      if (event.type === OUTBOX_QUEUED) this.wake();
+    });
+  }
+
+  async stop() {
+    this.stopped = true;
+    this.closing = true;
+    if (this.timer) clearInterval(this.timer);
+    this.unsubscribe?.();
+    await this.running;
+  }
+
+  private wake() {
+    if (this.stopped) return;
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
+    this.busy = true;
+    this.running = this.drain()
+      .catch((error: unknown) => this.deps.log.error({ err: String(error) }, 'Outbox run failed'))
+      .finally(() => {
+        this.busy = false;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** Runs every row that is due now, until none is left; returns how many calls were made. */
+  async drain(): Promise<number> {
+    let total = 0;
+    // Bounded: every claimed row either finishes or moves into the future, so this ends anyway.
+    for (let round = 0; round < 1_000; round++) {
+      const done = await this.tick();
+      total += done;
+      if (done === 0 || this.closing) break;
+    }
+    return total;
+  }
+
+  /** Claims one batch of due rows and runs them (different chats in parallel). */
+  async tick(): Promise<number> {
+    const claimed = await this.claim();
+    await Promise.all(claimed.map((row) => this.run(row)));
+    return claimed.length;
+  }
+
+  /**
+   * A claim is a lease, not a state change: the row stays `pending` with `run_at` pushed LEASE_MS ahead
+   * and one more attempt. If the node dies mid-call the row simply comes due again; and every query here
+   * stays on the partial index of pending rows (outbox_due_idx), however many done rows pile up.
+   */
+  private async claim(): Promise<OutboxRow[]> {
+    const now = this.now();
+    const candidates = this.deps.db
+      .select({ id: outbox.id })
+      .from(outbox)
+      .where(
+        and(
+          eq(outbox.state, 'pending'),
+          lte(outbox.runAt, now),
+          this.deps.spaceIds ? inArray(outbox.spaceId, this.deps.spaceIds) : undefined,
+          // A node without a connector for the network (an older version mid-deploy) leaves the row to one
+          // that has it, instead of failing it.
+          this.deps.connectorFor
+            ? undefined
+            : inArray(
+                outbox.objectId,
+                this.deps.db
+                  .select({ id: objects.id })
+                  .from(objects)
+                  .where(inArray(objects.provider, connectedProviders())),
+              ),
+          // A chat's messages go out in order: not while an earlier one of the chat is still pending.
+          sql`NOT EXISTS (SELECT 1 FROM outbox AS earlier WHERE earlier.state = 'pending' AND ${outbox.chatId} IS NOT NULL AND earlier.chat_id = ${outbox.chatId} AND earlier.id < ${outbox.id})`,
+        ),
+      )
+      .orderBy(asc(outbox.runAt), asc(outbox.id))
+      .limit(BATCH)
+      .for('update', { skipLocked: true });
+    // The sub-select locked the rows (and re-checked them after any wait), so the update needs no second test.
+    return this.deps.db
+      .update(outbox)
+      .set({ attempts: sql`${outbox.attempts} + 1`, runAt: new Date(now.getTime() + LEASE_MS) })
+      .where(inArray(outbox.id, candidates))
+      .returning();
+  }
+
+  private async run(row: OutboxRow) {
+    const effects = { db: this.deps.db, bus: this.deps.bus };
+    try {
+      const [object] = await this.deps.db.select().from(objects).where(eq(objects.id, row.objectId)).limit(1);
+      if (!object?.isActive) throw new ConnectorError('permanent', 'Аккаунт отключён');
+      const connector = (this.deps.connectorFor ?? getConnector)(object.provider);
+      if (!connector)
+        throw new ConnectorError('permanent', `${object.provider}: not connected on this server`);
+      const ctx = connectorContext({ ...this.deps, now: () => this.now() }, object);
+      const sent = await performOutboxCall(this.deps.db, ctx, connector, row);
+      await recordSuccess(effects, row, sent, this.now());
+    } catch (error) {
+      const { retryIn } = await recordFailure(effects, row, error, this.now());
+      this.deps.log.warn(
+        {
+          outboxId: row.id,
+          action: row.action,
+          err: error instanceof Error ? error.message : String(error),
+          retryIn,
+        },
+        'Outbox call failed',
+      );
+    }
+  }
+}

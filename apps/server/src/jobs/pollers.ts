@@ -1,0 +1,200 @@
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { objects } from '../db/schema';
+import type { Sealer } from '../lib/crypto';
+import type { Logger } from '../lib/logger';
+import { ingest } from '../modules/inbox/ingest';
+import { connectorContext } from '../providers/context';
+import { getConnector } from '../providers/registry';
+import { ConnectorError, type ObjectRow } from '../providers/types';
+import type { EventBus } from '../realtime/bus';
+
+export interface PollingDeps {
+  db: Db;
+  bus: EventBus;
+  sealer: Sealer;
+  config: Config;
+  log: Logger;
+  fetch?: typeof fetch;
+}
+
+const LEASE_MS = 90_000;
+const SCAN_MS = 5_000;
+const MAX_BACKOFF_MS = 60_000;
+
+/**
+ * Long-polls the networks of accounts in 'polling' mode (Telegram getUpdates, VK Bots Long Poll, MAX
+ * GET /updates). Each account is polled by one node at a time: a lease on the account row that the
+ * polling node keeps renewing, so another node takes over when that node dies. The cursor is saved
+ * after the events are committed; a redelivery after a crash is deduplicated by ingestion.
+ */
+export class PollingManager {
+  private readonly loops = new Map<number, AbortController>();
+  private timer: NodeJS.Timeout | undefined;
+  private scanning: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    private readonly deps: PollingDeps,
+    private readonly nodeId: string,
+  ) {}
+
+  start() {
+    this.timer = setInterval(() => {
+      this.scanning = this.scan().catch((error: unknown) =>
+        this.deps.log.error({ err: String(error) }, 'Polling scan failed'),
+      );
+    }, SCAN_MS);
+    this.timer.unref();
+    this.scanning = this.scan().catch((error: unknown) =>
+      this.deps.log.error({ err: String(error) }, 'Polling scan failed'),
+    );
+  }
+
+  async stop() {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.scanning;
+    for (const controller of this.loops.values()) controller.abort();
+    // Give the leases back so another node (or the next start) takes over at once.
+    await this.deps.db
+      .update(objects)
+      .set({ pollLeaseNode: null, pollLeaseUntil: null })
+      .where(eq(objects.pollLeaseNode, this.nodeId))
+      .catch(() => {});
+  }
+
+  /** Claims accounts in polling mode that nobody polls and starts a loop for each. */
+  async scan() {
+    if (this.stopped) return;
+    const claimed = await this.deps.db
+      .update(objects)
+      .set({
+        pollLeaseNode: this.nodeId,
+        pollLeaseUntil: sql`now() + ${`${LEASE_MS} milliseconds`}::interval`,
+      })
+      .where(
+        and(
+          eq(objects.isActive, true),
+          eq(objects.updatesMode, 'polling'),
+          or(
+            isNull(objects.pollLeaseUntil),
+            lt(objects.pollLeaseUntil, sql`now()`),
+            eq(objects.pollLeaseNode, this.nodeId),
+          ),
+        ),
+      )
+      .returning({ id: objects.id });
+    for (const { id } of claimed) {
+      if (!this.loops.has(id)) {
+        const controller = new AbortController();
+        this.loops.set(id, controller);
+        void this.loop(id, controller.signal).finally(() => this.loops.delete(id));
+      }
+    }
+  }
+
+  private async loop(objectId: number, signal: AbortSignal) {
+    let backoff = 1_000;
+    while (!signal.aborted && !this.stopped) {
+      const object = await this.renewLease(objectId);
+      if (!object) return;
+      const connector = getConnector(object.provider);
+      if (!connector?.poll) return;
+      try {
+        const { events, cursor } = await connector.poll(
+          connectorContext(this.deps, object),
+          object.pollCursor,
+          {
+            timeoutSeconds: this.deps.config.POLL_TIMEOUT_S,
+            signal,
+          },
+        );
+        if (events.length > 0) {
+          const result = await ingest(this.deps, object, events);
+          if (result.invalid.length > 0) {
+            this.deps.log.warn({ objectId, invalid: result.invalid }, 'Polled events we could not store');
+          }
+        }
+        if (cursor !== object.pollCursor) {
+          await this.deps.db.update(objects).set({ pollCursor: cursor }).where(eq(objects.id, objectId));
+        }
+        if (object.error) await this.clearPollingError(object);
+        backoff = 1_000;
+      } catch (error) {
+        if (signal.aborted) return;
+        const wait = await this.handleFailure(object, error, backoff);
+        if (wait === null) return;
+        backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+        await sleep(wait, signal);
+      }
+    }
+  }
+
+  /** Keeps this node's lease; undefined when the account is gone, switched to webhooks, or taken over. */
+  private async renewLease(objectId: number): Promise<ObjectRow | undefined> {
+    const [row] = await this.deps.db
+      .update(objects)
+      .set({ pollLeaseUntil: sql`now() + ${`${LEASE_MS} milliseconds`}::interval` })
+      .where(
+        and(
+          eq(objects.id, objectId),
+          eq(objects.pollLeaseNode, this.nodeId),
+          eq(objects.isActive, true),
+          eq(objects.updatesMode, 'polling'),
+        ),
+      )
+      .returning();
+    return row;
+  }
+
+  /** Returns how long to wait before the next try, or null to stop polling this account. */
+  private async handleFailure(object: ObjectRow, error: unknown, backoff: number): Promise<number | null> {
+    const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof ConnectorError && error.kind === 'rate_limited') {
+      return (error.retryAfterSeconds ?? 5) * 1000;
+    }
+    if (error instanceof ConnectorError && (error.kind === 'auth' || error.kind === 'permanent')) {
+      // A revoked token or a blocked bot: the administrator must act; the errors dropdown says so.
+      // The lease is parked for 10 minutes, after which polling tries again by itself.
+      this.deps.log.warn({ objectId: object.id, err: message }, 'Polling paused: the network refused');
+      await this.deps.db
+        .update(objects)
+        .set({
+          error: message,
+          errorAt: sql`now()`,
+          pollLeaseNode: 'paused',
+          pollLeaseUntil: sql`now() + interval '10 minutes'`,
+        })
+        .where(eq(objects.id, object.id));
+      await this.deps.bus.publish({
+        type: 'objects.updated',
+        spaceId: object.spaceId,
+        payload: { ids: [object.id] },
+      });
+      return null;
+    }
+    this.deps.log.warn({ objectId: object.id, err: message }, 'Polling failed, retrying');
+    return backoff;
+  }
+
+  private async clearPollingError(object: ObjectRow) {
+    await this.deps.db.update(objects).set({ error: null, errorAt: null }).where(eq(objects.id, object.id));
+    await this.deps.bus.publish({
+      type: 'objects.updated',
+      spaceId: object.spaceId,
+      payload: { ids: [object.id] },
+    });
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal) {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

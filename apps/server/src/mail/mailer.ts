@@ -1,0 +1,85 @@
+import { eq, sql } from 'drizzle-orm';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Db } from '../db/client';
+import { mailOutbox } from '../db/schema';
+import type { Logger } from '../lib/logger';
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  kind: string;
+}
+
+/**
+ * Every mail goes to the outbox table first. With SMTP_URL it is then delivered by SMTP and marked
+ * sent (or its error recorded); without it the text (with the link) is written to the log, so a fresh
+ * machine can still confirm an account.
+ */
+export class Mailer {
+  private readonly transport: Transporter | undefined;
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger,
+    private readonly opts: { smtpUrl?: string; from: string },
+  ) {
+    this.transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : undefined;
+  }
+
+  /** Records the mail and starts delivery; the returned promise resolves once it is recorded. */
+  async send(mail: OutgoingMail): Promise<number> {
+    const [row] = await this.db
+      .insert(mailOutbox)
+      .values({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, kind: mail.kind })
+      .returning({ id: mailOutbox.id });
+    const id = row!.id;
+    if (!this.transport) {
+      this.log.info(
+        { mailId: id, to: mail.to, kind: mail.kind },
+        `Mail not sent (SMTP_URL is not set):\n${mail.text}`,
+      );
+      return id;
+    }
+    const delivery = this.deliver(id, mail).finally(() => this.pending.delete(delivery));
+    this.pending.add(delivery);
+    return id;
+  }
+
+  private async deliver(id: number, mail: OutgoingMail): Promise<void> {
+    try {
+      await this.transport!.sendMail({
+        from: this.opts.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      });
+      await this.db
+        .update(mailOutbox)
+        .set({ sentAt: new Date(), attempts: sql`${mailOutbox.attempts} + 1`, error: null })
+        .where(eq(mailOutbox.id, id));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.log.error({ mailId: id, kind: mail.kind, err: message }, 'Mail delivery failed');
+      await this.db
+        .update(mailOutbox)
+        .set({ attempts: sql`${mailOutbox.attempts} + 1`, error: message })
+        .where(eq(mailOutbox.id, id))
+        .catch((e: unknown) =>
+          this.log.error({ mailId: id, err: String(e) }, 'Could not record mail failure'),
+        );
+    }
+  }
+
+  /** Waits for deliveries in flight (shutdown, tests). */
+  async flush(): Promise<void> {
+    await Promise.allSettled([...this.pending]);
+  }
+
+  close(): void {
+    this.transport?.close();
+  }
+}

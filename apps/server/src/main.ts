@@ -1,0 +1,40 @@
+import { ConfigError, loadConfig } from './config';
+import { DatabaseError } from './db/client';
+import { createRuntime, StartupError } from './runtime';
+
+// start: config -> db -> migrations -> app -> listen. Known start-up failures print one line and exit 1.
+
+async function main() {
+  const config = loadConfig();
+  const runtime = await createRuntime(config);
+  const { app } = runtime;
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'Shutting down');
+    await runtime.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const db = config.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL in ${config.dataDir}`;
+  process.stdout.write(`\nOtklik is running on http://localhost:${port} (${db})\n\n`);
+}
+
+main().catch((error: unknown) => {
+  const known =
+    error instanceof ConfigError || error instanceof DatabaseError || error instanceof StartupError;
+  const message = error instanceof Error ? error.message : String(error);
+  if (known || (error as NodeJS.ErrnoException)?.code === 'EADDRINUSE') {
+    process.stderr.write(`Otklik could not start: ${message}\n`);
+  } else {
+    process.stderr.write(
+      `Otklik could not start: ${error instanceof Error ? (error.stack ?? message) : message}\n`,
+    );
+  }
+  process.exit(1);
+});

@@ -1,0 +1,111 @@
+import { BLOCK_DURATION_SECONDS, type BlockDuration, canPerform, isProviderId } from '@otklik/shared';
+import { and, desc, eq } from 'drizzle-orm';
+import { activity, authors, chats, items } from '../../../db/schema';
+import { AppError } from '../../../http/errors';
+import { enqueueOutbox, kickOutbox } from '../../../jobs/outbox';
+import { getConnector } from '../../../providers/registry';
+import { authorize, isMember } from '../../spaces/actor';
+import { presentAuthor } from '../presenter';
+import { activityCause, causeOf, type Performer, userIdOf } from './policy';
+import { type ActionDeps, transaction } from './send';
+
+// Blocking an author (SPEC §6 moderators "block users"; §9 durations). The block is always ours
+// (authors.blocked_until / blocked_forever); where the network can ban too, the ban is queued on the
+// account the author last wrote to.
+
+async function getAuthorFor(deps: ActionDeps, performer: Performer, authorId: number) {
+  const [author] = await deps.db.select().from(authors).where(eq(authors.id, authorId)).limit(1);
+  if (!author) throw new AppError(404, 'error.notFound');
+  if (performer.kind === 'user') {
+    if (!isMember(performer.actor, author.spaceId)) throw new AppError(404, 'error.notFound');
+    authorize(performer.actor, 'authors.block', author.spaceId);
+  } else if (performer.spaceId !== author.spaceId) throw new AppError(404, 'error.notFound');
+  return author;
+}
+
+/** The account the author last wrote to: that is where a network ban applies. */
+async function lastObjectOf(deps: ActionDeps, author: typeof authors.$inferSelect) {
+  const [item] = await deps.db
+    .select({ objectId: items.objectId, at: items.createdAt })
+    .from(items)
+    .where(and(eq(items.spaceId, author.spaceId), eq(items.authorId, author.id)))
+    .orderBy(desc(items.createdAt))
+    .limit(1);
+  const [chat] = await deps.db
+    .select({ objectId: chats.objectId, at: chats.lastMessageAt })
+    .from(chats)
+    .where(and(eq(chats.spaceId, author.spaceId), eq(chats.authorId, author.id)))
+    .orderBy(desc(chats.lastMessageAt))
+    .limit(1);
+  if (item && chat) return item.at >= chat.at ? item.objectId : chat.objectId;
+  return item?.objectId ?? chat?.objectId ?? null;
+}
+
+const networkCanBlock = (provider: string) =>
+  isProviderId(provider) &&
+  canPerform(provider, 'block') &&
+  typeof getConnector(provider)?.blockAuthor === 'function';
+
+async function setBlock(
+  deps: ActionDeps,
+  performer: Performer,
+  authorId: number,
+  block: { blocked: boolean; duration?: BlockDuration },
+) {
+  const author = await getAuthorFor(deps, performer, authorId);
+  const now = new Date();
+  const seconds = block.duration ? BLOCK_DURATION_SECONDS[block.duration] : null;
+  const until = block.blocked && seconds !== null ? new Date(now.getTime() + seconds * 1000) : null;
+  const forever = block.blocked && seconds === null;
+  const objectId = await lastObjectOf(deps, author);
+  const networkAllows = objectId !== null && networkCanBlock(author.provider);
+  const updated = await transaction(deps.db, async (tx) => {
+    const [row] = await tx
+      .update(authors)
+      .set({ blockedUntil: until, blockedForever: forever, updatedAt: now })
+      .where(eq(authors.id, author.id))
+      .returning();
+    await tx.insert(activity).values({
+      spaceId: author.spaceId,
+      objectId,
+      type: 'author.blocked',
+      ...activityCause(performer),
+      data: {
+        author_id: author.id,
+        blocked: block.blocked,
+        duration: block.duration ?? null,
+        network: networkAllows,
+      },
+      at: now,
+    });
+    if (networkAllows) {
+      await enqueueOutbox(tx, {
+        spaceId: author.spaceId,
+        objectId: objectId!,
+        action: block.blocked ? 'block' : 'unblock',
+        payload: { authorExternalId: author.externalId, until: until?.toISOString() ?? null },
+        userId: userIdOf(performer),
+      });
+    }
+    return row!;
+  });
+  const presented = presentAuthor(updated);
+  await deps.bus.publish({
+    type: 'authors.updated',
+    spaceId: author.spaceId,
+    payload: { authors: [presented] },
+    cause: causeOf(performer),
+  });
+  if (networkAllows) await kickOutbox(deps.bus);
+  return { author: presented, network: networkAllows ? ('queued' as const) : ('not_supported' as const) };
+}
+
+export const blockAuthor = (
+  deps: ActionDeps,
+  performer: Performer,
+  authorId: number,
+  duration: BlockDuration,
+) => setBlock(deps, performer, authorId, { blocked: true, duration });
+
+export const unblockAuthor = (deps: ActionDeps, performer: Performer, authorId: number) =>
+  setBlock(deps, performer, authorId, { blocked: false });

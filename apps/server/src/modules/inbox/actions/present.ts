@@ -1,0 +1,116 @@
+import { inArray } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { authors, type chats, chatTags, type items, itemTags, objects } from '../../../db/schema';
+import type { BusEvent, EventBus } from '../../../realtime/bus';
+import {
+  type PresentedChat,
+  type PresentedItem,
+  presentAuthor,
+  presentChat,
+  presentItem,
+} from '../presenter';
+
+// Items and chats as the lists show them (author, tags, provider), for responses and bus pushes alike.
+
+type ItemRow = typeof items.$inferSelect;
+type ChatRow = typeof chats.$inferSelect;
+export type Cause = NonNullable<BusEvent['cause']>;
+
+async function providersOf(db: Db, objectIds: number[]) {
+  if (objectIds.length === 0) return new Map<number, string>();
+  const rows = await db
+    .select({ id: objects.id, provider: objects.provider })
+    .from(objects)
+    .where(inArray(objects.id, [...new Set(objectIds)]));
+  return new Map(rows.map((r) => [r.id, r.provider]));
+}
+
+async function authorsOf(db: Db, authorIds: Array<number | null>) {
+  const ids = [...new Set(authorIds.filter((id): id is number => id !== null))];
+  if (ids.length === 0) return new Map<number, ReturnType<typeof presentAuthor>>();
+  const rows = await db.select().from(authors).where(inArray(authors.id, ids));
+  return new Map(rows.map((a) => [a.id, presentAuthor(a)]));
+}
+
+function group<T>(rows: T[], key: (row: T) => number, value: (row: T) => number) {
+  const map = new Map<number, number[]>();
+  for (const r of rows) map.set(key(r), [...(map.get(key(r)) ?? []), value(r)]);
+  return map;
+}
+
+export async function presentItems(db: Db, rows: ItemRow[]): Promise<PresentedItem[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [providers, people, tagRows] = await Promise.all([
+    providersOf(
+      db,
+      rows.map((r) => r.objectId),
+    ),
+    authorsOf(
+      db,
+      rows.map((r) => r.authorId),
+    ),
+    db.select().from(itemTags).where(inArray(itemTags.itemId, ids)),
+  ]);
+  const tags = group(
+    tagRows,
+    (t) => t.itemId,
+    (t) => t.tagId,
+  );
+  return rows.map((r) =>
+    presentItem(r, {
+      author: r.authorId ? people.get(r.authorId) : null,
+      tags: tags.get(r.id) ?? [],
+      provider: providers.get(r.objectId),
+    }),
+  );
+}
+
+export async function presentChats(db: Db, rows: ChatRow[]): Promise<PresentedChat[]> {
+  if (rows.length === 0) return [];
+  const [providers, people, tagRows] = await Promise.all([
+    providersOf(
+      db,
+      rows.map((r) => r.objectId),
+    ),
+    authorsOf(
+      db,
+      rows.map((r) => r.authorId),
+    ),
+    db
+      .select()
+      .from(chatTags)
+      .where(
+        inArray(
+          chatTags.chatId,
+          rows.map((r) => r.id),
+        ),
+      ),
+  ]);
+  const tags = group(
+    tagRows,
+    (t) => t.chatId,
+    (t) => t.tagId,
+  );
+  return rows.map((r) =>
+    presentChat(r, {
+      author: r.authorId ? people.get(r.authorId) : null,
+      tags: tags.get(r.id) ?? [],
+      provider: providers.get(r.objectId),
+    }),
+  );
+}
+
+/** Publishes after commit, one event per space (the hub delivers by space). */
+export async function publishBySpace<T extends { space_id: number }>(
+  bus: EventBus,
+  type: string,
+  key: 'items' | 'chats',
+  presented: T[],
+  cause: Cause,
+) {
+  const bySpace = new Map<number, T[]>();
+  for (const p of presented) bySpace.set(p.space_id, [...(bySpace.get(p.space_id) ?? []), p]);
+  for (const [spaceId, list] of bySpace)
+    await bus.publish({ type, spaceId, payload: { [key]: list }, cause });
+}

@@ -1,0 +1,178 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
+import { type Attachment, activity, type authors, chats, items, messages } from '../../../db/schema';
+import { activityCause, type Performer, userIdOf } from './policy';
+
+// What a reply changes in our records, written inside the send path's transaction: the own reply or
+// message, the replied item's or chat's status, and the activity record statistics will read.
+
+type ItemRow = typeof items.$inferSelect;
+type ChatRow = typeof chats.$inferSelect;
+export interface Draft {
+  text: string;
+  attachments: Attachment[];
+}
+
+/** SPEC §4: replying closes a comment "with reply"; the first reply time is kept for statistics. */
+export async function closeRepliedItem(
+  db: Db,
+  performer: Performer,
+  item: ItemRow,
+  now: Date,
+  data: Record<string, unknown>,
+) {
+  const [updated] = await db
+    .update(items)
+    .set({
+      status: 'closed',
+      closeReason: 'reply',
+      closedAt: now,
+      delayedUntil: null,
+      firstReplyAt: sql`coalesce(${items.firstReplyAt}, ${now})`,
+      updatedAt: now,
+    })
+    .where(eq(items.id, item.id))
+    .returning();
+  const base = {
+    spaceId: item.spaceId,
+    objectId: item.objectId,
+    itemId: item.id,
+    ...activityCause(performer),
+    at: now,
+  };
+  await db.insert(activity).values([
+    { ...base, type: 'item.replied', data: { ...data, first: item.firstReplyAt === null } },
+    ...(item.status === 'closed' && item.closeReason === 'reply'
+      ? []
+      : [
+          {
+            ...base,
+            type: 'item.status' as const,
+            data: { from: item.status, to: 'closed', close_reason: 'reply' },
+          },
+        ]),
+  ]);
+  return updated!;
+}
+
+/** Our reply under a comment or review: an own item, queued until the network accepts it. */
+export async function recordItemReply(db: Db, performer: Performer, item: ItemRow, draft: Draft, now: Date) {
+  const [reply] = await db
+    .insert(items)
+    .values({
+      spaceId: item.spaceId,
+      objectId: item.objectId,
+      postId: item.postId,
+      parentId: item.id,
+      parentExternalId: item.externalId,
+      kind: 'comment',
+      isOwn: true,
+      userId: userIdOf(performer),
+      text: draft.text,
+      attachments: draft.attachments,
+      status: 'closed',
+      delivery: 'queued',
+      createdAt: now,
+    })
+    .returning();
+  const updated = await closeRepliedItem(db, performer, item, now, { reply_id: reply!.id, via: 'reply' });
+  return { reply: reply!, item: updated };
+}
+
+/**
+ * Status after an operator writes in a chat: work has started (`inprogress`), from new, open, delayed
+ * or closed alike; a chat already marked as waiting for the customer stays so until they answer
+ * (ingestion then moves it to inprogress).
+ */
+export function chatStatusAfterReply(status: ChatRow['status']): ChatRow['status'] {
+  return status === 'waiting' || status === 'inprogress' ? status : 'inprogress';
+}
+
+export async function recordChatMessage(
+  db: Db,
+  performer: Performer,
+  chat: ChatRow,
+  draft: Draft,
+  now: Date,
+  extra: { replyToItemId?: number } = {},
+) {
+  const [message] = await db
+    .insert(messages)
+    .values({
+      spaceId: chat.spaceId,
+      chatId: chat.id,
+      isOwn: true,
+      userId: userIdOf(performer),
+      text: draft.text,
+      attachments: draft.attachments,
+      delivery: 'queued',
+      replyToItemId: extra.replyToItemId ?? null,
+      createdAt: now,
+    })
+    .returning();
+  const status = chatStatusAfterReply(chat.status);
+  const [updated] = await db
+    .update(chats)
+    .set({
+      lastMessageAt: sql`greatest(${chats.lastMessageAt}, ${now})`,
+      lastMessageText: draft.text,
+      lastMessageIsOwn: true,
+      unreadCount: 0,
+      status,
+      closeReason: status === chat.status ? chat.closeReason : null,
+      closedAt: status === chat.status ? chat.closedAt : null,
+      delayedUntil: status === chat.status ? chat.delayedUntil : null,
+      firstReplyAt: sql`coalesce(${chats.firstReplyAt}, ${now})`,
+      updatedAt: now,
+    })
+    .where(eq(chats.id, chat.id))
+    .returning();
+  const base = {
+    spaceId: chat.spaceId,
+    objectId: chat.objectId,
+    chatId: chat.id,
+    ...activityCause(performer),
+    at: now,
+  };
+  await db.insert(activity).values([
+    {
+      ...base,
+      type: 'chat.replied',
+      data: {
+        message_id: message!.id,
+        first: chat.firstReplyAt === null,
+        ...(extra.replyToItemId ? { item_id: extra.replyToItemId } : {}),
+      },
+    },
+    ...(status === chat.status
+      ? []
+      : [{ ...base, type: 'chat.status' as const, data: { from: chat.status, to: status } }]),
+  ]);
+  return { message: message!, chat: updated! };
+}
+
+/** The private conversation with a commenter ('Direct', SPEC §9): continued if it exists, else started. */
+export async function findOrCreateDirectChat(
+  db: Db,
+  item: ItemRow,
+  author: typeof authors.$inferSelect,
+  now: Date,
+) {
+  // The network's conversation id with a person is their user id (VK, Telegram, the sandbox).
+  await db
+    .insert(chats)
+    .values({
+      spaceId: item.spaceId,
+      objectId: item.objectId,
+      externalId: author.externalId,
+      authorId: author.id,
+      lastMessageAt: now,
+    })
+    .onConflictDoNothing({ target: [chats.objectId, chats.externalId] });
+  const [chat] = await db
+    .select()
+    .from(chats)
+    .where(and(eq(chats.objectId, item.objectId), eq(chats.externalId, author.externalId)))
+    .limit(1);
+  return chat!;
+}

@@ -1,0 +1,112 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { blockAuthor, unblockAuthor } from './authors';
+import { editReply, ITEM_ACTIONS, moderateItem, reactToItem, reactToMessage } from './moderation';
+import type { RouteContext } from './routes';
+import { blockBody, editBody, idParams, reactBody } from './schemas';
+
+const TAG = ['inbox'];
+const security = [{ bearer: [] }];
+
+const SUMMARIES = {
+  delete: 'Delete a comment on the network (moderators)',
+  restore: 'Restore a deleted comment (where the network can)',
+  hide: 'Hide a comment from the public (moderators)',
+  unhide: 'Show a hidden comment again',
+  like: 'Like a comment as the account',
+  unlike: 'Take the like back',
+} as const;
+
+/** Moderation and engagement on the network, editing own replies, blocking authors. */
+export function registerModerationRoutes(
+  root: FastifyInstance,
+  { deps, authenticated, performer }: RouteContext,
+) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+
+  for (const action of ITEM_ACTIONS) {
+    app.post(
+      `/items/:id/${action}`,
+      {
+        preHandler: authenticated,
+        schema: { tags: TAG, security, summary: SUMMARIES[action], params: idParams },
+      },
+      async (req) => ({ item: await moderateItem(deps, await performer(req), req.params.id, action) }),
+    );
+  }
+
+  app.post(
+    '/items/:id/react',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security,
+        summary: 'React to a comment as the account',
+        params: idParams,
+        body: reactBody,
+      },
+    },
+    async (req) => {
+      const value = req.body.value === null ? null : String(req.body.value);
+      return { item: await reactToItem(deps, await performer(req), req.params.id, value) };
+    },
+  );
+
+  app.post(
+    '/messages/:id/react',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security,
+        summary: "React to a customer's message",
+        params: idParams,
+        body: reactBody,
+      },
+    },
+    async (req) => {
+      const value = req.body.value === null ? null : String(req.body.value);
+      return { message: await reactToMessage(deps, await performer(req), req.params.id, value) };
+    },
+  );
+
+  app.put(
+    '/items/:id',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security,
+        summary: "Edit the account's own reply within the network's edit window",
+        params: idParams,
+        body: editBody,
+      },
+    },
+    async (req) => ({ item: await editReply(deps, await performer(req), req.params.id, req.body) }),
+  );
+
+  app.post(
+    '/authors/:id/block',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security,
+        summary: 'Block an author (and ban them on the network where it can)',
+        params: idParams,
+        body: blockBody,
+      },
+    },
+    async (req) => blockAuthor(deps, await performer(req), req.params.id, req.body.duration),
+  );
+
+  app.post(
+    '/authors/:id/unblock',
+    {
+      preHandler: authenticated,
+      schema: { tags: TAG, security, summary: 'Unblock an author', params: idParams },
+    },
+    async (req) => unblockAuthor(deps, await performer(req), req.params.id),
+  );
+}

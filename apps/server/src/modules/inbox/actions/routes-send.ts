@@ -1,0 +1,93 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { retryItemSend, retryMessageSend } from './retry';
+import type { RouteContext } from './routes';
+import { bulkReplyBody, directBody, idParams, replyBody } from './schemas';
+import { replyToItem, replyToItems, sendChatMessage, sendDirect } from './send';
+
+const TAG = ['inbox'];
+const security = [{ bearer: [] }];
+
+/** Replies and messages (the composer) and re-sending what a network refused. */
+export function registerSendRoutes(root: FastifyInstance, { deps, authenticated, performer }: RouteContext) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+
+  app.post(
+    '/items/:id/reply',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security,
+        summary: 'Reply publicly under a comment or review (closes it with reply)',
+        description:
+          'Checked against the network limits (characters, UTF-8 bytes, attachments): 400 with `error_type` text_too_long | bytes_too_long | too_many_attachments | not_supported and `limit`. Returns at once with the reply `queued`; its delivery changes over the socket.',
+        params: idParams,
+        body: replyBody,
+      },
+    },
+    async (req) => replyToItem(deps, await performer(req), req.params.id, req.body),
+  );
+
+  app.post(
+    '/items/reply',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security,
+        summary: 'The same reply to several comments of one account',
+        body: bulkReplyBody,
+      },
+    },
+    async (req) => replyToItems(deps, await performer(req), req.body.ids, req.body),
+  );
+
+  app.post(
+    '/items/:id/direct',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security,
+        summary: "'Direct': one private message to the commenter, in their chat",
+        params: idParams,
+        body: directBody,
+      },
+    },
+    async (req) => sendDirect(deps, await performer(req), req.params.id, req.body),
+  );
+
+  app.post(
+    '/chats/:id/messages',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security,
+        summary: 'Write in a private conversation',
+        params: idParams,
+        body: replyBody,
+      },
+    },
+    async (req) => sendChatMessage(deps, await performer(req), req.params.id, req.body),
+  );
+
+  app.post(
+    '/items/:id/retry',
+    {
+      preHandler: authenticated,
+      schema: { tags: TAG, security, summary: 'Send a failed reply again', params: idParams },
+    },
+    async (req) => ({ item: await retryItemSend(deps, await performer(req), req.params.id) }),
+  );
+
+  app.post(
+    '/messages/:id/retry',
+    {
+      preHandler: authenticated,
+      schema: { tags: TAG, security, summary: 'Send a failed message again', params: idParams },
+    },
+    async (req) => ({ message: await retryMessageSend(deps, await performer(req), req.params.id) }),
+  );
+}

@@ -1,0 +1,246 @@
+import { BULK_REPLY_MAX, type ReplyKind } from '@otklik/shared';
+import { eq } from 'drizzle-orm';
+import type { Config } from '../../../config';
+import type { Db } from '../../../db/client';
+import { authors, type items, objects } from '../../../db/schema';
+import { AppError } from '../../../http/errors';
+import { enqueueOutbox, kickOutbox } from '../../../jobs/outbox';
+import type { EventBus } from '../../../realtime/bus';
+import { presentMessage } from '../presenter';
+import {
+  assertDraftFits,
+  assertNetworkAllows,
+  causeOf,
+  loadChatFor,
+  loadItemFor,
+  loadItemsFor,
+  type Performer,
+  userIdOf,
+} from './policy';
+import { presentChats, presentItems, publishBySpace } from './present';
+import {
+  closeRepliedItem,
+  type Draft,
+  findOrCreateDirectChat,
+  recordChatMessage,
+  recordItemReply,
+} from './record';
+import { resolveAttachments } from './uploads';
+
+// THE send path (ARCHITECTURE "One send path"). Every reply — from the composer today; templates,
+// macros, rules, bots and the AI later — comes through here: check who may (role + accounts), check what
+// the network allows (SPEC §3 catalogue, §5 limits), record it (own reply, statuses, activity) and queue
+// the network call in the same transaction, then tell open lists. The request never waits for the
+// network: jobs/outbox-worker.ts makes the call. Moderation (moderation.ts) and workflow actions use
+// the same checks and the same outbox.
+
+export interface ActionDeps {
+  db: Db;
+  bus: EventBus;
+  config: Config;
+}
+
+export interface DraftInput {
+  text: string;
+  attachments?: Array<{ url: string; name?: string }>;
+}
+
+/** Bulk reply limit (SPEC §5 'Выбрано слишком много комментариев для ответа'). */
+
+export function transaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction((tx) => work(tx as unknown as Db));
+}
+
+export async function getObjectRow(db: Db, id: number) {
+  const [row] = await db.select().from(objects).where(eq(objects.id, id)).limit(1);
+  if (!row) throw new AppError(404, 'error.notFound');
+  return row;
+}
+
+/** The text and files of a reply, checked against the network's limits before anything is stored. */
+export async function prepareDraft(
+  deps: ActionDeps,
+  provider: string,
+  kind: ReplyKind,
+  input: DraftInput,
+): Promise<Draft> {
+  const text = input.text.trim();
+  const files = input.attachments ?? [];
+  if (!text && files.length === 0) {
+    throw new AppError(400, 'reply.empty', { errorType: 'validation', fields: { text: 'reply.empty' } });
+  }
+  assertDraftFits(provider, kind, { text, attachments: files.length });
+  return { text, attachments: await resolveAttachments(deps.config, files) };
+}
+
+/** Replies go to what customers wrote; a thread's own replies and deleted comments are not targets. */
+function assertReplyTarget(item: typeof items.$inferSelect) {
+  if (item.isOwn || !item.externalId)
+    throw new AppError(400, 'reply.notSupported', { errorType: 'not_supported' });
+  if (item.isDeleted) throw new AppError(400, 'reply.itemDeleted');
+}
+
+async function publishItemReplies(
+  deps: ActionDeps,
+  performer: Performer,
+  results: Array<{ reply: typeof items.$inferSelect; item: typeof items.$inferSelect }>,
+) {
+  const cause = causeOf(performer);
+  const replies = await presentItems(
+    deps.db,
+    results.map((r) => r.reply),
+  );
+  const replied = await presentItems(
+    deps.db,
+    results.map((r) => r.item),
+  );
+  for (const reply of replies) {
+    await deps.bus.publish({
+      type: 'items.created',
+      spaceId: reply.space_id,
+      payload: { object_id: reply.object_id, items: [reply] },
+      cause,
+    });
+  }
+  await publishBySpace(deps.bus, 'items.updated', 'items', replied, cause);
+  await kickOutbox(deps.bus);
+  return { replies, replied };
+}
+
+/** A public reply under a comment or review; closes it "with reply" (SPEC §4). */
+export async function replyToItem(deps: ActionDeps, performer: Performer, itemId: number, input: DraftInput) {
+  const item = await loadItemFor(deps.db, performer, itemId, 'items.reply');
+  assertReplyTarget(item);
+  const object = await getObjectRow(deps.db, item.objectId);
+  assertNetworkAllows(object.provider, 'reply', 'sendReply');
+  const draft = await prepareDraft(deps, object.provider, 'comment', input);
+  const result = await transaction(deps.db, async (tx) => {
+    const recorded = await recordItemReply(tx, performer, item, draft, new Date());
+    await enqueueOutbox(tx, {
+      spaceId: item.spaceId,
+      objectId: item.objectId,
+      action: 'reply',
+      itemId: recorded.reply.id,
+      userId: userIdOf(performer),
+    });
+    return recorded;
+  });
+  const { replies, replied } = await publishItemReplies(deps, performer, [result]);
+  return { item: replied[0]!, reply: replies[0]! };
+}
+
+/** The same reply to several comments of one account (SPEC §5: one account, a limited number). */
+export async function replyToItems(deps: ActionDeps, performer: Performer, ids: number[], input: DraftInput) {
+  const unique = [...new Set(ids)];
+  if (unique.length > BULK_REPLY_MAX)
+    throw new AppError(400, 'comments.tooMany', { params: { limit: BULK_REPLY_MAX } });
+  const rows = await loadItemsFor(deps.db, performer, unique, () => 'items.reply');
+  if (new Set(rows.map((r) => r.objectId)).size > 1) throw new AppError(400, 'comments.sameAccount');
+  rows.forEach(assertReplyTarget);
+  const object = await getObjectRow(deps.db, rows[0]!.objectId);
+  assertNetworkAllows(object.provider, 'reply', 'sendReply');
+  const draft = await prepareDraft(deps, object.provider, 'comment', input);
+  const results = await transaction(deps.db, async (tx) => {
+    const now = new Date();
+    const done: Array<Awaited<ReturnType<typeof recordItemReply>>> = [];
+    for (const item of rows) {
+      const recorded = await recordItemReply(tx, performer, item, draft, now);
+      await enqueueOutbox(tx, {
+        spaceId: item.spaceId,
+        objectId: item.objectId,
+        action: 'reply',
+        itemId: recorded.reply.id,
+        userId: userIdOf(performer),
+      });
+      done.push(recorded);
+    }
+    return done;
+  });
+  const { replies, replied } = await publishItemReplies(deps, performer, results);
+  return { items: replied, replies };
+}
+
+async function publishChatMessage(
+  deps: ActionDeps,
+  performer: Performer,
+  result: Awaited<ReturnType<typeof recordChatMessage>>,
+) {
+  const cause = causeOf(performer);
+  const [chat] = await presentChats(deps.db, [result.chat]);
+  const message = presentMessage(result.message);
+  await deps.bus.publish({
+    type: 'messages.created',
+    spaceId: result.chat.spaceId,
+    payload: { object_id: result.chat.objectId, chats: [chat], messages: [message] },
+    cause,
+  });
+  await publishBySpace(deps.bus, 'chats.updated', 'chats', [chat!], cause);
+  await kickOutbox(deps.bus);
+  return { chat: chat!, message };
+}
+
+/** A message in a private conversation. */
+export async function sendChatMessage(
+  deps: ActionDeps,
+  performer: Performer,
+  chatId: number,
+  input: DraftInput,
+) {
+  const chat = await loadChatFor(deps.db, performer, chatId, 'messages.reply');
+  const object = await getObjectRow(deps.db, chat.objectId);
+  assertNetworkAllows(object.provider, 'reply', 'sendMessage');
+  const draft = await prepareDraft(deps, object.provider, 'message', input);
+  const result = await transaction(deps.db, async (tx) => {
+    const recorded = await recordChatMessage(tx, performer, chat, draft, new Date());
+    await enqueueOutbox(tx, {
+      spaceId: chat.spaceId,
+      objectId: chat.objectId,
+      action: 'message',
+      chatId: chat.id,
+      messageId: recorded.message.id,
+      userId: userIdOf(performer),
+    });
+    return recorded;
+  });
+  return publishChatMessage(deps, performer, result);
+}
+
+/** 'Direct': one private message to a commenter (SPEC §9), starting or continuing their chat. */
+export async function sendDirect(
+  deps: ActionDeps,
+  performer: Performer,
+  itemId: number,
+  input: { text: string },
+) {
+  const item = await loadItemFor(deps.db, performer, itemId, 'items.reply');
+  assertReplyTarget(item);
+  const object = await getObjectRow(deps.db, item.objectId);
+  assertNetworkAllows(object.provider, 'direct', 'sendDirect');
+  const draft = await prepareDraft(deps, object.provider, 'message', { text: input.text });
+  const [author] = item.authorId
+    ? await deps.db.select().from(authors).where(eq(authors.id, item.authorId))
+    : [];
+  if (!author) throw new AppError(400, 'reply.notSupported', { errorType: 'not_supported' });
+  const result = await transaction(deps.db, async (tx) => {
+    const now = new Date();
+    const chat = await findOrCreateDirectChat(tx, item, author, now);
+    const recorded = await recordChatMessage(tx, performer, chat, draft, now, { replyToItemId: item.id });
+    const replied = await closeRepliedItem(tx, performer, item, now, {
+      via: 'direct',
+      message_id: recorded.message.id,
+    });
+    await enqueueOutbox(tx, {
+      spaceId: item.spaceId,
+      objectId: item.objectId,
+      action: 'direct',
+      itemId: item.id,
+      chatId: chat.id,
+      messageId: recorded.message.id,
+      userId: userIdOf(performer),
+    });
+    return { ...recorded, item: replied };
+  });
+  const [presentedItem] = await presentItems(deps.db, [result.item]);
+  await publishBySpace(deps.bus, 'items.updated', 'items', [presentedItem!], causeOf(performer));
+  return { item: presentedItem!, ...(await publishChatMessage(deps, performer, result)) };
+}

@@ -1,0 +1,500 @@
+import { type AccountSettings, isExcluded, parseAccountSettings } from '@otklik/shared';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { activity, authors, chats, items, messages, type objects, posts } from '../../db/schema';
+import type { BusEvent, EventBus } from '../../realtime/bus';
+import { type InboundChange, type InboundItem, type InboundMessage, inboundEventSchema } from './inbound';
+import { presentAuthor, presentChat, presentItem, presentMessage } from './presenter';
+import { presentItems } from './read-present';
+
+export type ObjectRow = typeof objects.$inferSelect;
+
+export interface IngestResult {
+  created: number;
+  duplicates: number;
+  excluded: number;
+  updated: number;
+  invalid: Array<{ index: number; error: string }>;
+  itemIds: number[];
+  messageIds: number[];
+}
+
+/**
+ * The one ingestion entry point every connector uses (issue #4 pipeline): normalise → dedupe by
+ * (account, external id) so a redelivered event changes nothing → store → apply the account's
+ * exclusions → publish events after commit. Batches are stored with a few multi-row statements, so a
+ * webhook burst or an initial import costs a handful of round trips, not one per item.
+ */
+export async function ingest(
+  deps: { db: Db; bus: EventBus },
+  object: ObjectRow,
+  events: unknown[],
+): Promise<IngestResult> {
+  const result: IngestResult = {
+    created: 0,
+    duplicates: 0,
+    excluded: 0,
+    updated: 0,
+    invalid: [],
+    itemIds: [],
+    messageIds: [],
+  };
+  const itemEvents: InboundItem[] = [];
+  const messageEvents: InboundMessage[] = [];
+  const changeEvents: InboundChange[] = [];
+  events.forEach((raw, index) => {
+    const parsed = inboundEventSchema.safeParse(raw);
+    if (!parsed.success) {
+      result.invalid.push({
+        index,
+        error: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+      });
+      return;
+    }
+    const event = parsed.data;
+    if (event.type === 'item') itemEvents.push(event);
+    else if (event.type === 'message') messageEvents.push(event);
+    else changeEvents.push(event);
+  });
+
+  const settings = parseAccountSettings(object.settings);
+  const published: BusEvent[] = [];
+  await deps.db.transaction(async (tx) => {
+    const db = tx as unknown as Db;
+    if (itemEvents.length > 0) await storeItems(db, object, settings, itemEvents, result, published);
+    if (messageEvents.length > 0) await storeMessages(db, object, settings, messageEvents, result, published);
+    if (changeEvents.length > 0) await applyChanges(db, object, settings, changeEvents, result, published);
+  });
+  for (const event of published) await deps.bus.publish(event);
+  return result;
+}
+
+const uniqueBy = <T>(rows: T[], key: (row: T) => string) => [
+  ...new Map(rows.map((r) => [key(r), r])).values(),
+];
+
+async function upsertAuthors(db: Db, object: ObjectRow, list: Array<InboundItem['author']>) {
+  const unique = uniqueBy(list, (a) => a.externalId);
+  if (unique.length === 0) return new Map<string, typeof authors.$inferSelect>();
+  await db
+    .insert(authors)
+    .values(
+      unique.map((a) => ({
+        spaceId: object.spaceId,
+        provider: object.provider,
+        externalId: a.externalId,
+        name: a.name,
+        screenName: a.screenName,
+        image: a.image,
+        url: a.url,
+      })),
+    )
+    .onConflictDoUpdate({
+      target: [authors.spaceId, authors.provider, authors.externalId],
+      set: {
+        name: sql`excluded.name`,
+        image: sql`coalesce(excluded.image, ${authors.image})`,
+        updatedAt: sql`now()`,
+      },
+      // A redelivered event with the same author changes nothing.
+      setWhere: sql`${authors.name} IS DISTINCT FROM excluded.name OR (excluded.image IS NOT NULL AND ${authors.image} IS DISTINCT FROM excluded.image)`,
+    });
+  const rows = await db
+    .select()
+    .from(authors)
+    .where(
+      and(
+        eq(authors.spaceId, object.spaceId),
+        eq(authors.provider, object.provider),
+        inArray(
+          authors.externalId,
+          unique.map((a) => a.externalId),
+        ),
+      ),
+    );
+  return new Map(rows.map((r) => [r.externalId, r]));
+}
+
+async function storeItems(
+  db: Db,
+  object: ObjectRow,
+  settings: AccountSettings,
+  events: InboundItem[],
+  result: IngestResult,
+  published: BusEvent[],
+) {
+  const kept = uniqueBy(events, (e) => e.externalId).filter((e) => {
+    const excluded =
+      !e.isOwn &&
+      isExcluded(settings.exclude, {
+        text: e.text,
+        authorId: e.author.externalId,
+        authorName: e.author.name,
+      });
+    if (excluded) result.excluded += 1;
+    return !excluded;
+  });
+  if (kept.length === 0) return;
+  const authorRows = await upsertAuthors(
+    db,
+    object,
+    kept.map((e) => e.author),
+  );
+
+  const postEvents = uniqueBy(
+    kept.flatMap((e) => (e.post ? [e.post] : [])),
+    (p) => p.externalId,
+  );
+  const postIds = new Map<string, number>();
+  if (postEvents.length > 0) {
+    await db
+      .insert(posts)
+      .values(
+        postEvents.map((p) => ({
+          spaceId: object.spaceId,
+          objectId: object.id,
+          externalId: p.externalId,
+          text: p.text,
+          url: p.url,
+          attachments: p.attachments,
+          postedAt: p.postedAt ?? new Date(),
+        })),
+      )
+      // A post first seen through a nested reply has no text yet; the first event that carries it fills
+      // it in. Anything else about a known post changes nothing (redelivery stays a no-op).
+      .onConflictDoUpdate({
+        target: [posts.objectId, posts.externalId],
+        set: { text: sql`excluded.text` },
+        setWhere: sql`${posts.text} = '' AND excluded.text <> ''`,
+      });
+    const rows = await db
+      .select({ id: posts.id, externalId: posts.externalId })
+      .from(posts)
+      .where(
+        and(
+          eq(posts.objectId, object.id),
+          inArray(
+            posts.externalId,
+            postEvents.map((p) => p.externalId),
+          ),
+        ),
+      );
+    for (const r of rows) postIds.set(r.externalId, r.id);
+  }
+
+  const inserted = await db
+    .insert(items)
+    .values(
+      kept.map((e) => ({
+        spaceId: object.spaceId,
+        objectId: object.id,
+        postId: e.post ? (postIds.get(e.post.externalId) ?? null) : null,
+        parentExternalId: e.parentExternalId,
+        kind: e.kind,
+        externalId: e.externalId,
+        authorId: authorRows.get(e.author.externalId)?.id ?? null,
+        isOwn: e.isOwn,
+        text: e.text,
+        rating: e.rating,
+        attachments: settings.stickers ? e.attachments : e.attachments.filter((a) => a.type !== 'sticker'),
+        url: e.url,
+        // Our own replies made elsewhere are history, not work.
+        status: e.isOwn ? ('closed' as const) : ('new' as const),
+        delivery: e.isOwn ? ('sent' as const) : ('received' as const),
+        createdAt: e.createdAt,
+      })),
+    )
+    .onConflictDoNothing({ target: [items.objectId, items.externalId] })
+    .returning();
+  result.created += inserted.length;
+  result.duplicates += kept.length - inserted.length;
+  if (inserted.length === 0) return;
+
+  // Link threads: new rows to their parents, and earlier orphans to parents that just arrived.
+  const externalIds = inserted.map((r) => r.externalId!);
+  const linked = await db.execute(sql`
+    UPDATE items AS child SET parent_id = parent.id
+    FROM items AS parent
+    WHERE child.object_id = ${object.id} AND child.parent_id IS NULL AND child.parent_external_id IS NOT NULL
+      AND parent.object_id = ${object.id} AND parent.external_id = child.parent_external_id
+      AND (child.id IN (${sql.join(
+        inserted.map((r) => sql`${r.id}`),
+        sql`, `,
+      )})
+           OR child.parent_external_id IN (${sql.join(
+             externalIds.map((id) => sql`${id}`),
+             sql`, `,
+           )}))
+    RETURNING child.id, child.parent_id`);
+  const parentOf = new Map<number, number>();
+  for (const row of (linked as unknown as { rows: Array<{ id: number; parent_id: number }> }).rows ?? []) {
+    parentOf.set(Number(row.id), Number(row.parent_id));
+  }
+
+  const received = inserted.filter((r) => !r.isOwn);
+  if (received.length > 0)
+    await db.insert(activity).values(
+      received.map((r) => ({
+        spaceId: object.spaceId,
+        type: 'item.received' as const,
+        objectId: object.id,
+        itemId: r.id,
+        causeKind: 'customer' as const,
+        at: r.receivedAt,
+      })),
+    );
+  result.itemIds.push(...inserted.map((r) => r.id));
+  const authorById = new Map([...authorRows.values()].map((a) => [a.id, presentAuthor(a)]));
+  published.push({
+    type: 'items.created',
+    spaceId: object.spaceId,
+    payload: {
+      object_id: object.id,
+      items: inserted.map((r) =>
+        presentItem(
+          { ...r, parentId: parentOf.get(r.id) ?? r.parentId },
+          { author: r.authorId ? authorById.get(r.authorId) : null, provider: object.provider },
+        ),
+      ),
+    },
+    cause: { kind: 'system' },
+  });
+}
+
+async function storeMessages(
+  db: Db,
+  object: ObjectRow,
+  settings: AccountSettings,
+  events: InboundMessage[],
+  result: IngestResult,
+  published: BusEvent[],
+) {
+  if (!settings.chats) {
+    result.excluded += events.length;
+    return;
+  }
+  const kept = uniqueBy(events, (e) => `${e.chatExternalId}\u0000${e.externalId}`).filter((e) => {
+    const excluded =
+      !e.isOwn &&
+      isExcluded(settings.exclude_messages, {
+        text: e.text,
+        authorId: e.author.externalId,
+        authorName: e.author.name,
+      });
+    if (excluded) result.excluded += 1;
+    return !excluded;
+  });
+  if (kept.length === 0) return;
+  const customerAuthors = kept.filter((e) => !e.isOwn).map((e) => e.author);
+  const authorRows = await upsertAuthors(db, object, customerAuthors);
+
+  const chatKeys = uniqueBy(kept, (e) => e.chatExternalId);
+  await db
+    .insert(chats)
+    .values(
+      chatKeys.map((e) => {
+        const customer = kept.find((m) => m.chatExternalId === e.chatExternalId && !m.isOwn);
+        return {
+          spaceId: object.spaceId,
+          objectId: object.id,
+          externalId: e.chatExternalId,
+          authorId: customer ? (authorRows.get(customer.author.externalId)?.id ?? null) : null,
+          lastMessageAt: e.createdAt,
+        };
+      }),
+    )
+    .onConflictDoNothing({ target: [chats.objectId, chats.externalId] });
+  const chatRows = await db
+    .select()
+    .from(chats)
+    .where(
+      and(
+        eq(chats.objectId, object.id),
+        inArray(
+          chats.externalId,
+          chatKeys.map((c) => c.chatExternalId),
+        ),
+      ),
+    );
+  const chatByExternal = new Map(chatRows.map((c) => [c.externalId, c]));
+
+  const inserted = await db
+    .insert(messages)
+    .values(
+      kept.map((e) => ({
+        spaceId: object.spaceId,
+        chatId: chatByExternal.get(e.chatExternalId)!.id,
+        externalId: e.externalId,
+        isOwn: e.isOwn,
+        text: e.text,
+        attachments: settings.stickers ? e.attachments : e.attachments.filter((a) => a.type !== 'sticker'),
+        delivery: e.isOwn ? ('sent' as const) : ('received' as const),
+        createdAt: e.createdAt,
+      })),
+    )
+    .onConflictDoNothing({ target: [messages.chatId, messages.externalId] })
+    .returning();
+  result.created += inserted.length;
+  result.duplicates += kept.length - inserted.length;
+  if (inserted.length === 0) return;
+  result.messageIds.push(...inserted.map((m) => m.id));
+
+  const byChat = new Map<number, Array<typeof messages.$inferSelect>>();
+  for (const m of inserted) byChat.set(m.chatId, [...(byChat.get(m.chatId) ?? []), m]);
+  // One statement for every touched chat (not one per chat): the newest message becomes the chat's
+  // last one, inbound messages count as unread, and a customer writing again reopens a closed chat
+  // and wakes a chat that was waiting for them.
+  const changes = [...byChat].map(([chatId, list]) => {
+    const newest = list.reduce((a, b) => (a.createdAt >= b.createdAt ? a : b));
+    return {
+      id: chatId,
+      at: newest.createdAt.toISOString(),
+      txt: newest.text,
+      own: newest.isOwn,
+      inbound: list.filter((m) => !m.isOwn).length,
+    };
+  });
+  const touched = await db.execute(sql`
+    UPDATE chats SET
+      last_message_at = greatest(chats.last_message_at, v.at),
+      last_message_text = CASE WHEN v.at >= chats.last_message_at THEN v.txt ELSE chats.last_message_text END,
+      last_message_is_own = CASE WHEN v.at >= chats.last_message_at THEN v.own ELSE chats.last_message_is_own END,
+      unread_count = chats.unread_count + v.inbound,
+      status = CASE WHEN v.inbound > 0 AND chats.status = 'closed' THEN 'new'
+                    WHEN v.inbound > 0 AND chats.status = 'waiting' THEN 'inprogress'
+                    ELSE chats.status END,
+      close_reason = CASE WHEN v.inbound > 0 AND chats.status = 'closed' THEN NULL ELSE chats.close_reason END,
+      updated_at = now()
+    FROM jsonb_to_recordset(${JSON.stringify(changes)}::jsonb)
+      AS v(id bigint, at timestamptz, txt text, own boolean, inbound int)
+    WHERE chats.id = v.id
+    RETURNING chats.id`);
+  const touchedIds = ((touched as unknown as { rows: Array<{ id: number | string }> }).rows ?? []).map((r) =>
+    Number(r.id),
+  );
+  const updatedChats =
+    touchedIds.length > 0 ? await db.select().from(chats).where(inArray(chats.id, touchedIds)) : [];
+  const receivedMessages = inserted.filter((m) => !m.isOwn);
+  if (receivedMessages.length > 0)
+    await db.insert(activity).values(
+      receivedMessages.map((m) => ({
+        spaceId: object.spaceId,
+        type: 'chat.received' as const,
+        objectId: object.id,
+        chatId: m.chatId,
+        causeKind: 'customer' as const,
+        data: { message_id: m.id },
+        at: m.receivedAt,
+      })),
+    );
+  const authorById = new Map([...authorRows.values()].map((a) => [a.id, presentAuthor(a)]));
+  published.push({
+    type: 'messages.created',
+    spaceId: object.spaceId,
+    payload: {
+      object_id: object.id,
+      chats: updatedChats.map((c) =>
+        presentChat(c, { author: c.authorId ? authorById.get(c.authorId) : null, provider: object.provider }),
+      ),
+      messages: inserted.map(presentMessage),
+    },
+    cause: { kind: 'system' },
+  });
+}
+
+async function applyChanges(
+  db: Db,
+  object: ObjectRow,
+  settings: AccountSettings,
+  events: InboundChange[],
+  result: IngestResult,
+  published: BusEvent[],
+) {
+  const changedItems: Array<typeof items.$inferSelect> = [];
+  const changedMessages: Array<typeof messages.$inferSelect> = [];
+  for (const e of events) {
+    if (e.change === 'reactions' && !settings.reactions) continue;
+    if (e.target === 'item') {
+      const set =
+        e.change === 'edited'
+          ? { text: e.text ?? '', editedAt: e.at ?? new Date() }
+          : e.change === 'deleted'
+            ? { isDeleted: true, status: 'deleted' as const }
+            : e.change === 'restored'
+              ? {
+                  isDeleted: false,
+                  status: sql`CASE WHEN ${items.status} = 'deleted' THEN 'new' ELSE ${items.status} END`,
+                }
+              : { reactions: e.reactions ?? [] };
+      const rows = await db
+        .update(items)
+        .set({ ...set, updatedAt: new Date() })
+        .where(and(eq(items.objectId, object.id), eq(items.externalId, e.externalId), changeNeeded(e)))
+        .returning();
+      changedItems.push(...rows);
+    } else {
+      const chatFilter = e.chatExternalId
+        ? sql`${messages.chatId} IN (SELECT id FROM chats WHERE object_id = ${object.id} AND external_id = ${e.chatExternalId})`
+        : sql`${messages.chatId} IN (SELECT id FROM chats WHERE object_id = ${object.id})`;
+      const set =
+        e.change === 'edited'
+          ? { text: e.text ?? '', editedAt: e.at ?? new Date() }
+          : e.change === 'deleted'
+            ? { isDeleted: true }
+            : e.change === 'restored'
+              ? { isDeleted: false }
+              : { reactions: e.reactions ?? [] };
+      const rows = await db
+        .update(messages)
+        .set(set)
+        .where(and(eq(messages.externalId, e.externalId), chatFilter, changeNeededMessage(e)))
+        .returning();
+      changedMessages.push(...rows);
+    }
+  }
+  result.updated += changedItems.length + changedMessages.length;
+  if (changedItems.length > 0) {
+    published.push({
+      type: 'items.updated',
+      spaceId: object.spaceId,
+      // Full rows (author, tags), the same as lists show, so a pushed update never blanks a row.
+      payload: { items: await presentItems(db, changedItems) },
+      cause: { kind: 'system' },
+    });
+  }
+  if (changedMessages.length > 0) {
+    published.push({
+      type: 'messages.updated',
+      spaceId: object.spaceId,
+      payload: { messages: changedMessages.map(presentMessage) },
+      cause: { kind: 'system' },
+    });
+  }
+}
+
+/** Redelivered changes (same edit text, already deleted) match no row and so change nothing. */
+function changeNeeded(e: InboundChange) {
+  switch (e.change) {
+    case 'edited':
+      return sql`${items.text} IS DISTINCT FROM ${e.text ?? ''}`;
+    case 'deleted':
+      return eq(items.isDeleted, false);
+    case 'restored':
+      return eq(items.isDeleted, true);
+    case 'reactions':
+      return sql`${items.reactions} IS DISTINCT FROM ${JSON.stringify(e.reactions ?? [])}::jsonb`;
+  }
+}
+
+function changeNeededMessage(e: InboundChange) {
+  switch (e.change) {
+    case 'edited':
+      return sql`${messages.text} IS DISTINCT FROM ${e.text ?? ''}`;
+    case 'deleted':
+      return eq(messages.isDeleted, false);
+    case 'restored':
+      return eq(messages.isDeleted, true);
+    case 'reactions':
+      return sql`${messages.reactions} IS DISTINCT FROM ${JSON.stringify(e.reactions ?? [])}::jsonb`;
+  }
+}

@@ -1,0 +1,498 @@
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  getTableColumns,
+  gt,
+  gte,
+  inArray,
+  isNull,
+  lt,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client';
+import {
+  authors,
+  chats,
+  chatTags,
+  type InboxStatus,
+  inboxCounters,
+  items,
+  itemTags,
+  messages,
+  objects,
+  posts,
+} from '../../db/schema';
+import type { ChatListParams, Cursor, ItemListParams, MessagePageParams } from './list-params';
+import { encodeCursor } from './list-params';
+import { type InboxScope, scopeCondition } from './scope';
+
+// The inbox's read queries. Every list takes an InboxScope (scope.ts) and limits rows with it, so a
+// filter from the request can only narrow what the caller may see, never widen it. The hot ones are
+// written out as SQL so a reviewer sees exactly which index each part uses.
+
+export type ItemRow = typeof items.$inferSelect;
+export type ChatRow = typeof chats.$inferSelect;
+export type MessageRow = typeof messages.$inferSelect;
+export type AuthorRow = typeof authors.$inferSelect;
+
+export interface Page<T> {
+  rows: T[];
+  /** Cursor for the next page (`before=`), null on the last page. */
+  next: string | null;
+}
+
+// Lists never read the tsvector: it is only ever used inside WHERE, and shipping it costs bytes and
+// tsvector-to-text work per row. Rows get `search: null` so they still fit the presenters' row type.
+const { search: _itemSearch, ...itemColumns } = getTableColumns(items);
+const { search: _messageSearch, ...messageColumns } = getTableColumns(messages);
+const noSearch = <T extends object>(row: T) => ({ ...row, search: null });
+
+/** The exact stored timestamp (microseconds, UTC) of a sort column, for the next-page cursor. */
+const cursorText = (column: AnyPgColumn) =>
+  sql<string>`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/**
+ * Rows strictly after the cursor in list order. Written as `at <= x AND (at < x OR id < y)` rather than
+ * a row comparison so the first half is a plain range bound on the (…, at, id) indexes.
+ */
+function pastCursor(at: AnyPgColumn, id: AnyPgColumn, cursor: Cursor, reversed: boolean): SQL {
+  const ts = sql`${cursor.at}::timestamptz`;
+  return reversed
+    ? sql`(${at} >= ${ts} AND (${at} > ${ts} OR ${id} > ${cursor.id}))`
+    : sql`(${at} <= ${ts} AND (${at} < ${ts} OR ${id} < ${cursor.id}))`;
+}
+
+/**
+ * List order spelled to match the list indexes exactly. Drizzle declares `.desc()` index columns as
+ * DESC NULLS LAST, and PostgreSQL reads an index in order only for the same NULLS placement (it does
+ * not use NOT NULL to ignore it): a plain `ORDER BY … DESC` (NULLS FIRST) sorts every candidate row
+ * instead — 50 ms rather than 0.1 ms per status on the benchmark's million items. Read backwards,
+ * such an index gives ASC NULLS FIRST.
+ */
+const listOrder = (reversed: boolean) => sql.raw(reversed ? 'ASC NULLS FIRST' : 'DESC NULLS LAST');
+
+/**
+ * `column = ANY($1::bigint[])`: one array parameter for a page's worth of ids. drizzle's inArray adds a
+ * parameter per value, and building those costs more CPU per request than the query itself.
+ */
+const anyId = (column: AnyPgColumn, ids: number[]) => sql`${column} = ANY(${sql.param(ids)}::bigint[])`;
+
+/** RU + EN full-text match; the stored tsvector is built from both configurations (schema/inbox.ts). */
+const matchesText = (vector: AnyPgColumn, q: string) =>
+  sql`${vector} @@ (websearch_to_tsquery('russian', ${q}) || websearch_to_tsquery('english', ${q}))`;
+
+/** Above this many parts the per-account split stops paying for itself; lists merge per space then. */
+const MAX_SPLIT_PARTS = 64;
+
+/**
+ * The parts a list merges, each meant to be one index range read in order: one per space of the
+ * scope, or one per (space, account) when the request names a few accounts, so an index led by
+ * (space_id, object_id, status, created_at, id) can serve each part in order (without one, PostgreSQL
+ * combines items_queue_idx with the account index per part — correct, slower on wide date ranges).
+ * Every part carries the scope condition of its space.
+ */
+function mergeParts(
+  scope: InboxScope,
+  spaceColumn: AnyPgColumn,
+  objectColumn: AnyPgColumn,
+  requestedObjectIds: number[] | undefined,
+  statusCount: number,
+): SQL[] {
+  const perSpace = [...scope.spaces].filter(([, objectIds]) => objectIds === null || objectIds.length > 0);
+  const inSpace = (spaceId: number, objectIds: number[] | null) =>
+    scopeCondition({ spaces: new Map([[spaceId, objectIds]]) }, spaceColumn, objectColumn);
+  const split =
+    requestedObjectIds && perSpace.length * requestedObjectIds.length * statusCount <= MAX_SPLIT_PARTS;
+  if (!split) return perSpace.map(([spaceId, objectIds]) => inSpace(spaceId, objectIds));
+  return perSpace.flatMap(([spaceId, objectIds]) =>
+    requestedObjectIds
+      .filter((id) => objectIds === null || objectIds.includes(id))
+      .map((id) => sql`${inSpace(spaceId, objectIds)} AND ${eq(objectColumn, id)}`),
+  );
+}
+
+function toPage<T extends { id: number; cursorAt: string }>(rows: T[], limit: number): Page<T> {
+  const shown = rows.slice(0, limit);
+  const last = shown[shown.length - 1];
+  return {
+    rows: shown,
+    next: rows.length > limit && last ? encodeCursor({ at: last.cursorAt, id: last.id }) : null,
+  };
+}
+
+function assignedTo(column: AnyPgColumn, values: Array<number | 'none'>): SQL | undefined {
+  const ids = values.filter((v): v is number => v !== 'none');
+  return or(
+    ids.length > 0 ? inArray(column, ids) : undefined,
+    values.includes('none') ? isNull(column) : undefined,
+  );
+}
+
+const providerObjects = (objectColumn: AnyPgColumn, providers: string[]) =>
+  sql`${objectColumn} IN (SELECT ${objects.id} FROM ${objects} WHERE ${inArray(objects.provider, providers)})`;
+
+// ---------------------------------------------------------------------------------------------------
+// Comments, reviews, mentions
+
+function itemFilters(p: ItemListParams): SQL {
+  const where: Array<SQL | undefined> = [
+    p.kind && inArray(items.kind, p.kind),
+    p.object_id && inArray(items.objectId, p.object_id),
+    p.provider && providerObjects(items.objectId, p.provider),
+    p.tag_id &&
+      sql`EXISTS (SELECT 1 FROM ${itemTags} WHERE ${itemTags.itemId} = ${items.id} AND ${inArray(itemTags.tagId, p.tag_id)})`,
+    p.assigned_user_id && assignedTo(items.assignedUserId, p.assigned_user_id),
+    p.author_id !== undefined ? eq(items.authorId, p.author_id) : undefined,
+    p.created_at_from && gte(items.createdAt, p.created_at_from),
+    // The "to" second is included whole.
+    p.created_at_to && lt(items.createdAt, new Date(p.created_at_to.getTime() + 1000)),
+    p.close_reason && inArray(items.closeReason, p.close_reason),
+    p.q ? matchesText(items.search, p.q) : undefined,
+    p.before && pastCursor(items.createdAt, items.id, p.before, p.reversed),
+  ];
+  return and(...where) ?? sql`TRUE`;
+}
+
+/**
+ * GET /v1/items: customer items (never our own replies) in the caller's scope, newest first.
+ *
+ * A plain `WHERE status IN ('new','inprogress') ORDER BY created_at DESC LIMIT 50` over a million rows
+ * can't read one index in order (the index is per status), so PostgreSQL would collect and sort every
+ * open item. Instead each (space, status) pair gets its own sub-select that walks items_queue_idx
+ * (space_id, status, created_at DESC, id DESC) WHERE NOT is_own and stops after `limit + 1` rows; the
+ * outer query merges those few rows. Cost grows with the page size, not with the table. (With an
+ * object_id filter the pairs become (space, account, status) triples: mergeParts.)
+ *
+ *   SELECT page.id FROM (
+ *     (SELECT id, created_at FROM items
+ *       WHERE space_id = $space AND status = 'new' AND NOT is_own AND <filters> AND <after cursor>
+ *       ORDER BY created_at DESC, id DESC LIMIT 51)
+ *     UNION ALL
+ *     (SELECT ... status = 'inprogress' ...)
+ *   ) AS page ORDER BY created_at DESC, id DESC LIMIT 51
+ *
+ * The full rows of the page are then read by primary key in the same statement.
+ */
+export function itemPageQuery(db: Db, scope: InboxScope, p: ItemListParams) {
+  const take = p.limit + 1;
+  const dir = listOrder(p.reversed);
+  const filters = itemFilters(p);
+  const parts = mergeParts(scope, items.spaceId, items.objectId, p.object_id, p.status.length);
+  const branches = parts.flatMap((part) =>
+    p.status.map(
+      (status) => sql`(SELECT ${items.id}, ${items.createdAt} FROM ${items}
+        WHERE ${part} AND ${items.status} = ${status} AND NOT ${items.isOwn} AND ${filters}
+        ORDER BY ${items.createdAt} ${dir}, ${items.id} ${dir} LIMIT ${take})`,
+    ),
+  );
+  if (branches.length === 0) return null;
+  const pageIds = sql`SELECT page.id FROM (${sql.join(branches, sql` UNION ALL `)}) AS page
+    ORDER BY page.created_at ${dir}, page.id ${dir} LIMIT ${take}`;
+  return db
+    .select({ ...itemColumns, provider: objects.provider, cursorAt: cursorText(items.createdAt) })
+    .from(items)
+    .innerJoin(objects, eq(objects.id, items.objectId))
+    .where(sql`${items.id} IN (${pageIds})`)
+    .orderBy(sql`${items.createdAt} ${dir}`, sql`${items.id} ${dir}`);
+}
+
+/** Rows of a list page carry their account's provider (joined in the page query, one lookup fewer). */
+export type WithProvider<T> = T & { provider: string };
+
+export async function findItems(
+  db: Db,
+  scope: InboxScope,
+  p: ItemListParams,
+): Promise<Page<WithProvider<ItemRow>>> {
+  const query = itemPageQuery(db, scope, p);
+  if (!query) return { rows: [], next: null };
+  const page = toPage(await query, p.limit);
+  return { rows: page.rows.map(({ cursorAt: _c, ...row }) => noSearch(row)), next: page.next };
+}
+
+export async function getItemById(db: Db, id: number): Promise<ItemRow | null> {
+  const [row] = await db.select(itemColumns).from(items).where(eq(items.id, id)).limit(1);
+  return row ? noSearch(row) : null;
+}
+
+export async function getPost(db: Db, id: number) {
+  const [row] = await db.select().from(posts).where(eq(posts.id, id)).limit(1);
+  return row ?? null;
+}
+
+const THREAD_MAX_DEPTH = 10;
+const THREAD_MAX_ROWS = 500;
+
+/**
+ * Every reply under an item (replies to replies too), ours included, oldest first. Walks
+ * items_parent_idx; stays inside the item's account, and the depth cap ends a cycle a network's
+ * data might contain.
+ */
+export async function findItemThread(db: Db, item: Pick<ItemRow, 'id' | 'objectId'>): Promise<ItemRow[]> {
+  const rows = await db
+    .select(itemColumns)
+    .from(items)
+    .where(
+      sql`${items.id} IN (
+        WITH RECURSIVE thread(id, depth) AS (
+          SELECT id, 1 FROM items WHERE parent_id = ${item.id} AND object_id = ${item.objectId}
+          UNION ALL
+          SELECT child.id, thread.depth + 1 FROM items AS child JOIN thread ON child.parent_id = thread.id
+          WHERE child.object_id = ${item.objectId} AND thread.depth < ${THREAD_MAX_DEPTH}
+        ) SELECT id FROM thread)`,
+    )
+    .orderBy(asc(items.createdAt), asc(items.id))
+    .limit(THREAD_MAX_ROWS);
+  return rows.map(noSearch);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Chats (private messages)
+
+function chatFilters(p: ChatListParams): SQL {
+  const where: Array<SQL | undefined> = [
+    p.object_id && inArray(chats.objectId, p.object_id),
+    p.provider && providerObjects(chats.objectId, p.provider),
+    p.tag_id &&
+      sql`EXISTS (SELECT 1 FROM ${chatTags} WHERE ${chatTags.chatId} = ${chats.id} AND ${inArray(chatTags.tagId, p.tag_id)})`,
+    p.assigned_user_id && assignedTo(chats.assignedUserId, p.assigned_user_id),
+    p.author_id !== undefined ? eq(chats.authorId, p.author_id) : undefined,
+    // A chat's date is its last message: the list is sorted by it, and the range then uses the index.
+    p.created_at_from && gte(chats.lastMessageAt, p.created_at_from),
+    p.created_at_to && lt(chats.lastMessageAt, new Date(p.created_at_to.getTime() + 1000)),
+    p.close_reason && inArray(chats.closeReason, p.close_reason),
+    p.q
+      ? sql`EXISTS (SELECT 1 FROM ${messages} WHERE ${messages.chatId} = ${chats.id} AND ${matchesText(messages.search, p.q)})`
+      : undefined,
+    p.before && pastCursor(chats.lastMessageAt, chats.id, p.before, p.reversed),
+  ];
+  return and(...where) ?? sql`TRUE`;
+}
+
+/**
+ * GET /v1/chats: the same per-(space, status) merge as findItems, over chats_queue_idx
+ * (space_id, status, last_message_at DESC, id DESC):
+ *
+ *   SELECT page.id FROM (
+ *     (SELECT id, last_message_at FROM chats WHERE space_id = $space AND status = 'new' AND <filters>
+ *       ORDER BY last_message_at DESC, id DESC LIMIT 51)
+ *     UNION ALL (... 'inprogress' ...) UNION ALL (... 'open' ...)
+ *   ) AS page ORDER BY last_message_at DESC, id DESC LIMIT 51
+ */
+export function chatPageQuery(db: Db, scope: InboxScope, p: ChatListParams) {
+  const take = p.limit + 1;
+  const dir = listOrder(p.reversed);
+  const filters = chatFilters(p);
+  const parts = mergeParts(scope, chats.spaceId, chats.objectId, p.object_id, p.status.length);
+  const branches = parts.flatMap((part) =>
+    p.status.map(
+      (status) => sql`(SELECT ${chats.id}, ${chats.lastMessageAt} FROM ${chats}
+        WHERE ${part} AND ${chats.status} = ${status} AND ${filters}
+        ORDER BY ${chats.lastMessageAt} ${dir}, ${chats.id} ${dir} LIMIT ${take})`,
+    ),
+  );
+  if (branches.length === 0) return null;
+  const pageIds = sql`SELECT page.id FROM (${sql.join(branches, sql` UNION ALL `)}) AS page
+    ORDER BY page.last_message_at ${dir}, page.id ${dir} LIMIT ${take}`;
+  return db
+    .select({
+      ...getTableColumns(chats),
+      provider: objects.provider,
+      cursorAt: cursorText(chats.lastMessageAt),
+    })
+    .from(chats)
+    .innerJoin(objects, eq(objects.id, chats.objectId))
+    .where(sql`${chats.id} IN (${pageIds})`)
+    .orderBy(sql`${chats.lastMessageAt} ${dir}`, sql`${chats.id} ${dir}`);
+}
+
+export async function findChats(
+  db: Db,
+  scope: InboxScope,
+  p: ChatListParams,
+): Promise<Page<WithProvider<ChatRow>>> {
+  const query = chatPageQuery(db, scope, p);
+  if (!query) return { rows: [], next: null };
+  const page = toPage(await query, p.limit);
+  return { rows: page.rows.map(({ cursorAt: _c, ...row }) => row), next: page.next };
+}
+
+/**
+ * One page of a chat's messages over messages_chat_idx (chat_id, created_at, id): the newest page
+ * first, each page returned oldest → newest as a conversation reads; `next` leads to older messages.
+ */
+export async function findChatMessages(
+  db: Db,
+  chatId: number,
+  p: MessagePageParams,
+): Promise<Page<MessageRow>> {
+  const rows = await db
+    .select({ ...messageColumns, cursorAt: cursorText(messages.createdAt) })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.chatId, chatId),
+        p.before ? pastCursor(messages.createdAt, messages.id, p.before, false) : undefined,
+      ),
+    )
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(p.limit + 1);
+  const page = toPage(rows, p.limit);
+  return { rows: page.rows.map(({ cursorAt: _c, ...row }) => noSearch(row)).reverse(), next: page.next };
+}
+
+/** Marks a chat read; the row is returned only when it had unread messages (nothing to announce otherwise). */
+export async function markChatRead(db: Db, chatId: number): Promise<ChatRow | null> {
+  const [row] = await db
+    .update(chats)
+    .set({ unreadCount: 0 })
+    .where(and(eq(chats.id, chatId), gt(chats.unreadCount, 0)))
+    .returning();
+  return row ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Search (GET /v1/search): newest matches first, the GIN indexes on the stored tsvectors find them.
+
+export function searchItemsQuery(db: Db, scope: InboxScope, q: string, limit: number) {
+  return db
+    .select(itemColumns)
+    .from(items)
+    .where(
+      and(
+        scopeCondition(scope, items.spaceId, items.objectId),
+        sql`NOT ${items.isOwn}`,
+        matchesText(items.search, q),
+      ),
+    )
+    .orderBy(sql`${items.createdAt} ${listOrder(false)}`, sql`${items.id} ${listOrder(false)}`)
+    .limit(limit);
+}
+
+export async function searchItems(db: Db, scope: InboxScope, q: string, limit: number): Promise<ItemRow[]> {
+  return (await searchItemsQuery(db, scope, q, limit)).map(noSearch);
+}
+
+/** Messages are scoped through their chat (the account lives on the chat). */
+export function searchMessagesQuery(db: Db, scope: InboxScope, q: string, limit: number) {
+  return db
+    .select(messageColumns)
+    .from(messages)
+    .innerJoin(chats, eq(chats.id, messages.chatId))
+    .where(
+      and(
+        scopeCondition(scope, chats.spaceId, chats.objectId),
+        inArray(messages.spaceId, [...scope.spaces.keys()]),
+        matchesText(messages.search, q),
+      ),
+    )
+    .orderBy(sql`${messages.createdAt} ${listOrder(false)}`, sql`${messages.id} ${listOrder(false)}`)
+    .limit(limit);
+}
+
+export async function searchMessages(
+  db: Db,
+  scope: InboxScope,
+  q: string,
+  limit: number,
+): Promise<MessageRow[]> {
+  return (await searchMessagesQuery(db, scope, q, limit)).map(noSearch);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// What a page of rows needs beside itself: one query each, whatever the page size (no N+1).
+
+/** Authors with their label ids. */
+export async function loadAuthors(
+  db: Db,
+  ids: number[],
+): Promise<Map<number, { author: AuthorRow; labels: number[] }>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await db
+    .select({
+      author: authors,
+      labels: sql<
+        number[]
+      >`coalesce((SELECT array_agg(label_id ORDER BY label_id) FROM author_labels WHERE author_id = ${authors.id}), '{}')`,
+    })
+    .from(authors)
+    .where(anyId(authors.id, unique));
+  return new Map(rows.map((r) => [r.author.id, { author: r.author, labels: r.labels.map(Number) }]));
+}
+
+export async function loadItemTags(db: Db, itemIds: number[]): Promise<Map<number, number[]>> {
+  if (itemIds.length === 0) return new Map();
+  const rows = await db
+    .select({ ownerId: itemTags.itemId, tagId: itemTags.tagId })
+    .from(itemTags)
+    .where(anyId(itemTags.itemId, itemIds))
+    .orderBy(itemTags.itemId, itemTags.tagId);
+  return groupTags(rows);
+}
+
+export async function loadChatTags(db: Db, chatIds: number[]): Promise<Map<number, number[]>> {
+  if (chatIds.length === 0) return new Map();
+  const rows = await db
+    .select({ ownerId: chatTags.chatId, tagId: chatTags.tagId })
+    .from(chatTags)
+    .where(anyId(chatTags.chatId, chatIds))
+    .orderBy(chatTags.chatId, chatTags.tagId);
+  return groupTags(rows);
+}
+
+function groupTags(rows: Array<{ ownerId: number; tagId: number }>) {
+  const byOwner = new Map<number, number[]>();
+  for (const r of rows) byOwner.set(r.ownerId, [...(byOwner.get(r.ownerId) ?? []), r.tagId]);
+  return byOwner;
+}
+
+/** Provider of each account on the page (the presenters show it beside each item/chat). */
+export async function loadProviders(db: Db, objectIds: number[]): Promise<Map<number, string>> {
+  const unique = [...new Set(objectIds)];
+  if (unique.length === 0) return new Map();
+  const rows = await db
+    .select({ id: objects.id, provider: objects.provider })
+    .from(objects)
+    .where(anyId(objects.id, unique));
+  return new Map(rows.map((r) => [r.id, r.provider]));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Badge counters
+
+export interface CounterSum {
+  scope: InboxScope;
+  kind: 'items' | 'chats';
+  statuses: readonly InboxStatus[];
+}
+
+/**
+ * Sums of the trigger-maintained counters (migration 0005), one per request in `sums`, in one
+ * statement: a few rows per account read through inbox_counters_space_idx, never COUNT(*) over items.
+ *
+ *   SELECT coalesce(sum(count) FILTER (WHERE kind = 'items' AND status IN (…) AND <items scope>), 0), …
+ *   FROM inbox_counters WHERE space_id IN (<every space of the scopes>)
+ */
+export async function sumInboxCounters(db: Db, sums: CounterSum[]): Promise<number[]> {
+  const spaceIds = [...new Set(sums.flatMap((s) => [...s.scope.spaces.keys()]))];
+  if (spaceIds.length === 0) return sums.map(() => 0);
+  const columns = sums.map(
+    (s) =>
+      sql<string>`coalesce(sum(${inboxCounters.count}) FILTER (WHERE ${and(
+        eq(inboxCounters.kind, s.kind),
+        inArray(inboxCounters.status, [...s.statuses]),
+        scopeCondition(s.scope, inboxCounters.spaceId, inboxCounters.objectId),
+      )}), 0)`,
+  );
+  const [row] = await db
+    .select(Object.fromEntries(columns.map((column, i) => [`sum${i}`, column])))
+    .from(inboxCounters)
+    .where(inArray(inboxCounters.spaceId, spaceIds));
+  return sums.map((_, i) => Number(row?.[`sum${i}`] ?? 0));
+}

@@ -1,0 +1,203 @@
+import type { Ability, MessageKey } from '@otklik/shared';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Db } from '../../db/client';
+import type { AppDeps } from '../../http/app';
+import { type AuthContext, requireAuth } from '../../http/auth';
+import { AppError } from '../../http/errors';
+import { loadActor, type ServerActor } from '../spaces/actor';
+import { registerInboxCounters } from './counters';
+import { chatListQuery, idParams, itemListQuery, messagePageQuery, searchQuery } from './list-params';
+import { presentMessage, presentPost } from './presenter';
+import {
+  findChatMessages,
+  findChats,
+  findItems,
+  findItemThread,
+  getItemById,
+  getPost,
+  markChatRead,
+  searchItems,
+  searchMessages,
+} from './queries';
+import { registerInboxLockTargets } from './read-locks';
+import { presentChats, presentItemHits, presentItems, presentMessageHits } from './read-present';
+import { getScopedChat, getScopedItem, type InboxScope, scopeFor } from './scope';
+
+const bearer = [{ bearer: [] }];
+const TAG = ['inbox'];
+
+/** The scope of a list; a caller who may see nothing of the kind gets the No-access answer (SPEC §8 403). */
+async function listScope(
+  db: Db,
+  actor: ServerActor,
+  ability: Ability,
+  denied: MessageKey,
+): Promise<InboxScope> {
+  const scope = await scopeFor(db, actor, ability);
+  if (scope.spaces.size === 0) throw new AppError(403, denied);
+  return scope;
+}
+
+/**
+ * Reading the inbox: comment and chat lists with filters and keyset pagination, one item with its
+ * thread, one chat with its messages, search. Also registers the inbox's badge counters and socket
+ * lock targets, which belong to the same data.
+ */
+export async function registerInboxModule(
+  root: FastifyInstance,
+  deps: AppDeps,
+  authenticate: (token: string) => Promise<AuthContext>,
+) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { db } = deps.database;
+  const authenticated = requireAuth(authenticate);
+  registerInboxCounters();
+  registerInboxLockTargets(root.hub, db);
+
+  app.get(
+    '/items',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Comments, reviews and mentions: filters, newest first, keyset pages (before=next)',
+        querystring: itemListQuery,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const scope = await listScope(db, actor, 'items.view', 'error.noAccess');
+      const page = await findItems(db, scope, req.query);
+      return { items: await presentItems(db, page.rows), next: page.next };
+    },
+  );
+
+  app.get(
+    '/items/:id',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'One item with its post, parent, replies (ours included) and author',
+        params: idParams,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const item = await getScopedItem(db, actor, req.params.id, 'items.view');
+      const [post, parentRow, thread] = await Promise.all([
+        item.postId ? getPost(db, item.postId) : null,
+        item.parentId ? getItemById(db, item.parentId) : null,
+        findItemThread(db, item),
+      ]);
+      // Threads are linked within one account (ingest.ts), so the parent shares the item's scope.
+      const parent = parentRow && parentRow.objectId === item.objectId ? parentRow : null;
+      const [presented, ...others] = await presentItems(db, [item, ...(parent ? [parent] : []), ...thread]);
+      const presentedParent = parent ? others[0]! : null;
+      return {
+        item: presented!,
+        post: post ? presentPost(post) : null,
+        parent: presentedParent,
+        thread: parent ? others.slice(1) : others,
+        author: presented!.author,
+      };
+    },
+  );
+
+  app.get(
+    '/chats',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Private-message chats: filters, latest message first, keyset pages (before=next)',
+        querystring: chatListQuery,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const scope = await listScope(db, actor, 'messages.view', 'error.noMessagesAccess');
+      const page = await findChats(db, scope, req.query);
+      return { items: await presentChats(db, page.rows), next: page.next };
+    },
+  );
+
+  app.get(
+    '/chats/:id',
+    {
+      preHandler: authenticated,
+      schema: { tags: TAG, security: bearer, summary: 'One chat with its customer', params: idParams },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const chat = await getScopedChat(db, actor, req.params.id, 'messages.view');
+      const [presented] = await presentChats(db, [chat]);
+      return { chat: presented!, author: presented!.author };
+    },
+  );
+
+  app.get(
+    '/chats/:id/messages',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary:
+          'Messages of a chat, newest page first, each page oldest → newest; the newest page marks it read',
+        params: idParams,
+        querystring: messagePageQuery,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const chat = await getScopedChat(db, actor, req.params.id, 'messages.view');
+      const page = await findChatMessages(db, chat.id, req.query);
+      // Opening the latest messages is reading the chat; paging back through history is not news.
+      if (!req.query.before) {
+        const read = await markChatRead(db, chat.id);
+        if (read) {
+          await deps.bus.publish({
+            type: 'chats.read',
+            spaceId: read.spaceId,
+            payload: { chat: (await presentChats(db, [read]))[0] },
+            cause: { kind: 'user', id: actor.userId },
+          });
+        }
+      }
+      return { items: page.rows.map(presentMessage), next: page.next };
+    },
+  );
+
+  app.get(
+    '/search',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Full-text search (Russian and English) over comments and private messages',
+        querystring: searchQuery,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const [itemScope, messageScope] = await Promise.all([
+        scopeFor(db, actor, 'items.view'),
+        scopeFor(db, actor, 'messages.view'),
+      ]);
+      if (itemScope.spaces.size === 0 && messageScope.spaces.size === 0)
+        throw new AppError(403, 'error.noAccess');
+      const { q, limit } = req.query;
+      const [itemRows, messageRows] = await Promise.all([
+        itemScope.spaces.size > 0 ? searchItems(db, itemScope, q, limit) : [],
+        messageScope.spaces.size > 0 ? searchMessages(db, messageScope, q, limit) : [],
+      ]);
+      return { items: await presentItemHits(db, itemRows), messages: presentMessageHits(messageRows) };
+    },
+  );
+}

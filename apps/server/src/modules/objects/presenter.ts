@@ -1,0 +1,33 @@
+import { getProvider, isProviderId, parseAccountSettings } from '@otklik/shared';
+import type { objects } from '../../db/schema';
+import { presentObject } from '../spaces/data';
+
+// A connected account on the wire (SPEC §3 Object). The same shape as GET /v1/objects' items, plus
+// what the settings screens need. Credentials and the token digest never leave the server.
+
+const unix = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
+
+export function presentAccount(o: typeof objects.$inferSelect) {
+  return {
+    ...presentObject(o),
+    error_at: unix(o.errorAt),
+    is_active: o.isActive,
+    connect: isProviderId(o.provider) ? getProvider(o.provider).connect : null,
+    settings: parseAccountSettings(o.settings),
+    created_at: unix(o.createdAt),
+  };
+}
+export type PresentedAccount = ReturnType<typeof presentAccount>;
+
+/** One row of the errors dropdown and settings/errors (SPEC §2, §6: administrators see account errors). */
+export function presentAccountError(o: typeof objects.$inferSelect) {
+  return {
+    id: o.id,
+    space_id: o.spaceId,
+    name: o.name,
+    provider: o.provider,
+    image: o.image,
+    error: o.error,
+    error_at: unix(o.errorAt),
+  };
+}

@@ -1,0 +1,238 @@
+import { getProvider, type ProviderId } from '@otklik/shared';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from '../../config';
+import type { AppDeps } from '../../http/app';
+import { type AuthContext, requireAuth } from '../../http/auth';
+import { AppError } from '../../http/errors';
+import { registerIngestRoutes } from '../../providers/generic/routes';
+import { connectedProviders, getConnector, isConnectable } from '../../providers/registry';
+import { registerSandboxRoutes } from '../../providers/sandbox/routes';
+import { loadActor } from '../spaces/actor';
+import { connectAccount, reconnectAccount, verifyTypedCredentials } from './connect';
+import { assertAccountManageable, assertAccountVisible, spaceForNewAccount } from './policy';
+import { presentAccount, presentAccountError } from './presenter';
+import { connectAccountBody, idParams, reconnectAccountBody, updateAccountBody } from './schemas';
+import * as accounts from './service';
+
+const bearer = [{ bearer: [] }];
+const TAG = ['accounts'];
+
+/**
+ * Settings → accounts (SPEC §2, §3 Object, §6): connect, settings, disconnect, errors. The list
+ * GET /v1/objects lives in modules/spaces. The networks' public endpoints that come with accounts —
+ * the sandbox page API and the generic ingestion API — are registered here too.
+ */
+export async function registerObjectsModule(
+  root: FastifyInstance,
+  deps: AppDeps,
+  authenticate: (token: string) => Promise<AuthContext>,
+) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const authenticated = requireAuth(authenticate);
+  const { db } = deps.database;
+  const serviceDeps = { db, bus: deps.bus, sealer: deps.sealer, config: deps.config, log: deps.log };
+
+  // What the add-account screen can offer on this server: which networks have a connector, and how
+  // each connects (typed fields from the shared CONNECT_FIELDS, an OAuth popup, or nothing).
+  app.get(
+    '/providers/connectable',
+    {
+      preHandler: authenticated,
+      schema: { tags: TAG, security: bearer, summary: 'Networks this server can connect' },
+    },
+    async () => ({
+      items: connectedProviders()
+        .filter((id) => isConnectable(id))
+        .map((id) => {
+          const connector = getConnector(id)!;
+          return {
+            id,
+            connect: getProvider(id).connect,
+            fields: Boolean(connector.verifyCredentials),
+            oauth: Boolean(connector.oauth) && oauthConfigured(deps.config, id),
+          };
+        }),
+    }),
+  );
+
+  app.get(
+    '/objects/:id',
+    {
+      preHandler: authenticated,
+      schema: { tags: TAG, security: bearer, summary: 'One connected account', params: idParams },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      return presentAccount(
+        await assertAccountVisible(db, actor, await accounts.getAccount(serviceDeps, req.params.id)),
+      );
+    },
+  );
+
+  app.post(
+    '/objects',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Connect an account (sandbox and ingestion-token networks today)',
+        description:
+          'Administrators only. The response carries, once, what the account needs from outside: `sandbox_url` (the public customer page of a sandbox account) or `ingest_token` (for the collector of a site without a public API). `imported` counts the items imported on connect (up to 100).',
+        body: connectAccountBody,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const spaceId = spaceForNewAccount(actor, req.body.space_id);
+      const verified = await verifyTypedCredentials(serviceDeps, req.body.provider, req.body.credentials);
+      const { object, reveal, imported } = await connectAccount(serviceDeps, {
+        provider: req.body.provider,
+        spaceId,
+        name: req.body.name,
+        companyId: req.body.company_id,
+        performedBy: actor.userId,
+        verified,
+      });
+      return { ...presentAccount(object), ...reveal, imported };
+    },
+  );
+
+  app.post(
+    '/objects/:id/reconnect',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Reconnect an account with new credentials (a revoked token, a re-created bot)',
+        params: idParams,
+        body: reconnectAccountBody,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const row = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
+      const verified = await verifyTypedCredentials(
+        serviceDeps,
+        row.provider as ProviderId,
+        req.body.credentials,
+      );
+      if (!verified) throw new AppError(400, 'account.notAvailable', { errorType: 'not_available' });
+      return presentAccount(await reconnectAccount(serviceDeps, row, verified));
+    },
+  );
+
+  app.put(
+    '/objects/:id',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Rename an account, move it to a company, change its settings',
+        params: idParams,
+        body: updateAccountBody,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const row = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
+      return presentAccount(await accounts.updateAccount(serviceDeps, row, req.body, actor.userId));
+    },
+  );
+
+  app.delete(
+    '/objects/:id',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Disconnect an account and remove its content',
+        params: idParams,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const row = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
+      await accounts.deleteAccount(serviceDeps, row, actor.userId);
+      return { message: 'ok' };
+    },
+  );
+
+  app.get(
+    '/errors',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Accounts with errors (errors dropdown, settings/errors)',
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      return { items: (await accounts.findAccountErrors(serviceDeps, actor)).map(presentAccountError) };
+    },
+  );
+
+  app.post(
+    '/objects/:id/clear_error',
+    {
+      preHandler: authenticated,
+      schema: { tags: TAG, security: bearer, summary: "Dismiss an account's error", params: idParams },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const row = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
+      return presentAccount(await accounts.clearAccountError(serviceDeps, row, actor.userId));
+    },
+  );
+
+  app.post(
+    '/objects/:id/token',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Issue a new ingestion token or sandbox address (the old one stops working)',
+        params: idParams,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const row = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
+      return accounts.rotateAccountToken(serviceDeps, row);
+    },
+  );
+
+  app.get(
+    '/objects/:id/sandbox_url',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'The customer page of a sandbox account',
+        params: idParams,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const row = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
+      return accounts.getSandboxUrl(serviceDeps, row);
+    },
+  );
+
+  await registerSandboxRoutes(root, deps);
+  await registerIngestRoutes(root, deps);
+}
+
+/** An OAuth popup needs the server's app registered at the network (VK_CLIENT_ID / _SECRET). */
+function oauthConfigured(config: Config, provider: ProviderId): boolean {
+  if (provider === 'vk') return Boolean(config.VK_CLIENT_ID && config.VK_CLIENT_SECRET);
+  return true;
+}

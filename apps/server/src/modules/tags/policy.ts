@@ -1,0 +1,33 @@
+import type { Ability } from '@otklik/shared';
+import { forbidden, notFound } from '../../http/errors';
+import { authorize, isMember, type ServerActor } from '../spaces/actor';
+
+// Who may read and change settings records that belong to one space (tags, tag groups, author labels).
+// Every member reads them (GET /v1/objects?tags=true already sends them to everyone); changing them
+// takes the entry's ability (SPEC §6: tags — administrators; labels — administrators, `labels` feature).
+
+export const TAGS_ABILITY = 'tags.manage' satisfies Ability;
+
+/** 404 unless the record sits in one of the actor's spaces: "not yours" and "missing" look alike. */
+export function assertVisible<T extends { spaceId: number }>(actor: ServerActor, row: T | undefined): T {
+  if (!row || !isMember(actor, row.spaceId)) throw notFound();
+  return row;
+}
+
+/** 404 for records outside the actor's spaces; 403 (the No-access page) when visible but not theirs to change. */
+export function assertManageable<T extends { spaceId: number }>(
+  actor: ServerActor,
+  ability: Ability,
+  row: T | undefined,
+): T {
+  const visible = assertVisible(actor, row);
+  authorize(actor, ability, visible.spaceId);
+  return visible;
+}
+
+/** For lists: the actor's spaces, or the one asked for (403 when they are not a member of it). */
+export function listSpaceIds(actor: ServerActor, spaceId: number | undefined): number[] {
+  if (spaceId === undefined) return actor.rows.map((r) => r.space.id);
+  if (!isMember(actor, spaceId)) throw forbidden();
+  return [spaceId];
+}

@@ -1,0 +1,220 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppDeps } from '../../http/app';
+import { type AuthContext, requireAuth } from '../../http/auth';
+import { authorize, loadActor } from '../spaces/actor';
+import { assertManageable, assertVisible, listSpaceIds, TAGS_ABILITY } from './policy';
+import { presentTag, presentTagGroup } from './presenter';
+import {
+  createTagBody,
+  createTagGroupBody,
+  idParams,
+  spaceQuery,
+  updateTagBody,
+  updateTagGroupBody,
+} from './schemas';
+import * as tagsService from './service';
+
+const bearer = [{ bearer: [] }];
+const TAG = ['settings'];
+const OK = { message: 'ok' } as const;
+
+/**
+ * Settings → tags (new, {id}, {id}/children) and tag groups (SPEC §2). The read-only list GET /v1/tags
+ * lives in modules/spaces (every member reads it); here are one tag, its children, and the changes.
+ */
+export async function registerTagsModule(
+  root: FastifyInstance,
+  deps: AppDeps,
+  authenticate: (token: string) => Promise<AuthContext>,
+) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const authenticated = requireAuth(authenticate);
+  const { db } = deps.database;
+  const serviceDeps = { db, bus: deps.bus };
+
+  // ---------------------------------------------------------------- tags
+
+  app.get(
+    '/tags/:id',
+    {
+      preHandler: authenticated,
+      schema: { tags: TAG, security: bearer, summary: 'One tag with its direct children', params: idParams },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const tag = assertVisible(actor, await tagsService.getTag(db, req.params.id));
+      const children = await tagsService.findChildren(db, tag);
+      return { ...presentTag(tag), children: children.map(presentTag) };
+    },
+  );
+
+  app.get(
+    '/tags/:id/children',
+    {
+      preHandler: authenticated,
+      schema: { tags: TAG, security: bearer, summary: 'Direct children of a tag, by name', params: idParams },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const tag = assertVisible(actor, await tagsService.getTag(db, req.params.id));
+      return { items: (await tagsService.findChildren(db, tag)).map(presentTag) };
+    },
+  );
+
+  app.post(
+    '/tags',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Create a tag (name unique among its siblings)',
+        body: createTagBody,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      authorize(actor, TAGS_ABILITY, req.body.space_id);
+      const row = await tagsService.createTag(serviceDeps, {
+        spaceId: req.body.space_id,
+        name: req.body.name,
+        color: req.body.color,
+        parentId: req.body.parent_id,
+        groupId: req.body.group_id,
+        companyId: req.body.company_id,
+        performedBy: actor.userId,
+      });
+      return presentTag(row);
+    },
+  );
+
+  app.put(
+    '/tags/:id',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Rename, recolour, move (no cycles) or regroup a tag',
+        params: idParams,
+        body: updateTagBody,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const tag = assertManageable(actor, TAGS_ABILITY, await tagsService.getTag(db, req.params.id));
+      const row = await tagsService.updateTag(
+        serviceDeps,
+        tag,
+        {
+          name: req.body.name,
+          color: req.body.color,
+          parentId: req.body.parent_id,
+          groupId: req.body.group_id,
+          companyId: req.body.company_id,
+        },
+        actor.userId,
+      );
+      return presentTag(row);
+    },
+  );
+
+  app.delete(
+    '/tags/:id',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Delete a tag: children move up to its parent; it leaves every comment and chat',
+        params: idParams,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const tag = assertManageable(actor, TAGS_ABILITY, await tagsService.getTag(db, req.params.id));
+      const { moved } = await tagsService.deleteTag(serviceDeps, tag, actor.userId);
+      return { ...OK, moved_ids: moved };
+    },
+  );
+
+  // ---------------------------------------------------------------- tag groups
+
+  app.get(
+    '/tag_groups',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: "Tag groups of the caller's spaces (or of one of them)",
+        querystring: spaceQuery,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const rows = await tagsService.findTagGroups(db, listSpaceIds(actor, req.query.space_id));
+      return { items: rows.map(presentTagGroup) };
+    },
+  );
+
+  app.get(
+    '/tag_groups/:id',
+    { preHandler: authenticated, schema: { tags: TAG, security: bearer, params: idParams } },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      return presentTagGroup(assertVisible(actor, await tagsService.getTagGroup(db, req.params.id)));
+    },
+  );
+
+  app.post(
+    '/tag_groups',
+    {
+      preHandler: authenticated,
+      schema: { tags: TAG, security: bearer, summary: 'Create a tag group', body: createTagGroupBody },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      authorize(actor, TAGS_ABILITY, req.body.space_id);
+      const row = await tagsService.createTagGroup(serviceDeps, {
+        spaceId: req.body.space_id,
+        name: req.body.name,
+        performedBy: actor.userId,
+      });
+      return presentTagGroup(row);
+    },
+  );
+
+  app.put(
+    '/tag_groups/:id',
+    {
+      preHandler: authenticated,
+      schema: { tags: TAG, security: bearer, params: idParams, body: updateTagGroupBody },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const group = assertManageable(actor, TAGS_ABILITY, await tagsService.getTagGroup(db, req.params.id));
+      return presentTagGroup(await tagsService.updateTagGroup(serviceDeps, group, req.body, actor.userId));
+    },
+  );
+
+  app.delete(
+    '/tag_groups/:id',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Delete a tag group (its tags stay, ungrouped)',
+        params: idParams,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const group = assertManageable(actor, TAGS_ABILITY, await tagsService.getTagGroup(db, req.params.id));
+      await tagsService.deleteTagGroup(serviceDeps, group, actor.userId);
+      return OK;
+    },
+  );
+}

@@ -1,0 +1,58 @@
+import type { absences, holidays, workinghoursItems, workinghoursTemplates } from '../../db/schema';
+
+// What the working-hours API shows: unix seconds for instants (SPEC §3 Working-hours item), civil
+// dates for holidays, snake_case fields. Allow-lists: a new column never leaks by accident.
+
+type SlotRow = typeof workinghoursItems.$inferSelect;
+
+export const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/** SPEC §3 Working-hours item, as the caller's own schedule (GET /v1/me/workinghours). */
+export function presentMySlot(slot: SlotRow) {
+  return {
+    id: slot.id,
+    space_id: slot.spaceId,
+    started_at: unixSeconds(slot.startedAt),
+    ended_at: unixSeconds(slot.endedAt),
+    status: slot.statusId,
+  };
+}
+
+/** A slot in the schedules screen (settings → users/workinghours). */
+export function presentSlot(slot: SlotRow) {
+  return {
+    ...presentMySlot(slot),
+    user_id: slot.userId,
+    applied_at: slot.appliedAt ? unixSeconds(slot.appliedAt) : null,
+    updated_at: unixSeconds(slot.updatedAt),
+  };
+}
+
+export function presentTemplate(template: typeof workinghoursTemplates.$inferSelect) {
+  return {
+    id: template.id,
+    space_id: template.spaceId,
+    name: template.name,
+    items: template.items.map((item) => ({
+      weekday: item.weekday,
+      start: item.start,
+      end: item.end,
+      status_id: item.status_id,
+    })),
+  };
+}
+
+export function presentAbsence(absence: typeof absences.$inferSelect) {
+  return {
+    id: absence.id,
+    space_id: absence.spaceId,
+    user_id: absence.userId,
+    started_at: unixSeconds(absence.startedAt),
+    ended_at: unixSeconds(absence.endedAt),
+    reason: absence.reason,
+  };
+}
+
+export function presentHoliday(holiday: typeof holidays.$inferSelect) {
+  return { id: holiday.id, space_id: holiday.spaceId, day: holiday.day, name: holiday.name };
+}

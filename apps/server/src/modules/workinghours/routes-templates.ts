@@ -1,0 +1,91 @@
+import { applyTemplate } from './apply';
+import { authorizeRecord, authorizeScheduleWrite, manageableSpaceIds, spaceTimeZone } from './policy';
+import { presentTemplate } from './presenter';
+import { actorOf, bearer, type RouteContext, writeOf } from './route-context';
+import { applyBody, idParams, templateBody, templatePatch, templatesQuery } from './schemas';
+import { createTemplate, deleteTemplate, findTemplates, getTemplate, updateTemplate } from './templates';
+
+/** Settings → users/workinghours/templates: weekly patterns applied to users' schedules. */
+export function registerTemplateRoutes(ctx: RouteContext) {
+  const { app, db } = ctx;
+  const tags = ['workinghours'];
+
+  app.get(
+    '/workinghours/templates',
+    { preHandler: ctx.authenticated, schema: { tags, security: bearer, querystring: templatesQuery } },
+    async (req) => {
+      const actor = await actorOf(ctx, req);
+      const spaceId = req.query.space_id;
+      if (spaceId !== undefined) authorizeScheduleWrite(actor, spaceId);
+      const rows = await findTemplates(db, spaceId !== undefined ? [spaceId] : manageableSpaceIds(actor));
+      return { items: rows.map(presentTemplate) };
+    },
+  );
+
+  app.post(
+    '/workinghours/templates',
+    { preHandler: ctx.authenticated, schema: { tags, security: bearer, body: templateBody } },
+    async (req) => {
+      const actor = await actorOf(ctx, req);
+      authorizeScheduleWrite(actor, req.body.space_id);
+      const row = await createTemplate(writeOf(ctx, actor), {
+        spaceId: req.body.space_id,
+        name: req.body.name,
+        items: req.body.items,
+      });
+      return presentTemplate(row);
+    },
+  );
+
+  const loadTemplate = async (actor: Awaited<ReturnType<typeof actorOf>>, id: number) =>
+    authorizeRecord(actor, await getTemplate(db, id), (spaceId) => authorizeScheduleWrite(actor, spaceId));
+
+  app.put(
+    '/workinghours/templates/:id',
+    {
+      preHandler: ctx.authenticated,
+      schema: { tags, security: bearer, params: idParams, body: templatePatch },
+    },
+    async (req) => {
+      const actor = await actorOf(ctx, req);
+      const template = await loadTemplate(actor, req.params.id);
+      return presentTemplate(await updateTemplate(writeOf(ctx, actor), template, req.body));
+    },
+  );
+
+  app.delete(
+    '/workinghours/templates/:id',
+    { preHandler: ctx.authenticated, schema: { tags, security: bearer, params: idParams } },
+    async (req) => {
+      const actor = await actorOf(ctx, req);
+      const template = await loadTemplate(actor, req.params.id);
+      await deleteTemplate(writeOf(ctx, actor), template);
+      return { message: 'ok' };
+    },
+  );
+
+  app.post(
+    '/workinghours/templates/:id/apply',
+    {
+      preHandler: ctx.authenticated,
+      schema: {
+        tags,
+        security: bearer,
+        summary:
+          "Fill users' schedules from the template for days from..to in the space's time zone, replacing their not-yet-started slots",
+        params: idParams,
+        body: applyBody,
+      },
+    },
+    async (req) => {
+      const actor = await actorOf(ctx, req);
+      const template = await loadTemplate(actor, req.params.id);
+      return applyTemplate(writeOf(ctx, actor), template, {
+        timeZone: spaceTimeZone(actor, template.spaceId),
+        userIds: req.body.user_ids,
+        from: req.body.from,
+        to: req.body.to,
+      });
+    },
+  );
+}

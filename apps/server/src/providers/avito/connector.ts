@@ -1,0 +1,127 @@
+import type { InboundEvent } from '../../modules/inbox/inbound';
+import {
+  type Connector,
+  type ConnectorContext,
+  ConnectorError,
+  type VerifyContext,
+  WebhookRejected,
+} from '../types';
+import { webhookUrl } from '../updates';
+import {
+  type AvitoAuth,
+  deleteMessage,
+  getChat,
+  getSelf,
+  sendText,
+  subscribeWebhook,
+  unsubscribeWebhook,
+} from './client';
+import { namesOf, toEvent, webhookSchema } from './mapping';
+import { pollChats, recentMessages } from './polling';
+import { verifySecret, webhookAddress } from './webhook';
+
+// Avito Messenger (PROVIDERS.md §7a): chats about listings, by webhook v3 or by listing chats. Connected
+// with the client-credentials keys of the Avito API (an OAuth popup needs app keys in config we do not
+// have yet). Text only; reviews have no API in PROVIDERS, so `comments: ['review']` stays unfed.
+
+const authOf = (ctx: VerifyContext, credentials: Record<string, string>): AvitoAuth => ({
+  config: ctx.config,
+  fetch: ctx.fetch,
+  now: ctx.now,
+  clientId: credentials.client_id ?? '',
+  clientSecret: credentials.client_secret ?? '',
+});
+
+function userIdOf(ctx: ConnectorContext): string {
+  const id = ctx.credentials.user_id ?? ctx.object.externalId;
+  if (!id) throw new ConnectorError('auth', 'Avito: the account id is missing, reconnect the account');
+  return id;
+}
+
+const subscribedUrl = (ctx: ConnectorContext) =>
+  webhookAddress(webhookUrl(ctx.config, ctx.object), ctx.credentials.webhook_secret ?? '');
+
+/** Deletes one of our messages; Avito allows it only within an hour of sending (PROVIDERS §7a). */
+export function deleteOwnMessage(ctx: ConnectorContext, chatId: string, messageId: string) {
+  return deleteMessage(authOf(ctx, ctx.credentials), userIdOf(ctx), chatId, messageId);
+}
+
+export const avitoConnector: Connector = {
+  id: 'avito',
+
+  async verifyCredentials(ctx, input) {
+    const credentials = { client_id: input.client_id ?? '', client_secret: input.client_secret ?? '' };
+    const self = await getSelf(authOf(ctx, credentials));
+    const userId = String(self.id);
+    return {
+      externalId: userId,
+      name: self.name || `Avito ${userId}`,
+      url: self.profile_url,
+      credentials: { ...credentials, user_id: userId },
+    };
+  },
+
+  /** Webhook v3 subscription with our secret in the URL; for polling, any earlier subscription goes. */
+  async activate(ctx, opts) {
+    const auth = authOf(ctx, ctx.credentials);
+    const url = webhookAddress(opts.webhookUrl, opts.webhookSecret);
+    if (opts.mode === 'webhook') {
+      await subscribeWebhook(auth, url);
+      return;
+    }
+    await unsubscribeWebhook(auth, url).catch((error: unknown) => {
+      // Nothing was subscribed: Avito refuses, which is what polling wants anyway.
+      if (!(error instanceof ConnectorError && error.kind === 'permanent')) throw error;
+    });
+  },
+
+  async deactivate(ctx) {
+    await unsubscribeWebhook(authOf(ctx, ctx.credentials), subscribedUrl(ctx));
+  },
+
+  async handleWebhook(ctx, request) {
+    verifySecret(request, ctx.credentials.webhook_secret ?? '');
+    let json: unknown;
+    try {
+      json = request.rawBody.length > 0 ? JSON.parse(request.rawBody.toString('utf8')) : {};
+    } catch {
+      throw new WebhookRejected('Avito webhook: body is not JSON');
+    }
+    const parsed = webhookSchema.safeParse(json);
+    // Avito's own check (`curl <url> -d '{}'`) and types we do not handle: 200, nothing stored.
+    const value =
+      parsed.success && parsed.data.payload.type === 'message' ? parsed.data.payload.value : undefined;
+    if (!value) return { status: 200, body: { ok: true }, events: [] };
+    const ownUserId = userIdOf(ctx);
+    const isOwn = String(value.author_id) === ownUserId;
+    // PROVIDERS §7a: our own messages (author_id == user_id) are ignored, except that one was deleted.
+    if (isOwn && value.type !== 'deleted') return { status: 200, body: { ok: true }, events: [] };
+    // v3 payloads carry no names: the chat has them. Best effort — the message is stored either way.
+    const chatInfo =
+      isOwn || value.type === 'deleted'
+        ? undefined
+        : await getChat(authOf(ctx, ctx.credentials), ownUserId, value.chat_id).catch(() => undefined);
+    const nameOf = namesOf(chatInfo);
+    const event = toEvent(value.chat_id, value, { ownUserId, accountName: ctx.object.name, nameOf });
+    return { status: 200, body: { ok: true }, events: event ? [event] : [] };
+  },
+
+  poll(ctx, cursor, opts) {
+    return pollChats(ctx, authOf(ctx, ctx.credentials), userIdOf(ctx), cursor, opts);
+  },
+
+  importRecent(ctx, limit): Promise<InboundEvent[]> {
+    return recentMessages(ctx, authOf(ctx, ctx.credentials), userIdOf(ctx), limit);
+  },
+
+  async sendReply() {
+    throw new ConnectorError('permanent', 'Avito reviews cannot be answered through the API yet');
+  },
+
+  async sendMessage(ctx, chat, content) {
+    // Image sending needs an upload whose paths are UNCONFIRMED (PROVIDERS §7a): files go as links.
+    const text = [content.text, ...content.attachments.map((a) => a.url)].filter(Boolean).join('\n');
+    const sent = await sendText(authOf(ctx, ctx.credentials), userIdOf(ctx), chat.externalId, text);
+    return { externalId: sent?.id ? String(sent.id) : null };
+  },
+};

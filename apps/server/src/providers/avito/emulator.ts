@@ -1,0 +1,216 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AvitoNetwork, type EmulatedChat, type EmulatedMessage } from './emulator-state';
+
+// TEST-ONLY. The Avito API on 127.0.0.1 (PROVIDERS.md §7a, §8): `POST /token`, `/core/v1/accounts/self`
+// and the Messenger paths the connector uses, with 401 on expired or revoked tokens, 429 with
+// Retry-After, an outage, and webhook v3 pushes to subscribed URLs. The error body
+// `{error:{code,message}}` is UNCONFIRMED, as in PROVIDERS.
+
+export interface RecordedCall {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  authorization: string | undefined;
+  body: Record<string, unknown> | undefined;
+}
+
+export class AvitoEmulator {
+  readonly network = new AvitoNetwork();
+  readonly calls: RecordedCall[] = [];
+  url = '';
+  isDown = false;
+  /** Where webhooks really go: the app's APP_URL is not where the test server listens. */
+  rewrite: (url: string) => string = (url) => url;
+  private readonly rateLimits: number[] = [];
+  private server: Server | undefined;
+
+  static async start() {
+    const emulator = new AvitoEmulator();
+    emulator.server = createServer((req, res) => void emulator.handle(req, res));
+    await new Promise<void>((resolve) => emulator.server!.listen(0, '127.0.0.1', resolve));
+    emulator.url = `http://127.0.0.1:${(emulator.server.address() as AddressInfo).port}`;
+    return emulator;
+  }
+
+  close() {
+    return new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+
+  /** The next API call answers 429 with `Retry-After: seconds`. */
+  rateLimitNext(seconds: number) {
+    this.rateLimits.push(seconds);
+  }
+
+  sent() {
+    return this.calls.filter((c) => c.method === 'POST' && /\/chats\/[^/]+\/messages$/.test(c.path));
+  }
+
+  /** A customer (or the account in Avito's own app) writes; subscribed webhooks get the v3 payload. */
+  async pushMessage(opts: {
+    accountId: number;
+    chatId: string;
+    author: { id: number; name: string };
+    text?: string;
+    type?: string;
+    content?: Record<string, unknown>;
+    id?: string;
+  }) {
+    const message = this.network.addMessage({
+      chatId: opts.chatId,
+      accountId: opts.accountId,
+      author: opts.author,
+      type: opts.type,
+      content: opts.content ?? { text: opts.text ?? '' },
+      id: opts.id,
+    });
+    return { id: message.id, statuses: await this.deliver(opts.accountId, message) };
+  }
+
+  /** Posts a message's webhook to every URL the account subscribed (or `body` as is, for odd calls). */
+  async deliver(accountId: number, message: EmulatedMessage, opts: { url?: string; body?: string } = {}) {
+    const body =
+      opts.body ??
+      JSON.stringify({
+        id: `${message.id}-event`,
+        version: 'v3.0.0',
+        timestamp: this.network.seconds(),
+        payload: { type: 'message', value: { ...message, user_id: accountId, read: null } },
+      });
+    const urls = opts.url ? [opts.url] : [...(this.network.subscriptions.get(accountId) ?? [])];
+    const statuses: number[] = [];
+    for (const url of urls) {
+      const res = await fetch(this.rewrite(url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      statuses.push(res.status);
+    }
+    return statuses;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', this.url);
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const isForm = (req.headers['content-type'] ?? '').includes('x-www-form-urlencoded');
+    let body: Record<string, unknown> | undefined;
+    try {
+      body = isForm
+        ? Object.fromEntries(new URLSearchParams(raw))
+        : raw
+          ? (JSON.parse(raw) as Record<string, unknown>)
+          : undefined;
+    } catch {
+      body = undefined;
+    }
+    const call: RecordedCall = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      authorization: req.headers.authorization,
+      body,
+    };
+    this.calls.push(call);
+    const reply = (status: number, payload: unknown, headers: Record<string, string> = {}) =>
+      res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(payload));
+    const fail = (status: number, message: string, headers?: Record<string, string>) =>
+      reply(status, { error: { code: status, message } }, headers);
+    if (this.isDown) return fail(503, 'Service Unavailable');
+    const wait = this.rateLimits.shift();
+    if (wait !== undefined) return fail(429, 'Too Many Requests', { 'retry-after': String(wait) });
+
+    if (call.method === 'POST' && call.path === '/token') {
+      const granted =
+        body?.grant_type === 'client_credentials'
+          ? this.network.issueToken(String(body.client_id ?? ''), String(body.client_secret ?? ''))
+          : null;
+      return granted
+        ? reply(200, granted)
+        : reply(400, {
+            error: 'invalid_client',
+            error_description: 'Client authentication failed: invalid client_id or client_secret',
+          });
+    }
+    const client = this.network.clientOf(/^Bearer (.+)$/.exec(call.authorization ?? '')?.[1] ?? '');
+    if (!client) return fail(401, 'Unauthorized: invalid or expired access token');
+    if (call.method === 'GET' && call.path === '/core/v1/accounts/self') {
+      return reply(200, {
+        id: client.userId,
+        name: client.name,
+        email: 'shop@example.test',
+        profile_url: `https://www.avito.ru/user/${client.userId}/profile`,
+      });
+    }
+    const subscriptions = this.network.subscriptions.get(client.userId) ?? new Set<string>();
+    this.network.subscriptions.set(client.userId, subscriptions);
+    if (call.method === 'POST' && call.path === '/messenger/v3/webhook') {
+      if (typeof body?.url !== 'string' || !body.url.startsWith('http')) return fail(400, 'url is invalid');
+      subscriptions.add(body.url);
+      return reply(200, { ok: true });
+    }
+    if (call.method === 'POST' && call.path === '/messenger/v1/webhook/unsubscribe') {
+      if (!subscriptions.delete(String(body?.url ?? ''))) return fail(400, 'subscription not found');
+      return reply(200, { ok: true });
+    }
+    if (call.method === 'POST' && call.path === '/messenger/v1/subscriptions') {
+      return reply(200, { subscriptions: [...subscriptions].map((u) => ({ url: u, version: '3' })) });
+    }
+    const route =
+      /^\/messenger\/(v1|v2|v3)\/accounts\/(\d+)\/chats(?:\/([^/]+))?(?:\/messages\/?)?(?:([^/]+))?$/.exec(
+        call.path,
+      );
+    if (!route) return fail(404, 'Not found');
+    const [, version, userId, chatId, messageId] = route;
+    if (Number(userId) !== client.userId) return fail(403, 'Forbidden: not your account');
+    const chat = chatId ? this.network.chats.get(decodeURIComponent(chatId)) : undefined;
+    if (chatId && (!chat || chat.accountId !== client.userId)) return fail(404, 'chat not found');
+    const isMessages = call.path.includes('/messages');
+    if (call.method === 'GET' && version === 'v2' && !chatId) {
+      const limit = Number(call.query.limit ?? 100);
+      return reply(200, { chats: this.network.chatsOf(client.userId).slice(0, limit).map(presentChat) });
+    }
+    if (call.method === 'GET' && version === 'v2' && chat && !isMessages)
+      return reply(200, presentChat(chat));
+    if (call.method === 'GET' && version === 'v3' && chat && isMessages) {
+      const limit = Number(call.query.limit ?? 100);
+      return reply(200, { messages: [...chat.messages].reverse().slice(0, limit) });
+    }
+    if (call.method === 'POST' && version === 'v1' && chat && isMessages && !messageId) {
+      const text = (body?.message as { text?: unknown } | undefined)?.text;
+      if (body?.type !== 'text' || typeof text !== 'string' || !text)
+        return fail(400, 'message.text is required');
+      if (text.length > 1000) return fail(400, 'message.text is too long');
+      const sent = this.network.addMessage({
+        chatId: chat.id,
+        accountId: client.userId,
+        author: { id: client.userId, name: client.name },
+        content: { text },
+      });
+      return reply(200, {
+        id: sent.id,
+        content: sent.content,
+        created: sent.created,
+        direction: 'out',
+        type: 'text',
+      });
+    }
+    if (call.method === 'POST' && version === 'v1' && chat && messageId) {
+      const refused = this.network.deleteMessage(client, chat.id, decodeURIComponent(messageId));
+      return refused ? fail(400, refused) : reply(200, {});
+    }
+    return fail(404, 'Not found');
+  }
+}
+
+function presentChat(chat: EmulatedChat) {
+  return {
+    id: chat.id,
+    created: chat.created,
+    updated: chat.updated,
+    users: chat.users,
+    last_message: chat.messages.at(-1),
+  };
+}

@@ -1,0 +1,86 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../http/app';
+import { bearerToken } from '../../http/auth';
+import { AppError } from '../../http/errors';
+import { sha256 } from '../../lib/crypto';
+import { ingestBatchSchema, ingestResultSchema, replyAckSchema } from './schemas';
+import { acknowledgeReply, findPendingReplies, getIngestObject, ingestItems } from './service';
+
+const TAG = ['ingest'];
+// The ingest token goes where an access token would (or in X-Ingest-Token).
+const security = [{ bearer: [] }];
+const REQUESTS_PER_MINUTE = 120;
+
+const tokenOf = (req: FastifyRequest) => {
+  const header = req.headers['x-ingest-token'];
+  return (typeof header === 'string' && header.trim()) || bearerToken(req);
+};
+
+/** The generic ingestion API for collectors of sites without a public API (catalogue `ingest_token`). */
+export async function registerIngestRoutes(root: FastifyInstance, deps: AppDeps) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { db } = deps.database;
+  const serviceDeps = { db, bus: deps.bus };
+
+  const account = async (req: FastifyRequest) => {
+    const token = tokenOf(req);
+    const { count, resetInSeconds } = await deps.limiter.hit(
+      `ingest:${sha256(token ?? req.ip).slice(0, 24)}`,
+      60,
+    );
+    if (count > REQUESTS_PER_MINUTE) {
+      throw new AppError(429, 'error.rateLimited', {
+        params: { seconds: resetInSeconds },
+        headers: { 'retry-after': String(resetInSeconds) },
+      });
+    }
+    return getIngestObject(db, token);
+  };
+
+  app.post(
+    '/ingest/items',
+    {
+      schema: {
+        tags: TAG,
+        security,
+        summary: 'Send reviews, comments and mentions of a site (up to 500 per request)',
+        description:
+          'Authenticate with `Authorization: Bearer <ingest token>` or `X-Ingest-Token: <ingest token>` (the token is shown when the account is connected; POST /v1/objects/{id}/token issues a new one). Items are idempotent by `external_id`: sending one again changes nothing and counts as a duplicate. Invalid items are listed in `invalid` and the rest are stored.',
+        body: ingestBatchSchema,
+        response: { 200: ingestResultSchema },
+      },
+    },
+    async (req) => ingestItems(serviceDeps, await account(req), req.body.items),
+  );
+
+  app.get(
+    '/ingest/replies',
+    {
+      schema: {
+        tags: TAG,
+        security,
+        summary: "Operators' replies waiting for the collector to post them on the site",
+      },
+    },
+    async (req) => ({ items: await findPendingReplies(db, await account(req)) }),
+  );
+
+  app.post(
+    '/ingest/replies/:id',
+    {
+      schema: {
+        tags: TAG,
+        security,
+        summary: 'Report a reply as posted (with the site id) or refused (with the error text)',
+        params: z.object({ id: z.coerce.number().int().positive() }),
+        body: replyAckSchema,
+      },
+    },
+    async (req) => {
+      const row = await acknowledgeReply(serviceDeps, await account(req), req.params.id, req.body);
+      return { id: row.id, delivery: row.delivery, external_id: row.externalId };
+    },
+  );
+}

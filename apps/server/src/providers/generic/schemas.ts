@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+// The generic ingestion API (ARCHITECTURE "Providers": networks without a public API get an
+// authenticated endpoint a customer's own collector posts to). Each item is validated on its own: a bad
+// item is reported in `invalid` and the rest of the batch is stored.
+
+export const INGEST_BATCH_MAX = 500;
+
+/** Marks an item that failed validation; the route reports it instead of failing the whole batch. */
+export const INVALID = Symbol('invalid');
+
+const when = z
+  .union([z.number().int().nonnegative(), z.iso.datetime({ offset: true })])
+  .describe('When it was written: ISO 8601 with offset, or unix seconds');
+
+const example = {
+  external_id: 'review-48213',
+  kind: 'review',
+  text: 'Быстро открыли счёт, но приложение иногда зависает.',
+  rating: 4,
+  author: { id: 'user-991', name: 'Иван П.', url: 'https://www.banki.ru/profile/?UID=991' },
+  url: 'https://www.banki.ru/services/responses/bank/response/48213/',
+  created_at: '2026-11-20T09:15:00+03:00',
+};
+
+export const ingestItemSchema = z
+  .object({
+    external_id: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
+      .describe("The site's id; sending the same id again changes nothing"),
+    kind: z
+      .enum(['review', 'comment', 'mention'])
+      .describe('Must be a kind the provider carries (catalogue `comments`)'),
+    text: z.string().max(100_000).default('').describe('Plain text as the author wrote it'),
+    rating: z.number().int().min(1).max(10).optional().describe('Review score, usually 1–5'),
+    author: z
+      .object({
+        id: z.string().trim().min(1).max(255).describe("The author's id on the site"),
+        name: z.string().trim().max(512).describe('Display name'),
+        url: z.string().url().max(4096).optional().describe('Profile link'),
+      })
+      .describe('Who wrote it'),
+    url: z.string().url().max(4096).optional().describe('Link to the item on the site'),
+    created_at: when,
+    post: z
+      .object({
+        external_id: z.string().trim().min(1).max(255),
+        text: z.string().max(100_000).optional(),
+        url: z.string().url().max(4096).optional(),
+      })
+      .optional()
+      .describe('The article, topic or product page the item is under'),
+    parent_external_id: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
+      .optional()
+      .describe('For replies in a thread: external_id of the item it answers'),
+  })
+  .describe('One review, comment or mention')
+  .meta({ examples: [example] });
+
+export type IngestItem = z.output<typeof ingestItemSchema> & { [INVALID]?: string };
+
+/** Invalid items parse to a marker carrying the validation error (see INVALID). */
+const lenientItem = ingestItemSchema.catch(
+  (ctx) =>
+    ({
+      [INVALID]: ctx.error.issues.map((i) => `${i.path.join('.') || 'item'}: ${i.message}`).join('; '),
+    }) as unknown as IngestItem,
+);
+
+export const ingestBatchSchema = z
+  .object({ items: z.array(lenientItem).min(1).max(INGEST_BATCH_MAX) })
+  .meta({ examples: [{ items: [example] }] });
+
+export const ingestResultSchema = z.object({
+  created: z.number().int().describe('Items stored now'),
+  duplicates: z.number().int().describe('Items already stored earlier (same external_id)'),
+  excluded: z.number().int().describe("Items skipped by the account's exclusion rules"),
+  invalid: z
+    .array(z.object({ index: z.number().int(), error: z.string() }))
+    .describe('Items that were not stored, by position in `items`'),
+});
+
+export const replyAckSchema = z.union([
+  z.object({ external_id: z.string().trim().min(1).max(255).describe('Id the site gave the posted reply') }),
+  z.object({ error: z.string().trim().min(1).max(2000).describe('Why the site refused the reply') }),
+]);

@@ -1,0 +1,148 @@
+import { isProviderId, type ProviderId } from '@otklik/shared';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../http/app';
+import { type AuthContext, requireAuth } from '../http/auth';
+import { AppError } from '../http/errors';
+import { asConnectFailure, connectAccount } from '../modules/objects/connect';
+import { spaceForNewAccount } from '../modules/objects/policy';
+import { presentAccount } from '../modules/objects/presenter';
+import { loadActor } from '../modules/spaces/actor';
+import { getConnector } from './registry';
+
+const STATE_TTL_MS = 10 * 60_000;
+
+interface ConnectState {
+  provider: ProviderId;
+  userId: number;
+  spaceId: number;
+  redirectUri: string;
+  expiresAt: number;
+}
+
+/**
+ * Connecting an account through the network's OAuth popup (SPEC §2 /callback/{provider}, §7 POST
+ * v1/{provider}/auth). `start` sends the popup to the network with a sealed, 10-minute state that binds
+ * the user, the space and the callback address; the callback page posts the code back here.
+ */
+export async function registerOAuthConnectRoutes(
+  root: FastifyInstance,
+  deps: AppDeps,
+  authenticate: (token: string) => Promise<AuthContext>,
+) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const authenticated = requireAuth(authenticate);
+  const db = deps.database.db;
+  const accountDeps = { db, bus: deps.bus, sealer: deps.sealer, config: deps.config, log: deps.log };
+
+  const oauthOf = (provider: string) => {
+    const connector = isProviderId(provider) ? getConnector(provider) : undefined;
+    if (!connector?.oauth) throw new AppError(404, 'account.notAvailable');
+    return { provider: provider as ProviderId, oauth: connector.oauth };
+  };
+
+  const checkRedirect = (provider: string, redirectUri: string) => {
+    const expected = `${deps.config.appUrl}/callback/${provider}`;
+    if (redirectUri.split('?')[0] !== expected) {
+      throw new AppError(400, 'error.invalidRedirectUri', { errorType: 'invalid_redirect_uri' });
+    }
+  };
+
+  app.get(
+    '/:provider/auth/start',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: ['accounts'],
+        security: [{ bearer: [] }],
+        summary: "The network's authorization address for connecting an account in a popup",
+        params: z.object({ provider: z.string() }),
+        querystring: z.object({
+          redirect_uri: z.string().url(),
+          space_id: z.coerce.number().int().optional(),
+        }),
+      },
+    },
+    async (req) => {
+      const { provider, oauth } = oauthOf(req.params.provider);
+      checkRedirect(provider, req.query.redirect_uri);
+      const actor = await loadActor(db, req.auth!.user);
+      const spaceId = spaceForNewAccount(actor, req.query.space_id);
+      const state: ConnectState = {
+        provider,
+        userId: actor.userId,
+        spaceId,
+        redirectUri: req.query.redirect_uri,
+        expiresAt: Date.now() + STATE_TTL_MS,
+      };
+      const sealed = deps.sealer.seal(JSON.stringify(state));
+      // The popup is opened by the web app, which needs the address, not a redirect (it sends a bearer).
+      return { url: oauth.authorizeUrl(deps.config, { redirectUri: req.query.redirect_uri, state: sealed }) };
+    },
+  );
+
+  app.post(
+    '/:provider/auth',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: ['accounts'],
+        security: [{ bearer: [] }],
+        summary: 'Finish connecting an account: the code from the network popup',
+        params: z.object({ provider: z.string() }),
+        body: z.object({
+          code: z.string().optional(),
+          redirect_uri: z.string(),
+          state: z.string().optional(),
+          error: z.string().optional(),
+        }),
+      },
+    },
+    async (req) => {
+      const { provider, oauth } = oauthOf(req.params.provider);
+      if (req.body.error) throw new AppError(400, 'error.accessDenied', { errorType: 'access_denied' });
+      if (!req.body.code) throw new AppError(400, 'error.missingCode', { errorType: 'missing_code' });
+      const state = openState(deps.sealer.open.bind(deps.sealer), req.body.state);
+      if (
+        !state ||
+        state.provider !== provider ||
+        state.userId !== req.auth!.user.id ||
+        state.redirectUri !== req.body.redirect_uri ||
+        state.expiresAt < Date.now()
+      ) {
+        throw new AppError(400, 'error.invalidState', { errorType: 'invalid_state' });
+      }
+      const actor = await loadActor(db, req.auth!.user);
+      spaceForNewAccount(actor, state.spaceId);
+      let verified: Awaited<ReturnType<typeof oauth.exchange>>;
+      try {
+        verified = await oauth.exchange(
+          { config: deps.config, fetch, now: () => new Date() },
+          {
+            code: req.body.code,
+            redirectUri: req.body.redirect_uri,
+          },
+        );
+      } catch (error) {
+        throw asConnectFailure(error);
+      }
+      const { object, imported } = await connectAccount(accountDeps, {
+        provider,
+        spaceId: state.spaceId,
+        performedBy: actor.userId,
+        verified,
+      });
+      return { status: 'ok', source: provider, object: { ...presentAccount(object), imported } };
+    },
+  );
+}
+
+function openState(open: (value: string) => string, sealed: string | undefined): ConnectState | undefined {
+  if (!sealed) return undefined;
+  try {
+    return JSON.parse(open(sealed)) as ConnectState;
+  } catch {
+    return undefined;
+  }
+}

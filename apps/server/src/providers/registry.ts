@@ -1,0 +1,57 @@
+import { getProvider, isProviderId, PROVIDER_IDS, type ProviderId } from '@otklik/shared';
+import { avitoConnector } from './avito/connector';
+import { createIngestConnector } from './generic/connector';
+import { maxConnector } from './max/connector';
+import { sandboxConnector } from './sandbox/connector';
+import { telegramConnector } from './telegram/connector';
+import type { Connector } from './types';
+import { viberConnector } from './viber/connector';
+import { vkConnector } from './vk/connector';
+import { whatsappConnector } from './whatsapp/connector';
+
+// One registration line per network (CONVENTIONS §7). Networks without a public API (catalogue
+// `connect: 'ingest_token'`) share the generic ingestion connector.
+
+const connectors = new Map<ProviderId, Connector>();
+
+/** Adds (or replaces) a network's connector; returns the undo (tests put stand-ins in this way). */
+export function registerConnector(connector: Connector): () => void {
+  const previous = connectors.get(connector.id);
+  connectors.set(connector.id, connector);
+  return () => {
+    if (previous) connectors.set(connector.id, previous);
+    else connectors.delete(connector.id);
+  };
+}
+const register = registerConnector;
+
+register(sandboxConnector);
+register(vkConnector);
+register(telegramConnector);
+register(maxConnector);
+register(whatsappConnector);
+register(viberConnector);
+register(avitoConnector);
+for (const id of PROVIDER_IDS.filter((p) => getProvider(p).connect === 'ingest_token')) {
+  register(createIngestConnector(id));
+}
+
+/** The connector of a provider, or undefined when the network is not connected to anything yet. */
+export function getConnector(provider: string): Connector | undefined {
+  return isProviderId(provider) ? connectors.get(provider) : undefined;
+}
+
+/** Providers an account can be connected to on this server today (SPEC §3 catalogue, not hidden). */
+export function isConnectable(provider: string): provider is ProviderId {
+  if (!isProviderId(provider)) return false;
+  const entry = getProvider(provider);
+  return !entry.hidden && connectors.has(provider);
+}
+
+/** Providers this process has a connector for. */
+export function connectedProviders(): ProviderId[] {
+  return [...connectors.keys()];
+}
+
+/** A way to look connectors up; the outbox worker takes one so tests can put a failing network in. */
+export type ConnectorLookup = (provider: string) => Connector | undefined;

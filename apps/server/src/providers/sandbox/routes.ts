@@ -1,0 +1,176 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../http/app';
+import { AppError } from '../../http/errors';
+import { sha256 } from '../../lib/crypto';
+import { buildSandboxPage, presentSandboxEntry } from './page';
+import * as sandbox from './service';
+
+const TAG = ['sandbox'];
+const READS_PER_MINUTE = 300;
+const WRITES_PER_MINUTE = 60;
+
+const tokenParams = z.object({ token: z.string().min(16).max(128) });
+const entryParams = tokenParams.extend({ id: z.coerce.number().int().positive() });
+const authorName = z.string().trim().min(1, 'field.required').max(100, 'field.tooLong');
+const text = z.string().trim().min(1, 'field.required').max(10_000, 'field.tooLong');
+
+/**
+ * The sandbox network's public API behind the customer page (no sign-in: the account's token is in the
+ * path). Rate-limited per address and token on every node (deps.limiter).
+ */
+export async function registerSandboxRoutes(root: FastifyInstance, deps: AppDeps) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { db } = deps.database;
+  const serviceDeps = { db, bus: deps.bus };
+
+  const limit = (max: number, kind: string) => async (req: FastifyRequest) => {
+    const { token } = req.params as { token: string };
+    const key = `sandbox:${kind}:${req.ip}:${sha256(token).slice(0, 16)}`;
+    const { count, resetInSeconds } = await deps.limiter.hit(key, 60);
+    if (count > max) {
+      throw new AppError(429, 'error.rateLimited', {
+        params: { seconds: resetInSeconds },
+        headers: { 'retry-after': String(resetInSeconds) },
+      });
+    }
+  };
+  const read = limit(READS_PER_MINUTE, 'read');
+  const write = limit(WRITES_PER_MINUTE, 'write');
+
+  app.get(
+    '/sandbox/:token',
+    {
+      preHandler: read,
+      schema: {
+        tags: TAG,
+        summary: 'The sandbox page: posts with comments, reviews, conversations',
+        params: tokenParams,
+      },
+    },
+    async (req) => buildSandboxPage(db, await sandbox.getSandboxObject(db, req.params.token)),
+  );
+
+  app.post(
+    '/sandbox/:token/posts',
+    {
+      preHandler: write,
+      schema: {
+        tags: TAG,
+        summary: 'Publish a post as the account',
+        params: tokenParams,
+        body: z.object({ text }),
+      },
+    },
+    async (req) => {
+      const object = await sandbox.getSandboxObject(db, req.params.token);
+      return presentSandboxEntry(await sandbox.publishPost(db, object, req.body.text));
+    },
+  );
+
+  app.post(
+    '/sandbox/:token/comments',
+    {
+      preHandler: write,
+      schema: {
+        tags: TAG,
+        summary: 'Comment as a customer (under a post, or replying to a comment with parent_id)',
+        params: tokenParams,
+        body: z.object({ author_name: authorName, text, parent_id: z.number().int().positive().optional() }),
+      },
+    },
+    async (req) => {
+      const object = await sandbox.getSandboxObject(db, req.params.token);
+      const entry = await sandbox.postCustomerComment(serviceDeps, object, {
+        authorName: req.body.author_name,
+        text: req.body.text,
+        parentId: req.body.parent_id,
+      });
+      return presentSandboxEntry(entry);
+    },
+  );
+
+  app.post(
+    '/sandbox/:token/reviews',
+    {
+      preHandler: write,
+      schema: {
+        tags: TAG,
+        summary: 'Leave a review as a customer',
+        params: tokenParams,
+        body: z.object({ author_name: authorName, text, rating: z.number().int().min(1).max(5) }),
+      },
+    },
+    async (req) => {
+      const object = await sandbox.getSandboxObject(db, req.params.token);
+      const entry = await sandbox.postCustomerReview(serviceDeps, object, {
+        authorName: req.body.author_name,
+        text: req.body.text,
+        rating: req.body.rating,
+      });
+      return presentSandboxEntry(entry);
+    },
+  );
+
+  app.post(
+    '/sandbox/:token/messages',
+    {
+      preHandler: write,
+      schema: {
+        tags: TAG,
+        summary: 'Write a private message to the account as a customer',
+        params: tokenParams,
+        body: z.object({ author_name: authorName, text, peer: z.string().trim().min(1).max(100).optional() }),
+      },
+    },
+    async (req) => {
+      const object = await sandbox.getSandboxObject(db, req.params.token);
+      const entry = await sandbox.postCustomerMessage(serviceDeps, object, {
+        authorName: req.body.author_name,
+        text: req.body.text,
+        peer: req.body.peer,
+      });
+      return presentSandboxEntry(entry);
+    },
+  );
+
+  app.put(
+    '/sandbox/:token/entries/:id',
+    {
+      preHandler: write,
+      schema: {
+        tags: TAG,
+        summary: "Edit a customer's own comment, review or message",
+        params: entryParams,
+        body: z.object({ author_name: authorName, text }),
+      },
+    },
+    async (req) => {
+      const object = await sandbox.getSandboxObject(db, req.params.token);
+      const entry = await sandbox.editCustomerEntry(serviceDeps, object, req.params.id, {
+        authorName: req.body.author_name,
+        text: req.body.text,
+      });
+      return presentSandboxEntry(entry);
+    },
+  );
+
+  app.delete(
+    '/sandbox/:token/entries/:id',
+    {
+      preHandler: write,
+      schema: {
+        tags: TAG,
+        summary: "Delete a customer's own comment, review or message",
+        params: entryParams,
+        querystring: z.object({ author_name: authorName }),
+      },
+    },
+    async (req) => {
+      const object = await sandbox.getSandboxObject(db, req.params.token);
+      await sandbox.deleteCustomerEntry(serviceDeps, object, req.params.id, req.query.author_name);
+      return { message: 'ok' };
+    },
+  );
+}

@@ -1,0 +1,193 @@
+import type { ProviderId } from '@otklik/shared';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import type { Attachment, ItemKind, objects } from '../db/schema';
+import type { InboundEvent } from '../modules/inbox/inbound';
+
+// The one interface every network implements (ARCHITECTURE "Providers", CONVENTIONS §7). A connector
+// only talks to its network: the send path (modules/inbox/actions/send.ts) decides whether an action
+// is allowed and records it; the outbox worker (jobs/outbox-worker.ts) calls the connector and records
+// the outcome. Connectors never touch our inbox tables.
+
+export type ObjectRow = typeof objects.$inferSelect;
+
+/** Everything a connector call gets: the account, its opened credentials and where the network lives. */
+export interface ConnectorContext {
+  object: ObjectRow;
+  /** The account's credentials, opened (they are stored sealed). Empty when the network needs none. */
+  credentials: Record<string, string>;
+  /** Base URLs of the networks' APIs (VK_API_URL, FACEBOOK_GRAPH_URL, ...) so tests point them at emulators. */
+  config: Config;
+  fetch: typeof fetch;
+  /** Only for networks whose "servers" are our own database (the sandbox). */
+  db: Db;
+  now: () => Date;
+}
+
+/** A comment, review or mention on the network. */
+export interface ItemRef {
+  externalId: string;
+  kind: ItemKind;
+  postExternalId: string | null;
+  parentExternalId: string | null;
+  authorExternalId: string | null;
+}
+
+/** A private conversation on the network. */
+export interface ChatRef {
+  externalId: string;
+  authorExternalId: string | null;
+}
+
+export interface OutgoingContent {
+  text: string;
+  attachments: Attachment[];
+}
+
+export interface SentRef {
+  /** The network's id of what we wrote; null when the network gives none (a collector posts it later). */
+  externalId: string | null;
+}
+
+export type ReactionTarget =
+  | { kind: 'item'; item: ItemRef }
+  | { kind: 'message'; chat: ChatRef; messageExternalId: string };
+
+/** What connecting an account produced: secrets to store and, once, to show. */
+export interface ConnectResult {
+  /** Stored sealed in objects.credentials. */
+  credentials?: Record<string, string>;
+  /** sha256 of the account's public token (sandbox page, ingestion API, webhook secret). */
+  ingestTokenDigest?: string;
+  /** Shown once in the connect response (e.g. `sandbox_url`, `ingest_token`). */
+  reveal?: Record<string, string>;
+}
+
+/** Who an account is on its network, learned while connecting. */
+export interface AccountIdentity {
+  externalId: string;
+  name: string;
+  screenName?: string;
+  image?: string;
+  url?: string;
+}
+
+/** The result of checking what a user typed (bot token, keys) or of an OAuth code exchange. */
+export interface VerifiedAccount extends AccountIdentity {
+  /** Stored sealed in objects.credentials. */
+  credentials: Record<string, string>;
+}
+
+/** Talking to a network before the account row exists. */
+export interface VerifyContext {
+  config: Config;
+  fetch: typeof fetch;
+  now: () => Date;
+}
+
+/** A webhook request as received: the raw body is what signatures are computed over. */
+export interface WebhookRequest {
+  method: string;
+  headers: Record<string, string | undefined>;
+  query: Record<string, string | string[] | undefined>;
+  rawBody: Buffer;
+}
+
+export interface WebhookResult {
+  /** What the network expects back (VK: the literal `ok` or the confirmation code). Default 200 `ok`. */
+  status?: number;
+  body?: string | Record<string, unknown>;
+  events: InboundEvent[];
+}
+
+/** A webhook that failed verification: answered 403, logged, nothing stored. */
+export class WebhookRejected extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'WebhookRejected';
+  }
+}
+
+export interface PollResult {
+  events: InboundEvent[];
+  /** Where the next poll continues (Telegram offset, VK ts, MAX marker); stored with the account. */
+  cursor: string | null;
+}
+
+/** How the network tells us about new things: pushes to our webhook, or we ask it. */
+export type UpdatesMode = 'webhook' | 'polling';
+
+export interface Connector {
+  id: ProviderId;
+  /** Checks credentials a user typed on the add-account screen with the network (SPEC §2 accounts/add). */
+  verifyCredentials?(ctx: VerifyContext, input: Record<string, string>): Promise<VerifiedAccount>;
+  /** Connecting through the network's OAuth popup (SPEC §2 /callback/{provider}, §7 POST v1/{provider}/auth). */
+  oauth?: {
+    authorizeUrl(config: Config, opts: { redirectUri: string; state: string }): string;
+    exchange(ctx: VerifyContext, opts: { code: string; redirectUri: string }): Promise<VerifiedAccount>;
+  };
+  /**
+   * After the account is stored: subscribe to the network's updates (set the webhook with its secret,
+   * or clear it for polling). Called again when the account is reconnected.
+   */
+  activate?(
+    ctx: ConnectorContext,
+    opts: { mode: UpdatesMode; webhookUrl: string; webhookSecret: string },
+  ): Promise<void>;
+  /** Before the account is removed: unsubscribe (delete the webhook). Failures are logged, not fatal. */
+  deactivate?(ctx: ConnectorContext): Promise<void>;
+  /** Verifies (throws WebhookRejected) and parses a webhook call into inbound events. */
+  handleWebhook?(ctx: ConnectorContext, request: WebhookRequest): Promise<WebhookResult>;
+  /** One long-poll round; `timeoutSeconds` bounds how long the network may hold the request. */
+  poll?(
+    ctx: ConnectorContext,
+    cursor: string | null,
+    opts: { timeoutSeconds: number; signal: AbortSignal },
+  ): Promise<PollResult>;
+  /** Provider-specific set-up right after the account row exists (tokens, seed data, webhooks). */
+  connect?(ctx: ConnectorContext): Promise<ConnectResult>;
+  /** A public reply under a comment/review (our reply becomes a child of `target`). */
+  sendReply(ctx: ConnectorContext, target: ItemRef, content: OutgoingContent): Promise<SentRef>;
+  /** 'Direct': one private message to the author of a comment (SPEC §9). */
+  sendDirect?(ctx: ConnectorContext, target: ItemRef, content: OutgoingContent): Promise<SentRef>;
+  /** A message in a private conversation; absent for networks without private messages. */
+  sendMessage?(ctx: ConnectorContext, chat: ChatRef, content: OutgoingContent): Promise<SentRef>;
+  deleteItem?(ctx: ConnectorContext, item: ItemRef): Promise<void>;
+  restoreItem?(ctx: ConnectorContext, item: ItemRef): Promise<void>;
+  hideItem?(ctx: ConnectorContext, item: ItemRef, hidden: boolean): Promise<void>;
+  likeItem?(ctx: ConnectorContext, item: ItemRef, liked: boolean): Promise<void>;
+  /** Set our reaction (`value`), or take it back (null). */
+  react?(ctx: ConnectorContext, target: ReactionTarget, value: string | null): Promise<void>;
+  /** Change the text of a reply we sent (`reply` is our own item). */
+  editReply?(ctx: ConnectorContext, reply: ItemRef, content: OutgoingContent): Promise<void>;
+  /** Ban (until `until`, null = forever) or unban an author in the community. */
+  blockAuthor?(
+    ctx: ConnectorContext,
+    author: { externalId: string },
+    block: { blocked: boolean; until: Date | null },
+  ): Promise<void>;
+  /** The newest content of the account, as inbound events, for the import on connect (SPEC §9: 100). */
+  importRecent?(ctx: ConnectorContext, limit: number): Promise<InboundEvent[]>;
+}
+
+export type ConnectorErrorKind = 'rate_limited' | 'auth' | 'permanent' | 'temporary';
+
+/**
+ * How a network call failed, which decides what the outbox worker does: wait and retry (rate_limited,
+ * temporary), give up showing the network's own text (permanent), or give up and flag the account
+ * (auth: the token was revoked; the errors dropdown tells an administrator to reconnect).
+ */
+export class ConnectorError extends Error {
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(
+    readonly kind: ConnectorErrorKind,
+    /** The network's own text where it gave one. */
+    message: string,
+    opts: { retryAfterSeconds?: number } = {},
+  ) {
+    super(message);
+    this.name = 'ConnectorError';
+    this.retryAfterSeconds = opts.retryAfterSeconds;
+  }
+}

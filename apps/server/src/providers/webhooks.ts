@@ -1,0 +1,93 @@
+import { isProviderId } from '@otklik/shared';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { objects } from '../db/schema';
+import type { AppDeps } from '../http/app';
+import { IngestBatcher } from '../modules/inbox/batcher';
+import { connectorContext } from './context';
+import { getConnector } from './registry';
+import { WebhookRejected, type WebhookRequest } from './types';
+
+/**
+ * `/v1/webhooks/{provider}/{account id}`: where networks push updates (issue #5). The connector
+ * verifies the call on the raw bytes (signatures, secret headers, VK's `secret`), parses it, and the
+ * events go through the one ingestion pipeline. A call that fails verification is answered 403,
+ * logged, and stores nothing. The answer goes out after the events are committed.
+ */
+export async function registerWebhookRoutes(app: FastifyInstance, deps: AppDeps) {
+  const batcher = new IngestBatcher({ db: deps.database.db, bus: deps.bus });
+  // A burst of webhooks for one account should not read its row each time: a few seconds' cache,
+  // dropped when the account changes on any node.
+  const cache = new Map<number, { row: typeof objects.$inferSelect; until: number }>();
+  const forget = deps.bus.subscribe((event) => {
+    if (event.type.startsWith('objects.')) cache.clear();
+  });
+  app.addHook('onClose', async () => forget());
+  const loadObject = async (id: number, provider: string) => {
+    const hit = cache.get(id);
+    if (hit && hit.until > Date.now()) return hit.row.provider === provider ? hit.row : undefined;
+    const [row] = await deps.database.db
+      .select()
+      .from(objects)
+      .where(and(eq(objects.id, id), eq(objects.isActive, true)))
+      .limit(1);
+    if (row) cache.set(id, { row, until: Date.now() + 5_000 });
+    return row?.provider === provider ? row : undefined;
+  };
+
+  await app.register(async (scope) => {
+    // Signatures are computed over the exact bytes the network sent: keep them, parse nothing here.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 20 * 1024 * 1024 }, (_req, body, done) =>
+      done(null, body),
+    );
+
+    const handle = async (req: FastifyRequest, reply: FastifyReply) => {
+      const { provider, id } = req.params as { provider: string; id: string };
+      const objectId = Number(id);
+      const connector = isProviderId(provider) ? getConnector(provider) : undefined;
+      if (!connector?.handleWebhook || !Number.isInteger(objectId))
+        return reply.status(404).send({ error: 'Not found' });
+      const object = await loadObject(objectId, provider);
+      if (!object) return reply.status(404).send({ error: 'Not found' });
+      const request: WebhookRequest = {
+        method: req.method,
+        headers: Object.fromEntries(
+          Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]),
+        ),
+        query: req.query as WebhookRequest['query'],
+        rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+      };
+      try {
+        const result = await connector.handleWebhook(
+          connectorContext({ ...deps, db: deps.database.db }, object),
+          request,
+        );
+        if (result.events.length > 0) {
+          const outcome = await batcher.submit(object, result.events);
+          if (outcome.invalid.length > 0) {
+            req.log.warn(
+              { objectId, provider, invalid: outcome.invalid },
+              'Webhook carried events we could not store',
+            );
+          }
+        }
+        const body = result.body ?? 'ok';
+        return reply
+          .status(result.status ?? 200)
+          .type(typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json')
+          .send(body);
+      } catch (error) {
+        if (error instanceof WebhookRejected) {
+          req.log.warn({ objectId, provider, reason: error.message }, 'Webhook rejected');
+          return reply.status(403).send({ error: 'Forbidden' });
+        }
+        throw error;
+      }
+    };
+
+    scope.post('/webhooks/:provider/:id', { schema: { hide: true } }, handle);
+    // Handshakes some networks do with GET (WhatsApp hub.challenge).
+    scope.get('/webhooks/:provider/:id', { schema: { hide: true } }, handle);
+  });
+}

@@ -1,0 +1,296 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+// TEST-ONLY. A WhatsApp Cloud API (Meta Graph) on 127.0.0.1 with the parts the connector uses, answering
+// like Meta does (PROVIDERS.md §3, §8): Graph error envelopes, the 24-hour customer-service window on the
+// network's own clock, rate limits, revoked tokens, an outage. It also plays Meta's webhook side: the
+// hub.challenge handshake and signed pushes (`X-Hub-Signature-256`, `\uXXXX`-escaped JSON).
+
+export interface RecordedCall {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  authorization: string | undefined;
+  body: Record<string, unknown> | undefined;
+}
+
+interface GraphFailure {
+  status: number;
+  code: number;
+  message: string;
+  details?: string;
+  subcode?: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The errors tests ask for, with Meta's own texts (PROVIDERS §3 "Error shape"). */
+export const GRAPH_ERRORS = {
+  // Graph answers OAuthException 190 with HTTP 400 as often as 401: the code decides, not the status.
+  expiredToken: {
+    status: 400,
+    code: 190,
+    subcode: 463,
+    message: 'Error validating access token: Session has expired on Thursday, 01-Jan-26 00:00:00 PST.',
+  },
+  pairRateLimit: {
+    status: 400,
+    code: 131056,
+    subcode: 2494055,
+    message: '(#131056) (Business Account, Consumer Account) pair rate limit hit',
+    details:
+      'Message failed to send because there were too many messages sent from this phone number to the same phone number in a short period of time.',
+  },
+  throughput: { status: 400, code: 130429, message: '(#130429) Rate limit hit' },
+  reEngagement: {
+    status: 400,
+    code: 131047,
+    message: '(#131047) Re-engagement message',
+    details:
+      'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
+  },
+  unavailable: { status: 503, code: 2, message: 'Service temporarily unavailable' },
+} satisfies Record<string, GraphFailure>;
+
+/** JSON the way Meta sends it: `/` and every non-ASCII character escaped (PROVIDERS §3, §8.3). */
+export function metaJson(payload: unknown): string {
+  return JSON.stringify(payload)
+    .replace(/\//g, '\\/')
+    .replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+export class WhatsAppEmulator {
+  readonly calls: RecordedCall[] = [];
+  /** The network's clock (ms); the 24-hour window is measured on it. */
+  clock = Date.now();
+  url = '';
+  callbackUrl = '';
+  isDown = false;
+  private readonly tokens = new Set<string>();
+  private readonly failures: GraphFailure[] = [];
+  /** When each customer last wrote to the number: the start of the 24-hour window. */
+  private readonly lastInbound = new Map<string, number>();
+  private seq = 0;
+  private server: Server | undefined;
+
+  constructor(
+    readonly number: { phoneNumberId: string; displayPhoneNumber: string; verifiedName: string },
+    readonly appSecret: string,
+    accessToken: string,
+  ) {
+    this.tokens.add(accessToken);
+  }
+
+  static async start(opts: { phoneNumberId: string; accessToken: string; appSecret: string }) {
+    const emulator = new WhatsAppEmulator(
+      {
+        phoneNumberId: opts.phoneNumberId,
+        displayPhoneNumber: '+1 555-078-3881',
+        verifiedName: 'Otklik Shop',
+      },
+      opts.appSecret,
+      opts.accessToken,
+    );
+    emulator.server = createServer((req, res) => void emulator.handle(req, res));
+    await new Promise<void>((resolve) => emulator.server!.listen(0, '127.0.0.1', resolve));
+    emulator.url = `http://127.0.0.1:${(emulator.server.address() as AddressInfo).port}`;
+    return emulator;
+  }
+
+  close() {
+    return new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+
+  addToken(token: string) {
+    this.tokens.add(token);
+  }
+  revokeToken(token: string) {
+    this.tokens.delete(token);
+  }
+  /** The next `times` API calls answer with `failure`. */
+  failNext(failure: GraphFailure, times = 1) {
+    for (let i = 0; i < times; i++) this.failures.push(failure);
+  }
+  advance(ms: number) {
+    this.clock += ms;
+  }
+  sent(): RecordedCall[] {
+    return this.calls.filter((c) => c.method === 'POST' && c.path.endsWith('/messages'));
+  }
+
+  /** Saving the callback in the app dashboard: Meta's GET handshake must echo the challenge. */
+  async subscribe(callbackUrl: string, verifyToken: string) {
+    const challenge = randomBytes(8).toString('hex');
+    const query = new URLSearchParams({
+      'hub.mode': 'subscribe',
+      'hub.verify_token': verifyToken,
+      'hub.challenge': challenge,
+    });
+    const res = await fetch(`${callbackUrl}?${query}`);
+    const body = await res.text();
+    if (res.status === 200 && body === challenge) this.callbackUrl = callbackUrl;
+    return { status: res.status, body, verified: res.status === 200 && body === challenge };
+  }
+
+  /** POSTs a payload to the callback, signed with the app secret unless `signature` overrides it. */
+  async push(payload: unknown, opts: { signature?: string } = {}) {
+    const raw = metaJson(payload);
+    const signature = `sha256=${createHmac('sha256', this.appSecret).update(raw).digest('hex')}`;
+    const res = await fetch(this.callbackUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-hub-signature-256': opts.signature ?? signature },
+      body: raw,
+    });
+    return { status: res.status, body: await res.text() };
+  }
+
+  private envelope(value: Record<string, unknown>) {
+    const metadata = {
+      display_phone_number: this.number.displayPhoneNumber.replace(/\D/g, ''),
+      phone_number_id: this.number.phoneNumberId,
+    };
+    return {
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: '102290129340398',
+          changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata, ...value } }],
+        },
+      ],
+    };
+  }
+
+  /** A customer writes (`message` is the type-specific part, text by default); opens the 24-hour window. */
+  async pushMessage(opts: {
+    from: string;
+    name?: string;
+    text?: string;
+    message?: Record<string, unknown>;
+    id?: string;
+  }) {
+    const id = opts.id ?? this.wamid();
+    this.lastInbound.set(opts.from, this.clock);
+    const message = {
+      from: opts.from,
+      id,
+      timestamp: String(Math.floor(this.clock / 1000)),
+      ...(opts.message ?? { type: 'text', text: { body: opts.text ?? '' } }),
+    };
+    const result = await this.push(
+      this.envelope({
+        contacts: [{ profile: { name: opts.name ?? 'Customer' }, wa_id: opts.from }],
+        messages: [message],
+      }),
+    );
+    return { ...result, id };
+  }
+
+  /** A status of a message the business sent. */
+  pushStatus(to: string, id: string, status: 'sent' | 'delivered' | 'read' | 'failed') {
+    const statuses = [{ id, status, timestamp: String(Math.floor(this.clock / 1000)), recipient_id: to }];
+    return this.push(this.envelope({ statuses }));
+  }
+
+  private wamid() {
+    this.seq += 1;
+    return `wamid.${Buffer.from(`${this.clock}-${this.seq}-${randomBytes(4).toString('hex')}`).toString('base64')}`;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', this.url);
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    let body: Record<string, unknown> | undefined;
+    try {
+      body = raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined;
+    } catch {
+      body = undefined;
+    }
+    const call: RecordedCall = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      authorization: req.headers.authorization,
+      body,
+    };
+    this.calls.push(call);
+    const [version, node, edge] = url.pathname.split('/').filter(Boolean);
+    const reply = (status: number, payload: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
+    const fail = (f: GraphFailure) =>
+      reply(f.status, {
+        error: {
+          message: f.message,
+          type: 'OAuthException',
+          code: f.code,
+          ...(f.details ? { error_data: { messaging_product: 'whatsapp', details: f.details } } : {}),
+          ...(f.subcode ? { error_subcode: f.subcode } : {}),
+          fbtrace_id: randomBytes(8).toString('base64url'),
+        },
+      });
+    if (this.isDown) return fail(GRAPH_ERRORS.unavailable);
+    const token = /^Bearer (.+)$/.exec(call.authorization ?? '')?.[1];
+    if (!token)
+      return fail({
+        status: 400,
+        code: 190,
+        message: 'Invalid OAuth access token - Cannot parse access token',
+      });
+    if (!this.tokens.has(token)) return fail(GRAPH_ERRORS.expiredToken);
+    const queued = this.failures.shift();
+    if (queued) return fail(queued);
+    if (!version?.match(/^v\d+\.\d+$/) || node !== this.number.phoneNumberId) {
+      return fail({
+        status: 400,
+        code: 100,
+        subcode: 33,
+        message: `Unsupported ${call.method.toLowerCase()} request. Object with ID '${node}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+      });
+    }
+    if (call.method === 'GET' && !edge) {
+      const fields = (call.query.fields ?? '').split(',');
+      return reply(200, {
+        id: this.number.phoneNumberId,
+        ...(fields.includes('display_phone_number')
+          ? { display_phone_number: this.number.displayPhoneNumber }
+          : {}),
+        ...(fields.includes('verified_name') ? { verified_name: this.number.verifiedName } : {}),
+      });
+    }
+    if (call.method === 'POST' && edge === 'messages') return this.send(body ?? {}, reply, fail);
+    return fail({ status: 400, code: 100, message: 'Unsupported request' });
+  }
+
+  private send(
+    body: Record<string, unknown>,
+    reply: (s: number, p: unknown) => void,
+    fail: (f: GraphFailure) => void,
+  ) {
+    if (body.messaging_product !== 'whatsapp') {
+      return fail({ status: 400, code: 100, message: '(#100) The parameter messaging_product is required.' });
+    }
+    if (body.status === 'read') return reply(200, { success: true });
+    const to = String(body.to ?? '');
+    const type = String(body.type ?? 'text');
+    const text = (body.text as { body?: unknown } | undefined)?.body;
+    if (type === 'text' && (typeof text !== 'string' || !text || text.length > 4096)) {
+      return fail({
+        status: 400,
+        code: 100,
+        message: "(#100) Param text['body'] must be between 1 and 4096 characters",
+      });
+    }
+    // PROVIDERS §3 "Limits": free-form messages only within 24 h of the customer's last message.
+    const since = this.lastInbound.get(to);
+    if (type !== 'template' && (since === undefined || this.clock - since > DAY_MS))
+      return fail(GRAPH_ERRORS.reEngagement);
+    const id = this.wamid();
+    return reply(200, {
+      messaging_product: 'whatsapp',
+      contacts: [{ input: to, wa_id: to }],
+      messages: [{ id, message_status: 'accepted' }],
+    });
+  }
+}

@@ -1,0 +1,115 @@
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildUser, loginTokens } from '../../test/auth-helpers';
+import { createTestApp, type TestApp } from '../../test/harness';
+import { openSocket } from '../../test/socket';
+import { userStatuses } from '../db/schema';
+import { type LockStore, MemoryLockStore, RedisLockStore } from './locks';
+
+// Redis runs on every machine of this project (CI starts it when down), so the scaled-out path is
+// tested in both CI runs: two app nodes, one database, one Redis.
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+let nodeA: TestApp;
+let nodeB: TestApp;
+beforeAll(async () => {
+  nodeA = await createTestApp({ REDIS_URL });
+  nodeB = await createTestApp({ REDIS_URL });
+  await nodeB.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await nodeA.close();
+  await nodeB.close();
+});
+
+describe('two nodes on one database and one Redis', () => {
+  it('a status change made on node A arrives at a socket connected to node B', async () => {
+    expect(nodeA.deps.bus.nodeId).not.toBe(nodeB.deps.bus.nodeId);
+    const me = await buildUser(nodeA);
+    const tokens = await loginTokens(nodeA, me.email);
+    const port = (nodeB.app.server.address() as AddressInfo).port;
+    const socket = await openSocket(`ws://127.0.0.1:${port}/v1/ws?access_token=${tokens.access_token}`);
+    try {
+      const [pause] = await nodeA.deps.database.db
+        .select()
+        .from(userStatuses)
+        .where(eq(userStatuses.spaceId, me.space.id))
+        .orderBy(userStatuses.position)
+        .offset(1)
+        .limit(1);
+      const res = await nodeA.app.inject({
+        method: 'PUT',
+        url: '/v1/me/status',
+        headers: bearer(tokens.access_token),
+        payload: { status: pause!.id },
+      });
+      expect(res.statusCode).toBe(200);
+      const pushed = await socket.waitFor((m) => m.type === 'status');
+      expect(pushed).toMatchObject({ status: pause!.id, user_id: me.user.id, space_id: me.space.id });
+    } finally {
+      await socket.close();
+    }
+  });
+
+  it('rate limits are shared by the nodes', async () => {
+    const me = await buildUser(nodeA);
+    const limitedA = await createTestApp({ REDIS_URL, AUTH_RATE_LIMIT_PER_USER: '2' });
+    const limitedB = await createTestApp({ REDIS_URL, AUTH_RATE_LIMIT_PER_USER: '2' });
+    try {
+      const attempt = (t: TestApp) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/v1/oauth2/token',
+          payload: {
+            grant_type: 'password',
+            client_id: 'otklik-web',
+            client_secret: 'otklik-web-public',
+            username: me.email,
+            password: 'Wrong-pass1',
+          },
+        });
+      expect((await attempt(limitedA)).statusCode).toBe(400);
+      expect((await attempt(limitedB)).statusCode).toBe(400);
+      expect((await attempt(limitedA)).statusCode).toBe(429);
+    } finally {
+      await limitedA.close();
+      await limitedB.close();
+    }
+  });
+});
+
+describe.each([
+  ['memory', async () => ({ store: new MemoryLockStore() as LockStore, close: async () => {} })],
+  [
+    'redis',
+    async () => {
+      const redis = new Redis(REDIS_URL);
+      return {
+        store: new RedisLockStore(redis, `otklik:test-lock:${Date.now()}:`) as LockStore,
+        close: async () => void (await redis.quit()),
+      };
+    },
+  ],
+])('%s lock store', (_name, make) => {
+  it('gives a lock to one connection, reports its holder to others, and frees it on release or expiry', async () => {
+    const { store, close } = await make();
+    try {
+      const anna = { userId: 1, name: 'Анна', connectionId: 'c1' };
+      const boris = { userId: 2, name: 'Борис', connectionId: 'c2' };
+      expect(await store.acquire('item:1', anna, 5_000)).toEqual({ acquired: true, holder: anna });
+      expect(await store.acquire('item:1', boris, 5_000)).toEqual({ acquired: false, holder: anna });
+      expect(await store.acquire('item:1', anna, 5_000)).toEqual({ acquired: true, holder: anna });
+      expect(await store.release('item:1', 'c2')).toBe(false);
+      expect(await store.release('item:1', 'c1')).toBe(true);
+      expect((await store.acquire('item:1', boris, 150)).acquired).toBe(true);
+      expect(await store.refresh('item:1', 'c1', 5_000)).toBe(false);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await store.get('item:1')).toBeUndefined();
+      expect((await store.acquire('item:1', anna, 5_000)).acquired).toBe(true);
+    } finally {
+      await close();
+    }
+  });
+});

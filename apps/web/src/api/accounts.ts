@@ -1,0 +1,123 @@
+import type { ConnectKind, ProviderId } from '@otklik/shared';
+import { type QueryKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Account, AccountSettingsValue, ConnectedAccount } from './inboxTypes';
+import { api } from './instance';
+import { queryKeys } from './keys';
+
+// Settings → accounts (SPEC §2 accounts, add, add/success, {id}, {id}/exclude, exclude_messages, chats,
+// stickers, reactions). The list itself is GET /v1/objects (the shell's useObjects).
+
+export const accountKeys = {
+  account: (id: number) => ['accounts', id] as const,
+  sandboxUrl: (id: number) => ['accounts', id, 'sandbox_url'] as const,
+  connectable: ['accounts', 'connectable'] as const,
+};
+
+function useInvalidating<TVariables, TResult>(
+  call: (variables: TVariables) => Promise<TResult>,
+  ...keys: QueryKey[]
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: async () => {
+      await Promise.all(
+        [queryKeys.objects, queryKeys.accountErrors, ['accounts'], ...keys].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      );
+    },
+  });
+}
+
+export const useAccount = (id: number) =>
+  useQuery({
+    queryKey: accountKeys.account(id),
+    queryFn: ({ signal }) => api.get<Account>(`/v1/objects/${id}`, { signal }),
+    enabled: Number.isInteger(id) && id > 0,
+  });
+
+/** The customer page of a sandbox account (administrators). */
+export const useSandboxUrl = (id: number, enabled: boolean) =>
+  useQuery({
+    queryKey: accountKeys.sandboxUrl(id),
+    queryFn: ({ signal }) => api.get<{ sandbox_url: string }>(`/v1/objects/${id}/sandbox_url`, { signal }),
+    enabled: enabled && id > 0,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+/** GET /v1/providers/connectable: a network this server connects, and how. */
+export interface ConnectableProvider {
+  id: ProviderId;
+  connect: ConnectKind;
+  /** Accepts typed credentials (the shared CONNECT_FIELDS form). */
+  fields: boolean;
+  /** The network's OAuth popup is set up on this server. */
+  oauth: boolean;
+}
+
+/** What this server can connect (the add-account screen offers these; the rest are "coming soon"). */
+export const useConnectableProviders = () =>
+  useQuery({
+    queryKey: accountKeys.connectable,
+    queryFn: ({ signal }) =>
+      api.get<{ items: ConnectableProvider[] }>('/v1/providers/connectable', { signal }),
+    select: (data) => data.items,
+    staleTime: 5 * 60_000,
+  });
+
+export interface ConnectBody {
+  provider: string;
+  name?: string;
+  space_id?: number;
+  company_id?: number | null;
+  /** Typed credentials by CONNECT_FIELDS name (bot token, keys). */
+  credentials?: Record<string, string>;
+}
+
+export const useConnectAccount = () =>
+  useInvalidating((body: ConnectBody) => api.post<ConnectedAccount>('/v1/objects', body), queryKeys.counts);
+
+export interface UpdateAccountBody {
+  id: number;
+  name?: string;
+  company_id?: number | null;
+  settings?: Partial<AccountSettingsValue>;
+}
+
+export const useUpdateAccount = () =>
+  useInvalidating(({ id, ...body }: UpdateAccountBody) => api.put<Account>(`/v1/objects/${id}`, body));
+
+export const useDeleteAccount = () =>
+  useInvalidating((id: number) => api.delete<{ message: string }>(`/v1/objects/${id}`), queryKeys.counts, [
+    'inbox',
+  ]);
+
+/** A new ingestion token or sandbox address; the old one stops working. */
+export const useRotateToken = () =>
+  useInvalidating((id: number) =>
+    api.post<{ ingest_token?: string; sandbox_url?: string }>(`/v1/objects/${id}/token`),
+  );
+
+export const useClearAccountError = () =>
+  useInvalidating((id: number) => api.post<Account>(`/v1/objects/${id}/clear_error`));
+
+/** New credentials for an account whose token stopped working; the error clears, history stays. */
+export const useReconnectAccount = () =>
+  useInvalidating(({ id, credentials }: { id: number; credentials: Record<string, string> }) =>
+    api.post<Account>(`/v1/objects/${id}/reconnect`, { credentials }),
+  );
+
+/** The network's authorization address for the connect popup (GET /v1/{provider}/auth/start). */
+export const startAccountOAuth = (provider: string, query: { redirect_uri: string; space_id?: number }) =>
+  api.get<{ url: string }>(`/v1/${provider}/auth/start`, { query });
+
+export interface OAuthConnectBody {
+  code: string;
+  redirect_uri: string;
+  state?: string;
+}
+
+/** SPEC §7 POST v1/{provider}/auth: the popup's code becomes a connected account. */
+export const finishAccountOAuth = (provider: string, body: OAuthConnectBody) =>
+  api.post<{ status: 'ok'; source: string; object: ConnectedAccount }>(`/v1/${provider}/auth`, body);

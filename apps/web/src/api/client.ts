@@ -1,0 +1,296 @@
+import { type Locale, WEB_CLIENT_ID } from '@otklik/shared';
+import { queryString, type RouteQuery } from '@otklik/shared/routes';
+import { ApiError, type LogoutReason, NetworkError, SessionEndedError } from './errors';
+import type { ApiErrorBody, StoredToken, TokenResponse } from './types';
+
+export { ApiError, type LogoutReason, NetworkError, SessionEndedError };
+
+// One API client for the whole app — SPEC §7, §8. Pure: everything it touches (fetch, storage, what
+// to do on logout / network error / 403) is injected, so the refresh queue is unit-tested in node.
+
+/** The built-in public web client; the server accepts exactly these credentials for it. */
+export const WEB_CLIENT_SECRET = 'otklik-web-public';
+export const TOKEN_STORAGE_KEY = 'otklik.token';
+export const TOKEN_PATH = '/v1/oauth2/token';
+export const REVOKE_PATH = '/v1/oauth2/revoke';
+
+/** Refresh ahead of a locally known expiry by this much. */
+const EXPIRY_MARGIN_MS = 5_000;
+
+export interface KeyValueStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+export interface ApiClientOptions {
+  /** Called as a plain function: in the browser pass a wrapper, not the unbound window.fetch. */
+  fetch: FetchLike;
+  storage: KeyValueStorage;
+  /** API origins tried in turn on network errors; '' is the page's own origin. */
+  bases?: readonly string[];
+  getLocale?: () => Locale;
+  onLogout?: (reason: LogoutReason) => void;
+  onNetworkError?: (error: NetworkError) => void;
+  onForbidden?: (message: string, error: ApiError) => void;
+  /** Current time in ms (tests). */
+  now?: () => number;
+}
+
+export interface RequestOptions {
+  query?: RouteQuery;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** false: no bearer token and no refresh (login, signup, recovery…). */
+  auth?: boolean;
+  /** false: a 403 is only thrown, the No-access page is not shown. */
+  forbiddenPage?: boolean;
+}
+
+interface RawResponse {
+  status: number;
+  ok: boolean;
+  statusText: string;
+  body: unknown;
+}
+
+export interface ApiClient {
+  request<T>(method: string, path: string, options?: RequestOptions): Promise<T>;
+  get<T>(path: string, options?: RequestOptions): Promise<T>;
+  post<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
+  put<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
+  delete<T>(path: string, body?: unknown, options?: RequestOptions): Promise<T>;
+  getToken(): StoredToken | null;
+  setToken(token: TokenResponse): void;
+  clearToken(): void;
+  /** Revoke the token on the server (best effort) and forget it locally. */
+  logout(): Promise<void>;
+  /** Listen for token changes (login, refresh, logout). Returns an unsubscribe function. */
+  subscribe(listener: () => void): () => void;
+  /** The base URL currently in use (the one that last answered). */
+  currentBase(): string;
+}
+
+function errorBody(body: unknown): ApiErrorBody {
+  if (body && typeof body === 'object' && !Array.isArray(body)) return body as ApiErrorBody;
+  if (typeof body === 'string' && body) return { error: body };
+  return {};
+}
+
+function errorText(response: RawResponse): string {
+  return errorBody(response.body).error ?? '';
+}
+
+/** SPEC §8: 'Access token has expired' counts as an invalid token → refresh. */
+function isInvalidAccessToken(response: RawResponse): boolean {
+  if (response.status === 401) return true;
+  return errorBody(response.body).error === 'Access token has expired';
+}
+
+/** SPEC §8: refresh is invalid on 400 with 'token' or '.app' in the text, or 404 with 'User not found'. */
+function isInvalidRefresh(response: RawResponse): boolean {
+  const body = errorBody(response.body);
+  const text = body.error ?? '';
+  if (response.status === 400) return /token|\.app/i.test(text) || body.error_type === 'invalid_grant';
+  if (response.status === 404)
+    return text.includes('User not found') || text.includes('Пользователь не найден');
+  return response.status === 401;
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const bases = options.bases && options.bases.length > 0 ? [...options.bases] : [''];
+  const now = options.now ?? Date.now;
+  const listeners = new Set<() => void>();
+  let baseIndex = 0;
+  let refreshing: Promise<void> | null = null;
+
+  function notify() {
+    for (const listener of listeners) listener();
+  }
+
+  function getToken(): StoredToken | null {
+    try {
+      const raw = options.storage.getItem(TOKEN_STORAGE_KEY);
+      const token = raw ? (JSON.parse(raw) as StoredToken) : null;
+      return token && typeof token.access_token === 'string' ? token : null;
+    } catch {
+      return null;
+    }
+  }
+
+  function setToken(token: TokenResponse) {
+    const expiresAt =
+      token.expires_at ?? (token.expires_in ? Math.floor(now() / 1000) + token.expires_in : undefined);
+    const stored: StoredToken = {
+      access_token: token.access_token,
+      refresh_token: token.refresh_token,
+      expires_at: expiresAt,
+    };
+    options.storage.setItem(TOKEN_STORAGE_KEY, JSON.stringify(stored));
+    notify();
+  }
+
+  function clearToken() {
+    options.storage.removeItem(TOKEN_STORAGE_KEY);
+    notify();
+  }
+
+  async function parse(response: Response): Promise<RawResponse> {
+    const text = await response.text();
+    let body: unknown = text;
+    if (text) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+      }
+    } else body = undefined;
+    return { status: response.status, ok: response.ok, statusText: response.statusText, body };
+  }
+
+  /** One HTTP exchange; on a network error retries once on the next base URL (SPEC §7). */
+  async function send(method: string, path: string, request: RequestOptions, accessToken?: string) {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (options.getLocale) headers['Accept-Language'] = options.getLocale();
+    if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
+    const init: RequestInit = { method, headers, signal: request.signal };
+    if (request.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      init.body = JSON.stringify(request.body);
+    }
+    const url = path + queryString(request.query);
+    let index = baseIndex;
+    let lastError: unknown;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const response = await options.fetch(bases[index] + url, init);
+        baseIndex = index;
+        return await parse(response);
+      } catch (error) {
+        if (isAbort(error)) throw error;
+        lastError = error;
+        index = (index + 1) % bases.length;
+      }
+    }
+    const networkError = new NetworkError(lastError);
+    options.onNetworkError?.(networkError);
+    throw networkError;
+  }
+
+  function endSession(reason: LogoutReason): never {
+    clearToken();
+    options.onLogout?.(reason);
+    throw new SessionEndedError(reason);
+  }
+
+  async function runRefresh(): Promise<void> {
+    const token = getToken();
+    if (!token?.refresh_token) endSession('no_refresh_token');
+    const response = await send(
+      'POST',
+      TOKEN_PATH,
+      {
+        body: {
+          grant_type: 'refresh_token',
+          refresh_token: token.refresh_token,
+          client_id: WEB_CLIENT_ID,
+          client_secret: WEB_CLIENT_SECRET,
+        },
+      },
+      undefined,
+    );
+    if (response.ok) {
+      setToken(response.body as TokenResponse);
+      return;
+    }
+    if (isInvalidRefresh(response)) endSession('session_expired');
+    throw new ApiError(response.status, errorBody(response.body), response.statusText);
+  }
+
+  /** One refresh at a time: every caller during a refresh waits for the same one (SPEC §4). */
+  function refresh(): Promise<void> {
+    if (!refreshing) {
+      refreshing = runRefresh().finally(() => {
+        refreshing = null;
+      });
+    }
+    return refreshing;
+  }
+
+  /** Wait for a refresh in flight; refresh first when the stored token is known to have expired. */
+  async function freshToken(): Promise<StoredToken | null> {
+    if (refreshing) await refreshing;
+    const token = getToken();
+    if (token?.refresh_token && token.expires_at && token.expires_at * 1000 <= now() + EXPIRY_MARGIN_MS) {
+      await refresh();
+      return getToken();
+    }
+    return token;
+  }
+
+  async function request<T>(method: string, path: string, request: RequestOptions = {}): Promise<T> {
+    const useAuth = request.auth !== false;
+    const token = useAuth ? await freshToken() : null;
+    let response = await send(method, path, request, token?.access_token);
+
+    if (useAuth && isInvalidAccessToken(response)) {
+      // Refresh unless someone already replaced the token we sent; then retry once with the new one.
+      if (!token || getToken()?.access_token === token.access_token) await refresh();
+      const retryToken = getToken();
+      if (!retryToken) endSession('no_refresh_token');
+      response = await send(method, path, request, retryToken.access_token);
+    }
+
+    if (response.ok) return response.body as T;
+    const error = new ApiError(
+      response.status,
+      errorBody(response.body),
+      errorText(response) || response.statusText,
+    );
+    if (response.status === 403 && useAuth && request.forbiddenPage !== false) {
+      options.onForbidden?.(error.body.error ?? '', error);
+    }
+    throw error;
+  }
+
+  async function logout() {
+    const token = getToken();
+    clearToken();
+    if (!token) return;
+    try {
+      await options.fetch(bases[baseIndex] + REVOKE_PATH, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${token.access_token}`,
+          Accept: 'application/json',
+          ...(options.getLocale ? { 'Accept-Language': options.getLocale() } : {}),
+        },
+      });
+    } catch {
+      // Best effort: the token is already forgotten locally.
+    }
+  }
+
+  return {
+    request,
+    get: (path, opts) => request('GET', path, opts),
+    post: (path, body, opts) => request('POST', path, { ...opts, body }),
+    put: (path, body, opts) => request('PUT', path, { ...opts, body }),
+    delete: (path, body, opts) => request('DELETE', path, { ...opts, body }),
+    getToken,
+    setToken,
+    clearToken,
+    logout,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    currentBase: () => bases[baseIndex],
+  };
+}

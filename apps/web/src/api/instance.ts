@@ -1,0 +1,39 @@
+import { notifications } from '@mantine/notifications';
+import { NETWORK_ERROR_TOAST_MS, translate } from '@otklik/shared';
+import { setNoAccess } from '../app/noAccess';
+import { emitSessionEnded } from '../app/session';
+import { currentLocale } from '../i18n';
+import { safeLocalStorage } from '../lib/storage';
+import { createApiClient } from './client';
+
+declare global {
+  interface Window {
+    /** API origins, tried in turn on network errors (SPEC §7). Default: the page's own origin. */
+    OTKLIK_API_BASES?: string[];
+  }
+}
+
+function apiBases(): string[] {
+  const fromWindow = window.OTKLIK_API_BASES;
+  const fromEnv = (import.meta.env.VITE_API_BASES as string | undefined)?.split(',');
+  const list = Array.isArray(fromWindow) && fromWindow.length > 0 ? fromWindow : (fromEnv ?? ['']);
+  return list.map((base) => base.trim().replace(/\/+$/, ''));
+}
+
+/** The app's API client. */
+export const api = createApiClient({
+  fetch: (input, init) => window.fetch(input, init),
+  storage: safeLocalStorage,
+  bases: apiBases(),
+  getLocale: currentLocale,
+  onLogout: (reason) => emitSessionEnded(reason),
+  onNetworkError: () => {
+    notifications.show({
+      id: 'network-error',
+      color: 'red',
+      message: translate(currentLocale(), 'error.serviceUnavailable'),
+      autoClose: NETWORK_ERROR_TOAST_MS,
+    });
+  },
+  onForbidden: (message) => setNoAccess(message),
+});

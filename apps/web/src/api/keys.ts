@@ -1,0 +1,17 @@
+// Query keys of the shell and settings data, in one place: hooks, the socket dispatcher and mutations
+// invalidate the same keys.
+export const queryKeys = {
+  me: ['me'] as const,
+  config: ['config'] as const,
+  counts: ['counts'] as const,
+  objects: ['objects'] as const,
+  accountErrors: ['account-errors'] as const,
+  myStatus: (spaceId: number) => ['me', 'status', spaceId] as const,
+  myWorkingHours: ['me', 'workinghours'] as const,
+  users: ['users'] as const,
+  userStatuses: ['user-statuses'] as const,
+  companies: ['companies'] as const,
+  departments: ['departments'] as const,
+  userGroups: ['usergroups'] as const,
+  schedule: ['workinghours'] as const,
+};

@@ -1,0 +1,81 @@
+import { notifications } from '@mantine/notifications';
+import { SPLASH_MS, translate } from '@otklik/shared';
+import { useQueryClient } from '@tanstack/react-query';
+import { Suspense, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation, useMatches } from 'react-router';
+import { currentLocale, setLocale } from '../i18n';
+import { localeFromSearch } from '../i18n/detect';
+import { clearNoAccess } from './noAccess';
+import { isRouteHandle } from './routeHandle';
+import { Splash } from './Splash';
+import { clearAppStorage, onSessionEnded } from './session';
+import { pageTitle } from './title';
+
+/** Page title "Screen — Otklik" from the matched route's name (SPEC §1). */
+function useRouteTitle() {
+  const { t } = useTranslation();
+  const matches = useMatches();
+  const name = matches
+    .map((match) => match.handle)
+    .filter(isRouteHandle)
+    .at(-1)?.name;
+  useEffect(() => {
+    document.title = pageTitle(name ? t(`titles.${name}`) : undefined);
+  }, [name, t]);
+}
+
+/** ?locale=en|ru switches the language on any page and is remembered. */
+function useLocaleQuery() {
+  const { search } = useLocation();
+  useEffect(() => {
+    const locale = localeFromSearch(search);
+    if (locale) setLocale(locale);
+  }, [search]);
+}
+
+/** The API client ended the session: toast on expiry, drop cached data. RequireAuth redirects. */
+function useSessionEnd() {
+  const queryClient = useQueryClient();
+  useEffect(
+    () =>
+      onSessionEnded((reason) => {
+        clearAppStorage();
+        queryClient.clear();
+        if (reason === 'session_expired') {
+          notifications.show({
+            id: 'session-expired',
+            color: 'orange',
+            message: translate(currentLocale(), 'error.sessionExpired'),
+          });
+        }
+      }),
+    [queryClient],
+  );
+}
+
+export function RootLayout() {
+  const location = useLocation();
+  const [splashDone, setSplashDone] = useState(false);
+  useRouteTitle();
+  useLocaleQuery();
+  useSessionEnd();
+
+  useEffect(() => {
+    const timer = setTimeout(() => setSplashDone(true), SPLASH_MS);
+    return () => clearTimeout(timer);
+  }, []);
+
+  // SPEC §4: no-access clears on route change.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every route change
+  useEffect(() => {
+    clearNoAccess();
+  }, [location.pathname]);
+
+  if (!splashDone) return <Splash />;
+  return (
+    <Suspense fallback={<Splash />}>
+      <Outlet />
+    </Suspense>
+  );
+}

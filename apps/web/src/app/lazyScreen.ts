@@ -1,0 +1,51 @@
+import { CHUNK_LOAD_TIMEOUT_MS } from '@otklik/shared';
+import { type ComponentType, lazy } from 'react';
+
+// SPEC §8: a failed chunk load reloads the page (once — a second failure shows the error screen).
+// SPEC §9: a chunk that takes longer than 120 s counts as failed.
+
+const RELOAD_FLAG = 'otklik.chunkReload';
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('Chunk load timeout')), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+function reloadedAlready(): boolean {
+  try {
+    return window.sessionStorage.getItem(RELOAD_FLAG) !== null;
+  } catch {
+    return true;
+  }
+}
+
+export function lazyScreen(factory: () => Promise<{ default: ComponentType }>) {
+  return lazy(async () => {
+    try {
+      const module = await withTimeout(factory(), CHUNK_LOAD_TIMEOUT_MS);
+      try {
+        window.sessionStorage.removeItem(RELOAD_FLAG);
+      } catch {
+        // ignore
+      }
+      return module;
+    } catch (error) {
+      if (reloadedAlready()) throw error;
+      window.sessionStorage.setItem(RELOAD_FLAG, '1');
+      window.location.reload();
+      // Keep the suspense fallback up until the page reloads.
+      return new Promise<never>(() => {});
+    }
+  });
+}

@@ -1,0 +1,231 @@
+import { Badge, Box, Checkbox, Group, Rating, Text } from '@mantine/core';
+import { IconEyeOff, IconHeartFilled, IconTrash, IconUser } from '@tabler/icons-react';
+import type { MouseEvent } from 'react';
+import { Link } from 'react-router';
+import type { InboxChat, InboxItem } from '../../../api/inboxTypes';
+import { useLocale } from '../../../i18n/useLocale';
+import type { InboxData } from '../hooks/useInboxData';
+import { useInboxT } from '../i18n';
+import { formatWhen } from '../model/time';
+import { LockNote, StatusBadge, TagBadges } from './badges';
+import { ProviderIcon } from './ProviderIcon';
+import classes from './rows.module.css';
+
+// One row of the comment list and of the chat list: network, account, author, the 100-character excerpt,
+// time, status, tags, assignee and who is answering right now.
+
+interface RowProps {
+  to: string;
+  focused: boolean;
+  selected: boolean;
+  selectable: boolean;
+  onToggle: () => void;
+  /** The row no longer matches the list's filters (changed live); it stays, faded, until the list reloads. */
+  faded?: boolean;
+  data: InboxData;
+  nowS: number;
+}
+
+function RowShell({
+  to,
+  focused,
+  selected,
+  selectable,
+  onToggle,
+  dimmed,
+  children,
+  testId,
+  label,
+}: Omit<RowProps, 'data' | 'nowS' | 'faded'> & {
+  dimmed: boolean;
+  children: React.ReactNode;
+  testId: string;
+  label: string;
+}) {
+  const t = useInboxT();
+  return (
+    <Box
+      className={classes.row}
+      data-focused={focused || undefined}
+      data-selected={selected || undefined}
+      data-dimmed={dimmed || undefined}
+      data-testid={testId}
+    >
+      {selectable && (
+        <Checkbox
+          className={classes.check}
+          size="sm"
+          checked={selected}
+          onChange={onToggle}
+          onClick={(event: MouseEvent) => event.stopPropagation()}
+          aria-label={t('list.select')}
+          data-testid="row-select"
+        />
+      )}
+      <Link to={to} className={classes.link} aria-label={label} data-testid="row-link">
+        {children}
+      </Link>
+    </Box>
+  );
+}
+
+export function ItemRow({ item, ...props }: RowProps & { item: InboxItem }) {
+  const t = useInboxT();
+  const locale = useLocale();
+  const account = props.data.objectsById.get(item.object_id);
+  const assignee = props.data.memberName(item.assigned_user_id);
+  const author = item.author?.name ?? t('list.unknownAuthor');
+  return (
+    <RowShell {...props} dimmed={props.faded ?? false} testId="item-row" label={`${author}: ${item.excerpt}`}>
+      <Group gap="sm" wrap="nowrap" align="flex-start">
+        <ProviderIcon provider={item.provider} size={32} withTooltip={false} />
+        <Box miw={0} style={{ flex: 1 }}>
+          <Group gap={6} wrap="nowrap" justify="space-between">
+            <Group gap={6} wrap="nowrap" miw={0}>
+              <Text fw={600} fz="sm" truncate="end" data-testid="row-author">
+                {author}
+              </Text>
+              <Text fz="xs" c="dimmed" truncate="end" visibleFrom="xs">
+                · {account?.name ?? ''}
+              </Text>
+            </Group>
+            <Text
+              fz="xs"
+              c="dimmed"
+              style={{ flexShrink: 0 }}
+              title={new Date(item.created_at * 1000).toLocaleString()}
+            >
+              {formatWhen(item.created_at, props.nowS, locale)}
+            </Text>
+          </Group>
+          <Group gap={6} wrap="nowrap" mt={2}>
+            {item.kind === 'review' && item.rating !== null && (
+              <Rating
+                value={item.rating}
+                readOnly
+                size="xs"
+                count={5}
+                aria-label={t('item.rating', { rating: item.rating })}
+              />
+            )}
+            {item.kind === 'mention' && (
+              <Badge size="xs" variant="outline" color="gray">
+                {t('kind.mention')}
+              </Badge>
+            )}
+          </Group>
+          <Text fz="sm" lineClamp={2} c={item.excerpt ? undefined : 'dimmed'} data-testid="row-excerpt">
+            {item.excerpt || t('list.noText')}
+          </Text>
+          <Group gap={6} mt={6} wrap="wrap">
+            <StatusBadge
+              status={item.status}
+              closeReason={item.close_reason}
+              delayedUntil={item.delayed_until}
+              size="xs"
+            />
+            {item.is_hidden && <IconEyeOff size={14} aria-label={t('list.hiddenMark')} color="gray" />}
+            {item.is_deleted && <IconTrash size={14} aria-label={t('list.deletedMark')} color="red" />}
+            {item.is_liked && (
+              <IconHeartFilled size={14} aria-label={t('item.liked')} color="var(--mantine-color-red-6)" />
+            )}
+            <TagBadges ids={item.tags} tagsById={props.data.tagsById} />
+            {assignee && (
+              <Badge
+                size="xs"
+                variant="default"
+                leftSection={<IconUser size={10} />}
+                style={{ textTransform: 'none' }}
+              >
+                {assignee}
+              </Badge>
+            )}
+            <LockNote lockKey={`item:${item.id}`} compact />
+          </Group>
+        </Box>
+      </Group>
+    </RowShell>
+  );
+}
+
+export function ChatRow({ chat, ...props }: RowProps & { chat: InboxChat }) {
+  const t = useInboxT();
+  const locale = useLocale();
+  const account = props.data.objectsById.get(chat.object_id);
+  const assignee = props.data.memberName(chat.assigned_user_id);
+  const author = chat.author?.name ?? t('list.unknownAuthor');
+  const at = chat.last_message_at ?? chat.created_at;
+  return (
+    <RowShell
+      {...props}
+      dimmed={props.faded ?? false}
+      testId="chat-row"
+      label={`${author}: ${chat.last_message}`}
+    >
+      <Group gap="sm" wrap="nowrap" align="flex-start">
+        <ProviderIcon provider={chat.provider} size={32} withTooltip={false} />
+        <Box miw={0} style={{ flex: 1 }}>
+          <Group gap={6} wrap="nowrap" justify="space-between">
+            <Group gap={6} wrap="nowrap" miw={0}>
+              <Text fw={600} fz="sm" truncate="end" data-testid="row-author">
+                {author}
+              </Text>
+              <Text fz="xs" c="dimmed" truncate="end" visibleFrom="xs">
+                · {account?.name ?? ''}
+              </Text>
+            </Group>
+            <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
+              {chat.unread_count > 0 && (
+                <Badge
+                  size="sm"
+                  circle
+                  color="indigo"
+                  aria-label={t('list.unread', { count: chat.unread_count })}
+                >
+                  {chat.unread_count}
+                </Badge>
+              )}
+              <Text fz="xs" c="dimmed">
+                {formatWhen(at, props.nowS, locale)}
+              </Text>
+            </Group>
+          </Group>
+          <Text
+            fz="sm"
+            lineClamp={2}
+            mt={2}
+            fw={chat.unread_count > 0 ? 500 : undefined}
+            data-testid="row-excerpt"
+          >
+            {chat.last_message_is_own && (
+              <Text span c="dimmed" fz="sm">
+                {t('list.you')}
+              </Text>
+            )}
+            {chat.last_message || t('list.noText')}
+          </Text>
+          <Group gap={6} mt={6} wrap="wrap">
+            <StatusBadge
+              status={chat.status}
+              closeReason={chat.close_reason}
+              delayedUntil={chat.delayed_until}
+              size="xs"
+            />
+            <TagBadges ids={chat.tags} tagsById={props.data.tagsById} />
+            {assignee && (
+              <Badge
+                size="xs"
+                variant="default"
+                leftSection={<IconUser size={10} />}
+                style={{ textTransform: 'none' }}
+              >
+                {assignee}
+              </Badge>
+            )}
+            <LockNote lockKey={`chat:${chat.id}`} compact />
+          </Group>
+        </Box>
+      </Group>
+    </RowShell>
+  );
+}

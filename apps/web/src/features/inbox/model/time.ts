@@ -1,0 +1,39 @@
+import type { Locale } from '@otklik/shared';
+
+// Row times: "5 min ago" within the hour, the time today, the day this year, the full date before.
+
+const tag = (locale: Locale) => (locale === 'en' ? 'en-GB' : 'ru-RU');
+
+export function formatWhen(seconds: number, nowSeconds: number, locale: Locale): string {
+  const diff = nowSeconds - seconds;
+  if (diff >= 0 && diff < 3600) {
+    const minutes = Math.max(1, Math.floor(diff / 60));
+    return new Intl.RelativeTimeFormat(tag(locale), { numeric: 'always', style: 'short' }).format(
+      -minutes,
+      'minute',
+    );
+  }
+  const date = new Date(seconds * 1000);
+  const now = new Date(nowSeconds * 1000);
+  const sameDay = date.toDateString() === now.toDateString();
+  if (sameDay)
+    return new Intl.DateTimeFormat(tag(locale), { hour: '2-digit', minute: '2-digit' }).format(date);
+  const options: Intl.DateTimeFormatOptions =
+    date.getFullYear() === now.getFullYear()
+      ? { day: 'numeric', month: 'short' }
+      : { day: 'numeric', month: 'short', year: 'numeric' };
+  return new Intl.DateTimeFormat(tag(locale), options).format(date);
+}
+
+/** A value for <input type="datetime-local"> in local time. */
+export function toLocalInput(seconds: number): string {
+  const d = new Date(seconds * 1000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+export function fromLocalInput(value: string): number | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) return null;
+  const time = new Date(value).getTime();
+  return Number.isNaN(time) ? null : Math.floor(time / 1000);
+}

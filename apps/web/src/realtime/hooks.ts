@@ -1,0 +1,61 @@
+import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useMe } from '../api/me';
+import { socket } from './instance';
+import type { LockHolder, SocketMessage, SocketState } from './socket';
+
+export type { LockHolder, SocketMessage, SocketState };
+
+/** Ask for a lock ('item:12', 'chat:5'); it is re-sent after every reconnect until unlock(key). */
+export function lock(key: string) {
+  socket.lock(key);
+}
+
+export function unlock(key: string) {
+  socket.unlock(key);
+}
+
+/** Send a message over the socket now; false when not connected. */
+export function sendSocketMessage(message: SocketMessage): boolean {
+  return socket.send(message);
+}
+
+/** Run `handler` for every socket message of `type` ('*' for all) while the component is mounted. */
+export function useSocketEvent(type: string, handler: (message: SocketMessage) => void) {
+  const ref = useRef(handler);
+  ref.current = handler;
+  useEffect(() => socket.subscribe(type, (message) => ref.current(message)), [type]);
+}
+
+export function useSocketState(): SocketState {
+  return useSyncExternalStore(
+    (listener) => socket.onStateChange(listener),
+    () => socket.state(),
+  );
+}
+
+export interface LockView {
+  /** Who holds the lock (possibly the current user), or null when free or unknown. */
+  holder: LockHolder | null;
+  /** The current user holds it (in this or another tab). */
+  isMine: boolean;
+}
+
+/**
+ * Who holds `key` — for "Olga is answering" on inbox screens. With `hold`, this component asks for the
+ * lock while mounted and releases it on unmount (answering an item); without, it only watches.
+ */
+export function useLock(key: string | null, options: { hold?: boolean } = {}): LockView {
+  const hold = options.hold ?? false;
+  const me = useMe().data;
+  useEffect(() => {
+    if (!key) return;
+    if (!hold) return socket.watch(key);
+    socket.lock(key);
+    return () => socket.unlock(key);
+  }, [key, hold]);
+  const holder = useSyncExternalStore(
+    (listener) => socket.onLocksChange(listener),
+    () => (key ? socket.holder(key) : null),
+  );
+  return { holder, isMine: holder !== null && me !== undefined && holder.id === me.id };
+}

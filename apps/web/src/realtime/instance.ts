@@ -1,0 +1,12 @@
+import { api } from '../api/instance';
+import { createSocketClient, socketUrl, type WebSocketLike } from './socket';
+
+/** The app's one socket, opened by the shell after login with the token current at each (re)connect. */
+export const socket = createSocketClient({
+  url: () => {
+    const token = api.getToken();
+    return token ? socketUrl(api.currentBase(), token.access_token, window.location.origin) : null;
+  },
+  // The browser's WebSocket is a superset of what the client uses.
+  createSocket: (url) => new WebSocket(url) as unknown as WebSocketLike,
+});

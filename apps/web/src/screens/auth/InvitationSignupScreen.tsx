@@ -1,0 +1,144 @@
+import { Button, Center, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { invitationSignupFormSchema, isLocale, REDIRECT_AFTER_SIGNUP_MS } from '@otklik/shared';
+import { IconLock } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate, useParams } from 'react-router';
+import { authApi } from '../../api/auth';
+import { ApiError } from '../../api/client';
+import { api } from '../../api/instance';
+import { AuthLayout } from '../../components/AuthLayout';
+import { PasswordField } from '../../components/PasswordField';
+import { ResultCard } from '../../components/ResultCard';
+import { useZodForm } from '../../forms/useZodForm';
+import { useLocale, useMessage } from '../../i18n/useLocale';
+import { LocaleField } from './LocaleField';
+import { showSignupError } from './signupErrors';
+
+/** /signup/{hash}: invitation signup — email locked, no company or promocode (SPEC §5). */
+export default function InvitationSignupScreen() {
+  const { t } = useTranslation();
+  const { hash = '' } = useParams();
+  const invitation = useQuery({ queryKey: ['invitation', hash], queryFn: () => authApi.getInvitation(hash) });
+  const [doneMessage, setDoneMessage] = useState<string | null>(null);
+
+  if (doneMessage !== null) return <InvitationDone message={doneMessage} />;
+  if (invitation.isPending) {
+    return (
+      <AuthLayout>
+        <Center py="lg">
+          <Stack align="center" gap="sm">
+            <Loader />
+            <Text c="dimmed">{t('invitation.loading')}</Text>
+          </Stack>
+        </Center>
+      </AuthLayout>
+    );
+  }
+  if (invitation.isError) {
+    // SPEC §8: 409 on the invitation lookup redirects to home.
+    if (invitation.error instanceof ApiError && invitation.error.status === 409)
+      return <Navigate to="/" replace />;
+    return (
+      <ResultCard
+        kind="error"
+        title={t('invitation.invalidHeading')}
+        action={{ label: t('common.toLogin'), to: '/login' }}
+      >
+        <Text c="dimmed">{invitation.error.message}</Text>
+      </ResultCard>
+    );
+  }
+  return <InvitationForm hash={hash} email={invitation.data.email} onDone={setDoneMessage} />;
+}
+
+function InvitationForm({
+  hash,
+  email,
+  onDone,
+}: {
+  hash: string;
+  email: string;
+  onDone: (message: string) => void;
+}) {
+  const { t } = useTranslation();
+  const message = useMessage();
+  const locale = useLocale();
+  const queryClient = useQueryClient();
+  const signup = useMutation({
+    mutationFn: (body: Parameters<typeof authApi.signupByInvitation>[1]) =>
+      authApi.signupByInvitation(hash, body),
+  });
+  const { form, handleSubmit, setServerErrors } = useZodForm(invitationSignupFormSchema, {
+    name: '',
+    password: '',
+    locale,
+  });
+
+  const onSubmit = handleSubmit(async (data) => {
+    try {
+      const result = await signup.mutateAsync(data);
+      if (result.token) {
+        queryClient.clear();
+        api.setToken(result.token);
+      }
+      onDone(result.message);
+    } catch (error) {
+      setServerErrors(error);
+      showSignupError(error, message('error.signupFailed'));
+    }
+  });
+
+  return (
+    <AuthLayout title={t('invitation.heading')} subtitle={t('invitation.text')}>
+      <form onSubmit={onSubmit} noValidate data-testid="invitation-form">
+        <Stack gap="md">
+          <TextInput
+            label={t('signup.email')}
+            value={email}
+            disabled
+            readOnly
+            rightSection={<IconLock size={16} />}
+          />
+          <TextInput label={t('signup.name')} autoComplete="name" autoFocus {...form.getInputProps('name')} />
+          <PasswordField
+            label={t('signup.password')}
+            description={t('signup.passwordHint')}
+            autoComplete="new-password"
+            {...form.getInputProps('password')}
+          />
+          <LocaleField
+            label={t('signup.locale')}
+            value={form.values.locale}
+            onChange={(value) => isLocale(value) && form.setFieldValue('locale', value)}
+          />
+          <Button type="submit" fullWidth size="md" loading={signup.isPending}>
+            {t('invitation.submit')}
+          </Button>
+        </Stack>
+      </form>
+    </AuthLayout>
+  );
+}
+
+/** Success page, then the workspace after a short notice (SPEC §9: 1 s after signup). */
+function InvitationDone({ message }: { message: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    const timer = setTimeout(() => void navigate('/', { replace: true }), REDIRECT_AFTER_SIGNUP_MS);
+    return () => clearTimeout(timer);
+  }, [navigate]);
+  return (
+    <ResultCard
+      kind="success"
+      title={t('invitation.successHeading')}
+      action={{ label: t('common.continue'), to: '/' }}
+    >
+      <Text c="dimmed" data-testid="invitation-done">
+        {message || t('invitation.successText')}
+      </Text>
+    </ResultCard>
+  );
+}

@@ -1,0 +1,127 @@
+import { Alert, Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { loginFormSchema, OTP_CODE_MAX_LENGTH } from '@otklik/shared';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { authApi } from '../../api/auth';
+import { ApiError } from '../../api/client';
+import { safeRedirect } from '../../app/session';
+import { AuthLayout } from '../../components/AuthLayout';
+import { PasswordField } from '../../components/PasswordField';
+import { useZodForm } from '../../forms/useZodForm';
+import { useLocale } from '../../i18n/useLocale';
+import { SocialButtons } from './SocialButtons';
+import { useSignIn } from './useSignIn';
+
+/** SPEC §4 Login: credentials; a code field when the server asks for one; then the redirect or stats. */
+export default function LoginScreen() {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const [params] = useSearchParams();
+  const redirect = safeRedirect(params.get('redirect'));
+  const signIn = useSignIn();
+  const login = useMutation({ mutationFn: authApi.login });
+  const [codeRequired, setCodeRequired] = useState(false);
+  const [codeNotice, setCodeNotice] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const codeRef = useRef<HTMLInputElement>(null);
+  const { form, handleSubmit, setServerErrors } = useZodForm(loginFormSchema, {
+    username: '',
+    password: '',
+    code: '',
+  });
+
+  useEffect(() => {
+    if (codeRequired) codeRef.current?.focus();
+  }, [codeRequired]);
+
+  const onSubmit = handleSubmit(async (data) => {
+    setError(null);
+    if (codeRequired && !data.code) {
+      form.setFieldError('code', 'code.required');
+      return;
+    }
+    try {
+      const token = await login.mutateAsync({
+        username: data.username,
+        password: data.password,
+        ...(codeRequired && data.code ? { code: data.code } : {}),
+      });
+      signIn(token, redirect ?? '/');
+    } catch (e) {
+      if (!(e instanceof ApiError)) return; // network errors are reported by a toast
+      if (e.status === 400 && e.errorType === 'code_required') {
+        setCodeRequired(true);
+        setCodeNotice(e.message);
+        return;
+      }
+      if (!setServerErrors(e)) setError(e.message);
+    }
+  });
+
+  return (
+    <AuthLayout
+      title={t('login.heading')}
+      footer={
+        <>
+          {t('login.noAccount')}{' '}
+          <Anchor component={Link} to="/signup" fz="sm" fw={600}>
+            {t('login.signup')}
+          </Anchor>
+        </>
+      }
+    >
+      <form onSubmit={onSubmit} noValidate data-testid="login-form">
+        <Stack gap="md">
+          {error && (
+            <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" data-testid="login-error">
+              {error}
+            </Alert>
+          )}
+          <TextInput
+            label={t('login.email')}
+            type="email"
+            autoComplete="username"
+            inputMode="email"
+            autoFocus
+            {...form.getInputProps('username')}
+          />
+          <PasswordField
+            label={t('login.password')}
+            autoComplete="current-password"
+            {...form.getInputProps('password')}
+          />
+          {codeRequired && (
+            <Stack gap={6}>
+              {codeNotice && (
+                <Text fz="sm" c="indigo.8" role="status">
+                  {codeNotice}
+                </Text>
+              )}
+              <TextInput
+                ref={codeRef}
+                label={t('login.code')}
+                description={t('login.codeHint')}
+                autoComplete="one-time-code"
+                maxLength={OTP_CODE_MAX_LENGTH}
+                data-testid="login-code"
+                {...form.getInputProps('code')}
+              />
+            </Stack>
+          )}
+          <Group justify="flex-end" mt={-6}>
+            <Anchor component={Link} to="/recovery" fz="sm">
+              {t('login.forgot')}
+            </Anchor>
+          </Group>
+          <Button type="submit" fullWidth size="md" loading={login.isPending}>
+            {t('login.submit')}
+          </Button>
+        </Stack>
+      </form>
+      <SocialButtons locale={locale} redirect={redirect} />
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,106 @@
+import { Center, Loader, Stack, Text } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams, useSearchParams } from 'react-router';
+import { authApi, isTokenResponse } from '../../api/auth';
+import { ApiError } from '../../api/client';
+import type { SignupResponse, TokenResponse } from '../../api/types';
+import { AuthLayout } from '../../components/AuthLayout';
+import { ResultCard } from '../../components/ResultCard';
+import { useLocale, useMessage } from '../../i18n/useLocale';
+import { takeLoginRedirect } from './loginRedirect';
+import { type PendingSignIn, ProviderPendingForm, pendingFrom } from './ProviderPendingForm';
+import { useSignIn } from './useSignIn';
+
+type State =
+  | { kind: 'working' }
+  | { kind: 'pending'; pending: PendingSignIn }
+  | { kind: 'message'; text: string }
+  | { kind: 'failed'; text: string };
+
+// The provider's code is single-use: one exchange per code, even if the screen mounts twice.
+const exchanges = new Map<string, Promise<TokenResponse | SignupResponse>>();
+
+/** /login/{provider}: the social sign-in callback (SPEC §7 POST v1/signup/provider). */
+export default function ProviderCallbackScreen() {
+  const { t } = useTranslation();
+  const message = useMessage();
+  const locale = useLocale();
+  const { provider = '' } = useParams();
+  const [params] = useSearchParams();
+  const signIn = useSignIn();
+  const [state, setState] = useState<State>({ kind: 'working' });
+  const code = params.get('code');
+  const denied = params.get('error');
+
+  const finish = (result: TokenResponse | SignupResponse) => {
+    if (isTokenResponse(result)) signIn(result, takeLoginRedirect());
+    else setState({ kind: 'message', text: result.message });
+  };
+
+  const fail = (error: unknown) => {
+    const pending = pendingFrom(error);
+    if (pending) setState({ kind: 'pending', pending });
+    else if (error instanceof ApiError) setState({ kind: 'failed', text: error.message });
+    else setState({ kind: 'failed', text: message('error.generic') });
+  };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per provider code
+  useEffect(() => {
+    // SPEC §8: declined access and a missing code are reported here, without calling the server.
+    if (denied) return setState({ kind: 'failed', text: message('error.accessDenied') });
+    if (!code) return setState({ kind: 'failed', text: message('error.missingCode') });
+    let exchange = exchanges.get(code);
+    if (!exchange) {
+      exchange = authApi.providerSignup({
+        provider,
+        code,
+        state: params.get('state') ?? undefined,
+        redirect_uri: `${window.location.origin}/login/${provider}`,
+        locale,
+      });
+      exchanges.set(code, exchange);
+    }
+    exchange.then(finish, fail);
+  }, [code, denied, provider]);
+
+  if (state.kind === 'failed') {
+    return (
+      <ResultCard
+        kind="error"
+        title={t('provider.failedHeading')}
+        action={{ label: t('provider.backToLogin'), to: '/login' }}
+      >
+        <Text c="dimmed">{state.text}</Text>
+      </ResultCard>
+    );
+  }
+  if (state.kind === 'message') {
+    return (
+      <ResultCard kind="mail" title={t('signup.sentHeading')}>
+        <Text c="dimmed">{state.text}</Text>
+      </ResultCard>
+    );
+  }
+  if (state.kind === 'pending') {
+    return (
+      <ProviderPendingForm
+        key={state.pending.need}
+        provider={provider}
+        pending={state.pending}
+        onResult={finish}
+        onPending={(pending) => setState({ kind: 'pending', pending })}
+      />
+    );
+  }
+  return (
+    <AuthLayout>
+      <Center py="lg">
+        <Stack align="center" gap="sm">
+          <Loader />
+          <Text c="dimmed">{t('provider.processing')}</Text>
+        </Stack>
+      </Center>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,333 @@
+import { Alert, Box, Button, Center, Grid, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { pathFor } from '@otklik/shared/routes';
+import { IconArrowBackUp } from '@tabler/icons-react';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { Link, useParams } from 'react-router';
+import { ApiError } from '../../api/client';
+import {
+  useAssignChat,
+  useBlockAuthor,
+  useChatDetails,
+  useChatMessages,
+  useReactToMessage,
+  useRetryMessage,
+  useSendMessage,
+  useSetChatStatus,
+  useSetChatTags,
+} from '../../api/inbox';
+import type { InboxChat, InboxMessage } from '../../api/inboxTypes';
+import { useNow } from '../../app/shell/ShellContext';
+import { showError } from '../../components/notify';
+import { ActionsBar } from '../../features/inbox/components/ActionsBar';
+import { LockNote, StatusBadge } from '../../features/inbox/components/badges';
+import { Composer } from '../../features/inbox/components/Composer';
+import { Attachments, Delivery, PlainText } from '../../features/inbox/components/content';
+import layout from '../../features/inbox/components/layout.module.css';
+import { providerName } from '../../features/inbox/components/ProviderIcon';
+import { ReactionPicker, ReactionsView } from '../../features/inbox/components/pickers';
+import { RecordHeader } from '../../features/inbox/components/RecordHeader';
+import { BlockedBadge, RecordSide } from '../../features/inbox/components/RecordSide';
+import { useInboxData } from '../../features/inbox/hooks/useInboxData';
+import { useInboxLive } from '../../features/inbox/hooks/useLive';
+import { useInboxT } from '../../features/inbox/i18n';
+import { chatActions } from '../../features/inbox/model/actions';
+import { providerEntry } from '../../features/inbox/model/composer';
+import { formatWhen } from '../../features/inbox/model/time';
+import { notifyDone } from '../../features/inbox/notify';
+import { useLocale } from '../../i18n/useLocale';
+import { formatDateTime } from '../../lib/format';
+import { useLock } from '../../realtime/hooks';
+
+/** chats/:id/messages — a private conversation, oldest → newest, with the reply box. */
+export default function ChatScreen() {
+  const t = useInboxT();
+  const id = Number(useParams().id);
+  const details = useChatDetails(id);
+  useInboxLive();
+
+  if (details.isPending) {
+    return (
+      <Center py={80}>
+        <Loader />
+      </Center>
+    );
+  }
+  if (!details.data) {
+    const notFound = details.error instanceof ApiError && details.error.status === 404;
+    return (
+      <Alert
+        color={notFound ? 'gray' : 'red'}
+        variant="light"
+        role="alert"
+        title={notFound ? t('chat.notFound') : undefined}
+      >
+        {notFound ? null : details.error?.message}
+      </Alert>
+    );
+  }
+  return <ChatPage key={id} chat={details.data.chat} />;
+}
+
+function ChatPage({ chat }: { chat: InboxChat }) {
+  const t = useInboxT();
+  const locale = useLocale();
+  const data = useInboxData();
+  const nowS = useNow(30_000);
+  const entry = providerEntry(chat.provider);
+  const can = (ability: Parameters<typeof data.canIn>[1]) => data.canIn(chat.space_id, ability);
+  const messages = useChatMessages(chat.id);
+  const list = useMemo(
+    () => [...(messages.data?.pages ?? [])].reverse().flatMap((page) => page.items),
+    [messages.data],
+  );
+  const replied = list.some((m) => m.is_own) || chat.last_message_is_own;
+  const actions = chatActions(chat, entry, can, { replied });
+  const account = data.objectsById.get(chat.object_id);
+
+  const lock = useLock(actions.reply ? `chat:${chat.id}` : null, { hold: actions.reply });
+  const lockedBy = lock.holder && !lock.isMine ? lock.holder.name : null;
+
+  const send = useSendMessage();
+  const status = useSetChatStatus();
+  const tags = useSetChatTags();
+  const assign = useAssignChat();
+  const block = useBlockAuthor();
+  const react = useReactToMessage();
+  const retry = useRetryMessage();
+
+  // Open at the newest message; follow new ones while the reader is at the bottom.
+  const endRef = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  const lastId = list.at(-1)?.id;
+  useEffect(() => {
+    const onScroll = () => {
+      atBottom.current = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 160;
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, []);
+  const firstScroll = useRef(true);
+  useLayoutEffect(() => {
+    if (lastId === undefined) return;
+    if (firstScroll.current || atBottom.current) {
+      endRef.current?.scrollIntoView({ block: 'end' });
+      firstScroll.current = false;
+    }
+  }, [lastId]);
+
+  return (
+    <Stack gap="md" data-testid="chat-page" data-chat-id={chat.id}>
+      <RecordHeader
+        provider={chat.provider}
+        author={chat.author}
+        subtitle={[
+          account?.name ?? providerName(chat.provider),
+          formatDateTime(chat.created_at, locale),
+        ].join(' · ')}
+        badges={
+          <>
+            <StatusBadge
+              status={chat.status}
+              closeReason={chat.close_reason}
+              delayedUntil={chat.delayed_until}
+            />
+            {chat.author && <BlockedBadge author={chat.author} />}
+            <LockNote lockKey={`chat:${chat.id}`} />
+          </>
+        }
+        actions={
+          <ActionsBar
+            flags={actions}
+            onStatus={(body) => status.mutateAsync({ id: chat.id, ...body })}
+            onBlock={async (duration) => {
+              if (!chat.author) return;
+              await block.mutateAsync({ id: chat.author.id, duration });
+              notifyDone(duration ? t('actions.blocked') : t('actions.unblocked'));
+            }}
+            blockHint={entry?.actions.block ? null : t('actions.blockLocalOnly')}
+          />
+        }
+      />
+      <Grid gap="md">
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <Stack gap="sm">
+            <Paper withBorder radius="md" p={{ base: 'xs', sm: 'md' }} bg="gray.0">
+              <Stack gap="xs" data-testid="chat-messages">
+                {messages.hasNextPage && (
+                  <Center>
+                    <Button
+                      variant="subtle"
+                      size="xs"
+                      loading={messages.isFetchingNextPage}
+                      onClick={() => void messages.fetchNextPage()}
+                    >
+                      {t('chat.loadEarlier')}
+                    </Button>
+                  </Center>
+                )}
+                {messages.isPending && (
+                  <Center py="lg">
+                    <Loader size="sm" />
+                  </Center>
+                )}
+                {!messages.isPending && list.length === 0 && (
+                  <Text c="dimmed" fz="sm" ta="center" py="lg">
+                    {t('chat.noMessages')}
+                  </Text>
+                )}
+                {list.map((message) => (
+                  <MessageBubble
+                    key={message.id}
+                    message={message}
+                    nowS={nowS}
+                    author={
+                      message.is_own
+                        ? (data.knownMemberName(message.user_id) ?? account?.name ?? '')
+                        : (chat.author?.name ?? '')
+                    }
+                    reactable={actions.react && !message.is_own && !message.is_deleted && entry !== null}
+                    onReact={(value) => react.mutate({ id: message.id, value }, { onError: showError })}
+                    onRetry={
+                      can('messages.reply')
+                        ? () => retry.mutate({ id: message.id }, { onError: showError })
+                        : undefined
+                    }
+                    retrying={retry.isPending && retry.variables?.id === message.id}
+                    entry={entry}
+                  />
+                ))}
+                <div ref={endRef} style={{ scrollMarginBottom: 170 }} />
+              </Stack>
+            </Paper>
+            {actions.reply && (
+              <Box className={layout.stickyComposer}>
+                <Composer
+                  provider={chat.provider}
+                  kind="message"
+                  lockedBy={lockedBy}
+                  onSend={async (draft) => {
+                    await send.mutateAsync({ id: chat.id, text: draft.text, attachments: draft.attachments });
+                    atBottom.current = true;
+                  }}
+                />
+              </Box>
+            )}
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <RecordSide
+            spaceId={chat.space_id}
+            author={chat.author}
+            data={data}
+            tags={chat.tags}
+            assignee={chat.assigned_user_id}
+            canTag={actions.tag}
+            canAssign={actions.assign}
+            onTags={(ids) => tags.mutateAsync({ id: chat.id, tag_ids: ids })}
+            onAssign={(userId) => assign.mutateAsync({ id: chat.id, user_id: userId })}
+            details={[
+              { label: t('item.account'), value: account?.name ?? '—' },
+              { label: t('filters.provider'), value: providerName(chat.provider) },
+              { label: t('item.created'), value: formatDateTime(chat.created_at, locale) },
+            ]}
+          />
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}
+
+function MessageBubble({
+  message,
+  author,
+  nowS,
+  reactable,
+  onReact,
+  onRetry,
+  retrying,
+  entry,
+}: {
+  message: InboxMessage;
+  author: string;
+  nowS: number;
+  reactable: boolean;
+  onReact: (value: string | number | null) => void;
+  onRetry?: () => void;
+  retrying: boolean;
+  entry: ReturnType<typeof providerEntry>;
+}) {
+  const t = useInboxT();
+  const locale = useLocale();
+  const own = message.is_own;
+  const ownReaction = message.reactions.find((r) => r.own)?.value ?? null;
+  return (
+    <Group
+      justify={own ? 'flex-end' : 'flex-start'}
+      align="flex-end"
+      gap={4}
+      wrap="nowrap"
+      data-testid="message"
+      data-own={own || undefined}
+    >
+      <Paper
+        radius="lg"
+        px="sm"
+        py={6}
+        maw="85%"
+        bg={own ? 'indigo.6' : 'white'}
+        c={own ? 'white' : undefined}
+        withBorder={!own}
+        style={{ overflowWrap: 'anywhere' }}
+      >
+        <Text fz={11} fw={600} c={own ? 'indigo.1' : 'dimmed'}>
+          {author}
+        </Text>
+        {message.reply_to_item_id && (
+          <Text
+            component={Link}
+            to={pathFor('item', { id: message.reply_to_item_id })}
+            fz={11}
+            c={own ? 'indigo.1' : 'indigo'}
+            style={{ display: 'block' }}
+          >
+            <IconArrowBackUp size={11} /> {t('chat.replyToItem')}
+          </Text>
+        )}
+        {message.is_deleted ? (
+          <Text fz="sm" fs="italic" c={own ? 'indigo.1' : 'dimmed'}>
+            {t('sandbox.deleted')}
+          </Text>
+        ) : (
+          <PlainText text={message.text} />
+        )}
+        <Attachments items={message.attachments} />
+        <Group justify="flex-end" gap={6} mt={2} wrap="nowrap">
+          {own && message.delivery !== 'failed' && (
+            <Box
+              c={own ? 'indigo.1' : undefined}
+              style={{ ['--mantine-color-dimmed' as string]: 'var(--mantine-color-indigo-1)' }}
+            >
+              <Delivery state={message.delivery} error={null} />
+            </Box>
+          )}
+          <Text fz={11} c={own ? 'indigo.1' : 'dimmed'} title={formatDateTime(message.created_at, locale)}>
+            {formatWhen(message.created_at, nowS, locale)}
+          </Text>
+        </Group>
+        {own && message.delivery === 'failed' && (
+          <Paper bg="white" radius="sm" p={4} mt={4}>
+            <Delivery state="failed" error={message.delivery_error} onRetry={onRetry} retrying={retrying} />
+          </Paper>
+        )}
+        {message.reactions.length > 0 && (
+          <Box mt={4}>
+            <ReactionsView reactions={message.reactions} />
+          </Box>
+        )}
+      </Paper>
+      {reactable && entry && (
+        <ReactionPicker entry={entry} current={ownReaction} onPick={onReact} size="sm" />
+      )}
+    </Group>
+  );
+}

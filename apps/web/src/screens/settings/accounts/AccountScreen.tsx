@@ -1,0 +1,271 @@
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { getProvider, isProviderId } from '@otklik/shared';
+import { pathFor } from '@otklik/shared/routes';
+import { IconChevronRight } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import {
+  useAccount,
+  useClearAccountError,
+  useDeleteAccount,
+  useRotateToken,
+  useSandboxUrl,
+  useUpdateAccount,
+} from '../../../api/accounts';
+import { ApiError } from '../../../api/client';
+import type { Account } from '../../../api/inboxTypes';
+import { api } from '../../../api/instance';
+import { useShell } from '../../../app/shell/ShellContext';
+import { ConfirmAction } from '../../../components/ConfirmAction';
+import { showError, showSaved } from '../../../components/notify';
+import { PageHeader } from '../../../components/PageHeader';
+import { ProviderIcon, providerName } from '../../../features/inbox/components/ProviderIcon';
+import { useInboxT } from '../../../features/inbox/i18n';
+import { CopyField, ingestCurl } from './common';
+import { ReconnectForm, useCanReconnect } from './ReconnectForm';
+
+/** settings/accounts/:id — name, company, the account's settings screens, its page or token, disconnect. */
+export default function AccountScreen() {
+  const t = useInboxT();
+  const id = Number(useParams().id);
+  const account = useAccount(id);
+  if (account.isPending) {
+    return (
+      <Center py={60}>
+        <Loader />
+      </Center>
+    );
+  }
+  if (!account.data) {
+    const notFound = account.error instanceof ApiError && account.error.status === 404;
+    return (
+      <Alert color={notFound ? 'gray' : 'red'} variant="light">
+        {notFound ? t('accounts.notFound') : account.error?.message}
+      </Alert>
+    );
+  }
+  return <AccountForm key={account.data.id} account={account.data} />;
+}
+
+function AccountForm({ account }: { account: Account }) {
+  const t = useInboxT();
+  const navigate = useNavigate();
+  const { objects } = useShell();
+  const update = useUpdateAccount();
+  const remove = useDeleteAccount();
+  const rotate = useRotateToken();
+  const clearError = useClearAccountError();
+  const sandbox = useSandboxUrl(account.id, account.provider === 'sandbox');
+  const canReconnect = useCanReconnect(account);
+  const [name, setName] = useState(account.name);
+  const [companyId, setCompanyId] = useState<string | null>(
+    account.company_id ? String(account.company_id) : null,
+  );
+  const [fresh, setFresh] = useState<{ ingest_token?: string; sandbox_url?: string } | null>(null);
+  useEffect(() => setName(account.name), [account.name]);
+  const entry = isProviderId(account.provider) ? getProvider(account.provider) : null;
+  const companies = (objects?.companies ?? []).filter((c) => c.space_id === account.space_id);
+  const settings = entry?.settings ?? [];
+  const links = [
+    settings.includes('exclude') && {
+      label: t('accounts.exclude'),
+      to: pathFor('settings-account-exclude', { id: account.id }),
+    },
+    settings.includes('exclude_messages') && {
+      label: t('accounts.excludeMessages'),
+      to: pathFor('settings-accounts-exclude-messages', {}, { object_id: account.id }),
+    },
+    settings.includes('chats') && {
+      label: t('accounts.chats'),
+      to: pathFor('settings-accounts-chats', {}, { object_id: account.id }),
+    },
+    settings.includes('stickers') && {
+      label: t('accounts.stickers'),
+      to: pathFor('settings-accounts-stickers', {}, { object_id: account.id }),
+    },
+    settings.includes('reactions') && {
+      label: t('accounts.reactions'),
+      to: pathFor('settings-accounts-reactions', {}, { object_id: account.id }),
+    },
+  ].filter((link): link is { label: string; to: string } => Boolean(link));
+  const pageUrl = fresh?.sandbox_url ?? sandbox.data?.sandbox_url;
+
+  return (
+    <Stack gap="lg" maw={760}>
+      <PageHeader
+        title={
+          <Group gap="sm" wrap="nowrap">
+            <ProviderIcon provider={account.provider} size={36} />
+            <span>{account.name}</span>
+          </Group>
+        }
+        description={providerName(account.provider)}
+      />
+      {account.error && (
+        <Alert color="red" variant="light" title={t('accounts.errorHeading')}>
+          <Stack gap="xs">
+            <Text fz="sm">{account.error}</Text>
+            <Group>
+              <Button
+                size="compact-sm"
+                variant="white"
+                color="red"
+                onClick={() => clearError.mutate(account.id, { onError: showError })}
+              >
+                {t('accounts.clearError')}
+              </Button>
+            </Group>
+          </Stack>
+        </Alert>
+      )}
+      {account.error && canReconnect && <ReconnectForm account={account} />}
+      <Paper withBorder radius="md" p="md">
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            update.mutate(
+              { id: account.id, name: name.trim(), company_id: companyId ? Number(companyId) : null },
+              { onSuccess: () => showSaved(t('accounts.saved')), onError: showError },
+            );
+          }}
+        >
+          <Stack gap="sm">
+            <TextInput
+              label={t('accounts.name')}
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              required
+              maxLength={200}
+              data-testid="account-name"
+            />
+            {companies.length > 0 && (
+              <Select
+                label={t('accounts.company')}
+                data={companies.map((c) => ({ value: String(c.id), label: c.name }))}
+                value={companyId}
+                onChange={setCompanyId}
+                clearable
+                placeholder={t('accounts.noCompany')}
+              />
+            )}
+            <Group>
+              <Button
+                type="submit"
+                loading={update.isPending}
+                disabled={!name.trim()}
+                data-testid="account-save"
+              >
+                {t('common.save')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Paper>
+
+      {links.length > 0 && (
+        <Paper withBorder radius="md" p={0}>
+          {links.map((link) => (
+            <Anchor key={link.to} component={Link} to={link.to} underline="never" c="inherit">
+              <Group
+                justify="space-between"
+                p="md"
+                style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}
+              >
+                <Text fz="sm">{link.label}</Text>
+                <IconChevronRight size={16} />
+              </Group>
+            </Anchor>
+          ))}
+        </Paper>
+      )}
+
+      {(pageUrl || account.connect === 'ingest_token') && (
+        <Paper withBorder radius="md" p="md">
+          <Stack gap="sm">
+            {pageUrl && (
+              <CopyField
+                value={pageUrl}
+                label={fresh ? t('accounts.rotated') : t('accounts.customerPage')}
+                testId="sandbox-url"
+              />
+            )}
+            {fresh?.ingest_token && (
+              <>
+                <Alert color="yellow" variant="light">
+                  {t('accounts.tokenOnce')}
+                </Alert>
+                <CopyField
+                  value={fresh.ingest_token}
+                  label={t('accounts.tokenHeading')}
+                  testId="ingest-token"
+                />
+                <CopyField
+                  value={ingestCurl(api.currentBase() || window.location.origin, fresh.ingest_token)}
+                  label={t('accounts.curlHeading')}
+                  multiline
+                />
+              </>
+            )}
+            <ConfirmAction
+              title={t('accounts.rotateTitle')}
+              message={t('accounts.rotateText')}
+              confirmLabel={t('accounts.rotate')}
+              color="orange"
+              onConfirm={async () => setFresh(await rotate.mutateAsync(account.id))}
+            >
+              {(open) => (
+                <Group gap="sm">
+                  {pageUrl && (
+                    <Button component="a" href={pageUrl} target="_blank" rel="noreferrer" variant="light">
+                      {t('accounts.openCustomerPage')}
+                    </Button>
+                  )}
+                  <Button variant="default" onClick={open}>
+                    {account.connect === 'ingest_token' ? t('accounts.rotate') : t('accounts.rotateLink')}
+                  </Button>
+                </Group>
+              )}
+            </ConfirmAction>
+          </Stack>
+        </Paper>
+      )}
+
+      <Paper withBorder radius="md" p="md">
+        <Group justify="space-between">
+          <Title order={2} fz="sm">
+            {t('accounts.disconnect')}
+          </Title>
+          <ConfirmAction
+            title={t('accounts.disconnectTitle')}
+            message={t('accounts.disconnectText', { name: account.name })}
+            confirmLabel={t('accounts.disconnect')}
+            onConfirm={async () => {
+              await remove.mutateAsync(account.id);
+              showSaved(t('accounts.disconnected'));
+              navigate(pathFor('settings-accounts'));
+            }}
+          >
+            {(open) => (
+              <Button color="red" variant="light" onClick={open} data-testid="account-disconnect">
+                {t('accounts.disconnect')}
+              </Button>
+            )}
+          </ConfirmAction>
+        </Group>
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,150 @@
+import { ActionIcon, Alert, Button, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
+import { spacesWhere } from '@otklik/shared';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useHolidayCrud, useHolidays } from '../../../api/settings';
+import { useShell } from '../../../app/shell/ShellContext';
+import { ConfirmAction } from '../../../components/ConfirmAction';
+import { showError } from '../../../components/notify';
+import { PageHeader } from '../../../components/PageHeader';
+import { QueryState } from '../../../components/QueryState';
+import { SpaceSelect } from '../../../components/SpaceSelect';
+import { useLocale, useMessage } from '../../../i18n/useLocale';
+import { civilDateOf } from '../../../lib/zonedTime';
+
+function formatDay(day: string, locale: string) {
+  return new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : 'ru-RU', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(`${day}T12:00:00Z`));
+}
+
+/** /settings/workinghours: the space's working calendar — holidays (days off for the whole team). */
+export default function WorkingHoursScreen() {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const message = useMessage();
+  const { actor, config, nowS } = useShell();
+  const spaces = config.spaces.filter((s) =>
+    spacesWhere(actor, 'workinghours.manage').some((m) => m.id === s.id),
+  );
+  const [spaceId, setSpaceId] = useState<number | null>(spaces[0]?.id ?? null);
+  const space = spaces.find((s) => s.id === spaceId);
+  const holidays = useHolidays(space?.id);
+  const crud = useHolidayCrud();
+  const [day, setDay] = useState('');
+  const [name, setName] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  const add = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!space) return;
+    const problems: Record<string, string> = {};
+    if (!day) problems.day = message('field.required');
+    if (!name.trim()) problems.name = message('field.required');
+    setErrors(problems);
+    if (Object.keys(problems).length > 0) return;
+    try {
+      await crud.create.mutateAsync({ space_id: space.id, day, name: name.trim() });
+      setDay('');
+      setName('');
+    } catch (failure) {
+      showError(failure);
+    }
+  };
+
+  const today = space ? civilDateOf(nowS, space.timezone) : '';
+  const list = (holidays.data ?? [])
+    .filter((h) => h.space_id === space?.id)
+    .sort((a, b) => a.day.localeCompare(b.day));
+
+  return (
+    <Stack gap="lg" maw={760}>
+      <PageHeader title={t('titles.settings-workinghours')} description={t('settings.holidays.hint')} />
+      {!space ? (
+        <Alert color="gray">{t('settings.holidays.none')}</Alert>
+      ) : (
+        <>
+          <SpaceSelect spaces={spaces} value={space.id} onChange={setSpaceId} />
+          <Paper withBorder p={{ base: 'md', sm: 'lg' }} radius="md">
+            <form onSubmit={(event) => void add(event)} noValidate>
+              <Group align="flex-end" gap="sm" wrap="wrap">
+                <TextInput
+                  type="date"
+                  label={t('settings.holidays.day')}
+                  value={day}
+                  onChange={(e) => setDay(e.currentTarget.value)}
+                  error={errors.day}
+                  w={180}
+                />
+                <TextInput
+                  label={t('settings.holidays.name')}
+                  value={name}
+                  onChange={(e) => setName(e.currentTarget.value)}
+                  error={errors.name}
+                  flex={1}
+                  miw={200}
+                  maxLength={200}
+                />
+                <Button type="submit" leftSection={<IconPlus size={16} />} loading={crud.create.isPending}>
+                  {t('settings.holidays.add')}
+                </Button>
+              </Group>
+            </form>
+          </Paper>
+          <QueryState queries={[holidays]}>
+            {() =>
+              list.length === 0 ? (
+                <Text c="dimmed" fz="sm">
+                  {t('settings.holidays.empty')}
+                </Text>
+              ) : (
+                <Paper withBorder radius="md">
+                  <Table verticalSpacing="sm">
+                    <Table.Tbody>
+                      {list.map((holiday) => (
+                        <Table.Tr key={holiday.id} opacity={holiday.day < today ? 0.55 : 1}>
+                          <Table.Td w={230}>
+                            <Text fz="sm" fw={500}>
+                              {formatDay(holiday.day, locale)}
+                            </Text>
+                          </Table.Td>
+                          <Table.Td>
+                            <Text fz="sm">{holiday.name}</Text>
+                          </Table.Td>
+                          <Table.Td w={50}>
+                            <ConfirmAction
+                              title={t('settings.holidays.deleteTitle')}
+                              message={t('settings.holidays.deleteText', { name: holiday.name })}
+                              confirmLabel={t('common.delete')}
+                              onConfirm={() => crud.remove.mutateAsync(holiday.id)}
+                            >
+                              {(open) => (
+                                <ActionIcon
+                                  variant="subtle"
+                                  color="red"
+                                  aria-label={t('common.delete')}
+                                  onClick={open}
+                                >
+                                  <IconTrash size={18} />
+                                </ActionIcon>
+                              )}
+                            </ConfirmAction>
+                          </Table.Td>
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                </Paper>
+              )
+            }
+          </QueryState>
+        </>
+      )}
+    </Stack>
+  );
+}

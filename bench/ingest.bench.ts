@@ -1,0 +1,288 @@
+// Webhook ingestion benchmark (`npm run bench -- ingest`): the real app (createRuntime on PostgreSQL,
+// listening on 127.0.0.1, PROVIDER_UPDATES=webhook) with Telegram accounts connected against the
+// Telegram emulator, and VK communities against the VK emulator (in a worker thread, since VK webhooks
+// ask it for authors' names). A worker thread (bench/webhook-load.mjs) fires N webhook POSTs with
+// distinct update ids, 32 in flight, capped at 60 s; every 100th goes to a probe account whose chats
+// a side loop looks for in GET /v1/chats, which gives receipt → visible-in-the-list latency. Beside it,
+// the pipeline alone: ingest() with batches of 500 from the same run.
+//
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/otklik_bench npm run bench -- ingest
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { WEB_CLIENT_ID } from '@otklik/shared';
+import { eq, inArray } from 'drizzle-orm';
+import { loadConfig } from '../apps/server/src/config';
+import { objects } from '../apps/server/src/db/schema';
+import { hashPassword } from '../apps/server/src/modules/auth/passwords';
+import { ingest } from '../apps/server/src/modules/inbox/ingest';
+import { createTrialSpace } from '../apps/server/src/modules/spaces/service';
+import { openCredentials } from '../apps/server/src/providers/context';
+import { startTelegramEmulator } from '../apps/server/src/providers/telegram/emulator';
+import { updateToEvents } from '../apps/server/src/providers/telegram/mapping';
+import { createRuntime } from '../apps/server/src/runtime';
+import { ensureDatabase } from './seed-inbox';
+
+const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 20_000);
+const CONCURRENCY = 32;
+const MAX_MS = 60_000;
+const PROBE_EVERY = 100;
+const CUSTOMERS = 1_000;
+const POLL_MS = 20;
+const DIRECT_BATCHES = 20;
+const DIRECT_BATCH = 500;
+const TARGET_RATE = 1_500;
+const TARGET_P95_MS = 250;
+const here = fileURLToPath(new URL('.', import.meta.url));
+const hasVk = existsSync(join(here, '../apps/server/src/providers/vk/connector.ts'));
+
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
+const verdict = (pass: boolean) => (pass ? 'PASS' : 'MISS');
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function startVkEmulator(): Promise<{
+  worker: Worker;
+  env: Record<string, string>;
+  communities: Array<{ groupId: number; token: string }>;
+}> {
+  const worker = new Worker(new URL('./vk-emulator-worker.mjs', import.meta.url), {
+    workerData: { communities: 2 },
+  });
+  return new Promise((resolve, reject) => {
+    worker.once('message', (m) => resolve({ worker, ...m }));
+    worker.once('error', reject);
+  });
+}
+
+interface LoadResult {
+  latencies: number[];
+  errors: number;
+  firstError: string | null;
+  elapsedMs: number;
+  probes: Array<{ chat: string; startedAt: number }>;
+}
+
+function runLoad(workerData: Record<string, unknown>): Promise<LoadResult> {
+  const worker = new Worker(new URL('./webhook-load.mjs', import.meta.url), { workerData });
+  return new Promise((resolve, reject) => {
+    worker.once('message', (m: LoadResult) => {
+      void worker.terminate();
+      resolve(m);
+    });
+    worker.once('error', reject);
+  });
+}
+
+async function main() {
+  const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/otklik_bench';
+  await ensureDatabase(url);
+  const tg = await startTelegramEmulator();
+  const vk = hasVk ? await startVkEmulator() : null;
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATABASE_URL: url,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    APP_URL: base,
+    SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789',
+    PROVIDER_UPDATES: 'webhook',
+    TELEGRAM_API_URL: tg.url,
+    ...(vk?.env ?? {}),
+  });
+  const runtime = await createRuntime(config, { startBackground: false });
+  const { db, query } = runtime.deps.database;
+  const created: number[] = [];
+  try {
+    await runtime.app.listen({ port, host: '127.0.0.1' });
+    console.log(
+      `machine: load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} on ${cpus().length} cores`,
+    );
+    // An operator with a paid, unlimited space of its own.
+    const email = `bench-ingest-${randomUUID().slice(0, 8)}@example.test`;
+    const { rows } = await query<{ id: number }>(
+      `INSERT INTO users (name, email, password_hash, email_status) VALUES ('Bench Ingest', $1, $2, 1) RETURNING id`,
+      [email, await hashPassword('Bench-pass1')],
+    );
+    const space = await createTrialSpace(db, { name: 'Bench ingest', ownerId: Number(rows[0]!.id) });
+    await query(
+      `UPDATE spaces SET is_trial = false, tariff_id = 20, expires_at = now() + interval '10 years' WHERE id = $1`,
+      [space.id],
+    );
+    const login = await fetch(`${base}/v1/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        grant_type: 'password',
+        client_id: WEB_CLIENT_ID,
+        client_secret: config.WEB_CLIENT_SECRET,
+        username: email,
+        password: 'Bench-pass1',
+      }),
+    });
+    if (!login.ok) throw new Error(`login failed: ${login.status} ${await login.text()}`);
+    const auth = {
+      authorization: `Bearer ${((await login.json()) as { access_token: string }).access_token}`,
+    };
+
+    const connect = async (provider: string, credentials: Record<string, string>) => {
+      const res = await fetch(`${base}/v1/objects`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ provider, credentials }),
+      });
+      if (!res.ok) throw new Error(`connect ${provider} failed: ${res.status} ${await res.text()}`);
+      const id = ((await res.json()) as { id: number }).id;
+      created.push(id);
+      const [row] = await db.select().from(objects).where(eq(objects.id, id));
+      return { id, row: row!, secret: openCredentials(runtime.deps.sealer, row!).webhook_secret! };
+    };
+    const telegramBot = async () => {
+      const id = 6_000_000_000 + Math.floor(Math.random() * 1e8);
+      const token = `${id}:AAbench${randomUUID().replace(/-/g, '')}`;
+      tg.addBot(token, { id, first_name: 'Bench Bot', username: `bench${id}_bot` });
+      return connect('telegram', { bot_token: token });
+    };
+
+    /** One webhook phase: the load from the worker, and the probe account's chats watched in the list API. */
+    const phase = async (
+      name: string,
+      kind: 'telegram' | 'vk',
+      main: { url: string; secret: string; groupId?: number },
+      probe: typeof main & { id: number },
+      firstId: number,
+    ) => {
+      const seen = new Map<string, number>();
+      let polling = true;
+      const poller = (async () => {
+        while (polling) {
+          const res = await fetch(`${base}/v1/chats?object_id=${probe.id}&limit=100`, { headers: auth });
+          const page = (await res.json()) as { items: Array<{ external_id: string }> };
+          const at = performance.timeOrigin + performance.now();
+          for (const c of page.items) if (!seen.has(c.external_id)) seen.set(c.external_id, at);
+          await new Promise((r) => setTimeout(r, POLL_MS));
+        }
+      })();
+      const load = await runLoad({
+        kind,
+        targets: { main, probe },
+        requests: EVENTS,
+        concurrency: CONCURRENCY,
+        maxMs: MAX_MS,
+        probeEvery: PROBE_EVERY,
+        firstId,
+        customers: CUSTOMERS,
+      });
+      const deadline = Date.now() + 5_000;
+      while (load.probes.some((p) => !seen.has(p.chat)) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, POLL_MS));
+      polling = false;
+      await poller;
+      const sent = load.latencies.length;
+      const rate = (sent - load.errors) / (load.elapsedMs / 1000);
+      const http = [...load.latencies].sort((a, b) => a - b);
+      const visible = load.probes
+        .map((p) => (seen.get(p.chat) ?? Number.POSITIVE_INFINITY) - p.startedAt)
+        .sort((a, b) => a - b);
+      const p95 = pct(visible, 0.95);
+      console.log(
+        `\n${name}: ${sent} webhook POSTs in ${(load.elapsedMs / 1000).toFixed(1)} s, ${load.errors} errors${load.firstError ? ` (first: ${load.firstError})` : ''}`,
+      );
+      console.log(
+        `  webhook answer: p50 ${pct(http, 0.5).toFixed(1)} ms, p95 ${pct(http, 0.95).toFixed(1)} ms, p99 ${pct(http, 0.99).toFixed(1)} ms`,
+      );
+      console.log(
+        `${verdict(rate >= TARGET_RATE)}  ${name} events/s at the webhook`.padEnd(60),
+        `${rate.toFixed(0)} /s`.padEnd(16),
+        `target ≥ ${TARGET_RATE}`,
+      );
+      console.log(
+        `${verdict(p95 <= TARGET_P95_MS)}  ${name} receipt → visible in GET /v1/chats, p95`.padEnd(60),
+        `${p95.toFixed(0)} ms`.padEnd(16),
+        `target ≤ ${TARGET_P95_MS} ms (p50 ${pct(visible, 0.5).toFixed(0)} ms, ${visible.length} probes, list polled every ~${POLL_MS} ms)`,
+      );
+      return { rate, p95 };
+    };
+
+    const tgMain = await telegramBot();
+    const tgProbe = await telegramBot();
+    const hook = (id: number) => `${base}/v1/webhooks/telegram/${id}`;
+    await phase(
+      'Telegram',
+      'telegram',
+      { url: hook(tgMain.id), secret: tgMain.secret },
+      { id: tgProbe.id, url: hook(tgProbe.id), secret: tgProbe.secret },
+      1_000_000,
+    );
+
+    if (vk) {
+      const [a, b] = vk.communities;
+      const vkMain = await connect('vk', { group_id: String(a!.groupId), access_token: a!.token });
+      const vkProbe = await connect('vk', { group_id: String(b!.groupId), access_token: b!.token });
+      const { callbackSecret } = await import('../apps/server/src/providers/vk/client');
+      const vhook = (id: number) => `${base}/v1/webhooks/vk/${id}`;
+      await phase(
+        'VK',
+        'vk',
+        { url: vhook(vkMain.id), secret: callbackSecret(vkMain.secret), groupId: a!.groupId },
+        {
+          id: vkProbe.id,
+          url: vhook(vkProbe.id),
+          secret: callbackSecret(vkProbe.secret),
+          groupId: b!.groupId,
+        },
+        2_000_000,
+      );
+    } else console.log('\nVK: no connector at apps/server/src/providers/vk/ — measured Telegram only.');
+
+    // The pipeline alone: the same Telegram updates mapped and stored with ingest() in batches of 500.
+    const direct = await telegramBot();
+    const batches = Array.from({ length: DIRECT_BATCHES }, (_, b) =>
+      Array.from({ length: DIRECT_BATCH }, (_, i) => {
+        const id = 3_000_000 + b * DIRECT_BATCH + i;
+        const chatId = 100_000_000 + (id % CUSTOMERS);
+        return updateToEvents({
+          update_id: id,
+          message: {
+            message_id: id,
+            from: { id: chatId, is_bot: false, first_name: 'Bench' },
+            chat: { id: chatId, type: 'private' },
+            date: Math.floor(Date.now() / 1000),
+            text: `Direct ${id}`,
+          },
+        })[0]!;
+      }),
+    );
+    const t0 = performance.now();
+    for (const batch of batches) await ingest({ db, bus: runtime.deps.bus }, direct.row, batch);
+    const directRate = (DIRECT_BATCHES * DIRECT_BATCH) / ((performance.now() - t0) / 1000);
+    console.log(
+      `\n  ·   pipeline alone: ingest() ${DIRECT_BATCHES} × ${DIRECT_BATCH} Telegram messages`.padEnd(60),
+      `${directRate.toFixed(0)} /s`,
+    );
+  } finally {
+    if (created.length > 0) await db.delete(objects).where(inArray(objects.id, created));
+    await runtime.close();
+    await tg.close();
+    await vk?.worker.terminate();
+  }
+}
+
+await main();

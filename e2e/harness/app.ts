@@ -1,0 +1,176 @@
+// Starts the real server the way `npm start` does (`node --import tsx apps/server/src/main.ts`), on a free
+// port on 127.0.0.1, with a fresh DATA_DIR. The database is embedded PGlite in that DATA_DIR, or the
+// PostgreSQL server of DATABASE_URL when the environment sets it (shared between runs: use unique data,
+// see uniqueEmail()). The web app must be built first (the e2e global setup does that).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from './paths';
+
+export interface StartAppOptions {
+  /** Extra env for the server; a value of undefined removes the variable. */
+  env?: Record<string, string | undefined>;
+  /** A mail catcher from startSmtp(): sets SMTP_URL. */
+  smtp?: { url: string };
+  /** How long to wait for GET /healthz to answer 200. */
+  startTimeoutMs?: number;
+  /** Echo the server's output live (also on with E2E_APP_LOGS=1). */
+  echoLogs?: boolean;
+}
+
+export interface AppHandle {
+  /** Base URL, e.g. http://127.0.0.1:41234 (no trailing slash). */
+  url: string;
+  port: number;
+  dataDir: string;
+  /** Everything the server printed so far (stdout and stderr, interleaved). */
+  logs(): string;
+  /** Exit code once the server has exited, otherwise null. */
+  exitCode(): number | null;
+  /** SIGTERM, then SIGKILL after 10 s; removes DATA_DIR. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** True when the server runs on a PostgreSQL server shared between runs (tests must use unique data). */
+export const usesSharedDatabase = Boolean(process.env.DATABASE_URL);
+
+/** A unique, valid email address, so tests never collide on a shared database. */
+export function uniqueEmail(prefix = 'user'): string {
+  const unique = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  return `${prefix}-${unique}@example.test`;
+}
+
+/** A TCP port that was free a moment ago on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      if (address === null || typeof address === 'string') {
+        server.close();
+        reject(new Error('could not get a free port'));
+        return;
+      }
+      server.close(() => resolvePort(address.port));
+    });
+  });
+}
+
+// Variables Vitest sets in its own process; the server must start as `npm start` would, not in test mode.
+const vitestEnvKeys = ['NODE_ENV', 'TEST', 'VITEST', 'MODE', 'PROD', 'DEV', 'SSR', 'BASE_URL', 'FORCE_TTY'];
+
+// Children still running when the test process exits are killed, so no server outlives a run.
+const liveServers = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of liveServers) child.kill('SIGKILL');
+});
+
+const maxLogChars = 2_000_000;
+
+export async function startApp(options: StartAppOptions = {}): Promise<AppHandle> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'otklik-e2e-'));
+
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const key of Object.keys(env)) {
+    if (vitestEnvKeys.includes(key) || key.startsWith('VITEST_')) delete env[key];
+  }
+  Object.assign(env, {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    APP_URL: url,
+    PUBLIC_URL: url,
+    ...(options.smtp ? { SMTP_URL: options.smtp.url } : {}),
+    // The web build this run serves (a snapshot taken by the e2e global setup), unless WEB_DIST is set.
+    ...(process.env.E2E_WEB_DIST && !process.env.WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
+    ...options.env,
+  });
+  for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
+
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  liveServers.add(child);
+
+  let output = '';
+  const echo = options.echoLogs ?? process.env.E2E_APP_LOGS === '1';
+  const collect = (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    output = (output + text).slice(-maxLogChars);
+    if (echo) process.stderr.write(text.replace(/^(?=.)/gm, `[app:${port}] `));
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+
+  let spawnError: Error | null = null;
+  child.on('error', (error) => {
+    spawnError = error;
+  });
+  const exited = new Promise<void>((resolveExit) => {
+    child.on('exit', () => {
+      liveServers.delete(child);
+      resolveExit();
+    });
+  });
+  const hasExited = () => child.exitCode !== null || child.signalCode !== null;
+
+  let stopped = false;
+  const stop = async () => {
+    if (!stopped) {
+      stopped = true;
+      if (!hasExited() && !spawnError) {
+        child.kill('SIGTERM');
+        const killTimer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(killTimer);
+      }
+      rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
+    }
+  };
+
+  const handle: AppHandle = {
+    url,
+    port,
+    dataDir,
+    logs: () => output,
+    exitCode: () => child.exitCode,
+    stop,
+  };
+
+  const timeoutMs = options.startTimeoutMs ?? Number(process.env.E2E_APP_START_TIMEOUT_MS || 90_000);
+  const deadline = Date.now() + timeoutMs;
+  let lastProblem = 'no answer yet';
+  while (true) {
+    if (spawnError || hasExited()) {
+      await stop();
+      throw new Error(
+        `The server exited before it was healthy (${spawnError ?? `exit code ${child.exitCode}, signal ${child.signalCode}`}).\n${tail(output)}`,
+      );
+    }
+    try {
+      const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2_000) });
+      if (response.status === 200) return handle;
+      lastProblem = `GET /healthz answered ${response.status}`;
+    } catch (error) {
+      lastProblem = `GET /healthz failed: ${(error as Error).message}`;
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`The server was not healthy within ${timeoutMs} ms (${lastProblem}).\n${tail(output)}`);
+    }
+    await new Promise((resolveWait) => setTimeout(resolveWait, 200));
+  }
+}
+
+function tail(text: string, lines = 80): string {
+  const last = text.trimEnd().split('\n').slice(-lines).join('\n');
+  return last ? `Last server output:\n${last}` : 'The server printed nothing.';
+}

@@ -1,0 +1,74 @@
+// Debian's Chromium driven by playwright-core (no browser download). Flags keep it off the network:
+// this machine's closed network refuses Chromium's background connections.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { screensDir } from './paths';
+
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export interface ContextOptions {
+  /** Browser locale, e.g. 'en-US' (default) or 'ru-RU'; sets navigator.language and Accept-Language. */
+  locale?: string;
+  viewport?: { width: number; height: number };
+  /** Lets page.goto('/login') resolve against the app, e.g. app.url. */
+  baseURL?: string;
+  timezoneId?: string;
+  /** Default for waits and actions; fails fast instead of running into the test timeout. */
+  timeoutMs?: number;
+}
+
+export interface BrowserHandle {
+  browser: Browser;
+  newContext(options?: ContextOptions): Promise<BrowserContext>;
+  /** A page in a fresh context (its own cookies and storage). */
+  newPage(options?: ContextOptions): Promise<Page>;
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(): Promise<BrowserHandle> {
+  if (!existsSync(chromiumPath)) {
+    throw new Error(`No Chromium at ${chromiumPath}: apt-get install chromium, or set CHROMIUM_PATH.`);
+  }
+  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
+
+  const newContext = async (options: ContextOptions = {}) => {
+    const context = await browser.newContext({
+      locale: options.locale ?? 'en-US',
+      viewport: options.viewport ?? { width: 1280, height: 800 },
+      baseURL: options.baseURL,
+      timezoneId: options.timezoneId,
+    });
+    context.setDefaultTimeout(options.timeoutMs ?? 15_000);
+    return context;
+  };
+
+  return {
+    browser,
+    newContext,
+    async newPage(options) {
+      const context = await newContext(options);
+      return context.newPage();
+    },
+    close: () => browser.close(),
+  };
+}
+
+/** Saves a full-page PNG to test-results/screens/<name>.png and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(screensDir, { recursive: true });
+  const path = join(screensDir, `${name.replace(/[^\w.-]+/g, '_')}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}

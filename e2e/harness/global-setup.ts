@@ -1,0 +1,24 @@
+// Runs once before the e2e files: the server serves apps/web/dist, so build it when it is stale
+// (`npm test` has just built it; a direct `npm run test:e2e` may not have).
+//
+// The build is then copied to a temporary folder that every server of this run serves (WEB_DIST, set
+// by startApp from E2E_WEB_DIST): a rebuild of apps/web/dist while the suite runs (another `npm run
+// build`, a dev watcher) replaces the hashed chunks under a page that is loading and breaks it.
+// E2E_WEB_SNAPSHOT=0 serves apps/web/dist directly.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from './paths';
+
+export default function setup(): (() => void) | undefined {
+  const result = spawnSync(process.execPath, ['scripts/build-web.mjs'], { cwd: repoRoot, stdio: 'inherit' });
+  if (result.status !== 0) {
+    throw new Error(`The web app did not build (exit code ${result.status}); see the output above.`);
+  }
+  if (process.env.E2E_WEB_SNAPSHOT === '0' || process.env.WEB_DIST) return undefined;
+  const snapshot = mkdtempSync(join(tmpdir(), 'otklik-e2e-web-'));
+  cpSync(join(repoRoot, 'apps/web/dist'), snapshot, { recursive: true });
+  process.env.E2E_WEB_DIST = snapshot;
+  return () => rmSync(snapshot, { recursive: true, force: true, maxRetries: 3 });
+}

@@ -1,0 +1,21 @@
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// Browser tests: the real server (started per file by startApp) driven by Debian's Chromium.
+// One file at a time: each starts a server and a browser, and the machine has 2 cores.
+export default defineConfig({
+  test: {
+    root: resolve(dirname(fileURLToPath(import.meta.url)), '..'),
+    include: ['e2e/tests/**/*.e2e.ts'],
+    environment: 'node',
+    globalSetup: ['e2e/harness/global-setup.ts'],
+    pool: 'forks',
+    fileParallelism: false,
+    maxWorkers: 1,
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
+    teardownTimeout: 30_000,
+    retry: 0, // a flaky test gets fixed, not retried
+  },
+});

@@ -1,0 +1,11 @@
+// Access rules shared by the server's policies and the web app: roles, abilities, menus, billing state
+// and the access gate (SPEC §2, §4, §6).
+export * from './billing';
+export * from './features';
+export * from './gate';
+export * from './labels';
+export * from './menu';
+export * from './permissions';
+export * from './roles';
+export * from './routes-used';
+export * from './types';

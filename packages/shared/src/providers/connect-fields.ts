@@ -1,0 +1,107 @@
+import type { ProviderId } from './ids';
+
+// What the add-account screen asks for when a network is connected by pasting credentials
+// (catalogue `connect` of 'bot_token' or 'credentials'), and what the server validates. Networks
+// connected through an OAuth popup may also offer these fields as the manual way.
+
+export interface ConnectField {
+  name: string;
+  /** Shown as a password field and never sent back by the API. */
+  secret: boolean;
+  required: boolean;
+  label: { ru: string; en: string };
+  hint?: { ru: string; en: string };
+}
+
+const field = (
+  name: string,
+  label: ConnectField['label'],
+  opts: { secret?: boolean; required?: boolean; hint?: ConnectField['hint'] } = {},
+): ConnectField => ({
+  name,
+  label,
+  secret: opts.secret ?? false,
+  required: opts.required ?? true,
+  hint: opts.hint,
+});
+
+export const CONNECT_FIELDS: Partial<Record<ProviderId, ConnectField[]>> = {
+  telegram: [
+    field(
+      'bot_token',
+      { ru: 'Токен бота', en: 'Bot token' },
+      {
+        secret: true,
+        hint: {
+          ru: 'Создайте бота у @BotFather и вставьте его токен. Чтобы получать комментарии канала, добавьте бота администратором в группу обсуждения.',
+          en: "Create a bot with @BotFather and paste its token. To receive a channel's comments, make the bot an administrator of its discussion group.",
+        },
+      },
+    ),
+  ],
+  max: [
+    field(
+      'access_token',
+      { ru: 'Токен бота MAX', en: 'MAX bot token' },
+      {
+        secret: true,
+        hint: {
+          ru: 'Токен из раздела «Чат-боты» платформы MAX для партнёров.',
+          en: "The token from the MAX partner platform's Chat bots section.",
+        },
+      },
+    ),
+  ],
+  viber: [
+    field(
+      'auth_token',
+      { ru: 'Токен бота Viber', en: 'Viber bot token' },
+      {
+        secret: true,
+        hint: {
+          ru: 'Токен из панели администратора Viber (Edit Info → Token).',
+          en: 'The token from the Viber admin panel (Edit Info → Token).',
+        },
+      },
+    ),
+  ],
+  whatsapp: [
+    field('phone_number_id', { ru: 'ID номера телефона', en: 'Phone number ID' }),
+    field('access_token', { ru: 'Токен доступа', en: 'Access token' }, { secret: true }),
+    field(
+      'app_secret',
+      { ru: 'Секрет приложения', en: 'App secret' },
+      {
+        secret: true,
+        hint: {
+          ru: 'Нужен для проверки подписи вебхуков (X-Hub-Signature-256).',
+          en: 'Used to verify webhook signatures (X-Hub-Signature-256).',
+        },
+      },
+    ),
+  ],
+  avito: [
+    field('client_id', { ru: 'Client ID', en: 'Client ID' }),
+    field('client_secret', { ru: 'Client secret', en: 'Client secret' }, { secret: true }),
+  ],
+  vk: [
+    field('group_id', { ru: 'ID сообщества', en: 'Community ID' }),
+    field('access_token', { ru: 'Ключ доступа сообщества', en: 'Community access token' }, { secret: true }),
+    field(
+      'user_token',
+      { ru: 'Ключ администратора (необязательно)', en: 'Admin user token (optional)' },
+      {
+        secret: true,
+        required: false,
+        hint: {
+          ru: 'Нужен, чтобы удалять, восстанавливать и редактировать комментарии, ставить лайки и блокировать авторов: ключ сообщества этого не умеет.',
+          en: 'Needed to delete, restore and edit comments, to like them and to ban authors: a community token cannot.',
+        },
+      },
+    ),
+  ],
+};
+
+export function connectFields(provider: ProviderId): ConnectField[] {
+  return CONNECT_FIELDS[provider] ?? [];
+}

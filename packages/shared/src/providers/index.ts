@@ -1,0 +1,30 @@
+// Provider catalogue — SPEC §3, §5, §9. Import from here; the files behind it are an implementation detail.
+export { providers } from './catalogue';
+export * from './connect-fields';
+export { isProviderId, PROVIDER_IDS, type ProviderId } from './ids';
+export {
+  attachmentLimit,
+  byteLimit,
+  canPerform,
+  characterCount,
+  checkReplyLimits,
+  editWindowSeconds,
+  getProvider,
+  isWithinEditWindow,
+  listConnectableProviders,
+  type ProviderRef,
+  type ReplyDraft,
+  type ReplyLimitCode,
+  type ReplyLimitViolation,
+  supportsReplyKind,
+  textLimit,
+  utf8ByteLength,
+} from './limits';
+export {
+  SANDBOX_REACTION_EMOJI,
+  TELEGRAM_REACTION_EMOJI,
+  VK_REACTION_ID_MAX,
+  VK_REACTION_IDS,
+  WHATSAPP_REACTION_EMOJI,
+} from './reactions';
+export * from './types';
