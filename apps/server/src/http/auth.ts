@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { users } from '../db/schema';
+import type { MembershipRow } from '../modules/spaces/actor';
 import { AppError } from './errors';
 
 export type UserRow = typeof users.$inferSelect;
@@ -7,6 +8,19 @@ export type UserRow = typeof users.$inferSelect;
 export interface AuthContext {
   user: UserRow;
   sessionId: number;
+  /** The user's memberships, read in the same statement as the session (one round trip fewer). */
+  memberships?: MembershipRow[];
+}
+
+// Memberships read with the session of a read-only request, kept for that request's first loadActor
+// (spaces/actor.ts). Only GET/HEAD: a request that writes may change memberships before it asks.
+const prefetched = new WeakMap<UserRow, MembershipRow[]>();
+
+/** The memberships read with this request's session, once; later calls read them afresh. */
+export function takePrefetchedMemberships(user: UserRow): MembershipRow[] | undefined {
+  const rows = prefetched.get(user);
+  if (rows) prefetched.delete(user);
+  return rows;
 }
 
 declare module 'fastify' {
@@ -29,6 +43,9 @@ export function requireAuth(authenticate: (token: string) => Promise<AuthContext
   return async (req: FastifyRequest, _reply: FastifyReply) => {
     const token = bearerToken(req);
     if (!token) throw new AppError(401, 'error.unauthorized');
-    req.auth = await authenticate(token);
+    const auth = await authenticate(token);
+    if (auth.memberships && (req.method === 'GET' || req.method === 'HEAD'))
+      prefetched.set(auth.user, auth.memberships);
+    req.auth = auth;
   };
 }

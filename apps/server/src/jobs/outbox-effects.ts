@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { items, messages, objects, outbox } from '../db/schema';
 import { presentItems } from '../modules/inbox/actions/present';
@@ -57,36 +57,87 @@ export async function recordSuccess(deps: EffectDeps, row: OutboxRow, sent: Sent
   if (!done) return;
   const externalId = sent?.externalId ?? null;
   if (row.action === 'reply' && row.itemId) {
-    await deps.db
-      .update(items)
-      .set({
-        delivery: 'sent',
-        deliveryError: null,
-        updatedAt: now,
-        // The network's echo of our reply (a webhook) may have stored this id already; keep the first.
-        ...(externalId
-          ? {
-              externalId: sql`CASE WHEN EXISTS (SELECT 1 FROM items o WHERE o.object_id = ${row.objectId} AND o.external_id = ${externalId}) THEN NULL ELSE ${externalId} END`,
-            }
-          : {}),
-      })
-      .where(eq(items.id, row.itemId));
-    await publishItem(deps, row.itemId);
+    const itemId = row.itemId;
+    const removed = await deps.db.transaction(async (tx) => {
+      const echoes = externalId
+        ? await adoptItemEcho(tx as unknown as Db, row.objectId, itemId, externalId)
+        : [];
+      await tx
+        .update(items)
+        .set({ delivery: 'sent', deliveryError: null, updatedAt: now, ...(externalId ? { externalId } : {}) })
+        .where(eq(items.id, itemId));
+      return echoes;
+    });
+    if (removed.length > 0)
+      await deps.bus.publish({
+        type: 'items.removed',
+        spaceId: done.spaceId,
+        payload: { ids: removed },
+        cause: SYSTEM,
+      });
+    await publishItem(deps, itemId);
   } else if ((row.action === 'message' || row.action === 'direct') && row.messageId) {
-    await deps.db
-      .update(messages)
-      .set({
-        delivery: 'sent',
-        deliveryError: null,
-        ...(externalId
-          ? {
-              externalId: sql`CASE WHEN EXISTS (SELECT 1 FROM messages o WHERE o.chat_id = ${row.chatId} AND o.external_id = ${externalId}) THEN NULL ELSE ${externalId} END`,
-            }
-          : {}),
-      })
-      .where(eq(messages.id, row.messageId));
-    await publishMessage(deps, row.messageId);
+    const messageId = row.messageId;
+    const removed = await deps.db.transaction(async (tx) => {
+      const echoes = externalId ? await adoptMessageEcho(tx as unknown as Db, messageId, externalId) : [];
+      await tx
+        .update(messages)
+        .set({ delivery: 'sent', deliveryError: null, ...(externalId ? { externalId } : {}) })
+        .where(eq(messages.id, messageId));
+      return echoes;
+    });
+    if (removed.length > 0)
+      await deps.bus.publish({
+        type: 'messages.removed',
+        spaceId: done.spaceId,
+        payload: { chat_id: removed[0]!.chatId, ids: removed.map((m) => m.id) },
+        cause: SYSTEM,
+      });
+    await publishMessage(deps, messageId);
   }
+}
+
+/**
+ * The network's echo of our reply (its webhook or poll beat this answer) was stored as a row of its
+ * own. Ours takes the network's id and the echo goes — replies to it move to ours — so the reply
+ * shows once, with its author. Returns the removed rows' ids.
+ */
+async function adoptItemEcho(db: Db, objectId: number, itemId: number, externalId: string) {
+  const echoes = await db
+    .select({ id: items.id })
+    .from(items)
+    .where(
+      and(
+        eq(items.objectId, objectId),
+        eq(items.externalId, externalId),
+        eq(items.isOwn, true),
+        ne(items.id, itemId),
+      ),
+    );
+  const ids = echoes.map((e) => e.id);
+  if (ids.length === 0) return [];
+  await db.update(items).set({ parentId: itemId }).where(inArray(items.parentId, ids));
+  await db.delete(items).where(inArray(items.id, ids));
+  return ids;
+}
+
+async function adoptMessageEcho(db: Db, messageId: number, externalId: string) {
+  const [ours] = await db
+    .select({ chatId: messages.chatId })
+    .from(messages)
+    .where(eq(messages.id, messageId));
+  if (!ours) return [];
+  return db
+    .delete(messages)
+    .where(
+      and(
+        eq(messages.chatId, ours.chatId),
+        eq(messages.externalId, externalId),
+        eq(messages.isOwn, true),
+        ne(messages.id, messageId),
+      ),
+    )
+    .returning({ id: messages.id, chatId: messages.chatId });
 }
 
 /** Gives up: our reply shows the network's own text; a refused moderation is undone. */

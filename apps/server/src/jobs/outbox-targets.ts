@@ -81,6 +81,9 @@ function method<K extends keyof Connector>(connector: Connector, name: K): NonNu
   return fn.bind(connector) as NonNullable<Connector[K]>;
 }
 
+/** One key per outbox row, the same on every attempt (OutgoingContent.idempotencyKey). */
+const keyOf = (row: OutboxRow) => `outbox:${row.id}`;
+
 /** Makes the network call of one outbox row. Returns the network's id of what was created, if any. */
 export async function performOutboxCall(
   db: Db,
@@ -92,7 +95,11 @@ export async function performOutboxCall(
     case 'reply': {
       const reply = await loadOwnItem(db, row.itemId);
       const { ref } = await loadItemRef(db, reply.parentId);
-      return method(connector, 'sendReply')(ctx, ref, { text: reply.text, attachments: reply.attachments });
+      return method(connector, 'sendReply')(ctx, ref, {
+        text: reply.text,
+        attachments: reply.attachments,
+        idempotencyKey: keyOf(row),
+      });
     }
     case 'direct': {
       const { ref } = await loadItemRef(db, row.itemId);
@@ -100,6 +107,7 @@ export async function performOutboxCall(
       return method(connector, 'sendDirect')(ctx, ref, {
         text: message.text,
         attachments: message.attachments,
+        idempotencyKey: keyOf(row),
       });
     }
     case 'message': {
@@ -108,6 +116,7 @@ export async function performOutboxCall(
       return method(connector, 'sendMessage')(ctx, chat, {
         text: message.text,
         attachments: message.attachments,
+        idempotencyKey: keyOf(row),
       });
     }
     case 'edit': {

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { items, type objects, outbox } from '../db/schema';
+import { commentEvent, messageEvent } from '../../test/inbox-helpers';
+import { items, messages, type objects, outbox } from '../db/schema';
 import {
   buildChat,
   buildComment,
@@ -10,6 +11,7 @@ import {
   buildWorkspace,
   fakeConnector,
 } from '../modules/inbox/actions/test-helpers';
+import { ingest } from '../modules/inbox/ingest';
 import { captureEvents } from '../modules/users/testing';
 import { registerConnector } from '../providers/registry';
 import { ConnectorError } from '../providers/types';
@@ -186,6 +188,82 @@ describe('rate limits and temporary failures', () => {
     await worker.drain();
     const texts = calls.map((c) => (c.args[1] as { text: string }).text);
     expect(texts).toEqual(['первое', 'первое', 'второе']);
+  });
+});
+
+describe("the network's echo of our reply arriving before the answer", () => {
+  // A webhook with our own reply can beat the send call's answer: the echo is stored first, and then
+  // the worker learns the same id. The reply keeps its author and takes the id; the echo goes.
+  const echoWhileSending = (object: typeof objects.$inferSelect, event: () => Record<string, unknown>) =>
+    fakeConnector('vk', {
+      slow: async () => {
+        await ingest({ db: t.deps.database.db, bus: t.deps.bus }, object, [event()]);
+      },
+    });
+
+  it('a comment reply adopts its echo: one row, ours, with the network id', async () => {
+    const object = await buildObject(t, spaceId, { provider: 'vk' });
+    const item = await buildComment(t, object);
+    const fake = echoWhileSending(object, () =>
+      commentEvent({
+        externalId: 'vk-1',
+        parentExternalId: item.externalId,
+        isOwn: true,
+        text: 'Ответ',
+        author: { externalId: 'community', name: 'Our community' },
+      }),
+    );
+    undo = registerConnector(fake.connector);
+    const events = captureEvents(t.deps.bus);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/v1/items/${item.id}/reply`,
+      headers,
+      payload: { text: 'Ответ' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const replyId = res.json().reply.id as number;
+    await buildWorker(t, { now, spaceIds: [spaceId] }).drain();
+
+    const own = await t.deps.database.db.select().from(items).where(eq(items.objectId, object.id));
+    expect(own.filter((i) => i.isOwn)).toEqual([
+      expect.objectContaining({ id: replyId, externalId: 'vk-1', delivery: 'sent', parentId: item.id }),
+    ]);
+    const removed = await events.waitFor((e) => e.type === 'items.removed' && e.spaceId === spaceId);
+    expect(removed.payload.ids).toHaveLength(1);
+    expect(removed.payload.ids).not.toContain(replyId);
+  });
+
+  it('a chat message adopts its echo too', async () => {
+    const object = await buildObject(t, spaceId, { provider: 'vk' });
+    const chat = await buildChat(t, object);
+    const fake = echoWhileSending(object, () =>
+      messageEvent({
+        chatExternalId: chat.externalId,
+        externalId: 'vk-1',
+        isOwn: true,
+        text: 'Здравствуйте',
+        author: { externalId: 'community', name: 'Our community' },
+      }),
+    );
+    undo = registerConnector(fake.connector);
+    const events = captureEvents(t.deps.bus);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/v1/chats/${chat.id}/messages`,
+      headers,
+      payload: { text: 'Здравствуйте' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await buildWorker(t, { now, spaceIds: [spaceId] }).drain();
+
+    const rows = await t.deps.database.db.select().from(messages).where(eq(messages.chatId, chat.id));
+    expect(rows.filter((m) => m.isOwn)).toEqual([
+      expect.objectContaining({ externalId: 'vk-1', delivery: 'sent', text: 'Здравствуйте' }),
+    ]);
+    expect(rows.find((m) => m.isOwn)!.userId).not.toBeNull();
+    const removed = await events.waitFor((e) => e.type === 'messages.removed' && e.spaceId === spaceId);
+    expect(removed.payload).toMatchObject({ chat_id: chat.id });
   });
 });
 

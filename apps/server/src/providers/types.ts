@@ -1,4 +1,4 @@
-import type { ProviderId } from '@otklik/shared';
+import type { MessageKey, ProviderId } from '@otklik/shared';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Attachment, ItemKind, objects } from '../db/schema';
@@ -42,6 +42,11 @@ export interface ChatRef {
 export interface OutgoingContent {
   text: string;
   attachments: Attachment[];
+  /**
+   * The same for every attempt of one send (the outbox row: `outbox:<id>`), so a network with
+   * idempotency keys (VK random_id / guid) drops a repeat after a retry whose answer was lost.
+   */
+  idempotencyKey?: string;
 }
 
 export interface SentRef {
@@ -166,6 +171,14 @@ export interface Connector {
     author: { externalId: string },
     block: { blocked: boolean; until: Date | null },
   ): Promise<void>;
+  /**
+   * Refuses up front what this account cannot do, before anything is queued or shown as done: a message
+   * key for the 400 answer, or null. (VK moderation needs the admin user token, which is optional.)
+   */
+  refuses?(
+    credentials: Record<string, string>,
+    call: { method: keyof Connector; item?: Pick<ItemRef, 'externalId'> },
+  ): MessageKey | null;
   /** The newest content of the account, as inbound events, for the import on connect (SPEC §9: 100). */
   importRecent?(ctx: ConnectorContext, limit: number): Promise<InboundEvent[]>;
 }

@@ -9,7 +9,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { ApiError } from './client';
-import { mergePresented } from './inboxMerge';
+import { dropFromPages, dropFromThread, mergePresented } from './inboxMerge';
 import type {
   Attachment,
   ChatDetails,
@@ -166,6 +166,29 @@ export function applyItems(queryClient: QueryClient, items: readonly InboxItem[]
   );
   queryClient.setQueriesData<ItemDetails>({ queryKey: ['inbox', 'item'] }, (details) =>
     details ? patchDetails(details, items) : details,
+  );
+}
+
+/**
+ * Rows the server removed: the network's echo of our own reply, adopted by the reply itself
+ * (server jobs/outbox-effects.ts). Gone from lists and from open item threads.
+ */
+export function removeItems(queryClient: QueryClient, ids: readonly number[]) {
+  if (ids.length === 0) return;
+  const gone = new Set(ids);
+  queryClient.setQueriesData<ListData<InboxItem>>({ queryKey: inboxKeys.itemLists }, (data) =>
+    dropFromPages(data, gone),
+  );
+  queryClient.setQueriesData<ItemDetails>({ queryKey: ['inbox', 'item'] }, (details) =>
+    dropFromThread(details, gone),
+  );
+}
+
+export function removeMessages(queryClient: QueryClient, chatId: number, ids: readonly number[]) {
+  if (ids.length === 0) return;
+  const gone = new Set(ids);
+  queryClient.setQueryData<ListData<InboxMessage>>(inboxKeys.messages(chatId), (data) =>
+    dropFromPages(data, gone),
   );
 }
 

@@ -18,3 +18,24 @@ export function mergePresented<T extends Presented>(existing: T, incoming: T): T
     tags: incoming.tags.length > 0 ? incoming.tags : existing.tags,
   };
 }
+
+/** Pages without the rows whose ids are `gone` (the same object when none of them is there). */
+export function dropFromPages<P extends { items: Array<{ id: number }> }, D extends { pages: P[] }>(
+  data: D | undefined,
+  gone: ReadonlySet<number>,
+): D | undefined {
+  if (!data?.pages.some((page) => page.items.some((row) => gone.has(row.id)))) return data;
+  return {
+    ...data,
+    pages: data.pages.map((page) => ({ ...page, items: page.items.filter((row) => !gone.has(row.id)) })),
+  };
+}
+
+/** An open item without the replies whose ids are `gone`. */
+export function dropFromThread<D extends { thread: Array<{ id: number }> }>(
+  details: D | undefined,
+  gone: ReadonlySet<number>,
+): D | undefined {
+  if (!details?.thread.some((reply) => gone.has(reply.id))) return details;
+  return { ...details, thread: details.thread.filter((reply) => !gone.has(reply.id)) };
+}

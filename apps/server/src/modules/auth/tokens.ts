@@ -1,7 +1,7 @@
 import { ACCESS_TOKEN_TTL_S, REFRESH_TOKEN_TTL_S } from '@otklik/shared';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { authSessions, users } from '../../db/schema';
+import { authSessions, memberships, spaces, tariffs, users } from '../../db/schema';
 import type { AuthContext } from '../../http/auth';
 import { AppError, badRequest } from '../../http/errors';
 import { randomToken, sha256 } from '../../lib/crypto';
@@ -112,16 +112,27 @@ export async function revokeAllSessions(db: Db, userId: number): Promise<void> {
     .where(and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt)));
 }
 
-/** Resolves a bearer access token to its user; 401 with SPEC §8's text when expired. */
+/**
+ * Resolves a bearer access token to its user; 401 with SPEC §8's text when expired. The user's
+ * memberships come in the same statement (one row per membership), so a request that then loads its
+ * actor needs no second round trip.
+ */
 export async function authenticateAccessToken(db: Db, token: string): Promise<AuthContext> {
-  const [row] = await db
-    .select({ session: authSessions, user: users })
+  const rows = await db
+    .select({ session: authSessions, user: users, membership: memberships, space: spaces, tariff: tariffs })
     .from(authSessions)
     .innerJoin(users, eq(users.id, authSessions.userId))
+    .leftJoin(memberships, eq(memberships.userId, authSessions.userId))
+    .leftJoin(spaces, eq(spaces.id, memberships.spaceId))
+    .leftJoin(tariffs, eq(tariffs.id, spaces.tariffId))
     .where(eq(authSessions.accessDigest, sha256(token)))
-    .limit(1);
+    .orderBy(asc(spaces.id));
+  const row = rows[0];
   if (!row || row.session.revokedAt || row.session.rotatedAt) throw new AppError(401, 'error.invalidToken');
   if (row.session.accessExpiresAt.getTime() <= Date.now())
     throw new AppError(401, 'error.accessTokenExpired');
-  return { user: row.user, sessionId: row.session.id };
+  const memberRows = rows.flatMap(({ membership, space, tariff }) =>
+    membership && space && tariff ? [{ membership, space, tariff }] : [],
+  );
+  return { user: row.user, sessionId: row.session.id, memberships: memberRows };
 }

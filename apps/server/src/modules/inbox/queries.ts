@@ -82,6 +82,39 @@ const listOrder = (reversed: boolean) => sql.raw(reversed ? 'ASC NULLS FIRST' : 
  */
 const anyId = (column: AnyPgColumn, ids: number[]) => sql`${column} = ANY(${sql.param(ids)}::bigint[])`;
 
+/**
+ * What a list row shows beside itself (author with labels, tag ids), read in the page statement so a
+ * page is one round trip. Rows that carry it skip the presenters' extra queries (read-present.ts).
+ */
+export interface RowExtras {
+  author: AuthorRow | null;
+  labels: number[];
+  tags: number[];
+}
+
+const authorLabelIds = sql<
+  number[]
+>`coalesce((SELECT array_agg(label_id ORDER BY label_id) FROM author_labels WHERE author_id = ${authors.id}), '{}')`;
+
+const tagIdsOf = (table: typeof itemTags | typeof chatTags, owner: AnyPgColumn) =>
+  table === itemTags
+    ? sql<
+        number[]
+      >`coalesce((SELECT array_agg(${itemTags.tagId} ORDER BY ${itemTags.tagId}) FROM ${itemTags} WHERE ${itemTags.itemId} = ${owner}), '{}')`
+    : sql<
+        number[]
+      >`coalesce((SELECT array_agg(${chatTags.tagId} ORDER BY ${chatTags.tagId}) FROM ${chatTags} WHERE ${chatTags.chatId} = ${owner}), '{}')`;
+
+function splitExtras<T extends { extraAuthor: AuthorRow | null; extraLabels: number[]; extraTags: number[] }>(
+  row: T,
+): Omit<T, 'extraAuthor' | 'extraLabels' | 'extraTags'> & { extras: RowExtras } {
+  const { extraAuthor, extraLabels, extraTags, ...rest } = row;
+  return {
+    ...rest,
+    extras: { author: extraAuthor, labels: extraLabels.map(Number), tags: extraTags.map(Number) },
+  };
+}
+
 /** RU + EN full-text match; the stored tsvector is built from both configurations (schema/inbox.ts). */
 const matchesText = (vector: AnyPgColumn, q: string) =>
   sql`${vector} @@ (websearch_to_tsquery('russian', ${q}) || websearch_to_tsquery('english', ${q}))`;
@@ -194,25 +227,35 @@ export function itemPageQuery(db: Db, scope: InboxScope, p: ItemListParams) {
   const pageIds = sql`SELECT page.id FROM (${sql.join(branches, sql` UNION ALL `)}) AS page
     ORDER BY page.created_at ${dir}, page.id ${dir} LIMIT ${take}`;
   return db
-    .select({ ...itemColumns, provider: objects.provider, cursorAt: cursorText(items.createdAt) })
+    .select({
+      ...itemColumns,
+      provider: objects.provider,
+      cursorAt: cursorText(items.createdAt),
+      extraAuthor: authors,
+      extraLabels: authorLabelIds,
+      extraTags: tagIdsOf(itemTags, items.id),
+    })
     .from(items)
     .innerJoin(objects, eq(objects.id, items.objectId))
+    .leftJoin(authors, eq(authors.id, items.authorId))
     .where(sql`${items.id} IN (${pageIds})`)
     .orderBy(sql`${items.createdAt} ${dir}`, sql`${items.id} ${dir}`);
 }
 
 /** Rows of a list page carry their account's provider (joined in the page query, one lookup fewer). */
 export type WithProvider<T> = T & { provider: string };
+/** A list page's row: its account's provider and what the list shows beside it. */
+export type ListRow<T> = WithProvider<T> & { extras: RowExtras };
 
 export async function findItems(
   db: Db,
   scope: InboxScope,
   p: ItemListParams,
-): Promise<Page<WithProvider<ItemRow>>> {
+): Promise<Page<ListRow<ItemRow>>> {
   const query = itemPageQuery(db, scope, p);
   if (!query) return { rows: [], next: null };
   const page = toPage(await query, p.limit);
-  return { rows: page.rows.map(({ cursorAt: _c, ...row }) => noSearch(row)), next: page.next };
+  return { rows: page.rows.map(({ cursorAt: _c, ...row }) => splitExtras(noSearch(row))), next: page.next };
 }
 
 export async function getItemById(db: Db, id: number): Promise<ItemRow | null> {
@@ -304,9 +347,13 @@ export function chatPageQuery(db: Db, scope: InboxScope, p: ChatListParams) {
       ...getTableColumns(chats),
       provider: objects.provider,
       cursorAt: cursorText(chats.lastMessageAt),
+      extraAuthor: authors,
+      extraLabels: authorLabelIds,
+      extraTags: tagIdsOf(chatTags, chats.id),
     })
     .from(chats)
     .innerJoin(objects, eq(objects.id, chats.objectId))
+    .leftJoin(authors, eq(authors.id, chats.authorId))
     .where(sql`${chats.id} IN (${pageIds})`)
     .orderBy(sql`${chats.lastMessageAt} ${dir}`, sql`${chats.id} ${dir}`);
 }
@@ -315,11 +362,11 @@ export async function findChats(
   db: Db,
   scope: InboxScope,
   p: ChatListParams,
-): Promise<Page<WithProvider<ChatRow>>> {
+): Promise<Page<ListRow<ChatRow>>> {
   const query = chatPageQuery(db, scope, p);
   if (!query) return { rows: [], next: null };
   const page = toPage(await query, p.limit);
-  return { rows: page.rows.map(({ cursorAt: _c, ...row }) => row), next: page.next };
+  return { rows: page.rows.map(({ cursorAt: _c, ...row }) => splitExtras(row)), next: page.next };
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   loadItemTags,
   loadProviders,
   type MessageRow,
+  type RowExtras,
 } from './queries';
 
 // Presents pages of rows with what the list screens show beside each row (author, tags, provider).
@@ -23,7 +24,23 @@ async function providersOf(db: Db, rows: Array<{ objectId: number; provider?: st
   );
 }
 
-export async function presentItems(db: Db, rows: Array<ItemRow & { provider?: string }>) {
+type Row<T> = T & { provider?: string; extras?: RowExtras };
+
+/** Rows of a list page came with their extras (queries.ts RowExtras): nothing more to read. */
+function preloaded<T extends { provider?: string; extras?: RowExtras }>(
+  rows: T[],
+): rows is Array<T & { provider: string; extras: RowExtras }> {
+  return rows.every((r) => r.extras !== undefined && r.provider !== undefined);
+}
+
+const extrasOf = (r: { provider: string; extras: RowExtras }) => ({
+  author: r.extras.author ? presentAuthor(r.extras.author, r.extras.labels) : null,
+  tags: r.extras.tags,
+  provider: r.provider,
+});
+
+export async function presentItems(db: Db, rows: Array<Row<ItemRow>>) {
+  if (preloaded(rows)) return rows.map((r) => presentItem(r, extrasOf(r)));
   const [authorsById, tagsById, providers] = await Promise.all([
     loadAuthors(
       db,
@@ -45,7 +62,8 @@ export async function presentItems(db: Db, rows: Array<ItemRow & { provider?: st
   });
 }
 
-export async function presentChats(db: Db, rows: Array<ChatRow & { provider?: string }>) {
+export async function presentChats(db: Db, rows: Array<Row<ChatRow>>) {
+  if (preloaded(rows)) return rows.map((r) => presentChat(r, extrasOf(r)));
   const [authorsById, tagsById, providers] = await Promise.all([
     loadAuthors(
       db,

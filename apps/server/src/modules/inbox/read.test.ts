@@ -6,7 +6,7 @@ import { bearer, buildUser, loginTokens } from '../../../test/auth-helpers';
 import { createTestApp, STRONG_PASSWORD, type TestApp, uniqueEmail } from '../../../test/harness';
 import { buildObject, commentEvent, messageEvent } from '../../../test/inbox-helpers';
 import { openSocket } from '../../../test/socket';
-import { chats, items, itemTags, tags, userGroups, users } from '../../db/schema';
+import { authorLabels, chats, items, itemTags, labels, tags, userGroups, users } from '../../db/schema';
 import type { BusEvent } from '../../realtime/bus';
 import { hashPassword } from '../auth/passwords';
 import { addMember } from '../spaces/service';
@@ -152,6 +152,14 @@ async function buildInbox() {
 describe('GET /v1/items', () => {
   it('lists new and in-progress customer items newest first, with author, tags and provider', async () => {
     const inbox = await buildInbox();
+    const [item1] = await db()
+      .select()
+      .from(items)
+      .where(eq(items.id, inbox.id(1)));
+    const [vip] = await db().insert(labels).values({ spaceId: inbox.space.id, name: 'VIP' }).returning();
+    await db()
+      .insert(authorLabels)
+      .values({ authorId: item1!.authorId!, labelId: vip!.id, spaceId: inbox.space.id });
     const list = await listItems(inbox.headers);
     expect(ids(list)).toEqual([9, 7, 5, 3, 2, 1].map(inbox.id));
     expect(list.next).toBeNull();
@@ -160,7 +168,7 @@ describe('GET /v1/items', () => {
       provider: 'vk',
       object_id: inbox.vk.id,
       status: 'new',
-      author: { name: 'Customer One' },
+      author: { name: 'Customer One', labels: [vip!.id] },
     });
     expect(first.tags.sort()).toEqual([inbox.tagA.id, inbox.tagB.id].sort());
     expect(list.items.find((i) => i.id === inbox.id(9))).toMatchObject({ provider: 'sandbox', tags: [] });

@@ -9,7 +9,7 @@ import {
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { memberships, spaces, tariffs } from '../../db/schema';
-import type { UserRow } from '../../http/auth';
+import { takePrefetchedMemberships, type UserRow } from '../../http/auth';
 import { AppError } from '../../http/errors';
 
 export interface MembershipRow {
@@ -47,7 +47,7 @@ export interface ServerActor extends Actor {
 }
 
 export async function loadActor(db: Db, user: UserRow): Promise<ServerActor> {
-  const rows = await loadMemberships(db, user.id);
+  const rows = takePrefetchedMemberships(user) ?? (await loadMemberships(db, user.id));
   return {
     userId: user.id,
     rows,

@@ -1,5 +1,7 @@
+import type { MessageKey } from '@otklik/shared';
 import {
   type ChatRef,
+  type Connector,
   type ConnectorContext,
   ConnectorError,
   type ItemRef,
@@ -22,14 +24,10 @@ import { commentAddress, parseVkId, peerOf, SURFACES, vkId } from './ids';
 // likes need a community admin's user token; the community token does messages and wall replies.
 
 /**
- * A stable key for this send, reused on retries, when the caller passes one (`idempotencyKey` on the
- * content). The outbox does not pass it yet; without it each attempt gets a fresh random_id / guid.
+ * A stable key for this send, reused on retries: the outbox passes `outbox:<id>`. Without one (a
+ * direct call) each attempt gets a fresh random_id / guid.
  */
-function idempotencyKeyOf(content: OutgoingContent): string | undefined {
-  return 'idempotencyKey' in content && typeof content.idempotencyKey === 'string'
-    ? content.idempotencyKey
-    : undefined;
-}
+const idempotencyKeyOf = (content: OutgoingContent): string | undefined => content.idempotencyKey;
 
 /** Files go as links under the text: uploading to VK (photos.getMessagesUploadServer …) is not done yet. */
 function bodyOf(content: OutgoingContent): string {
@@ -37,6 +35,31 @@ function bodyOf(content: OutgoingContent): string {
 }
 
 const groupOf = (ctx: ConnectorContext) => groupIdOf(ctx.credentials, ctx.object.externalId);
+/** The calls made with the admin user token (asAdmin below); photo/video comment replies too. */
+const ADMIN_METHODS = new Set<keyof Connector>([
+  'deleteItem',
+  'restoreItem',
+  'likeItem',
+  'editReply',
+  'blockAuthor',
+]);
+
+/**
+ * Refused up front by the send path (Connector.refuses): moderation without the admin user token, and
+ * reactions on comments (VK comments take likes only).
+ */
+export function refusesVk(
+  credentials: Record<string, string>,
+  call: { method: keyof Connector; item?: Pick<ItemRef, 'externalId'> },
+): MessageKey | null {
+  if (call.method === 'react' && call.item) return 'reply.notSupported';
+  const surface = call.item ? parseVkId(call.item.externalId)?.surface : undefined;
+  const needsUser =
+    ADMIN_METHODS.has(call.method) ||
+    (call.method === 'sendReply' && surface !== undefined && SURFACES[surface].replyNeedsUser);
+  return needsUser && !credentials.user_token ? 'account.userTokenRequired' : null;
+}
+
 const asCommunity = (ctx: ConnectorContext) => vkApi(ctx, communityToken(ctx.credentials));
 const asAdmin = (ctx: ConnectorContext) => vkApi(ctx, userToken(ctx.credentials));
 

@@ -6,6 +6,7 @@ import {
   editComment,
   likeComment,
   reactTo,
+  refusesVk,
   sendChatMessage,
   sendCommentReply,
   sendDirectMessage,
@@ -36,4 +37,5 @@ export const vkConnector: Connector = {
   editReply: editComment,
   blockAuthor: banAuthor,
   importRecent: importRecentVk,
+  refuses: refusesVk,
 };

@@ -22,20 +22,28 @@ afterAll(() => world.close());
 const scene = (opts: { userToken?: boolean } = {}) => buildScene(world, opts);
 
 describe('moderation', () => {
-  it('with only the community token, delete and like fail with the user-token message before reaching VK', async () => {
+  it('with only the community token, delete and like are refused up front with the user-token message', async () => {
     const s = await scene();
     const calls = world.emu.calls.length;
-    await s.inject('POST', `/v1/items/${s.item.id}/delete`);
-    await s.inject('POST', `/v1/items/${s.item.id}/like`);
+    const message = translate(DEFAULT_LOCALE, 'account.userTokenRequired');
+    for (const action of ['delete', 'like']) {
+      const res = await s.inject('POST', `/v1/items/${s.item.id}/${action}`);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ error: message, error_type: 'account' });
+    }
     await s.worker.drain();
     const [item] = await itemsOf(world, s.object.id);
-    expect(item).toMatchObject({
-      isDeleted: false,
-      isLiked: false,
-      deliveryError: translate(DEFAULT_LOCALE, 'account.userTokenRequired'),
-    });
+    // Nothing was recorded as done and nothing was queued: the comment is as it was.
+    expect(item).toMatchObject({ isDeleted: false, isLiked: false, status: 'new', deliveryError: null });
     const moderation = world.emu.calls.slice(calls).filter((c) => /deleteComment|likes\./.test(c.method));
     expect(moderation).toEqual([]);
+  });
+
+  it('reactions on comments are refused: VK comments take likes', async () => {
+    const s = await scene({ userToken: true });
+    const res = await s.inject('POST', `/v1/items/${s.item.id}/react`, { value: '1' });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({ error_type: 'not_supported' });
   });
 
   it('with the admin user token: deleteComment, restoreComment and likes.add reach VK', async () => {

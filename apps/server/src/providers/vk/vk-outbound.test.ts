@@ -112,9 +112,23 @@ describe('when VK says no, or not now', () => {
     await s.worker.drain();
     reply = (await itemsOf(world, s.object.id)).find((i) => i.isOwn)!;
     expect(reply.delivery).toBe('sent');
-    expect(world.emu.callsOf('wall.createComment').filter((c) => c.params.message === 'Ответ')).toHaveLength(
-      2,
-    );
+    const attempts = world.emu.callsOf('wall.createComment').filter((c) => c.params.message === 'Ответ');
+    expect(attempts).toHaveLength(2);
+    // Both attempts carry the outbox row's key, so VK could drop the second had the first gone through.
+    expect(attempts[1]!.params.guid).toBe(attempts[0]!.params.guid);
+  });
+
+  it('a chat message retried after error 9 (flood control) keeps its random_id', async () => {
+    const s = await scene();
+    world.emu.failNext('messages.send', 9);
+    await s.inject('POST', `/v1/chats/${s.chat.id}/messages`, { text: 'Повтор' });
+    await s.worker.drain();
+    s.clock.skew += 60_000;
+    await s.worker.drain();
+    const attempts = world.emu.callsOf('messages.send').filter((c) => c.params.message === 'Повтор');
+    expect(attempts).toHaveLength(2);
+    expect(attempts[1]!.params.random_id).toBe(attempts[0]!.params.random_id);
+    expect(s.group.conversations.get(s.customer.id)!.filter((m) => m.text === 'Повтор')).toHaveLength(1);
   });
 
   it('VK being down is temporary: the reply waits and goes out when VK is back', async () => {

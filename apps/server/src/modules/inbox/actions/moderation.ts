@@ -144,7 +144,7 @@ export async function moderateItem(
 ) {
   const rule = RULES[action];
   const { item, object } = await customerItem(deps, performer, itemId, rule.ability);
-  assertNetworkAllows(object.provider, rule.network, rule.method);
+  assertNetworkAllows(object.provider, rule.network, rule.method, { object, sealer: deps.sealer, item });
   const { set, previous } = await changeFor(deps, action, item);
   return record(deps, performer, item, action, set, { previous });
 }
@@ -181,7 +181,7 @@ export async function reactToItem(
   value: string | null,
 ) {
   const { item, object } = await customerItem(deps, performer, itemId, 'items.reply');
-  assertNetworkAllows(object.provider, 'react', 'react');
+  assertNetworkAllows(object.provider, 'react', 'react', { object, sealer: deps.sealer, item });
   assertReactionValue(object.provider, value, false);
   const reactions = withOwnReaction(item.reactions, value);
   return record(deps, performer, item, 'react', { reactions }, { value, previous: item.reactions });
@@ -197,7 +197,7 @@ export async function reactToMessage(
   if (message.isOwn || !message.externalId)
     throw new AppError(400, 'reply.notSupported', { errorType: 'not_supported' });
   const object = await getObjectRow(deps.db, chat.objectId);
-  assertNetworkAllows(object.provider, 'react', 'react');
+  assertNetworkAllows(object.provider, 'react', 'react', { object, sealer: deps.sealer });
   assertReactionValue(object.provider, value, true);
   const now = new Date();
   const updated = await transaction(deps.db, async (tx) => {
@@ -262,7 +262,7 @@ export async function editReply(
     await publishBySpace(deps.bus, 'items.updated', 'items', [presented!], causeOf(performer));
     return presented!;
   }
-  assertNetworkAllows(object.provider, 'edit_comment', 'editReply');
+  assertNetworkAllows(object.provider, 'edit_comment', 'editReply', { object, sealer: deps.sealer, item });
   const sentAt = Math.floor(item.createdAt.getTime() / 1000);
   if (!isWithinEditWindow(catalogueEntry(object.provider), sentAt, Math.floor(now.getTime() / 1000))) {
     throw new AppError(400, 'reply.editWindowPassed', { errorType: 'edit_window_passed' });

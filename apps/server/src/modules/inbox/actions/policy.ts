@@ -12,8 +12,10 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { chats, items, messages } from '../../../db/schema';
 import { AppError } from '../../../http/errors';
+import type { Sealer } from '../../../lib/crypto';
+import { openCredentials } from '../../../providers/context';
 import { getConnector } from '../../../providers/registry';
-import type { Connector } from '../../../providers/types';
+import type { Connector, ObjectRow } from '../../../providers/types';
 import type { ServerActor } from '../../spaces/actor';
 import { getScopedChat, getScopedItem, type InboxScope, inScope, scopeFor } from '../scope';
 import type { Cause } from './present';
@@ -132,11 +134,16 @@ export function catalogueEntry(provider: string): ProviderEntry {
   return getProvider(provider);
 }
 
-/** 400 unless the network allows `action` and our connector for it can do `method`. */
+/**
+ * 400 unless the network allows `action`, our connector for it can do `method`, and — given the account
+ * — the connector does not refuse it for this account (Connector.refuses: VK moderation without the
+ * admin user token says so here, before anything is queued or shown as done).
+ */
 export function assertNetworkAllows(
   provider: string,
   action: ProviderAction,
   method: keyof Connector,
+  account?: { object: ObjectRow; sealer: Sealer; item?: { externalId: string | null } },
 ): Connector {
   const connector = getConnector(provider);
   if (
@@ -146,6 +153,17 @@ export function assertNetworkAllows(
     typeof connector[method] !== 'function'
   ) {
     throw new AppError(400, 'reply.notSupported', { errorType: 'not_supported' });
+  }
+  if (account && connector.refuses) {
+    const itemId = account.item?.externalId;
+    const refused = connector.refuses(openCredentials(account.sealer, account.object), {
+      method,
+      ...(itemId ? { item: { externalId: itemId } } : {}),
+    });
+    if (refused)
+      throw new AppError(400, refused, {
+        errorType: refused === 'reply.notSupported' ? 'not_supported' : 'account',
+      });
   }
   return connector;
 }

@@ -5,6 +5,7 @@ import type { Db } from '../../../db/client';
 import { authors, type items, objects } from '../../../db/schema';
 import { AppError } from '../../../http/errors';
 import { enqueueOutbox, kickOutbox } from '../../../jobs/outbox';
+import type { Sealer } from '../../../lib/crypto';
 import type { EventBus } from '../../../realtime/bus';
 import { presentMessage } from '../presenter';
 import {
@@ -38,6 +39,8 @@ export interface ActionDeps {
   db: Db;
   bus: EventBus;
   config: Config;
+  /** Opens account credentials for the connector's up-front refusals (policy.ts assertNetworkAllows). */
+  sealer: Sealer;
 }
 
 export interface DraftInput {
@@ -112,7 +115,7 @@ export async function replyToItem(deps: ActionDeps, performer: Performer, itemId
   const item = await loadItemFor(deps.db, performer, itemId, 'items.reply');
   assertReplyTarget(item);
   const object = await getObjectRow(deps.db, item.objectId);
-  assertNetworkAllows(object.provider, 'reply', 'sendReply');
+  assertNetworkAllows(object.provider, 'reply', 'sendReply', { object, sealer: deps.sealer, item });
   const draft = await prepareDraft(deps, object.provider, 'comment', input);
   const result = await transaction(deps.db, async (tx) => {
     const recorded = await recordItemReply(tx, performer, item, draft, new Date());
@@ -138,7 +141,8 @@ export async function replyToItems(deps: ActionDeps, performer: Performer, ids: 
   if (new Set(rows.map((r) => r.objectId)).size > 1) throw new AppError(400, 'comments.sameAccount');
   rows.forEach(assertReplyTarget);
   const object = await getObjectRow(deps.db, rows[0]!.objectId);
-  assertNetworkAllows(object.provider, 'reply', 'sendReply');
+  for (const item of rows)
+    assertNetworkAllows(object.provider, 'reply', 'sendReply', { object, sealer: deps.sealer, item });
   const draft = await prepareDraft(deps, object.provider, 'comment', input);
   const results = await transaction(deps.db, async (tx) => {
     const now = new Date();
@@ -188,7 +192,7 @@ export async function sendChatMessage(
 ) {
   const chat = await loadChatFor(deps.db, performer, chatId, 'messages.reply');
   const object = await getObjectRow(deps.db, chat.objectId);
-  assertNetworkAllows(object.provider, 'reply', 'sendMessage');
+  assertNetworkAllows(object.provider, 'reply', 'sendMessage', { object, sealer: deps.sealer });
   const draft = await prepareDraft(deps, object.provider, 'message', input);
   const result = await transaction(deps.db, async (tx) => {
     const recorded = await recordChatMessage(tx, performer, chat, draft, new Date());
@@ -215,7 +219,7 @@ export async function sendDirect(
   const item = await loadItemFor(deps.db, performer, itemId, 'items.reply');
   assertReplyTarget(item);
   const object = await getObjectRow(deps.db, item.objectId);
-  assertNetworkAllows(object.provider, 'direct', 'sendDirect');
+  assertNetworkAllows(object.provider, 'direct', 'sendDirect', { object, sealer: deps.sealer, item });
   const draft = await prepareDraft(deps, object.provider, 'message', { text: input.text });
   const [author] = item.authorId
     ? await deps.db.select().from(authors).where(eq(authors.id, item.authorId))

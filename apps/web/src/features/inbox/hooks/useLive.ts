@@ -9,6 +9,8 @@ import {
   inboxKeys,
   type ListData,
   mergePresented,
+  removeItems,
+  removeMessages,
 } from '../../../api/inbox';
 import type { InboxAuthor, InboxChat, InboxItem, InboxMessage } from '../../../api/inboxTypes';
 import { type SocketMessage, useSocketEvent } from '../../../realtime/hooks';
@@ -17,7 +19,7 @@ import { mergeLiveRows } from '../model/liveList';
 
 // Socket pushes (SPEC: open screens update live). 'items.created' {object_id, items}, 'items.updated'
 // {items}, 'messages.created' {chats, messages}, 'messages.updated' {messages}, 'chats.updated' {chats},
-// 'chats.read' {chat}, 'authors.updated' {authors}. Counters are refreshed by the shell (realtime/cache.ts).
+// 'chats.read' {chat}, 'authors.updated' {authors}, 'items.removed' {ids}, 'messages.removed' {chat_id, ids}. Counters are refreshed by the shell (realtime/cache.ts).
 
 const listOf = <T>(message: SocketMessage, key: string): T[] => {
   const value = message[key];
@@ -35,6 +37,10 @@ export function useInboxLive() {
   });
   useSocketEvent('messages.updated', (m) => applyMessages(queryClient, listOf<InboxMessage>(m, 'messages')));
   useSocketEvent('chats.updated', (m) => applyChats(queryClient, listOf<InboxChat>(m, 'chats')));
+  useSocketEvent('items.removed', (m) => removeItems(queryClient, listOf<number>(m, 'ids')));
+  useSocketEvent('messages.removed', (m) => {
+    if (typeof m.chat_id === 'number') removeMessages(queryClient, m.chat_id, listOf<number>(m, 'ids'));
+  });
   useSocketEvent('chats.read', (m) => {
     const chat = m.chat as InboxChat | undefined;
     if (chat) applyChats(queryClient, [chat]);
