@@ -191,6 +191,8 @@ describe('signed-in shell', () => {
     await operatorPage.getByTestId('status-current').getByText('На связи').waitFor();
     expect(await visibleMenuKeys(operatorPage)).toEqual(['stats', 'chats', 'items', 'monitoring', 'issues']);
     await operatorPage.getByTestId('settings-menu').click();
+    // The dropdown renders after the click: wait for it before reading what it lists.
+    await operatorPage.getByTestId('settings-entry-templates').waitFor();
     const entries = await operatorPage
       .locator('[data-testid^="settings-entry-"]')
       .evaluateAll((items) => items.map((item) => item.getAttribute('data-testid')));

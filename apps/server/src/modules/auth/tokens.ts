@@ -1,5 +1,5 @@
 import { ACCESS_TOKEN_TTL_S, REFRESH_TOKEN_TTL_S } from '@otklik/shared';
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { authSessions, memberships, spaces, tariffs, users } from '../../db/schema';
 import type { AuthContext } from '../../http/auth';
@@ -118,15 +118,7 @@ export async function revokeAllSessions(db: Db, userId: number): Promise<void> {
  * actor needs no second round trip.
  */
 export async function authenticateAccessToken(db: Db, token: string): Promise<AuthContext> {
-  const rows = await db
-    .select({ session: authSessions, user: users, membership: memberships, space: spaces, tariff: tariffs })
-    .from(authSessions)
-    .innerJoin(users, eq(users.id, authSessions.userId))
-    .leftJoin(memberships, eq(memberships.userId, authSessions.userId))
-    .leftJoin(spaces, eq(spaces.id, memberships.spaceId))
-    .leftJoin(tariffs, eq(tariffs.id, spaces.tariffId))
-    .where(eq(authSessions.accessDigest, sha256(token)))
-    .orderBy(asc(spaces.id));
+  const rows = await sessionLookup(db).execute({ digest: sha256(token) });
   const row = rows[0];
   if (!row || row.session.revokedAt || row.session.rotatedAt) throw new AppError(401, 'error.invalidToken');
   if (row.session.accessExpiresAt.getTime() <= Date.now())
@@ -135,4 +127,29 @@ export async function authenticateAccessToken(db: Db, token: string): Promise<Au
     membership && space && tariff ? [{ membership, space, tariff }] : [],
   );
   return { user: row.user, sessionId: row.session.id, memberships: memberRows };
+}
+
+// Every authenticated request runs this statement: built once per database and prepared on the server.
+const sessionLookups = new WeakMap<Db, ReturnType<typeof buildSessionLookup>>();
+
+function buildSessionLookup(db: Db) {
+  return db
+    .select({ session: authSessions, user: users, membership: memberships, space: spaces, tariff: tariffs })
+    .from(authSessions)
+    .innerJoin(users, eq(users.id, authSessions.userId))
+    .leftJoin(memberships, eq(memberships.userId, authSessions.userId))
+    .leftJoin(spaces, eq(spaces.id, memberships.spaceId))
+    .leftJoin(tariffs, eq(tariffs.id, spaces.tariffId))
+    .where(eq(authSessions.accessDigest, sql.placeholder('digest')))
+    .orderBy(asc(spaces.id))
+    .prepare('otklik_session_lookup');
+}
+
+function sessionLookup(db: Db) {
+  let lookup = sessionLookups.get(db);
+  if (!lookup) {
+    lookup = buildSessionLookup(db);
+    sessionLookups.set(db, lookup);
+  }
+  return lookup;
 }

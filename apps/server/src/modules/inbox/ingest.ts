@@ -1,6 +1,7 @@
 import { type AccountSettings, isExcluded, parseAccountSettings } from '@otklik/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { columnsWithout, selectRows, unnestRows } from '../../db/rows';
 import { activity, authors, chats, items, messages, type objects, posts } from '../../db/schema';
 import type { BusEvent, EventBus } from '../../realtime/bus';
 import { type InboundChange, type InboundItem, type InboundMessage, inboundEventSchema } from './inbound';
@@ -73,45 +74,40 @@ const uniqueBy = <T>(rows: T[], key: (row: T) => string) => [
   ...new Map(rows.map((r) => [key(r), r])).values(),
 ];
 
+/**
+ * The batch's authors, created or refreshed (name, image), each returned once — one statement: the
+ * upsert's RETURNING gives the rows it wrote, the rest are read as they were before it.
+ */
 async function upsertAuthors(db: Db, object: ObjectRow, list: Array<InboundItem['author']>) {
   const unique = uniqueBy(list, (a) => a.externalId);
   if (unique.length === 0) return new Map<string, typeof authors.$inferSelect>();
-  await db
-    .insert(authors)
-    .values(
-      unique.map((a) => ({
-        spaceId: object.spaceId,
-        provider: object.provider,
-        externalId: a.externalId,
-        name: a.name,
-        screenName: a.screenName,
-        image: a.image,
-        url: a.url,
-      })),
+  const input = unnestRows('i', [
+    ['external_id', 'text', unique.map((a) => a.externalId)],
+    ['name', 'text', unique.map((a) => a.name)],
+    ['screen_name', 'text', unique.map((a) => a.screenName ?? null)],
+    ['image', 'text', unique.map((a) => a.image ?? null)],
+    ['url', 'text', unique.map((a) => a.url ?? null)],
+  ]);
+  const rows = await selectRows(
+    db,
+    authors,
+    sql`WITH i AS (SELECT * FROM ${input}),
+    up AS (
+      INSERT INTO authors (space_id, provider, external_id, name, screen_name, image, url)
+      SELECT ${object.spaceId}, ${object.provider}, i.external_id, i.name, i.screen_name, i.image, i.url FROM i
+      ON CONFLICT (space_id, provider, external_id) DO UPDATE
+        SET name = excluded.name, image = coalesce(excluded.image, authors.image), updated_at = now()
+        -- A redelivered event with the same author changes nothing.
+        WHERE authors.name IS DISTINCT FROM excluded.name
+           OR (excluded.image IS NOT NULL AND authors.image IS DISTINCT FROM excluded.image)
+      RETURNING authors.*
     )
-    .onConflictDoUpdate({
-      target: [authors.spaceId, authors.provider, authors.externalId],
-      set: {
-        name: sql`excluded.name`,
-        image: sql`coalesce(excluded.image, ${authors.image})`,
-        updatedAt: sql`now()`,
-      },
-      // A redelivered event with the same author changes nothing.
-      setWhere: sql`${authors.name} IS DISTINCT FROM excluded.name OR (excluded.image IS NOT NULL AND ${authors.image} IS DISTINCT FROM excluded.image)`,
-    });
-  const rows = await db
-    .select()
-    .from(authors)
-    .where(
-      and(
-        eq(authors.spaceId, object.spaceId),
-        eq(authors.provider, object.provider),
-        inArray(
-          authors.externalId,
-          unique.map((a) => a.externalId),
-        ),
-      ),
-    );
+    SELECT * FROM up
+    UNION ALL
+    SELECT a.* FROM authors a JOIN i ON a.external_id = i.external_id
+    WHERE a.space_id = ${object.spaceId} AND a.provider = ${object.provider}
+      AND NOT EXISTS (SELECT 1 FROM up WHERE up.id = a.id)`,
+  );
   return new Map(rows.map((r) => [r.externalId, r]));
 }
 
@@ -288,52 +284,61 @@ async function storeMessages(
   const customerAuthors = kept.filter((e) => !e.isOwn).map((e) => e.author);
   const authorRows = await upsertAuthors(db, object, customerAuthors);
 
+  // The batch's chats, created where new and returned all at once (the same CTE shape as authors).
   const chatKeys = uniqueBy(kept, (e) => e.chatExternalId);
-  await db
-    .insert(chats)
-    .values(
+  const chatInput = unnestRows('i', [
+    ['external_id', 'text', chatKeys.map((e) => e.chatExternalId)],
+    [
+      'author_id',
+      'bigint',
       chatKeys.map((e) => {
         const customer = kept.find((m) => m.chatExternalId === e.chatExternalId && !m.isOwn);
-        return {
-          spaceId: object.spaceId,
-          objectId: object.id,
-          externalId: e.chatExternalId,
-          authorId: customer ? (authorRows.get(customer.author.externalId)?.id ?? null) : null,
-          lastMessageAt: e.createdAt,
-        };
+        return customer ? (authorRows.get(customer.author.externalId)?.id ?? null) : null;
       }),
+    ],
+    ['last_message_at', 'timestamptz', chatKeys.map((e) => e.createdAt.toISOString())],
+  ]);
+  const chatRows = await selectRows(
+    db,
+    chats,
+    sql`WITH i AS (SELECT * FROM ${chatInput}),
+    created AS (
+      INSERT INTO chats (space_id, object_id, external_id, author_id, last_message_at)
+      SELECT ${object.spaceId}, ${object.id}, i.external_id, i.author_id, i.last_message_at FROM i
+      ON CONFLICT (object_id, external_id) DO NOTHING
+      RETURNING chats.*
     )
-    .onConflictDoNothing({ target: [chats.objectId, chats.externalId] });
-  const chatRows = await db
-    .select()
-    .from(chats)
-    .where(
-      and(
-        eq(chats.objectId, object.id),
-        inArray(
-          chats.externalId,
-          chatKeys.map((c) => c.chatExternalId),
-        ),
-      ),
-    );
+    SELECT * FROM created
+    UNION ALL
+    SELECT c.* FROM chats c JOIN i ON c.external_id = i.external_id
+    WHERE c.object_id = ${object.id} AND NOT EXISTS (SELECT 1 FROM created WHERE created.id = c.id)`,
+  );
   const chatByExternal = new Map(chatRows.map((c) => [c.externalId, c]));
 
-  const inserted = await db
-    .insert(messages)
-    .values(
-      kept.map((e) => ({
-        spaceId: object.spaceId,
-        chatId: chatByExternal.get(e.chatExternalId)!.id,
-        externalId: e.externalId,
-        isOwn: e.isOwn,
-        text: e.text,
-        attachments: settings.stickers ? e.attachments : e.attachments.filter((a) => a.type !== 'sticker'),
-        delivery: e.isOwn ? ('sent' as const) : ('received' as const),
-        createdAt: e.createdAt,
-      })),
-    )
-    .onConflictDoNothing({ target: [messages.chatId, messages.externalId] })
-    .returning();
+  const messageInput = unnestRows('i', [
+    ['chat_id', 'bigint', kept.map((e) => chatByExternal.get(e.chatExternalId)!.id)],
+    ['external_id', 'text', kept.map((e) => e.externalId)],
+    ['is_own', 'boolean', kept.map((e) => e.isOwn)],
+    ['text', 'text', kept.map((e) => e.text)],
+    [
+      'attachments',
+      'text',
+      kept.map((e) =>
+        JSON.stringify(settings.stickers ? e.attachments : e.attachments.filter((a) => a.type !== 'sticker')),
+      ),
+    ],
+    ['created_at', 'timestamptz', kept.map((e) => e.createdAt.toISOString())],
+  ]);
+  const inserted = await selectRows(
+    db,
+    messages,
+    sql`INSERT INTO messages (space_id, chat_id, external_id, is_own, text, attachments, delivery, created_at)
+    SELECT ${object.spaceId}, i.chat_id, i.external_id, i.is_own, i.text, i.attachments::jsonb,
+      CASE WHEN i.is_own THEN 'sent' ELSE 'received' END, i.created_at
+    FROM ${messageInput}
+    ON CONFLICT (chat_id, external_id) DO NOTHING
+    RETURNING ${columnsWithout(messages, 'search')}`,
+  );
   result.created += inserted.length;
   result.duplicates += kept.length - inserted.length;
   if (inserted.length === 0) return;
@@ -343,7 +348,7 @@ async function storeMessages(
   for (const m of inserted) byChat.set(m.chatId, [...(byChat.get(m.chatId) ?? []), m]);
   // One statement for every touched chat (not one per chat): the newest message becomes the chat's
   // last one, inbound messages count as unread, and a customer writing again reopens a closed chat
-  // and wakes a chat that was waiting for them.
+  // and wakes a chat that was waiting for them. It returns the updated chats for the live push.
   const changes = [...byChat].map(([chatId, list]) => {
     const newest = list.reduce((a, b) => (a.createdAt >= b.createdAt ? a : b));
     return {
@@ -354,8 +359,10 @@ async function storeMessages(
       inbound: list.filter((m) => !m.isOwn).length,
     };
   });
-  const touched = await db.execute(sql`
-    UPDATE chats SET
+  const updatedChats = await selectRows(
+    db,
+    chats,
+    sql`UPDATE chats SET
       last_message_at = greatest(chats.last_message_at, v.at),
       last_message_text = CASE WHEN v.at >= chats.last_message_at THEN v.txt ELSE chats.last_message_text END,
       last_message_is_own = CASE WHEN v.at >= chats.last_message_at THEN v.own ELSE chats.last_message_is_own END,
@@ -368,12 +375,8 @@ async function storeMessages(
     FROM jsonb_to_recordset(${JSON.stringify(changes)}::jsonb)
       AS v(id bigint, at timestamptz, txt text, own boolean, inbound int)
     WHERE chats.id = v.id
-    RETURNING chats.id`);
-  const touchedIds = ((touched as unknown as { rows: Array<{ id: number | string }> }).rows ?? []).map((r) =>
-    Number(r.id),
+    RETURNING chats.*`,
   );
-  const updatedChats =
-    touchedIds.length > 0 ? await db.select().from(chats).where(inArray(chats.id, touchedIds)) : [];
   const receivedMessages = inserted.filter((m) => !m.isOwn);
   if (receivedMessages.length > 0)
     await db.insert(activity).values(
