@@ -68,5 +68,5 @@ export async function importRecentVk(ctx: ConnectorContext, limit: number): Prom
     c.last_message ? [messageEvent(c.last_message, account, false)] : [],
   );
   const comments = await recentComments(ctx, limit - messages.length);
-  return withProfiles(api, [...messages, ...comments].slice(0, limit));
+  return withProfiles(api, [...messages, ...comments].slice(0, limit), ctx.config.VK_API_URL);
 }

@@ -87,7 +87,7 @@ export async function pollVk(
   }
   const next = { ...current, ts: answer.ts !== undefined ? String(answer.ts) : current.ts };
   return {
-    events: events.length > 0 ? await withProfiles(api, events) : events,
+    events: events.length > 0 ? await withProfiles(api, events, ctx.config.VK_API_URL) : events,
     cursor: JSON.stringify(next),
   };
 }

@@ -15,7 +15,35 @@ interface VkUser {
 /** users.get takes up to 1000 ids per call; a webhook or a long-poll batch is far below that. */
 const MAX_IDS = 1000;
 
-export async function withProfiles(api: VkApi, events: InboundEvent[]): Promise<InboundEvent[]> {
+/**
+ * People's names change rarely, and a busy community hears from the same people all day: names are
+ * kept for a while per VK server (the API base address), so a burst of updates asks users.get only for
+ * people it has not seen lately. A renamed person shows the new name within PROFILE_TTL_MS.
+ */
+const PROFILE_TTL_MS = 10 * 60_000;
+const PROFILE_CACHE_MAX = 50_000;
+const profileCache = new Map<string, { user: VkUser; until: number }>();
+
+function cached(key: string, now: number): VkUser | undefined {
+  const hit = profileCache.get(key);
+  if (!hit) return undefined;
+  if (hit.until > now) return hit.user;
+  profileCache.delete(key);
+  return undefined;
+}
+
+function remember(key: string, user: VkUser, now: number) {
+  // Oldest first (insertion order): drop the oldest when full.
+  if (profileCache.size >= PROFILE_CACHE_MAX) profileCache.delete(profileCache.keys().next().value!);
+  profileCache.set(key, { user, until: now + PROFILE_TTL_MS });
+}
+
+/** `server` is the VK API base address the api talks to: profiles are cached per server. */
+export async function withProfiles(
+  api: VkApi,
+  events: InboundEvent[],
+  server: string,
+): Promise<InboundEvent[]> {
   const ids = new Set<number>();
   for (const e of events) {
     if (e.type === 'change' || e.isOwn) continue;
@@ -23,16 +51,28 @@ export async function withProfiles(api: VkApi, events: InboundEvent[]): Promise<
     if (Number.isInteger(id) && id > 0) ids.add(id);
   }
   if (ids.size === 0) return events;
-  let users: VkUser[];
-  try {
-    users = await api<VkUser[]>('users.get', {
-      user_ids: [...ids].slice(0, MAX_IDS).join(','),
-      fields: 'photo_100,screen_name',
-    });
-  } catch {
-    return events;
+  const now = Date.now();
+  const byId = new Map<string, VkUser>();
+  const missing: number[] = [];
+  for (const id of ids) {
+    const user = cached(`${server}|${id}`, now);
+    if (user) byId.set(String(id), user);
+    else missing.push(id);
   }
-  const byId = new Map(users.map((u) => [String(u.id), u]));
+  if (missing.length > 0) {
+    try {
+      const users = await api<VkUser[]>('users.get', {
+        user_ids: missing.slice(0, MAX_IDS).join(','),
+        fields: 'photo_100,screen_name',
+      });
+      for (const u of users) {
+        byId.set(String(u.id), u);
+        remember(`${server}|${u.id}`, u, now);
+      }
+    } catch {
+      // Names are a nicety: the update is stored with `id123` names and a later one fills them in.
+    }
+  }
   return events.map((e) => {
     if (e.type === 'change') return e;
     const user = byId.get(e.author.externalId);

@@ -185,6 +185,21 @@ describe('the Callback API', () => {
     });
   });
 
+  it("asks VK for a person's name once: later updates from them use the name it gave", async () => {
+    const { object, groupId, customer } = await connectCommunity(world);
+    const before = world.emu.callsOf('users.get').length;
+    for (const text of ['Первое', 'Второе', 'Третье']) {
+      const update = await world.emu.userWrites(groupId, { from: customer.id, text });
+      await world.emu.redeliver(groupId, update);
+    }
+    const asked = world.emu.callsOf('users.get').slice(before);
+    expect(
+      asked.filter((c) => String(c.params.user_ids).split(',').includes(String(customer.id))),
+    ).toHaveLength(1);
+    const { list } = await messagesOf(world, object.id, String(customer.id));
+    expect(list.map((m) => m.text)).toEqual(['Первое', 'Второе', 'Третье']);
+  });
+
   it('a wall comment, its edit, deletion and restoration arrive; a thread reply links to its parent', async () => {
     const { object, groupId, customer } = await connectCommunity(world);
     world.emu.addPost(groupId, { id: 321, text: 'Новая коллекция' });

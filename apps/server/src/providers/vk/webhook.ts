@@ -51,6 +51,8 @@ export async function handleVkWebhook(
   if (!secretMatches) throw new WebhookRejected('wrong secret');
   const events = mapUpdate(event, account);
   const named =
-    events.length > 0 ? await withProfiles(vkApi(ctx, communityToken(ctx.credentials)), events) : events;
+    events.length > 0
+      ? await withProfiles(vkApi(ctx, communityToken(ctx.credentials)), events, ctx.config.VK_API_URL)
+      : events;
   return { status: 200, body: 'ok', events: named };
 }
