@@ -213,3 +213,54 @@ describe('ingest — private messages', () => {
     expect(message!.attachments.map((a) => a.type)).toEqual(['image']);
   });
 });
+
+describe('ingest — concurrent writers', () => {
+  // Another node (or a poll beside a webhook) may create the same author or chat a moment earlier; the
+  // batch that waited on that row must still find it and link to it.
+  it('finds an author and a chat another transaction created while this batch waited', async () => {
+    const { space, object } = await setup();
+    const db = t.deps.database.db;
+    const person = `u-concurrent-${Date.now()}`;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let inserted!: () => void;
+    const didInsert = new Promise<void>((resolve) => {
+      inserted = resolve;
+    });
+    const other = db.transaction(async (tx) => {
+      await tx
+        .insert(authors)
+        .values({ spaceId: space.id, provider: object.provider, externalId: person, name: 'Анна' });
+      await tx.insert(chats).values({
+        spaceId: space.id,
+        objectId: object.id,
+        externalId: person,
+        lastMessageAt: new Date('2026-01-01T00:00:00Z'),
+      });
+      inserted();
+      await held;
+    });
+    await didInsert;
+    const storing = ingest(deps(), object, [
+      commentEvent({ author: { externalId: person, name: 'Анна' } }),
+      messageEvent({ chatExternalId: person, author: { externalId: person, name: 'Анна' } }),
+    ]);
+    await new Promise((r) => setTimeout(r, 100));
+    release();
+    await other;
+    const result = await storing;
+    expect(result.created).toBe(2);
+    const [author] = await db
+      .select()
+      .from(authors)
+      .where(and(eq(authors.spaceId, space.id), eq(authors.externalId, person)));
+    const [item] = await db.select().from(items).where(eq(items.id, result.itemIds[0]!));
+    expect(item!.authorId).toBe(author!.id);
+    const chatRows = await db.select().from(chats).where(eq(chats.objectId, object.id));
+    expect(chatRows).toHaveLength(1);
+    const [message] = await db.select().from(messages).where(eq(messages.id, result.messageIds[0]!));
+    expect(message!.chatId).toBe(chatRows[0]!.id);
+  });
+});

@@ -108,7 +108,24 @@ async function upsertAuthors(db: Db, object: ObjectRow, list: Array<InboundItem[
     WHERE a.space_id = ${object.spaceId} AND a.provider = ${object.provider}
       AND NOT EXISTS (SELECT 1 FROM up WHERE up.id = a.id)`,
   );
-  return new Map(rows.map((r) => [r.externalId, r]));
+  const found = new Map(rows.map((r) => [r.externalId, r]));
+  // A row another transaction committed while this statement waited on it is outside the statement's
+  // snapshot: read those few again, with a fresh one.
+  const late = unique.filter((a) => !found.has(a.externalId)).map((a) => a.externalId);
+  if (late.length > 0) {
+    const more = await db
+      .select()
+      .from(authors)
+      .where(
+        and(
+          eq(authors.spaceId, object.spaceId),
+          eq(authors.provider, object.provider),
+          inArray(authors.externalId, late),
+        ),
+      );
+    for (const r of more) found.set(r.externalId, r);
+  }
+  return found;
 }
 
 async function storeItems(
@@ -314,6 +331,15 @@ async function storeMessages(
     WHERE c.object_id = ${object.id} AND NOT EXISTS (SELECT 1 FROM created WHERE created.id = c.id)`,
   );
   const chatByExternal = new Map(chatRows.map((c) => [c.externalId, c]));
+  const lateChats = chatKeys.map((e) => e.chatExternalId).filter((id) => !chatByExternal.has(id));
+  if (lateChats.length > 0) {
+    // Created by a concurrent transaction after this statement's snapshot (see upsertAuthors).
+    const more = await db
+      .select()
+      .from(chats)
+      .where(and(eq(chats.objectId, object.id), inArray(chats.externalId, lateChats)));
+    for (const c of more) chatByExternal.set(c.externalId, c);
+  }
 
   const messageInput = unnestRows('i', [
     ['chat_id', 'bigint', kept.map((e) => chatByExternal.get(e.chatExternalId)!.id)],
