@@ -23,8 +23,8 @@ import { objects, users } from '../apps/server/src/db/schema';
 import { ingest } from '../apps/server/src/modules/inbox/ingest';
 import { chatListQuery, itemListQuery } from '../apps/server/src/modules/inbox/list-params';
 import {
-  chatPageQuery,
-  itemPageQuery,
+  chatPageSql,
+  itemPageSql,
   searchItemsQuery,
   searchMessagesQuery,
 } from '../apps/server/src/modules/inbox/queries';
@@ -241,19 +241,18 @@ async function main() {
     const actor = await loadActor(db, user!);
     const itemScope = await scopeFor(db, actor, 'items.view');
     const messageScope = await scopeFor(db, actor, 'messages.view');
-    await explain(runtime, 'default item list', itemPageQuery(db, itemScope, itemListQuery.parse({})), plans);
+    await explain(runtime, 'default item list', itemPageSql(itemScope, itemListQuery.parse({})), plans);
     await explain(
       runtime,
       'default item list, page 20',
-      itemPageQuery(db, itemScope, itemListQuery.parse({ before: cursors[cursors.length - 1] })),
+      itemPageSql(itemScope, itemListQuery.parse({ before: cursors[cursors.length - 1] })),
       plans,
     );
     for (const days of [30, 365]) {
       await explain(
         runtime,
         `filtered item list (object + tag + ${days} days)`,
-        itemPageQuery(
-          db,
+        itemPageSql(
           itemScope,
           itemListQuery.parse({
             object_id: String(objectIds[0]),
@@ -268,7 +267,7 @@ async function main() {
     await explain(
       runtime,
       'item list, q=заказа',
-      itemPageQuery(db, itemScope, itemListQuery.parse({ q: 'заказа' })),
+      itemPageSql(itemScope, itemListQuery.parse({ q: 'заказа' })),
       plans,
     );
     for (const word of ['заказа', 'артикул 4242']) {
@@ -280,12 +279,7 @@ async function main() {
         plans,
       );
     }
-    await explain(
-      runtime,
-      'default chat list',
-      chatPageQuery(db, messageScope, chatListQuery.parse({})),
-      plans,
-    );
+    await explain(runtime, 'default chat list', chatPageSql(messageScope, chatListQuery.parse({})), plans);
     const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results');
     mkdirSync(resultsDir, { recursive: true });
     writeFileSync(join(resultsDir, 'inbox-explain.txt'), plans.join('\n'));

@@ -20,6 +20,15 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** Run raw SQL with positional parameters; used by the job queue adapter and benchmarks. */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  /**
+   * The same, as a named prepared statement on the server (planned once per connection): for the few
+   * hot statements whose text repeats (list pages). PGlite runs it as a plain query.
+   */
+  queryPrepared<T = Record<string, unknown>>(
+    name: string,
+    text: string,
+    params: unknown[],
+  ): Promise<{ rows: T[] }>;
   close(): Promise<void>;
 }
 
@@ -69,6 +78,10 @@ async function openPostgres(url: string): Promise<Database> {
       const result = await pool.query(text, params as unknown[]);
       return { rows: result.rows };
     },
+    queryPrepared: async (name, text, params) => {
+      const result = await pool.query({ name, text, values: params });
+      return { rows: result.rows };
+    },
     close: () => pool.end(),
   };
 }
@@ -84,6 +97,10 @@ async function openPglite(dir: string | undefined): Promise<Database> {
     kind: 'pglite',
     query: async (text, params) => {
       const result = await client.query(text, params as unknown[]);
+      return { rows: result.rows as never[] };
+    },
+    queryPrepared: async (_name, text, params) => {
+      const result = await client.query(text, params);
       return { rows: result.rows as never[] };
     },
     close: () => client.close(),

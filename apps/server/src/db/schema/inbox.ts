@@ -99,6 +99,19 @@ export const posts = pgTable(
 );
 
 /**
+ * presenter.ts `excerpt()` in SQL, kept as a stored column so list pages (inbox/list-json.ts) read it
+ * instead of running a regular expression per row: whitespace runs (JavaScript's \s set) become one
+ * space, trimmed, then the first 100 code points (SPEC §9 EXCERPT_SHORT) and an ellipsis when longer.
+ * inbox/list-json.test.ts checks it against the JavaScript one.
+ */
+function excerptOf(column: string) {
+  const squeezed = `btrim(regexp_replace(${column}, '[\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+', ' ', 'g'), ' ')`;
+  return sql.raw(
+    `CASE WHEN char_length(${squeezed}) <= 100 THEN ${squeezed} ELSE left(${squeezed}, 100) || '…' END`,
+  );
+}
+
+/**
  * Comments, reviews and mentions — and our own replies to them (`isOwn`), so a thread reads in order.
  * Unique by (object, external id): a redelivered event finds its row and changes nothing.
  */
@@ -146,6 +159,7 @@ export const items = pgTable(
     search: tsvector().generatedAlwaysAs(
       sql`to_tsvector('russian', coalesce("text", '')) || to_tsvector('english', coalesce("text", ''))`,
     ),
+    excerpt: text().generatedAlwaysAs(excerptOf('"text"')),
   },
   (t) => [
     uniqueIndex('items_external_key').on(t.objectId, t.externalId),
@@ -193,6 +207,7 @@ export const chats = pgTable(
     assignedUserId: integer('assigned_user_id'),
     lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull(),
     lastMessageText: text('last_message_text').notNull().default(''),
+    lastMessageExcerpt: text('last_message_excerpt').generatedAlwaysAs(excerptOf('"last_message_text"')),
     lastMessageIsOwn: boolean('last_message_is_own').notNull().default(false),
     unreadCount: integer('unread_count').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -70,6 +70,8 @@ export async function ingest(
   return result;
 }
 
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 const uniqueBy = <T>(rows: T[], key: (row: T) => string) => [
   ...new Map(rows.map((r) => [key(r), r])).values(),
 ];
@@ -79,7 +81,8 @@ const uniqueBy = <T>(rows: T[], key: (row: T) => string) => [
  * upsert's RETURNING gives the rows it wrote, the rest are read as they were before it.
  */
 async function upsertAuthors(db: Db, object: ObjectRow, list: Array<InboundItem['author']>) {
-  const unique = uniqueBy(list, (a) => a.externalId);
+  // Sorted: overlapping batches (batcher.ts) then lock the same rows in the same order.
+  const unique = uniqueBy(list, (a) => a.externalId).sort((a, b) => compare(a.externalId, b.externalId));
   if (unique.length === 0) return new Map<string, typeof authors.$inferSelect>();
   const input = unnestRows('i', [
     ['external_id', 'text', unique.map((a) => a.externalId)],
@@ -302,7 +305,9 @@ async function storeMessages(
   const authorRows = await upsertAuthors(db, object, customerAuthors);
 
   // The batch's chats, created where new and returned all at once (the same CTE shape as authors).
-  const chatKeys = uniqueBy(kept, (e) => e.chatExternalId);
+  const chatKeys = uniqueBy(kept, (e) => e.chatExternalId).sort((a, b) =>
+    compare(a.chatExternalId, b.chatExternalId),
+  );
   const chatInput = unnestRows('i', [
     ['external_id', 'text', chatKeys.map((e) => e.chatExternalId)],
     [
@@ -375,20 +380,26 @@ async function storeMessages(
   // One statement for every touched chat (not one per chat): the newest message becomes the chat's
   // last one, inbound messages count as unread, and a customer writing again reopens a closed chat
   // and wakes a chat that was waiting for them. It returns the updated chats for the live push.
-  const changes = [...byChat].map(([chatId, list]) => {
-    const newest = list.reduce((a, b) => (a.createdAt >= b.createdAt ? a : b));
-    return {
-      id: chatId,
-      at: newest.createdAt.toISOString(),
-      txt: newest.text,
-      own: newest.isOwn,
-      inbound: list.filter((m) => !m.isOwn).length,
-    };
-  });
+  const changes = [...byChat]
+    .sort(([a], [b]) => a - b)
+    .map(([chatId, list]) => {
+      const newest = list.reduce((a, b) => (a.createdAt >= b.createdAt ? a : b));
+      return {
+        id: chatId,
+        at: newest.createdAt.toISOString(),
+        txt: newest.text,
+        own: newest.isOwn,
+        inbound: list.filter((m) => !m.isOwn).length,
+      };
+    });
   const updatedChats = await selectRows(
     db,
     chats,
-    sql`UPDATE chats SET
+    sql`WITH locked AS (
+      -- Row locks in id order, the same in every batch (batcher.ts lets message batches overlap).
+      SELECT id FROM chats WHERE id = ANY(${sql.param(changes.map((c) => c.id))}::bigint[]) ORDER BY id FOR UPDATE
+    )
+    UPDATE chats SET
       last_message_at = greatest(chats.last_message_at, v.at),
       last_message_text = CASE WHEN v.at >= chats.last_message_at THEN v.txt ELSE chats.last_message_text END,
       last_message_is_own = CASE WHEN v.at >= chats.last_message_at THEN v.own ELSE chats.last_message_is_own END,
@@ -400,7 +411,7 @@ async function storeMessages(
       updated_at = now()
     FROM jsonb_to_recordset(${JSON.stringify(changes)}::jsonb)
       AS v(id bigint, at timestamptz, txt text, own boolean, inbound int)
-    WHERE chats.id = v.id
+    WHERE chats.id = v.id AND chats.id IN (SELECT id FROM locked)
     RETURNING chats.*`,
   );
   const receivedMessages = inserted.filter((m) => !m.isOwn);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   and,
   asc,
@@ -13,8 +14,8 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/client';
+import { type AnyPgColumn, PgDialect } from 'drizzle-orm/pg-core';
+import type { Database, Db } from '../../db/client';
 import {
   authors,
   chats,
@@ -27,6 +28,7 @@ import {
   objects,
   posts,
 } from '../../db/schema';
+import { CHAT_JSON, ITEM_JSON, pageJson } from './list-json';
 import type { ChatListParams, Cursor, ItemListParams, MessagePageParams } from './list-params';
 import { encodeCursor } from './list-params';
 import { type InboxScope, scopeCondition } from './scope';
@@ -55,6 +57,9 @@ const noSearch = <T extends object>(row: T) => ({ ...row, search: null });
 /** The exact stored timestamp (microseconds, UTC) of a sort column, for the next-page cursor. */
 const cursorText = (column: AnyPgColumn) =>
   sql<string>`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+/** The same for a column of a list's aliased table (`i.created_at`). */
+const cursorOf = (column: string) =>
+  sql.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`);
 
 /**
  * Rows strictly after the cursor in list order. Written as `at <= x AND (at < x OR id < y)` rather than
@@ -81,39 +86,6 @@ const listOrder = (reversed: boolean) => sql.raw(reversed ? 'ASC NULLS FIRST' : 
  * parameter per value, and building those costs more CPU per request than the query itself.
  */
 const anyId = (column: AnyPgColumn, ids: number[]) => sql`${column} = ANY(${sql.param(ids)}::bigint[])`;
-
-/**
- * What a list row shows beside itself (author with labels, tag ids), read in the page statement so a
- * page is one round trip. Rows that carry it skip the presenters' extra queries (read-present.ts).
- */
-export interface RowExtras {
-  author: AuthorRow | null;
-  labels: number[];
-  tags: number[];
-}
-
-const authorLabelIds = sql<
-  number[]
->`coalesce((SELECT array_agg(label_id ORDER BY label_id) FROM author_labels WHERE author_id = ${authors.id}), '{}')`;
-
-const tagIdsOf = (table: typeof itemTags | typeof chatTags, owner: AnyPgColumn) =>
-  table === itemTags
-    ? sql<
-        number[]
-      >`coalesce((SELECT array_agg(${itemTags.tagId} ORDER BY ${itemTags.tagId}) FROM ${itemTags} WHERE ${itemTags.itemId} = ${owner}), '{}')`
-    : sql<
-        number[]
-      >`coalesce((SELECT array_agg(${chatTags.tagId} ORDER BY ${chatTags.tagId}) FROM ${chatTags} WHERE ${chatTags.chatId} = ${owner}), '{}')`;
-
-function splitExtras<T extends { extraAuthor: AuthorRow | null; extraLabels: number[]; extraTags: number[] }>(
-  row: T,
-): Omit<T, 'extraAuthor' | 'extraLabels' | 'extraTags'> & { extras: RowExtras } {
-  const { extraAuthor, extraLabels, extraTags, ...rest } = row;
-  return {
-    ...rest,
-    extras: { author: extraAuthor, labels: extraLabels.map(Number), tags: extraTags.map(Number) },
-  };
-}
 
 /** RU + EN full-text match; the stored tsvector is built from both configurations (schema/inbox.ts). */
 const matchesText = (vector: AnyPgColumn, q: string) =>
@@ -211,7 +183,7 @@ function itemFilters(p: ItemListParams): SQL {
  *
  * The full rows of the page are then read by primary key in the same statement.
  */
-export function itemPageQuery(db: Db, scope: InboxScope, p: ItemListParams) {
+export function itemPageSql(scope: InboxScope, p: ItemListParams): SQL | null {
   const take = p.limit + 1;
   const dir = listOrder(p.reversed);
   const filters = itemFilters(p);
@@ -226,37 +198,52 @@ export function itemPageQuery(db: Db, scope: InboxScope, p: ItemListParams) {
   if (branches.length === 0) return null;
   const pageIds = sql`SELECT page.id FROM (${sql.join(branches, sql` UNION ALL `)}) AS page
     ORDER BY page.created_at ${dir}, page.id ${dir} LIMIT ${take}`;
-  return db
-    .select({
-      ...itemColumns,
-      provider: objects.provider,
-      cursorAt: cursorText(items.createdAt),
-      extraAuthor: authors,
-      extraLabels: authorLabelIds,
-      extraTags: tagIdsOf(itemTags, items.id),
-    })
-    .from(items)
-    .innerJoin(objects, eq(objects.id, items.objectId))
-    .leftJoin(authors, eq(authors.id, items.authorId))
-    .where(sql`${items.id} IN (${pageIds})`)
-    .orderBy(sql`${items.createdAt} ${dir}`, sql`${items.id} ${dir}`);
+  return sql`SELECT ${ITEM_JSON} AS j, ${cursorOf('i.created_at')} AS cursor_at, i.id
+    FROM items i JOIN objects o ON o.id = i.object_id LEFT JOIN authors a ON a.id = i.author_id
+    WHERE i.id IN (${pageIds})
+    ORDER BY i.created_at ${dir}, i.id ${dir}`;
 }
 
-/** Rows of a list page carry their account's provider (joined in the page query, one lookup fewer). */
-export type WithProvider<T> = T & { provider: string };
-/** A list page's row: its account's provider and what the list shows beside it. */
-export type ListRow<T> = WithProvider<T> & { extras: RowExtras };
+/** Parameters that only page through a list view, as opposed to filtering it. */
+const PAGING_ONLY = new Set(['status', 'limit', 'before', 'reversed']);
+const dialect = new PgDialect();
 
-export async function findItems(
-  db: Db,
-  scope: InboxScope,
-  p: ItemListParams,
-): Promise<Page<ListRow<ItemRow>>> {
-  const query = itemPageQuery(db, scope, p);
-  if (!query) return { rows: [], next: null };
-  const page = toPage(await query, p.limit);
-  return { rows: page.rows.map(({ cursorAt: _c, ...row }) => splitExtras(noSearch(row))), next: page.next };
+/**
+ * A list page as the JSON the route sends: rows written by PostgreSQL (list-json.ts), and `next`.
+ * The unfiltered views — what most requests ask for — run as named prepared statements, so the server
+ * plans them once per connection; filtered ones vary too much in shape to keep prepared.
+ */
+async function jsonPage(
+  database: Database,
+  query: SQL | null,
+  p: { limit: number } & Record<string, unknown>,
+): Promise<string> {
+  if (!query) return pageJson([], null);
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  const unfiltered = Object.entries(p).every(([key, value]) => value === undefined || PAGING_ONLY.has(key));
+  const result = unfiltered
+    ? await database.queryPrepared<ListRowJson>(`otklik_list_${digest(text)}`, text, params)
+    : await database.query<ListRowJson>(text, params);
+  const page = toPage(
+    result.rows.map((r) => ({ id: Number(r.id), cursorAt: r.cursor_at, j: r.j })),
+    p.limit,
+  );
+  return pageJson(
+    page.rows.map((r) => r.j),
+    page.next,
+  );
 }
+
+interface ListRowJson {
+  j: string;
+  cursor_at: string;
+  id: string | number;
+}
+
+const digest = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 16);
+
+export const findItemsJson = (database: Database, scope: InboxScope, p: ItemListParams) =>
+  jsonPage(database, itemPageSql(scope, p), p);
 
 export async function getItemById(db: Db, id: number): Promise<ItemRow | null> {
   const [row] = await db.select(itemColumns).from(items).where(eq(items.id, id)).limit(1);
@@ -327,7 +314,7 @@ function chatFilters(p: ChatListParams): SQL {
  *     UNION ALL (... 'inprogress' ...) UNION ALL (... 'open' ...)
  *   ) AS page ORDER BY last_message_at DESC, id DESC LIMIT 51
  */
-export function chatPageQuery(db: Db, scope: InboxScope, p: ChatListParams) {
+export function chatPageSql(scope: InboxScope, p: ChatListParams): SQL | null {
   const take = p.limit + 1;
   const dir = listOrder(p.reversed);
   const filters = chatFilters(p);
@@ -342,32 +329,14 @@ export function chatPageQuery(db: Db, scope: InboxScope, p: ChatListParams) {
   if (branches.length === 0) return null;
   const pageIds = sql`SELECT page.id FROM (${sql.join(branches, sql` UNION ALL `)}) AS page
     ORDER BY page.last_message_at ${dir}, page.id ${dir} LIMIT ${take}`;
-  return db
-    .select({
-      ...getTableColumns(chats),
-      provider: objects.provider,
-      cursorAt: cursorText(chats.lastMessageAt),
-      extraAuthor: authors,
-      extraLabels: authorLabelIds,
-      extraTags: tagIdsOf(chatTags, chats.id),
-    })
-    .from(chats)
-    .innerJoin(objects, eq(objects.id, chats.objectId))
-    .leftJoin(authors, eq(authors.id, chats.authorId))
-    .where(sql`${chats.id} IN (${pageIds})`)
-    .orderBy(sql`${chats.lastMessageAt} ${dir}`, sql`${chats.id} ${dir}`);
+  return sql`SELECT ${CHAT_JSON} AS j, ${cursorOf('c.last_message_at')} AS cursor_at, c.id
+    FROM chats c JOIN objects o ON o.id = c.object_id LEFT JOIN authors a ON a.id = c.author_id
+    WHERE c.id IN (${pageIds})
+    ORDER BY c.last_message_at ${dir}, c.id ${dir}`;
 }
 
-export async function findChats(
-  db: Db,
-  scope: InboxScope,
-  p: ChatListParams,
-): Promise<Page<ListRow<ChatRow>>> {
-  const query = chatPageQuery(db, scope, p);
-  if (!query) return { rows: [], next: null };
-  const page = toPage(await query, p.limit);
-  return { rows: page.rows.map(({ cursorAt: _c, ...row }) => splitExtras(row)), next: page.next };
-}
+export const findChatsJson = (database: Database, scope: InboxScope, p: ChatListParams) =>
+  jsonPage(database, chatPageSql(scope, p), p);
 
 /**
  * One page of a chat's messages over messages_chat_idx (chat_id, created_at, id): the newest page

@@ -9,7 +9,6 @@ import {
   loadItemTags,
   loadProviders,
   type MessageRow,
-  type RowExtras,
 } from './queries';
 
 // Presents pages of rows with what the list screens show beside each row (author, tags, provider).
@@ -24,23 +23,7 @@ async function providersOf(db: Db, rows: Array<{ objectId: number; provider?: st
   );
 }
 
-type Row<T> = T & { provider?: string; extras?: RowExtras };
-
-/** Rows of a list page came with their extras (queries.ts RowExtras): nothing more to read. */
-function preloaded<T extends { provider?: string; extras?: RowExtras }>(
-  rows: T[],
-): rows is Array<T & { provider: string; extras: RowExtras }> {
-  return rows.every((r) => r.extras !== undefined && r.provider !== undefined);
-}
-
-const extrasOf = (r: { provider: string; extras: RowExtras }) => ({
-  author: r.extras.author ? presentAuthor(r.extras.author, r.extras.labels) : null,
-  tags: r.extras.tags,
-  provider: r.provider,
-});
-
-export async function presentItems(db: Db, rows: Array<Row<ItemRow>>) {
-  if (preloaded(rows)) return rows.map((r) => presentItem(r, extrasOf(r)));
+export async function presentItems(db: Db, rows: Array<ItemRow & { provider?: string }>) {
   const [authorsById, tagsById, providers] = await Promise.all([
     loadAuthors(
       db,
@@ -62,8 +45,7 @@ export async function presentItems(db: Db, rows: Array<Row<ItemRow>>) {
   });
 }
 
-export async function presentChats(db: Db, rows: Array<Row<ChatRow>>) {
-  if (preloaded(rows)) return rows.map((r) => presentChat(r, extrasOf(r)));
+export async function presentChats(db: Db, rows: Array<ChatRow & { provider?: string }>) {
   const [authorsById, tagsById, providers] = await Promise.all([
     loadAuthors(
       db,

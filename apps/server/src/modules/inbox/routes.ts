@@ -11,8 +11,8 @@ import { chatListQuery, idParams, itemListQuery, messagePageQuery, searchQuery }
 import { presentMessage, presentPost } from './presenter';
 import {
   findChatMessages,
-  findChats,
-  findItems,
+  findChatsJson,
+  findItemsJson,
   findItemThread,
   getItemById,
   getPost,
@@ -66,11 +66,12 @@ export async function registerInboxModule(
         querystring: itemListQuery,
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const actor = await loadActor(db, req.auth!.user);
       const scope = await listScope(db, actor, 'items.view', 'error.noAccess');
-      const page = await findItems(db, scope, req.query);
-      return { items: await presentItems(db, page.rows), next: page.next };
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(await findItemsJson(deps.database, scope, req.query));
     },
   );
 
@@ -118,11 +119,12 @@ export async function registerInboxModule(
         querystring: chatListQuery,
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const actor = await loadActor(db, req.auth!.user);
       const scope = await listScope(db, actor, 'messages.view', 'error.noMessagesAccess');
-      const page = await findChats(db, scope, req.query);
-      return { items: await presentChats(db, page.rows), next: page.next };
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(await findChatsJson(deps.database, scope, req.query));
     },
   );
 
