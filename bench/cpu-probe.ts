@@ -28,7 +28,7 @@ const login = await app.inject({
 const headers = { authorization: `Bearer ${login.json().access_token}` };
 for (const url of process.argv.slice(2)) {
   for (let i = 0; i < 100; i++) await app.inject({ method: 'GET', url, headers });
-  const N = 400;
+  const N = Number(process.env.PROBE_N ?? 400);
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < N; i++) {

@@ -3,6 +3,7 @@
 // workerData: { base, headers, paths: string[], requests, concurrency, maxMs }; each request i GETs
 // paths[i % paths.length]. Posts back { latencies: number[] (ms), errors, firstError, elapsedMs }.
 import { parentPort, workerData } from 'node:worker_threads';
+import { createClient } from './http-client.mjs';
 
 const { base, headers, paths, requests, concurrency, maxMs } = workerData;
 const latencies = [];
@@ -10,17 +11,17 @@ let errors = 0;
 let firstError = null;
 let next = 0;
 const started = performance.now();
+const client = createClient(concurrency);
 
 async function worker() {
   while (next < requests && performance.now() - started < maxMs) {
     const path = paths[next++ % paths.length];
     const sent = performance.now();
     try {
-      const res = await fetch(base + path, { headers });
-      await res.arrayBuffer();
-      if (!res.ok) {
+      const status = await client.send(base + path, { headers });
+      if (status < 200 || status >= 300) {
         errors += 1;
-        firstError ??= `${res.status} ${path}`;
+        firstError ??= `${status} ${path}`;
       }
     } catch (error) {
       errors += 1;
@@ -31,4 +32,5 @@ async function worker() {
 }
 
 await Promise.all(Array.from({ length: concurrency }, worker));
+client.close();
 parentPort.postMessage({ latencies, errors, firstError, elapsedMs: performance.now() - started });

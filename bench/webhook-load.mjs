@@ -8,6 +8,7 @@
 // with the moment that chat became visible in GET /v1/chats.
 // Posts back { latencies, errors, firstError, elapsedMs, probes: [{chat, startedAt}] }.
 import { parentPort, workerData } from 'node:worker_threads';
+import { createClient } from './http-client.mjs';
 
 const { kind, targets, requests, concurrency, maxMs, probeEvery, firstId, customers } = workerData;
 const latencies = [];
@@ -16,6 +17,7 @@ let errors = 0;
 let firstError = null;
 let next = 0;
 const started = performance.now();
+const client = createClient(concurrency);
 const epoch = () => performance.timeOrigin + performance.now();
 
 function telegramBody(id, chatId, text) {
@@ -64,11 +66,10 @@ async function one(i) {
   const sent = performance.now();
   if (isProbe) probes.push({ chat: String(chatId), startedAt: epoch() });
   try {
-    const res = await fetch(target.url, { method: 'POST', headers, body });
-    await res.arrayBuffer();
-    if (!res.ok) {
+    const status = await client.send(target.url, { method: 'POST', headers, body });
+    if (status < 200 || status >= 300) {
       errors += 1;
-      firstError ??= `${res.status} ${target.url}`;
+      firstError ??= `${status} ${target.url}`;
     }
   } catch (error) {
     errors += 1;
@@ -82,4 +83,5 @@ async function worker() {
 }
 
 await Promise.all(Array.from({ length: concurrency }, worker));
+client.close();
 parentPort.postMessage({ latencies, errors, firstError, elapsedMs: performance.now() - started, probes });

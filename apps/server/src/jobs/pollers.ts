@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { objects } from '../db/schema';
@@ -38,6 +38,8 @@ export class PollingManager {
   constructor(
     private readonly deps: PollingDeps,
     private readonly nodeId: string,
+    /** Only the accounts of these spaces (tests share one database); every space when absent. */
+    private readonly opts: { spaceIds?: number[] } = {},
   ) {}
 
   start() {
@@ -78,6 +80,7 @@ export class PollingManager {
         and(
           eq(objects.isActive, true),
           eq(objects.updatesMode, 'polling'),
+          this.opts.spaceIds ? inArray(objects.spaceId, this.opts.spaceIds) : undefined,
           or(
             isNull(objects.pollLeaseUntil),
             lt(objects.pollLeaseUntil, sql`now()`),

@@ -25,6 +25,7 @@ const fake: Connector = {
     return { externalId: 'acc-1', name: 'Jivo Shop', credentials: { api_key: input.api_key } };
   },
   oauth: {
+    configured: () => true,
     authorizeUrl: (_config, { redirectUri, state }) =>
       `https://network.example/authorize?redirect_uri=${encodeURIComponent(redirectUri)}&state=${encodeURIComponent(state)}`,
     async exchange(_ctx, { code }) {
@@ -204,8 +205,9 @@ describe('polling', () => {
       ],
       cursor: 'c-1',
     });
-    const a = new PollingManager({ ...t.deps, db: t.deps.database.db }, 'node-a');
-    const b = new PollingManager({ ...t.deps, db: t.deps.database.db }, 'node-b');
+    const only = { spaceIds: [account.space_id as number] };
+    const a = new PollingManager({ ...t.deps, db: t.deps.database.db }, 'node-a', only);
+    const b = new PollingManager({ ...t.deps, db: t.deps.database.db }, 'node-b', only);
     try {
       await a.scan();
       await b.scan();

@@ -128,6 +128,8 @@ export interface Connector {
   verifyCredentials?(ctx: VerifyContext, input: Record<string, string>): Promise<VerifiedAccount>;
   /** Connecting through the network's OAuth popup (SPEC §2 /callback/{provider}, §7 POST v1/{provider}/auth). */
   oauth?: {
+    /** Whether this instance has the app credentials the flow needs (client id and secret). */
+    configured(config: Config): boolean;
     authorizeUrl(config: Config, opts: { redirectUri: string; state: string }): string;
     exchange(ctx: VerifyContext, opts: { code: string; redirectUri: string }): Promise<VerifiedAccount>;
   };

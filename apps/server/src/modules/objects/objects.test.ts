@@ -172,5 +172,30 @@ describe('GET /v1/providers/connectable', () => {
     expect(byId.get('sandbox')).toMatchObject({ connect: 'none', fields: false, oauth: false });
     expect(byId.get('bankiru')).toMatchObject({ connect: 'ingest_token' });
     expect(byId.has('instagram')).toBe(false);
+    // VK connects through its OAuth popup only when this instance has a VK app (client id + secret).
+    expect(byId.get('vk')).toMatchObject({
+      oauth: Boolean(t.deps.config.VK_CLIENT_ID && t.deps.config.VK_CLIENT_SECRET),
+    });
+  });
+
+  it('offers the VK popup when a VK app is configured, and not without one', async () => {
+    const withApp = await createTestApp({ VK_CLIENT_ID: '51234567', VK_CLIENT_SECRET: 'vk-app-secret' });
+    try {
+      const admin = await buildAdmin(withApp);
+      const res = await withApp.app.inject({ url: '/v1/providers/connectable', headers: admin.headers });
+      const vk = res.json().items.find((p: { id: string }) => p.id === 'vk');
+      expect(vk).toMatchObject({ oauth: true });
+    } finally {
+      await withApp.close();
+    }
+    const without = await createTestApp({ VK_CLIENT_ID: '', VK_CLIENT_SECRET: '' });
+    try {
+      const admin = await buildAdmin(without);
+      const res = await without.app.inject({ url: '/v1/providers/connectable', headers: admin.headers });
+      const vk = res.json().items.find((p: { id: string }) => p.id === 'vk');
+      expect(vk).toMatchObject({ oauth: false });
+    } finally {
+      await without.close();
+    }
   });
 });

@@ -50,7 +50,7 @@ export async function registerObjectsModule(
             id,
             connect: getProvider(id).connect,
             fields: Boolean(connector.verifyCredentials),
-            oauth: Boolean(connector.oauth) && oauthConfigured(deps.config, id),
+            oauth: connector.oauth?.configured(deps.config) ?? false,
           };
         }),
     }),
@@ -232,7 +232,3 @@ export async function registerObjectsModule(
 }
 
 /** An OAuth popup needs the server's app registered at the network (VK_CLIENT_ID / _SECRET). */
-function oauthConfigured(config: Config, provider: ProviderId): boolean {
-  if (provider === 'vk') return Boolean(config.VK_CLIENT_ID && config.VK_CLIENT_SECRET);
-  return true;
-}

@@ -210,10 +210,12 @@ describe('outbound', () => {
 describe('polling', () => {
   it('removes subscriptions, long-polls GET /updates and keeps the marker', async () => {
     const p = await startMaxWorld({ PROVIDER_UPDATES: 'polling', POLL_TIMEOUT_S: '1' });
-    const manager = new PollingManager({ ...p.t.deps, db: p.t.deps.database.db }, `max-${Date.now()}`);
+    const bot = newBot(p.max);
+    const { account, row } = await connectBot(p, bot.token);
+    const manager = new PollingManager({ ...p.t.deps, db: p.t.deps.database.db }, `max-${Date.now()}`, {
+      spaceIds: [row.spaceId],
+    });
     try {
-      const bot = newBot(p.max);
-      const { account, row } = await connectBot(p, bot.token);
       expect(row.updatesMode).toBe('polling');
       expect(p.max.callsOf('GET', '/subscriptions').some((c) => c.token === bot.token)).toBe(true);
       const peter = person();

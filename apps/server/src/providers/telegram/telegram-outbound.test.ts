@@ -211,10 +211,12 @@ describe('moderation', () => {
 describe('polling', () => {
   it('deletes the webhook, long-polls getUpdates and confirms with offset = last update_id + 1', async () => {
     const p = await startTelegramWorld({ PROVIDER_UPDATES: 'polling', POLL_TIMEOUT_S: '1' });
-    const manager = new PollingManager({ ...p.t.deps, db: p.t.deps.database.db }, `tg-${Date.now()}`);
+    const bot = newBot(p.tg);
+    const { account, row } = await connectBot(p, bot.token);
+    const manager = new PollingManager({ ...p.t.deps, db: p.t.deps.database.db }, `tg-${Date.now()}`, {
+      spaceIds: [row.spaceId],
+    });
     try {
-      const bot = newBot(p.tg);
-      const { account, row } = await connectBot(p, bot.token);
       expect(row.updatesMode).toBe('polling');
       expect(p.tg.callsOf('deleteWebhook').some((c) => c.token === bot.token)).toBe(true);
       const anna = customer();

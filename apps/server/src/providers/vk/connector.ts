@@ -22,7 +22,11 @@ import { handleVkWebhook } from './webhook';
 export const vkConnector: Connector = {
   id: 'vk',
   verifyCredentials: verifyVkCredentials,
-  oauth: { authorizeUrl: vkAuthorizeUrl, exchange: exchangeVkCode },
+  oauth: {
+    configured: (config) => Boolean(config.VK_CLIENT_ID && config.VK_CLIENT_SECRET),
+    authorizeUrl: vkAuthorizeUrl,
+    exchange: exchangeVkCode,
+  },
   activate: activateVk,
   deactivate: deactivateVk,
   handleWebhook: handleVkWebhook,
