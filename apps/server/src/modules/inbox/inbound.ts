@@ -71,8 +71,12 @@ export const inboundChangeSchema = z.object({
   externalId: z.string().min(1).max(255),
   /** For messages: the chat the message belongs to. */
   chatExternalId: z.string().max(255).optional(),
-  change: z.enum(['edited', 'deleted', 'restored', 'reactions']),
+  change: z.enum(['edited', 'deleted', 'restored', 'reactions', 'delivery']),
   text: z.string().max(100_000).optional(),
+  /** change 'delivery': what the network says became of something we sent (WhatsApp, Viber statuses). */
+  delivery: z.enum(['sent', 'delivered', 'read', 'failed']).optional(),
+  /** change 'delivery' with 'failed': the network's reason. */
+  error: z.string().max(2_000).optional(),
   reactions: z
     .array(
       z.object({
@@ -94,3 +98,23 @@ export type InboundEvent = z.input<typeof inboundEventSchema>;
 export type InboundItem = z.output<typeof inboundItemSchema>;
 export type InboundMessage = z.output<typeof inboundMessageSchema>;
 export type InboundChange = z.output<typeof inboundChangeSchema>;
+
+/** A network's delivery status of a message we sent, as the change event ingestion applies. */
+export function deliveryChange(update: {
+  chatExternalId: string;
+  externalId: string;
+  state: 'sent' | 'delivered' | 'read' | 'failed';
+  error?: string;
+  at: Date;
+}): InboundEvent {
+  return {
+    type: 'change',
+    target: 'message',
+    chatExternalId: update.chatExternalId,
+    externalId: update.externalId,
+    change: 'delivery',
+    delivery: update.state,
+    ...(update.error ? { error: update.error } : {}),
+    at: update.at,
+  };
+}

@@ -454,6 +454,10 @@ async function applyChanges(
   const changedMessages: Array<typeof messages.$inferSelect> = [];
   for (const e of events) {
     if (e.change === 'reactions' && !settings.reactions) continue;
+    if (e.change === 'delivery') {
+      if (e.target === 'message') changedMessages.push(...(await applyDelivery(db, object, e)));
+      continue;
+    }
     if (e.target === 'item') {
       const set =
         e.change === 'edited'
@@ -510,6 +514,29 @@ async function applyChanges(
       cause: { kind: 'system' },
     });
   }
+}
+
+/**
+ * A delivery status of a message we sent. States only move forward (sent → delivered → read), so a late
+ * or redelivered status changes nothing; 'failed' shows the network's reason unless the message was
+ * already delivered or read.
+ */
+async function applyDelivery(db: Db, object: ObjectRow, e: InboundChange) {
+  if (!e.delivery) return [];
+  const state = e.delivery;
+  const order = sql`ARRAY['queued','sending','sent','delivered','read']::text[]`;
+  const moves =
+    state === 'failed'
+      ? sql`${messages.delivery} NOT IN ('delivered', 'read', 'failed')`
+      : sql`coalesce(array_position(${order}, ${messages.delivery}), 0) < array_position(${order}, ${state}::text)`;
+  const chatFilter = e.chatExternalId
+    ? sql`${messages.chatId} IN (SELECT id FROM chats WHERE object_id = ${object.id} AND external_id = ${e.chatExternalId})`
+    : sql`${messages.chatId} IN (SELECT id FROM chats WHERE object_id = ${object.id})`;
+  return db
+    .update(messages)
+    .set({ delivery: state, deliveryError: state === 'failed' ? (e.error ?? null) : null })
+    .where(and(eq(messages.externalId, e.externalId), eq(messages.isOwn, true), chatFilter, moves))
+    .returning();
 }
 
 /** Redelivered changes (same edit text, already deleted) match no row and so change nothing. */

@@ -1,6 +1,7 @@
+import { deliveryChange } from '../../modules/inbox/inbound';
 import { type Connector, type ConnectorContext, ConnectorError, WebhookRejected } from '../types';
 import { getAccountInfo, parseViberJson, sendMessage, setWebhook, type ViberAuth } from './client';
-import { callbackSchema, type DeliveryUpdate, mapCallback } from './mapping';
+import { callbackSchema, mapCallback } from './mapping';
 import { verifySignature } from './webhook';
 
 // Viber bot (PROVIDERS.md §7b): private messages only, pushed to our webhook (no polling API). The bot
@@ -22,12 +23,6 @@ function chunks(text: string): string[] {
   for (let rest = text; rest.length > 0; rest = rest.slice(TEXT_LIMIT)) parts.push(rest.slice(0, TEXT_LIMIT));
   return parts;
 }
-
-/**
- * `delivered` / `seen` / `failed` of what we sent. The inbound event model has no delivery change yet, so
- * they are acknowledged (Viber resends what does not get a 200) and dropped; see the report.
- */
-function acceptDelivery(_delivery: DeliveryUpdate | undefined): void {}
 
 export const viberConnector: Connector = {
   id: 'viber',
@@ -67,8 +62,8 @@ export const viberConnector: Connector = {
     // A signed callback of a shape we do not know: acknowledge it, store nothing.
     if (!parsed.success) return { status: 200, body: 'ok', events: [] };
     const { events, delivery } = mapCallback(parsed.data);
-    acceptDelivery(delivery);
-    return { status: 200, body: 'ok', events };
+    // `delivered` / `seen` / `failed` of what we sent update our message.
+    return { status: 200, body: 'ok', events: delivery ? [...events, deliveryChange(delivery)] : events };
   },
 
   async sendReply() {

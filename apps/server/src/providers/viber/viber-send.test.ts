@@ -38,6 +38,18 @@ describe('writing from the inbox', () => {
     });
   });
 
+  it('delivered and seen from Viber move our message forward; a late delivered does not undo seen', async () => {
+    const { bot, chat } = await chatWithCustomer();
+    const messageId = await w.writeFromInbox(chat.id, 'Заказ собран');
+    await w.drain();
+    const token = (await w.messageRow(messageId)).externalId!;
+    expect((await w.emu.pushStatus(bot.token, 'delivered', bot.user, token)).status).toBe(200);
+    expect((await w.messageRow(messageId)).delivery).toBe('delivered');
+    await w.emu.pushStatus(bot.token, 'seen', bot.user, token);
+    await w.emu.pushStatus(bot.token, 'delivered', bot.user, token);
+    expect((await w.messageRow(messageId)).delivery).toBe('read');
+  });
+
   it('waits after tooManyRequests, then delivers', async () => {
     const { chat } = await chatWithCustomer();
     const messageId = await w.writeFromInbox(chat.id, 'Секунду');

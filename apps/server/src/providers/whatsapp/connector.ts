@@ -1,3 +1,4 @@
+import { deliveryChange } from '../../modules/inbox/inbound';
 import {
   type ChatRef,
   type Connector,
@@ -9,7 +10,7 @@ import {
 } from '../types';
 import { webhookUrl } from '../updates';
 import { type GraphAuth, getPhoneNumber, sendMessage } from './client';
-import { type DeliveryUpdate, mapWebhook, webhookPayloadSchema } from './mapping';
+import { mapWebhook, webhookPayloadSchema } from './mapping';
 import { answerHandshake, verifySignature } from './webhook';
 
 // WhatsApp Cloud API (PROVIDERS.md §3): private messages only. Webhooks are configured by an
@@ -69,12 +70,6 @@ async function sendContent(ctx: ConnectorContext, to: string, content: OutgoingC
   return { externalId: textId ?? id };
 }
 
-/**
- * Statuses of what we sent. The inbound event model has no delivery change yet, so they are accepted
- * (Meta retries non-200 answers) and dropped; see the report for the plumbing this needs.
- */
-function acceptDeliveries(_deliveries: DeliveryUpdate[]): void {}
-
 export const whatsappConnector: Connector & {
   setupInstructions(ctx: ConnectorContext): { webhook_url: string; verify_token: string };
 } = {
@@ -122,8 +117,8 @@ export const whatsappConnector: Connector & {
     // A signed payload of a shape we do not know (a new field): accept it, store nothing.
     if (!parsed.success) return { status: 200, body: 'ok', events: [] };
     const { events, deliveries } = mapWebhook(parsed.data, phoneNumberIdOf(ctx));
-    acceptDeliveries(deliveries);
-    return { status: 200, body: 'ok', events };
+    // Statuses of what we sent (sent → delivered → read, or failed with Meta's reason) update our messages.
+    return { status: 200, body: 'ok', events: [...events, ...deliveries.map(deliveryChange)] };
   },
 
   async sendReply() {

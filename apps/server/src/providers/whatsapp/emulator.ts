@@ -187,8 +187,21 @@ export class WhatsAppEmulator {
   }
 
   /** A status of a message the business sent. */
-  pushStatus(to: string, id: string, status: 'sent' | 'delivered' | 'read' | 'failed') {
-    const statuses = [{ id, status, timestamp: String(Math.floor(this.clock / 1000)), recipient_id: to }];
+  pushStatus(
+    to: string,
+    id: string,
+    status: 'sent' | 'delivered' | 'read' | 'failed',
+    errors?: Array<{ code: number; title: string }>,
+  ) {
+    const statuses = [
+      {
+        id,
+        status,
+        timestamp: String(Math.floor(this.clock / 1000)),
+        recipient_id: to,
+        ...(errors ? { errors } : {}),
+      },
+    ];
     return this.push(this.envelope({ statuses }));
   }
 

@@ -49,6 +49,34 @@ describe('writing from the inbox', () => {
     });
   });
 
+  it("Meta's statuses move our message forward (delivered, read), never back; a failure shows its reason", async () => {
+    const account = await w.connectNumber();
+    await w.emu.pushMessage({ from: account.customer, text: 'Когда доставка?' });
+    const chat = (await w.chatOf(account.id, account.customer))!;
+    const messageId = await w.writeFromInbox(chat.id, 'Завтра');
+    await w.drain();
+    const { externalId } = await w.messageRow(messageId);
+    await w.emu.pushStatus(account.customer, externalId!, 'delivered');
+    expect((await w.messageRow(messageId)).delivery).toBe('delivered');
+    await w.emu.pushStatus(account.customer, externalId!, 'read');
+    expect((await w.messageRow(messageId)).delivery).toBe('read');
+    // Statuses can arrive late or twice: read stays read.
+    await w.emu.pushStatus(account.customer, externalId!, 'delivered');
+    await w.emu.pushStatus(account.customer, externalId!, 'sent');
+    expect((await w.messageRow(messageId)).delivery).toBe('read');
+
+    const second = await w.writeFromInbox(chat.id, 'И ещё');
+    await w.drain();
+    const wamid = (await w.messageRow(second)).externalId!;
+    await w.emu.pushStatus(account.customer, wamid, 'failed', [
+      { code: 131026, title: 'Message undeliverable' },
+    ]);
+    expect(await w.messageRow(second)).toMatchObject({
+      delivery: 'failed',
+      deliveryError: 'Message undeliverable',
+    });
+  });
+
   it('waits out a rate limit, then delivers', async () => {
     const account = await w.connectNumber();
     await w.emu.pushMessage({ from: account.customer, text: 'Hello?' });
