@@ -14,6 +14,7 @@ import {
   type TelegramEmulator,
 } from '../../apps/server/src/providers/telegram/emulator';
 import { VkEmulator } from '../../apps/server/src/providers/vk/emulator';
+import { WhatsAppEmulator } from '../../apps/server/src/providers/whatsapp/emulator';
 import {
   type ApiTokens,
   type AppHandle,
@@ -109,12 +110,19 @@ describe('connectors: Telegram and VK through the UI, live messages, replies rea
   let browser: BrowserHandle;
   let tg: TelegramEmulator;
   let vk: VkEmulator;
+  let wa: WhatsAppEmulator;
+  const waNumber = {
+    phoneNumberId: '106540352242922',
+    accessToken: 'EAAG-e2e-token',
+    appSecret: 'e2e-app-secret',
+  };
 
   beforeAll(async () => {
-    [smtp, tg, vk, browser] = await Promise.all([
+    [smtp, tg, vk, wa, browser] = await Promise.all([
       startSmtp(),
       startTelegramEmulator(),
       VkEmulator.start(),
+      WhatsAppEmulator.start(waNumber),
       launchBrowser(),
     ]);
     app = await startApp({
@@ -123,6 +131,7 @@ describe('connectors: Telegram and VK through the UI, live messages, replies rea
         AUTH_RATE_LIMIT_PER_IP: '1000',
         TELEGRAM_API_URL: tg.url,
         ...vk.env(),
+        WHATSAPP_GRAPH_URL: wa.url,
         PROVIDER_UPDATES: 'webhook',
       },
     });
@@ -132,7 +141,7 @@ describe('connectors: Telegram and VK through the UI, live messages, replies rea
     await browser?.close();
     await app?.stop();
     await vk?.idle();
-    await Promise.all([tg?.close(), vk?.stop(), smtp?.close()]);
+    await Promise.all([tg?.close(), vk?.stop(), wa?.close(), smtp?.close()]);
   });
 
   test('Telegram: paste the bot token, a customer message appears live, the reply goes out with sendMessage; a revoked token is reconnected', async () => {
@@ -357,6 +366,45 @@ describe('connectors: Telegram and VK through the UI, live messages, replies rea
         .getByTestId('callback-error')
         .getByText('You have not granted access to your account')
         .waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("WhatsApp: the number's credentials connect it; its settings show what to paste into Meta's dashboard, and Meta's handshake with them succeeds", async () => {
+    const owner = await createConfirmedUser(app.url, smtp, { name: 'Ольга Админ', company: 'Чайная' });
+    const context = await signedInContext(browser, app.url, owner.tokens, 'ru-RU');
+    try {
+      const page = await context.newPage();
+      const form = await openConnectForm(page, 'whatsapp');
+      await form.getByTestId('credential-phone_number_id').fill(waNumber.phoneNumberId);
+      await form.getByTestId('credential-access_token').fill(waNumber.accessToken);
+      await form.getByTestId('credential-app_secret').fill(waNumber.appSecret);
+      await form.getByTestId('connect-submit').click();
+      await waitForPath(page, '/settings/accounts/add/success');
+
+      const { items } = await apiOk<{ items: Array<{ id: number; provider: string }> }>(
+        app.url,
+        'GET',
+        '/v1/objects',
+        { token: owner.tokens.access_token },
+      );
+      const account = items.find((o) => o.provider === 'whatsapp')!;
+      await page.goto(`/settings/accounts/${account.id}`);
+      const setup = page.getByTestId('account-setup');
+      await setup.getByText('Настройка на стороне сети').waitFor();
+      const callback = (await setup.getByTestId('setup-webhook_url').textContent())!.trim();
+      const verifyToken = (await setup.getByTestId('setup-verify_token').textContent())!.trim();
+      expect(callback).toBe(`${app.url}/v1/webhooks/whatsapp/${account.id}`);
+      expect(verifyToken.length).toBeGreaterThanOrEqual(24);
+      await screenshot(page, 'connectors-whatsapp-setup-ru-1381');
+      await page.setViewportSize(MOBILE);
+      await setup.waitFor();
+      await screenshot(page, 'connectors-whatsapp-setup-ru-375');
+
+      // What the administrator pastes is what Meta's hub.challenge handshake needs.
+      expect(await wa.subscribe(callback, verifyToken)).toMatchObject({ verified: true });
+      expect(await wa.subscribe(callback, 'not-the-token')).toMatchObject({ verified: false });
     } finally {
       await context.close();
     }

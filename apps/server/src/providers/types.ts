@@ -141,6 +141,11 @@ export interface Connector {
     ctx: ConnectorContext,
     opts: { mode: UpdatesMode; webhookUrl: string; webhookSecret: string },
   ): Promise<void>;
+  /**
+   * What an administrator sets up on the network's side by hand (WhatsApp: the callback URL and verify
+   * token for Meta's app dashboard). Shown on connect and on the account's settings.
+   */
+  setupInstructions?(ctx: ConnectorContext): Record<string, string>;
   /** Before the account is removed: unsubscribe (delete the webhook). Failures are logged, not fatal. */
   deactivate?(ctx: ConnectorContext): Promise<void>;
   /** Verifies (throws WebhookRejected) and parses a webhook call into inbound events. */

@@ -10,6 +10,7 @@ import { queryKeys } from './keys';
 export const accountKeys = {
   account: (id: number) => ['accounts', id] as const,
   sandboxUrl: (id: number) => ['accounts', id, 'sandbox_url'] as const,
+  setup: (id: number) => ['accounts', id, 'setup'] as const,
   connectable: ['accounts', 'connectable'] as const,
 };
 
@@ -43,6 +44,16 @@ export const useSandboxUrl = (id: number, enabled: boolean) =>
     queryKey: accountKeys.sandboxUrl(id),
     queryFn: ({ signal }) => api.get<{ sandbox_url: string }>(`/v1/objects/${id}/sandbox_url`, { signal }),
     enabled: enabled && id > 0,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+/** What an administrator sets up on the network's side by hand (WhatsApp: callback URL, verify token). */
+export const useAccountSetup = (id: number) =>
+  useQuery({
+    queryKey: accountKeys.setup(id),
+    queryFn: ({ signal }) =>
+      api.get<{ instructions: Record<string, string> }>(`/v1/objects/${id}/setup`, { signal }),
+    enabled: id > 0,
     staleTime: Number.POSITIVE_INFINITY,
   });
 

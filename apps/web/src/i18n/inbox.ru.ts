@@ -252,6 +252,11 @@ export const inboxRu = {
     stickers: 'Стикеры',
     reactions: 'Реакции',
     customerPage: 'Страница клиента',
+    setupHeading: 'Настройка на стороне сети',
+    setupHint:
+      'Вставьте эти значения в настройки приложения сети (WhatsApp: Meta for Developers → Webhooks).',
+    setupWebhookUrl: 'Callback URL',
+    setupVerifyToken: 'Verify token',
     openCustomerPage: 'Открыть страницу клиента',
     copy: 'Копировать',
     copied: 'Скопировано',

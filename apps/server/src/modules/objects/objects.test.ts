@@ -61,6 +61,13 @@ describe('connecting an account', () => {
       (await t.app.inject({ method: 'DELETE', url: `/v1/objects/${id}`, headers: operator.headers }))
         .statusCode,
     ).toBe(403);
+    // The by-hand setup (secrets included) is for administrators; a sandbox needs none.
+    const setup = (headers: Record<string, string>) =>
+      t.app.inject({ url: `/v1/objects/${id}/setup`, headers });
+    expect((await setup(operator.headers)).statusCode).toBe(403);
+    expect((await setup(admin.headers)).json()).toEqual({ instructions: {} });
+    const stranger = await buildWorkspace(t);
+    expect((await setup(stranger.headers)).statusCode).toBe(404);
   });
 });
 

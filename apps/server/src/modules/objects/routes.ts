@@ -5,9 +5,11 @@ import type { Config } from '../../config';
 import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
 import { AppError } from '../../http/errors';
+import { connectorContext } from '../../providers/context';
 import { registerIngestRoutes } from '../../providers/generic/routes';
 import { connectedProviders, getConnector, isConnectable } from '../../providers/registry';
 import { registerSandboxRoutes } from '../../providers/sandbox/routes';
+import type { ObjectRow } from '../../providers/types';
 import { loadActor } from '../spaces/actor';
 import { connectAccount, reconnectAccount, verifyTypedCredentials } from './connect';
 import { assertAccountManageable, assertAccountVisible, spaceForNewAccount } from './policy';
@@ -32,6 +34,9 @@ export async function registerObjectsModule(
   const authenticated = requireAuth(authenticate);
   const { db } = deps.database;
   const serviceDeps = { db, bus: deps.bus, sealer: deps.sealer, config: deps.config, log: deps.log };
+  /** The connector's by-hand setup for this account (Connector.setupInstructions), `{}` when none. */
+  const setupOf = (object: ObjectRow): Record<string, string> =>
+    getConnector(object.provider)?.setupInstructions?.(connectorContext(serviceDeps, object)) ?? {};
 
   // What the add-account screen can offer on this server: which networks have a connector, and how
   // each connects (typed fields from the shared CONNECT_FIELDS, an OAuth popup, or nothing).
@@ -70,6 +75,26 @@ export async function registerObjectsModule(
     },
   );
 
+  app.get(
+    '/objects/:id/setup',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: "What to set up on the network's side (WhatsApp: callback URL and verify token)",
+        description:
+          'Administrators of the account only. `{ instructions }` — empty for networks that need nothing set up by hand.',
+        params: idParams,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const object = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
+      return { instructions: setupOf(object) };
+    },
+  );
+
   app.post(
     '/objects',
     {
@@ -95,7 +120,7 @@ export async function registerObjectsModule(
         performedBy: actor.userId,
         verified,
       });
-      return { ...presentAccount(object), ...reveal, imported };
+      return { ...presentAccount(object), ...reveal, imported, setup: setupOf(object) };
     },
   );
 

@@ -66,7 +66,7 @@ export class WhatsAppTestbed {
     const callback = `${this.base}/v1/webhooks/whatsapp/${id}`;
     expect((await this.emu.subscribe(callback, verifyToken)).verified).toBe(true);
     const customer = `1650555${String(this.seq).padStart(4, '0')}`;
-    return { id, token, row: row!, verifyToken, callback, customer };
+    return { id, token, row: row!, verifyToken, callback, customer, setup: res.json().setup as unknown };
   }
 
   async chatOf(objectId: number, externalId: string) {

@@ -44,10 +44,16 @@ describe('connecting a number', () => {
   it('gives the administrator the callback URL and verify token for Meta’s dashboard', async () => {
     const account = await w.connectNumber();
     const ctx = connectorContext({ ...w.t.deps, db: w.db() }, account.row);
-    expect(whatsappConnector.setupInstructions(ctx)).toEqual({
+    const expected = {
       webhook_url: `${w.t.deps.config.appUrl}/v1/webhooks/whatsapp/${account.id}`,
       verify_token: account.verifyToken,
-    });
+    };
+    expect(whatsappConnector.setupInstructions(ctx)).toEqual(expected);
+    // Shown in the connect answer, and later on the account's settings for its administrators.
+    expect(account.setup).toEqual(expected);
+    const later = await w.t.app.inject({ url: `/v1/objects/${account.id}/setup`, headers: w.headers });
+    expect(later.statusCode, later.body).toBe(200);
+    expect(later.json()).toEqual({ instructions: expected });
   });
 });
 

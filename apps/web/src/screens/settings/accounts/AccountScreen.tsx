@@ -19,6 +19,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
   useAccount,
+  useAccountSetup,
   useClearAccountError,
   useDeleteAccount,
   useRotateToken,
@@ -36,6 +37,15 @@ import { ProviderIcon, providerName } from '../../../features/inbox/components/P
 import { useInboxT } from '../../../features/inbox/i18n';
 import { CopyField, ingestCurl } from './common';
 import { ReconnectForm, useCanReconnect } from './ReconnectForm';
+
+const SETUP_LABELS: Record<string, 'accounts.setupWebhookUrl' | 'accounts.setupVerifyToken'> = {
+  webhook_url: 'accounts.setupWebhookUrl',
+  verify_token: 'accounts.setupVerifyToken',
+};
+const setupLabel = (t: ReturnType<typeof useInboxT>, key: string) => {
+  const label = SETUP_LABELS[key];
+  return label ? t(label) : key;
+};
 
 /** settings/accounts/:id — name, company, the account's settings screens, its page or token, disconnect. */
 export default function AccountScreen() {
@@ -69,6 +79,8 @@ function AccountForm({ account }: { account: Account }) {
   const rotate = useRotateToken();
   const clearError = useClearAccountError();
   const sandbox = useSandboxUrl(account.id, account.provider === 'sandbox');
+  const setup = useAccountSetup(account.id);
+  const instructions = Object.entries(setup.data?.instructions ?? {});
   const canReconnect = useCanReconnect(account);
   const [name, setName] = useState(account.name);
   const [companyId, setCompanyId] = useState<string | null>(
@@ -189,6 +201,22 @@ function AccountForm({ account }: { account: Account }) {
               </Group>
             </Anchor>
           ))}
+        </Paper>
+      )}
+
+      {instructions.length > 0 && (
+        <Paper withBorder radius="md" p="md" data-testid="account-setup">
+          <Stack gap="sm">
+            <Title order={2} fz="sm">
+              {t('accounts.setupHeading')}
+            </Title>
+            <Text fz="sm" c="dimmed">
+              {t('accounts.setupHint')}
+            </Text>
+            {instructions.map(([key, value]) => (
+              <CopyField key={key} value={value} label={setupLabel(t, key)} testId={`setup-${key}`} />
+            ))}
+          </Stack>
         </Paper>
       )}
 
