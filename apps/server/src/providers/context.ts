@@ -11,8 +11,20 @@ export interface ConnectorDeps {
   now?: () => Date;
 }
 
+// Opened credentials per account row object: a webhook burst reuses one cached row (webhooks.ts), so
+// its credentials are decrypted once, not per request. A changed account is a new row object.
+const opened = new WeakMap<ObjectRow, { sealer: Sealer; credentials: Record<string, string> }>();
+
 /** An account's credentials, opened; `{}` when it has none or they cannot be opened (rotated key). */
 export function openCredentials(sealer: Sealer, object: ObjectRow): Record<string, string> {
+  const hit = opened.get(object);
+  if (hit && hit.sealer === sealer) return { ...hit.credentials };
+  const credentials = openSealed(sealer, object);
+  opened.set(object, { sealer, credentials });
+  return { ...credentials };
+}
+
+function openSealed(sealer: Sealer, object: ObjectRow): Record<string, string> {
   if (!object.credentials) return {};
   try {
     const parsed: unknown = JSON.parse(sealer.open(object.credentials));

@@ -169,6 +169,9 @@ function commentChange(type: string, object: unknown, surface: Surface, account:
 }
 
 /** One Callback API / Long Poll update → inbound events (unknown or malformed types → none). */
+/** message_new since API 5.103: {message, client_info}. Built once: a zod schema costs to build. */
+const wrappedMessageSchema = z.object({ message: messageSchema });
+
 export function mapUpdate(event: VkCallbackEvent, account: VkAccount): InboundEvent[] {
   const { type, object } = event;
   for (const surface of Object.keys(SURFACES) as Surface[]) {
@@ -177,7 +180,7 @@ export function mapUpdate(event: VkCallbackEvent, account: VkAccount): InboundEv
   switch (type) {
     case 'message_new': {
       // Since API 5.103 message_new's object is {message, client_info} (PROVIDERS §2).
-      const wrapped = z.object({ message: messageSchema }).safeParse(object);
+      const wrapped = wrappedMessageSchema.safeParse(object);
       const parsed = wrapped.success ? wrapped.data.message : messageSchema.safeParse(object).data;
       return parsed ? [messageEvent(parsed, account, false)] : [];
     }
