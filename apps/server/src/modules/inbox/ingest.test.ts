@@ -174,6 +174,11 @@ describe('ingest — private messages', () => {
     });
     const stored = await t.deps.database.db.select().from(messages).where(eq(messages.chatId, chat!.id));
     expect(stored).toHaveLength(2);
+    // Each customer message is recorded once for statistics (the duplicate is not).
+    const records = await t.deps.database.db.select().from(activity).where(eq(activity.chatId, chat!.id));
+    expect(records.map((r) => [r.type, r.causeKind, r.objectId, r.data.message_id]).sort()).toEqual(
+      stored.map((m) => ['chat.received', 'customer', object.id, m.id]).sort(),
+    );
 
     await t.deps.database.db
       .update(chats)

@@ -363,12 +363,22 @@ async function storeMessages(
   const inserted = await selectRows(
     db,
     messages,
-    sql`INSERT INTO messages (space_id, chat_id, external_id, is_own, text, attachments, delivery, created_at)
-    SELECT ${object.spaceId}, i.chat_id, i.external_id, i.is_own, i.text, i.attachments::jsonb,
-      CASE WHEN i.is_own THEN 'sent' ELSE 'received' END, i.created_at
-    FROM ${messageInput}
-    ON CONFLICT (chat_id, external_id) DO NOTHING
-    RETURNING ${columnsWithout(messages, 'search')}`,
+    sql`WITH stored AS (
+      INSERT INTO messages (space_id, chat_id, external_id, is_own, text, attachments, delivery, created_at)
+      SELECT ${object.spaceId}, i.chat_id, i.external_id, i.is_own, i.text, i.attachments::jsonb,
+        CASE WHEN i.is_own THEN 'sent' ELSE 'received' END, i.created_at
+      FROM ${messageInput}
+      ON CONFLICT (chat_id, external_id) DO NOTHING
+      RETURNING ${columnsWithout(messages, 'search')}
+    ),
+    -- Each customer message is recorded for statistics, in the same statement.
+    recorded AS (
+      INSERT INTO activity (space_id, type, object_id, chat_id, cause_kind, data, at)
+      SELECT ${object.spaceId}, 'chat.received', ${object.id}, stored.chat_id, 'customer',
+        jsonb_build_object('message_id', stored.id), stored.received_at
+      FROM stored WHERE NOT stored.is_own
+    )
+    SELECT * FROM stored`,
   );
   result.created += inserted.length;
   result.duplicates += kept.length - inserted.length;
@@ -414,19 +424,6 @@ async function storeMessages(
     WHERE chats.id = v.id AND chats.id IN (SELECT id FROM locked)
     RETURNING chats.*`,
   );
-  const receivedMessages = inserted.filter((m) => !m.isOwn);
-  if (receivedMessages.length > 0)
-    await db.insert(activity).values(
-      receivedMessages.map((m) => ({
-        spaceId: object.spaceId,
-        type: 'chat.received' as const,
-        objectId: object.id,
-        chatId: m.chatId,
-        causeKind: 'customer' as const,
-        data: { message_id: m.id },
-        at: m.receivedAt,
-      })),
-    );
   const authorById = new Map([...authorRows.values()].map((a) => [a.id, presentAuthor(a)]));
   published.push({
     type: 'messages.created',
