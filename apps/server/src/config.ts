@@ -69,6 +69,8 @@ const envSchema = z.object({
   PROVIDER_UPDATES: z.enum(['auto', 'webhook', 'polling']).default('auto'),
   /** Seconds a long poll may wait at the network (Telegram getUpdates timeout, VK wait). */
   POLL_TIMEOUT_S: z.coerce.number().int().min(0).max(90).default(25),
+  /** Largest network file the media proxy fetches and keeps (Telegram bots get at most 20 MB). */
+  MEDIA_MAX_MB: z.coerce.number().int().min(1).max(100).default(20),
 });
 
 export type Env = z.infer<typeof envSchema>;

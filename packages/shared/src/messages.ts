@@ -110,6 +110,8 @@ const ru = {
   'upload.missing': 'Выберите файл',
   'upload.unsupportedType': 'Можно загрузить изображение (JPEG, PNG, GIF, WebP) или видео (MP4, MOV, WebM)',
   'upload.tooLarge': 'Файл слишком большой: не более {{limit}} МБ',
+  'media.tooLarge': 'Файл больше {{limit}} МБ — откройте его в самой сети',
+  'media.unavailable': 'Файл недоступен: {{reason}}',
   'attachment.invalid': 'Вложение не найдено, загрузите файл заново',
   // Accounts, sandbox, ingestion API
   'account.notAvailable': 'Подключение этой сети пока недоступно',
@@ -223,6 +225,8 @@ const en: Record<MessageKey, string> = {
   'upload.missing': 'Choose a file',
   'upload.unsupportedType': 'Upload an image (JPEG, PNG, GIF, WebP) or a video (MP4, MOV, WebM)',
   'upload.tooLarge': 'The file is too large: at most {{limit}} MB',
+  'media.tooLarge': 'The file is over {{limit}} MB — open it on the network itself',
+  'media.unavailable': 'The file is not available: {{reason}}',
   'attachment.invalid': 'Attachment not found, upload the file again',
   'account.notAvailable': 'Connecting this network is not available yet',
   'account.connectFailed': 'Could not connect the account: {{reason}}',

@@ -22,6 +22,7 @@ import { registerAuthModule } from '../modules/auth/routes';
 import { authenticateAccessToken } from '../modules/auth/tokens';
 import { registerAuthorsModule } from '../modules/authors/routes';
 import { registerInboxActionsModule } from '../modules/inbox/actions/routes';
+import { registerMediaRoutes } from '../modules/inbox/media';
 import { registerInboxModule } from '../modules/inbox/routes';
 import { registerObjectsModule } from '../modules/objects/routes';
 import { registerSpacesModule } from '../modules/spaces/routes';
@@ -159,6 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await registerObjectsModule(v1, deps, authenticate);
       await registerInboxModule(v1, deps, authenticate);
       await registerInboxActionsModule(v1, deps, authenticate);
+      await registerMediaRoutes(v1, deps, authenticate);
       await registerTagsModule(v1, deps, authenticate);
       await registerAuthorsModule(v1, deps, authenticate);
       await registerRealtimeRoutes(v1, hub, authenticate);

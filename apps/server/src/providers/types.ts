@@ -186,8 +186,19 @@ export interface Connector {
     credentials: Record<string, string>,
     call: { method: keyof Connector; item?: Pick<ItemRef, 'externalId'> },
   ): MessageKey | null;
+  /**
+   * The bytes of a file the network keeps behind the account's token: an attachment whose url is this
+   * connector's reference (`tg-file:<file_id>`, `whatsapp-media:<id>`). Refuses files over `maxBytes`.
+   */
+  fetchMedia?(ctx: ConnectorContext, ref: string, opts: { maxBytes: number }): Promise<FetchedMedia>;
   /** The newest content of the account, as inbound events, for the import on connect (SPEC §9: 100). */
   importRecent?(ctx: ConnectorContext, limit: number): Promise<InboundEvent[]>;
+}
+
+export interface FetchedMedia {
+  body: Buffer;
+  /** The network's content type, when it says one. */
+  contentType: string | null;
 }
 
 export type ConnectorErrorKind = 'rate_limited' | 'auth' | 'permanent' | 'temporary';

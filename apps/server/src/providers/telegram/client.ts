@@ -82,6 +82,9 @@ export function telegramApi(transport: TelegramTransport, token: string) {
     callTelegram<T>(transport, token, method, params);
   return {
     getMe: () => call<TgUser>('getMe'),
+    /** PROVIDERS §1: `file_path` for the download link (valid ≥ 1 hour; bots get files up to 20 MB). */
+    getFile: (params: { file_id: string }) =>
+      call<{ file_id: string; file_size?: number; file_path?: string }>('getFile', params),
     setWebhook: (params: { url: string; secret_token: string; allowed_updates: string[] }) =>
       call<true>('setWebhook', params),
     deleteWebhook: (params: { drop_pending_updates?: boolean } = {}) => call<true>('deleteWebhook', params),

@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { posts } from '../../db/schema';
+import { downloadMedia, MediaTooLarge } from '../media';
 import { type Connector, type ConnectorContext, ConnectorError } from '../types';
 import { telegramApi } from './client';
 import { updateToEvents } from './mapping';
@@ -33,7 +34,24 @@ async function knownGroups(ctx: ConnectorContext): Promise<string[]> {
   return rows.map((r) => r.chat);
 }
 
+const FILE_REF = 'tg-file:';
+
 export const telegramConnector: Connector = {
+  /** `tg-file:<file_id>` → getFile → `{base}/file/bot{token}/{file_path}` (PROVIDERS §1 file download). */
+  async fetchMedia(ctx, ref, opts) {
+    if (!ref.startsWith(FILE_REF))
+      throw new ConnectorError('permanent', `Telegram: not a file reference: ${ref}`);
+    const file = await api(ctx).getFile({ file_id: ref.slice(FILE_REF.length) });
+    if ((file.file_size ?? 0) > opts.maxBytes) throw new MediaTooLarge(opts.maxBytes);
+    if (!file.file_path) throw new ConnectorError('permanent', 'Telegram gave no path for the file');
+    const base = ctx.config.TELEGRAM_API_URL.replace(/\/$/, '');
+    const token = ctx.credentials.bot_token ?? '';
+    return downloadMedia(ctx.fetch, `${base}/file/bot${token}/${file.file_path}`, {
+      maxBytes: opts.maxBytes,
+      what: 'Telegram',
+    });
+  },
+
   id: 'telegram',
 
   async verifyCredentials(ctx, input) {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Answer, EmulatedBot, fail, type Params } from './emulator-state';
@@ -39,6 +40,8 @@ export class TelegramEmulator {
   readonly pushes: Array<{ url: string; status: number; update: TgUpdate }> = [];
   readonly bots = new Map<string, EmulatedBot>();
   private readonly revoked = new Set<string>();
+  /** Files customers sent, by file_id: what getFile and the download link give (PROVIDERS §1). */
+  private readonly files = new Map<string, { path: string; body: Buffer; mime: string }>();
   private readonly failures: Array<{ method: string; answer: Answer }> = [];
   private clockOffset = 0;
   down = false;
@@ -100,6 +103,16 @@ export class TelegramEmulator {
   }
 
   /** A customer's message on the network, remembered so the bot can reply to / delete it. */
+  /** A file on Telegram's side (a customer's photo or document): its PhotoSize-like description. */
+  addFile(body: Buffer, opts: { mime?: string; name?: string } = {}) {
+    const fileId = `AgACAgIAAxkBAAI${randomBytes(12).toString('hex')}`;
+    const path = `${opts.mime?.startsWith('image/') ? 'photos' : 'documents'}/file_${this.files.size}${
+      opts.name ? `_${opts.name}` : ''
+    }`;
+    this.files.set(fileId, { path, body, mime: opts.mime ?? 'application/octet-stream' });
+    return { file_id: fileId, file_unique_id: fileId.slice(-12), file_size: body.length };
+  }
+
   customerMessage(
     token: string,
     m: { chat: TgChat; from?: TgUser; text?: string; date?: number } & Partial<TgMessage>,
@@ -145,6 +158,8 @@ export class TelegramEmulator {
       return;
     }
     const url = new URL(req.url ?? '/', this.url);
+    const download = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname);
+    if (download) return this.download(res, download[1]!, decodeURIComponent(download[2]!));
     const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname);
     let answer: Answer;
     if (!match) answer = fail(404, 'Not Found');
@@ -163,6 +178,20 @@ export class TelegramEmulator {
     this.reply(res, answer);
   }
 
+  /** `{base}/file/bot{token}/{file_path}`: the bytes, for the bot's own token only. */
+  private download(res: ServerResponse, token: string, path: string) {
+    const file = [...this.files.values()].find((f) => f.path === path);
+    if (!this.bots.has(token) || this.revoked.has(token) || !file) {
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ ok: false, error_code: 404, description: 'Not Found' }));
+      return;
+    }
+    res
+      .writeHead(200, { 'content-type': file.mime, 'content-length': String(file.body.length) })
+      .end(file.body);
+  }
+
   private reply(res: ServerResponse, answer: Answer) {
     if (res.destroyed) return;
     res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
@@ -177,6 +206,23 @@ export class TelegramEmulator {
     switch (name) {
       case 'getme':
         return { status: 200, body: { ok: true, result: bot.user } };
+      case 'getfile': {
+        const file = this.files.get(String(p.file_id ?? ''));
+        if (!file) return fail(400, 'Bad Request: invalid file_id');
+        const result = {
+          file_id: p.file_id,
+          file_unique_id: String(p.file_id).slice(-12),
+          file_size: file.body.length,
+        };
+        // Bots download files up to 20 MB: a larger one has no file_path.
+        return {
+          status: 200,
+          body: {
+            ok: true,
+            result: file.body.length > 20 * 1024 * 1024 ? result : { ...result, file_path: file.path },
+          },
+        };
+      }
       case 'setwebhook': {
         const target = String(p.url ?? '');
         if (!target) {

@@ -121,3 +121,12 @@ export async function sendMessage(
   );
   return result?.messages?.[0]?.id ?? null;
 }
+
+/** `GET /{media-id}` (PROVIDERS §3 media): where the file is, for `GET <url>` with the same Bearer. */
+export function getMedia(auth: GraphAuth, mediaId: string) {
+  return graphCall<{ url: string; mime_type?: string; file_size?: number; id: string }>(
+    auth,
+    'GET',
+    encodeURIComponent(mediaId),
+  );
+}

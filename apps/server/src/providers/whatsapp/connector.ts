@@ -1,4 +1,5 @@
 import { deliveryChange } from '../../modules/inbox/inbound';
+import { downloadMedia, MediaTooLarge } from '../media';
 import {
   type ChatRef,
   type Connector,
@@ -9,8 +10,8 @@ import {
   WebhookRejected,
 } from '../types';
 import { webhookUrl } from '../updates';
-import { type GraphAuth, getPhoneNumber, sendMessage } from './client';
-import { mapWebhook, webhookPayloadSchema } from './mapping';
+import { type GraphAuth, getMedia, getPhoneNumber, sendMessage } from './client';
+import { MEDIA_REF, mapWebhook, webhookPayloadSchema } from './mapping';
 import { answerHandshake, verifySignature } from './webhook';
 
 // WhatsApp Cloud API (PROVIDERS.md §3): private messages only. Webhooks are configured by an
@@ -99,6 +100,20 @@ export const whatsappConnector: Connector & {
       webhook_url: webhookUrl(ctx.config, ctx.object),
       verify_token: ctx.credentials.webhook_secret ?? '',
     };
+  },
+
+  /** `whatsapp-media:<id>` → `GET /{media-id}` → `GET <url>` with the Bearer token (PROVIDERS §3). */
+  async fetchMedia(ctx, ref, opts) {
+    if (!ref.startsWith(MEDIA_REF))
+      throw new ConnectorError('permanent', `WhatsApp: not a media reference: ${ref}`);
+    const media = await getMedia(auth(ctx), ref.slice(MEDIA_REF.length));
+    if ((media.file_size ?? 0) > opts.maxBytes) throw new MediaTooLarge(opts.maxBytes);
+    const file = await downloadMedia(ctx.fetch, media.url, {
+      maxBytes: opts.maxBytes,
+      headers: { authorization: `Bearer ${ctx.credentials.access_token ?? ''}` },
+      what: 'WhatsApp',
+    });
+    return { body: file.body, contentType: media.mime_type ?? file.contentType };
   },
 
   async handleWebhook(ctx, request) {

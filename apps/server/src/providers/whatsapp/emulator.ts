@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -71,6 +71,8 @@ export class WhatsAppEmulator {
   private readonly failures: GraphFailure[] = [];
   /** When each customer last wrote to the number: the start of the 24-hour window. */
   private readonly lastInbound = new Map<string, number>();
+  /** Media customers sent, by media id (PROVIDERS §3 media: GET /{media-id}, then GET <url>). */
+  private readonly media = new Map<string, { body: Buffer; mime: string }>();
   private seq = 0;
   private server: Server | undefined;
 
@@ -186,6 +188,13 @@ export class WhatsAppEmulator {
     return { ...result, id };
   }
 
+  /** A file a customer sent: its media id, for an inbound image/document message. */
+  addMedia(body: Buffer, mime: string): string {
+    const id = String(1_000_000_000_000 + this.media.size + Math.floor(Math.random() * 1e9));
+    this.media.set(id, { body, mime });
+    return id;
+  }
+
   /** A status of a message the business sent. */
   pushStatus(
     to: string,
@@ -254,6 +263,25 @@ export class WhatsAppEmulator {
     if (!this.tokens.has(token)) return fail(GRAPH_ERRORS.expiredToken);
     const queued = this.failures.shift();
     if (queued) return fail(queued);
+    if (call.method === 'GET' && version === 'media-download') {
+      const file = this.media.get(node ?? '');
+      if (!file) return fail({ status: 404, code: 100, message: 'Media not found' });
+      res
+        .writeHead(200, { 'content-type': file.mime, 'content-length': String(file.body.length) })
+        .end(file.body);
+      return;
+    }
+    const mediaFile = call.method === 'GET' && !edge ? this.media.get(node ?? '') : undefined;
+    if (mediaFile) {
+      return reply(200, {
+        messaging_product: 'whatsapp',
+        url: `${this.url}/media-download/${node}`,
+        mime_type: mediaFile.mime,
+        sha256: createHash('sha256').update(mediaFile.body).digest('hex'),
+        file_size: mediaFile.body.length,
+        id: node,
+      });
+    }
     if (!version?.match(/^v\d+\.\d+$/) || node !== this.number.phoneNumberId) {
       return fail({
         status: 400,

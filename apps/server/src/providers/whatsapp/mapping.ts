@@ -84,7 +84,8 @@ export interface DeliveryUpdate {
 }
 
 /** Media has no public address: it is fetched with the token (`GET /{media-id}`), so we keep its id. */
-export const mediaUrl = (id: string) => `whatsapp-media:${id}`;
+export const MEDIA_REF = 'whatsapp-media:';
+export const mediaUrl = (id: string) => `${MEDIA_REF}${id}`;
 
 const MEDIA_TYPES = {
   image: 'image',

@@ -77,6 +77,25 @@ describe('writing from the inbox', () => {
     });
   });
 
+  it("a customer's photo is fetched from Graph with the token once and shown inline", async () => {
+    const account = await w.connectNumber();
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    const mediaId = w.emu.addMedia(png, 'image/png');
+    const inbound = await w.emu.pushMessage({
+      from: account.customer,
+      message: { type: 'image', image: { id: mediaId, mime_type: 'image/png', caption: 'Вот так' } },
+    });
+    const [stored] = await w.db().select().from(messages).where(eq(messages.externalId, inbound.id));
+    expect(stored!.attachments[0]!.url).toBe(`whatsapp-media:${mediaId}`);
+    const res = await w.t.app.inject({ url: `/v1/messages/${stored!.id}/attachments/0`, headers: w.headers });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('image/png');
+    expect(res.rawPayload.equals(png)).toBe(true);
+    const fetched = w.emu.calls.filter((c) => c.path.endsWith(`/${mediaId}`));
+    expect(fetched).toHaveLength(2);
+    expect(fetched.every((c) => c.authorization === `Bearer ${account.token}`)).toBe(true);
+  });
+
   it('waits out a rate limit, then delivers', async () => {
     const account = await w.connectNumber();
     await w.emu.pushMessage({ from: account.customer, text: 'Hello?' });

@@ -1,0 +1,153 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Attachment } from '../../db/schema';
+import { messages, objects, posts } from '../../db/schema';
+import type { AppDeps } from '../../http/app';
+import { type AuthContext, requireAuth } from '../../http/auth';
+import { AppError } from '../../http/errors';
+import { connectorContext } from '../../providers/context';
+import { MediaTooLarge } from '../../providers/media';
+import { getConnector } from '../../providers/registry';
+import { ConnectorError, type FetchedMedia } from '../../providers/types';
+import { loadActor } from '../spaces/actor';
+import { getScopedChat, getScopedItem, inScope, scopeFor } from './scope';
+
+// Files customers sent that the network keeps behind the account's token (Telegram file ids, WhatsApp
+// media ids): an attachment whose url is such a reference is fetched through its connector the first
+// time someone opens it, kept under DATA_DIR/media, and served from there — to members who may see the
+// item or chat it belongs to. Public http(s) attachments are simply redirected to.
+
+const attachmentParams = z.object({
+  id: z.coerce.number().int().positive(),
+  index: z.coerce.number().int().min(0).max(99),
+});
+
+/** Served inline only when a browser cannot run it: pictures (no SVG), video, audio. */
+const INLINE = /^(image\/(png|jpeg|gif|webp|avif|bmp)|video\/[\w.+-]+|audio\/[\w.+-]+)$/;
+
+interface Kept {
+  contentType: string | null;
+}
+
+export async function registerMediaRoutes(
+  root: FastifyInstance,
+  deps: AppDeps,
+  authenticate: (token: string) => Promise<AuthContext>,
+) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const { db } = deps.database;
+  const authenticated = requireAuth(authenticate);
+  const dir = join(deps.config.dataDir, 'media');
+  const maxBytes = deps.config.MEDIA_MAX_MB * 1024 * 1024;
+  const inFlight = new Map<string, Promise<FetchedMedia>>();
+
+  /** The kept copy, or the network's file fetched once (concurrent viewers share the download). */
+  async function obtain(objectId: number, ref: string): Promise<FetchedMedia> {
+    const key = createHash('sha256').update(`${objectId}:${ref}`).digest('hex');
+    const path = join(dir, key);
+    const kept = await readFile(path).catch(() => null);
+    if (kept) {
+      const meta = JSON.parse(await readFile(`${path}.json`, 'utf8').catch(() => '{}')) as Kept;
+      return { body: kept, contentType: meta.contentType ?? null };
+    }
+    let pending = inFlight.get(key);
+    if (!pending) {
+      pending = (async () => {
+        const [object] = await db.select().from(objects).where(eq(objects.id, objectId)).limit(1);
+        const connector = object ? getConnector(object.provider) : undefined;
+        if (!object || !connector?.fetchMedia)
+          throw new AppError(404, 'media.unavailable', { params: { reason: ref } });
+        const media = await connector.fetchMedia(connectorContext({ ...deps, db }, object), ref, {
+          maxBytes,
+        });
+        await mkdir(dir, { recursive: true });
+        const meta: Kept = { contentType: media.contentType };
+        await writeFile(`${path}.json.tmp`, JSON.stringify(meta));
+        await rename(`${path}.json.tmp`, `${path}.json`);
+        await writeFile(`${path}.tmp`, media.body);
+        await rename(`${path}.tmp`, path);
+        return media;
+      })().finally(() => inFlight.delete(key));
+      inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  async function send(reply: FastifyReply, objectId: number, list: Attachment[], index: number) {
+    const attachment = list[index];
+    if (!attachment) throw new AppError(404, 'error.notFound');
+    if (/^https?:\/\//i.test(attachment.url)) return reply.redirect(attachment.url);
+    let media: FetchedMedia;
+    try {
+      media = await obtain(objectId, attachment.url);
+    } catch (error) {
+      if (error instanceof MediaTooLarge)
+        throw new AppError(413, 'media.tooLarge', { params: { limit: deps.config.MEDIA_MAX_MB } });
+      if (error instanceof ConnectorError)
+        throw new AppError(502, 'media.unavailable', { params: { reason: error.message } });
+      throw error;
+    }
+    const type = media.contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+    const inline = INLINE.test(type);
+    const name = attachment.name ?? `${attachment.type}-${index + 1}`;
+    return reply
+      .header('content-type', inline ? type : 'application/octet-stream')
+      .header(
+        'content-disposition',
+        `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(name)}`,
+      )
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; sandbox")
+      .header('cache-control', 'private, max-age=86400')
+      .send(media.body);
+  }
+
+  const schema = (summary: string) => ({
+    tags: ['inbox'],
+    security: [{ bearer: [] }],
+    summary,
+    params: attachmentParams,
+  });
+
+  app.get(
+    '/items/:id/attachments/:index',
+    { preHandler: authenticated, schema: schema("An item's attachment, fetched from the network once") },
+    async (req, reply) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const item = await getScopedItem(db, actor, req.params.id, 'items.view');
+      return send(reply, item.objectId, item.attachments, req.params.index);
+    },
+  );
+
+  app.get(
+    '/messages/:id/attachments/:index',
+    {
+      preHandler: authenticated,
+      schema: schema("A chat message's attachment, fetched from the network once"),
+    },
+    async (req, reply) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const [message] = await db.select().from(messages).where(eq(messages.id, req.params.id)).limit(1);
+      if (!message) throw new AppError(404, 'error.notFound');
+      const chat = await getScopedChat(db, actor, message.chatId, 'messages.view');
+      return send(reply, chat.objectId, message.attachments, req.params.index);
+    },
+  );
+
+  app.get(
+    '/posts/:id/attachments/:index',
+    { preHandler: authenticated, schema: schema("A post's attachment, fetched from the network once") },
+    async (req, reply) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const [post] = await db.select().from(posts).where(eq(posts.id, req.params.id)).limit(1);
+      const scope = await scopeFor(db, actor, 'items.view');
+      if (!post || !inScope(scope, post.spaceId, post.objectId)) throw new AppError(404, 'error.notFound');
+      return send(reply, post.objectId, post.attachments, req.params.index);
+    },
+  );
+}
