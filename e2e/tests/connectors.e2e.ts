@@ -226,6 +226,31 @@ describe('connectors: Telegram and VK through the UI, live messages, replies rea
           { timeout: 15_000, interval: 200 },
         )
         .toBe(true);
+
+      // She sends a photo: it stays on Telegram behind the bot token; the chat shows it through the
+      // media proxy (getFile, then the download link), live.
+      const png = Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR4nGP43+CAFTEMLQkA2g1vwT86DrUAAAAASUVORK5CYII=',
+        'base64',
+      );
+      const photo = tg.addFile(png, { mime: 'image/png' });
+      await tg.deliver(token, {
+        message: tg.customerMessage(token, {
+          chat,
+          from: customer,
+          photo: [{ ...photo, width: 8, height: 8 }],
+          caption: 'Вот такой букет',
+        }),
+      });
+      await page.getByTestId('chat-messages').getByText('Вот такой букет').waitFor();
+      const image = page.getByTestId('chat-messages').getByTestId('attachment-image').last();
+      await image.waitFor();
+      await expect
+        .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), {
+          timeout: 10_000,
+        })
+        .toBe(8);
+      expect(tg.callsOf('getFile').some((call) => call.params.file_id === photo.file_id)).toBe(true);
       await screenshotChat(page, 'connectors-telegram-chat-ru');
       const chatPath = new URL(page.url()).pathname;
 

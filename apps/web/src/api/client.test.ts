@@ -235,3 +235,24 @@ describe('requests', () => {
     expect(storage.getItem(TOKEN_STORAGE_KEY)).toBeNull();
   });
 });
+
+describe('files', () => {
+  it("responseType 'blob' hands back the bytes with the bearer token; an error is still an ApiError", async () => {
+    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47]);
+    const { client, storage, calls } = setup((call) =>
+      call.url.endsWith('/0')
+        ? new Response(bytes, { status: 200, headers: { 'Content-Type': 'image/png' } })
+        : json(413, { error: 'Файл больше 20 МБ — откройте его в самой сети' }),
+    );
+    storeToken(storage, 'token-1');
+    const blob = await client.get<Blob>('/v1/messages/5/attachments/0', { responseType: 'blob' });
+    expect(blob).toBeInstanceOf(Blob);
+    expect(blob.type).toBe('image/png');
+    expect(new Uint8Array(await blob.arrayBuffer())).toEqual(bytes);
+    expect(calls[0]!.headers.Authorization).toBe('Bearer token-1');
+    await expect(client.get('/v1/messages/5/attachments/1', { responseType: 'blob' })).rejects.toMatchObject({
+      status: 413,
+      message: 'Файл больше 20 МБ — откройте его в самой сети',
+    });
+  });
+});

@@ -47,6 +47,8 @@ export interface RequestOptions {
   auth?: boolean;
   /** false: a 403 is only thrown, the No-access page is not shown. */
   forbiddenPage?: boolean;
+  /** 'blob': a successful answer's body is returned as a Blob (files), not parsed. */
+  responseType?: 'json' | 'blob';
 }
 
 interface RawResponse {
@@ -141,7 +143,18 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     notify();
   }
 
-  async function parse(response: Response): Promise<RawResponse> {
+  async function parse(
+    response: Response,
+    responseType: RequestOptions['responseType'],
+  ): Promise<RawResponse> {
+    if (responseType === 'blob' && response.ok) {
+      return {
+        status: response.status,
+        ok: true,
+        statusText: response.statusText,
+        body: await response.blob(),
+      };
+    }
     const text = await response.text();
     let body: unknown = text;
     if (text) {
@@ -171,7 +184,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       try {
         const response = await options.fetch(bases[index] + url, init);
         baseIndex = index;
-        return await parse(response);
+        return await parse(response, request.responseType);
       } catch (error) {
         if (isAbort(error)) throw error;
         lastError = error;

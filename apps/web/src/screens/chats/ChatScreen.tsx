@@ -300,7 +300,7 @@ function MessageBubble({
         ) : (
           <PlainText text={message.text} />
         )}
-        <Attachments items={message.attachments} />
+        <Attachments items={message.attachments} owner={{ kind: 'messages', id: message.id }} />
         <Group justify="flex-end" gap={6} mt={2} wrap="nowrap">
           {own && message.delivery !== 'failed' && (
             <Box

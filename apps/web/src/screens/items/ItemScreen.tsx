@@ -246,7 +246,7 @@ function ItemPage({ item, post, parent, thread }: NonNullable<ReturnType<typeof 
                 <Spoiler maxHeight={72} showLabel="…" hideLabel="↑">
                   <PlainText text={post.text} />
                 </Spoiler>
-                <Attachments items={post.attachments} />
+                <Attachments items={post.attachments} owner={{ kind: 'posts', id: post.id }} />
               </Paper>
             )}
             {parent && (
@@ -292,7 +292,7 @@ function ItemPage({ item, post, parent, thread }: NonNullable<ReturnType<typeof 
                 </Text>
               </Group>
               <PlainText text={item.text || t('list.noText')} dimmed={!item.text} />
-              <Attachments items={item.attachments} />
+              <Attachments items={item.attachments} owner={{ kind: 'items', id: item.id }} />
               <Group justify="space-between" mt="sm" gap="xs">
                 <ReactionsView reactions={item.reactions} />
                 <Group gap={6}>
@@ -502,7 +502,7 @@ function ThreadReply({
         </Group>
       </Group>
       <PlainText text={reply.text} />
-      <Attachments items={reply.attachments} />
+      <Attachments items={reply.attachments} owner={{ kind: 'items', id: reply.id }} />
       {reply.is_own && reply.delivery === 'failed' && (
         <Box mt={6}>
           <Delivery

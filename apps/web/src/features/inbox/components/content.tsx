@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Image, SimpleGrid, Text, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Image, SimpleGrid, Skeleton, Text, Tooltip } from '@mantine/core';
 import {
   IconAlertTriangle,
   IconCheck,
@@ -7,44 +7,139 @@ import {
   IconFile,
   IconRefresh,
 } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import type { Attachment, DeliveryState } from '../../../api/inboxTypes';
+import { api } from '../../../api/instance';
+import { showError } from '../../../components/notify';
 import { useInboxT } from '../i18n';
 
 // What customers and operators wrote: text (always as text, never HTML), attachments, delivery state.
 
-/** Only http(s) links are followed; anything else is shown as its name. */
+/** Only http(s) links are followed as they are; network references go through our media proxy. */
 const safeUrl = (url: string) => (/^https?:\/\//i.test(url) ? url : null);
 
-export function Attachments({ items }: { items: Attachment[] }) {
+/** Whose attachments these are: files behind a network's token are fetched via `/v1/{kind}/{id}/…`. */
+export interface AttachmentOwner {
+  kind: 'items' | 'messages' | 'posts';
+  id: number;
+}
+
+const proxyPath = (owner: AttachmentOwner, index: number) =>
+  `/v1/${owner.kind}/${owner.id}/attachments/${index}`;
+
+/** The file as a blob (with the session's token), kept for the page's life. */
+function useMediaBlob(path: string | null) {
+  return useQuery({
+    queryKey: ['media', path],
+    queryFn: ({ signal }) => api.get<Blob>(path!, { signal, responseType: 'blob', forbiddenPage: false }),
+    enabled: path !== null,
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+}
+
+function useObjectUrl(blob: Blob | undefined) {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!blob) return;
+    const made = URL.createObjectURL(blob);
+    setUrl(made);
+    return () => URL.revokeObjectURL(made);
+  }, [blob]);
+  return url;
+}
+
+function ProxiedImage({ path, name }: { path: string; name?: string }) {
+  const media = useMediaBlob(path);
+  const url = useObjectUrl(media.data);
+  if (media.isError)
+    return (
+      <Text fz="xs" c="red.8" data-testid="attachment-error">
+        {media.error.message}
+      </Text>
+    );
+  if (!url) return <Skeleton h={110} radius="sm" data-testid="attachment-loading" />;
+  return (
+    <Anchor href={url} target="_blank" rel="noreferrer noopener">
+      <Image src={url} alt={name ?? ''} radius="sm" h={110} fit="cover" data-testid="attachment-image" />
+    </Anchor>
+  );
+}
+
+/** A file behind the network's token: downloaded when asked for. */
+function ProxiedFile({ path, name }: { path: string; name: string }) {
+  const [busy, setBusy] = useState(false);
+  const download = async () => {
+    setBusy(true);
+    try {
+      const blob = await api.get<Blob>(path, { responseType: 'blob', forbiddenPage: false });
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = name;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    } catch (error) {
+      showError(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Anchor
+      component="button"
+      type="button"
+      fz="xs"
+      onClick={download}
+      disabled={busy}
+      data-testid="attachment-file"
+    >
+      {name}
+    </Anchor>
+  );
+}
+
+export function Attachments({ items, owner }: { items: Attachment[]; owner?: AttachmentOwner }) {
   if (items.length === 0) return null;
-  const images = items.filter((a) => (a.type === 'image' || a.type === 'sticker') && safeUrl(a.url));
-  const others = items.filter((a) => !images.includes(a));
+  const indexed = items.map((a, index) => ({
+    a,
+    index,
+    url: safeUrl(a.url),
+    path: owner ? proxyPath(owner, index) : null,
+  }));
+  const isPicture = (a: Attachment) => a.type === 'image' || a.type === 'sticker';
+  const images = indexed.filter(({ a, url, path }) => isPicture(a) && (url || path));
+  const others = indexed.filter((entry) => !images.includes(entry));
   return (
     <>
       {images.length > 0 && (
         <SimpleGrid cols={{ base: 2, sm: 3 }} spacing={6} mt={6} maw={420} data-testid="attachments">
-          {images.map((a) => (
-            <Anchor key={a.url} href={safeUrl(a.url)!} target="_blank" rel="noreferrer noopener">
-              <Image src={a.url} alt={a.name ?? ''} radius="sm" h={110} fit="cover" />
-            </Anchor>
-          ))}
+          {images.map(({ a, index, url, path }) =>
+            url ? (
+              <Anchor key={index} href={url} target="_blank" rel="noreferrer noopener">
+                <Image src={url} alt={a.name ?? ''} radius="sm" h={110} fit="cover" />
+              </Anchor>
+            ) : (
+              <ProxiedImage key={index} path={path!} name={a.name} />
+            ),
+          )}
         </SimpleGrid>
       )}
       {others.length > 0 && (
         <Group gap={6} mt={6}>
-          {others.map((a) => {
-            const url = safeUrl(a.url);
-            return a.type === 'video' && url ? (
+          {others.map(({ a, index, url, path }) =>
+            a.type === 'video' && url ? (
               // biome-ignore lint/a11y/useMediaCaption: customers' videos come without captions
               <video
-                key={a.url}
+                key={index}
                 src={url}
                 controls
                 style={{ maxWidth: 320, maxHeight: 240, borderRadius: 6 }}
               />
             ) : (
               <Badge
-                key={a.url}
+                key={index}
                 variant="default"
                 leftSection={<IconFile size={12} />}
                 style={{ textTransform: 'none' }}
@@ -53,12 +148,14 @@ export function Attachments({ items }: { items: Attachment[] }) {
                   <Anchor href={url} target="_blank" rel="noreferrer noopener" fz="xs">
                     {a.name ?? a.type}
                   </Anchor>
+                ) : path ? (
+                  <ProxiedFile path={path} name={a.name ?? a.type} />
                 ) : (
                   (a.name ?? a.type)
                 )}
               </Badge>
-            );
-          })}
+            ),
+          )}
         </Group>
       )}
     </>
