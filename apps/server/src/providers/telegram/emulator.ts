@@ -54,9 +54,13 @@ export class TelegramEmulator {
     this.clockOffset += ms;
   }
 
-  async start(): Promise<this> {
+  /** Listens on 127.0.0.1 (`port` 0: any free port). */
+  async start(port = 0): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(port, '127.0.0.1', resolve);
+    });
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
   }
@@ -102,7 +106,6 @@ export class TelegramEmulator {
     return this.calls.filter((c) => c.method.toLowerCase() === method.toLowerCase());
   }
 
-  /** A customer's message on the network, remembered so the bot can reply to / delete it. */
   /** A file on Telegram's side (a customer's photo or document): its PhotoSize-like description. */
   addFile(body: Buffer, opts: { mime?: string; name?: string } = {}) {
     const fileId = `AgACAgIAAxkBAAI${randomBytes(12).toString('hex')}`;
@@ -113,6 +116,7 @@ export class TelegramEmulator {
     return { file_id: fileId, file_unique_id: fileId.slice(-12), file_size: body.length };
   }
 
+  /** A customer's message on the network, remembered so the bot can reply to / delete it. */
   customerMessage(
     token: string,
     m: { chat: TgChat; from?: TgUser; text?: string; date?: number } & Partial<TgMessage>,
