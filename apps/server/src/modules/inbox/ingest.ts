@@ -59,16 +59,20 @@ export async function ingest(
   });
 
   const settings = parseAccountSettings(object.settings);
-  const published: BusEvent[] = [];
+  const published: Published[] = [];
   await deps.db.transaction(async (tx) => {
     const db = tx as unknown as Db;
     if (itemEvents.length > 0) await storeItems(db, object, settings, itemEvents, result, published);
     if (messageEvents.length > 0) await storeMessages(db, object, settings, messageEvents, result, published);
     if (changeEvents.length > 0) await applyChanges(db, object, settings, changeEvents, result, published);
   });
-  for (const event of published) await deps.bus.publish(event);
+  for (const event of published)
+    await deps.bus.publish(typeof event === 'function' ? await event(deps.db) : event);
   return result;
 }
+
+/** An event to publish after commit, or one to build then (reads that must not run in the transaction). */
+type Published = BusEvent | ((db: Db) => Promise<BusEvent>);
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -137,7 +141,7 @@ async function storeItems(
   settings: AccountSettings,
   events: InboundItem[],
   result: IngestResult,
-  published: BusEvent[],
+  published: Published[],
 ) {
   const kept = uniqueBy(events, (e) => e.externalId).filter((e) => {
     const excluded =
@@ -283,7 +287,7 @@ async function storeMessages(
   settings: AccountSettings,
   events: InboundMessage[],
   result: IngestResult,
-  published: BusEvent[],
+  published: Published[],
 ) {
   if (!settings.chats) {
     result.excluded += events.length;
@@ -445,7 +449,7 @@ async function applyChanges(
   settings: AccountSettings,
   events: InboundChange[],
   result: IngestResult,
-  published: BusEvent[],
+  published: Published[],
 ) {
   const changedItems: Array<typeof items.$inferSelect> = [];
   const changedMessages: Array<typeof messages.$inferSelect> = [];
@@ -495,13 +499,14 @@ async function applyChanges(
   }
   result.updated += changedItems.length + changedMessages.length;
   if (changedItems.length > 0) {
-    published.push({
+    // Full rows (author, tags), the same as lists show, so a pushed update never blanks a row. Read after
+    // commit, on the pool: the presenter's parallel reads must not share the transaction's connection.
+    published.push(async (outer) => ({
       type: 'items.updated',
       spaceId: object.spaceId,
-      // Full rows (author, tags), the same as lists show, so a pushed update never blanks a row.
-      payload: { items: await presentItems(db, changedItems) },
+      payload: { items: await presentItems(outer, changedItems) },
       cause: { kind: 'system' },
-    });
+    }));
   }
   if (changedMessages.length > 0) {
     published.push({
