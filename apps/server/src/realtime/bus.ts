@@ -13,6 +13,8 @@ export interface BusEvent {
   userIds?: number[];
   payload: Record<string, unknown>;
   cause?: { kind: 'user' | 'rule' | 'bot' | 'system'; id?: number };
+  /** The node that published it (set by the bus): work to do once, not on every node, checks it. */
+  origin?: string;
 }
 
 export interface EventBus {
@@ -29,7 +31,7 @@ export class MemoryBus implements EventBus {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
 
   async publish(event: BusEvent) {
-    this.emitter.emit('event', event);
+    this.emitter.emit('event', event.origin ? event : { ...event, origin: this.nodeId });
   }
 
   subscribe(handler: (event: BusEvent) => void) {
@@ -66,7 +68,7 @@ export class RedisBus implements EventBus {
 
   async publish(event: BusEvent) {
     await this.ready;
-    await this.publisher.publish(CHANNEL, JSON.stringify(event));
+    await this.publisher.publish(CHANNEL, JSON.stringify({ ...event, origin: event.origin ?? this.nodeId }));
   }
 
   subscribe(handler: (event: BusEvent) => void) {

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { Db } from '../../db/client';
 import type { Attachment } from '../../db/schema';
 import { messages, objects, posts } from '../../db/schema';
 import type { AppDeps } from '../../http/app';
@@ -14,6 +15,7 @@ import { connectorContext } from '../../providers/context';
 import { MediaTooLarge } from '../../providers/media';
 import { getConnector } from '../../providers/registry';
 import { ConnectorError, type FetchedMedia } from '../../providers/types';
+import type { EventBus } from '../../realtime/bus';
 import { loadActor } from '../spaces/actor';
 import { getScopedChat, getScopedItem, inScope, scopeFor } from './scope';
 
@@ -34,6 +36,86 @@ interface Kept {
   contentType: string | null;
 }
 
+/**
+ * Network files kept under DATA_DIR/media: fetched once through the account's connector (concurrent
+ * requests share the download), then read from disk.
+ */
+export class MediaStore {
+  private readonly dir: string;
+  private readonly inFlight = new Map<string, Promise<FetchedMedia>>();
+
+  constructor(
+    private readonly deps: Pick<AppDeps, 'sealer' | 'config' | 'log'> & { db: Db },
+    readonly maxBytes = deps.config.MEDIA_MAX_MB * 1024 * 1024,
+  ) {
+    this.dir = join(deps.config.dataDir, 'media');
+  }
+
+  async obtain(objectId: number, ref: string): Promise<FetchedMedia> {
+    const key = createHash('sha256').update(`${objectId}:${ref}`).digest('hex');
+    const path = join(this.dir, key);
+    const kept = await readFile(path).catch(() => null);
+    if (kept) {
+      const meta = JSON.parse(await readFile(`${path}.json`, 'utf8').catch(() => '{}')) as Kept;
+      return { body: kept, contentType: meta.contentType ?? null };
+    }
+    let pending = this.inFlight.get(key);
+    if (!pending) {
+      pending = this.fetchAndKeep(objectId, ref, path).finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async fetchAndKeep(objectId: number, ref: string, path: string) {
+    const [object] = await this.deps.db.select().from(objects).where(eq(objects.id, objectId)).limit(1);
+    const connector = object ? getConnector(object.provider) : undefined;
+    if (!object || !connector?.fetchMedia)
+      throw new AppError(404, 'media.unavailable', { params: { reason: ref } });
+    const media = await connector.fetchMedia(connectorContext(this.deps, object), ref, {
+      maxBytes: this.maxBytes,
+    });
+    await mkdir(this.dir, { recursive: true });
+    const meta: Kept = { contentType: media.contentType };
+    await writeFile(`${path}.json.tmp`, JSON.stringify(meta));
+    await rename(`${path}.json.tmp`, `${path}.json`);
+    await writeFile(`${path}.tmp`, media.body);
+    await rename(`${path}.tmp`, path);
+    return media;
+  }
+
+  /**
+   * Keeps the files of what was just stored, in the background, so they outlive the network's own
+   * retention (WhatsApp keeps media 30 days). Only the node that stored them does it (`origin`); one
+   * file at a time, so a burst never competes with the inbox; a failure is logged and the file is
+   * fetched when someone opens it instead.
+   */
+  watch(bus: EventBus): () => void {
+    let queue = Promise.resolve();
+    return bus.subscribe((event) => {
+      if (event.origin !== bus.nodeId) return;
+      if (event.type !== 'items.created' && event.type !== 'messages.created') return;
+      const objectId = Number(event.payload.object_id);
+      const rows = (event.payload.items ?? event.payload.messages) as
+        | Array<{ attachments?: Attachment[] }>
+        | undefined;
+      const refs = (rows ?? []).flatMap((row) =>
+        (row.attachments ?? []).map((a) => a.url).filter((url) => !/^https?:\/\//i.test(url)),
+      );
+      if (!Number.isInteger(objectId) || refs.length === 0) return;
+      queue = queue.then(async () => {
+        for (const ref of refs) {
+          await this.obtain(objectId, ref).catch((error: unknown) => {
+            // A network whose files we cannot fetch yet (no fetchMedia) keeps its reference only.
+            if (error instanceof AppError && error.status === 404) return;
+            this.deps.log.warn({ objectId, ref, err: String(error) }, 'Could not keep a network file');
+          });
+        }
+      });
+    });
+  }
+}
+
 export async function registerMediaRoutes(
   root: FastifyInstance,
   deps: AppDeps,
@@ -42,41 +124,9 @@ export async function registerMediaRoutes(
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = deps.database;
   const authenticated = requireAuth(authenticate);
-  const dir = join(deps.config.dataDir, 'media');
-  const maxBytes = deps.config.MEDIA_MAX_MB * 1024 * 1024;
-  const inFlight = new Map<string, Promise<FetchedMedia>>();
-
-  /** The kept copy, or the network's file fetched once (concurrent viewers share the download). */
-  async function obtain(objectId: number, ref: string): Promise<FetchedMedia> {
-    const key = createHash('sha256').update(`${objectId}:${ref}`).digest('hex');
-    const path = join(dir, key);
-    const kept = await readFile(path).catch(() => null);
-    if (kept) {
-      const meta = JSON.parse(await readFile(`${path}.json`, 'utf8').catch(() => '{}')) as Kept;
-      return { body: kept, contentType: meta.contentType ?? null };
-    }
-    let pending = inFlight.get(key);
-    if (!pending) {
-      pending = (async () => {
-        const [object] = await db.select().from(objects).where(eq(objects.id, objectId)).limit(1);
-        const connector = object ? getConnector(object.provider) : undefined;
-        if (!object || !connector?.fetchMedia)
-          throw new AppError(404, 'media.unavailable', { params: { reason: ref } });
-        const media = await connector.fetchMedia(connectorContext({ ...deps, db }, object), ref, {
-          maxBytes,
-        });
-        await mkdir(dir, { recursive: true });
-        const meta: Kept = { contentType: media.contentType };
-        await writeFile(`${path}.json.tmp`, JSON.stringify(meta));
-        await rename(`${path}.json.tmp`, `${path}.json`);
-        await writeFile(`${path}.tmp`, media.body);
-        await rename(`${path}.tmp`, path);
-        return media;
-      })().finally(() => inFlight.delete(key));
-      inFlight.set(key, pending);
-    }
-    return pending;
-  }
+  const store = new MediaStore({ ...deps, db });
+  const stopWatching = store.watch(deps.bus);
+  root.addHook('onClose', async () => stopWatching());
 
   async function send(reply: FastifyReply, objectId: number, list: Attachment[], index: number) {
     const attachment = list[index];
@@ -84,7 +134,7 @@ export async function registerMediaRoutes(
     if (/^https?:\/\//i.test(attachment.url)) return reply.redirect(attachment.url);
     let media: FetchedMedia;
     try {
-      media = await obtain(objectId, attachment.url);
+      media = await store.obtain(objectId, attachment.url);
     } catch (error) {
       if (error instanceof MediaTooLarge)
         throw new AppError(413, 'media.tooLarge', { params: { limit: deps.config.MEDIA_MAX_MB } });

@@ -12,6 +12,7 @@ import {
   privateChat,
   startTelegramWorld,
   type TelegramWorld,
+  until,
 } from './test-kit';
 
 // Customers' files stay on Telegram behind the bot token (`tg-file:<file_id>`): the inbox fetches one
@@ -61,7 +62,7 @@ describe('files customers send', () => {
   it('a photo is fetched from Telegram once, kept, and shown inline to members', async () => {
     const { rows } = await sendFiles([{ body: PNG, mime: 'image/png', as: 'photo' }]);
     expect(rows[0]!.attachments[0]!.url).toMatch(/^tg-file:/);
-    const before = w.tg.callsOf('getFile').length;
+    const fileId = rows[0]!.attachments[0]!.url.slice('tg-file:'.length);
     const first = await open(rows[0]!.id);
     expect(first.statusCode, first.body).toBe(200);
     expect(first.headers['content-type']).toBe('image/png');
@@ -71,8 +72,20 @@ describe('files customers send', () => {
     // Kept: a second look does not ask Telegram again.
     const second = await open(rows[0]!.id);
     expect(second.rawPayload.equals(PNG)).toBe(true);
-    expect(w.tg.callsOf('getFile').length).toBe(before + 1);
+    // Asked Telegram once in all (on arrival or on the first look, whichever came first).
+    expect(w.tg.callsOf('getFile').filter((c) => c.params.file_id === fileId)).toHaveLength(1);
     expect(readdirSync(join(dataDir, 'media')).length).toBeGreaterThan(0);
+  });
+
+  it('is kept as soon as it arrives, before anyone opens it (networks do not keep files forever)', async () => {
+    const { rows } = await sendFiles([{ body: PNG, mime: 'image/png', as: 'photo' }]);
+    const fileId = rows[0]!.attachments[0]!.url.slice('tg-file:'.length);
+    const fetched = () => w.tg.callsOf('getFile').filter((c) => c.params.file_id === fileId).length;
+    await until(async () => fetched() === 1);
+    const res = await open(rows[0]!.id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.rawPayload.equals(PNG)).toBe(true);
+    expect(fetched()).toBe(1);
   });
 
   it('anything a browser could run is a download, never a page of ours', async () => {
