@@ -71,6 +71,11 @@ const envSchema = z.object({
   POLL_TIMEOUT_S: z.coerce.number().int().min(0).max(90).default(25),
   /** Largest network file the media proxy fetches and keeps (Telegram bots get at most 20 MB). */
   MEDIA_MAX_MB: z.coerce.number().int().min(1).max(100).default(20),
+  /**
+   * Whether network files at private addresses (127.0.0.1, 10.x, …) may be fetched. Off: a file link
+   * can never make the server call into its own network. Tests turn it on for emulators on 127.0.0.1.
+   */
+  MEDIA_FETCH_PRIVATE: z.enum(['true', 'false']).default('false'),
 });
 
 export type Env = z.infer<typeof envSchema>;

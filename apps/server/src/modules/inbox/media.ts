@@ -12,17 +12,20 @@ import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
 import { AppError } from '../../http/errors';
 import { connectorContext } from '../../providers/context';
-import { MediaTooLarge } from '../../providers/media';
+import { assertPublicUrl, downloadMedia, MediaTooLarge } from '../../providers/media';
 import { getConnector } from '../../providers/registry';
 import { ConnectorError, type FetchedMedia } from '../../providers/types';
 import type { EventBus } from '../../realtime/bus';
 import { loadActor } from '../spaces/actor';
 import { getScopedChat, getScopedItem, inScope, scopeFor } from './scope';
 
-// Files customers sent that the network keeps behind the account's token (Telegram file ids, WhatsApp
-// media ids): an attachment whose url is such a reference is fetched through its connector the first
-// time someone opens it, kept under DATA_DIR/media, and served from there — to members who may see the
-// item or chat it belongs to. Public http(s) attachments are simply redirected to.
+// Files customers sent (issue #5: "fetched and kept"): those the network keeps behind the account's
+// token (Telegram file ids, WhatsApp media ids) through the connector, those it links to publicly (VK,
+// Viber, MAX CDNs, whose links expire) directly — public addresses only. Each is fetched once, as soon
+// as the node that stored the message has a moment (or when first opened), kept under DATA_DIR/media,
+// and served from there to members who may see the item or chat it belongs to.
+
+const isWebUrl = (url: string) => /^https?:\/\//i.test(url);
 
 const attachmentParams = z.object({
   id: z.coerce.number().int().positive(),
@@ -68,13 +71,9 @@ export class MediaStore {
   }
 
   private async fetchAndKeep(objectId: number, ref: string, path: string) {
-    const [object] = await this.deps.db.select().from(objects).where(eq(objects.id, objectId)).limit(1);
-    const connector = object ? getConnector(object.provider) : undefined;
-    if (!object || !connector?.fetchMedia)
-      throw new AppError(404, 'media.unavailable', { params: { reason: ref } });
-    const media = await connector.fetchMedia(connectorContext(this.deps, object), ref, {
-      maxBytes: this.maxBytes,
-    });
+    const media = isWebUrl(ref)
+      ? await this.fetchPublic(ref)
+      : await this.fetchThroughConnector(objectId, ref);
     await mkdir(this.dir, { recursive: true });
     const meta: Kept = { contentType: media.contentType };
     await writeFile(`${path}.json.tmp`, JSON.stringify(meta));
@@ -82,6 +81,20 @@ export class MediaStore {
     await writeFile(`${path}.tmp`, media.body);
     await rename(`${path}.tmp`, path);
     return media;
+  }
+
+  /** A file the network links to publicly (VK, Viber, MAX CDNs): links expire, the copy stays. */
+  private async fetchPublic(url: string) {
+    await assertPublicUrl(url, this.deps.config.MEDIA_FETCH_PRIVATE === 'true');
+    return downloadMedia(fetch, url, { maxBytes: this.maxBytes, what: new URL(url).host });
+  }
+
+  private async fetchThroughConnector(objectId: number, ref: string) {
+    const [object] = await this.deps.db.select().from(objects).where(eq(objects.id, objectId)).limit(1);
+    const connector = object ? getConnector(object.provider) : undefined;
+    if (!object || !connector?.fetchMedia)
+      throw new AppError(404, 'media.unavailable', { params: { reason: ref } });
+    return connector.fetchMedia(connectorContext(this.deps, object), ref, { maxBytes: this.maxBytes });
   }
 
   /**
@@ -99,8 +112,9 @@ export class MediaStore {
       const rows = (event.payload.items ?? event.payload.messages) as
         | Array<{ attachments?: Attachment[] }>
         | undefined;
+      // Files, not links a customer shared (type 'link' is somebody's web page).
       const refs = (rows ?? []).flatMap((row) =>
-        (row.attachments ?? []).map((a) => a.url).filter((url) => !/^https?:\/\//i.test(url)),
+        (row.attachments ?? []).filter((a) => a.type !== 'link').map((a) => a.url),
       );
       if (!Number.isInteger(objectId) || refs.length === 0) return;
       queue = queue.then(async () => {
@@ -131,7 +145,8 @@ export async function registerMediaRoutes(
   async function send(reply: FastifyReply, objectId: number, list: Attachment[], index: number) {
     const attachment = list[index];
     if (!attachment) throw new AppError(404, 'error.notFound');
-    if (/^https?:\/\//i.test(attachment.url)) return reply.redirect(attachment.url);
+    // A shared web page is a link to follow, not a file of ours.
+    if (attachment.type === 'link') return reply.redirect(attachment.url);
     let media: FetchedMedia;
     try {
       media = await store.obtain(objectId, attachment.url);

@@ -67,6 +67,17 @@ function ProxiedImage({ path, name }: { path: string; name?: string }) {
   );
 }
 
+/** A picture the network links to; once its link has expired, the copy Otklik kept. */
+function WebImage({ url, path, name }: { url: string; path: string | null; name?: string }) {
+  const [broken, setBroken] = useState(false);
+  if (broken && path) return <ProxiedImage path={path} name={name} />;
+  return (
+    <Anchor href={url} target="_blank" rel="noreferrer noopener">
+      <Image src={url} alt={name ?? ''} radius="sm" h={110} fit="cover" onError={() => setBroken(true)} />
+    </Anchor>
+  );
+}
+
 /** A file behind the network's token: downloaded when asked for. */
 function ProxiedFile({ path, name }: { path: string; name: string }) {
   const [busy, setBusy] = useState(false);
@@ -117,9 +128,7 @@ export function Attachments({ items, owner }: { items: Attachment[]; owner?: Att
         <SimpleGrid cols={{ base: 2, sm: 3 }} spacing={6} mt={6} maw={420} data-testid="attachments">
           {images.map(({ a, index, url, path }) =>
             url ? (
-              <Anchor key={index} href={url} target="_blank" rel="noreferrer noopener">
-                <Image src={url} alt={a.name ?? ''} radius="sm" h={110} fit="cover" />
-              </Anchor>
+              <WebImage key={index} url={url} path={path} name={a.name} />
             ) : (
               <ProxiedImage key={index} path={path!} name={a.name} />
             ),
