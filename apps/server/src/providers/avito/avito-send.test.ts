@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { objects, outbox } from '../../db/schema';
+import { messages, objects, outbox } from '../../db/schema';
 import { connectorContext } from '../context';
 import { deleteOwnMessage } from './connector';
 import { AvitoTestbed } from './testing';
@@ -115,5 +115,33 @@ describe('writing from the inbox', () => {
       kind: 'permanent',
       message: 'message can be deleted only within an hour',
     });
+  });
+});
+
+describe('voice messages', () => {
+  it("a customer's voice message is fetched through getVoiceFiles and kept", async () => {
+    const account = await w.connectAccount();
+    const audio = Buffer.from('ftypM4A voice bytes');
+    const voiceId = w.emu.addVoice(audio);
+    await w.emu.pushMessage({
+      accountId: account.userId,
+      chatId: account.chatId,
+      author: account.customer,
+      type: 'voice',
+      content: { voice: { voice_id: voiceId } },
+    });
+    const chat = (await w.chatOf(account.id, account.chatId))!;
+    const [message] = await w.db().select().from(messages).where(eq(messages.chatId, chat.id));
+    expect(message!.attachments).toEqual([{ type: 'voice', url: `avito-voice:${voiceId}` }]);
+    const res = await w.t.app.inject({
+      url: `/v1/messages/${message!.id}/attachments/0`,
+      headers: w.headers,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('audio/mp4');
+    expect(res.rawPayload.equals(audio)).toBe(true);
+    const asked = w.emu.calls.filter((c) => c.path.endsWith('/getVoiceFiles'));
+    expect(asked.length).toBeGreaterThanOrEqual(1);
+    expect(asked[0]!.query.voice_ids).toBe(voiceId);
   });
 });

@@ -200,3 +200,15 @@ export async function listMessages(a: AvitoAuth, userId: string, chatId: string,
   );
   return Array.isArray(answer) ? answer : (answer?.messages ?? []);
 }
+
+/**
+ * Download links of voice messages: `GET /messenger/v1/accounts/{user_id}/getVoiceFiles?voice_ids=…`
+ * answers `{voices_urls: {<voice_id>: <url>}}` (the path and shape are UNCONFIRMED: not in PROVIDERS §7a;
+ * taken from the Messenger API's public method list).
+ */
+export const getVoiceFiles = (a: AvitoAuth, userId: string, voiceIds: string[]) =>
+  avitoCall<{ voices_urls?: Record<string, string> }>(
+    a,
+    'GET',
+    `${account(userId)}/getVoiceFiles?voice_ids=${voiceIds.map(encodeURIComponent).join(',')}`,
+  );

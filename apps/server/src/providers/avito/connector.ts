@@ -1,4 +1,5 @@
 import type { InboundEvent } from '../../modules/inbox/inbound';
+import { downloadMedia } from '../media';
 import {
   type Connector,
   type ConnectorContext,
@@ -12,6 +13,7 @@ import {
   deleteMessage,
   getChat,
   getSelf,
+  getVoiceFiles,
   sendText,
   subscribeWebhook,
   unsubscribeWebhook,
@@ -46,8 +48,21 @@ export function deleteOwnMessage(ctx: ConnectorContext, chatId: string, messageI
   return deleteMessage(authOf(ctx, ctx.credentials), userIdOf(ctx), chatId, messageId);
 }
 
+const VOICE_REF = 'avito-voice:';
+
 export const avitoConnector: Connector = {
   id: 'avito',
+
+  /** `avito-voice:<voice_id>` → getVoiceFiles → the file at the link it gives. */
+  async fetchMedia(ctx, ref, opts) {
+    if (!ref.startsWith(VOICE_REF))
+      throw new ConnectorError('permanent', `Avito: not a voice reference: ${ref}`);
+    const voiceId = ref.slice(VOICE_REF.length);
+    const answer = await getVoiceFiles(authOf(ctx, ctx.credentials), userIdOf(ctx), [voiceId]);
+    const url = answer.voices_urls?.[voiceId];
+    if (!url) throw new ConnectorError('permanent', 'Avito gave no link for the voice message');
+    return downloadMedia(ctx.fetch, url, { maxBytes: opts.maxBytes, what: 'Avito' });
+  },
 
   async verifyCredentials(ctx, input) {
     const credentials = { client_id: input.client_id ?? '', client_secret: input.client_secret ?? '' };

@@ -24,6 +24,8 @@ export class AvitoEmulator {
   rewrite: (url: string) => string = (url) => url;
   private readonly rateLimits: number[] = [];
   private server: Server | undefined;
+  /** Voice messages' audio, by voice_id (getVoiceFiles gives links to it). */
+  private readonly voices = new Map<string, Buffer>();
 
   static async start() {
     const emulator = new AvitoEmulator();
@@ -35,6 +37,13 @@ export class AvitoEmulator {
 
   close() {
     return new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+
+  /** Audio of a voice message a customer records: its voice_id for the message's `content.voice`. */
+  addVoice(audio: Buffer): string {
+    const id = `voice${this.voices.size + 1}${Math.random().toString(36).slice(2, 8)}`;
+    this.voices.set(id, audio);
+    return id;
   }
 
   /** The next API call answers 429 with `Retry-After: seconds`. */
@@ -134,6 +143,14 @@ export class AvitoEmulator {
             error_description: 'Client authentication failed: invalid client_id or client_secret',
           });
     }
+    // The links getVoiceFiles gives are plain downloads, like a CDN's.
+    const voiceFile = /^\/voice-files\/([^/]+)\.m4a$/.exec(call.path);
+    if (call.method === 'GET' && voiceFile) {
+      const voice = this.voices.get(voiceFile[1]!);
+      if (!voice) return fail(404, 'Not found');
+      res.writeHead(200, { 'content-type': 'audio/mp4', 'content-length': String(voice.length) }).end(voice);
+      return;
+    }
     const client = this.network.clientOf(/^Bearer (.+)$/.exec(call.authorization ?? '')?.[1] ?? '');
     if (!client) return fail(401, 'Unauthorized: invalid or expired access token');
     if (call.method === 'GET' && call.path === '/core/v1/accounts/self') {
@@ -157,6 +174,17 @@ export class AvitoEmulator {
     }
     if (call.method === 'POST' && call.path === '/messenger/v1/subscriptions') {
       return reply(200, { subscriptions: [...subscriptions].map((u) => ({ url: u, version: '3' })) });
+    }
+    const voices = /^\/messenger\/v1\/accounts\/(\d+)\/getVoiceFiles$/.exec(call.path);
+    if (call.method === 'GET' && voices) {
+      if (Number(voices[1]) !== client.userId) return fail(403, 'Forbidden: not your account');
+      const ids = String(call.query.voice_ids ?? '')
+        .split(',')
+        .filter(Boolean);
+      const urls = Object.fromEntries(
+        ids.filter((id) => this.voices.has(id)).map((id) => [id, `${this.url}/voice-files/${id}.m4a`]),
+      );
+      return reply(200, { voices_urls: urls });
     }
     const route =
       /^\/messenger\/(v1|v2|v3)\/accounts\/(\d+)\/chats(?:\/([^/]+))?(?:\/messages\/?)?(?:([^/]+))?$/.exec(
