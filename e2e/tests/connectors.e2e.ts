@@ -396,7 +396,7 @@ describe('connectors: Telegram and VK through the UI, live messages, replies rea
     }
   });
 
-  test("WhatsApp: the number's credentials connect it; its settings show what to paste into Meta's dashboard, and Meta's handshake with them succeeds", async () => {
+  test("WhatsApp: the number's credentials connect it; its settings show what to paste into Meta's dashboard; a customer's message appears live and the answer reaches Graph", async () => {
     const owner = await createConfirmedUser(app.url, smtp, { name: 'Ольга Админ', company: 'Чайная' });
     const context = await signedInContext(browser, app.url, owner.tokens, 'ru-RU');
     try {
@@ -428,8 +428,33 @@ describe('connectors: Telegram and VK through the UI, live messages, replies rea
       await screenshot(page, 'connectors-whatsapp-setup-ru-375');
 
       // What the administrator pastes is what Meta's hub.challenge handshake needs.
-      expect(await wa.subscribe(callback, verifyToken)).toMatchObject({ verified: true });
       expect(await wa.subscribe(callback, 'not-the-token')).toMatchObject({ verified: false });
+      expect(await wa.subscribe(callback, verifyToken)).toMatchObject({ verified: true });
+
+      // Subscribed: a customer's message (signed by Meta) appears live; the answer goes to Graph.
+      await page.setViewportSize(DESKTOP);
+      await page.goto('/chats');
+      await markNoReload(page);
+      const question = 'Добрый день! Улун ещё есть в наличии?';
+      const pushed = await wa.pushMessage({ from: '79161234567', name: 'Ирина', text: question });
+      expect(pushed.status).toBe(200);
+      await openLiveChat(page, question);
+      const answer = 'Да, есть. Отправим сегодня.';
+      await reply(page, answer);
+      await expect
+        .poll(
+          () =>
+            wa
+              .sent()
+              .some(
+                (call) =>
+                  (call.body as { to?: string; text?: { body?: string } } | undefined)?.to ===
+                    '79161234567' && (call.body as { text?: { body?: string } }).text?.body === answer,
+              ),
+          { timeout: 15_000, interval: 200 },
+        )
+        .toBe(true);
+      await screenshotChat(page, 'connectors-whatsapp-chat-ru');
     } finally {
       await context.close();
     }

@@ -31,6 +31,7 @@ import { ChatRow, ItemRow } from '../../features/inbox/components/rows';
 import { useInboxData } from '../../features/inbox/hooks/useInboxData';
 import { useInboxLive } from '../../features/inbox/hooks/useLive';
 import { useInboxT } from '../../features/inbox/i18n';
+import { handle } from '../../features/inbox/model/handle';
 import { notifyDone } from '../../features/inbox/notify';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDate } from '../../lib/format';
@@ -104,7 +105,7 @@ export default function AuthorScreen() {
               </Group>
               {person.screen_name && (
                 <Text fz="sm" c="dimmed">
-                  @{person.screen_name}
+                  {handle(person.screen_name)}
                 </Text>
               )}
               <Text fz="xs" c="dimmed">

@@ -9,6 +9,7 @@ import { useLocale } from '../../../i18n/useLocale';
 import { formatDateTime } from '../../../lib/format';
 import type { InboxData } from '../hooks/useInboxData';
 import { useInboxT } from '../i18n';
+import { handle } from '../model/handle';
 import { AssigneePicker, TagPicker } from './pickers';
 
 // Beside an item or a chat: details, the author, tags and who it is assigned to.
@@ -84,7 +85,7 @@ export function RecordSide({
                 </Anchor>
                 {author.screen_name && (
                   <Text fz="xs" c="dimmed" truncate="end">
-                    @{author.screen_name}
+                    {handle(author.screen_name)}
                   </Text>
                 )}
               </Stack>
