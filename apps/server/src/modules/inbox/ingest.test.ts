@@ -220,6 +220,41 @@ describe('ingest — private messages', () => {
 });
 
 describe('ingest — concurrent writers', () => {
+  it('a new chat gets its customer even when another transaction created that author meanwhile', async () => {
+    const { space, object } = await setup();
+    const db = t.deps.database.db;
+    const person = `u-new-chat-${Date.now()}`;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let inserted!: () => void;
+    const didInsert = new Promise<void>((resolve) => {
+      inserted = resolve;
+    });
+    const other = db.transaction(async (tx) => {
+      await tx
+        .insert(authors)
+        .values({ spaceId: space.id, provider: object.provider, externalId: person, name: 'Борис' });
+      inserted();
+      await held;
+    });
+    await didInsert;
+    const storing = ingest(deps(), object, [
+      messageEvent({ chatExternalId: person, author: { externalId: person, name: 'Борис' } }),
+    ]);
+    await new Promise((r) => setTimeout(r, 100));
+    release();
+    await other;
+    await storing;
+    const [author] = await db
+      .select()
+      .from(authors)
+      .where(and(eq(authors.spaceId, space.id), eq(authors.externalId, person)));
+    const [chat] = await db.select().from(chats).where(eq(chats.objectId, object.id));
+    expect(chat!.authorId).toBe(author!.id);
+  });
+
   // Another node (or a poll beside a webhook) may create the same author or chat a moment earlier; the
   // batch that waited on that row must still find it and link to it.
   it('finds an author and a chat another transaction created while this batch waited', async () => {

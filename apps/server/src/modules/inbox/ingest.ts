@@ -1,7 +1,7 @@
 import { type AccountSettings, isExcluded, parseAccountSettings } from '@otklik/shared';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { columnsWithout, selectRows, unnestRows } from '../../db/rows';
+import { columnsWithout, rowsOf, selectRows, unnestRows } from '../../db/rows';
 import { activity, authors, chats, items, messages, type objects, posts } from '../../db/schema';
 import type { BusEvent, EventBus } from '../../realtime/bus';
 import { type InboundChange, type InboundItem, type InboundMessage, inboundEventSchema } from './inbound';
@@ -84,54 +84,74 @@ const uniqueBy = <T>(rows: T[], key: (row: T) => string) => [
  * The batch's authors, created or refreshed (name, image), each returned once — one statement: the
  * upsert's RETURNING gives the rows it wrote, the rest are read as they were before it.
  */
-async function upsertAuthors(db: Db, object: ObjectRow, list: Array<InboundItem['author']>) {
-  // Sorted: overlapping batches (batcher.ts) then lock the same rows in the same order.
-  const unique = uniqueBy(list, (a) => a.externalId).sort((a, b) => compare(a.externalId, b.externalId));
-  if (unique.length === 0) return new Map<string, typeof authors.$inferSelect>();
-  const input = unnestRows('i', [
+/** Sorted: overlapping batches (batcher.ts) then lock the same rows in the same order. */
+const sortedAuthors = (list: Array<InboundItem['author']>) =>
+  uniqueBy(list, (a) => a.externalId).sort((a, b) => compare(a.externalId, b.externalId));
+
+/**
+ * CTEs `ai` (the batch's authors), `up` (created or refreshed: name, image) and `a` (every one of
+ * them, each once: the upsert's RETURNING for the rows it wrote, the rest as they were before it).
+ */
+function authorCtes(object: ObjectRow, unique: Array<InboundItem['author']>) {
+  const input = unnestRows('ai', [
     ['external_id', 'text', unique.map((a) => a.externalId)],
     ['name', 'text', unique.map((a) => a.name)],
     ['screen_name', 'text', unique.map((a) => a.screenName ?? null)],
     ['image', 'text', unique.map((a) => a.image ?? null)],
     ['url', 'text', unique.map((a) => a.url ?? null)],
   ]);
-  const rows = await selectRows(
-    db,
-    authors,
-    sql`WITH i AS (SELECT * FROM ${input}),
+  return sql`ai AS (SELECT * FROM ${input}),
     up AS (
       INSERT INTO authors (space_id, provider, external_id, name, screen_name, image, url)
-      SELECT ${object.spaceId}, ${object.provider}, i.external_id, i.name, i.screen_name, i.image, i.url FROM i
+      SELECT ${object.spaceId}, ${object.provider}, ai.external_id, ai.name, ai.screen_name, ai.image, ai.url FROM ai
       ON CONFLICT (space_id, provider, external_id) DO UPDATE
         SET name = excluded.name, image = coalesce(excluded.image, authors.image), updated_at = now()
         -- A redelivered event with the same author changes nothing.
         WHERE authors.name IS DISTINCT FROM excluded.name
            OR (excluded.image IS NOT NULL AND authors.image IS DISTINCT FROM excluded.image)
       RETURNING authors.*
-    )
-    SELECT * FROM up
-    UNION ALL
-    SELECT a.* FROM authors a JOIN i ON a.external_id = i.external_id
-    WHERE a.space_id = ${object.spaceId} AND a.provider = ${object.provider}
-      AND NOT EXISTS (SELECT 1 FROM up WHERE up.id = a.id)`,
-  );
-  const found = new Map(rows.map((r) => [r.externalId, r]));
-  // A row another transaction committed while this statement waited on it is outside the statement's
-  // snapshot: read those few again, with a fresh one.
+    ),
+    a AS (
+      SELECT * FROM up
+      UNION ALL
+      SELECT au.* FROM authors au JOIN ai ON au.external_id = ai.external_id
+      WHERE au.space_id = ${object.spaceId} AND au.provider = ${object.provider}
+        AND NOT EXISTS (SELECT 1 FROM up WHERE up.id = au.id)
+    )`;
+}
+
+/**
+ * Rows another transaction committed while our statement waited on them are outside its snapshot:
+ * read those few again, with a fresh one, so nothing of the batch is left without its author or chat.
+ */
+async function lateAuthors(
+  db: Db,
+  object: ObjectRow,
+  unique: Array<InboundItem['author']>,
+  found: Map<string, typeof authors.$inferSelect>,
+) {
   const late = unique.filter((a) => !found.has(a.externalId)).map((a) => a.externalId);
-  if (late.length > 0) {
-    const more = await db
-      .select()
-      .from(authors)
-      .where(
-        and(
-          eq(authors.spaceId, object.spaceId),
-          eq(authors.provider, object.provider),
-          inArray(authors.externalId, late),
-        ),
-      );
-    for (const r of more) found.set(r.externalId, r);
-  }
+  if (late.length === 0) return;
+  const more = await db
+    .select()
+    .from(authors)
+    .where(
+      and(
+        eq(authors.spaceId, object.spaceId),
+        eq(authors.provider, object.provider),
+        inArray(authors.externalId, late),
+      ),
+    );
+  for (const r of more) found.set(r.externalId, r);
+}
+
+/** The batch's authors, created or refreshed, each returned once — one statement. */
+async function upsertAuthors(db: Db, object: ObjectRow, list: Array<InboundItem['author']>) {
+  const unique = sortedAuthors(list);
+  if (unique.length === 0) return new Map<string, typeof authors.$inferSelect>();
+  const rows = await selectRows(db, authors, sql`WITH ${authorCtes(object, unique)} SELECT * FROM a`);
+  const found = new Map(rows.map((r) => [r.externalId, r]));
+  await lateAuthors(db, object, unique, found);
   return found;
 }
 
@@ -305,49 +325,77 @@ async function storeMessages(
     return !excluded;
   });
   if (kept.length === 0) return;
-  const customerAuthors = kept.filter((e) => !e.isOwn).map((e) => e.author);
-  const authorRows = await upsertAuthors(db, object, customerAuthors);
-
-  // The batch's chats, created where new and returned all at once (the same CTE shape as authors).
+  // Authors and chats in one statement: new chats get their customer's author id from the same
+  // statement's upsert (the same CTE shapes as upsertAuthors).
+  const uniqueAuthors = sortedAuthors(kept.filter((e) => !e.isOwn).map((e) => e.author));
   const chatKeys = uniqueBy(kept, (e) => e.chatExternalId).sort((a, b) =>
     compare(a.chatExternalId, b.chatExternalId),
   );
-  const chatInput = unnestRows('i', [
+  const chatInput = unnestRows('ci', [
     ['external_id', 'text', chatKeys.map((e) => e.chatExternalId)],
     [
-      'author_id',
-      'bigint',
-      chatKeys.map((e) => {
-        const customer = kept.find((m) => m.chatExternalId === e.chatExternalId && !m.isOwn);
-        return customer ? (authorRows.get(customer.author.externalId)?.id ?? null) : null;
-      }),
+      'author_external_id',
+      'text',
+      chatKeys.map(
+        (e) => kept.find((m) => m.chatExternalId === e.chatExternalId && !m.isOwn)?.author.externalId ?? null,
+      ),
     ],
     ['last_message_at', 'timestamptz', chatKeys.map((e) => e.createdAt.toISOString())],
   ]);
-  const chatRows = await selectRows(
-    db,
-    chats,
-    sql`WITH i AS (SELECT * FROM ${chatInput}),
+  const found = (await db.execute(sql`WITH ${authorCtes(object, uniqueAuthors)},
+    ci AS (SELECT * FROM ${chatInput}),
     created AS (
       INSERT INTO chats (space_id, object_id, external_id, author_id, last_message_at)
-      SELECT ${object.spaceId}, ${object.id}, i.external_id, i.author_id, i.last_message_at FROM i
+      SELECT ${object.spaceId}, ${object.id}, ci.external_id, a.id, ci.last_message_at
+      FROM ci LEFT JOIN a ON a.external_id = ci.author_external_id
       ON CONFLICT (object_id, external_id) DO NOTHING
       RETURNING chats.*
+    ),
+    c AS (
+      SELECT * FROM created
+      UNION ALL
+      SELECT ch.* FROM chats ch JOIN ci ON ch.external_id = ci.external_id
+      WHERE ch.object_id = ${object.id} AND NOT EXISTS (SELECT 1 FROM created WHERE created.id = ch.id)
     )
-    SELECT * FROM created
+    SELECT 'author' AS kind, to_jsonb(a) AS row FROM a
     UNION ALL
-    SELECT c.* FROM chats c JOIN i ON c.external_id = i.external_id
-    WHERE c.object_id = ${object.id} AND NOT EXISTS (SELECT 1 FROM created WHERE created.id = c.id)`,
+    SELECT 'chat' AS kind, to_jsonb(c) AS row FROM c`)) as unknown as {
+    rows: Array<{ kind: 'author' | 'chat'; row: Record<string, unknown> }>;
+  };
+  const authorRows = new Map(
+    rowsOf(
+      authors,
+      found.rows.filter((r) => r.kind === 'author').map((r) => r.row),
+    ).map((r) => [r.externalId, r]),
   );
-  const chatByExternal = new Map(chatRows.map((c) => [c.externalId, c]));
+  await lateAuthors(db, object, uniqueAuthors, authorRows);
+  const chatByExternal = new Map(
+    rowsOf(
+      chats,
+      found.rows.filter((r) => r.kind === 'chat').map((r) => r.row),
+    ).map((c) => [c.externalId, c]),
+  );
   const lateChats = chatKeys.map((e) => e.chatExternalId).filter((id) => !chatByExternal.has(id));
   if (lateChats.length > 0) {
-    // Created by a concurrent transaction after this statement's snapshot (see upsertAuthors).
+    // Created by a concurrent transaction after this statement's snapshot (see lateAuthors).
     const more = await db
       .select()
       .from(chats)
       .where(and(eq(chats.objectId, object.id), inArray(chats.externalId, lateChats)));
     for (const c of more) chatByExternal.set(c.externalId, c);
+  }
+  // A new chat whose customer was created by a concurrent transaction got no author in the statement
+  // above (the author was outside its snapshot): give it the one read since.
+  for (const chat of chatByExternal.values()) {
+    if (chat.authorId !== null) continue;
+    const customer = kept.find((m) => m.chatExternalId === chat.externalId && !m.isOwn);
+    const author = customer ? authorRows.get(customer.author.externalId) : undefined;
+    if (!author) continue;
+    await db
+      .update(chats)
+      .set({ authorId: author.id })
+      .where(and(eq(chats.id, chat.id), isNull(chats.authorId)));
+    chatByExternal.set(chat.externalId, { ...chat, authorId: author.id });
   }
 
   const messageInput = unnestRows('i', [
@@ -364,10 +412,11 @@ async function storeMessages(
     ],
     ['created_at', 'timestamptz', kept.map((e) => e.createdAt.toISOString())],
   ]);
-  const inserted = await selectRows(
-    db,
-    messages,
-    sql`WITH stored AS (
+  // One statement stores the messages, records the customer's ones for statistics, and moves every
+  // touched chat: its newest message becomes the last one, inbound messages count as unread, and a
+  // customer writing again reopens a closed chat and wakes one that was waiting for them. Row locks on
+  // the chats are taken in id order, the same in every batch (batcher.ts may overlap batches).
+  const written = (await db.execute(sql`WITH stored AS (
       INSERT INTO messages (space_id, chat_id, external_id, is_own, text, attachments, delivery, created_at)
       SELECT ${object.spaceId}, i.chat_id, i.external_id, i.is_own, i.text, i.attachments::jsonb,
         CASE WHEN i.is_own THEN 'sent' ELSE 'received' END, i.created_at
@@ -375,59 +424,50 @@ async function storeMessages(
       ON CONFLICT (chat_id, external_id) DO NOTHING
       RETURNING ${columnsWithout(messages, 'search')}
     ),
-    -- Each customer message is recorded for statistics, in the same statement.
     recorded AS (
       INSERT INTO activity (space_id, type, object_id, chat_id, cause_kind, data, at)
       SELECT ${object.spaceId}, 'chat.received', ${object.id}, stored.chat_id, 'customer',
         jsonb_build_object('message_id', stored.id), stored.received_at
       FROM stored WHERE NOT stored.is_own
+    ),
+    v AS (
+      SELECT DISTINCT ON (chat_id) chat_id AS id, created_at AS at, text AS txt, is_own AS own,
+        count(*) FILTER (WHERE NOT is_own) OVER (PARTITION BY chat_id) AS inbound
+      FROM stored ORDER BY chat_id, created_at DESC, id DESC
+    ),
+    locked AS (SELECT id FROM chats WHERE id IN (SELECT id FROM v) ORDER BY id FOR UPDATE),
+    moved AS (
+      UPDATE chats SET
+        last_message_at = greatest(chats.last_message_at, v.at),
+        last_message_text = CASE WHEN v.at >= chats.last_message_at THEN v.txt ELSE chats.last_message_text END,
+        last_message_is_own = CASE WHEN v.at >= chats.last_message_at THEN v.own ELSE chats.last_message_is_own END,
+        unread_count = chats.unread_count + v.inbound,
+        status = CASE WHEN v.inbound > 0 AND chats.status = 'closed' THEN 'new'
+                      WHEN v.inbound > 0 AND chats.status = 'waiting' THEN 'inprogress'
+                      ELSE chats.status END,
+        close_reason = CASE WHEN v.inbound > 0 AND chats.status = 'closed' THEN NULL ELSE chats.close_reason END,
+        updated_at = now()
+      FROM v
+      WHERE chats.id = v.id AND chats.id IN (SELECT id FROM locked)
+      RETURNING chats.*
     )
-    SELECT * FROM stored`,
-  );
+    SELECT 'message' AS kind, to_jsonb(stored) AS row FROM stored
+    UNION ALL
+    SELECT 'chat' AS kind, to_jsonb(moved) AS row FROM moved`)) as unknown as {
+    rows: Array<{ kind: 'message' | 'chat'; row: Record<string, unknown> }>;
+  };
+  const inserted = rowsOf(
+    messages,
+    written.rows.filter((r) => r.kind === 'message').map((r) => r.row),
+  ).sort((a, b) => a.id - b.id);
+  const updatedChats = rowsOf(
+    chats,
+    written.rows.filter((r) => r.kind === 'chat').map((r) => r.row),
+  ).sort((a, b) => a.id - b.id);
   result.created += inserted.length;
   result.duplicates += kept.length - inserted.length;
   if (inserted.length === 0) return;
   result.messageIds.push(...inserted.map((m) => m.id));
-
-  const byChat = new Map<number, Array<typeof messages.$inferSelect>>();
-  for (const m of inserted) byChat.set(m.chatId, [...(byChat.get(m.chatId) ?? []), m]);
-  // One statement for every touched chat (not one per chat): the newest message becomes the chat's
-  // last one, inbound messages count as unread, and a customer writing again reopens a closed chat
-  // and wakes a chat that was waiting for them. It returns the updated chats for the live push.
-  const changes = [...byChat]
-    .sort(([a], [b]) => a - b)
-    .map(([chatId, list]) => {
-      const newest = list.reduce((a, b) => (a.createdAt >= b.createdAt ? a : b));
-      return {
-        id: chatId,
-        at: newest.createdAt.toISOString(),
-        txt: newest.text,
-        own: newest.isOwn,
-        inbound: list.filter((m) => !m.isOwn).length,
-      };
-    });
-  const updatedChats = await selectRows(
-    db,
-    chats,
-    sql`WITH locked AS (
-      -- Row locks in id order, the same in every batch (batcher.ts lets message batches overlap).
-      SELECT id FROM chats WHERE id = ANY(${sql.param(changes.map((c) => c.id))}::bigint[]) ORDER BY id FOR UPDATE
-    )
-    UPDATE chats SET
-      last_message_at = greatest(chats.last_message_at, v.at),
-      last_message_text = CASE WHEN v.at >= chats.last_message_at THEN v.txt ELSE chats.last_message_text END,
-      last_message_is_own = CASE WHEN v.at >= chats.last_message_at THEN v.own ELSE chats.last_message_is_own END,
-      unread_count = chats.unread_count + v.inbound,
-      status = CASE WHEN v.inbound > 0 AND chats.status = 'closed' THEN 'new'
-                    WHEN v.inbound > 0 AND chats.status = 'waiting' THEN 'inprogress'
-                    ELSE chats.status END,
-      close_reason = CASE WHEN v.inbound > 0 AND chats.status = 'closed' THEN NULL ELSE chats.close_reason END,
-      updated_at = now()
-    FROM jsonb_to_recordset(${JSON.stringify(changes)}::jsonb)
-      AS v(id bigint, at timestamptz, txt text, own boolean, inbound int)
-    WHERE chats.id = v.id AND chats.id IN (SELECT id FROM locked)
-    RETURNING chats.*`,
-  );
   const authorById = new Map([...authorRows.values()].map((a) => [a.id, presentAuthor(a)]));
   published.push({
     type: 'messages.created',
