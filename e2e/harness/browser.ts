@@ -72,3 +72,20 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/**
+ * A context already signed in with `tokens`, as after a login: the web app keeps them in localStorage
+ * under 'otklik.token' (set before any page script runs, and left alone once the app refreshes them).
+ */
+export async function signedInContext(
+  handle: BrowserHandle,
+  tokens: unknown,
+  options: ContextOptions = {},
+): Promise<BrowserContext> {
+  const context = await handle.newContext(options);
+  await context.addInitScript((token) => {
+    if (!window.localStorage.getItem('otklik.token'))
+      window.localStorage.setItem('otklik.token', JSON.stringify(token));
+  }, tokens);
+  return context;
+}

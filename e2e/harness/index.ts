@@ -22,6 +22,7 @@ export {
   chromiumPath,
   launchBrowser,
   screenshot,
+  signedInContext,
 } from './browser';
 export { decodeHeader, parseMail } from './mail';
 export { repoRoot, screensDir } from './paths';

@@ -3,7 +3,7 @@
 // its API keys on settings/accounts/add; a customer writes on the network, the message appears live in
 // Personal messages; the operator's answer reaches the network's API (sent by the outbox worker).
 import { randomInt } from 'node:crypto';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AvitoEmulator } from '../../apps/server/src/providers/avito/emulator';
 import { type MaxEmulator, startMaxEmulator } from '../../apps/server/src/providers/max/emulator';
@@ -16,6 +16,7 @@ import {
   launchBrowser,
   type SmtpHandle,
   screenshot,
+  signedInContext,
   startApp,
   startSmtp,
   waitForPath,
@@ -23,15 +24,6 @@ import {
 } from '../harness';
 
 const DESKTOP = { width: 1381, height: 900 };
-
-async function signedIn(browser: BrowserHandle, appUrl: string, tokens: ApiTokens): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL: appUrl, locale: 'ru-RU', viewport: DESKTOP });
-  await context.addInitScript((token) => {
-    if (!window.localStorage.getItem('otklik.token'))
-      window.localStorage.setItem('otklik.token', JSON.stringify(token));
-  }, tokens);
-  return context;
-}
 
 /** settings/accounts/add → the network's form, filled, connected. */
 async function connect(page: Page, provider: string, fields: Record<string, string>) {
@@ -114,7 +106,11 @@ describe('connectors: MAX, Viber and Avito through the UI', () => {
       name: 'Сад и огород',
       username: `garden${id}_bot`,
     });
-    const context = await signedIn(browser, app.url, tokens);
+    const context = await signedInContext(browser, tokens, {
+      baseURL: app.url,
+      locale: 'ru-RU',
+      viewport: DESKTOP,
+    });
     try {
       const page = await context.newPage();
       await connect(page, 'max', { access_token: token });
@@ -154,7 +150,11 @@ describe('connectors: MAX, Viber and Avito through the UI', () => {
   test('Viber: paste the auth token; a customer message appears live; the answer is send_message', async () => {
     const token = `4453b6ac${randomInt(1e7, 9e7)}-e2e`;
     viber.addBot(token, 'Сад и огород');
-    const context = await signedIn(browser, app.url, tokens);
+    const context = await signedInContext(browser, tokens, {
+      baseURL: app.url,
+      locale: 'ru-RU',
+      viewport: DESKTOP,
+    });
     try {
       const page = await context.newPage();
       await connect(page, 'viber', { auth_token: token });
@@ -178,7 +178,11 @@ describe('connectors: MAX, Viber and Avito through the UI', () => {
     const clientId = `e2e-client-${randomInt(1e6, 9e6)}`;
     const userId = randomInt(10_000_000, 20_000_000);
     avito.network.addClient(clientId, 'e2e-secret', { userId, name: 'Сад и огород' });
-    const context = await signedIn(browser, app.url, tokens);
+    const context = await signedInContext(browser, tokens, {
+      baseURL: app.url,
+      locale: 'ru-RU',
+      viewport: DESKTOP,
+    });
     try {
       const page = await context.newPage();
       await connect(page, 'avito', { client_id: clientId, client_secret: 'e2e-secret' });

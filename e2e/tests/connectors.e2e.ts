@@ -7,7 +7,7 @@
 import { randomInt } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   startTelegramEmulator,
@@ -16,7 +16,6 @@ import {
 import { VkEmulator } from '../../apps/server/src/providers/vk/emulator';
 import { WhatsAppEmulator } from '../../apps/server/src/providers/whatsapp/emulator';
 import {
-  type ApiTokens,
   type AppHandle,
   apiOk,
   type BrowserHandle,
@@ -25,6 +24,7 @@ import {
   type SmtpHandle,
   screensDir,
   screenshot,
+  signedInContext,
   startApp,
   startSmtp,
   waitForPath,
@@ -33,21 +33,6 @@ import {
 
 const DESKTOP = { width: 1381, height: 900 };
 const MOBILE = { width: 375, height: 812 };
-
-/** A browser context signed in with `tokens` (the web app keeps them in localStorage 'otklik.token'). */
-async function signedInContext(
-  browser: BrowserHandle,
-  appUrl: string,
-  tokens: ApiTokens,
-  locale: 'ru-RU' | 'en-US',
-): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL: appUrl, locale, viewport: DESKTOP });
-  await context.addInitScript((token) => {
-    if (!window.localStorage.getItem('otklik.token'))
-      window.localStorage.setItem('otklik.token', JSON.stringify(token));
-  }, tokens);
-  return context;
-}
 
 /** Opens the add-account screen and the connect form of `provider`. */
 async function openConnectForm(page: Page, provider: string) {
@@ -152,7 +137,11 @@ describe('connectors: Telegram and VK through the UI, live messages, replies rea
     const botId = randomInt(1_000_000, 2_000_000_000);
     const token = `${botId}:AAH${randomInt(1e9, 9e9)}e2e`;
     tg.addBot(token, { id: botId, first_name: 'Цветочная лавка', username: `flowers${botId}_bot` });
-    const context = await signedInContext(browser, app.url, owner.tokens, 'ru-RU');
+    const context = await signedInContext(browser, owner.tokens, {
+      baseURL: app.url,
+      locale: 'ru-RU',
+      viewport: DESKTOP,
+    });
     try {
       const page = await context.newPage();
 
@@ -323,7 +312,11 @@ describe('connectors: Telegram and VK through the UI, live messages, replies rea
       last_name: 'Rider',
       screen_name: `olga${groupId}`,
     });
-    const context = await signedInContext(browser, app.url, owner.tokens, 'en-US');
+    const context = await signedInContext(browser, owner.tokens, {
+      baseURL: app.url,
+      locale: 'en-US',
+      viewport: DESKTOP,
+    });
     try {
       const page = await context.newPage();
       const form = await openConnectForm(page, 'vk');
@@ -398,7 +391,11 @@ describe('connectors: Telegram and VK through the UI, live messages, replies rea
 
   test("WhatsApp: the number's credentials connect it; its settings show what to paste into Meta's dashboard; a customer's message appears live and the answer reaches Graph", async () => {
     const owner = await createConfirmedUser(app.url, smtp, { name: 'Ольга Админ', company: 'Чайная' });
-    const context = await signedInContext(browser, app.url, owner.tokens, 'ru-RU');
+    const context = await signedInContext(browser, owner.tokens, {
+      baseURL: app.url,
+      locale: 'ru-RU',
+      viewport: DESKTOP,
+    });
     try {
       const page = await context.newPage();
       const form = await openConnectForm(page, 'whatsapp');

@@ -3,7 +3,7 @@
 // and the customer page shows the answer, the comments counter drops; a second operator sees who is
 // answering and has the reply box locked; a moderator (invited, signed up through the invitation link)
 // has no reply box at all; a comment is closed from the list with the keyboard (j, e).
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   type ApiTokens,
@@ -16,6 +16,7 @@ import {
   launchBrowser,
   type SmtpHandle,
   screenshot,
+  signedInContext,
   startApp,
   startSmtp,
   uniqueEmail,
@@ -25,20 +26,6 @@ import {
 interface ConfigBody {
   spaces: { id: number }[];
   user_statuses: { id: number; offline: boolean; hidden: boolean; space_id: number }[];
-}
-
-/** A browser context signed in with `tokens` (the web app keeps them in localStorage 'otklik.token'). */
-async function signedInContext(
-  browser: BrowserHandle,
-  appUrl: string,
-  tokens: ApiTokens,
-): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL: appUrl, locale: 'ru-RU' });
-  await context.addInitScript((token) => {
-    if (!window.localStorage.getItem('otklik.token'))
-      window.localStorage.setItem('otklik.token', JSON.stringify(token));
-  }, tokens);
-  return context;
 }
 
 /** The number on the Comments menu entry (0 when the badge is gone). */
@@ -111,7 +98,7 @@ describe('inbox: sandbox → comments → reply → customer page', () => {
   });
 
   test('a customer comment appears live, the operator answers, the customer sees it, the counter drops; colleagues see the lock; a moderator has no reply box', async () => {
-    const operator = await signedInContext(browser, app.url, owner.tokens);
+    const operator = await signedInContext(browser, owner.tokens, { baseURL: app.url, locale: 'ru-RU' });
     const customer = await browser.newContext({ baseURL: app.url, locale: 'ru-RU' });
     try {
       // The operator watches Comments: the sandbox's sample comment is there already.
@@ -155,7 +142,10 @@ describe('inbox: sandbox → comments → reply → customer page', () => {
       const itemUrl = new URL(inbox.url()).pathname;
 
       // A second operator opening the same comment sees who is answering; their reply box is locked.
-      const colleague = await signedInContext(browser, app.url, await member('operator', 'Борис Коллега'));
+      const colleague = await signedInContext(browser, await member('operator', 'Борис Коллега'), {
+        baseURL: app.url,
+        locale: 'ru-RU',
+      });
       try {
         const other = await colleague.newPage();
         await other.goto(itemUrl);
@@ -199,7 +189,10 @@ describe('inbox: sandbox → comments → reply → customer page', () => {
       await waitForCounter(inbox, 0);
 
       // A moderator (invited, signed up by the link) sees the comment but has no reply box.
-      const moderator = await signedInContext(browser, app.url, await member('moderator', 'Вера Модератор'));
+      const moderator = await signedInContext(browser, await member('moderator', 'Вера Модератор'), {
+        baseURL: app.url,
+        locale: 'ru-RU',
+      });
       try {
         const view = await moderator.newPage();
         await view.goto(itemUrl);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../../test/auth-helpers';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { buildObject, commentEvent, messageEvent } from '../../../test/inbox-helpers';
+import type { Db } from '../../db/client';
 import { activity, authors, chats, inboxCounters, items, messages, posts } from '../../db/schema';
 import type { BusEvent } from '../../realtime/bus';
 import { ingest } from './ingest';
@@ -219,34 +220,50 @@ describe('ingest — private messages', () => {
   });
 });
 
+/**
+ * Runs `write` in a transaction of its own that stays open while `ingest` starts (so ingest's statements
+ * wait on its rows), then commits it; returns what ingest returned. On PGlite the two simply run in turn.
+ */
+async function whileAnotherTransactionWrites(
+  write: (tx: Db) => Promise<unknown>,
+  store: () => ReturnType<typeof ingest>,
+) {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let written!: () => void;
+  const didWrite = new Promise<void>((resolve) => {
+    written = resolve;
+  });
+  const other = t.deps.database.db.transaction(async (tx) => {
+    await write(tx as unknown as Db);
+    written();
+    await held;
+  });
+  await didWrite;
+  const storing = store();
+  await new Promise((r) => setTimeout(r, 100));
+  release();
+  await other;
+  return storing;
+}
+
 describe('ingest — concurrent writers', () => {
   it('a new chat gets its customer even when another transaction created that author meanwhile', async () => {
     const { space, object } = await setup();
     const db = t.deps.database.db;
     const person = `u-new-chat-${Date.now()}`;
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let inserted!: () => void;
-    const didInsert = new Promise<void>((resolve) => {
-      inserted = resolve;
-    });
-    const other = db.transaction(async (tx) => {
-      await tx
-        .insert(authors)
-        .values({ spaceId: space.id, provider: object.provider, externalId: person, name: 'Борис' });
-      inserted();
-      await held;
-    });
-    await didInsert;
-    const storing = ingest(deps(), object, [
-      messageEvent({ chatExternalId: person, author: { externalId: person, name: 'Борис' } }),
-    ]);
-    await new Promise((r) => setTimeout(r, 100));
-    release();
-    await other;
-    await storing;
+    await whileAnotherTransactionWrites(
+      (tx) =>
+        tx
+          .insert(authors)
+          .values({ spaceId: space.id, provider: object.provider, externalId: person, name: 'Борис' }),
+      () =>
+        ingest(deps(), object, [
+          messageEvent({ chatExternalId: person, author: { externalId: person, name: 'Борис' } }),
+        ]),
+    );
     const [author] = await db
       .select()
       .from(authors)
@@ -261,36 +278,24 @@ describe('ingest — concurrent writers', () => {
     const { space, object } = await setup();
     const db = t.deps.database.db;
     const person = `u-concurrent-${Date.now()}`;
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let inserted!: () => void;
-    const didInsert = new Promise<void>((resolve) => {
-      inserted = resolve;
-    });
-    const other = db.transaction(async (tx) => {
-      await tx
-        .insert(authors)
-        .values({ spaceId: space.id, provider: object.provider, externalId: person, name: 'Анна' });
-      await tx.insert(chats).values({
-        spaceId: space.id,
-        objectId: object.id,
-        externalId: person,
-        lastMessageAt: new Date('2026-01-01T00:00:00Z'),
-      });
-      inserted();
-      await held;
-    });
-    await didInsert;
-    const storing = ingest(deps(), object, [
-      commentEvent({ author: { externalId: person, name: 'Анна' } }),
-      messageEvent({ chatExternalId: person, author: { externalId: person, name: 'Анна' } }),
-    ]);
-    await new Promise((r) => setTimeout(r, 100));
-    release();
-    await other;
-    const result = await storing;
+    const result = await whileAnotherTransactionWrites(
+      async (tx) => {
+        await tx
+          .insert(authors)
+          .values({ spaceId: space.id, provider: object.provider, externalId: person, name: 'Анна' });
+        await tx.insert(chats).values({
+          spaceId: space.id,
+          objectId: object.id,
+          externalId: person,
+          lastMessageAt: new Date('2026-01-01T00:00:00Z'),
+        });
+      },
+      () =>
+        ingest(deps(), object, [
+          commentEvent({ author: { externalId: person, name: 'Анна' } }),
+          messageEvent({ chatExternalId: person, author: { externalId: person, name: 'Анна' } }),
+        ]),
+    );
     expect(result.created).toBe(2);
     const [author] = await db
       .select()

@@ -1,17 +1,13 @@
 import type { AddressInfo } from 'node:net';
-import { presetFor, type RoleFlags, type RolePresetName } from '@otklik/shared';
+import { presetFor } from '@otklik/shared';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildUser, loginTokens } from '../../../test/auth-helpers';
-import { createTestApp, STRONG_PASSWORD, type TestApp, uniqueEmail } from '../../../test/harness';
-import { buildObject, commentEvent, messageEvent } from '../../../test/inbox-helpers';
+import { createTestApp, type TestApp } from '../../../test/harness';
+import { commentEvent, messageEvent } from '../../../test/inbox-helpers';
 import { openSocket } from '../../../test/socket';
-import { authorLabels, chats, items, itemTags, labels, tags, userGroups, users } from '../../db/schema';
-import type { BusEvent } from '../../realtime/bus';
-import { hashPassword } from '../auth/passwords';
-import { addMember } from '../spaces/service';
-import { ingest } from './ingest';
+import { authorLabels, chats, items, itemTags, labels, tags, userGroups } from '../../db/schema';
 import { decodeCursor, encodeCursor } from './list-params';
+import { at, ids, readKit, unix } from './read-kit';
 
 let t: TestApp;
 let wsBase: string;
@@ -22,10 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const db = () => t.deps.database.db;
-const T0 = Date.parse('2026-03-01T10:00:00Z');
-const at = (minutes: number) => new Date(T0 + minutes * 60_000);
-const unix = (d: Date) => Math.floor(d.getTime() / 1000);
+const { db, buildTeam, buildMember, ingestEvents, get } = readKit(() => t);
 
 interface ListedItem {
   id: number;
@@ -38,62 +31,9 @@ interface ListedItem {
   excerpt: string;
   author: { id: number; name: string } | null;
 }
-interface ListedChat {
-  id: number;
-  status: string;
-  unread_count: number;
-  last_message: string;
-  provider: string;
-  author: { name: string } | null;
-}
-
-/** A space with an administrator signed in and two accounts (vk and sandbox). */
-async function buildTeam() {
-  const owner = await buildUser(t, { name: 'Owner' });
-  const tokens = await loginTokens(t, owner.email);
-  const vk = await buildObject(t, owner.space.id, { provider: 'vk' });
-  const sandbox = await buildObject(t, owner.space.id, { provider: 'sandbox' });
-  return { ...owner, token: tokens.access_token, headers: bearer(tokens.access_token), vk, sandbox };
-}
-
-/** Another signed-in member of `spaceId` with a named role, optionally limited to a user group. */
-async function buildMember(
-  spaceId: number,
-  role: RolePresetName | RoleFlags,
-  opts: { name?: string; groupId?: number } = {},
-) {
-  const email = uniqueEmail('member');
-  const [user] = await db()
-    .insert(users)
-    .values({
-      name: opts.name ?? 'Member',
-      email,
-      passwordHash: await hashPassword(STRONG_PASSWORD),
-      emailStatus: 1,
-    })
-    .returning();
-  await addMember(db(), spaceId, user!.id, typeof role === 'string' ? presetFor(role) : role, {
-    groupId: opts.groupId ?? null,
-  });
-  const tokens = await loginTokens(t, email);
-  return { user: user!, token: tokens.access_token, headers: bearer(tokens.access_token) };
-}
-
-async function ingestEvents(object: Parameters<typeof ingest>[1], events: unknown[]) {
-  const result = await ingest({ db: db(), bus: t.deps.bus }, object, events);
-  expect(result.invalid).toEqual([]);
-  return result;
-}
-
-async function get<T>(headers: Record<string, string>, url: string, status = 200): Promise<T> {
-  const res = await t.app.inject({ url, headers });
-  expect(res.statusCode, `${url}: ${res.body}`).toBe(status);
-  return res.json() as T;
-}
 
 const listItems = (headers: Record<string, string>, query = '') =>
   get<{ items: ListedItem[]; next: string | null }>(headers, `/v1/items${query ? `?${query}` : ''}`);
-const ids = (list: { items: Array<{ id: number }> }) => list.items.map((i) => i.id);
 
 async function setItem(id: number, values: Partial<typeof items.$inferInsert>) {
   await db().update(items).set(values).where(eq(items.id, id));
@@ -413,159 +353,6 @@ describe('GET /v1/counts', () => {
     expect(await get(limited.headers, '/v1/counts')).toMatchObject({ items_count: 2, chats_count: 0 });
     const stranger = await buildTeam();
     expect(await get(stranger.headers, '/v1/counts')).toMatchObject({ items_count: 0, chats_count: 0 });
-  });
-});
-
-describe('chats', () => {
-  async function buildChats() {
-    const team = await buildTeam();
-    await ingestEvents(team.vk, [
-      messageEvent({
-        chatExternalId: 'c1',
-        author: { externalId: 'c1', name: 'Alice' },
-        text: 'Где мой заказ?',
-        createdAt: at(1),
-      }),
-      messageEvent({
-        chatExternalId: 'c2',
-        author: { externalId: 'c2', name: 'Bob' },
-        text: 'Refund please',
-        createdAt: at(2),
-      }),
-      messageEvent({
-        chatExternalId: 'c3',
-        author: { externalId: 'c3', name: 'Carol' },
-        text: 'Thanks',
-        createdAt: at(3),
-      }),
-    ]);
-    await ingestEvents(team.sandbox, [
-      messageEvent({
-        chatExternalId: 'c4',
-        author: { externalId: 'c4', name: 'Dan' },
-        text: 'Hello there',
-        createdAt: at(4),
-      }),
-    ]);
-    const rows = await db()
-      .select()
-      .from(chats)
-      .where(inArray(chats.objectId, [team.vk.id, team.sandbox.id]));
-    const chatId = (ext: string) => rows.find((r) => r.externalId === ext)!.id;
-    await db()
-      .update(chats)
-      .set({ status: 'open' })
-      .where(eq(chats.id, chatId('c2')));
-    await db()
-      .update(chats)
-      .set({ status: 'closed', closeReason: 'reply' })
-      .where(eq(chats.id, chatId('c3')));
-    return { ...team, chatId };
-  }
-  const listChats = (headers: Record<string, string>, query = '') =>
-    get<{ items: ListedChat[]; next: string | null }>(headers, `/v1/chats${query ? `?${query}` : ''}`);
-
-  it('lists new, in-progress and open chats by last message, with filters and pages', async () => {
-    const team = await buildChats();
-    const { chatId } = team;
-    const list = await listChats(team.headers);
-    expect(ids(list)).toEqual(['c4', 'c2', 'c1'].map(chatId));
-    expect(list.items[0]).toMatchObject({ provider: 'sandbox', author: { name: 'Dan' }, unread_count: 1 });
-    const cases: Array<[string, string[]]> = [
-      ['status=closed', ['c3']],
-      ['provider=vk', ['c2', 'c1']],
-      [`object_id=${team.sandbox.id}`, ['c4']],
-      ['q=заказы', ['c1']],
-      ['q=refunds', ['c2']],
-      [`created_at_from=${unix(at(2))}&created_at_to=${unix(at(3))}`, ['c2']],
-      ['reversed=1', ['c1', 'c2', 'c4']],
-      ['assigned_user_id=none', ['c4', 'c2', 'c1']],
-    ];
-    for (const [query, expected] of cases) {
-      expect(ids(await listChats(team.headers, query)), query).toEqual(expected.map(chatId));
-    }
-    const first = await listChats(team.headers, 'limit=2');
-    expect(ids(first)).toEqual(['c4', 'c2'].map(chatId));
-    const second = await listChats(team.headers, `limit=2&before=${first.next}`);
-    expect(ids(second)).toEqual([chatId('c1')]);
-    expect(second.next).toBeNull();
-  });
-
-  it('returns one chat, and its messages newest page first, marking it read on the latest page', async () => {
-    const team = await buildTeam();
-    await ingestEvents(
-      team.vk,
-      Array.from({ length: 5 }, (_, n) =>
-        messageEvent({ externalId: `m${n}`, text: `Message ${n}`, createdAt: at(n) }),
-      ),
-    );
-    const [chat] = await db().select().from(chats).where(eq(chats.objectId, team.vk.id));
-    expect(chat!.unreadCount).toBe(5);
-    const one = await get<{ chat: ListedChat; author: { name: string } }>(
-      team.headers,
-      `/v1/chats/${chat!.id}`,
-    );
-    expect(one.chat).toMatchObject({ id: chat!.id, unread_count: 5, last_message: 'Message 4' });
-    expect(one.author).toMatchObject({ name: 'Chat Customer' });
-
-    type MessagePage = { items: Array<{ text: string }>; next: string | null };
-    // An older page does not mark the chat read.
-    const cursor = encodeCursor({ at: '2030-01-01T00:00:00.000000Z', id: 1 });
-    await get<MessagePage>(team.headers, `/v1/chats/${chat!.id}/messages?limit=2&before=${cursor}`);
-    expect((await db().select().from(chats).where(eq(chats.id, chat!.id)))[0]!.unreadCount).toBe(5);
-
-    const seen: BusEvent[] = [];
-    const stop = t.deps.bus.subscribe((e) => seen.push(e));
-    const latest = await get<MessagePage>(team.headers, `/v1/chats/${chat!.id}/messages?limit=2`);
-    expect(latest.items.map((m) => m.text)).toEqual(['Message 3', 'Message 4']);
-    expect((await db().select().from(chats).where(eq(chats.id, chat!.id)))[0]!.unreadCount).toBe(0);
-    // Other open tabs hear about it (through Redis when scaled out, a moment later).
-    for (let i = 0; i < 100 && !seen.some((e) => e.type === 'chats.read'); i++)
-      await new Promise((r) => setTimeout(r, 20));
-    stop();
-    expect(seen.find((e) => e.type === 'chats.read')).toMatchObject({
-      spaceId: team.space.id,
-      payload: { chat: { id: chat!.id, unread_count: 0 } },
-    });
-    const older = await get<MessagePage>(
-      team.headers,
-      `/v1/chats/${chat!.id}/messages?limit=2&before=${latest.next}`,
-    );
-    expect(older.items.map((m) => m.text)).toEqual(['Message 1', 'Message 2']);
-    const oldest = await get<MessagePage>(
-      team.headers,
-      `/v1/chats/${chat!.id}/messages?limit=2&before=${older.next}`,
-    );
-    expect(oldest.items.map((m) => m.text)).toEqual(['Message 0']);
-    expect(oldest.next).toBeNull();
-    expect((await listChats(team.headers)).items[0]).toMatchObject({ id: chat!.id, unread_count: 0 });
-  });
-
-  it('keeps chats to their scope and to callers with the messages role', async () => {
-    const team = await buildChats();
-    const stranger = await buildTeam();
-    expect(ids(await listChats(stranger.headers))).toEqual([]);
-    await get(stranger.headers, `/v1/chats/${team.chatId('c1')}`, 404);
-    await get(stranger.headers, `/v1/chats/${team.chatId('c1')}/messages`, 404);
-    const commentsOnly = await buildMember(team.space.id, { ...presetFor('operator'), messages: false });
-    await get(commentsOnly.headers, '/v1/chats', 403);
-    await get(commentsOnly.headers, `/v1/chats/${team.chatId('c1')}/messages`, 404);
-    const [group] = await db()
-      .insert(userGroups)
-      .values({ spaceId: team.space.id, name: 'Sandbox desk', objectIds: [team.sandbox.id] })
-      .returning();
-    const limited = await buildMember(team.space.id, 'read-only', { groupId: group!.id });
-    expect(ids(await listChats(limited.headers))).toEqual([team.chatId('c4')]);
-    await get(limited.headers, `/v1/chats/${team.chatId('c1')}`, 404);
-    // Reading someone else's chat page must not mark it read.
-    expect(
-      (
-        await db()
-          .select()
-          .from(chats)
-          .where(eq(chats.id, team.chatId('c1')))
-      )[0]!.unreadCount,
-    ).toBe(1);
   });
 });
 

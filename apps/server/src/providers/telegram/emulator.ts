@@ -54,7 +54,7 @@ export class TelegramEmulator {
     this.clockOffset += ms;
   }
 
-  /** Listens on 127.0.0.1 (`port` 0: any free port). */
+  /** Listens on 127.0.0.1 (`port` 0: a free port the system picks). */
   async start(port = 0): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
     await new Promise<void>((resolve, reject) => {

@@ -1,0 +1,194 @@
+import { type AccountSettings, isExcluded } from '@otklik/shared';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { columnsWithout, rowsOf, unnestRows } from '../../db/rows';
+import { authors, chats, messages } from '../../db/schema';
+import type { InboundMessage } from './inbound';
+import type { IngestResult, ObjectRow } from './ingest';
+import { authorCtes, compare, lateAuthors, type Published, sortedAuthors, uniqueBy } from './ingest-batch';
+import { presentAuthor, presentChat, presentMessage } from './presenter';
+
+// Private messages of an ingestion batch (ingest.ts): authors and chats in one statement, then the
+// messages, their activity rows and the chats' last message, unread count and status in another.
+
+export async function storeMessages(
+  db: Db,
+  object: ObjectRow,
+  settings: AccountSettings,
+  events: InboundMessage[],
+  result: IngestResult,
+  published: Published[],
+) {
+  if (!settings.chats) {
+    result.excluded += events.length;
+    return;
+  }
+  const kept = uniqueBy(events, (e) => `${e.chatExternalId}\u0000${e.externalId}`).filter((e) => {
+    const excluded =
+      !e.isOwn &&
+      isExcluded(settings.exclude_messages, {
+        text: e.text,
+        authorId: e.author.externalId,
+        authorName: e.author.name,
+      });
+    if (excluded) result.excluded += 1;
+    return !excluded;
+  });
+  if (kept.length === 0) return;
+  // Authors and chats in one statement: new chats get their customer's author id from the same
+  // statement's upsert (the same CTE shapes as upsertAuthors).
+  const uniqueAuthors = sortedAuthors(kept.filter((e) => !e.isOwn).map((e) => e.author));
+  const chatKeys = uniqueBy(kept, (e) => e.chatExternalId).sort((a, b) =>
+    compare(a.chatExternalId, b.chatExternalId),
+  );
+  const chatInput = unnestRows('ci', [
+    ['external_id', 'text', chatKeys.map((e) => e.chatExternalId)],
+    [
+      'author_external_id',
+      'text',
+      chatKeys.map(
+        (e) => kept.find((m) => m.chatExternalId === e.chatExternalId && !m.isOwn)?.author.externalId ?? null,
+      ),
+    ],
+    ['last_message_at', 'timestamptz', chatKeys.map((e) => e.createdAt.toISOString())],
+  ]);
+  const found = (await db.execute(sql`WITH ${authorCtes(object, uniqueAuthors)},
+    ci AS (SELECT * FROM ${chatInput}),
+    created AS (
+      INSERT INTO chats (space_id, object_id, external_id, author_id, last_message_at)
+      SELECT ${object.spaceId}, ${object.id}, ci.external_id, a.id, ci.last_message_at
+      FROM ci LEFT JOIN a ON a.external_id = ci.author_external_id
+      ON CONFLICT (object_id, external_id) DO NOTHING
+      RETURNING chats.*
+    ),
+    c AS (
+      SELECT * FROM created
+      UNION ALL
+      SELECT ch.* FROM chats ch JOIN ci ON ch.external_id = ci.external_id
+      WHERE ch.object_id = ${object.id} AND NOT EXISTS (SELECT 1 FROM created WHERE created.id = ch.id)
+    )
+    SELECT 'author' AS kind, to_jsonb(a) AS row FROM a
+    UNION ALL
+    SELECT 'chat' AS kind, to_jsonb(c) AS row FROM c`)) as unknown as {
+    rows: Array<{ kind: 'author' | 'chat'; row: Record<string, unknown> }>;
+  };
+  const authorRows = new Map(
+    rowsOf(
+      authors,
+      found.rows.filter((r) => r.kind === 'author').map((r) => r.row),
+    ).map((r) => [r.externalId, r]),
+  );
+  await lateAuthors(db, object, uniqueAuthors, authorRows);
+  const chatByExternal = new Map(
+    rowsOf(
+      chats,
+      found.rows.filter((r) => r.kind === 'chat').map((r) => r.row),
+    ).map((c) => [c.externalId, c]),
+  );
+  const lateChats = chatKeys.map((e) => e.chatExternalId).filter((id) => !chatByExternal.has(id));
+  if (lateChats.length > 0) {
+    // Created by a concurrent transaction after this statement's snapshot (see lateAuthors).
+    const more = await db
+      .select()
+      .from(chats)
+      .where(and(eq(chats.objectId, object.id), inArray(chats.externalId, lateChats)));
+    for (const c of more) chatByExternal.set(c.externalId, c);
+  }
+  // A new chat whose customer was created by a concurrent transaction got no author in the statement
+  // above (the author was outside its snapshot): give it the one read since.
+  for (const chat of chatByExternal.values()) {
+    if (chat.authorId !== null) continue;
+    const customer = kept.find((m) => m.chatExternalId === chat.externalId && !m.isOwn);
+    const author = customer ? authorRows.get(customer.author.externalId) : undefined;
+    if (!author) continue;
+    await db
+      .update(chats)
+      .set({ authorId: author.id })
+      .where(and(eq(chats.id, chat.id), isNull(chats.authorId)));
+    chatByExternal.set(chat.externalId, { ...chat, authorId: author.id });
+  }
+
+  const messageInput = unnestRows('i', [
+    ['chat_id', 'bigint', kept.map((e) => chatByExternal.get(e.chatExternalId)!.id)],
+    ['external_id', 'text', kept.map((e) => e.externalId)],
+    ['is_own', 'boolean', kept.map((e) => e.isOwn)],
+    ['text', 'text', kept.map((e) => e.text)],
+    [
+      'attachments',
+      'text',
+      kept.map((e) =>
+        JSON.stringify(settings.stickers ? e.attachments : e.attachments.filter((a) => a.type !== 'sticker')),
+      ),
+    ],
+    ['created_at', 'timestamptz', kept.map((e) => e.createdAt.toISOString())],
+  ]);
+  // One statement stores the messages, records the customer's ones for statistics, and moves every
+  // touched chat: its newest message becomes the last one, inbound messages count as unread, and a
+  // customer writing again reopens a closed chat and wakes one that was waiting for them. Row locks on
+  // the chats are taken in id order, the same in every batch (batcher.ts may overlap batches).
+  const written = (await db.execute(sql`WITH stored AS (
+      INSERT INTO messages (space_id, chat_id, external_id, is_own, text, attachments, delivery, created_at)
+      SELECT ${object.spaceId}, i.chat_id, i.external_id, i.is_own, i.text, i.attachments::jsonb,
+        CASE WHEN i.is_own THEN 'sent' ELSE 'received' END, i.created_at
+      FROM ${messageInput}
+      ON CONFLICT (chat_id, external_id) DO NOTHING
+      RETURNING ${columnsWithout(messages, 'search')}
+    ),
+    recorded AS (
+      INSERT INTO activity (space_id, type, object_id, chat_id, cause_kind, data, at)
+      SELECT ${object.spaceId}, 'chat.received', ${object.id}, stored.chat_id, 'customer',
+        jsonb_build_object('message_id', stored.id), stored.received_at
+      FROM stored WHERE NOT stored.is_own
+    ),
+    v AS (
+      SELECT DISTINCT ON (chat_id) chat_id AS id, created_at AS at, text AS txt, is_own AS own,
+        count(*) FILTER (WHERE NOT is_own) OVER (PARTITION BY chat_id) AS inbound
+      FROM stored ORDER BY chat_id, created_at DESC, id DESC
+    ),
+    locked AS (SELECT id FROM chats WHERE id IN (SELECT id FROM v) ORDER BY id FOR UPDATE),
+    moved AS (
+      UPDATE chats SET
+        last_message_at = greatest(chats.last_message_at, v.at),
+        last_message_text = CASE WHEN v.at >= chats.last_message_at THEN v.txt ELSE chats.last_message_text END,
+        last_message_is_own = CASE WHEN v.at >= chats.last_message_at THEN v.own ELSE chats.last_message_is_own END,
+        unread_count = chats.unread_count + v.inbound,
+        status = CASE WHEN v.inbound > 0 AND chats.status = 'closed' THEN 'new'
+                      WHEN v.inbound > 0 AND chats.status = 'waiting' THEN 'inprogress'
+                      ELSE chats.status END,
+        close_reason = CASE WHEN v.inbound > 0 AND chats.status = 'closed' THEN NULL ELSE chats.close_reason END,
+        updated_at = now()
+      FROM v
+      WHERE chats.id = v.id AND chats.id IN (SELECT id FROM locked)
+      RETURNING chats.*
+    )
+    SELECT 'message' AS kind, to_jsonb(stored) AS row FROM stored
+    UNION ALL
+    SELECT 'chat' AS kind, to_jsonb(moved) AS row FROM moved`)) as unknown as {
+    rows: Array<{ kind: 'message' | 'chat'; row: Record<string, unknown> }>;
+  };
+  const inserted = rowsOf(
+    messages,
+    written.rows.filter((r) => r.kind === 'message').map((r) => r.row),
+  ).sort((a, b) => a.id - b.id);
+  const updatedChats = rowsOf(
+    chats,
+    written.rows.filter((r) => r.kind === 'chat').map((r) => r.row),
+  ).sort((a, b) => a.id - b.id);
+  result.created += inserted.length;
+  result.duplicates += kept.length - inserted.length;
+  if (inserted.length === 0) return;
+  result.messageIds.push(...inserted.map((m) => m.id));
+  const authorById = new Map([...authorRows.values()].map((a) => [a.id, presentAuthor(a)]));
+  published.push({
+    type: 'messages.created',
+    spaceId: object.spaceId,
+    payload: {
+      object_id: object.id,
+      chats: updatedChats.map((c) =>
+        presentChat(c, { author: c.authorId ? authorById.get(c.authorId) : null, provider: object.provider }),
+      ),
+      messages: inserted.map(presentMessage),
+    },
+    cause: { kind: 'system' },
+  });
+}
