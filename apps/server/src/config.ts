@@ -76,6 +76,11 @@ const envSchema = z.object({
    * can never make the server call into its own network. Tests turn it on for emulators on 127.0.0.1.
    */
   MEDIA_FETCH_PRIVATE: z.enum(['true', 'false']).default('false'),
+  /**
+   * Memory for list pages reused while the database is unchanged (modules/inbox/page-cache.ts); 0 turns
+   * the reuse off.
+   */
+  LIST_CACHE_MB: z.coerce.number().int().min(0).max(1024).default(32),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -23,6 +23,7 @@ import { authenticateAccessToken } from '../modules/auth/tokens';
 import { registerAuthorsModule } from '../modules/authors/routes';
 import { registerInboxActionsModule } from '../modules/inbox/actions/routes';
 import { registerMediaRoutes } from '../modules/inbox/media';
+import { ListPageCache } from '../modules/inbox/page-cache';
 import { registerInboxModule } from '../modules/inbox/routes';
 import { registerObjectsModule } from '../modules/objects/routes';
 import { registerSpacesModule } from '../modules/spaces/routes';
@@ -58,6 +59,7 @@ export type App = FastifyInstance;
 declare module 'fastify' {
   interface FastifyInstance {
     hub: RealtimeHub;
+    listPages: ListPageCache;
   }
 }
 
@@ -148,6 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const authenticate = (token: string) => authenticateAccessToken(db, token);
   const hub = new RealtimeHub(deps.bus, deps.locks, deps.log, (userId) => loadSpaceIds(db, userId));
   app.decorate('hub', hub);
+  app.decorate('listPages', new ListPageCache({ maxBytes: config.LIST_CACHE_MB * 1024 * 1024 }));
   app.addHook('onClose', async () => hub.close());
 
   await app.register(

@@ -10,6 +10,8 @@ export interface AuthContext {
   sessionId: number;
   /** The user's memberships, read in the same statement as the session (one round trip fewer). */
   memberships?: MembershipRow[];
+  /** `pg_current_snapshot()` as the session was read; list pages stored under it may be reused (inbox/page-cache.ts). */
+  snapshot?: string;
 }
 
 // Memberships read with the session of a read-only request, kept for that request's first loadActor

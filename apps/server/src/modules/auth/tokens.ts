@@ -126,7 +126,7 @@ export async function authenticateAccessToken(db: Db, token: string): Promise<Au
   const memberRows = rows.flatMap(({ membership, space, tariff }) =>
     membership && space && tariff ? [{ membership, space, tariff }] : [],
   );
-  return { user: row.user, sessionId: row.session.id, memberships: memberRows };
+  return { user: row.user, sessionId: row.session.id, memberships: memberRows, snapshot: row.snapshot };
 }
 
 // Every authenticated request runs this statement: built once per database and prepared on the server.
@@ -134,7 +134,15 @@ const sessionLookups = new WeakMap<Db, ReturnType<typeof buildSessionLookup>>();
 
 function buildSessionLookup(db: Db) {
   return db
-    .select({ session: authSessions, user: users, membership: memberships, space: spaces, tariff: tariffs })
+    .select({
+      session: authSessions,
+      user: users,
+      membership: memberships,
+      space: spaces,
+      tariff: tariffs,
+      // The database snapshot this request starts from: cached list pages are valid only for it.
+      snapshot: sql<string>`pg_current_snapshot()::text`,
+    })
     .from(authSessions)
     .innerJoin(users, eq(users.id, authSessions.userId))
     .leftJoin(memberships, eq(memberships.userId, authSessions.userId))

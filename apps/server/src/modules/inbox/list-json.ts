@@ -81,6 +81,14 @@ export const CHAT_JSON = sql.raw(`json_build_object(
   'updated_at', ${unix('c.updated_at')}
 )::text`);
 
+/**
+ * Beside each page row, for page-cache.ts: the snapshot the statement ran under, and when the row's
+ * `is_blocked` will change by itself (a block's end still ahead, epoch ms). Over the author alias `a`.
+ */
+export const PAGE_META = sql.raw(`pg_current_snapshot()::text AS snapshot,
+  CASE WHEN NOT a.blocked_forever AND a.blocked_until > now()
+    THEN floor(date_part('epoch', a.blocked_until) * 1000)::bigint END AS block_ends_ms`);
+
 /** `{"items":[…],"next":…}` from rows that are already JSON text. */
 export function pageJson(rows: string[], next: string | null): string {
   return `{"items":[${rows.join(',')}],"next":${JSON.stringify(next)}}`;

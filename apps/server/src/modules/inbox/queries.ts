@@ -28,9 +28,10 @@ import {
   objects,
   posts,
 } from '../../db/schema';
-import { CHAT_JSON, ITEM_JSON, pageJson } from './list-json';
+import { CHAT_JSON, ITEM_JSON, PAGE_META, pageJson } from './list-json';
 import type { ChatListParams, Cursor, ItemListParams, MessagePageParams } from './list-params';
 import { encodeCursor } from './list-params';
+import type { ListPageCache, StoredPage } from './page-cache';
 import { type InboxScope, scopeCondition } from './scope';
 
 // The inbox's read queries. Every list takes an InboxScope (scope.ts) and limits rows with it, so a
@@ -198,7 +199,7 @@ export function itemPageSql(scope: InboxScope, p: ItemListParams): SQL | null {
   if (branches.length === 0) return null;
   const pageIds = sql`SELECT page.id FROM (${sql.join(branches, sql` UNION ALL `)}) AS page
     ORDER BY page.created_at ${dir}, page.id ${dir} LIMIT ${take}`;
-  return sql`SELECT ${ITEM_JSON} AS j, ${cursorOf('i.created_at')} AS cursor_at, i.id
+  return sql`SELECT ${ITEM_JSON} AS j, ${cursorOf('i.created_at')} AS cursor_at, i.id, ${PAGE_META}
     FROM items i JOIN objects o ON o.id = i.object_id LEFT JOIN authors a ON a.id = i.author_id
     WHERE i.id IN (${pageIds})
     ORDER BY i.created_at ${dir}, i.id ${dir}`;
@@ -213,12 +214,8 @@ const dialect = new PgDialect();
  * The unfiltered views — what most requests ask for — run as named prepared statements, so the server
  * plans them once per connection; filtered ones vary too much in shape to keep prepared.
  */
-async function jsonPage(
-  database: Database,
-  query: SQL | null,
-  p: { limit: number } & Record<string, unknown>,
-): Promise<string> {
-  if (!query) return pageJson([], null);
+async function loadPage(database: Database, query: SQL | null, p: { limit: number }): Promise<StoredPage> {
+  if (!query) return { body: Buffer.from(pageJson([], null)), snapshot: null, changesAt: null };
   const { sql: text, params } = dialect.sqlToQuery(query);
   const unfiltered = Object.entries(p).every(([key, value]) => value === undefined || PAGING_ONLY.has(key));
   const result = unfiltered
@@ -228,22 +225,53 @@ async function jsonPage(
     result.rows.map((r) => ({ id: Number(r.id), cursorAt: r.cursor_at, j: r.j })),
     p.limit,
   );
-  return pageJson(
-    page.rows.map((r) => r.j),
-    page.next,
-  );
+  const blockEnds = result.rows.flatMap((r) => (r.block_ends_ms === null ? [] : [Number(r.block_ends_ms)]));
+  return {
+    body: Buffer.from(
+      pageJson(
+        page.rows.map((r) => r.j),
+        page.next,
+      ),
+    ),
+    snapshot: result.rows[0]?.snapshot ?? null,
+    changesAt: blockEnds.length > 0 ? Math.min(...blockEnds) : null,
+  };
 }
 
 interface ListRowJson {
   j: string;
   cursor_at: string;
   id: string | number;
+  snapshot: string;
+  block_ends_ms: string | number | null;
 }
+
+/** Where list pages may be reused (page-cache.ts): the cache and the caller's database snapshot. */
+export interface PageReuse {
+  cache: ListPageCache;
+  snapshot: string | undefined;
+}
+
+export const pageKey = (kind: string, scope: InboxScope, p: object) =>
+  JSON.stringify([kind, [...scope.spaces].sort(([a], [b]) => a - b), p]);
 
 const digest = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 16);
 
-export const findItemsJson = (database: Database, scope: InboxScope, p: ItemListParams) =>
-  jsonPage(database, itemPageSql(scope, p), p);
+/** A list page (items or chats), reused from `reuse.cache` while the database is unchanged. */
+async function servePage<P extends { limit: number }>(
+  database: Database,
+  kind: 'items' | 'chats',
+  build: (scope: InboxScope, p: P) => SQL | null,
+  scope: InboxScope,
+  p: P,
+  reuse?: PageReuse,
+): Promise<Buffer> {
+  const load = () => loadPage(database, build(scope, p), p);
+  return reuse ? reuse.cache.page(pageKey(kind, scope, p), reuse.snapshot, load) : (await load()).body;
+}
+
+export const findItemsJson = (database: Database, scope: InboxScope, p: ItemListParams, reuse?: PageReuse) =>
+  servePage(database, 'items', itemPageSql, scope, p, reuse);
 
 export async function getItemById(db: Db, id: number): Promise<ItemRow | null> {
   const [row] = await db.select(itemColumns).from(items).where(eq(items.id, id)).limit(1);
@@ -329,14 +357,14 @@ export function chatPageSql(scope: InboxScope, p: ChatListParams): SQL | null {
   if (branches.length === 0) return null;
   const pageIds = sql`SELECT page.id FROM (${sql.join(branches, sql` UNION ALL `)}) AS page
     ORDER BY page.last_message_at ${dir}, page.id ${dir} LIMIT ${take}`;
-  return sql`SELECT ${CHAT_JSON} AS j, ${cursorOf('c.last_message_at')} AS cursor_at, c.id
+  return sql`SELECT ${CHAT_JSON} AS j, ${cursorOf('c.last_message_at')} AS cursor_at, c.id, ${PAGE_META}
     FROM chats c JOIN objects o ON o.id = c.object_id LEFT JOIN authors a ON a.id = c.author_id
     WHERE c.id IN (${pageIds})
     ORDER BY c.last_message_at ${dir}, c.id ${dir}`;
 }
 
-export const findChatsJson = (database: Database, scope: InboxScope, p: ChatListParams) =>
-  jsonPage(database, chatPageSql(scope, p), p);
+export const findChatsJson = (database: Database, scope: InboxScope, p: ChatListParams, reuse?: PageReuse) =>
+  servePage(database, 'chats', chatPageSql, scope, p, reuse);
 
 /**
  * One page of a chat's messages over messages_chat_idx (chat_id, created_at, id): the newest page

@@ -1,5 +1,5 @@
 import type { Ability, MessageKey } from '@otklik/shared';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
 import type { AppDeps } from '../../http/app';
@@ -54,6 +54,7 @@ export async function registerInboxModule(
   const authenticated = requireAuth(authenticate);
   registerInboxCounters();
   registerInboxLockTargets(root.hub, db);
+  const reuse = (req: FastifyRequest) => ({ cache: root.listPages, snapshot: req.auth?.snapshot });
 
   app.get(
     '/items',
@@ -71,7 +72,7 @@ export async function registerInboxModule(
       const scope = await listScope(db, actor, 'items.view', 'error.noAccess');
       return reply
         .type('application/json; charset=utf-8')
-        .send(await findItemsJson(deps.database, scope, req.query));
+        .send(await findItemsJson(deps.database, scope, req.query, reuse(req)));
     },
   );
 
@@ -124,7 +125,7 @@ export async function registerInboxModule(
       const scope = await listScope(db, actor, 'messages.view', 'error.noMessagesAccess');
       return reply
         .type('application/json; charset=utf-8')
-        .send(await findChatsJson(deps.database, scope, req.query));
+        .send(await findChatsJson(deps.database, scope, req.query, reuse(req)));
     },
   );
 
