@@ -242,6 +242,20 @@ async function main() {
       WORDS.map((w) => `/v1/items?q=${encodeURIComponent(w)}`),
     );
     const chatList = await phase(base, auth, 'GET /v1/chats (default)', ['/v1/chats']);
+    // The author list and author page: customers found through their comments and chats.
+    const [newest] = await database
+      .query<{ id: number }>('SELECT max(id) AS id FROM authors WHERE space_id = $1', [seeded.spaceId])
+      .then((r) => r.rows);
+    const authorList = await phase(base, auth, 'GET /v1/authors (items, chats)', [
+      '/v1/authors?scope=items',
+      '/v1/authors?scope=chats',
+    ]);
+    const authorPage = await phase(
+      base,
+      auth,
+      'GET /v1/authors/:id',
+      rotate(50, (i) => `/v1/authors/${Number(newest!.id) - i * 997}`),
+    );
     pages.maxBytes = keptBytes;
 
     console.log('\nQuery plans:');
@@ -328,10 +342,21 @@ async function main() {
     report('default list pages 2–20 p95 (info)', ms(deep.p95), '—', null);
     report('list with q p95 (info)', ms(listSearch.p95), '—', null);
     report('default chat list p95 (info)', ms(chatList.p95), '—', null);
-    const errors = [trivial, list, cold, deep, filtered, counts, search, listSearch, chatList].reduce(
-      (n, m) => n + m.errors,
-      0,
-    );
+    report('author list p95 (info)', ms(authorList.p95), '—', null);
+    report('author page p95 (info)', ms(authorPage.p95), '—', null);
+    const errors = [
+      trivial,
+      list,
+      cold,
+      deep,
+      filtered,
+      counts,
+      search,
+      listSearch,
+      chatList,
+      authorList,
+      authorPage,
+    ].reduce((n, m) => n + m.errors, 0);
     const targets = results.filter((r) => r.pass !== null);
     console.log(
       `\n${targets.filter((r) => r.pass).length} of ${targets.length} targets met${errors ? `; ${errors} failed requests` : ''}.`,

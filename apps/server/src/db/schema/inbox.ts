@@ -220,6 +220,8 @@ export const chats = pgTable(
     index('chats_queue_idx').on(t.spaceId, t.status, t.lastMessageAt.desc(), t.id.desc()),
     index('chats_object_queue_idx').on(t.spaceId, t.objectId, t.status, t.lastMessageAt.desc(), t.id.desc()),
     index('chats_space_last_idx').on(t.spaceId, t.lastMessageAt.desc(), t.id.desc()),
+    // The author page and author lists find a customer's chats (authors/queries.ts).
+    index('chats_author_idx').on(t.authorId),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "chats_author_idx" ON "chats" USING btree ("author_id");
