@@ -1,5 +1,4 @@
 import {
-  ActionIcon,
   Alert,
   Anchor,
   Avatar,
@@ -11,7 +10,6 @@ import {
   Container,
   Grid,
   Group,
-  Image,
   Loader,
   Paper,
   Rating,
@@ -21,23 +19,12 @@ import {
   Textarea,
   TextInput,
   Title,
-  Tooltip,
 } from '@mantine/core';
 import { useIdle, useMediaQuery } from '@mantine/hooks';
 import { BREAKPOINTS } from '@otklik/shared';
-import {
-  IconEyeOff,
-  IconFlask,
-  IconHeartFilled,
-  IconMessageCircle,
-  IconPencil,
-  IconRefresh,
-  IconSend,
-  IconStar,
-  IconTrash,
-} from '@tabler/icons-react';
+import { IconFlask, IconMessageCircle, IconRefresh, IconStar } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import type { SandboxEntry, SandboxPage } from '../../api/inboxTypes';
@@ -48,6 +35,8 @@ import { useInboxT } from '../../features/inbox/i18n';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
 import { readStorage, writeStorage } from '../../lib/storage';
+import { ChatBox } from './SandboxChat';
+import { type EntryContext, EntryView, useSubmit, WriteBox } from './SandboxEntries';
 import classes from './SandboxScreen.module.css';
 
 // /sandbox/:token — the customer side of a sandbox account, public (no login). It looks like a small
@@ -136,33 +125,6 @@ export default function SandboxScreen() {
         )}
       </Container>
     </Box>
-  );
-}
-
-const IMAGE_LINK = /^https?:\/\/\S+\.(?:png|jpe?g|gif|webp)$/i;
-
-/** Text as written; a line that is a link to an image (the account's attachments) shows the picture. */
-function EntryText({ text, deleted }: { text: string; deleted?: boolean }) {
-  const lines = text.split('\n');
-  const images = lines.filter((line) => IMAGE_LINK.test(line.trim()));
-  const rest = lines.filter((line) => !IMAGE_LINK.test(line.trim())).join('\n');
-  return (
-    <>
-      {rest && (
-        <Text
-          fz="sm"
-          style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
-          td={deleted ? 'line-through' : undefined}
-        >
-          {rest}
-        </Text>
-      )}
-      {images.map((url) => (
-        <Anchor key={url} href={url.trim()} target="_blank" rel="noreferrer noopener">
-          <Image src={url.trim()} alt="" radius="sm" h={120} w={160} fit="cover" mt={4} />
-        </Anchor>
-      ))}
-    </>
   );
 }
 
@@ -317,96 +279,6 @@ function SandboxContent({
   );
 }
 
-interface EntryContext {
-  token: string;
-  name: string;
-  isMine: (entry: SandboxEntry) => boolean;
-  needName: () => boolean;
-  refresh: () => Promise<unknown>;
-  locale: 'ru' | 'en';
-  reactions: string[];
-}
-
-function useSubmit(ctx: EntryContext) {
-  const [busy, setBusy] = useState(false);
-  const run = async (work: () => Promise<unknown>) => {
-    if (ctx.needName()) return false;
-    setBusy(true);
-    try {
-      await work();
-      await ctx.refresh();
-      return true;
-    } catch (error) {
-      showError(error);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, run };
-}
-
-function WriteBox({
-  placeholder,
-  label,
-  onSend,
-  busy,
-  testId,
-  autoFocus,
-  rows = 1,
-}: {
-  placeholder: string;
-  label: string;
-  onSend: (text: string) => Promise<boolean>;
-  busy: boolean;
-  testId: string;
-  autoFocus?: boolean;
-  rows?: number;
-}) {
-  const [text, setText] = useState('');
-  const submit = async (event?: FormEvent) => {
-    event?.preventDefault();
-    if (!text.trim()) return;
-    if (await onSend(text.trim())) setText('');
-  };
-  return (
-    <form onSubmit={(e) => void submit(e)} data-testid={testId}>
-      <Group gap="xs" wrap="nowrap" align="flex-end">
-        <Textarea
-          value={text}
-          onChange={(e) => setText(e.currentTarget.value)}
-          placeholder={placeholder}
-          aria-label={placeholder}
-          autosize
-          minRows={rows}
-          maxRows={6}
-          style={{ flex: 1 }}
-          autoFocus={autoFocus}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.shiftKey) {
-              e.preventDefault();
-              void submit();
-            }
-          }}
-        />
-        <Tooltip label={label}>
-          <ActionIcon
-            type="submit"
-            size={36}
-            radius="md"
-            color="teal"
-            loading={busy}
-            disabled={!text.trim()}
-            aria-label={label}
-          >
-            <IconSend size={18} />
-          </ActionIcon>
-        </Tooltip>
-      </Group>
-    </form>
-  );
-}
-
 function NewPost({ token, refresh }: { token: string; refresh: () => Promise<unknown> }) {
   const t = useInboxT();
   const [opened, setOpened] = useState(false);
@@ -494,200 +366,6 @@ function PostCard({
   );
 }
 
-/** A comment, review or message with what the account did to it. */
-function EntryView({
-  entry,
-  ctx,
-  depth,
-  account,
-}: {
-  entry: SandboxEntry;
-  ctx: EntryContext;
-  depth: number;
-  account: string;
-}) {
-  const t = useInboxT();
-  const [replying, setReplying] = useState(false);
-  const [editing, setEditing] = useState(false);
-  const { busy, run } = useSubmit(ctx);
-  const mine = ctx.isMine(entry);
-  const fromAccount = entry.from_account;
-  return (
-    <Box
-      data-testid="sandbox-entry"
-      data-from-account={fromAccount || undefined}
-      data-hidden={entry.hidden || undefined}
-      data-deleted={entry.deleted || undefined}
-      data-liked={entry.liked || undefined}
-    >
-      <Group gap="xs" wrap="nowrap" align="flex-start">
-        <Avatar
-          radius="xl"
-          size={28}
-          color={fromAccount ? 'teal' : 'gray'}
-          variant={fromAccount ? 'filled' : 'light'}
-        >
-          {(fromAccount ? account : entry.author_name).slice(0, 1)}
-        </Avatar>
-        <Box miw={0} style={{ flex: 1 }}>
-          <Paper
-            radius="md"
-            px="sm"
-            py={6}
-            bg={fromAccount ? 'teal.0' : 'gray.0'}
-            className={entry.deleted || entry.hidden ? classes.faded : undefined}
-          >
-            <Group gap={6} wrap="wrap">
-              <Text fw={600} fz="sm">
-                {fromAccount ? account : entry.author_name}
-              </Text>
-              {mine && (
-                <Text fz="xs" c="dimmed">
-                  ({t('sandbox.you')})
-                </Text>
-              )}
-              {entry.kind === 'review' && entry.rating !== null && (
-                <Rating value={entry.rating} readOnly size="xs" />
-              )}
-            </Group>
-            {editing ? (
-              <Box mt={4}>
-                <WriteBox
-                  placeholder={entry.text}
-                  label={t('sandbox.save')}
-                  busy={busy}
-                  testId="sandbox-edit"
-                  autoFocus
-                  onSend={async (text) => {
-                    const ok = await run(() =>
-                      sandboxApi.edit(ctx.token, entry.id, { author_name: ctx.name.trim(), text }),
-                    );
-                    if (ok) setEditing(false);
-                    return ok;
-                  }}
-                />
-              </Box>
-            ) : (
-              <EntryText text={entry.text} deleted={entry.deleted} />
-            )}
-          </Paper>
-          <Group gap={8} mt={2} px={4} wrap="wrap">
-            {entry.created_at && (
-              <Text fz={11} c="dimmed">
-                {formatDateTime(entry.created_at, ctx.locale)}
-                {entry.edited_at ? ` · ${t('sandbox.edited')}` : ''}
-              </Text>
-            )}
-            {entry.liked && (
-              <Badge
-                size="xs"
-                color="red"
-                variant="light"
-                leftSection={<IconHeartFilled size={10} />}
-                style={{ textTransform: 'none' }}
-                data-testid="sandbox-liked"
-              >
-                {t('sandbox.liked')}
-              </Badge>
-            )}
-            {entry.reaction && (
-              <Badge
-                size="xs"
-                variant="light"
-                color="teal"
-                data-testid="sandbox-reaction"
-                style={{ textTransform: 'none' }}
-              >
-                {entry.reaction}
-              </Badge>
-            )}
-            {entry.hidden && (
-              <Badge
-                size="xs"
-                color="gray"
-                variant="light"
-                leftSection={<IconEyeOff size={10} />}
-                style={{ textTransform: 'none' }}
-                data-testid="sandbox-hidden"
-              >
-                {t('sandbox.hiddenByAccount')}
-              </Badge>
-            )}
-            {entry.deleted && (
-              <Badge
-                size="xs"
-                color="red"
-                variant="light"
-                leftSection={<IconTrash size={10} />}
-                style={{ textTransform: 'none' }}
-                data-testid="sandbox-deleted"
-              >
-                {mine ? t('sandbox.deleted') : t('sandbox.deletedByAccount')}
-              </Badge>
-            )}
-            {!entry.deleted && entry.kind !== 'message' && depth < 4 && (
-              <Anchor component="button" type="button" fz={11} onClick={() => setReplying((r) => !r)}>
-                {t('sandbox.reply')}
-              </Anchor>
-            )}
-            {mine && !entry.deleted && (
-              <>
-                <Anchor
-                  component="button"
-                  type="button"
-                  fz={11}
-                  c="dimmed"
-                  onClick={() => setEditing((e) => !e)}
-                  aria-label={t('sandbox.edit')}
-                >
-                  <IconPencil size={11} /> {t('sandbox.edit')}
-                </Anchor>
-                <Anchor
-                  component="button"
-                  type="button"
-                  fz={11}
-                  c="dimmed"
-                  onClick={() => void run(() => sandboxApi.remove(ctx.token, entry.id, ctx.name.trim()))}
-                  aria-label={t('sandbox.remove')}
-                >
-                  <IconTrash size={11} /> {t('sandbox.remove')}
-                </Anchor>
-              </>
-            )}
-          </Group>
-          {(entry.replies.length > 0 || replying) && (
-            <Stack gap="xs" mt="xs" pl={{ base: 4, sm: 'sm' }} className={classes.thread}>
-              {entry.replies.map((reply) => (
-                <EntryView key={reply.id} entry={reply} ctx={ctx} depth={depth + 1} account={account} />
-              ))}
-              {replying && (
-                <WriteBox
-                  placeholder={t('sandbox.replyPlaceholder')}
-                  label={t('sandbox.reply')}
-                  busy={busy}
-                  testId="sandbox-reply-form"
-                  autoFocus
-                  onSend={async (text) => {
-                    const ok = await run(() =>
-                      sandboxApi.comment(ctx.token, {
-                        author_name: ctx.name.trim(),
-                        text,
-                        parent_id: entry.id,
-                      }),
-                    );
-                    if (ok) setReplying(false);
-                    return ok;
-                  }}
-                />
-              )}
-            </Stack>
-          )}
-        </Box>
-      </Group>
-    </Box>
-  );
-}
-
 function Reviews({ page, ctx }: { page: SandboxPage; ctx: EntryContext }) {
   const t = useInboxT();
   const [rating, setRating] = useState(5);
@@ -743,80 +421,5 @@ function Reviews({ page, ctx }: { page: SandboxPage; ctx: EntryContext }) {
         </Paper>
       ))}
     </Stack>
-  );
-}
-
-function ChatBox({
-  page,
-  conversation,
-  ctx,
-}: {
-  page: SandboxPage;
-  conversation: SandboxPage['conversations'][number] | undefined;
-  ctx: EntryContext;
-}) {
-  const t = useInboxT();
-  const { busy, run } = useSubmit(ctx);
-  const endRef = useRef<HTMLDivElement>(null);
-  const messages = useMemo(() => conversation?.messages ?? [], [conversation]);
-  const lastId = messages.at(-1)?.id;
-  useEffect(() => {
-    if (lastId !== undefined) endRef.current?.scrollIntoView({ block: 'nearest' });
-  }, [lastId]);
-  return (
-    <Paper withBorder radius="md" p="sm" data-testid="sandbox-chat">
-      <Text fw={600} fz="sm" mb="xs">
-        {t('sandbox.chatWith', { name: page.account.name })}
-      </Text>
-      <Stack gap={6} mah={420} style={{ overflowY: 'auto' }} p={4} className={classes.chat}>
-        {messages.length === 0 && (
-          <Text fz="sm" c="dimmed" ta="center" py="md">
-            {t('sandbox.noChat')}
-          </Text>
-        )}
-        {messages.map((message) => (
-          <Group
-            key={message.id}
-            justify={message.from_account ? 'flex-start' : 'flex-end'}
-            data-testid="sandbox-message"
-            data-from-account={message.from_account || undefined}
-          >
-            <Paper
-              radius="lg"
-              px="sm"
-              py={6}
-              maw="85%"
-              bg={message.from_account ? 'white' : 'teal.6'}
-              c={message.from_account ? undefined : 'white'}
-              withBorder={message.from_account}
-            >
-              <EntryText text={message.text} deleted={message.deleted} />
-              <Group gap={6} justify="flex-end">
-                {message.reaction && <Text fz="xs">{message.reaction}</Text>}
-                {message.created_at && (
-                  <Text fz={10} c={message.from_account ? 'dimmed' : 'teal.0'}>
-                    {formatDateTime(message.created_at, ctx.locale)}
-                  </Text>
-                )}
-              </Group>
-            </Paper>
-          </Group>
-        ))}
-        <div ref={endRef} />
-      </Stack>
-      <Box mt="xs">
-        <WriteBox
-          placeholder={t('sandbox.chatPlaceholder')}
-          label={t('sandbox.send')}
-          busy={busy}
-          testId="sandbox-chat-form"
-          onSend={(text) =>
-            run(() =>
-              sandboxApi.message(ctx.token, { author_name: ctx.name.trim(), text, peer: conversation?.peer }),
-            )
-          }
-        />
-      </Box>
-    </Paper>
   );
 }
