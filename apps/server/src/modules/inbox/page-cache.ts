@@ -65,7 +65,7 @@ export class ListPageCache {
     return (await running).body;
   }
 
-  /** The stored entry for `key`, valid or not (tests and the benchmark look at it). */
+  /** The stored entry for `key`, valid or not (for tests). */
   peek(key: string): Readonly<Entry> | undefined {
     return this.entries.get(key);
   }
