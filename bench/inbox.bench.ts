@@ -250,6 +250,12 @@ async function main() {
       '/v1/authors?scope=items',
       '/v1/authors?scope=chats',
     ]);
+    // Name search: a handle, a name fragment, and a string no customer has (the whole-table case).
+    const authorSearch = await phase(base, auth, 'GET /v1/authors?q=', [
+      '/v1/authors?scope=items&q=user9999',
+      `/v1/authors?scope=chats&q=${encodeURIComponent('Покупатель 4242')}`,
+      '/v1/authors?q=zzqx',
+    ]);
     const authorPage = await phase(
       base,
       auth,
@@ -343,6 +349,7 @@ async function main() {
     report('list with q p95 (info)', ms(listSearch.p95), '—', null);
     report('default chat list p95 (info)', ms(chatList.p95), '—', null);
     report('author list p95 (info)', ms(authorList.p95), '—', null);
+    report('author search p95 (info)', ms(authorSearch.p95), '—', null);
     report('author page p95 (info)', ms(authorPage.p95), '—', null);
     const errors = [
       trivial,
@@ -355,6 +362,7 @@ async function main() {
       listSearch,
       chatList,
       authorList,
+      authorSearch,
       authorPage,
     ].reduce((n, m) => n + m.errors, 0);
     const targets = results.filter((r) => r.pass !== null);

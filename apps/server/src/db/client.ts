@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -88,7 +89,8 @@ async function openPostgres(url: string): Promise<Database> {
 
 async function openPglite(dir: string | undefined): Promise<Database> {
   if (dir) mkdirSync(dirname(dir), { recursive: true });
-  const client = new PGlite(dir);
+  // pg_trgm: the trigram indexes of migration 0013 (authors' name search). PostgreSQL ships it in contrib.
+  const client = new PGlite({ dataDir: dir, extensions: { pg_trgm } });
   await client.waitReady;
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });

@@ -59,6 +59,15 @@ describe('HTTP basics', () => {
     expect(all).not.toContain('Leaky-secret9');
   });
 
+  it('does not log a sandbox page token, which is the address of the page', async () => {
+    const token = 'sbx-page-secret-0123456789';
+    await t.app.inject({ url: `/v1/sandbox/${token}?since=1` });
+    await t.app.inject({ url: `/sandbox/${token}` });
+    const all = t.logs.join('\n');
+    expect(all).toContain('/v1/sandbox/[redacted]?since=1');
+    expect(all).not.toContain(token);
+  });
+
   it('maps a malformed JSON body to a 400 in the error format', async () => {
     const res = await t.app.inject({
       method: 'POST',

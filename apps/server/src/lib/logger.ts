@@ -27,8 +27,12 @@ export const REDACT_PATHS = [
 
 const SENSITIVE_QUERY = /([?&](?:access_token|token|code|hash|secret|refresh_token|state)=)[^&]*/gi;
 
-/** Strips secret-bearing query values from a URL before it is logged. */
-export const redactUrl = (url: string) => url.replace(SENSITIVE_QUERY, '$1[redacted]');
+/** Path segments that are themselves secrets: a sandbox page's address is its access token. */
+const SENSITIVE_PATH = /(\/sandbox\/)[^/?#]+/gi;
+
+/** Strips secret-bearing query values and path segments from a URL before it is logged. */
+export const redactUrl = (url: string) =>
+  url.replace(SENSITIVE_QUERY, '$1[redacted]').replace(SENSITIVE_PATH, '$1[redacted]');
 
 export function createLogger(level: string, stream?: NodeJS.WritableStream): Logger {
   return pino(

@@ -288,14 +288,24 @@ describe('kinds and connect flows', () => {
   });
 
   it('review sites without a public API connect with an ingestion token', () => {
-    for (const id of ['bankiru', 'sravniru', 'pikabu', 'flamp', 'bcs', 'tinkoff', 'pntr', 'vc'] as const) {
+    for (const id of [
+      'bankiru',
+      'sravniru',
+      'pikabu',
+      'flamp',
+      'tpulse',
+      'bcs',
+      'tinkoff',
+      'pntr',
+      'vc',
+    ] as const) {
       expect(providers[id].connect, id).toBe('ingest_token');
     }
   });
 
   it('SPEC §2 popup callbacks connect by OAuth', () => {
     const popup: ProviderId[] = ['vk', 'ok', 'facebook', 'twitter', 'instagram', 'youtube', 'gmaps', 'avito'];
-    for (const id of [...popup, 'tpulse', 'tiktok'] as const) expect(providers[id].connect, id).toBe('oauth');
+    for (const id of [...popup, 'tiktok'] as const) expect(providers[id].connect, id).toBe('oauth');
   });
 
   it('bots connect with a token', () => {

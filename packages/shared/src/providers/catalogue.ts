@@ -882,8 +882,11 @@ export const providers: Record<ProviderId, ProviderEntry> = {
     length: { comment: 1000 },
     upload: {},
     reactions: null,
-    // SPEC §2 lists /callback/tpulse among the popup connect routes and §7 POST v1/tpulse/check_auth.
-    connect: 'oauth',
+    formHint: INGEST_HINT,
+    // Pulse has no public API: comments arrive through the generic ingestion API (issue #4). SPEC §2's
+    // /callback/tpulse and §7's POST v1/tpulse/check_auth belong to a Pulse sign-in a partner
+    // integration would add; the callback route stays registered for it.
+    connect: 'ingest_token',
   },
 
   avito: {

@@ -64,7 +64,12 @@ export const authors = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('authors_identity_key').on(t.spaceId, t.provider, t.externalId)],
+  (t) => [
+    uniqueIndex('authors_identity_key').on(t.spaceId, t.provider, t.externalId),
+    // Trigram indexes (pg_trgm) serve the authors list's name / screen name search (ILIKE '%…%').
+    index('authors_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    index('authors_screen_name_trgm_idx').using('gin', t.screenName.op('gin_trgm_ops')),
+  ],
 );
 
 export const authorLabels = pgTable(

@@ -178,6 +178,8 @@ describe('GET /v1/providers/connectable', () => {
     const byId = new Map(res.json().items.map((p: { id: string }) => [p.id, p]));
     expect(byId.get('sandbox')).toMatchObject({ connect: 'none', fields: false, oauth: false });
     expect(byId.get('bankiru')).toMatchObject({ connect: 'ingest_token' });
+    // Pulse has no public API: it is a generic-ingestion source (issue #4), not an unconnectable popup.
+    expect(byId.get('tpulse')).toMatchObject({ connect: 'ingest_token' });
     expect(byId.has('instagram')).toBe(false);
     // VK connects through its OAuth popup only when this instance has a VK app (client id + secret).
     expect(byId.get('vk')).toMatchObject({

@@ -148,6 +148,20 @@ describe('PUT /v1/me/emoji', () => {
     const config = (await t.app.inject({ url: '/v1/config', headers })).json();
     expect(config.emoji.telegram).toEqual(emoji.telegram);
   });
+
+  it('refuses a key that is not a provider and keeps what was stored', async () => {
+    const { headers } = await signedIn();
+    await t.app.inject({ method: 'PUT', url: '/v1/me/emoji', headers, payload: { whatsapp: ['👍'] } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/me/emoji',
+      headers,
+      payload: { whatsapp: ['🔥'], 'not-a-network': ['👍'] },
+    });
+    expect(res.statusCode).toBe(400);
+    const config = (await t.app.inject({ url: '/v1/config', headers })).json();
+    expect(config.emoji).toEqual({ whatsapp: [{ char: '👍' }] });
+  });
 });
 
 describe('objects, companies, usergroups, tags, counts', () => {

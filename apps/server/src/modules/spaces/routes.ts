@@ -1,4 +1,4 @@
-import { savedFilterNameSchema } from '@otklik/shared';
+import { PROVIDER_IDS, savedFilterNameSchema } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -165,7 +165,7 @@ export async function registerSpacesModule(
         tags: ['me'],
         security: bearer,
         summary: 'Remember recently used emoji per provider (keeps the 18 most recent)',
-        body: z.record(z.string().min(1).max(64), z.array(z.string().min(1).max(32)).max(100)),
+        body: z.partialRecord(z.enum(PROVIDER_IDS), z.array(z.string().min(1).max(32)).max(100)),
       },
     },
     async (req) => ({ emoji: await data.rememberEmoji(db, req.auth!.user.id, req.body) }),
