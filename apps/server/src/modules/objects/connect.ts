@@ -147,33 +147,39 @@ export async function connectAccount(
     await deps.db.delete(objects).where(eq(objects.id, object.id));
     throw asConnectFailure(error);
   }
-  const imported = await importRecent(deps, object);
+  const { imported, error } = await importRecent(deps, object);
+  // A failed import is the account's error from its first moment: colleagues' screens show it too.
+  const created = error ? { ...object, ...error } : object;
   await deps.bus.publish({
     type: 'objects.created',
     spaceId: object.spaceId,
-    payload: { objects: [presentAccount(object)] },
+    payload: { objects: [presentAccount(created)] },
     cause: { kind: 'user', id: input.performedBy },
   });
-  return { object, reveal, imported };
+  return { object: created, reveal, imported };
 }
 
 /** The first look at a new account is not empty: its recent content, through the one ingestion path. */
-async function importRecent(deps: AccountDeps, object: typeof objects.$inferSelect) {
+async function importRecent(
+  deps: AccountDeps,
+  object: typeof objects.$inferSelect,
+): Promise<{ imported: number; error?: { error: string; errorAt: Date } }> {
   const connector = getConnector(object.provider);
-  if (!connector?.importRecent) return 0;
+  if (!connector?.importRecent) return { imported: 0 };
   try {
     const events = await connector.importRecent(connectorContext(deps, object), IMPORT_ON_CONNECT_LIMIT);
     const result = await ingest(deps, object, events.slice(0, IMPORT_ON_CONNECT_LIMIT));
-    return result.created;
+    return { imported: result.created };
   } catch (error) {
     // The account is connected either way; the import shows up as the account's error.
     const message = error instanceof Error ? error.message : String(error);
     deps.log.warn({ objectId: object.id, err: message }, 'Import on connect failed');
-    await deps.db
+    const [row] = await deps.db
       .update(objects)
       .set({ error: message, errorAt: sql`now()` })
-      .where(eq(objects.id, object.id));
-    return 0;
+      .where(eq(objects.id, object.id))
+      .returning({ error: objects.error, errorAt: objects.errorAt });
+    return { imported: 0, error: { error: row?.error ?? message, errorAt: row?.errorAt ?? new Date() } };
   }
 }
 

@@ -2,8 +2,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { companies, items, objects, outbox } from '../../db/schema';
+import { registerConnector } from '../../providers/registry';
+import { sandboxConnector } from '../../providers/sandbox/connector';
 import { buildComment, buildWorkspace } from '../inbox/actions/test-helpers';
-import { buildAdmin, buildMember, setTariff } from '../users/testing';
+import { buildAdmin, buildMember, captureEvents, setTariff } from '../users/testing';
 
 // Settings → accounts: connecting (catalogue, connect kind, tariff limit), settings validated against
 // what the provider offers, visibility, disconnecting.
@@ -30,6 +32,35 @@ describe('connecting an account', () => {
       provider: 'Некорректное значение',
     });
     expect((await connect(headers, { provider: 'myspace' })).statusCode).toBe(400);
+  });
+
+  it('connects the account when its first import fails, with the failure as its error everywhere', async () => {
+    const undo = registerConnector({
+      ...sandboxConnector,
+      importRecent: async () => {
+        throw new Error('The network answered 502 to the import');
+      },
+    });
+    const events = captureEvents(t.deps.bus);
+    try {
+      const { headers } = await buildWorkspace(t);
+      const res = await connect(headers, { provider: 'sandbox' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ imported: 0, error: 'The network answered 502 to the import' });
+      const created = await events.waitFor(
+        (e) =>
+          e.type === 'objects.created' &&
+          (e.payload as { objects: { id: number }[] }).objects[0]?.id === res.json().id,
+      );
+      expect((created.payload as { objects: { error: string | null }[] }).objects[0]?.error).toBe(
+        'The network answered 502 to the import',
+      );
+      const [row] = await t.deps.database.db.select().from(objects).where(eq(objects.id, res.json().id));
+      expect(row?.error).toBe('The network answered 502 to the import');
+    } finally {
+      events.stop();
+      undo();
+    }
   });
 
   it("stops at the tariff's account limit", async () => {
