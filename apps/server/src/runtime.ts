@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import type { Config } from './config';
 import { type Database, openDatabase } from './db/client';
 import { type App, type AppDeps, buildApp } from './http/app';
+import { DelayedReturns } from './jobs/delayed';
 import { OutboxWorker } from './jobs/outbox-worker';
 import { PollingManager } from './jobs/pollers';
 import { Sealer } from './lib/crypto';
@@ -76,10 +77,13 @@ export async function createRuntime(
       bus.nodeId,
     );
     cleanups.push(() => pollers.stop());
+    const delayed = new DelayedReturns({ db: database.db, bus, log });
+    cleanups.push(() => delayed.stop());
     if (opts.startBackground ?? true) {
       schedule.start();
       outbox.start();
       pollers.start();
+      delayed.start();
     }
     if (secret.generated && !config.isTest) {
       app.log.warn(

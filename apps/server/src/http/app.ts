@@ -22,6 +22,7 @@ import { registerAuthModule } from '../modules/auth/routes';
 import { authenticateAccessToken } from '../modules/auth/tokens';
 import { registerAuthorsModule } from '../modules/authors/routes';
 import { registerInboxActionsModule } from '../modules/inbox/actions/routes';
+import { registerFailuresRoutes } from '../modules/inbox/failures-routes';
 import { registerMediaRoutes } from '../modules/inbox/media';
 import { ListPageCache } from '../modules/inbox/page-cache';
 import { registerInboxModule } from '../modules/inbox/routes';
@@ -37,7 +38,7 @@ import { registerWebhookRoutes } from '../providers/webhooks';
 import type { EventBus } from '../realtime/bus';
 import { RealtimeHub } from '../realtime/hub';
 import type { LockStore } from '../realtime/locks';
-import { loadSpaceIds, registerRealtimeRoutes } from '../realtime/routes';
+import { loadConnectionAccess, registerRealtimeRoutes } from '../realtime/routes';
 import { AppError } from './errors';
 import { requestLocale } from './locale';
 import { parseQueryString } from './querystring';
@@ -148,7 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const db = deps.database.db;
   const authenticate = (token: string) => authenticateAccessToken(db, token);
-  const hub = new RealtimeHub(deps.bus, deps.locks, deps.log, (userId) => loadSpaceIds(db, userId));
+  const hub = new RealtimeHub(deps.bus, deps.locks, deps.log, (userId) => loadConnectionAccess(db, userId));
   app.decorate('hub', hub);
   app.decorate('listPages', new ListPageCache({ maxBytes: config.LIST_CACHE_MB * 1024 * 1024 }));
   app.addHook('onClose', async () => hub.close());
@@ -163,6 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await registerObjectsModule(v1, deps, authenticate);
       await registerInboxModule(v1, deps, authenticate);
       await registerInboxActionsModule(v1, deps, authenticate);
+      await registerFailuresRoutes(v1, deps, authenticate);
       await registerMediaRoutes(v1, deps, authenticate);
       await registerTagsModule(v1, deps, authenticate);
       await registerAuthorsModule(v1, deps, authenticate);

@@ -1,6 +1,6 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { items, messages, objects, outbox } from '../db/schema';
+import { authors, items, messages, objects, outbox } from '../db/schema';
 import { presentItems } from '../modules/inbox/actions/present';
 import { presentMessage } from '../modules/inbox/presenter';
 import { presentAccount } from '../modules/objects/presenter';
@@ -18,6 +18,8 @@ export interface EffectDeps {
 }
 
 const SYSTEM = { kind: 'system' as const };
+/** An outgoing action failed for good: `{ object_id, action, item_id, chat_id, author_id }`. */
+export const OUTBOX_FAILED = 'objects.failed';
 /** Still ours: nobody re-claimed the row after our lease ran out (a claim counts an attempt). */
 const isRunning = (row: OutboxRow) =>
   and(eq(outbox.id, row.id), eq(outbox.state, 'pending'), eq(outbox.attempts, row.attempts));
@@ -35,14 +37,14 @@ async function publishItem(deps: EffectDeps, id: number | null) {
   });
 }
 
-async function publishMessage(deps: EffectDeps, id: number | null) {
+async function publishMessage(deps: EffectDeps, id: number | null, objectId: number) {
   if (!id) return;
   const [row] = await deps.db.select().from(messages).where(eq(messages.id, id));
   if (!row) return;
   await deps.bus.publish({
     type: 'messages.updated',
     spaceId: row.spaceId,
-    payload: { messages: [presentMessage(row)] },
+    payload: { object_id: objectId, messages: [presentMessage(row)] },
     cause: SYSTEM,
   });
 }
@@ -72,7 +74,7 @@ export async function recordSuccess(deps: EffectDeps, row: OutboxRow, sent: Sent
       await deps.bus.publish({
         type: 'items.removed',
         spaceId: done.spaceId,
-        payload: { ids: removed },
+        payload: { object_id: done.objectId, ids: removed },
         cause: SYSTEM,
       });
     await publishItem(deps, itemId);
@@ -90,10 +92,10 @@ export async function recordSuccess(deps: EffectDeps, row: OutboxRow, sent: Sent
       await deps.bus.publish({
         type: 'messages.removed',
         spaceId: done.spaceId,
-        payload: { chat_id: removed[0]!.chatId, ids: removed.map((m) => m.id) },
+        payload: { object_id: done.objectId, chat_id: removed[0]!.chatId, ids: removed.map((m) => m.id) },
         cause: SYSTEM,
       });
-    await publishMessage(deps, messageId);
+    await publishMessage(deps, messageId, row.objectId);
   }
 }
 
@@ -140,14 +142,23 @@ async function adoptMessageEcho(db: Db, messageId: number, externalId: string) {
     .returning({ id: messages.id, chatId: messages.chatId });
 }
 
-/** Gives up: our reply shows the network's own text; a refused moderation is undone. */
+/**
+ * Gives up: the row stays `failed` with the network's text — the record settings/errors and the errors
+ * dropdown read (modules/inbox/failures.ts). False when the row was no longer ours.
+ */
 async function recordFinalFailure(deps: EffectDeps, row: OutboxRow, message: string, now: Date) {
   const [failed] = await deps.db
     .update(outbox)
     .set({ state: 'failed', doneAt: now, lastError: message })
     .where(isRunning(row))
     .returning();
-  if (!failed) return;
+  if (!failed) return false;
+  await markRefused(deps, row, message, now);
+  return true;
+}
+
+/** Our reply shows the network's own text; a refused moderation is undone and shows it too. */
+async function markRefused(deps: EffectDeps, row: OutboxRow, message: string, now: Date) {
   const failItem = (set: Partial<typeof items.$inferInsert>) =>
     row.itemId
       ? deps.db
@@ -167,7 +178,7 @@ async function recordFinalFailure(deps: EffectDeps, row: OutboxRow, message: str
           .set({ delivery: 'failed', deliveryError: message })
           .where(eq(messages.id, row.messageId));
       }
-      return publishMessage(deps, row.messageId);
+      return publishMessage(deps, row.messageId, row.objectId);
     case 'edit':
       await failItem({ text: outboxPayloadSchemas.edit.parse(row.payload).previousText });
       return publishItem(deps, row.itemId);
@@ -181,9 +192,11 @@ async function recordFinalFailure(deps: EffectDeps, row: OutboxRow, message: str
           .set({ reactions: outboxPayloadSchemas.react.parse(row.payload).previous, deliveryError: message })
           .where(eq(messages.id, row.messageId));
       }
-      return publishMessage(deps, row.messageId);
+      return publishMessage(deps, row.messageId, row.objectId);
     case 'block':
     case 'unblock':
+      // Our own block stands (SPEC §9); the refused network ban shows on the author page and in
+      // settings/errors, both read from this row.
       return;
     default: {
       const { previous } = outboxPayloadSchemas.moderation.parse(row.payload);
@@ -205,6 +218,44 @@ async function recordAccountError(deps: EffectDeps, objectId: number, message: s
     type: 'objects.updated',
     spaceId: object.spaceId,
     payload: { objects: [presentAccount(object)] },
+    cause: SYSTEM,
+  });
+}
+
+/**
+ * One more failed action on the account (after the item or message shows it): the errors dropdown,
+ * settings/errors and an open author page read again. Not the account's `error` — one refused comment
+ * does not make the account broken; only auth failures set that (recordAccountError). An `objects.*`
+ * event, so it reaches only those who see the account.
+ */
+async function publishGaveUp(deps: EffectDeps, row: OutboxRow) {
+  let authorId: number | null = null;
+  if (row.action === 'block' || row.action === 'unblock') {
+    const { authorExternalId } = outboxPayloadSchemas.block.parse(row.payload);
+    const [author] = await deps.db
+      .select({ id: authors.id })
+      .from(authors)
+      .innerJoin(objects, eq(objects.id, row.objectId))
+      .where(
+        and(
+          eq(authors.spaceId, row.spaceId),
+          eq(authors.provider, objects.provider),
+          eq(authors.externalId, authorExternalId),
+        ),
+      )
+      .limit(1);
+    authorId = author?.id ?? null;
+  }
+  await deps.bus.publish({
+    type: OUTBOX_FAILED,
+    spaceId: row.spaceId,
+    payload: {
+      object_id: row.objectId,
+      action: row.action,
+      item_id: row.itemId,
+      chat_id: row.chatId,
+      author_id: authorId,
+    },
     cause: SYSTEM,
   });
 }
@@ -236,7 +287,9 @@ export async function recordFailure(deps: EffectDeps, row: OutboxRow, error: unk
       .where(isRunning(row));
     return { retryIn };
   }
-  await recordFinalFailure(deps, row, failure.message, now);
-  if (failure.kind === 'auth') await recordAccountError(deps, row.objectId, failure.message, now);
+  if (await recordFinalFailure(deps, row, failure.message, now)) {
+    if (failure.kind === 'auth') await recordAccountError(deps, row.objectId, failure.message, now);
+    await publishGaveUp(deps, row);
+  }
   return { retryIn: null };
 }

@@ -1,19 +1,11 @@
 import websocket from '@fastify/websocket';
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../db/client';
-import { memberships } from '../db/schema';
 import { type AuthContext, bearerToken } from '../http/auth';
 import { AppError } from '../http/errors';
+import { requestLocale } from '../http/locale';
 import type { RealtimeHub } from './hub';
 
-export async function loadSpaceIds(db: Db, userId: number): Promise<number[]> {
-  const rows = await db
-    .select({ id: memberships.spaceId })
-    .from(memberships)
-    .where(eq(memberships.userId, userId));
-  return rows.map((r) => r.id);
-}
+export { loadConnectionAccess } from './access';
 
 /** `GET /v1/ws?access_token=...` (SPEC §7): a bad token is refused before the upgrade with 401. */
 export async function registerRealtimeRoutes(
@@ -35,7 +27,7 @@ export async function registerRealtimeRoutes(
     },
     async (socket, req) => {
       const user = req.auth!.user;
-      await hub.attach(socket, { id: user.id, name: user.name });
+      await hub.attach(socket, { id: user.id, name: user.name }, requestLocale(req));
     },
   );
 }

@@ -178,6 +178,8 @@ export const items = pgTable(
       .where(sql`NOT "is_own"`),
     index('items_space_created_idx').on(t.spaceId, t.createdAt.desc(), t.id.desc()).where(sql`NOT "is_own"`),
     index('items_parent_idx').on(t.parentId),
+    // Delayed items whose time has come (jobs/delayed.ts), across spaces.
+    index('items_delayed_due_idx').on(t.delayedUntil).where(sql`"status" = 'delayed'`),
     index('items_author_idx').on(t.authorId),
     index('items_search_idx').using('gin', t.search),
   ],
@@ -227,6 +229,8 @@ export const chats = pgTable(
     index('chats_space_last_idx').on(t.spaceId, t.lastMessageAt.desc(), t.id.desc()),
     // The author page and author lists find a customer's chats (authors/queries.ts).
     index('chats_author_idx').on(t.authorId),
+    // Delayed chats whose time has come (jobs/delayed.ts), across spaces.
+    index('chats_delayed_due_idx').on(t.delayedUntil).where(sql`"status" = 'delayed'`),
   ],
 );
 
@@ -354,5 +358,13 @@ export const outbox = pgTable(
   (t) => [
     index('outbox_due_idx').on(t.runAt).where(sql`"state" = 'pending'`),
     index('outbox_object_idx').on(t.objectId),
+    // settings/errors: a space's failed actions, newest first (modules/inbox/failures.ts).
+    index('outbox_failed_idx').on(t.spaceId, t.id.desc()).where(sql`"state" = 'failed'`),
+    // An item's latest outgoing action (failures.ts, actions/retry.ts).
+    index('outbox_item_idx').on(t.itemId, t.id.desc()).where(sql`"item_id" IS NOT NULL`),
+    // An author's latest network ban or unban on an account (failures.ts).
+    index('outbox_ban_idx')
+      .on(t.objectId, sql`("payload"->>'authorExternalId')`, t.id.desc())
+      .where(sql`"action" IN ('block', 'unblock')`),
   ],
 );

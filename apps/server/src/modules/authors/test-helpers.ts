@@ -1,12 +1,9 @@
-import { presetFor, type RoleFlags, type RolePresetName } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import { bearer, buildUser, loginTokens } from '../../../test/auth-helpers';
-import { STRONG_PASSWORD, type TestApp, uniqueEmail } from '../../../test/harness';
+import type { TestApp } from '../../../test/harness';
 import { buildObject, commentEvent, messageEvent } from '../../../test/inbox-helpers';
-import { authors, memberships, spaces, userGroups, users } from '../../db/schema';
-import { hashPassword } from '../auth/passwords';
+import { authors, spaces, userGroups } from '../../db/schema';
 import { ingest } from '../inbox/ingest';
-import { addMember } from '../spaces/service';
 
 // Test-only factories for the tags and authors tests (they belong in apps/server/test/ with the other
 // factories; kept here because that folder has another owner).
@@ -23,28 +20,7 @@ export async function buildAdmin(t: TestApp, settings: Record<string, unknown> =
 }
 
 /** A signed-in user whose only space is `spaceId`, with a named role or explicit flags, maybe in a group. */
-export async function buildMember(
-  t: TestApp,
-  spaceId: number,
-  role: RolePresetName | RoleFlags,
-  opts: { groupId?: number } = {},
-) {
-  const db = t.deps.database.db;
-  const email = uniqueEmail('member');
-  const [user] = await db
-    .insert(users)
-    .values({ name: 'Member', email, passwordHash: await hashPassword(STRONG_PASSWORD), emailStatus: 1 })
-    .returning();
-  await addMember(db, spaceId, user!.id, typeof role === 'string' ? presetFor(role) : role);
-  if (opts.groupId !== undefined) {
-    await db
-      .update(memberships)
-      .set({ groupId: opts.groupId })
-      .where(and(eq(memberships.spaceId, spaceId), eq(memberships.userId, user!.id)));
-  }
-  const tokens = await loginTokens(t, email);
-  return { user: user!, email, headers: bearer(tokens.access_token) };
-}
+export { buildMember } from '../users/testing';
 
 /** A user group of `spaceId` limited to the given accounts. */
 export async function buildUserGroup(t: TestApp, spaceId: number, objectIds: number[]) {

@@ -124,7 +124,8 @@ export async function storeMessages(
   ]);
   // One statement stores the messages, records the customer's ones for statistics, and moves every
   // touched chat: its newest message becomes the last one, inbound messages count as unread, and a
-  // customer writing again reopens a closed chat and wakes one that was waiting for them. Row locks on
+  // customer writing again reopens a closed chat and wakes one that was waiting for them or put off
+  // (delayed: back as jobs/delayed.ts would bring it, ending the delay early). Row locks on
   // the chats are taken in id order, the same in every batch (batcher.ts may overlap batches).
   const written = (await db.execute(sql`WITH stored AS (
       INSERT INTO messages (space_id, chat_id, external_id, is_own, text, attachments, delivery, created_at)
@@ -154,8 +155,12 @@ export async function storeMessages(
         unread_count = chats.unread_count + v.inbound,
         status = CASE WHEN v.inbound > 0 AND chats.status = 'closed' THEN 'new'
                       WHEN v.inbound > 0 AND chats.status = 'waiting' THEN 'inprogress'
+                      WHEN v.inbound > 0 AND chats.status = 'delayed' THEN
+                        CASE WHEN chats.assigned_user_id IS NOT NULL OR chats.first_reply_at IS NOT NULL
+                             THEN 'inprogress' ELSE 'new' END
                       ELSE chats.status END,
         close_reason = CASE WHEN v.inbound > 0 AND chats.status = 'closed' THEN NULL ELSE chats.close_reason END,
+        delayed_until = CASE WHEN v.inbound > 0 THEN NULL ELSE chats.delayed_until END,
         updated_at = now()
       FROM v
       WHERE chats.id = v.id AND chats.id IN (SELECT id FROM locked)

@@ -190,6 +190,16 @@ describe('ingest — private messages', () => {
     [chat] = await t.deps.database.db.select().from(chats).where(eq(chats.id, chat!.id));
     expect(chat).toMatchObject({ status: 'new', closeReason: null, unreadCount: 3 });
     expect(await counters(object.id)).toEqual({ 'chats:new': 1 });
+
+    // Put off until tomorrow: the customer writing again ends the delay.
+    await t.deps.database.db
+      .update(chats)
+      .set({ status: 'delayed', delayedUntil: new Date(Date.now() + 86_400_000) })
+      .where(eq(chats.id, chat!.id));
+    await ingest(deps(), object, [messageEvent({ externalId: 'm4', text: 'Are you there?' })]);
+    [chat] = await t.deps.database.db.select().from(chats).where(eq(chats.id, chat!.id));
+    expect(chat).toMatchObject({ status: 'new', delayedUntil: null, unreadCount: 4 });
+    expect(await counters(object.id)).toEqual({ 'chats:new': 1 });
   });
 
   it('skips private messages when the account does not collect them', async () => {

@@ -279,7 +279,7 @@ async function applyChanges(
     published.push(async (outer) => ({
       type: 'items.updated',
       spaceId: object.spaceId,
-      payload: { items: await presentItems(outer, changedItems) },
+      payload: { object_id: object.id, items: await presentItems(outer, changedItems) },
       cause: { kind: 'system' },
     }));
   }
@@ -287,7 +287,7 @@ async function applyChanges(
     published.push({
       type: 'messages.updated',
       spaceId: object.spaceId,
-      payload: { messages: changedMessages.map(presentMessage) },
+      payload: { object_id: object.id, messages: changedMessages.map(presentMessage) },
       cause: { kind: 'system' },
     });
   }

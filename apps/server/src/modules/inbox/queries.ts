@@ -10,6 +10,7 @@ import {
   inArray,
   isNull,
   lt,
+  ne,
   or,
   type SQL,
   sql,
@@ -157,7 +158,8 @@ function itemFilters(p: ItemListParams): SQL {
     p.created_at_from && gte(items.createdAt, p.created_at_from),
     // The "to" second is included whole.
     p.created_at_to && lt(items.createdAt, new Date(p.created_at_to.getTime() + 1000)),
-    p.close_reason && inArray(items.closeReason, p.close_reason),
+    // How it was closed narrows the closed rows only: `new` + `closed` without reply keeps the new ones.
+    p.close_reason && or(ne(items.status, 'closed'), inArray(items.closeReason, p.close_reason)),
     p.q ? matchesText(items.search, p.q) : undefined,
     p.before && pastCursor(items.createdAt, items.id, p.before, p.reversed),
   ];
@@ -323,7 +325,7 @@ function chatFilters(p: ChatListParams): SQL {
     // A chat's date is its last message: the list is sorted by it, and the range then uses the index.
     p.created_at_from && gte(chats.lastMessageAt, p.created_at_from),
     p.created_at_to && lt(chats.lastMessageAt, new Date(p.created_at_to.getTime() + 1000)),
-    p.close_reason && inArray(chats.closeReason, p.close_reason),
+    p.close_reason && or(ne(chats.status, 'closed'), inArray(chats.closeReason, p.close_reason)),
     p.q
       ? sql`EXISTS (SELECT 1 FROM ${messages} WHERE ${messages.chatId} = ${chats.id} AND ${matchesText(messages.search, p.q)})`
       : undefined,

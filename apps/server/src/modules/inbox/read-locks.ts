@@ -10,7 +10,8 @@ import { inScope, scopeFor } from './scope';
  * "Who is answering this" locks over the socket (SPEC §7 lock/unlock): `item:ID` and `chat:ID`. Only
  * someone who may reply may hold one — a viewer locking an item would block the operators for nothing.
  * Anyone who may see the item may ask who holds it ('watch'). The resolver answers the space the lock
- * belongs to (its locked/unlocked events go to that space).
+ * belongs to (its locked/unlocked events go to that space). The send path refuses a reply to what
+ * another user holds (actions/reply-locks.ts).
  */
 export function registerInboxLockTargets(hub: RealtimeHub, db: Db) {
   hub.registerLockTarget('item', async (conn, id, purpose) => {

@@ -141,6 +141,8 @@ describe('GET /v1/items', () => {
       [`created_at_from=${unix(at(3))}&created_at_to=${unix(at(7))}`, [7, 5, 3]],
       [`created_at_from=${unix(at(8))}`, [9]],
       ['status=closed&close_reason=noreply', [4]],
+      // The close reason narrows closed rows only; the new ones stay.
+      ['status=new&status=closed&close_reason=noreply', [9, 5, 4, 2, 1]],
       ['q=заказа', [1]],
       [`provider=vk&kind=comment&tag_id=${inbox.tagA.id}&created_at_to=${unix(at(2))}`, [1]],
       [`object_id=${inbox.sandbox.id}&status=new&status=inprogress&status=closed&reversed=1`, [7, 8, 9]],

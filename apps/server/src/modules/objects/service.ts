@@ -1,5 +1,5 @@
-import { can, getProvider, isProviderId, parseAccountSettings } from '@otklik/shared';
-import { and, asc, eq, inArray, isNotNull } from 'drizzle-orm';
+import { getProvider, isProviderId, parseAccountSettings } from '@otklik/shared';
+import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import { companies, objects, outbox } from '../../db/schema';
 import { AppError } from '../../http/errors';
 import { randomToken, sha256 } from '../../lib/crypto';
@@ -7,6 +7,7 @@ import { connectorContext, openCredentials, sealCredentials } from '../../provid
 import { newIngestToken } from '../../providers/generic/connector';
 import { getConnector } from '../../providers/registry';
 import { sandboxUrl } from '../../providers/sandbox/connector';
+import { scopeCondition, scopeFor } from '../inbox/scope';
 import { assertIdsInSpace } from '../organisation/queries';
 import type { ServerActor } from '../spaces/actor';
 import type { AccountDeps } from './connect';
@@ -93,13 +94,14 @@ export async function deleteAccount(deps: AccountDeps, row: ObjectRow, performed
 }
 
 /** Accounts with an error in the spaces where the actor sees errors (the errors dropdown, settings/errors). */
+/** Accounts with an error the caller may see: spaces where they view errors, within their user group. */
 export async function findAccountErrors(deps: Pick<AccountDeps, 'db'>, actor: ServerActor) {
-  const spaceIds = actor.rows.map((r) => r.space.id).filter((id) => can(actor, 'errors.view', id));
-  if (spaceIds.length === 0) return [];
+  const scope = await scopeFor(deps.db, actor, 'errors.view');
+  if (scope.spaces.size === 0) return [];
   return deps.db
     .select()
     .from(objects)
-    .where(and(inArray(objects.spaceId, spaceIds), isNotNull(objects.error)))
+    .where(and(scopeCondition(scope, objects.spaceId, objects.id), isNotNull(objects.error)))
     .orderBy(asc(objects.id));
 }
 

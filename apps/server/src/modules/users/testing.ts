@@ -1,8 +1,8 @@
 import { presetFor, type RoleFlags, type RolePresetName } from '@otklik/shared';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { bearer, buildUser, loginTokens } from '../../../test/auth-helpers';
 import { STRONG_PASSWORD, type TestApp, uniqueEmail } from '../../../test/harness';
-import { spaces, users } from '../../db/schema';
+import { memberships, spaces, users } from '../../db/schema';
 import type { BusEvent, EventBus } from '../../realtime/bus';
 import { hashPassword } from '../auth/passwords';
 import { addMember } from '../spaces/service';
@@ -36,6 +36,12 @@ export async function buildMember(
     })
     .returning();
   await addMember(db, spaceId, user!.id, typeof role === 'string' ? presetFor(role) : role);
+  if (opts.groupId !== undefined) {
+    await db
+      .update(memberships)
+      .set({ groupId: opts.groupId })
+      .where(and(eq(memberships.spaceId, spaceId), eq(memberships.userId, user!.id)));
+  }
   const tokens = await loginTokens(t, email);
   return { user: user!, email, headers: bearer(tokens.access_token) };
 }

@@ -170,3 +170,186 @@ describe('replies feed for the collector', () => {
     ).toEqual([]);
   });
 });
+
+describe('vc.ru: editing a reply inside the 1200 s window (SPEC §9)', () => {
+  let vcToken: string;
+  let vcId: number;
+  const vcAuth = () => ({ authorization: `Bearer ${vcToken}` });
+  const feed = async () =>
+    (await t.app.inject({ method: 'GET', url: '/v1/ingest/replies', headers: vcAuth() })).json()
+      .items as Array<Record<string, unknown>>;
+  const ack = (id: number, payload: Record<string, unknown>) =>
+    t.app.inject({ method: 'POST', url: `/v1/ingest/replies/${id}`, headers: vcAuth(), payload });
+  const edit = (id: number, text: string) =>
+    t.app.inject({ method: 'PUT', url: `/v1/items/${id}`, headers, payload: { text } });
+  const replyRow = async (id: number) =>
+    (await t.deps.database.db.select().from(items).where(eq(items.id, id)))[0]!;
+
+  beforeAll(async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/objects',
+      headers,
+      payload: { provider: 'vc' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    vcId = res.json().id;
+    vcToken = res.json().ingest_token;
+  });
+
+  /** An operator's reply to a new vc comment, handed to the collector's feed. */
+  async function replyInFeed(text = 'Спасибо за комментарий!') {
+    const externalId = `vc-${Math.random().toString(36).slice(2, 10)}`;
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/v1/ingest/items',
+      headers: vcAuth(),
+      payload: {
+        items: [
+          {
+            external_id: externalId,
+            kind: 'comment',
+            text: 'Вопрос',
+            author: { id: 'a-1', name: 'Аня' },
+            created_at: 1_763_000_000,
+          },
+        ],
+      },
+    });
+    expect(sent.json()).toMatchObject({ created: 1 });
+    const [comment] = await t.deps.database.db
+      .select()
+      .from(items)
+      .where(and(eq(items.objectId, vcId), eq(items.externalId, externalId)));
+    const replied = await t.app.inject({
+      method: 'POST',
+      url: `/v1/items/${comment!.id}/reply`,
+      headers,
+      payload: { text },
+    });
+    expect(replied.statusCode, replied.body).toBe(200);
+    await settle(t, buildWorker(t, { spaceIds: [spaceId] }), spaceId);
+    return replied.json().reply.id as number;
+  }
+
+  /**
+   * The reply was written `seconds` ago. Whole seconds: the window is counted in seconds, so the age is
+   * set early in a second and the request lands in that same second.
+   */
+  async function age(id: number, seconds: number) {
+    const into = Date.now() % 1000;
+    if (into > 600) await new Promise((resolve) => setTimeout(resolve, 1010 - into));
+    await t.deps.database.db
+      .update(items)
+      .set({ createdAt: new Date(Date.now() - seconds * 1000) })
+      .where(eq(items.id, id));
+  }
+
+  it('a posted reply edited at 1199 s comes back to the feed with the new text; at 1201 s it is refused', async () => {
+    const id = await replyInFeed('Было');
+    expect((await ack(id, { external_id: 'vc-answer-1' })).json()).toMatchObject({ delivery: 'delivered' });
+    expect((await feed()).map((r) => r.id)).not.toContain(id);
+
+    await age(id, 1199);
+    const inside = await edit(id, 'Стало');
+    expect(inside.statusCode, inside.body).toBe(200);
+    expect(inside.json().item).toMatchObject({ text: 'Стало', delivery: 'sent' });
+    const listed = (await feed()).find((r) => r.id === id);
+    expect(listed).toMatchObject({ external_id: 'vc-answer-1', text: 'Стало', edited: true });
+    expect(listed?.edited_at).toEqual(expect.any(Number));
+    expect((await ack(id, { external_id: 'vc-answer-1' })).json()).toMatchObject({ delivery: 'delivered' });
+    expect(await replyRow(id)).toMatchObject({
+      text: 'Стало',
+      delivery: 'delivered',
+      externalId: 'vc-answer-1',
+    });
+
+    await age(id, 1201);
+    const late = await edit(id, 'Поздно');
+    expect(late.statusCode).toBe(400);
+    expect(late.json()).toMatchObject({
+      error: 'Время на изменение ответа истекло',
+      error_type: 'edit_window_passed',
+    });
+    expect((await replyRow(id)).text).toBe('Стало');
+    expect((await feed()).map((r) => r.id)).not.toContain(id);
+  });
+
+  it('a reply still waiting in the feed is edited there, inside the window only', async () => {
+    const id = await replyInFeed('Черновик');
+    await age(id, 1199);
+    expect((await edit(id, 'Исправлено')).statusCode).toBe(200);
+    expect((await feed()).find((r) => r.id === id)).toMatchObject({ external_id: null, text: 'Исправлено' });
+    await age(id, 1201);
+    expect((await edit(id, 'Поздно')).json().error_type).toBe('edit_window_passed');
+  });
+
+  it('an edit the site refuses is undone: the posted text shows again with the error', async () => {
+    const id = await replyInFeed('Исходный текст');
+    await ack(id, { external_id: 'vc-answer-2' });
+    expect((await edit(id, 'Первая правка')).statusCode).toBe(200);
+    expect((await edit(id, 'Вторая правка')).statusCode).toBe(200);
+    const refused = await ack(id, { error: 'Комментарий нельзя изменить' });
+    expect(refused.json()).toMatchObject({ delivery: 'delivered', external_id: 'vc-answer-2' });
+    expect(await replyRow(id)).toMatchObject({
+      text: 'Исходный текст',
+      delivery: 'delivered',
+      deliveryError: 'Комментарий нельзя изменить',
+    });
+  });
+
+  it('documents the feed with the edited marker in the OpenAPI', async () => {
+    const spec = (await t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const op = JSON.stringify(spec.paths['/v1/ingest/replies'].get);
+    expect(op).toContain('edited_at');
+    expect(op).toContain('external_id');
+  });
+});
+
+describe('a reply the collector refused', () => {
+  it('is retried: it goes back to the feed and can then be posted', async () => {
+    await send({ items: [review('r-40')] });
+    const [item] = await t.deps.database.db
+      .select()
+      .from(items)
+      .where(and(eq(items.objectId, objectId), eq(items.externalId, 'r-40')));
+    const replied = await t.app.inject({
+      method: 'POST',
+      url: `/v1/items/${item!.id}/reply`,
+      headers,
+      payload: { text: 'Ответ банка' },
+    });
+    const id = replied.json().reply.id as number;
+    await settle(t, buildWorker(t, { spaceIds: [spaceId] }), spaceId);
+    const auth = { authorization: `Bearer ${token}` };
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `/v1/ingest/replies/${id}`,
+      headers: auth,
+      payload: { error: 'Капча' },
+    });
+    expect(refused.json()).toMatchObject({ delivery: 'failed' });
+    const pending = async () =>
+      (
+        (await t.app.inject({ method: 'GET', url: '/v1/ingest/replies', headers: auth })).json()
+          .items as Array<{
+          id: number;
+        }>
+      ).map((r) => r.id);
+    expect(await pending()).not.toContain(id);
+
+    const retried = await t.app.inject({ method: 'POST', url: `/v1/items/${id}/retry`, headers });
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(retried.json().item).toMatchObject({ delivery: 'sent', delivery_error: null });
+    expect(await pending()).toContain(id);
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: `/v1/ingest/replies/${id}`,
+      headers: auth,
+      payload: { external_id: 'answer-40' },
+    });
+    expect(posted.json()).toMatchObject({ delivery: 'delivered', external_id: 'answer-40' });
+    const again = await t.app.inject({ method: 'POST', url: `/v1/items/${id}/retry`, headers });
+    expect(again.statusCode).toBe(400);
+  });
+});

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../http/app';
 import { bearerToken } from '../../http/auth';
 import { AppError } from '../../http/errors';
 import { sha256 } from '../../lib/crypto';
-import { ingestBatchSchema, ingestResultSchema, replyAckSchema } from './schemas';
+import { ingestBatchSchema, ingestResultSchema, pendingRepliesSchema, replyAckSchema } from './schemas';
 import { acknowledgeReply, findPendingReplies, getIngestObject, ingestItems } from './service';
 
 const TAG = ['ingest'];
@@ -62,6 +62,9 @@ export async function registerIngestRoutes(root: FastifyInstance, deps: AppDeps)
         tags: TAG,
         security,
         summary: "Operators' replies waiting for the collector to post them on the site",
+        description:
+          "Replies handed to the collector and not yet reported back. A new reply has `external_id: null`: post it, then report the site id. An operator may edit a reply inside the site's edit window (catalogue `edit_comment`, e.g. vc.ru 1200 s after it was written): an edited reply that is already posted comes back here with its `external_id`, the new `text` and `edited: true` — change it on the site, then report it again (the same or a new site id). Reporting an `error` for an edited reply keeps the posted text.",
+        response: { 200: pendingRepliesSchema },
       },
     },
     async (req) => ({ items: await findPendingReplies(db, await account(req)) }),
@@ -74,6 +77,8 @@ export async function registerIngestRoutes(root: FastifyInstance, deps: AppDeps)
         tags: TAG,
         security,
         summary: 'Report a reply as posted (with the site id) or refused (with the error text)',
+        description:
+          'A refused new reply shows as failed to the operator, who may retry it (it then comes back to the feed). A refused edit is undone: the reply shows the posted text again with the error.',
         params: z.object({ id: z.coerce.number().int().positive() }),
         body: replyAckSchema,
       },

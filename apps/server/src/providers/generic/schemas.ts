@@ -91,3 +91,55 @@ export const replyAckSchema = z.union([
   z.object({ external_id: z.string().trim().min(1).max(255).describe('Id the site gave the posted reply') }),
   z.object({ error: z.string().trim().min(1).max(2000).describe('Why the site refused the reply') }),
 ]);
+
+const pendingReplyAttachment = z.object({
+  type: z.enum(['image', 'video', 'audio', 'voice', 'document', 'sticker', 'link']),
+  url: z.string().describe('Where to download the file'),
+  name: z.string().optional(),
+  mime: z.string().optional(),
+  size: z.number().int().optional().describe('Bytes'),
+  width: z.number().int().optional(),
+  height: z.number().int().optional(),
+});
+
+export const pendingReplySchema = z
+  .object({
+    id: z.number().int().describe('Our id of the reply: acknowledge it with POST /v1/ingest/replies/{id}'),
+    in_reply_to: z
+      .string()
+      .nullable()
+      .describe('`external_id` of the item it answers (null when that item has no site id)'),
+    external_id: z
+      .string()
+      .nullable()
+      .describe(
+        'Null: post it as a new reply. Set: the reply is already on the site under this id and was edited — change it there to `text`',
+      ),
+    text: z.string().describe('The text to post (for an edited reply, the new text)'),
+    attachments: z.array(pendingReplyAttachment),
+    created_at: z.number().int().describe('When the operator wrote it, unix seconds'),
+    edited: z.boolean().describe('The operator changed the text after writing it'),
+    edited_at: z.number().int().nullable().describe('When it was last edited, unix seconds; null if never'),
+  })
+  .describe("An operator's reply the collector has yet to post, or to change on the site");
+
+export const pendingRepliesSchema = z
+  .object({ items: z.array(pendingReplySchema).describe('Oldest first, at most 500') })
+  .meta({
+    examples: [
+      {
+        items: [
+          {
+            id: 5120,
+            in_reply_to: 'comment-48213',
+            external_id: 'comment-48290',
+            text: 'Спасибо! Исправили, обновите страницу.',
+            attachments: [],
+            created_at: 1_763_100_000,
+            edited: true,
+            edited_at: 1_763_100_600,
+          },
+        ],
+      },
+    ],
+  });

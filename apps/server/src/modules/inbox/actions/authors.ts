@@ -1,40 +1,63 @@
 import { BLOCK_DURATION_SECONDS, type BlockDuration, canPerform, isProviderId } from '@otklik/shared';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import { activity, authors, chats, items } from '../../../db/schema';
 import { AppError } from '../../../http/errors';
 import { enqueueOutbox, kickOutbox } from '../../../jobs/outbox';
 import { getConnector } from '../../../providers/registry';
-import { authorize, isMember } from '../../spaces/actor';
+import { getVisibleAuthor } from '../../authors/policy';
+import { authorize } from '../../spaces/actor';
 import { presentAuthor } from '../presenter';
+import { scopeFor } from '../scope';
 import { activityCause, causeOf, type Performer, userIdOf } from './policy';
 import { type ActionDeps, transaction } from './send';
 
 // Blocking an author (SPEC §6 moderators "block users"; §9 durations). The block is always ours
 // (authors.blocked_until / blocked_forever); where the network can ban too, the ban is queued on the
-// account the author last wrote to.
+// account the author last wrote to among the accounts the performer may act on (a member limited to a
+// user group bans only on their group's accounts).
 
-async function getAuthorFor(deps: ActionDeps, performer: Performer, authorId: number) {
-  const [author] = await deps.db.select().from(authors).where(eq(authors.id, authorId)).limit(1);
-  if (!author) throw new AppError(404, 'error.notFound');
+type AuthorRow = typeof authors.$inferSelect;
+
+/**
+ * The author, if the performer sees them — the same scope as the author pages (authors/policy.ts:
+ * 404 for an author outside the member's user group) — and may block in their space (403 otherwise);
+ * with the accounts the performer may act on there (null: all of the space's accounts).
+ */
+async function getAuthorFor(
+  deps: ActionDeps,
+  performer: Performer,
+  authorId: number,
+): Promise<{ author: AuthorRow; objectIds: number[] | null }> {
   if (performer.kind === 'user') {
-    if (!isMember(performer.actor, author.spaceId)) throw new AppError(404, 'error.notFound');
+    const { author } = await getVisibleAuthor(deps.db, performer.actor, authorId);
     authorize(performer.actor, 'authors.block', author.spaceId);
-  } else if (performer.spaceId !== author.spaceId) throw new AppError(404, 'error.notFound');
-  return author;
+    const scope = await scopeFor(deps.db, performer.actor, 'authors.block');
+    const objectIds = scope.spaces.get(author.spaceId);
+    return { author, objectIds: objectIds === undefined ? [] : objectIds };
+  }
+  const [author] = await deps.db.select().from(authors).where(eq(authors.id, authorId)).limit(1);
+  if (!author || performer.spaceId !== author.spaceId) throw new AppError(404, 'error.notFound');
+  return { author, objectIds: null };
 }
 
-/** The account the author last wrote to: that is where a network ban applies. */
-async function lastObjectOf(deps: ActionDeps, author: typeof authors.$inferSelect) {
+/**
+ * The account the author last wrote to, among `objectIds` (null: any account of the space): that is
+ * where a network ban applies. Null when the author wrote to none of them.
+ */
+async function lastObjectOf(deps: ActionDeps, author: AuthorRow, objectIds: number[] | null) {
+  if (objectIds !== null && objectIds.length === 0) return null;
+  const within = (column: typeof items.objectId | typeof chats.objectId): SQL[] =>
+    objectIds === null ? [] : [inArray(column, objectIds)];
   const [item] = await deps.db
     .select({ objectId: items.objectId, at: items.createdAt })
     .from(items)
-    .where(and(eq(items.spaceId, author.spaceId), eq(items.authorId, author.id)))
+    .where(and(eq(items.spaceId, author.spaceId), eq(items.authorId, author.id), ...within(items.objectId)))
     .orderBy(desc(items.createdAt))
     .limit(1);
   const [chat] = await deps.db
     .select({ objectId: chats.objectId, at: chats.lastMessageAt })
     .from(chats)
-    .where(and(eq(chats.spaceId, author.spaceId), eq(chats.authorId, author.id)))
+    .where(and(eq(chats.spaceId, author.spaceId), eq(chats.authorId, author.id), ...within(chats.objectId)))
     .orderBy(desc(chats.lastMessageAt))
     .limit(1);
   if (item && chat) return item.at >= chat.at ? item.objectId : chat.objectId;
@@ -52,12 +75,12 @@ async function setBlock(
   authorId: number,
   block: { blocked: boolean; duration?: BlockDuration },
 ) {
-  const author = await getAuthorFor(deps, performer, authorId);
+  const { author, objectIds } = await getAuthorFor(deps, performer, authorId);
   const now = new Date();
   const seconds = block.duration ? BLOCK_DURATION_SECONDS[block.duration] : null;
   const until = block.blocked && seconds !== null ? new Date(now.getTime() + seconds * 1000) : null;
   const forever = block.blocked && seconds === null;
-  const objectId = await lastObjectOf(deps, author);
+  const objectId = await lastObjectOf(deps, author, objectIds);
   const networkAllows = objectId !== null && networkCanBlock(author.provider);
   const updated = await transaction(deps.db, async (tx) => {
     const [row] = await tx

@@ -3,6 +3,8 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { activity, items, messages, type Reaction } from '../../../db/schema';
 import { AppError } from '../../../http/errors';
 import { enqueueOutbox, kickOutbox, type OutboxAction } from '../../../jobs/outbox';
+import { isIngestProvider } from '../../../providers/generic/connector';
+import { editCollectorReply } from '../../../providers/generic/service';
 import type { Connector } from '../../../providers/types';
 import { presentMessage } from '../presenter';
 import {
@@ -230,7 +232,7 @@ export async function reactToMessage(
   await deps.bus.publish({
     type: 'messages.updated',
     spaceId: chat.spaceId,
-    payload: { messages: [presented] },
+    payload: { object_id: chat.objectId, messages: [presented] },
     cause: causeOf(performer),
   });
   await kickOutbox(deps.bus);
@@ -240,6 +242,9 @@ export async function reactToMessage(
 /**
  * Editing our own reply inside the network's edit window (SPEC §9: VK 43200 s, vc 1200 s). A reply the
  * network has not accepted yet is simply changed before it goes out (the worker sends the current text).
+ * On networks reached through a customer's collector (vc and other `ingest_token` sites) the reply is
+ * out once it is in the collector's feed, posted or not: from then on the window applies, and the edit
+ * goes back to that feed (providers/generic/service.ts).
  */
 export async function editReply(
   deps: ActionDeps,
@@ -252,7 +257,8 @@ export async function editReply(
   const object = await getObjectRow(deps.db, item.objectId);
   const draft = await prepareDraft(deps, object.provider, 'comment', { text: input.text });
   const now = new Date();
-  if (!item.externalId) {
+  const viaCollector = isIngestProvider(object.provider);
+  if (!item.externalId && !(viaCollector && item.delivery === 'sent')) {
     const [row] = await deps.db
       .update(items)
       .set({ text: draft.text, editedAt: now, updatedAt: now })
@@ -266,6 +272,12 @@ export async function editReply(
   const sentAt = Math.floor(item.createdAt.getTime() / 1000);
   if (!isWithinEditWindow(catalogueEntry(object.provider), sentAt, Math.floor(now.getTime() / 1000))) {
     throw new AppError(400, 'reply.editWindowPassed', { errorType: 'edit_window_passed' });
+  }
+  if (viaCollector) {
+    const row = await editCollectorReply(deps, performer, item, draft.text, now);
+    const [presented] = await presentItems(deps.db, [row]);
+    await publishBySpace(deps.bus, 'items.updated', 'items', [presented!], causeOf(performer));
+    return presented!;
   }
   return record(
     deps,

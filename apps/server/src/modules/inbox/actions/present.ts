@@ -101,16 +101,24 @@ export async function presentChats(db: Db, rows: ChatRow[]): Promise<PresentedCh
   );
 }
 
-/** Publishes after commit, one event per space (the hub delivers by space). */
-export async function publishBySpace<T extends { space_id: number }>(
+/**
+ * Publishes after commit, one event per account: the socket hub delivers an account's content only to
+ * the members whose scope covers that account (realtime/access.ts), so each event names its `object_id`.
+ */
+export async function publishBySpace<T extends { space_id: number; object_id: number }>(
   bus: EventBus,
   type: string,
   key: 'items' | 'chats',
   presented: T[],
   cause: Cause,
 ) {
-  const bySpace = new Map<number, T[]>();
-  for (const p of presented) bySpace.set(p.space_id, [...(bySpace.get(p.space_id) ?? []), p]);
-  for (const [spaceId, list] of bySpace)
-    await bus.publish({ type, spaceId, payload: { [key]: list }, cause });
+  const byAccount = new Map<number, T[]>();
+  for (const p of presented) byAccount.set(p.object_id, [...(byAccount.get(p.object_id) ?? []), p]);
+  for (const [objectId, list] of byAccount)
+    await bus.publish({
+      type,
+      spaceId: list[0]!.space_id,
+      payload: { object_id: objectId, [key]: list },
+      cause,
+    });
 }

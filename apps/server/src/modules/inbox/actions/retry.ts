@@ -2,6 +2,7 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import { items, messages, outbox } from '../../../db/schema';
 import { AppError } from '../../../http/errors';
 import { kickOutbox } from '../../../jobs/outbox';
+import { returnRefusedReply } from '../../../providers/generic/service';
 import { presentMessage } from '../presenter';
 import { causeOf, loadItemFor, loadMessageFor, type Performer } from './policy';
 import { presentItems, publishBySpace } from './present';
@@ -27,6 +28,13 @@ async function requeue(deps: ActionDeps, where: ReturnType<typeof and>) {
 export async function retryItemSend(deps: ActionDeps, performer: Performer, itemId: number) {
   const item = await loadItemFor(deps.db, performer, itemId, 'items.reply');
   if (!item.isOwn || item.delivery !== 'failed') throw new AppError(400, 'reply.notFailed');
+  // A reply a collector refused was delivered to its feed (the outbox row is done): back to the feed.
+  const returned = await returnRefusedReply(deps.db, item, new Date());
+  if (returned) {
+    const [presented] = await presentItems(deps.db, [returned]);
+    await publishBySpace(deps.bus, 'items.updated', 'items', [presented!], causeOf(performer));
+    return presented!;
+  }
   const updated = await transaction(deps.db, async (tx) => {
     await requeue({ ...deps, db: tx }, and(eq(outbox.itemId, item.id), eq(outbox.action, 'reply')));
     const [row] = await tx
@@ -61,7 +69,7 @@ export async function retryMessageSend(deps: ActionDeps, performer: Performer, m
   await deps.bus.publish({
     type: 'messages.updated',
     spaceId: chat.spaceId,
-    payload: { messages: [presented] },
+    payload: { object_id: chat.objectId, messages: [presented] },
     cause: causeOf(performer),
   });
   await kickOutbox(deps.bus);

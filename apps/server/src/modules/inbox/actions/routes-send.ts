@@ -7,6 +7,9 @@ import { replyToItem, replyToItems, sendChatMessage, sendDirect } from './send';
 
 const TAG = ['inbox'];
 const security = [{ bearer: [] }];
+/** SPEC §7 lock/unlock: the socket lock of who is answering is enforced here (reply-locks.ts). */
+const LOCKED =
+  '409 with `error_type` locked (and `key`, `holder` {id, name}) while another user holds the socket lock (`item:ID` / `chat:ID`) of what is answered; the holder, from any tab, may send.';
 
 /** Replies and messages (the composer) and re-sending what a network refused. */
 export function registerSendRoutes(root: FastifyInstance, { deps, authenticated, performer }: RouteContext) {
@@ -20,8 +23,7 @@ export function registerSendRoutes(root: FastifyInstance, { deps, authenticated,
         tags: TAG,
         security,
         summary: 'Reply publicly under a comment or review (closes it with reply)',
-        description:
-          'Checked against the network limits (characters, UTF-8 bytes, attachments): 400 with `error_type` text_too_long | bytes_too_long | too_many_attachments | not_supported and `limit`. Returns at once with the reply `queued`; its delivery changes over the socket.',
+        description: `Checked against the network limits (characters, UTF-8 bytes, attachments): 400 with \`error_type\` text_too_long | bytes_too_long | too_many_attachments | not_supported and \`limit\`. ${LOCKED} Returns at once with the reply \`queued\`; its delivery changes over the socket.`,
         params: idParams,
         body: replyBody,
       },
@@ -37,6 +39,7 @@ export function registerSendRoutes(root: FastifyInstance, { deps, authenticated,
         tags: TAG,
         security,
         summary: 'The same reply to several comments of one account',
+        description: `All or nothing. ${LOCKED.replace('what is answered', 'any of the comments')}`,
         body: bulkReplyBody,
       },
     },
@@ -51,6 +54,7 @@ export function registerSendRoutes(root: FastifyInstance, { deps, authenticated,
         tags: TAG,
         security,
         summary: "'Direct': one private message to the commenter, in their chat",
+        description: `${LOCKED} Both the comment's lock and, when it exists, the conversation's count.`,
         params: idParams,
         body: directBody,
       },
@@ -66,6 +70,7 @@ export function registerSendRoutes(root: FastifyInstance, { deps, authenticated,
         tags: TAG,
         security,
         summary: 'Write in a private conversation',
+        description: LOCKED,
         params: idParams,
         body: replyBody,
       },

@@ -28,7 +28,7 @@ export async function registerInboxActionsModule(
 ) {
   const { db } = deps.database;
   const context: RouteContext = {
-    deps: { db, bus: deps.bus, config: deps.config, sealer: deps.sealer },
+    deps: { db, bus: deps.bus, config: deps.config, sealer: deps.sealer, locks: deps.locks },
     authenticated: requireAuth(authenticate),
     performer: async (req) => ({ kind: 'user', actor: await loadActor(db, req.auth!.user) }),
   };

@@ -1,12 +1,13 @@
 import { BULK_REPLY_MAX, type ReplyKind } from '@otklik/shared';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Config } from '../../../config';
 import type { Db } from '../../../db/client';
-import { authors, type items, objects } from '../../../db/schema';
+import { authors, chats, type items, objects } from '../../../db/schema';
 import { AppError } from '../../../http/errors';
 import { enqueueOutbox, kickOutbox } from '../../../jobs/outbox';
 import type { Sealer } from '../../../lib/crypto';
 import type { EventBus } from '../../../realtime/bus';
+import type { LockStore } from '../../../realtime/locks';
 import { presentMessage } from '../presenter';
 import {
   assertDraftFits,
@@ -26,14 +27,16 @@ import {
   recordChatMessage,
   recordItemReply,
 } from './record';
+import { assertNotLockedByOther, chatLockKey, itemLockKey } from './reply-locks';
 import { resolveAttachments } from './uploads';
 
 // THE send path (ARCHITECTURE "One send path"). Every reply — from the composer today; templates,
 // macros, rules, bots and the AI later — comes through here: check who may (role + accounts), check what
 // the network allows (SPEC §3 catalogue, §5 limits), record it (own reply, statuses, activity) and queue
-// the network call in the same transaction, then tell open lists. The request never waits for the
-// network: jobs/outbox-worker.ts makes the call. Moderation (moderation.ts) and workflow actions use
-// the same checks and the same outbox.
+// the network call in the same transaction, then tell open lists. A record a colleague is answering
+// (their socket holds its lock, reply-locks.ts) is refused with 409 `locked`. The request never waits
+// for the network: jobs/outbox-worker.ts makes the call. Moderation (moderation.ts) and workflow actions
+// use the same checks and the same outbox.
 
 export interface ActionDeps {
   db: Db;
@@ -41,6 +44,8 @@ export interface ActionDeps {
   config: Config;
   /** Opens account credentials for the connector's up-front refusals (policy.ts assertNetworkAllows). */
   sealer: Sealer;
+  /** "Who is answering" locks the socket hub takes; a reply to what another user holds is refused. */
+  locks: LockStore;
 }
 
 export interface DraftInput {
@@ -114,6 +119,7 @@ async function publishItemReplies(
 export async function replyToItem(deps: ActionDeps, performer: Performer, itemId: number, input: DraftInput) {
   const item = await loadItemFor(deps.db, performer, itemId, 'items.reply');
   assertReplyTarget(item);
+  await assertNotLockedByOther(deps.locks, performer, [itemLockKey(item.id)]);
   const object = await getObjectRow(deps.db, item.objectId);
   assertNetworkAllows(object.provider, 'reply', 'sendReply', { object, sealer: deps.sealer, item });
   const draft = await prepareDraft(deps, object.provider, 'comment', input);
@@ -140,6 +146,11 @@ export async function replyToItems(deps: ActionDeps, performer: Performer, ids: 
   const rows = await loadItemsFor(deps.db, performer, unique, () => 'items.reply');
   if (new Set(rows.map((r) => r.objectId)).size > 1) throw new AppError(400, 'comments.sameAccount');
   rows.forEach(assertReplyTarget);
+  await assertNotLockedByOther(
+    deps.locks,
+    performer,
+    rows.map((r) => itemLockKey(r.id)),
+  );
   const object = await getObjectRow(deps.db, rows[0]!.objectId);
   for (const item of rows)
     assertNetworkAllows(object.provider, 'reply', 'sendReply', { object, sealer: deps.sealer, item });
@@ -191,6 +202,7 @@ export async function sendChatMessage(
   input: DraftInput,
 ) {
   const chat = await loadChatFor(deps.db, performer, chatId, 'messages.reply');
+  await assertNotLockedByOther(deps.locks, performer, [chatLockKey(chat.id)]);
   const object = await getObjectRow(deps.db, chat.objectId);
   assertNetworkAllows(object.provider, 'reply', 'sendMessage', { object, sealer: deps.sealer });
   const draft = await prepareDraft(deps, object.provider, 'message', input);
@@ -225,6 +237,16 @@ export async function sendDirect(
     ? await deps.db.select().from(authors).where(eq(authors.id, item.authorId))
     : [];
   if (!author) throw new AppError(400, 'reply.notSupported', { errorType: 'not_supported' });
+  // The comment, and the conversation the message lands in when there already is one.
+  const [existing] = await deps.db
+    .select({ id: chats.id })
+    .from(chats)
+    .where(and(eq(chats.objectId, item.objectId), eq(chats.externalId, author.externalId)))
+    .limit(1);
+  await assertNotLockedByOther(deps.locks, performer, [
+    itemLockKey(item.id),
+    ...(existing ? [chatLockKey(existing.id)] : []),
+  ]);
   const result = await transaction(deps.db, async (tx) => {
     const now = new Date();
     const chat = await findOrCreateDirectChat(tx, item, author, now);

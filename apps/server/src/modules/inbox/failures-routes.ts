@@ -1,0 +1,124 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../http/app';
+import { type AuthContext, requireAuth } from '../../http/auth';
+import { forbidden } from '../../http/errors';
+import { getVisibleAuthor } from '../authors/policy';
+import { loadActor } from '../spaces/actor';
+import {
+  countFailedActions,
+  FAILURES_PAGE_DEFAULT,
+  FAILURES_PAGE_MAX,
+  findFailedActions,
+  getItemFailure,
+  getNetworkBan,
+  presentFailedAction,
+  presentFailureCount,
+  presentItemFailure,
+  presentNetworkBan,
+} from './failures';
+import { getScopedItem, scopeFor } from './scope';
+
+const bearer = [{ bearer: [] }];
+const positiveId = z.coerce.number().int().positive();
+const idParams = z.object({ id: positiveId });
+const failuresQuery = z.object({
+  /** Keyset pagination: the `next_before` of the previous page. */
+  before: positiveId.optional(),
+  limit: z.coerce.number().int().min(1).max(FAILURES_PAGE_MAX).default(FAILURES_PAGE_DEFAULT),
+});
+
+/**
+ * Failed outgoing actions (SPEC §2 settings/errors and the errors dropdown; "never lost silently"):
+ * the list and per-account counts for those who see errors (administrators, within their user group),
+ * the failed action of one item, and an author's network ban.
+ */
+export async function registerFailuresRoutes(
+  root: FastifyInstance,
+  deps: AppDeps,
+  authenticate: (token: string) => Promise<AuthContext>,
+) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const authenticated = requireAuth(authenticate);
+  const { db } = deps.database;
+
+  /** Where the actor sees errors: 403 when nowhere (the same rule as the dropdown, `errors.view`). */
+  const errorsScope = async (req: { auth: AuthContext | null }) => {
+    const scope = await scopeFor(db, await loadActor(db, req.auth!.user), 'errors.view');
+    if (scope.spaces.size === 0) throw forbidden();
+    return scope;
+  };
+
+  app.get(
+    '/errors/actions',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: ['accounts'],
+        security: bearer,
+        summary: 'Recent failed replies and moderation actions (settings/errors), newest first',
+        description:
+          'Failures of the last 7 days that still stand: a retried send, or a later action on the item, message or author, takes one off. `retry` names the send to POST …/retry; `target` where to open it.',
+        querystring: failuresQuery,
+      },
+    },
+    async (req) => {
+      const page = await findFailedActions(db, await errorsScope(req), req.query);
+      return { items: page.rows.map(presentFailedAction), next_before: page.nextBefore };
+    },
+  );
+
+  app.get(
+    '/errors/actions/counts',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: ['accounts'],
+        security: bearer,
+        summary: 'Per account: how many recent failed actions still stand (errors dropdown)',
+      },
+    },
+    async (req) => ({
+      items: (await countFailedActions(db, await errorsScope(req))).map(presentFailureCount),
+    }),
+  );
+
+  app.get(
+    '/items/:id/failure',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: ['items'],
+        security: bearer,
+        summary: 'The action the network refused on this item (while the item shows delivery_error)',
+        params: idParams,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const item = await getScopedItem(db, actor, req.params.id, 'items.view');
+      const failure = await getItemFailure(db, item);
+      return { failure: failure ? presentItemFailure(failure) : null };
+    },
+  );
+
+  app.get(
+    '/authors/:id/network_ban',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: ['authors'],
+        security: bearer,
+        summary: "The author's latest ban or unban on the network: pending, done or failed",
+        params: idParams,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const { author } = await getVisibleAuthor(db, actor, req.params.id);
+      const ban = await getNetworkBan(db, author);
+      return { network_ban: ban ? presentNetworkBan(ban) : null };
+    },
+  );
+}

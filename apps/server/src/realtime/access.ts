@@ -1,0 +1,127 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { users } from '../db/schema';
+import { type InboxScope, inScope, scopeFor } from '../modules/inbox/scope';
+import { loadActor, spaceIdsWhere } from '../modules/spaces/actor';
+import type { BusEvent } from './bus';
+
+/**
+ * What one socket may receive, resolved once per connection (and again when memberships, groups or
+ * accounts change) from the same scopes the read API uses (modules/inbox/scope.ts), so a pushed row is
+ * never one the member could not have listed.
+ */
+export interface ConnectionAccess {
+  /** Every space the user is a member of: events without account content go by space. */
+  spaceIds: Set<number>;
+  /** `items.view` scope: comments and reviews. */
+  items: InboxScope;
+  /** `messages.view` scope: chats and their messages. */
+  messages: InboxScope;
+  /** Spaces where the user manages accounts and so sees every account (objects/policy.ts). */
+  managedAccounts: Set<number>;
+}
+
+export const NO_ACCESS: ConnectionAccess = {
+  spaceIds: new Set(),
+  items: { spaces: new Map() },
+  messages: { spaces: new Map() },
+  managedAccounts: new Set(),
+};
+
+export async function loadConnectionAccess(db: Db, userId: number): Promise<ConnectionAccess> {
+  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!user) return NO_ACCESS;
+  const actor = await loadActor(db, user);
+  const [items, messages] = await Promise.all([
+    scopeFor(db, actor, 'items.view'),
+    scopeFor(db, actor, 'messages.view'),
+  ]);
+  return {
+    spaceIds: new Set(actor.rows.map((r) => r.space.id)),
+    items,
+    messages,
+    managedAccounts: new Set(spaceIdsWhere(actor, 'accounts.manage')),
+  };
+}
+
+/**
+ * Which account content an event carries, by its type: comments (`items.*`), personal messages
+ * (`messages.*`, `chats.*`), authors (seen through either), accounts themselves (`objects.*`).
+ * Null: nothing of an account's content (statuses, tags, settings lists), delivered by space alone.
+ */
+export type EventContent = 'items' | 'messages' | 'authors' | 'accounts';
+
+export function contentOf(type: string): EventContent | null {
+  if (type.startsWith('items.')) return 'items';
+  if (type.startsWith('messages.') || type.startsWith('chats.')) return 'messages';
+  if (type.startsWith('authors.') && type !== 'authors.changed') return 'authors';
+  if (type.startsWith('objects.')) return 'accounts';
+  return null;
+}
+
+const numbers = (value: unknown): number[] =>
+  Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : [];
+
+const fieldOf = (rows: unknown, field: string): unknown[] =>
+  Array.isArray(rows)
+    ? rows.map((r) => (r && typeof r === 'object' ? (r as Record<string, unknown>)[field] : null))
+    : [];
+
+/**
+ * The accounts an event concerns: its `object_id` and the `object_id` of every row it carries (for
+ * `objects.*`, the accounts themselves). Every one of them must be readable for the event to go out.
+ */
+export function accountsOf(event: BusEvent, content: EventContent): number[] {
+  const p = event.payload;
+  const ids = new Set<number>(numbers([p.object_id]));
+  for (const key of ['items', 'chats', 'authors'])
+    for (const id of numbers(fieldOf(p[key], 'object_id'))) ids.add(id);
+  if (p.chat && typeof p.chat === 'object')
+    for (const id of numbers([(p.chat as { object_id?: unknown }).object_id])) ids.add(id);
+  if (content === 'accounts') {
+    for (const id of numbers(fieldOf(p.objects, 'id'))) ids.add(id);
+    for (const id of numbers(p.ids)) ids.add(id);
+  }
+  return [...ids];
+}
+
+/**
+ * Whether the scope lets its member read content of these accounts of the space. An event that names
+ * no account goes only to members who see every account of the space (fail closed for user groups).
+ */
+function covers(scope: InboxScope, spaceId: number, objectIds: number[]): boolean {
+  if (!scope.spaces.has(spaceId)) return false;
+  if (objectIds.length === 0) return scope.spaces.get(spaceId) === null;
+  return objectIds.every((id) => inScope(scope, spaceId, id));
+}
+
+/** May a connection with this access receive the event? Space, role for the content kind, user group. */
+export function mayReceive(access: ConnectionAccess, event: BusEvent): boolean {
+  const content = contentOf(event.type);
+  if (event.spaceId === undefined) return content === null;
+  if (!access.spaceIds.has(event.spaceId)) return false;
+  if (content === null) return true;
+  const objectIds = accountsOf(event, content);
+  switch (content) {
+    case 'items':
+      return covers(access.items, event.spaceId, objectIds);
+    case 'messages':
+      return covers(access.messages, event.spaceId, objectIds);
+    case 'accounts':
+      if (access.managedAccounts.has(event.spaceId)) return true;
+      return (
+        covers(access.items, event.spaceId, objectIds) || covers(access.messages, event.spaceId, objectIds)
+      );
+    case 'authors':
+      return (
+        covers(access.items, event.spaceId, objectIds) || covers(access.messages, event.spaceId, objectIds)
+      );
+  }
+}
+
+/** Whether the member's view of the space is narrowed to a user group (their access depends on groups). */
+export function isGroupLimited(access: ConnectionAccess, spaceId: number): boolean {
+  const items = access.items.spaces.get(spaceId);
+  const messages = access.messages.spaces.get(spaceId);
+  return (items !== undefined && items !== null) || (messages !== undefined && messages !== null);
+}
