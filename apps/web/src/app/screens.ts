@@ -117,4 +117,5 @@ export const screens: Partial<Record<RouteName, LazyExoticComponent<ComponentTyp
   'settings-user-workinghours': lazyScreen(() => import('../screens/settings/schedule/UserScheduleScreen')),
   'settings-workinghours': lazyScreen(() => import('../screens/settings/workinghours/WorkingHoursScreen')),
   'settings-config': lazyScreen(() => import('../screens/settings/config/MySettingsScreen')),
+  'settings-errors': lazyScreen(() => import('../screens/settings/errors/ErrorsScreen')),
 };

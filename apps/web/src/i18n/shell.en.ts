@@ -43,6 +43,10 @@ export const shellEn: Dictionary<ShellResources> = {
     label_other: '{{count}} accounts with errors',
     heading: 'Account errors',
     all: 'All errors',
+    failed_one: '{{count}} failed action',
+    failed_few: '{{count}} failed actions',
+    failed_many: '{{count}} failed actions',
+    failed_other: '{{count}} failed actions',
   },
   billing: {
     label: 'Plan and billing',

@@ -41,6 +41,10 @@ export const shellRu = {
     label_other: '{{count}} аккаунта с ошибками',
     heading: 'Ошибки аккаунтов',
     all: 'Все ошибки',
+    failed_one: '{{count}} неудавшееся действие',
+    failed_few: '{{count}} неудавшихся действия',
+    failed_many: '{{count}} неудавшихся действий',
+    failed_other: '{{count}} неудавшегося действия',
   },
   billing: {
     label: 'Тариф и оплата',

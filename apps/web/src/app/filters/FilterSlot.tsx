@@ -3,7 +3,7 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useM
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { countAppliedFilters } from '../shell/routing';
+import { type FilterCounting, filterButtonCount } from '../shell/routing';
 
 // SPEC §2 filter button: the top bar owns the button (with the number of applied filters) and a drawer;
 // a screen fills the drawer with its own filter form:
@@ -15,10 +15,8 @@ import { countAppliedFilters } from '../shell/routing';
 // The form is rendered in the screen's own React tree (its state and context stay there) and shown in the
 // drawer through a portal. The button appears while a FilterSlot is mounted.
 
-interface Registration {
+interface Registration extends FilterCounting {
   title?: string;
-  /** Query parameters that are this screen's filters (default: every parameter but paging/tabs/locale). */
-  keys?: readonly string[];
 }
 
 interface FilterSlotContextValue {
@@ -93,7 +91,7 @@ export function useFilterSlot(): FilterSlotApi {
   if (!context) throw new Error('useFilterSlot outside FilterSlotProvider');
   return {
     isAvailable: context.registration !== null,
-    appliedCount: countAppliedFilters(search, context.registration?.keys),
+    appliedCount: filterButtonCount(search, context.registration),
     opened: context.opened,
     open: context.open,
     close: context.close,
@@ -101,15 +99,15 @@ export function useFilterSlot(): FilterSlotApi {
 }
 
 /** Puts its children (a filter form) into the top bar's filter drawer while mounted. */
-export function FilterSlot({ title, keys, children }: Registration & { children: ReactNode }) {
+export function FilterSlot({ title, keys, count, children }: Registration & { children: ReactNode }) {
   const context = useContext(FilterSlotContext);
   if (!context) throw new Error('FilterSlot outside FilterSlotProvider');
   const { register, target } = context;
   const keyList = keys?.join(',');
-  // Keys are compared by value (a new array every render must not re-register).
+  // Keys are compared by value (a new array every render must not re-register); `count` must be stable.
   useEffect(
-    () => register({ title, keys: keyList ? keyList.split(',') : undefined }),
-    [register, title, keyList],
+    () => register({ title, keys: keyList ? keyList.split(',') : undefined, count }),
+    [register, title, keyList, count],
   );
   return target ? createPortal(children, target) : null;
 }

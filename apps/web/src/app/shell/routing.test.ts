@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backTarget, countAppliedFilters } from './routing';
+import { backTarget, countAppliedFilters, filterButtonCount } from './routing';
 
 describe('applied filter count', () => {
   it('counts distinct filter parameters, not values, and skips paging, language and tabs', () => {
@@ -11,6 +11,14 @@ describe('applied filter count', () => {
 
   it("counts only the screen's own filter keys when it names them", () => {
     expect(countAppliedFilters('?status=new&object_id=5&q=x', ['status', 'q'])).toBe(2);
+  });
+
+  it("the filter button takes the screen's own count when the screen gives one", () => {
+    const count = (search: string) => (new URLSearchParams(search).get('status') === 'closed' ? 1 : 0);
+    expect(filterButtonCount('?status=new&status=inprogress', { keys: ['status'], count })).toBe(0);
+    expect(filterButtonCount('?status=closed', { count })).toBe(1);
+    expect(filterButtonCount('?status=new&q=x', { keys: ['status', 'q'] })).toBe(2);
+    expect(filterButtonCount('?object_id=1', null)).toBe(1);
   });
 });
 

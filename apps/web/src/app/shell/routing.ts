@@ -17,8 +17,9 @@ export const NON_FILTER_PARAMS = [
 ];
 
 /**
- * SPEC §2 filter button: the number of applied filters — distinct query parameters of the current route
- * that are filters (`status=new&status=open` is one filter). A screen may name its filter keys.
+ * The generic count of applied filters — distinct query parameters of the current route that are filters
+ * (`status=new&status=open` is one filter). A screen may name its filter keys. Screens whose filters have
+ * defaults or validation (the comment and chat lists) give their own count instead: see filterButtonCount.
  */
 export function countAppliedFilters(search: string, keys?: readonly string[]): number {
   const params = new URLSearchParams(search);
@@ -28,6 +29,23 @@ export function countAppliedFilters(search: string, keys?: readonly string[]): n
     if (keys ? keys.includes(name) : !NON_FILTER_PARAMS.includes(name)) names.add(name);
   }
   return names.size;
+}
+
+/** What a screen tells the top bar about its filters (app/filters/FilterSlot). */
+export interface FilterCounting {
+  /** Query parameters that are the screen's filters (default: every parameter but paging/tabs/locale). */
+  keys?: readonly string[];
+  /** The screen's own count of an address — the same function its list uses, so both agree. */
+  count?: (search: string) => number;
+}
+
+/**
+ * SPEC §2 filter button: the number of applied filters. A screen that parses its filters (defaults,
+ * unknown values dropped) counts them itself, so the button never disagrees with the list.
+ */
+export function filterButtonCount(search: string, counting?: FilterCounting | null): number {
+  if (counting?.count) return counting.count(search);
+  return countAppliedFilters(search, counting?.keys);
 }
 
 const staticAndParamPaths = routeNames

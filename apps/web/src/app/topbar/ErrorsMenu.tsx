@@ -6,11 +6,16 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAccountErrors } from '../../api/config';
+import { useFailureCounts } from '../../api/failures';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
+import { accountTroubles } from '../../screens/settings/errors/failureModel';
 import { useShell } from '../shell/ShellContext';
 
-/** SPEC §2 errors dropdown: connected accounts with errors; administrators only (SPEC §6). */
+/**
+ * SPEC §2 errors dropdown: connected accounts with errors — their connection error and how many of
+ * their replies and moderation actions the network refused; administrators only (SPEC §6).
+ */
 export function ErrorsMenu() {
   const { t } = useTranslation();
   const [opened, setOpened] = useState(false);
@@ -18,13 +23,15 @@ export function ErrorsMenu() {
   const { actor } = useShell();
   const allowed = can(actor, 'errors.view');
   const { data: errors } = useAccountErrors(allowed);
-  if (!allowed || !errors || errors.length === 0) return null;
-  const label = t('shell.errors.label', { count: errors.length });
+  const { data: counts } = useFailureCounts(allowed);
+  const troubles = accountTroubles(errors ?? [], counts ?? []);
+  if (!allowed || troubles.length === 0) return null;
+  const label = t('shell.errors.label', { count: troubles.length });
   return (
     <Menu opened={opened} onChange={setOpened} position="bottom-end" width={300} shadow="md" withinPortal>
       <Menu.Target>
         <Tooltip label={label} openDelay={300} disabled={opened}>
-          <Indicator label={errors.length} size={16} color="red" offset={4}>
+          <Indicator label={troubles.length} size={16} color="red" offset={4}>
             <ActionIcon variant="subtle" color="red" size="lg" aria-label={label} data-testid="errors-menu">
               <IconAlertTriangle size={20} stroke={1.7} />
             </ActionIcon>
@@ -33,18 +40,30 @@ export function ErrorsMenu() {
       </Menu.Target>
       <Menu.Dropdown data-testid="errors-dropdown">
         <Menu.Label>{t('shell.errors.heading')}</Menu.Label>
-        {errors.slice(0, 8).map((error) => (
-          <Menu.Item key={error.id} component={Link} to={pathFor('settings-account', { id: error.id })}>
+        {troubles.slice(0, 8).map((trouble) => (
+          <Menu.Item
+            key={trouble.id}
+            component={Link}
+            to={trouble.error ? pathFor('settings-account', { id: trouble.id }) : pathFor('settings-errors')}
+            data-testid="errors-dropdown-account"
+          >
             <Stack gap={2}>
               <Text fz="sm" fw={600} truncate>
-                {error.name}
+                {trouble.name}
               </Text>
-              <Text fz="xs" c="red.7" lineClamp={2}>
-                {error.error}
-              </Text>
-              {error.error_at && (
+              {trouble.error && (
+                <Text fz="xs" c="red.7" lineClamp={2}>
+                  {trouble.error}
+                </Text>
+              )}
+              {trouble.failed > 0 && (
+                <Text fz="xs" c="orange.8" data-testid="errors-dropdown-failed">
+                  {t('shell.errors.failed', { count: trouble.failed })}
+                </Text>
+              )}
+              {trouble.at && (
                 <Text fz="xs" c="dimmed">
-                  {formatDateTime(error.error_at, locale)}
+                  {formatDateTime(trouble.at, locale)}
                 </Text>
               )}
             </Stack>

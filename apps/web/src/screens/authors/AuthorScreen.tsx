@@ -18,7 +18,7 @@ import { BLOCK_DURATIONS } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
 import { IconBan, IconExternalLink, IconLockOpen } from '@tabler/icons-react';
 import { useMemo } from 'react';
-import { useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { useAuthor, useAuthorChats, useAuthorItems, useSetAuthorLabels } from '../../api/authors';
 import { ApiError } from '../../api/client';
 import { useBlockAuthor } from '../../api/inbox';
@@ -35,6 +35,9 @@ import { handle } from '../../features/inbox/model/handle';
 import { notifyDone } from '../../features/inbox/notify';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDate } from '../../lib/format';
+import { KeyboardList } from './AuthorList';
+import { NetworkBanNote } from './NetworkBanNote';
+import { useLiveAuthors } from './useLiveAuthors';
 
 /** author/:id — the author's profile, labels, block/unblock, and what they wrote (SPEC §2). */
 export default function AuthorScreen() {
@@ -44,7 +47,9 @@ export default function AuthorScreen() {
   const data = useInboxData();
   const nowS = useNow(30_000);
   const author = useAuthor(id);
+  const navigate = useNavigate();
   useInboxLive();
+  useLiveAuthors(id);
   const spaceId = author.data?.author.space_id ?? 0;
   const canItems = spaceId > 0 && data.canIn(spaceId, 'items.view');
   const canChats = spaceId > 0 && data.canIn(spaceId, 'messages.view');
@@ -186,6 +191,7 @@ export default function AuthorScreen() {
               </Menu>
             ))}
         </Group>
+        <NetworkBanNote authorId={person.id} />
         {!canLabel && labelsInSpace.length === 0 ? (
           <Text mt="md" fz="xs" c="dimmed">
             {t('authors.labelsOff')}
@@ -223,49 +229,60 @@ export default function AuthorScreen() {
           )}
         </Tabs.List>
         <Tabs.Panel value="items" pt="sm">
-          <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
-            {itemRows.map((row: InboxItem) => (
-              <ItemRow item={row} {...common} to={pathFor('item', { id: row.id })} key={row.id} />
-            ))}
-            {itemRows.length === 0 && !items.isPending && (
-              <Text c="dimmed" p="md" fz="sm">
-                {t('list.empty')}
-              </Text>
-            )}
-          </Paper>
-          {items.hasNextPage && (
-            <Center mt="sm">
-              <Button
-                variant="default"
-                onClick={() => void items.fetchNextPage()}
-                loading={items.isFetchingNextPage}
-              >
-                {t('authors.loadMore')}
-              </Button>
-            </Center>
+          {itemRows.length === 0 ? (
+            <Paper withBorder radius="md">
+              {items.isPending ? (
+                <Center py="md">
+                  <Loader size="sm" />
+                </Center>
+              ) : (
+                <Text c="dimmed" p="md" fz="sm">
+                  {t('list.empty')}
+                </Text>
+              )}
+            </Paper>
+          ) : (
+            <KeyboardList
+              rows={itemRows}
+              list={items}
+              label={t('authors.items')}
+              estimateSize={104}
+              open={(row) => navigate(pathFor('item', { id: row.id }))}
+              renderRow={(row: InboxItem, focused) => (
+                <ItemRow item={row} {...common} focused={focused} to={pathFor('item', { id: row.id })} />
+              )}
+            />
           )}
         </Tabs.Panel>
         <Tabs.Panel value="chats" pt="sm">
-          <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
-            {chatRows.map((row: InboxChat) => (
-              <ChatRow chat={row} {...common} to={pathFor('chat-messages', { id: row.id })} key={row.id} />
-            ))}
-            {chatRows.length === 0 && !chats.isPending && (
-              <Text c="dimmed" p="md" fz="sm">
-                {t('list.empty')}
-              </Text>
-            )}
-          </Paper>
-          {chats.hasNextPage && (
-            <Center mt="sm">
-              <Button
-                variant="default"
-                onClick={() => void chats.fetchNextPage()}
-                loading={chats.isFetchingNextPage}
-              >
-                {t('authors.loadMore')}
-              </Button>
-            </Center>
+          {chatRows.length === 0 ? (
+            <Paper withBorder radius="md">
+              {chats.isPending ? (
+                <Center py="md">
+                  <Loader size="sm" />
+                </Center>
+              ) : (
+                <Text c="dimmed" p="md" fz="sm">
+                  {t('list.empty')}
+                </Text>
+              )}
+            </Paper>
+          ) : (
+            <KeyboardList
+              rows={chatRows}
+              list={chats}
+              label={t('authors.chats')}
+              estimateSize={96}
+              open={(row) => navigate(pathFor('chat-messages', { id: row.id }))}
+              renderRow={(row: InboxChat, focused) => (
+                <ChatRow
+                  chat={row}
+                  {...common}
+                  focused={focused}
+                  to={pathFor('chat-messages', { id: row.id })}
+                />
+              )}
+            />
           )}
         </Tabs.Panel>
       </Tabs>

@@ -1,8 +1,5 @@
 import {
   Alert,
-  Anchor,
-  Avatar,
-  Badge,
   Button,
   Center,
   Group,
@@ -15,20 +12,21 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { pathFor } from '@otklik/shared/routes';
 import { IconSearch } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { type AuthorScope, useAuthorsList } from '../../api/authors';
-import type { AuthorListEntry } from '../../api/inboxTypes';
 import { PageHeader } from '../../components/PageHeader';
-import { ProviderIcon } from '../../features/inbox/components/ProviderIcon';
-import { BlockedBadge } from '../../features/inbox/components/RecordSide';
-import { type InboxData, useInboxData } from '../../features/inbox/hooks/useInboxData';
+import { useInboxData } from '../../features/inbox/hooks/useInboxData';
 import { useInboxT } from '../../features/inbox/i18n';
+import { AuthorList } from './AuthorList';
+import { useLiveAuthors } from './useLiveAuthors';
 
-/** {items|chats|issues}/authors — who wrote comments, messages or tasks the user sees (SPEC §2). */
+/**
+ * {items|chats|issues}/authors — who wrote comments, messages or tasks the user sees (SPEC §2): a live,
+ * virtualized, keyboard-navigable list. Issues (tasks) are not built yet: that one says so.
+ */
 export default function AuthorsScreen() {
   const t = useInboxT();
   const { t: tc } = useTranslation();
@@ -53,6 +51,8 @@ export default function AuthorsScreen() {
     object_id: objectId,
   });
   const rows = useMemo(() => (list.data?.pages ?? []).flatMap((p) => p.items), [list.data]);
+  useLiveAuthors();
+  const title = tc(`titles.${scope}-authors`);
   const setParam = (key: string, value: string | null) => {
     const next = new URLSearchParams(params);
     if (value) next.set(key, value);
@@ -63,7 +63,7 @@ export default function AuthorsScreen() {
 
   return (
     <Stack gap="md">
-      <PageHeader title={tc(`titles.${scope}-authors`)} />
+      <PageHeader title={title} />
       <Group gap="sm" wrap="wrap" align="flex-end">
         <TextInput
           leftSection={<IconSearch size={16} />}
@@ -102,83 +102,28 @@ export default function AuthorsScreen() {
           {t('authors.issuesSoon')}
         </Alert>
       )}
-      {list.isPending ? (
+      {scope === 'issues' ? null : list.isPending ? (
         <Center py={60}>
           <Loader />
         </Center>
       ) : list.error ? (
-        <Alert color="red" variant="light">
-          {list.error.message}
+        <Alert color="red" variant="light" role="alert">
+          <Group justify="space-between">
+            <Text fz="sm">{list.error.message}</Text>
+            <Button size="compact-sm" variant="white" onClick={() => void list.refetch()}>
+              {t('delivery.retry')}
+            </Button>
+          </Group>
         </Alert>
       ) : rows.length === 0 ? (
-        scope !== 'issues' && (
-          <Paper withBorder p="xl" radius="md">
-            <Text ta="center" c="dimmed">
-              {t('authors.empty')}
-            </Text>
-          </Paper>
-        )
-      ) : (
-        <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
-          {rows.map((author) => (
-            <AuthorRow key={author.id} author={author} data={data} />
-          ))}
+        <Paper withBorder p="xl" radius="md" data-testid="authors-empty">
+          <Text ta="center" c="dimmed">
+            {t('authors.empty')}
+          </Text>
         </Paper>
-      )}
-      {list.hasNextPage && (
-        <Center>
-          <Button
-            variant="default"
-            loading={list.isFetchingNextPage}
-            onClick={() => void list.fetchNextPage()}
-          >
-            {t('authors.loadMore')}
-          </Button>
-        </Center>
+      ) : (
+        <AuthorList rows={rows} list={list} label={title} data={data} />
       )}
     </Stack>
-  );
-}
-
-export function AuthorRow({ author, data }: { author: AuthorListEntry; data: InboxData }) {
-  const t = useInboxT();
-  const labels = author.labels.map((id) => data.labelsById.get(id)).filter((l) => l !== undefined);
-  return (
-    <Group
-      gap="sm"
-      wrap="nowrap"
-      p="sm"
-      style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}
-      data-testid="author-row"
-    >
-      <Avatar src={author.image ?? undefined} radius="xl" color="indigo" alt="">
-        {author.name.slice(0, 1)}
-      </Avatar>
-      <Stack gap={2} miw={0} style={{ flex: 1 }}>
-        <Group gap={6} wrap="nowrap">
-          <ProviderIcon provider={author.provider} size={16} withTooltip={false} />
-          <Anchor component={Link} to={pathFor('author', { id: author.id })} fw={600} fz="sm" truncate="end">
-            {author.name}
-          </Anchor>
-        </Group>
-        <Group gap={4} wrap="wrap">
-          <Text fz="xs" c="dimmed">
-            {t('authors.counts', { items: author.items_count, chats: author.chats_count })}
-          </Text>
-          <BlockedBadge author={author} />
-          {labels.map((label) => (
-            <Badge
-              key={label.id}
-              size="xs"
-              variant="dot"
-              color={label.color ?? 'gray'}
-              style={{ textTransform: 'none' }}
-            >
-              {label.name}
-            </Badge>
-          ))}
-        </Group>
-      </Stack>
-    </Group>
   );
 }

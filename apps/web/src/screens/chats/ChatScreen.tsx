@@ -37,6 +37,7 @@ import { notifyDone } from '../../features/inbox/notify';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
 import { useLock } from '../../realtime/hooks';
+import { RefusedMessageAction } from '../items/RefusedAction';
 
 /** chats/:id/messages — a private conversation, oldest → newest, with the reply box. */
 export default function ChatScreen() {
@@ -319,6 +320,7 @@ function MessageBubble({
             <Delivery state="failed" error={message.delivery_error} onRetry={onRetry} retrying={retrying} />
           </Paper>
         )}
+        <RefusedMessageAction message={message} />
         {message.reactions.length > 0 && (
           <Box mt={4}>
             <ReactionsView reactions={message.reactions} />

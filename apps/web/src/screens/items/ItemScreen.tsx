@@ -70,6 +70,7 @@ import { notifyDone } from '../../features/inbox/notify';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
 import { useLock } from '../../realtime/hooks';
+import { RefusedItemAction } from './RefusedAction';
 
 /**
  * items/:id — one comment, review or mention: the post it is under, the comment it answers, the
@@ -293,6 +294,7 @@ function ItemPage({ item, post, parent, thread }: NonNullable<ReturnType<typeof 
               </Group>
               <PlainText text={item.text || t('list.noText')} dimmed={!item.text} />
               <Attachments items={item.attachments} owner={{ kind: 'items', id: item.id }} />
+              <RefusedItemAction item={item} />
               <Group justify="space-between" mt="sm" gap="xs">
                 <ReactionsView reactions={item.reactions} />
                 <Group gap={6}>
@@ -503,6 +505,7 @@ function ThreadReply({
       </Group>
       <PlainText text={reply.text} />
       <Attachments items={reply.attachments} owner={{ kind: 'items', id: reply.id }} />
+      <RefusedItemAction item={reply} />
       {reply.is_own && reply.delivery === 'failed' && (
         <Box mt={6}>
           <Delivery

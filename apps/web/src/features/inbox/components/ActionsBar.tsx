@@ -16,6 +16,7 @@ import { useState } from 'react';
 import type { StatusBody } from '../../../api/inbox';
 import { showError } from '../../../components/notify';
 import { useInboxT } from '../i18n';
+import { attemptAction } from '../model/actions';
 import { fromLocalInput, toLocalInput } from '../model/time';
 
 // The actions of an item or a chat page: a Close button, and a menu with the other statuses (SPEC §4),
@@ -58,12 +59,11 @@ export function ActionsBar({
   const [busy, setBusy] = useState(false);
   const [delayOpen, setDelayOpen] = useState(false);
 
+  /** True when the action went through; a failure shows its error and answers false. */
   const run = async (work: () => Promise<unknown>) => {
     setBusy(true);
     try {
-      await work();
-    } catch (error) {
-      showError(error);
+      return await attemptAction(work, showError);
     } finally {
       setBusy(false);
     }
@@ -224,9 +224,10 @@ export function ActionsBar({
       <DelayModal
         opened={delayOpen}
         onClose={() => setDelayOpen(false)}
-        onApply={(until) =>
-          status({ status: 'delayed', delayed_until: until }).then(() => setDelayOpen(false))
-        }
+        // A refused delay keeps the dialog open (the error is shown), so the time can be corrected.
+        onApply={async (until) => {
+          if (await status({ status: 'delayed', delayed_until: until })) setDelayOpen(false);
+        }}
       />
     </Group>
   );
@@ -250,8 +251,18 @@ export function DelayModal({
     return toLocalInput(Math.floor(d.getTime() / 1000));
   };
   const [value, setValue] = useState(tomorrow);
+  const [applying, setApplying] = useState(false);
   const until = fromLocalInput(value);
   const valid = until !== null && until > Date.now() / 1000;
+  const apply = async () => {
+    if (until === null) return;
+    setApplying(true);
+    try {
+      await onApply(until);
+    } finally {
+      setApplying(false);
+    }
+  };
   return (
     <Modal opened={opened} onClose={onClose} title={t('actions.delayTitle')} centered size="sm">
       <Stack>
@@ -267,11 +278,7 @@ export function DelayModal({
           <Button variant="default" onClick={onClose}>
             {t('common.cancel')}
           </Button>
-          <Button
-            disabled={!valid}
-            onClick={() => until !== null && void onApply(until)}
-            data-testid="delay-apply"
-          >
+          <Button disabled={!valid} loading={applying} onClick={() => void apply()} data-testid="delay-apply">
             {t('actions.delayApply')}
           </Button>
         </Group>

@@ -1,10 +1,13 @@
 import { Affix, Button, Group, Modal, Paper, Stack, Text } from '@mantine/core';
 import { IconCheck, IconMessageReply, IconX } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { useBulkReply } from '../../../api/inbox';
 import type { InboxChat, InboxItem } from '../../../api/inboxTypes';
+import { useMe } from '../../../api/me';
+import { socket } from '../../../realtime/instance';
 import type { InboxData } from '../hooks/useInboxData';
 import { useInboxT } from '../i18n';
+import { colleagueAnswering } from '../model/bulkLock';
 import { checkBulkReply } from '../model/composer';
 import type { ListKind } from '../model/filters';
 import { notifyDone, notifyProblem } from '../notify';
@@ -12,7 +15,25 @@ import { Composer } from './Composer';
 import { ProviderIcon } from './ProviderIcon';
 
 // Bulk actions on the rows selected with x or the checkboxes: one reply to several comments (SPEC §5:
-// one account, not too many — checked here, the server is authoritative) and closing.
+// one account, not too many, none of them being answered by a colleague — checked here, the server is
+// authoritative) and closing.
+
+/**
+ * The name of a colleague answering one of the selected comments, as far as this tab knows (the rows
+ * watch their locks; 'locked'/'unlocked' reach every member of the space), or null.
+ */
+function useColleagueAnswering(items: InboxItem[]): string | null {
+  const myId = useMe().data?.id;
+  return useSyncExternalStore(
+    (listener) => socket.onLocksChange(listener),
+    () =>
+      colleagueAnswering(
+        items.map((item) => item.id),
+        socket.holder,
+        myId,
+      )?.name ?? null,
+  );
+}
 
 export function BulkBar({
   kind,
@@ -31,11 +52,16 @@ export function BulkBar({
   const [replying, setReplying] = useState(false);
   const items = kind === 'items' ? (rows as InboxItem[]) : [];
   const mayReply = kind === 'items' && items.some((item) => data.canIn(item.space_id, 'items.reply'));
+  const lockedBy = useColleagueAnswering(items);
 
   const openReply = () => {
     const problem = checkBulkReply(items);
     if (problem) {
       notifyProblem(problem);
+      return;
+    }
+    if (lockedBy !== null) {
+      notifyProblem('reply.locked', { name: lockedBy });
       return;
     }
     setReplying(true);
@@ -56,6 +82,7 @@ export function BulkBar({
                   leftSection={<IconMessageReply size={14} />}
                   onClick={openReply}
                   data-testid="bulk-reply"
+                  data-locked={lockedBy !== null || undefined}
                 >
                   {t('bulk.reply')}
                 </Button>
@@ -86,6 +113,7 @@ export function BulkBar({
       {replying && (
         <BulkReplyModal
           items={items}
+          lockedBy={lockedBy}
           onDone={() => {
             setReplying(false);
             onClear();
@@ -99,10 +127,13 @@ export function BulkBar({
 
 function BulkReplyModal({
   items,
+  lockedBy,
   onDone,
   onCancel,
 }: {
   items: InboxItem[];
+  /** A colleague started answering one of them meanwhile: the box is locked. */
+  lockedBy: string | null;
   onDone: () => void;
   onCancel: () => void;
 }) {
@@ -128,6 +159,7 @@ function BulkReplyModal({
         <Composer
           provider={provider}
           kind="comment"
+          lockedBy={lockedBy}
           onSend={async (draft) => {
             await reply.mutateAsync({
               ids: items.map((i) => i.id),

@@ -21,6 +21,7 @@ import { useMessage } from '../../../i18n/useLocale';
 import type { InboxData } from '../hooks/useInboxData';
 import { useInboxT } from '../i18n';
 import {
+  CLOSE_REASONS,
   dayToSeconds,
   EMPTY_FILTERS,
   FILTER_STATUSES,
@@ -35,7 +36,14 @@ import { notifyDone } from '../notify';
 import { providerName } from './ProviderIcon';
 
 // The list's filters in the top bar's filter drawer (SPEC §2): status (default new + inprogress, chats
-// add open), network, account, tags, assignee, dates, text — and the user's saved filters for this route.
+// add open), how closed rows were closed (while 'closed' is picked), network, account, tags, assignee,
+// dates, text — and the user's saved filters for this route.
+
+const REASON_LABEL = {
+  reply: 'filters.reasonReply',
+  noreply: 'filters.reasonNoreply',
+  autorule: 'filters.reasonAutorule',
+} as const;
 
 export function FiltersForm({
   kind,
@@ -97,7 +105,15 @@ export function FiltersForm({
         <Chip.Group
           multiple
           value={draft.status}
-          onChange={(value) => set('status', value as InboxFilters['status'])}
+          onChange={(value) => {
+            const status = value as InboxFilters['status'];
+            // The way rows were closed means nothing without closed rows.
+            setDraft((d) => ({
+              ...d,
+              status,
+              close_reason: status.includes('closed') ? d.close_reason : [],
+            }));
+          }}
         >
           <Group gap={6}>
             {FILTER_STATUSES[kind].map((status) => (
@@ -108,6 +124,29 @@ export function FiltersForm({
           </Group>
         </Chip.Group>
       </Stack>
+      {draft.status.includes('closed') && (
+        <Stack gap={6} data-testid="filter-close-reason">
+          <Text fz="sm" fw={500}>
+            {t('filters.closeReason')}
+          </Text>
+          <Chip.Group
+            multiple
+            value={draft.close_reason}
+            onChange={(value) => set('close_reason', value as InboxFilters['close_reason'])}
+          >
+            <Group gap={6}>
+              {CLOSE_REASONS.map((reason) => (
+                <Chip key={reason} value={reason} size="xs" data-testid={`filter-close-reason-${reason}`}>
+                  {t(REASON_LABEL[reason])}
+                </Chip>
+              ))}
+            </Group>
+          </Chip.Group>
+          <Text fz="xs" c="dimmed">
+            {t('filters.closeReasonHint')}
+          </Text>
+        </Stack>
+      )}
       {kind === 'items' && (
         <Stack gap={6}>
           <Text fz="sm" fw={500}>

@@ -27,6 +27,7 @@ import { useListKeyboard } from '../hooks/useListKeyboard';
 import { useInboxLive, useLiveListInserts } from '../hooks/useLive';
 import { useInboxT } from '../i18n';
 import {
+  APPLIED_FILTER_COUNTERS,
   countAppliedFilters,
   EMPTY_FILTERS,
   filterKeys,
@@ -158,7 +159,7 @@ export function InboxListView({ kind }: { kind: ListKind }) {
           </>
         }
       />
-      <FilterSlot keys={filterKeys(kind)} title={t('filters.title')}>
+      <FilterSlot keys={filterKeys(kind)} count={APPLIED_FILTER_COUNTERS[kind]} title={t('filters.title')}>
         <FiltersForm kind={kind} filters={filters} onApply={apply} data={data} />
       </FilterSlot>
 

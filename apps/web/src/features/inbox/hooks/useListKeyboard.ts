@@ -2,12 +2,17 @@ import { useEffect, useReducer, useRef } from 'react';
 import { commandForKey, initialNavState, type NavCommand, navReducer } from '../model/keyboardNav';
 
 // j/k ↑/↓ move, Enter opens, x selects, e closes, Esc clears — on the list screen, not while typing or
-// while a dialog or the filter drawer is open.
+// while a dialog or the filter drawer is open. A list without bulk work (authors) leaves out `close` and
+// passes `selectable: false`: x, e and Esc are then not taken.
 
 export function useListKeyboard(
   ids: number[],
-  handlers: { open(index: number): void; close(indexes: number[]): void },
+  handlers: { open(index: number): void; close?(indexes: number[]): void },
+  options: { selectable?: boolean } = {},
 ) {
+  const selectable = options.selectable ?? true;
+  const selectableRef = useRef(selectable);
+  selectableRef.current = selectable;
   const [state, dispatch] = useReducer(navReducer, initialNavState);
   const previous = useRef<number[]>(ids);
   const stateRef = useRef(state);
@@ -56,10 +61,12 @@ export function useListKeyboard(
           handlersRef.current.open(focus);
           break;
         case 'select':
-          if (focus < 0 || focus >= list.length) return;
+          if (!selectableRef.current || focus < 0 || focus >= list.length) return;
           dispatch({ type: 'toggle', id: list[focus]! });
           break;
         case 'close': {
+          const close = handlersRef.current.close;
+          if (!close) return;
           const indexes =
             selected.length > 0
               ? selected.map((id) => list.indexOf(id)).filter((i) => i >= 0)
@@ -67,7 +74,7 @@ export function useListKeyboard(
                 ? [focus]
                 : [];
           if (indexes.length === 0) return;
-          handlersRef.current.close(indexes);
+          close(indexes);
           break;
         }
         case 'clear':

@@ -125,3 +125,20 @@ export const REOPEN_STATUS = 'inprogress' as const;
 
 /** Has any action at all (read-only and analyst see none, SPEC §6). */
 export const hasAnyAction = (actions: object) => Object.values(actions).some(Boolean);
+
+/**
+ * Runs one action of a record page: a failure is shown (`onError`, a toast) and answered with false, so
+ * the caller keeps its dialog open for another try; true when the action went through.
+ */
+export async function attemptAction(
+  work: () => Promise<unknown>,
+  onError: (error: unknown) => void,
+): Promise<boolean> {
+  try {
+    await work();
+    return true;
+  } catch (error) {
+    onError(error);
+    return false;
+  }
+}

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { filterButtonCount } from '../../../app/shell/routing';
 import {
+  APPLIED_FILTER_COUNTERS,
   countAppliedFilters,
+  countAppliedInSearch,
   dayToSeconds,
   filtersFromSaved,
   filtersToApiQuery,
@@ -33,7 +36,9 @@ describe('inbox filters ↔ address ↔ API', () => {
       author_id: null,
       created_at_from: 100,
       created_at_to: null,
+      close_reason: [],
       q: 'hello',
+      source: [],
     });
     expect(countAppliedFilters(filters, 'items')).toBe(8);
   });
@@ -67,6 +72,83 @@ describe('inbox filters ↔ address ↔ API', () => {
     const saved = savedQueryOf(filters, 'items');
     expect(saved).toEqual({ status: ['closed'], provider: ['vk'], created_at_from: 10 });
     expect(filtersFromSaved(JSON.parse(JSON.stringify(saved)), 'items')).toEqual(filters);
+  });
+
+  it('keeps the saved-query key `source` (SPEC §2) through the address and back, but not in API calls', () => {
+    const filters = filtersFromSaved({ status: ['new'], source: 'monitoring', provider: 'vk' }, 'chats');
+    expect(filters.source).toEqual(['monitoring']);
+    expect(savedQueryOf(filters, 'chats')).toEqual({
+      status: ['new'],
+      provider: ['vk'],
+      source: ['monitoring'],
+    });
+    const search = filtersToSearch(filters, 'chats');
+    expect(search.getAll('source')).toEqual(['monitoring']);
+    expect(parseFilters(search, 'chats')).toEqual(filters);
+    expect(filtersToApiQuery(filters, 'chats').source).toBeUndefined();
+  });
+
+  it('round-trips close_reason through the address, only while closed rows are asked for', () => {
+    const filters = {
+      ...parseFilters('', 'items'),
+      status: ['closed' as const, 'new' as const],
+      close_reason: ['noreply' as const, 'autorule' as const],
+    };
+    const search = filtersToSearch(filters, 'items');
+    expect(search.toString()).toBe('status=closed&status=new&close_reason=noreply&close_reason=autorule');
+    expect(parseFilters(search, 'items')).toEqual(filters);
+    expect(filtersToApiQuery(filters, 'items').close_reason).toEqual(['noreply', 'autorule']);
+    expect(countAppliedFilters(filters, 'items')).toBe(2);
+    // Saved and restored like the other filters.
+    expect(filtersFromSaved(JSON.parse(JSON.stringify(savedQueryOf(filters, 'items'))), 'items')).toEqual(
+      filters,
+    );
+    // Unknown reasons are dropped; without 'closed' a reason means nothing and is not a filter.
+    expect(parseFilters('status=closed&close_reason=bogus', 'items').close_reason).toEqual([]);
+    expect(parseFilters('close_reason=reply', 'items').close_reason).toEqual([]);
+    expect(countAppliedInSearch('close_reason=reply', 'items')).toBe(0);
+    const withoutClosed = { ...filters, status: ['new' as const] };
+    expect(filtersToSearch(withoutClosed, 'items').has('close_reason')).toBe(false);
+  });
+
+  it('the filter button counts what the list counts (one parse of the address)', () => {
+    const cases: Array<[string, 'items' | 'chats', number]> = [
+      ['', 'items', 0],
+      // The default statuses, spelled out, are no filter.
+      ['status=new&status=inprogress', 'items', 0],
+      ['status=inprogress&status=new&status=open', 'chats', 0],
+      // Malformed and unknown values are dropped by the list, so they are no filter either.
+      ['object_id=abc', 'items', 0],
+      ['status=bogus', 'items', 0],
+      ['tag_id=0&assigned_user_id=x&created_at_from=-5&provider=nope', 'chats', 0],
+      ['kind=review', 'chats', 0],
+      ['page=2&locale=en', 'items', 0],
+      ['status=closed&close_reason=reply&object_id=3&object_id=4', 'items', 3],
+      ['status=closed&status=bogus&q=%20%20', 'items', 1],
+    ];
+    for (const [search, kind, expected] of cases) {
+      const list = countAppliedFilters(parseFilters(search, kind), kind);
+      const button = filterButtonCount(search, { count: APPLIED_FILTER_COUNTERS[kind] });
+      expect({ search, kind, list, button }).toEqual({ search, kind, list: expected, button: expected });
+    }
+  });
+
+  it('a live closed row must have been closed the chosen way; other statuses are not narrowed', () => {
+    const row = {
+      status: 'closed' as const,
+      close_reason: 'reply' as const,
+      object_id: 1,
+      tags: [],
+      assigned_user_id: null,
+      created_at: 1000,
+    };
+    const filters = parseFilters('status=closed&close_reason=noreply', 'items');
+    expect(rowMatches(filters, row, 'items')).toBe(false);
+    expect(rowMatches(filters, { ...row, close_reason: 'noreply' }, 'items')).toBe(true);
+    expect(rowMatches(parseFilters('status=closed', 'items'), row, 'items')).toBe(true);
+    const both = parseFilters('status=new&status=closed&close_reason=noreply', 'items');
+    expect(rowMatches(both, { ...row, status: 'new', close_reason: null }, 'items')).toBe(true);
+    expect(rowMatches(both, row, 'items')).toBe(false);
   });
 
   it('decides whether a live row belongs in the list', () => {

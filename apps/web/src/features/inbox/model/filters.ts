@@ -1,6 +1,6 @@
 import { DEFAULT_CHAT_STATUSES, DEFAULT_ITEM_STATUSES, isProviderId } from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
-import type { InboxItem, InboxStatus, ItemKind } from '../../../api/inboxTypes';
+import type { CloseReason, InboxItem, InboxStatus, ItemKind } from '../../../api/inboxTypes';
 
 // The filters of the comment and chat lists, kept in the address (SPEC §2: object filtering adds
 // object_id to the current route; saved filters carry status, dates, provider...). One mapping in each
@@ -23,6 +23,8 @@ export const FILTER_STATUSES: Record<ListKind, readonly InboxStatus[]> = {
   chats: ['new', 'inprogress', 'open', 'waiting', 'delayed', 'closed'],
 };
 export const ITEM_KINDS: readonly ItemKind[] = ['comment', 'review', 'mention'];
+/** How a closed row was closed (SPEC §2 statuses: closed with reply, without reply, by autorules). */
+export const CLOSE_REASONS: readonly CloseReason[] = ['reply', 'noreply', 'autorule'];
 
 /** SPEC §9: default status filter new + inprogress; chats add open. */
 export function defaultStatuses(kind: ListKind): InboxStatus[] {
@@ -41,7 +43,14 @@ export interface InboxFilters {
   /** Unix seconds. */
   created_at_from: number | null;
   created_at_to: number | null;
+  /** Only closed rows closed this way; kept only while 'closed' is among the statuses. */
+  close_reason: CloseReason[];
   q: string;
+  /**
+   * A saved-filter key the lists do not filter by themselves (SPEC §2: a saved query can carry status,
+   * dates, provider and source): kept from the saved query and the address so it is not lost.
+   */
+  source: string[];
 }
 
 /** Query parameters that are this list's filters (the top bar counts them, SPEC §2 filter button). */
@@ -55,7 +64,9 @@ export function filterKeys(kind: ListKind): string[] {
     'author_id',
     'created_at_from',
     'created_at_to',
+    'close_reason',
     'q',
+    'source',
   ];
   return kind === 'items' ? [...keys, 'kind'] : keys;
 }
@@ -80,11 +91,12 @@ export function parseFilters(search: string | URLSearchParams, kind: ListKind): 
     const n = Number(value);
     return Number.isInteger(n) && n >= 0 ? n : null;
   };
+  const status = statuses.length > 0 ? statuses : defaultStatuses(kind);
   const assigned = unique(all('assigned_user_id'))
     .map((v) => (v === 'none' ? 'none' : positiveInt(v)))
     .filter((v): v is number | 'none' => v !== null);
   return {
-    status: statuses.length > 0 ? statuses : defaultStatuses(kind),
+    status,
     kind:
       kind === 'items'
         ? unique(all('kind')).filter((k): k is ItemKind => (ITEM_KINDS as readonly string[]).includes(k))
@@ -96,7 +108,13 @@ export function parseFilters(search: string | URLSearchParams, kind: ListKind): 
     author_id: positiveInt(params.get('author_id') ?? ''),
     created_at_from: seconds('created_at_from'),
     created_at_to: seconds('created_at_to'),
+    close_reason: status.includes('closed')
+      ? unique(all('close_reason')).filter((r): r is CloseReason =>
+          (CLOSE_REASONS as readonly string[]).includes(r),
+        )
+      : [],
     q: (params.get('q') ?? '').trim(),
+    source: unique(all('source').map((v) => v.trim())).filter((v) => v !== '' && v.length <= 100),
   };
 }
 
@@ -115,7 +133,10 @@ export function filtersToQuery(filters: InboxFilters, kind: ListKind): RouteQuer
     author_id: filters.author_id ?? undefined,
     created_at_from: filters.created_at_from ?? undefined,
     created_at_to: filters.created_at_to ?? undefined,
+    close_reason:
+      filters.close_reason.length > 0 && filters.status.includes('closed') ? filters.close_reason : undefined,
     q: filters.q || undefined,
+    source: filters.source.length > 0 ? filters.source : undefined,
   };
 }
 
@@ -135,15 +156,38 @@ export function filtersToSearch(
   return search;
 }
 
-/** What GET /v1/items or /v1/chats gets: always an explicit status list. */
+/**
+ * What GET /v1/items or /v1/chats gets: always an explicit status list. `source` is not a list
+ * parameter (the server has no such filter), so it stays in the address and saved queries only.
+ */
 export function filtersToApiQuery(filters: InboxFilters, kind: ListKind, reversed = false): RouteQuery {
-  return { ...filtersToQuery(filters, kind), status: filters.status, reversed: reversed ? 1 : undefined };
+  return {
+    ...filtersToQuery(filters, kind),
+    status: filters.status,
+    source: undefined,
+    reversed: reversed ? 1 : undefined,
+  };
 }
 
 /** How many filters differ from the defaults (SPEC §2: the filter button shows the number). */
 export function countAppliedFilters(filters: InboxFilters, kind: ListKind): number {
   return Object.values(filtersToQuery(filters, kind)).filter((v) => v !== undefined).length;
 }
+
+/**
+ * The applied-filter count of an address — what the list shows and what the top bar's filter button
+ * shows (one parse, so both always agree: the default statuses, malformed ids or unknown statuses count
+ * as nothing).
+ */
+export function countAppliedInSearch(search: string | URLSearchParams, kind: ListKind): number {
+  return countAppliedFilters(parseFilters(search, kind), kind);
+}
+
+/** Stable per-list counters for the top bar's filter button (FilterSlot `count`). */
+export const APPLIED_FILTER_COUNTERS: Record<ListKind, (search: string) => number> = {
+  items: (search) => countAppliedInSearch(search, 'items'),
+  chats: (search) => countAppliedInSearch(search, 'chats'),
+};
 
 /** A saved filter's query (SPEC §3 Saved filter), the same keys as the address. */
 export function savedQueryOf(filters: InboxFilters, kind: ListKind): Record<string, unknown> {
@@ -163,6 +207,7 @@ export function filtersFromSaved(query: Record<string, unknown>, kind: ListKind)
 export const EMPTY_FILTERS = (kind: ListKind): InboxFilters => parseFilters('', kind);
 
 type Row = Pick<InboxItem, 'status' | 'object_id' | 'tags' | 'assigned_user_id' | 'created_at'> & {
+  close_reason?: CloseReason | null;
   provider?: string;
   kind?: ItemKind;
   author?: { id: number } | null;
@@ -187,6 +232,13 @@ export function rowMatches(filters: InboxFilters, row: Row, kind: ListKind): boo
   if (filters.author_id !== null && row.author?.id !== filters.author_id) return false;
   if (filters.created_at_from !== null && row.created_at < filters.created_at_from) return false;
   if (filters.created_at_to !== null && row.created_at > filters.created_at_to) return false;
+  // The server's close_reason filter narrows the closed rows only (queries.ts); other statuses stay.
+  if (
+    filters.close_reason.length > 0 &&
+    row.status === 'closed' &&
+    (!row.close_reason || !filters.close_reason.includes(row.close_reason))
+  )
+    return false;
   if (filters.q) return 'unknown';
   return true;
 }

@@ -20,6 +20,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useLabelAuthors } from '../../../api/authors';
+import { ApiError } from '../../../api/client';
 import type { LabelRecord } from '../../../api/inboxTypes';
 import { useCreateLabel, useDeleteLabel, useLabels, useUpdateLabel } from '../../../api/tags';
 import { ColorDot } from '../../../components/ColorDot';
@@ -30,7 +31,8 @@ import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useInboxData } from '../../../features/inbox/hooks/useInboxData';
 import { useInboxT } from '../../../features/inbox/i18n';
 import { useMessage } from '../../../i18n/useLocale';
-import { AuthorRow } from '../../authors/AuthorsScreen';
+import { AuthorList } from '../../authors/AuthorList';
+import { useLiveAuthors } from '../../authors/useLiveAuthors';
 import { SWATCHES, useManagedSpace } from '../tags/TagsScreens';
 
 // Settings → author labels (SPEC §2 labels, new, {id}, {id}/authors): marks on authors ("VIP").
@@ -41,16 +43,7 @@ export function LabelsScreen() {
   const labels = useLabels();
   const remove = useDeleteLabel();
   const { spaces, spaceId, setSpace } = useManagedSpace('labels.manage');
-  if (spaces.length === 0) {
-    return (
-      <Stack gap="lg">
-        <PageHeader title={t('labels.heading')} />
-        <Alert color="gray" variant="light" data-testid="labels-off">
-          {t('labels.off')}
-        </Alert>
-      </Stack>
-    );
-  }
+  if (spaces.length === 0) return <LabelsOff />;
   const inSpace = (labels.data ?? []).filter((l) => l.space_id === spaceId);
   return (
     <Stack gap="lg">
@@ -229,8 +222,27 @@ function LabelForm({ label, spaceId }: { label?: LabelRecord; spaceId: number })
   );
 }
 
-/** settings/labels/:id/authors */
+/** The labels feature is off for the user (not in the tariff, or not theirs to manage): SPEC §2 labels. */
+function LabelsOff() {
+  const t = useInboxT();
+  return (
+    <Stack gap="lg">
+      <PageHeader title={t('labels.heading')} />
+      <Alert color="gray" variant="light" data-testid="labels-off">
+        {t('labels.off')}
+      </Alert>
+    </Stack>
+  );
+}
+
+/** settings/labels/:id/authors — a live, virtualized, keyboard-navigable list of the label's authors. */
 export function LabelAuthorsScreen() {
+  const { spaces } = useManagedSpace('labels.manage');
+  if (spaces.length === 0) return <LabelsOff />;
+  return <LabelAuthors />;
+}
+
+function LabelAuthors() {
   const t = useInboxT();
   const id = Number(useParams().id);
   const labels = useLabels();
@@ -238,15 +250,31 @@ export function LabelAuthorsScreen() {
   const [q, setQ] = useState('');
   const [debounced] = useDebouncedValue(q, 300);
   const authors = useLabelAuthors(id, debounced);
+  useLiveAuthors();
   const rows = useMemo(() => (authors.data?.pages ?? []).flatMap((p) => p.items), [authors.data]);
+  if (labels.isPending) {
+    return (
+      <Center py={40}>
+        <Loader />
+      </Center>
+    );
+  }
   const label = labels.data?.find((l) => l.id === id);
+  const missing = !label || (authors.error instanceof ApiError && authors.error.status === 404);
+  if (missing) {
+    return (
+      <Alert color="gray" variant="light" data-testid="label-not-found">
+        {t('tags.notFound')}
+      </Alert>
+    );
+  }
   return (
     <Stack gap="lg">
       <PageHeader
         title={
-          <Group gap="xs">
-            {label && <ColorDot color={label.color} size={14} />}
-            {label?.name ?? t('labels.authors')}
+          <Group gap="xs" wrap="nowrap">
+            <ColorDot color={label.color} size={14} />
+            {label.name}
           </Group>
         }
         description={t('labels.authors')}
@@ -254,6 +282,7 @@ export function LabelAuthorsScreen() {
       <TextInput
         leftSection={<IconSearch size={16} />}
         placeholder={t('authors.search')}
+        aria-label={t('authors.search')}
         value={q}
         onChange={(e) => setQ(e.currentTarget.value)}
         maw={360}
@@ -263,7 +292,14 @@ export function LabelAuthorsScreen() {
           <Loader />
         </Center>
       ) : authors.error ? (
-        <Alert color="red">{authors.error.message}</Alert>
+        <Alert color="red" variant="light" role="alert">
+          <Group justify="space-between">
+            <Text fz="sm">{authors.error.message}</Text>
+            <Button size="compact-sm" variant="white" onClick={() => void authors.refetch()}>
+              {t('delivery.retry')}
+            </Button>
+          </Group>
+        </Alert>
       ) : rows.length === 0 ? (
         <Paper withBorder radius="md" p="xl">
           <Text ta="center" c="dimmed">
@@ -271,22 +307,7 @@ export function LabelAuthorsScreen() {
           </Text>
         </Paper>
       ) : (
-        <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
-          {rows.map((author) => (
-            <AuthorRow key={author.id} author={author} data={data} />
-          ))}
-        </Paper>
-      )}
-      {authors.hasNextPage && (
-        <Center>
-          <Button
-            variant="default"
-            onClick={() => void authors.fetchNextPage()}
-            loading={authors.isFetchingNextPage}
-          >
-            {t('authors.loadMore')}
-          </Button>
-        </Center>
+        <AuthorList rows={rows} list={authors} label={label.name} data={data} />
       )}
     </Stack>
   );

@@ -1,0 +1,154 @@
+import { COUNTS_REFRESH_MS } from '@otklik/shared';
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSocketEvent } from '../realtime/hooks';
+import { api } from './instance';
+import { queryKeys } from './keys';
+
+// Outgoing actions the networks refused for good (server: modules/inbox/failures.ts): settings/errors,
+// the per-account counts of the errors dropdown, the failed action of an item, an author's network ban.
+
+/** What was tried: a send (reply, direct, message), a moderation, a reaction, a ban. */
+export type FailedActionKind =
+  | 'reply'
+  | 'direct'
+  | 'message'
+  | 'edit'
+  | 'delete'
+  | 'restore'
+  | 'hide'
+  | 'unhide'
+  | 'like'
+  | 'unlike'
+  | 'react'
+  | 'react_message'
+  | 'block'
+  | 'unblock';
+
+export interface FailedAction {
+  id: number;
+  action: FailedActionKind;
+  error: string | null;
+  attempts: number;
+  /** Unix seconds. */
+  created_at: number | null;
+  failed_at: number | null;
+  space_id: number;
+  account: { id: number; name: string; provider: string };
+  item_id: number | null;
+  message_id: number | null;
+  chat_id: number | null;
+  author: { id: number; name: string } | null;
+  user: { id: number; name: string } | null;
+  /** The text of what it was about (our reply, the customer's comment or message). */
+  excerpt: string | null;
+  /** Where to open it. */
+  target: { kind: 'item' | 'chat' | 'author'; id: number } | null;
+  /** A failed send that POST …/retry sends again. */
+  retry: { kind: 'item' | 'message'; id: number } | null;
+}
+
+export interface FailureCount {
+  object_id: number;
+  space_id: number;
+  name: string;
+  provider: string;
+  count: number;
+  last_failed_at: number | null;
+}
+
+export interface ItemFailure {
+  action: FailedActionKind;
+  error: string | null;
+  attempts: number;
+  failed_at: number | null;
+}
+
+export interface NetworkBan {
+  action: 'block' | 'unblock';
+  state: 'pending' | 'done' | 'failed';
+  error: string | null;
+  attempts: number;
+  object_id: number;
+  created_at: number | null;
+  done_at: number | null;
+}
+
+/** The socket event of a failed action (server: jobs/outbox-effects.ts OUTBOX_FAILED). */
+export const FAILED_EVENT = 'objects.failed';
+
+// Under the account-errors key: whatever refreshes the dropdown (objects.* events) refreshes these too.
+export const failureKeys = {
+  all: [...queryKeys.accountErrors, 'actions'] as const,
+  list: [...queryKeys.accountErrors, 'actions', 'list'] as const,
+  counts: [...queryKeys.accountErrors, 'actions', 'counts'] as const,
+  item: (id: number, error: string | null) => ['items', id, 'failure', error] as const,
+  networkBan: (authorId: number) => ['authors', authorId, 'network-ban'] as const,
+};
+
+/** A failure anywhere refreshes the errors lists and counts (the dropdown and settings/errors). */
+function useRefreshOnFailure(enabled: boolean) {
+  const queryClient = useQueryClient();
+  useSocketEvent(FAILED_EVENT, () => {
+    if (enabled) void queryClient.invalidateQueries({ queryKey: failureKeys.all });
+  });
+}
+
+/** GET /v1/errors/actions, 50 a page, newest first (settings/errors). */
+export function useFailedActions(enabled: boolean) {
+  useRefreshOnFailure(enabled);
+  return useInfiniteQuery({
+    queryKey: failureKeys.list,
+    queryFn: ({ pageParam, signal }) =>
+      api.get<{ items: FailedAction[]; next_before: number | null }>('/v1/errors/actions', {
+        signal,
+        query: { before: pageParam },
+      }),
+    initialPageParam: undefined as number | undefined,
+    getNextPageParam: (last) => last.next_before ?? undefined,
+    enabled,
+  });
+}
+
+/** GET /v1/errors/actions/counts: per account, the failures that still stand (errors dropdown). */
+export function useFailureCounts(enabled: boolean) {
+  useRefreshOnFailure(enabled);
+  return useQuery({
+    queryKey: failureKeys.counts,
+    queryFn: ({ signal }) =>
+      api
+        .get<{ items: FailureCount[] }>('/v1/errors/actions/counts', { signal, forbiddenPage: false })
+        .then((r) => r.items),
+    enabled,
+    staleTime: 60_000,
+    refetchInterval: COUNTS_REFRESH_MS,
+  });
+}
+
+/** GET /v1/items/:id/failure — only while the item shows an error; keyed by it, so a new error reloads. */
+export function useItemFailure(id: number, error: string | null) {
+  return useQuery({
+    queryKey: failureKeys.item(id, error),
+    queryFn: ({ signal }) =>
+      api.get<{ failure: ItemFailure | null }>(`/v1/items/${id}/failure`, { signal }).then((r) => r.failure),
+    enabled: error !== null,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** GET /v1/authors/:id/network_ban; polls while the network has not answered yet. */
+export function useNetworkBan(authorId: number, enabled: boolean) {
+  const queryClient = useQueryClient();
+  useSocketEvent(FAILED_EVENT, (message) => {
+    if (message.author_id === authorId)
+      void queryClient.invalidateQueries({ queryKey: failureKeys.networkBan(authorId) });
+  });
+  return useQuery({
+    queryKey: failureKeys.networkBan(authorId),
+    queryFn: ({ signal }) =>
+      api
+        .get<{ network_ban: NetworkBan | null }>(`/v1/authors/${authorId}/network_ban`, { signal })
+        .then((r) => r.network_ban),
+    enabled,
+    refetchInterval: (query) => (query.state.data?.state === 'pending' ? 5_000 : false),
+  });
+}

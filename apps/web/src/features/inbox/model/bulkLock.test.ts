@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { colleagueAnswering } from './bulkLock';
+
+describe('bulk reply and who is answering (SPEC §7 lock)', () => {
+  const holders = new Map([
+    ['item:2', { id: 7, name: 'Anna' }],
+    ['item:3', { id: 1, name: 'Me' }],
+  ]);
+  const holderOf = (key: string) => holders.get(key) ?? null;
+
+  it('names the colleague holding any selected item', () => {
+    expect(colleagueAnswering([1, 2, 3], holderOf, 1)).toEqual({ id: 7, name: 'Anna' });
+  });
+
+  it('ignores free items and locks of the current user', () => {
+    expect(colleagueAnswering([1, 3], holderOf, 1)).toBeNull();
+    expect(colleagueAnswering([], holderOf, 1)).toBeNull();
+  });
+});
