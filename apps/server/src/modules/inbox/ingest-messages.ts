@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { columnsWithout, rowsOf, unnestRows } from '../../db/rows';
 import { authors, chats, messages } from '../../db/schema';
 import type { InboundMessage } from './inbound';
-import type { IngestResult, ObjectRow } from './ingest';
+import type { ArrivalRules, IngestResult, ObjectRow } from './ingest';
 import { authorCtes, compare, lateAuthors, type Published, sortedAuthors, uniqueBy } from './ingest-batch';
 import { presentAuthor, presentChat, presentMessage } from './presenter';
 
@@ -15,6 +15,7 @@ export async function storeMessages(
   db: Db,
   object: ObjectRow,
   settings: AccountSettings,
+  arrival: ArrivalRules,
   events: InboundMessage[],
   result: IngestResult,
   published: Published[],
@@ -55,8 +56,9 @@ export async function storeMessages(
   const found = (await db.execute(sql`WITH ${authorCtes(object, uniqueAuthors)},
     ci AS (SELECT * FROM ${chatInput}),
     created AS (
-      INSERT INTO chats (space_id, object_id, external_id, author_id, last_message_at)
-      SELECT ${object.spaceId}, ${object.id}, ci.external_id, a.id, ci.last_message_at
+      INSERT INTO chats (space_id, object_id, external_id, author_id, last_message_at, status, assigned_user_id)
+      SELECT ${object.spaceId}, ${object.id}, ci.external_id, a.id, ci.last_message_at, ${arrival.chatStatus},
+        ${arrival.assignedUserId}::int
       FROM ci LEFT JOIN a ON a.external_id = ci.author_external_id
       ON CONFLICT (object_id, external_id) DO NOTHING
       RETURNING chats.*
@@ -153,7 +155,7 @@ export async function storeMessages(
         last_message_text = CASE WHEN v.at >= chats.last_message_at THEN v.txt ELSE chats.last_message_text END,
         last_message_is_own = CASE WHEN v.at >= chats.last_message_at THEN v.own ELSE chats.last_message_is_own END,
         unread_count = chats.unread_count + v.inbound,
-        status = CASE WHEN v.inbound > 0 AND chats.status = 'closed' THEN 'new'
+        status = CASE WHEN v.inbound > 0 AND chats.status = 'closed' THEN ${arrival.chatStatus}
                       WHEN v.inbound > 0 AND chats.status = 'waiting' THEN 'inprogress'
                       WHEN v.inbound > 0 AND chats.status = 'delayed' THEN
                         CASE WHEN chats.assigned_user_id IS NOT NULL OR chats.first_reply_at IS NOT NULL

@@ -1,8 +1,9 @@
 import { type AccountSettings, isExcluded, parseAccountSettings } from '@otklik/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { activity, items, messages, type objects, posts } from '../../db/schema';
+import { activity, companies, items, memberships, messages, type objects, posts } from '../../db/schema';
 import type { EventBus } from '../../realtime/bus';
+import { companySettingsSchema } from '../organisation/schemas';
 import { type InboundChange, type InboundItem, type InboundMessage, inboundEventSchema } from './inbound';
 import { type Published, uniqueBy, upsertAuthors } from './ingest-batch';
 import { storeMessages } from './ingest-messages';
@@ -63,8 +64,10 @@ export async function ingest(
   const published: Published[] = [];
   await deps.db.transaction(async (tx) => {
     const db = tx as unknown as Db;
-    if (itemEvents.length > 0) await storeItems(db, object, settings, itemEvents, result, published);
-    if (messageEvents.length > 0) await storeMessages(db, object, settings, messageEvents, result, published);
+    const arrival = itemEvents.length + messageEvents.length > 0 ? await arrivalRules(db, object) : NO_RULES;
+    if (itemEvents.length > 0) await storeItems(db, object, settings, arrival, itemEvents, result, published);
+    if (messageEvents.length > 0)
+      await storeMessages(db, object, settings, arrival, messageEvents, result, published);
     if (changeEvents.length > 0) await applyChanges(db, object, settings, changeEvents, result, published);
   });
   for (const event of published)
@@ -72,10 +75,47 @@ export async function ingest(
   return result;
 }
 
+/**
+ * What the account's company says about new work (SPEC §3 company settings, organisation/schemas.ts):
+ * who new comments and chats are assigned to — while that user is still a member of the space — and
+ * whether new chats start `open` instead of `new`. Comments always start `new`: `open` is not among the
+ * comment list's default statuses (SPEC §9), so an `open` comment would be missed.
+ */
+export interface ArrivalRules {
+  assignedUserId: number | null;
+  chatStatus: 'new' | 'open';
+}
+
+const NO_RULES: ArrivalRules = { assignedUserId: null, chatStatus: 'new' };
+
+async function arrivalRules(db: Db, object: ObjectRow): Promise<ArrivalRules> {
+  if (object.companyId === null) return NO_RULES;
+  const [row] = await db
+    .select({ settings: companies.settings, member: memberships.userId })
+    .from(companies)
+    .leftJoin(
+      memberships,
+      and(
+        eq(memberships.spaceId, companies.spaceId),
+        eq(
+          memberships.userId,
+          sql`CASE WHEN jsonb_typeof(${companies.settings}->'items_assigned_to') = 'number'
+            THEN (${companies.settings}->>'items_assigned_to')::int END`,
+        ),
+      ),
+    )
+    .where(eq(companies.id, object.companyId))
+    .limit(1);
+  if (!row) return NO_RULES;
+  const company = companySettingsSchema.parse(row.settings ?? {});
+  return { assignedUserId: row.member ?? null, chatStatus: company.status_open ? 'open' : 'new' };
+}
+
 async function storeItems(
   db: Db,
   object: ObjectRow,
   settings: AccountSettings,
+  arrival: ArrivalRules,
   events: InboundItem[],
   result: IngestResult,
   published: Published[],
@@ -157,6 +197,7 @@ async function storeItems(
         url: e.url,
         // Our own replies made elsewhere are history, not work.
         status: e.isOwn ? ('closed' as const) : ('new' as const),
+        assignedUserId: e.isOwn ? null : arrival.assignedUserId,
         delivery: e.isOwn ? ('sent' as const) : ('received' as const),
         createdAt: e.createdAt,
       })),
