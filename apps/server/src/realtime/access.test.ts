@@ -117,6 +117,36 @@ describe('socket events follow the read scopes', () => {
     }
   });
 
+  it('a block of an author who wrote on the group’s account reaches the limited member; others do not', async () => {
+    const team = await buildAudience();
+    const inside = (
+      await ingestEvents(team.vk, [commentEvent({ author: { externalId: 'in-1', name: 'In' } })])
+    ).itemIds[0]!;
+    const outside = (
+      await ingestEvents(team.sandbox, [commentEvent({ author: { externalId: 'out-1', name: 'Out' } })])
+    ).itemIds[0]!;
+    const authorOf = async (itemId: number) =>
+      (await t.app.inject({ url: `/v1/items/${itemId}`, headers: team.headers })).json().item.author
+        .id as number;
+    const [insideAuthor, outsideAuthor] = [await authorOf(inside), await authorOf(outside)];
+    const limited = await connect(team.limited.token);
+    try {
+      for (const id of [outsideAuthor, insideAuthor]) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/v1/authors/${id}/block`,
+          headers: team.headers,
+          payload: { duration: 'week' },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+      }
+      await limited.waitFor((m) => m.type === 'authors.updated' && carries(m, 'authors', insideAuthor));
+      expect(limited.messages.some((m) => carries(m, 'authors', outsideAuthor))).toBe(false);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('a member without the messages role gets no message or chat events; one with it gets them', async () => {
     const team = await buildAudience();
     const commentsOnly = await connect(team.commentsOnly.token);

@@ -116,7 +116,9 @@ async function setBlock(
   await deps.bus.publish({
     type: 'authors.updated',
     spaceId: author.spaceId,
-    payload: { authors: [presented] },
+    // The account the customer last wrote to (in the caller's reach): members limited to a user group
+    // that sees it hear the change (realtime/access.ts); without one, only whole-space members do.
+    payload: { ...(objectId === null ? {} : { object_id: objectId }), authors: [presented] },
     cause: causeOf(performer),
   });
   if (networkAllows) await kickOutbox(deps.bus);
