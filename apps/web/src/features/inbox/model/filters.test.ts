@@ -49,6 +49,10 @@ describe('inbox filters ↔ address ↔ API', () => {
     expect(filters.status).toEqual(['new', 'inprogress', 'open']);
   });
 
+  it('comments can be filtered by open, which the API lets a comment be set to', () => {
+    expect(parseFilters('status=open', 'items').status).toEqual(['open']);
+  });
+
   it('writes the address without the default status and keeps other parameters', () => {
     const filters = { ...parseFilters('', 'items'), object_id: [2, 3], q: 'доставка' };
     const search = filtersToSearch(filters, 'items', new URLSearchParams('locale=en&status=closed'));

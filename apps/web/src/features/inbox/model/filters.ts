@@ -17,9 +17,12 @@ export const INBOX_STATUSES: readonly InboxStatus[] = [
   'closed',
   'deleted',
 ];
-/** Statuses offered in each list's filter (chats have no deleted; comments are rarely 'open'). */
+/**
+ * Statuses offered in each list's filter (chats have no deleted). Comments are rarely 'open' — only
+ * through the API — but one that is must still be findable.
+ */
 export const FILTER_STATUSES: Record<ListKind, readonly InboxStatus[]> = {
-  items: ['new', 'inprogress', 'waiting', 'delayed', 'closed', 'deleted'],
+  items: ['new', 'inprogress', 'open', 'waiting', 'delayed', 'closed', 'deleted'],
   chats: ['new', 'inprogress', 'open', 'waiting', 'delayed', 'closed'],
 };
 export const ITEM_KINDS: readonly ItemKind[] = ['comment', 'review', 'mention'];
