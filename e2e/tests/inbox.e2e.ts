@@ -188,6 +188,17 @@ describe('inbox: sandbox → comments → reply → customer page', () => {
       await inbox.keyboard.press('e');
       await waitForCounter(inbox, 0);
 
+      // A text search (another word form): the row shows where the word was found, marked.
+      await inbox.goto(`/items?status=closed&q=${encodeURIComponent('молоком')}`);
+      const found = inbox
+        .getByTestId('item-row')
+        .filter({ hasText: 'овсяное' })
+        .getByTestId('row-match')
+        .locator('mark');
+      await found.first().waitFor({ timeout: 15_000 });
+      expect(await found.first().textContent()).toBe('молоко');
+      await screenshot(inbox, 'inbox-search-ru');
+
       // A moderator (invited, signed up by the link) sees the comment but has no reply box.
       const moderator = await signedInContext(browser, await member('moderator', 'Вера Модератор'), {
         baseURL: app.url,

@@ -79,6 +79,13 @@ export const BLOCK_DURATION_SECONDS: Record<BlockDuration, number | null> = {
 export const EXCERPT_SHORT = 100;
 export const EXCERPT_LONG = 800;
 
+/**
+ * A list row found by a text search carries `match`: the passage around the words found, with each
+ * found word between these two characters (control characters, never in a customer's text as shown).
+ */
+export const MATCH_START = '\u0002';
+export const MATCH_END = '\u0003';
+
 /** Auth token lifetimes (server). */
 export const ACCESS_TOKEN_TTL_S = 3_600;
 export const REFRESH_TOKEN_TTL_S = 60 * 86_400;

@@ -19,6 +19,29 @@ describe('pushed rows over shown rows', () => {
     expect(mergePresented(shown, pushed)).toBe(pushed);
   });
 
+  it("keeps the text search's passage of a row found by search (pushes never carry one)", () => {
+    const match = { text: 'где \u0002заказ\u0003', message_id: 9 };
+    const shown: Row & { status: string; match?: typeof match } = {
+      id: 1,
+      author,
+      provider: 'vk',
+      tags: [],
+      status: 'new',
+      match,
+    };
+    expect(mergePresented(shown, { id: 1, author, provider: 'vk', tags: [], status: 'closed' })).toEqual({
+      id: 1,
+      author,
+      provider: 'vk',
+      tags: [],
+      status: 'closed',
+      match,
+    });
+    expect(
+      mergePresented(shown, { id: 1, author: null, provider: undefined, tags: [], status: 'new' }),
+    ).toMatchObject({ match });
+  });
+
   it("keeps author, network and tags a partial push lacks ('chats.read', ingested edits)", () => {
     const shown: Row = { id: 1, author, provider: 'vk', tags: [4], unread_count: 3 };
     expect(

@@ -83,6 +83,15 @@ export interface InboxItem {
   updated_at: number | null;
   edited_at: number | null;
   first_reply_at: number | null;
+  /** Only in a list searched by text: the passage around the words found (MATCH_START/MATCH_END). */
+  match?: SearchMatch;
+}
+
+/** Where a text search found a list row: the passage, and for a chat the message it is from. */
+export interface SearchMatch {
+  text: string;
+  message_id?: number;
+  is_own?: boolean;
 }
 
 export interface InboxChat {
@@ -103,6 +112,8 @@ export interface InboxChat {
   tags: number[];
   created_at: number;
   updated_at: number | null;
+  /** Only in a list searched by text: the newest message that matched, as a passage. */
+  match?: SearchMatch | null;
 }
 
 export interface InboxMessage {

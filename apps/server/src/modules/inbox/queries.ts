@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { MATCH_END, MATCH_START } from '@otklik/shared';
 import {
   and,
   asc,
@@ -89,9 +90,24 @@ const listOrder = (reversed: boolean) => sql.raw(reversed ? 'ASC NULLS FIRST' : 
  */
 const anyId = (column: AnyPgColumn, ids: number[]) => sql`${column} = ANY(${sql.param(ids)}::bigint[])`;
 
-/** RU + EN full-text match; the stored tsvector is built from both configurations (schema/inbox.ts). */
-const matchesText = (vector: AnyPgColumn, q: string) =>
-  sql`${vector} @@ (websearch_to_tsquery('russian', ${q}) || websearch_to_tsquery('english', ${q}))`;
+/** The RU + EN query of a text search; the stored tsvector is built from both configurations. */
+const textQuery = (q: string) =>
+  sql`(websearch_to_tsquery('russian', ${q}) || websearch_to_tsquery('english', ${q}))`;
+
+/** RU + EN full-text match (schema/inbox.ts `search`). */
+const matchesText = (vector: AnyPgColumn, q: string) => sql`${vector} @@ ${textQuery(q)}`;
+
+/**
+ * The passage of `text` around the words `q` found, those words between MATCH_START and MATCH_END.
+ * The `russian` configuration stems Latin words with the English stemmer, so one headline serves both.
+ */
+const HEADLINE_OPTIONS = `MaxFragments=1, MaxWords=24, MinWords=10, FragmentDelimiter=" … ", StartSel=${MATCH_START}, StopSel=${MATCH_END}`;
+const headline = (text: string, q: string) =>
+  sql.raw(`ts_headline('russian', ${text}, `).append(sql`${textQuery(q)}, ${HEADLINE_OPTIONS})`);
+
+/** A page row's JSON with `match` added when the list is searched: `{ text, message_id?, is_own? }`. */
+const withMatch = (json: SQL, match: SQL) =>
+  sql`(${json}::jsonb || jsonb_build_object('match', ${match}))::text`;
 
 /** Above this many parts the per-account split stops paying for itself; lists merge per space then. */
 const MAX_SPLIT_PARTS = 64;
@@ -201,7 +217,10 @@ export function itemPageSql(scope: InboxScope, p: ItemListParams): SQL | null {
   if (branches.length === 0) return null;
   const pageIds = sql`SELECT page.id FROM (${sql.join(branches, sql` UNION ALL `)}) AS page
     ORDER BY page.created_at ${dir}, page.id ${dir} LIMIT ${take}`;
-  return sql`SELECT ${ITEM_JSON} AS j, ${cursorOf('i.created_at')} AS cursor_at, i.id, ${PAGE_META}
+  const json = p.q
+    ? withMatch(ITEM_JSON, sql`jsonb_build_object('text', ${headline('i.text', p.q)})`)
+    : ITEM_JSON;
+  return sql`SELECT ${json} AS j, ${cursorOf('i.created_at')} AS cursor_at, i.id, ${PAGE_META}
     FROM items i JOIN objects o ON o.id = i.object_id LEFT JOIN authors a ON a.id = i.author_id
     WHERE i.id IN (${pageIds})
     ORDER BY i.created_at ${dir}, i.id ${dir}`;
@@ -359,7 +378,16 @@ export function chatPageSql(scope: InboxScope, p: ChatListParams): SQL | null {
   if (branches.length === 0) return null;
   const pageIds = sql`SELECT page.id FROM (${sql.join(branches, sql` UNION ALL `)}) AS page
     ORDER BY page.last_message_at ${dir}, page.id ${dir} LIMIT ${take}`;
-  return sql`SELECT ${CHAT_JSON} AS j, ${cursorOf('c.last_message_at')} AS cursor_at, c.id, ${PAGE_META}
+  // Searched: the newest message that matched, as the row's passage (not the chat's last message).
+  const json = p.q
+    ? withMatch(
+        CHAT_JSON,
+        sql`(SELECT jsonb_build_object('text', ${headline('m.text', p.q)}, 'message_id', m.id, 'is_own', m.is_own)
+          FROM messages m WHERE m.chat_id = c.id AND m.search @@ ${textQuery(p.q)}
+          ORDER BY m.created_at DESC, m.id DESC LIMIT 1)`,
+      )
+    : CHAT_JSON;
+  return sql`SELECT ${json} AS j, ${cursorOf('c.last_message_at')} AS cursor_at, c.id, ${PAGE_META}
     FROM chats c JOIN objects o ON o.id = c.object_id LEFT JOIN authors a ON a.id = c.author_id
     WHERE c.id IN (${pageIds})
     ORDER BY c.last_message_at ${dir}, c.id ${dir}`;

@@ -1,4 +1,4 @@
-import { presetFor } from '@otklik/shared';
+import { MATCH_START, presetFor } from '@otklik/shared';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
@@ -96,6 +96,13 @@ describe('chats', () => {
     for (const [query, expected] of cases) {
       expect(ids(await listChats(team.headers, query)), query).toEqual(expected.map(chatId));
     }
+    // Found by text: the passage of the newest message that matched, not the chat's last message.
+    const [found] = (await listChats(team.headers, 'q=refunds')).items as unknown as Array<{
+      last_message: string;
+      match: { text: string; message_id: number; is_own: boolean };
+    }>;
+    expect(found!.match).toMatchObject({ is_own: false, message_id: expect.any(Number) });
+    expect(found!.match.text).toMatch(new RegExp(`${MATCH_START}refund`, 'i'));
     const first = await listChats(team.headers, 'limit=2');
     expect(ids(first)).toEqual(['c4', 'c2'].map(chatId));
     const second = await listChats(team.headers, `limit=2&before=${first.next}`);

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { presetFor } from '@otklik/shared';
+import { MATCH_END, MATCH_START, presetFor } from '@otklik/shared';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
@@ -220,6 +220,22 @@ describe('GET /v1/items', () => {
     expect(await search('заказ -вовремя')).toEqual([zakaz]);
     expect(await search('"order was"')).toEqual([order]);
     expect(await search('самолёт')).toEqual([]);
+  });
+
+  it('gives each row found by text the passage around the words found, those words marked', async () => {
+    const team = await buildTeam();
+    const long = `${'Спасибо за кофе и за быстрое обслуживание в центре. '.repeat(6)}Но заказ потерялся по дороге, верните деньги.`;
+    const [found] = (await ingestEvents(team.vk, [commentEvent({ text: long })])).itemIds;
+    const row = (await listItems(team.headers, `q=${encodeURIComponent('заказы')}`)).items.find(
+      (i) => i.id === found,
+    ) as unknown as { excerpt: string; match: { text: string } };
+    // The 100-character excerpt is the text's start; the passage is where the word is.
+    expect(row.excerpt).not.toContain('заказ');
+    expect(row.match.text).toContain(`${MATCH_START}заказ${MATCH_END} потерялся`);
+    expect(row.match.text.length).toBeLessThan(long.length);
+    // Without a search there is no passage.
+    const plain = (await listItems(team.headers)).items.find((i) => i.id === found) as unknown as object;
+    expect(plain).not.toHaveProperty('match');
   });
 
   it('shows nothing of other spaces, and a group member only the group accounts', async () => {

@@ -2,10 +2,11 @@ import { Badge, Box, Checkbox, Group, Rating, Text } from '@mantine/core';
 import { IconEyeOff, IconHeartFilled, IconTrash, IconUser } from '@tabler/icons-react';
 import type { MouseEvent } from 'react';
 import { Link } from 'react-router';
-import type { InboxChat, InboxItem } from '../../../api/inboxTypes';
+import type { InboxChat, InboxItem, SearchMatch } from '../../../api/inboxTypes';
 import { useLocale } from '../../../i18n/useLocale';
 import type { InboxData } from '../hooks/useInboxData';
 import { useInboxT } from '../i18n';
+import { matchParts } from '../model/match';
 import { formatWhen } from '../model/time';
 import { LockNote, StatusBadge, TagBadges } from './badges';
 import { ProviderIcon } from './ProviderIcon';
@@ -69,6 +70,25 @@ function RowShell({
   );
 }
 
+/** Where a text search found the row: the passage, its found words marked. */
+function Passage({ match }: { match: SearchMatch }) {
+  return (
+    <span data-testid="row-match">
+      {matchParts(match.text).map((part, index) =>
+        part.found ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one passage never reorder
+          <mark key={index} className={classes.found}>
+            {part.text}
+          </mark>
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one passage never reorder
+          <span key={index}>{part.text}</span>
+        ),
+      )}
+    </span>
+  );
+}
+
 export function ItemRow({ item, ...props }: RowProps & { item: InboxItem }) {
   const t = useInboxT();
   const locale = useLocale();
@@ -115,7 +135,7 @@ export function ItemRow({ item, ...props }: RowProps & { item: InboxItem }) {
             )}
           </Group>
           <Text fz="sm" lineClamp={2} c={item.excerpt ? undefined : 'dimmed'} data-testid="row-excerpt">
-            {item.excerpt || t('list.noText')}
+            {item.match ? <Passage match={item.match} /> : item.excerpt || t('list.noText')}
           </Text>
           <Group gap={6} mt={6} wrap="wrap">
             <StatusBadge
@@ -197,12 +217,12 @@ export function ChatRow({ chat, ...props }: RowProps & { chat: InboxChat }) {
             fw={chat.unread_count > 0 ? 500 : undefined}
             data-testid="row-excerpt"
           >
-            {chat.last_message_is_own && (
+            {(chat.match ? chat.match.is_own : chat.last_message_is_own) && (
               <Text span c="dimmed" fz="sm">
                 {t('list.you')}
               </Text>
             )}
-            {chat.last_message || t('list.noText')}
+            {chat.match ? <Passage match={chat.match} /> : chat.last_message || t('list.noText')}
           </Text>
           <Group gap={6} mt={6} wrap="wrap">
             <StatusBadge
