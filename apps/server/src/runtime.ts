@@ -3,6 +3,7 @@ import type { Config } from './config';
 import { type Database, openDatabase } from './db/client';
 import { type App, type AppDeps, buildApp } from './http/app';
 import { DelayedReturns } from './jobs/delayed';
+import { OutboxPruner } from './jobs/outbox-prune';
 import { OutboxWorker } from './jobs/outbox-worker';
 import { PollingManager } from './jobs/pollers';
 import { Sealer } from './lib/crypto';
@@ -79,11 +80,14 @@ export async function createRuntime(
     cleanups.push(() => pollers.stop());
     const delayed = new DelayedReturns({ db: database.db, bus, log });
     cleanups.push(() => delayed.stop());
+    const pruner = new OutboxPruner({ db: database.db, log });
+    cleanups.push(() => pruner.stop());
     if (opts.startBackground ?? true) {
       schedule.start();
       outbox.start();
       pollers.start();
       delayed.start();
+      pruner.start();
     }
     if (secret.generated && !config.isTest) {
       app.log.warn(

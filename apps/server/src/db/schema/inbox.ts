@@ -358,6 +358,8 @@ export const outbox = pgTable(
   (t) => [
     index('outbox_due_idx').on(t.runAt).where(sql`"state" = 'pending'`),
     index('outbox_object_idx').on(t.objectId),
+    // Pruning carried-out rows by age (jobs/outbox-prune.ts).
+    index('outbox_done_idx').on(t.doneAt).where(sql`"state" = 'done'`),
     // settings/errors: a space's failed actions, newest first (modules/inbox/failures.ts).
     index('outbox_failed_idx').on(t.spaceId, t.id.desc()).where(sql`"state" = 'failed'`),
     // An item's latest outgoing action (failures.ts, actions/retry.ts).

@@ -1,0 +1,52 @@
+import { eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/harness';
+import { outbox } from '../db/schema';
+import { buildObject, buildWorkspace } from '../modules/inbox/actions/test-helpers';
+import { enqueueOutbox } from './outbox';
+import { OUTBOX_DONE_KEEP_DAYS, OutboxPruner } from './outbox-prune';
+
+// The outbox keeps pending and failed rows (work, and what settings/errors shows) and lets carried-out
+// ones go after OUTBOX_DONE_KEEP_DAYS.
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const db = () => t.deps.database.db;
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+
+describe('outbox pruning', () => {
+  it('deletes carried-out rows past the keeping time and nothing else', async () => {
+    const admin = await buildWorkspace(t);
+    const object = await buildObject(t, admin.space.id, { provider: 'vk' });
+    const row = async (state: 'pending' | 'done' | 'failed', doneAt: Date | null) => {
+      const queued = await enqueueOutbox(db(), {
+        spaceId: admin.space.id,
+        objectId: object.id,
+        action: 'like',
+        payload: {},
+      });
+      await db().update(outbox).set({ state, doneAt }).where(eq(outbox.id, queued.id));
+      return queued.id;
+    };
+    const old = await row('done', daysAgo(OUTBOX_DONE_KEEP_DAYS + 1));
+    const older = await row('done', daysAgo(OUTBOX_DONE_KEEP_DAYS * 3));
+    const recent = await row('done', daysAgo(OUTBOX_DONE_KEEP_DAYS - 1));
+    const failed = await row('failed', daysAgo(OUTBOX_DONE_KEEP_DAYS * 3));
+    const pending = await row('pending', null);
+
+    const pruner = new OutboxPruner({ db: db(), log: t.deps.log });
+    expect(await pruner.prune()).toBeGreaterThanOrEqual(2);
+    const left = await db()
+      .select({ id: outbox.id })
+      .from(outbox)
+      .where(inArray(outbox.id, [old, older, recent, failed, pending]));
+    expect(left.map((r) => r.id).sort((a, b) => a - b)).toEqual(
+      [recent, failed, pending].sort((a, b) => a - b),
+    );
+    expect(await pruner.prune()).toBe(0);
+  });
+});
