@@ -4,6 +4,7 @@ import { activity, chats, items } from '../db/schema';
 import type { Logger } from '../lib/logger';
 import { presentChats, presentItems, publishBySpace } from '../modules/inbox/actions/present';
 import type { EventBus } from '../realtime/bus';
+import { PeriodicTask } from './periodic';
 
 export const DELAY_TICK_MS = 30_000;
 /** Rows returned per statement; a tick takes further batches while they come back full. */
@@ -38,32 +39,18 @@ const statusAfterDelay = (table: Table) =>
  * triggers (migration 0005), and the lists hear `items.updated` / `chats.updated` as for a manual change.
  */
 export class DelayedReturns {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> = Promise.resolve();
-  private busy = false;
+  private readonly task: PeriodicTask;
 
-  constructor(private readonly deps: DelayedReturnsDeps) {}
+  constructor(private readonly deps: DelayedReturnsDeps) {
+    this.task = new PeriodicTask('Delayed returns', () => this.tick(), deps.log);
+  }
 
   start(intervalMs = DELAY_TICK_MS) {
-    this.timer = setInterval(() => this.wake(), intervalMs);
-    this.timer.unref();
-    this.wake();
+    this.task.start(intervalMs);
   }
 
-  async stop() {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
-  }
-
-  private wake() {
-    if (this.busy) return;
-    this.busy = true;
-    this.running = this.tick()
-      .catch((error: unknown) => this.deps.log.error({ err: String(error) }, 'Delayed returns failed'))
-      .finally(() => {
-        this.busy = false;
-      });
+  stop() {
+    return this.task.stop();
   }
 
   /** Returns everything due at `now`; the counts of items and chats brought back. */

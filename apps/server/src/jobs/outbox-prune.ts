@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { Logger } from '../lib/logger';
+import { PeriodicTask } from './periodic';
 
 /** Carried-out network calls are kept this long (a reply a collector refused can be sent again meanwhile). */
 export const OUTBOX_DONE_KEEP_DAYS = 30;
@@ -16,32 +17,18 @@ const MAX_ROUNDS = 40;
  * so both stay.
  */
 export class OutboxPruner {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> = Promise.resolve();
-  private busy = false;
+  private readonly task: PeriodicTask;
 
-  constructor(private readonly deps: { db: Db; log: Logger }) {}
+  constructor(private readonly deps: { db: Db; log: Logger }) {
+    this.task = new PeriodicTask('Outbox pruning', () => this.prune(), deps.log);
+  }
 
   start(intervalMs = PRUNE_EVERY_MS) {
-    this.timer = setInterval(() => this.wake(), intervalMs);
-    this.timer.unref();
-    this.wake();
+    this.task.start(intervalMs);
   }
 
-  async stop() {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
-  }
-
-  private wake() {
-    if (this.busy) return;
-    this.busy = true;
-    this.running = this.prune()
-      .catch((error: unknown) => this.deps.log.error({ err: String(error) }, 'Outbox pruning failed'))
-      .finally(() => {
-        this.busy = false;
-      });
+  stop() {
+    return this.task.stop();
   }
 
   /** Deletes the carried-out rows older than the keeping time at `now`; how many went. */

@@ -230,17 +230,7 @@ export default function AuthorScreen() {
         </Tabs.List>
         <Tabs.Panel value="items" pt="sm">
           {itemRows.length === 0 ? (
-            <Paper withBorder radius="md">
-              {items.isPending ? (
-                <Center py="md">
-                  <Loader size="sm" />
-                </Center>
-              ) : (
-                <Text c="dimmed" p="md" fz="sm">
-                  {t('list.empty')}
-                </Text>
-              )}
-            </Paper>
+            <NoRows loading={items.isPending} text={t('list.empty')} />
           ) : (
             <KeyboardList
               rows={itemRows}
@@ -256,17 +246,7 @@ export default function AuthorScreen() {
         </Tabs.Panel>
         <Tabs.Panel value="chats" pt="sm">
           {chatRows.length === 0 ? (
-            <Paper withBorder radius="md">
-              {chats.isPending ? (
-                <Center py="md">
-                  <Loader size="sm" />
-                </Center>
-              ) : (
-                <Text c="dimmed" p="md" fz="sm">
-                  {t('list.empty')}
-                </Text>
-              )}
-            </Paper>
+            <NoRows loading={chats.isPending} text={t('list.empty')} />
           ) : (
             <KeyboardList
               rows={chatRows}
@@ -287,5 +267,22 @@ export default function AuthorScreen() {
         </Tabs.Panel>
       </Tabs>
     </Stack>
+  );
+}
+
+/** An author tab with no rows: still loading, or nothing there. */
+function NoRows({ loading, text }: { loading: boolean; text: string }) {
+  return (
+    <Paper withBorder radius="md">
+      {loading ? (
+        <Center py="md">
+          <Loader size="sm" />
+        </Center>
+      ) : (
+        <Text c="dimmed" p="md" fz="sm">
+          {text}
+        </Text>
+      )}
+    </Paper>
   );
 }
