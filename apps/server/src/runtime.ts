@@ -13,6 +13,7 @@ import { MemoryRateLimiter, RedisRateLimiter } from './lib/rate-limit';
 import { resolveSecretKey } from './lib/secret';
 import { Mailer } from './mail/mailer';
 import { WorkinghoursScheduler } from './modules/workinghours/scheduler';
+import { markUnreadableCredentials } from './providers/context';
 import { MemoryBus, RedisBus } from './realtime/bus';
 import { MemoryLockStore, RedisLockStore } from './realtime/locks';
 
@@ -83,6 +84,9 @@ export async function createRuntime(
     const pruner = new OutboxPruner({ db: database.db, log });
     cleanups.push(() => pruner.stop());
     if (opts.startBackground ?? true) {
+      await markUnreadableCredentials(database.db, deps.sealer, log).catch((error: unknown) =>
+        log.error({ err: String(error) }, 'Could not check stored credentials'),
+      );
       schedule.start();
       outbox.start();
       pollers.start();

@@ -1,6 +1,9 @@
+import { and, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import { objects } from '../db/schema';
 import type { Sealer } from '../lib/crypto';
+import type { Logger } from '../lib/logger';
 import type { ConnectorContext, ObjectRow } from './types';
 
 export interface ConnectorDeps {
@@ -52,4 +55,45 @@ export function connectorContext(deps: ConnectorDeps, object: ObjectRow): Connec
     db: deps.db,
     now: deps.now ?? (() => new Date()),
   };
+}
+
+/** The account error of credentials this server cannot open (SECRET_KEY changed since they were sealed). */
+export const UNREADABLE_CREDENTIALS_ERROR =
+  "Stored credentials cannot be decrypted with this server's SECRET_KEY: reconnect the account, or start the server with the key it was connected under.";
+
+/**
+ * At start: every account whose stored credentials this server's key cannot open gets that as its
+ * error, so the errors dropdown says what is wrong instead of each connector failing with the
+ * network's "unauthorised" (openCredentials hands connectors `{}` for such an account). Returns the ids.
+ */
+export async function markUnreadableCredentials(db: Db, sealer: Sealer, log: Logger): Promise<number[]> {
+  const rows = await db
+    .select({ id: objects.id, credentials: objects.credentials })
+    .from(objects)
+    .where(isNotNull(objects.credentials));
+  const unreadable = rows
+    .filter((row) => {
+      try {
+        sealer.open(row.credentials!);
+        return false;
+      } catch {
+        return true;
+      }
+    })
+    .map((row) => row.id);
+  if (unreadable.length === 0) return [];
+  await db
+    .update(objects)
+    .set({ error: UNREADABLE_CREDENTIALS_ERROR, errorAt: sql`now()` })
+    .where(
+      and(
+        inArray(objects.id, unreadable),
+        or(isNull(objects.error), sql`${objects.error} <> ${UNREADABLE_CREDENTIALS_ERROR}`),
+      ),
+    );
+  log.warn(
+    { accounts: unreadable.length },
+    'Accounts whose credentials this SECRET_KEY cannot open; they need reconnecting (see Settings → Errors)',
+  );
+  return unreadable;
 }
