@@ -20,6 +20,8 @@ export interface EffectDeps {
 const SYSTEM = { kind: 'system' as const };
 /** An outgoing action failed for good: `{ object_id, action, item_id, chat_id, author_id }`. */
 export const OUTBOX_FAILED = 'objects.failed';
+/** Someone acknowledged a failed action (settings/errors): `{ object_id, id }`. */
+export const OUTBOX_DISMISSED = 'objects.failure_dismissed';
 /** Still ours: nobody re-claimed the row after our lease ran out (a claim counts an attempt). */
 const isRunning = (row: OutboxRow) =>
   and(eq(outbox.id, row.id), eq(outbox.state, 'pending'), eq(outbox.attempts, row.attempts));

@@ -1,5 +1,5 @@
 import { COUNTS_REFRESH_MS } from '@otklik/shared';
-import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSocketEvent } from '../realtime/hooks';
 import { api } from './instance';
 import { queryKeys } from './keys';
@@ -75,6 +75,8 @@ export interface NetworkBan {
 
 /** The socket event of a failed action (server: jobs/outbox-effects.ts OUTBOX_FAILED). */
 export const FAILED_EVENT = 'objects.failed';
+/** Someone acknowledged a failure (server: OUTBOX_DISMISSED). */
+export const DISMISSED_EVENT = 'objects.failure_dismissed';
 
 // Under the account-errors key: whatever refreshes the dropdown (objects.* events) refreshes these too.
 export const failureKeys = {
@@ -88,8 +90,19 @@ export const failureKeys = {
 /** A failure anywhere refreshes the errors lists and counts (the dropdown and settings/errors). */
 function useRefreshOnFailure(enabled: boolean) {
   const queryClient = useQueryClient();
-  useSocketEvent(FAILED_EVENT, () => {
+  const refresh = () => {
     if (enabled) void queryClient.invalidateQueries({ queryKey: failureKeys.all });
+  };
+  useSocketEvent(FAILED_EVENT, refresh);
+  useSocketEvent(DISMISSED_EVENT, refresh);
+}
+
+/** POST /v1/errors/actions/:id/dismiss: the failure leaves settings/errors and the dropdown counts. */
+export function useDismissFailure() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.post<{ ok: true }>(`/v1/errors/actions/${id}/dismiss`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: failureKeys.all }),
   });
 }
 

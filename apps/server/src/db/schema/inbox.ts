@@ -354,6 +354,9 @@ export const outbox = pgTable(
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     doneAt: timestamp('done_at', { withTimezone: true }),
+    /** A failure someone acknowledged on settings/errors: off the lists and counts (failures.ts). */
+    dismissedAt: timestamp('dismissed_at', { withTimezone: true }),
+    dismissedBy: integer('dismissed_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     index('outbox_due_idx').on(t.runAt).where(sql`"state" = 'pending'`),

@@ -3,11 +3,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
-import { forbidden } from '../../http/errors';
+import { forbidden, notFound } from '../../http/errors';
+import { OUTBOX_DISMISSED } from '../../jobs/outbox-effects';
 import { getVisibleAuthor } from '../authors/policy';
 import { loadActor } from '../spaces/actor';
 import {
   countFailedActions,
+  dismissFailure,
   FAILURES_PAGE_DEFAULT,
   FAILURES_PAGE_MAX,
   findFailedActions,
@@ -66,6 +68,30 @@ export async function registerFailuresRoutes(
     async (req) => {
       const page = await findFailedActions(db, await errorsScope(req), req.query);
       return { items: page.rows.map(presentFailedAction), next_before: page.nextBefore };
+    },
+  );
+
+  app.post(
+    '/errors/actions/:id/dismiss',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: ['accounts'],
+        security: bearer,
+        summary: 'Acknowledge a failed action: it leaves settings/errors and the dropdown counts',
+        params: idParams,
+      },
+    },
+    async (req) => {
+      const dismissed = await dismissFailure(db, await errorsScope(req), req.params.id, req.auth!.user.id);
+      if (!dismissed) throw notFound();
+      await deps.bus.publish({
+        type: OUTBOX_DISMISSED,
+        spaceId: dismissed.spaceId,
+        payload: { object_id: dismissed.objectId, id: req.params.id },
+        cause: { kind: 'user', id: req.auth!.user.id },
+      });
+      return { ok: true };
     },
   );
 

@@ -159,6 +159,35 @@ describe('a refused moderation', () => {
   });
 });
 
+describe('dismissing a failure', () => {
+  it('takes it off the list and the counts, once, only for those who see it', async () => {
+    const { object } = await vkAccount(() => new ConnectorError('permanent', 'Denied, to dismiss'));
+    await refusedDelete(object);
+    const mine = (await listed()).items.find((f) => f.account.id === object.id)!;
+    const stranger = await buildAdmin(t);
+    const dismiss = (headers: Record<string, string>) =>
+      t.app.inject({ method: 'POST', url: `/v1/errors/actions/${mine.id}/dismiss`, headers });
+    expect((await dismiss(stranger.headers)).statusCode).toBe(404);
+    const operator = await buildMember(t, spaceId, 'operator');
+    expect((await dismiss(operator.headers)).statusCode).toBe(403);
+
+    const events = captureEvents(t.deps.bus);
+    try {
+      expect((await dismiss(admin.headers)).json()).toEqual({ ok: true });
+      await events.waitFor(
+        (e) => e.type === 'objects.failure_dismissed' && (e.payload as { id: number }).id === mine.id,
+      );
+    } finally {
+      events.stop();
+    }
+    expect((await listed()).items.map((f) => f.id)).not.toContain(mine.id);
+    expect((await countsOf()).map((c) => c.object_id)).not.toContain(object.id);
+    expect((await dismiss(admin.headers)).statusCode).toBe(404);
+    const [row] = await db().select().from(outbox).where(eq(outbox.id, mine.id));
+    expect(row).toMatchObject({ state: 'failed', dismissedBy: admin.user.id });
+  });
+});
+
 describe('who sees failures', () => {
   it('only those who see errors, in their own spaces and user group', async () => {
     const { object } = await vkAccount(() => new ConnectorError('permanent', 'Denied for scoping'));

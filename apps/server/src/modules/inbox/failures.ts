@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { authors, items, messages, objects, outbox, users } from '../../db/schema';
@@ -60,6 +60,7 @@ const stillOpen: SQL = or(
 function recentOpenFailures(scope: InboxScope, now: Date) {
   return and(
     eq(outbox.state, 'failed'),
+    isNull(outbox.dismissedAt),
     gte(outbox.doneAt, new Date(now.getTime() - RECENT_FAILURE_DAYS * 86_400_000)),
     scopeCondition(scope, outbox.spaceId, outbox.objectId),
     stillOpen,
@@ -126,6 +127,33 @@ export async function countFailedActions(db: Db, scope: InboxScope, now = new Da
     .where(recentOpenFailures(scope, now))
     .groupBy(outbox.objectId, objects.spaceId, objects.name, objects.provider)
     .orderBy(desc(sql`max(${outbox.doneAt})`));
+}
+
+/**
+ * Someone who sees errors acknowledges a failure: it leaves settings/errors and the dropdown's counts
+ * (the item or message keeps showing its own state). The row's account, or null when the failure is not
+ * one the scope covers, or was dismissed already.
+ */
+export async function dismissFailure(
+  db: Db,
+  scope: InboxScope,
+  id: number,
+  userId: number,
+  now = new Date(),
+) {
+  const [row] = await db
+    .update(outbox)
+    .set({ dismissedAt: now, dismissedBy: userId })
+    .where(
+      and(
+        eq(outbox.id, id),
+        eq(outbox.state, 'failed'),
+        isNull(outbox.dismissedAt),
+        scopeCondition(scope, outbox.spaceId, outbox.objectId),
+      ),
+    )
+    .returning({ spaceId: outbox.spaceId, objectId: outbox.objectId });
+  return row ?? null;
 }
 
 /** The action that failed last on an item that shows an error (what the item page names). */

@@ -15,6 +15,7 @@ import { can, translate } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
 import {
   IconAlertTriangle,
+  IconCheck,
   IconCircleCheck,
   IconExternalLink,
   IconRefresh,
@@ -25,7 +26,13 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAccountErrors } from '../../../api/config';
-import { type FailedAction, failureKeys, useFailedActions, useFailureCounts } from '../../../api/failures';
+import {
+  type FailedAction,
+  failureKeys,
+  useDismissFailure,
+  useFailedActions,
+  useFailureCounts,
+} from '../../../api/failures';
 import { useRetryItem, useRetryMessage } from '../../../api/inbox';
 import type { AccountError } from '../../../api/types';
 import { NoAccess } from '../../../app/NoAccess';
@@ -202,6 +209,7 @@ function FailedActionCard({ failure }: { failure: FailedAction }) {
   const queryClient = useQueryClient();
   const retryItem = useRetryItem();
   const retryMessage = useRetryMessage();
+  const dismiss = useDismissFailure();
   const target = failureTargetPath(failure.target);
   const retry = failure.retry;
   const onRetry = () => {
@@ -298,6 +306,17 @@ function FailedActionCard({ failure }: { failure: FailedAction }) {
             </Button>
           )}
           <AccountSettingsLink id={failure.account.id} />
+          <Button
+            size="xs"
+            variant="subtle"
+            color="gray"
+            leftSection={<IconCheck size={14} />}
+            loading={dismiss.isPending}
+            onClick={() => dismiss.mutate(failure.id, { onError: showError })}
+            data-testid="errors-action-dismiss"
+          >
+            {t('failures.dismiss')}
+          </Button>
         </Group>
       </Group>
     </Paper>
