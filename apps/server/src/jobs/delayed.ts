@@ -95,25 +95,17 @@ export class DelayedReturns {
         // The sub-select locked the rows (re-checked after any wait), so no second test is needed.
         .where(inArray(items.id, this.due(items, now)))
         .returning();
-      if (rows.length > 0)
-        await tx.insert(activity).values(
-          rows.map((row) => ({
-            spaceId: row.spaceId,
-            objectId: row.objectId,
-            itemId: row.id,
-            type: 'item.status' as const,
-            causeKind: SYSTEM.kind,
-            causeId: null,
-            userId: null,
-            data: { from: 'delayed', to: row.status, close_reason: null, reason: 'delay_ended' },
-            at: now,
-          })),
-        );
+      await recordReturns(tx as unknown as Db, 'item', rows, now);
       return rows;
     });
-    if (updated.length === 0) return 0;
-    const presented = await presentItems(this.deps.db, updated);
-    await publishBySpace(this.deps.bus, 'items.updated', 'items', presented, SYSTEM);
+    if (updated.length > 0)
+      await publishBySpace(
+        this.deps.bus,
+        'items.updated',
+        'items',
+        await presentItems(this.deps.db, updated),
+        SYSTEM,
+      );
     return updated.length;
   }
 
@@ -124,25 +116,40 @@ export class DelayedReturns {
         .set({ status: statusAfterDelay(chats), delayedUntil: null, updatedAt: now })
         .where(inArray(chats.id, this.due(chats, now)))
         .returning();
-      if (rows.length > 0)
-        await tx.insert(activity).values(
-          rows.map((row) => ({
-            spaceId: row.spaceId,
-            objectId: row.objectId,
-            chatId: row.id,
-            type: 'chat.status' as const,
-            causeKind: SYSTEM.kind,
-            causeId: null,
-            userId: null,
-            data: { from: 'delayed', to: row.status, close_reason: null, reason: 'delay_ended' },
-            at: now,
-          })),
-        );
+      await recordReturns(tx as unknown as Db, 'chat', rows, now);
       return rows;
     });
-    if (updated.length === 0) return 0;
-    const presented = await presentChats(this.deps.db, updated);
-    await publishBySpace(this.deps.bus, 'chats.updated', 'chats', presented, SYSTEM);
+    if (updated.length > 0)
+      await publishBySpace(
+        this.deps.bus,
+        'chats.updated',
+        'chats',
+        await presentChats(this.deps.db, updated),
+        SYSTEM,
+      );
     return updated.length;
   }
+}
+
+/** The activity of rows brought back: a system status change from `delayed`, as workflow.ts records one. */
+async function recordReturns(
+  db: Db,
+  kind: 'item' | 'chat',
+  rows: Array<{ id: number; spaceId: number; objectId: number; status: string }>,
+  now: Date,
+) {
+  if (rows.length === 0) return;
+  await db.insert(activity).values(
+    rows.map((row) => ({
+      spaceId: row.spaceId,
+      objectId: row.objectId,
+      ...(kind === 'item' ? { itemId: row.id } : { chatId: row.id }),
+      type: `${kind}.status` as const,
+      causeKind: SYSTEM.kind,
+      causeId: null,
+      userId: null,
+      data: { from: 'delayed', to: row.status, close_reason: null, reason: 'delay_ended' },
+      at: now,
+    })),
+  );
 }

@@ -5,6 +5,12 @@ import type { LockHolder, SocketMessage, SocketState } from './socket';
 
 export type { LockHolder, SocketMessage, SocketState };
 
+/** The array a push carries under `key` (rows, ids), or none when it carries something else. */
+export function listOf<T>(message: SocketMessage, key: string): T[] {
+  const value = message[key];
+  return Array.isArray(value) ? (value as T[]) : [];
+}
+
 /** Ask for a lock ('item:12', 'chat:5'); it is re-sent after every reconnect until unlock(key). */
 export function lock(key: string) {
   socket.lock(key);

@@ -66,3 +66,18 @@ export function captureEvents(bus: EventBus) {
   }
   return { events, waitFor, stop };
 }
+
+/** The members API (SPEC §2 users) as its tests call it. */
+export function usersApi(app: () => TestApp) {
+  type Headers = Record<string, string>;
+  return {
+    listUsers: (headers: Headers, spaceId?: number) =>
+      app().app.inject({ url: `/v1/users${spaceId ? `?space_id=${spaceId}` : ''}`, headers }),
+    addUser: (headers: Headers, payload: Record<string, unknown>, query = '') =>
+      app().app.inject({ method: 'POST', url: `/v1/users${query}`, headers, payload }),
+    updateUser: (headers: Headers, id: number, payload: Record<string, unknown>) =>
+      app().app.inject({ method: 'PUT', url: `/v1/users/${id}`, headers, payload }),
+    removeUser: (headers: Headers, id: number, spaceId: number) =>
+      app().app.inject({ method: 'DELETE', url: `/v1/users/${id}?space_id=${spaceId}`, headers }),
+  };
+}

@@ -1,9 +1,10 @@
-import { Anchor, Avatar, Badge, Group, Paper, Stack, Text } from '@mantine/core';
+import { Anchor, Avatar, Group, Paper, Stack, Text } from '@mantine/core';
 import { pathFor } from '@otklik/shared/routes';
 import type { InfiniteQueryObserverResult } from '@tanstack/react-query';
 import { type ReactNode, useMemo } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { AuthorListEntry } from '../../api/inboxTypes';
+import { LabelBadges } from '../../features/inbox/components/badges';
 import { ProviderIcon } from '../../features/inbox/components/ProviderIcon';
 import { BlockedBadge } from '../../features/inbox/components/RecordSide';
 import rowClasses from '../../features/inbox/components/rows.module.css';
@@ -103,7 +104,6 @@ export function AuthorRow({
   focused?: boolean;
 }) {
   const t = useInboxT();
-  const labels = author.labels.map((id) => data.labelsById.get(id)).filter((l) => l !== undefined);
   return (
     <Group
       gap="sm"
@@ -128,17 +128,7 @@ export function AuthorRow({
             {t('authors.counts', { items: author.items_count, chats: author.chats_count })}
           </Text>
           <BlockedBadge author={author} />
-          {labels.map((label) => (
-            <Badge
-              key={label.id}
-              size="xs"
-              variant="dot"
-              color={label.color ?? 'gray'}
-              style={{ textTransform: 'none' }}
-            >
-              {label.name}
-            </Badge>
-          ))}
+          <LabelBadges ids={author.labels} labelsById={data.labelsById} />
         </Group>
       </Stack>
     </Group>

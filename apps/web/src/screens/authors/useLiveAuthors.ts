@@ -5,7 +5,7 @@ import { mergePresented } from '../../api/inbox';
 import type { AuthorStats, InboxAuthor, InboxChat, InboxItem } from '../../api/inboxTypes';
 import { queryKeys } from '../../api/keys';
 import { tagKeys } from '../../api/tags';
-import { type SocketMessage, useSocketEvent } from '../../realtime/hooks';
+import { listOf, useSocketEvent } from '../../realtime/hooks';
 import {
   type AuthorContent,
   type AuthorListData,
@@ -26,11 +26,8 @@ import {
 
 /** Re-reads are gathered: a burst of new comments re-reads a list once. */
 const REFETCH_DELAY_MS = 800;
-
-const listOf = <T>(message: SocketMessage, key: string): T[] => {
-  const value = message[key];
-  return Array.isArray(value) ? (value as T[]) : [];
-};
+/** How many counted comments and chats are remembered (against repeated pushes). */
+const COUNTED_MAX = 5_000;
 
 type AuthorDetails = { author: InboxAuthor & { space_id: number }; stats: AuthorStats };
 
@@ -90,7 +87,11 @@ export function useLiveAuthors(authorId?: number) {
           const mark = `${hash}:${content.kind}:${content.id}`;
           const fresh = content.kind === 'items' || content.createdAt * 1000 >= readAt;
           const counts = fresh && !counted.current.has(mark);
-          if (counts) counted.current.add(mark);
+          if (counts) {
+            // Bounded: a repeated push comes within moments, not after thousands of others.
+            if (counted.current.size >= COUNTED_MAX) counted.current.clear();
+            counted.current.add(mark);
+          }
           return { ...content, counts };
         }),
       ),

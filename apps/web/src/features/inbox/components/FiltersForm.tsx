@@ -98,74 +98,36 @@ export function FiltersForm({
 
   return (
     <Stack gap="md" data-testid="inbox-filters">
-      <Stack gap={6}>
-        <Text fz="sm" fw={500}>
-          {t('filters.status')}
-        </Text>
-        <Chip.Group
-          multiple
-          value={draft.status}
-          onChange={(value) => {
-            const status = value as InboxFilters['status'];
-            // The way rows were closed means nothing without closed rows.
-            setDraft((d) => ({
-              ...d,
-              status,
-              close_reason: status.includes('closed') ? d.close_reason : [],
-            }));
-          }}
-        >
-          <Group gap={6}>
-            {FILTER_STATUSES[kind].map((status) => (
-              <Chip key={status} value={status} size="xs" data-testid={`filter-status-${status}`}>
-                {t(`status.${status}`)}
-              </Chip>
-            ))}
-          </Group>
-        </Chip.Group>
-      </Stack>
+      <ChipChoice
+        label={t('filters.status')}
+        options={FILTER_STATUSES[kind]}
+        value={draft.status}
+        optionLabel={(status) => t(`status.${status}`)}
+        testId="filter-status"
+        onChange={(status) =>
+          // The way rows were closed means nothing without closed rows.
+          setDraft((d) => ({ ...d, status, close_reason: status.includes('closed') ? d.close_reason : [] }))
+        }
+      />
       {draft.status.includes('closed') && (
-        <Stack gap={6} data-testid="filter-close-reason">
-          <Text fz="sm" fw={500}>
-            {t('filters.closeReason')}
-          </Text>
-          <Chip.Group
-            multiple
-            value={draft.close_reason}
-            onChange={(value) => set('close_reason', value as InboxFilters['close_reason'])}
-          >
-            <Group gap={6}>
-              {CLOSE_REASONS.map((reason) => (
-                <Chip key={reason} value={reason} size="xs" data-testid={`filter-close-reason-${reason}`}>
-                  {t(REASON_LABEL[reason])}
-                </Chip>
-              ))}
-            </Group>
-          </Chip.Group>
-          <Text fz="xs" c="dimmed">
-            {t('filters.closeReasonHint')}
-          </Text>
-        </Stack>
+        <ChipChoice
+          label={t('filters.closeReason')}
+          options={CLOSE_REASONS}
+          value={draft.close_reason}
+          optionLabel={(reason) => t(REASON_LABEL[reason])}
+          testId="filter-close-reason"
+          hint={t('filters.closeReasonHint')}
+          onChange={(reasons) => set('close_reason', reasons)}
+        />
       )}
       {kind === 'items' && (
-        <Stack gap={6}>
-          <Text fz="sm" fw={500}>
-            {t('filters.kind')}
-          </Text>
-          <Chip.Group
-            multiple
-            value={draft.kind}
-            onChange={(value) => set('kind', value as InboxFilters['kind'])}
-          >
-            <Group gap={6}>
-              {ITEM_KINDS.map((k) => (
-                <Chip key={k} value={k} size="xs">
-                  {t(`kind.${k}`)}
-                </Chip>
-              ))}
-            </Group>
-          </Chip.Group>
-        </Stack>
+        <ChipChoice
+          label={t('filters.kind')}
+          options={ITEM_KINDS}
+          value={draft.kind}
+          optionLabel={(k) => t(`kind.${k}`)}
+          onChange={(kinds) => set('kind', kinds)}
+        />
       )}
       <TextInput
         label={t('filters.q')}
@@ -317,6 +279,52 @@ export function FiltersForm({
           </Button>
         </Stack>
       </Stack>
+    </Stack>
+  );
+}
+
+/** A labelled set of chips, any number picked (`testId`: on the set, and `${testId}-${option}` on each). */
+function ChipChoice<T extends string>({
+  label,
+  options,
+  value,
+  optionLabel,
+  onChange,
+  testId,
+  hint,
+}: {
+  label: string;
+  options: readonly T[];
+  value: T[];
+  optionLabel: (option: T) => string;
+  onChange: (value: T[]) => void;
+  testId?: string;
+  hint?: string;
+}) {
+  return (
+    <Stack gap={6} data-testid={testId}>
+      <Text fz="sm" fw={500}>
+        {label}
+      </Text>
+      <Chip.Group multiple value={value} onChange={(picked) => onChange(picked as T[])}>
+        <Group gap={6}>
+          {options.map((option) => (
+            <Chip
+              key={option}
+              value={option}
+              size="xs"
+              data-testid={testId ? `${testId}-${option}` : undefined}
+            >
+              {optionLabel(option)}
+            </Chip>
+          ))}
+        </Group>
+      </Chip.Group>
+      {hint && (
+        <Text fz="xs" c="dimmed">
+          {hint}
+        </Text>
+      )}
     </Stack>
   );
 }

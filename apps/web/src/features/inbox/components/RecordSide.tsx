@@ -10,6 +10,7 @@ import { formatDateTime } from '../../../lib/format';
 import type { InboxData } from '../hooks/useInboxData';
 import { useInboxT } from '../i18n';
 import { handle } from '../model/handle';
+import { LabelBadges } from './badges';
 import { AssigneePicker, TagPicker } from './pickers';
 
 // Beside an item or a chat: details, the author, tags and who it is assigned to.
@@ -60,7 +61,6 @@ export function RecordSide({
   data: InboxData;
 }) {
   const t = useInboxT();
-  const labels = (author?.labels ?? []).map((id) => data.labelsById.get(id)).filter((l) => l !== undefined);
   return (
     <Stack gap="md">
       {author && (
@@ -91,19 +91,9 @@ export function RecordSide({
               </Stack>
             </Group>
             <BlockedBadge author={author} />
-            {labels.length > 0 && (
+            {author.labels.length > 0 && (
               <Group gap={4}>
-                {labels.map((label) => (
-                  <Badge
-                    key={label.id}
-                    size="sm"
-                    variant="dot"
-                    color={label.color ?? 'gray'}
-                    style={{ textTransform: 'none' }}
-                  >
-                    {label.name}
-                  </Badge>
-                ))}
+                <LabelBadges ids={author.labels} labelsById={data.labelsById} size="sm" />
               </Group>
             )}
           </Stack>

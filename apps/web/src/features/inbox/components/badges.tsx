@@ -92,6 +92,30 @@ export function TagBadges({
   );
 }
 
+/** An author's labels (SPEC §2 settings/labels), as coloured dots with their names. */
+export function LabelBadges({
+  ids,
+  labelsById,
+  size = 'xs',
+}: {
+  ids: number[];
+  labelsById: Map<number, { id: number; name: string; color: string | null }>;
+  size?: 'xs' | 'sm';
+}) {
+  const labels = ids.map((id) => labelsById.get(id)).filter((label) => label !== undefined);
+  return labels.map((label) => (
+    <Badge
+      key={label.id}
+      size={size}
+      variant="dot"
+      color={label.color ?? 'gray'}
+      style={{ textTransform: 'none' }}
+    >
+      {label.name}
+    </Badge>
+  ));
+}
+
 /** "Anna is answering…" — a colleague holds the lock of this item or chat (SPEC §7 lock). */
 export function LockNote({ lockKey, compact = false }: { lockKey: string; compact?: boolean }) {
   const t = useInboxT();

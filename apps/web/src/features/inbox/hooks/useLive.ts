@@ -13,18 +13,13 @@ import {
   removeMessages,
 } from '../../../api/inbox';
 import type { InboxAuthor, InboxChat, InboxItem, InboxMessage } from '../../../api/inboxTypes';
-import { type SocketMessage, useSocketEvent } from '../../../realtime/hooks';
+import { listOf, useSocketEvent } from '../../../realtime/hooks';
 import { type InboxFilters, type ListKind, rowMatches } from '../model/filters';
 import { mergeLiveRows } from '../model/liveList';
 
 // Socket pushes (SPEC: open screens update live). 'items.created' {object_id, items}, 'items.updated'
 // {items}, 'messages.created' {chats, messages}, 'messages.updated' {messages}, 'chats.updated' {chats},
 // 'chats.read' {chat}, 'authors.updated' {authors}, 'items.removed' {ids}, 'messages.removed' {chat_id, ids}. Counters are refreshed by the shell (realtime/cache.ts).
-
-const listOf = <T>(message: SocketMessage, key: string): T[] => {
-  const value = message[key];
-  return Array.isArray(value) ? (value as T[]) : [];
-};
 
 /** Every inbox screen: rows and open pages show colleagues' changes as they happen. */
 export function useInboxLive() {
