@@ -3,7 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Browser tests: the real server (started per file by startApp) driven by Debian's Chromium.
-// One file at a time: each starts a server and a browser, and the machine has 2 cores.
+// One file at a time: each starts a server and a browser, and the machine has 2 cores. Two at once took
+// about half as long but made the slower machine's timing flaky (a bulk selection dropped while its
+// list re-read itself on PostgreSQL + Redis); see "Tests and CI" in README.
 export default defineConfig({
   test: {
     root: resolve(dirname(fileURLToPath(import.meta.url)), '..'),

@@ -15,6 +15,7 @@ const sources = [
   'apps/web/index.html',
   'apps/web/public',
   'apps/web/vite.config.ts',
+  'apps/web/compress.ts',
   'apps/web/package.json',
   'packages/shared/src',
 ].map((path) => join(repoRoot, path));

@@ -64,6 +64,8 @@ function stopAll(code) {
 const childEnv = { ...process.env };
 delete childEnv.FORCE_COLOR;
 Object.assign(childEnv, useColor ? { FORCE_COLOR: '1' } : { NO_COLOR: '1' });
+// The app's page comes from Vite's origin, which the server's socket Origin check must accept.
+childEnv.ALLOWED_ORIGINS ??= 'http://127.0.0.1:5173,http://localhost:5173';
 
 for (const spec of processes) {
   const prefix = paint(spec.color, `[${spec.name}]`.padEnd(8));

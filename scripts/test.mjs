@@ -166,6 +166,7 @@ for (const project of ['packages/shared', 'apps/server', 'apps/web', 'e2e', 'ben
 
 // 2. Lint + format check.
 await checkStep('lint (biome check .)', bin('biome'), ['check', '.', '--colors=off']);
+await checkStep('unused dependencies (scripts/check-deps.mjs)', process.execPath, ['scripts/check-deps.mjs']);
 
 // 3. Unit + integration tests (root vitest.config.ts).
 await vitestStep('unit + integration tests (vitest run)', [], 'vitest-unit.json');

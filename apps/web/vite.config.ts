@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './compress';
 
 // The API server (apps/server) listens on 3000 and serves the built app from dist/ in production.
 // In development Vite serves the app and forwards the API and its websocket there.
@@ -7,7 +8,7 @@ const API_TARGET = 'http://127.0.0.1:3000';
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: {
     host: '127.0.0.1',
     port: 5173,

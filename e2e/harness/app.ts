@@ -18,6 +18,8 @@ export interface StartAppOptions {
   startTimeoutMs?: number;
   /** Echo the server's output live (also on with E2E_APP_LOGS=1). */
   echoLogs?: boolean;
+  /** Start on the DATA_DIR of an earlier run stopped with `keepData` (a restart). */
+  dataDir?: string;
 }
 
 export interface AppHandle {
@@ -29,8 +31,8 @@ export interface AppHandle {
   logs(): string;
   /** Exit code once the server has exited, otherwise null. */
   exitCode(): number | null;
-  /** SIGTERM, then SIGKILL after 10 s; removes DATA_DIR. Safe to call twice. */
-  stop(): Promise<void>;
+  /** SIGTERM, then SIGKILL after 10 s; removes DATA_DIR unless `keepData`. Safe to call twice. */
+  stop(opts?: { keepData?: boolean }): Promise<void>;
 }
 
 /** True when the server runs on a PostgreSQL server shared between runs (tests must use unique data). */
@@ -74,7 +76,7 @@ const maxLogChars = 2_000_000;
 export async function startApp(options: StartAppOptions = {}): Promise<AppHandle> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'otklik-e2e-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'otklik-e2e-'));
 
   const env: Record<string, string | undefined> = { ...process.env };
   for (const key of Object.keys(env)) {
@@ -86,7 +88,18 @@ export async function startApp(options: StartAppOptions = {}): Promise<AppHandle
     DATA_DIR: dataDir,
     APP_URL: url,
     PUBLIC_URL: url,
+    // Every run starts on its own trial space, whichever database it shares (the first-space rule is
+    // tested in apps/server/src/modules/spaces/manage.test.ts).
+    FIRST_SPACE_TARIFF_ID: '0',
+    // Every test signs up from 127.0.0.1 (and CI's Redis keeps counters between runs).
+    SIGNUP_RATE_LIMIT_PER_IP: '100000',
+    SIGNUP_RATE_LIMIT_GLOBAL: '100000',
+    // Every e2e server is reached from 127.0.0.1 (and with REDIS_URL they share counters): the suite's
+    // deliberate wrong logins must not put that one address into login backoff.
+    AUTH_FAILURES_PER_IP: '1000',
     ...(options.smtp ? { SMTP_URL: options.smtp.url } : {}),
+    // The migrated database the global setup saved: a new DATA_DIR starts from it instead of migrating.
+    ...(process.env.OTKLIK_TEST_PGLITE_SEED ? { PGLITE_SEED: process.env.OTKLIK_TEST_PGLITE_SEED } : {}),
     // The web build this run serves (a snapshot taken by the e2e global setup), unless WEB_DIST is set.
     ...(process.env.E2E_WEB_DIST && !process.env.WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
     ...options.env,
@@ -123,7 +136,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<AppHandle
   const hasExited = () => child.exitCode !== null || child.signalCode !== null;
 
   let stopped = false;
-  const stop = async () => {
+  const stop = async (opts: { keepData?: boolean } = {}) => {
     if (!stopped) {
       stopped = true;
       if (!hasExited() && !spawnError) {
@@ -132,7 +145,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<AppHandle
         await exited;
         clearTimeout(killTimer);
       }
-      rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
+      if (!opts.keepData) rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
     }
   };
 

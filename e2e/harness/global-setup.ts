@@ -9,9 +9,20 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { preparePgliteSeed } from '../../apps/server/test/global-setup';
 import { repoRoot } from './paths';
 
-export default function setup(): (() => void) | undefined {
+export default async function setup(): Promise<(() => void) | undefined> {
+  // Every embedded-database server of this run starts from one migrated database (PGLITE_SEED).
+  const dropSeed = await preparePgliteSeed();
+  const dropWeb = setupWeb();
+  return () => {
+    dropWeb?.();
+    dropSeed?.();
+  };
+}
+
+function setupWeb(): (() => void) | undefined {
   const result = spawnSync(process.execPath, ['scripts/build-web.mjs'], { cwd: repoRoot, stdio: 'inherit' });
   if (result.status !== 0) {
     throw new Error(`The web app did not build (exit code ${result.status}); see the output above.`);

@@ -1,3 +1,4 @@
+export { runAdmin } from './admin';
 export {
   type ApiResult,
   type ApiTokens,

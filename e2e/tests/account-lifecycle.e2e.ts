@@ -1,6 +1,6 @@
 // Issue #2 item 17 — an account's life in the browser (Russian, the default): sign up, confirm by the
-// mailed link (auto-login, SPEC §4), log out through the user menu, log in again, and the `redirect`
-// query of /login (SPEC §6).
+// mailed link (auto-login, docs/product/states.md), log out through the user menu, log in again, and the `redirect`
+// query of /login (docs/product/roles.md).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   type AppHandle,
@@ -60,7 +60,7 @@ describe('account lifecycle', () => {
       await page.getByLabel('Компания', { exact: true }).fill(account.company);
       await page.getByRole('button', { name: 'Зарегистрироваться' }).click();
 
-      // "We sent a link to <email>" (SPEC §4: plain signup leads to a confirm-email message).
+      // "We sent a link to <email>" (docs/product/states.md: plain signup leads to a confirm-email message).
       const sent = page.getByTestId('signup-sent');
       await sent.waitFor();
       expect(await sent.textContent()).toContain(account.email);
@@ -85,7 +85,7 @@ describe('account lifecycle', () => {
       await page.keyboard.press('Escape');
       await page.getByRole('menu').waitFor({ state: 'hidden' });
 
-      // Logout revokes the token on the server, clears storage and goes to /login (SPEC §4).
+      // Logout revokes the token on the server, clears storage and goes to /login (docs/product/states.md).
       const token = await storedAccessToken(page);
       expect(token).toBeTruthy();
       await logOutThroughUserMenu(page);

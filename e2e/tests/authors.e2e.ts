@@ -86,14 +86,14 @@ describe('authors: virtual list, paging, keyboard, live; filter count and close 
       });
       await comment('Новый Покупатель', 'Здравствуйте!');
       await expect
-        .poll(async () => page.getByTestId('author-row').first().textContent(), { timeout: 15_000 })
+        .poll(async () => page.getByTestId('author-row').first().textContent(), { timeout: 45_000 })
         .toContain('Новый Покупатель');
       expect(Number(await list.getAttribute('data-count'))).toBe(WRITERS + 2);
       // A shown author's count follows their new comment.
       await comment('Новый Покупатель', 'И ещё вопрос');
       await expect
         .poll(async () => page.getByTestId('author-row').first().getByTestId('author-counts').textContent(), {
-          timeout: 15_000,
+          timeout: 45_000,
         })
         .toContain('2 комм.');
       expect(await page.evaluate(() => (window as unknown as { noReload?: boolean }).noReload)).toBe(true);

@@ -59,7 +59,7 @@ async function answer(page: Page, text: string) {
   await page.getByTestId('chat-messages').getByText(text).waitFor();
 }
 
-const reaches = (probe: () => boolean) => expect.poll(probe, { timeout: 15_000, interval: 200 }).toBe(true);
+const reaches = (probe: () => boolean) => expect.poll(probe, { timeout: 45_000, interval: 200 }).toBe(true);
 
 describe('connectors: MAX, Viber and Avito through the UI', () => {
   let smtp: SmtpHandle;

@@ -1,7 +1,7 @@
 // Issue #4 — the inbox loop a new user sees on a fresh machine, in the browser: a customer writes on the
 // sandbox account's public page, the comment appears live in Comments (no reload), an operator answers
 // and the customer page shows the answer, the comments counter drops; a second operator sees who is
-// answering and has the reply box locked; a moderator (invited, signed up through the invitation link)
+// answering (once the first one types) and has the reply box locked; a moderator (invited, signed up through the invitation link)
 // has no reply box at all; a comment is closed from the list with the keyboard (j, e).
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -36,7 +36,7 @@ async function commentsCounter(page: Page): Promise<number> {
 }
 
 async function waitForCounter(page: Page, expected: number) {
-  await expect.poll(() => commentsCounter(page), { timeout: 15_000, interval: 250 }).toBe(expected);
+  await expect.poll(() => commentsCounter(page), { timeout: 45_000, interval: 250 }).toBe(expected);
 }
 
 describe('inbox: sandbox → comments → reply → customer page', () => {
@@ -128,18 +128,21 @@ describe('inbox: sandbox → comments → reply → customer page', () => {
 
       // It appears at the top of Comments without a reload, and the counter goes up.
       const row = inbox.getByTestId('item-row').filter({ hasText: 'Есть ли у вас овсяное молоко?' });
-      await row.waitFor({ timeout: 15_000 });
+      await row.waitFor({ timeout: 45_000 });
       expect(await inbox.getByTestId('item-row').first().textContent()).toContain('Мария Ковалёва');
       expect(await inbox.evaluate(() => (window as unknown as { noReload?: boolean }).noReload)).toBe(true);
       await waitForCounter(inbox, 2);
       await screenshot(inbox, 'inbox-comments-live-ru');
 
-      // The operator opens it to answer: that holds the lock.
+      // The operator opens it to answer.
       await row.getByTestId('row-link').click();
       await inbox.getByTestId('item-page').waitFor();
       await waitForTitle(inbox, 'Комментарий — Otklik');
       await inbox.getByTestId('composer-text').waitFor();
       const itemUrl = new URL(inbox.url()).pathname;
+
+      // The operator starts typing: that holds the lock (opening does not: e2e/tests/team-locks.e2e.ts).
+      await inbox.getByTestId('composer-text').pressSequentially('Да');
 
       // A second operator opening the same comment sees who is answering; their reply box is locked.
       const colleague = await signedInContext(browser, await member('operator', 'Борис Коллега'), {
@@ -151,7 +154,7 @@ describe('inbox: sandbox → comments → reply → customer page', () => {
         await other.goto(itemUrl);
         await other.getByTestId('item-page').waitFor();
         const locked = other.getByTestId('composer-locked');
-        await locked.waitFor({ timeout: 15_000 });
+        await locked.waitFor({ timeout: 45_000 });
         expect(await locked.textContent()).toContain('Анна Оператор отвечает');
         expect(await other.getByTestId('composer-text').count()).toBe(0);
         await screenshot(other, 'inbox-item-locked-ru');
@@ -166,9 +169,9 @@ describe('inbox: sandbox → comments → reply → customer page', () => {
         await waitForCounter(inbox, 1);
         await screenshot(inbox, 'inbox-item-replied-ru');
 
-        // When the operator leaves, the colleague's reply box opens.
+        // Once the answer is sent, the colleague's reply box opens.
+        await other.getByTestId('composer-text').waitFor({ timeout: 45_000 });
         await inbox.goto('/items');
-        await other.getByTestId('composer-text').waitFor({ timeout: 15_000 });
       } finally {
         await colleague.close();
       }
@@ -177,7 +180,7 @@ describe('inbox: sandbox → comments → reply → customer page', () => {
       await page
         .locator('[data-testid="sandbox-entry"][data-from-account]')
         .filter({ hasText: 'Да, есть! Добавим в любой напиток без доплаты.' })
-        .waitFor({ timeout: 15_000 });
+        .waitFor({ timeout: 45_000 });
       await screenshot(page, 'inbox-sandbox-replied-ru');
 
       // The remaining comment is closed from the list with the keyboard: j to focus, e to close.
@@ -195,7 +198,7 @@ describe('inbox: sandbox → comments → reply → customer page', () => {
         .filter({ hasText: 'овсяное' })
         .getByTestId('row-match')
         .locator('mark');
-      await found.first().waitFor({ timeout: 15_000 });
+      await found.first().waitFor({ timeout: 45_000 });
       expect(await found.first().textContent()).toBe('молоко');
       await screenshot(inbox, 'inbox-search-ru');
 

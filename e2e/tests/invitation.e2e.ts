@@ -1,6 +1,6 @@
 // Issue #2 item 17 — invitation signup in the browser: an admin invites an address (POST /v1/users,
 // role operator), the invitation mail's /signup/{hash} link opens a form with the email locked and no
-// company or promocode (SPEC §5), and submitting it ends signed in, in the inviting space (SPEC §4).
+// company or promocode (docs/product/validation.md), and submitting it ends signed in, in the inviting space (docs/product/states.md).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   type AppHandle,
@@ -30,6 +30,8 @@ describe('invitation signup', () => {
   let browser: BrowserHandle;
   let admin: ConfirmedUser;
   let spaceId: number;
+  /** The link the first test has used (single use: invalid from then on). */
+  let usedLink = '';
 
   beforeAll(async () => {
     smtp = await startSmtp();
@@ -95,7 +97,7 @@ describe('invitation signup', () => {
       await form.getByLabel('Пароль', { exact: true }).fill('Invited-pass9');
       await page.getByRole('button', { name: 'Принять приглашение' }).click();
 
-      // Success page, then the workspace (SPEC §4: invitation signup leads to a success page).
+      // Success page, then the workspace (docs/product/states.md: invitation signup leads to a success page).
       await page.getByTestId('invitation-done').waitFor();
       await page.getByRole('heading', { name: 'Готово!' }).waitFor();
       await page.getByTestId('user-menu').waitFor();
@@ -103,7 +105,7 @@ describe('invitation signup', () => {
 
       // Who is signed in is read through the API with the browser's own token. (The user menu is not
       // opened: a new member starts "offline", so the shell first asks for a status in a blocking
-      // dialog — SPEC §4 user status.)
+      // dialog — docs/product/states.md user status.)
 
       // The invited user, in the admin's space, with the email confirmed by the link itself.
       const token = await storedAccessToken(page);
@@ -127,18 +129,28 @@ describe('invitation signup', () => {
         `/v1/signup/${new URL(link).pathname.split('/').pop()}`,
       );
       expect(lookup.status).toBe(409);
+      usedLink = link;
     } finally {
       await page.context().close();
     }
   });
 
-  test('a used or unknown invitation link does not offer the form', async () => {
+  test('a used, unknown or malformed invitation link says the invitation is invalid and offers to sign in', async () => {
+    // Issue 13 item 7: it used to jump to /login silently (docs/product/errors.md's redirect on 409).
+    expect(usedLink).not.toBe('');
     const page = await browser.newPage({ baseURL: app.url, locale: 'ru-RU' });
     try {
-      // SPEC §8: 409 on the invitation lookup redirects to home; signed out, home is the login form.
-      await page.goto('/signup/no-such-invitation-hash');
+      for (const link of [usedLink, '/signup/no-such-invitation-hash', '/signup/x']) {
+        await page.goto(link);
+        await page.getByRole('heading', { name: 'Приглашение недействительно' }).waitFor({ timeout: 5_000 });
+        expect(new URL(page.url()).pathname).toBe(new URL(link, app.url).pathname);
+        expect(await page.getByTestId('invitation-invalid').textContent()).toBe(
+          'Приглашение уже использовано или не существует',
+        );
+        expect(await page.getByTestId('invitation-form').count()).toBe(0);
+      }
+      await page.getByRole('link', { name: 'Ко входу' }).click();
       await waitForPath(page, '/login');
-      expect(await page.getByTestId('invitation-form').count()).toBe(0);
     } finally {
       await page.context().close();
     }

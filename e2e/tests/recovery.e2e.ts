@@ -1,9 +1,11 @@
 // Issue #2 item 17 — password recovery in the browser: /recovery → mail → /reset_password/{hash} → a new
-// password signs in; the old password is refused ('Введен неверный пароль', SPEC §8), the new one works;
-// the used link shows a persistent error and a disabled form (SPEC §8 reset-password check failure).
+// password signs in; the old password is refused ('Введен неверный пароль', docs/product/errors.md), the new one works;
+// the used link shows a persistent error and a disabled form (docs/product/errors.md reset-password check failure).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   type AppHandle,
+  apiOk,
+  apiRequest,
   type BrowserHandle,
   type ConfirmedUser,
   createConfirmedUser,
@@ -11,11 +13,13 @@ import {
   launchBrowser,
   logOutThroughUserMenu,
   type SmtpHandle,
+  signInThroughUi,
   startApp,
   startSmtp,
   waitForFieldError,
   waitForPath,
   waitForTitle,
+  webClient,
 } from '../harness';
 
 describe('password recovery', () => {
@@ -129,6 +133,32 @@ describe('password recovery', () => {
       expect(await submit.isDisabled()).toBe(true);
       expect(await page.getByTestId('user-menu').count()).toBe(0);
       expect(new URL(page.url()).pathname).toBe(new URL(resetLink).pathname);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  test('a password change on the profile page keeps this page signed in and ends the other sessions', async () => {
+    expect(resetLink, 'the first test resets the password').not.toBe('');
+    const other = await apiOk<{ access_token: string }>(app.url, 'POST', '/v1/oauth2/token', {
+      body: { grant_type: 'password', ...webClient, username: user.email, password: newPassword },
+    });
+    const page = await ruPage();
+    try {
+      await page.goto('/login?redirect=%2Fsettings%2Fprofile');
+      await signInThroughUi(page, user.email, newPassword);
+      await waitForPath(page, '/settings/profile');
+      await page.getByLabel('Текущий пароль', { exact: true }).fill(newPassword);
+      await page.getByLabel('Новый пароль', { exact: true }).fill('Changed-pass8!');
+      await page.getByRole('button', { name: 'Изменить пароль', exact: true }).click();
+      await page.getByText('Пароль изменен', { exact: true }).waitFor();
+
+      // The other session ended (issue 11 item 8); this page runs on the rotated token, also after a reload.
+      expect((await apiRequest(app.url, 'GET', '/v1/me', { token: other.access_token })).status).toBe(401);
+      await page.reload();
+      await waitForTitle(page, 'Профиль — Otklik');
+      await page.getByTestId('user-menu').waitFor();
+      expect(new URL(page.url()).pathname).toBe('/settings/profile');
     } finally {
       await page.context().close();
     }

@@ -1,4 +1,4 @@
-// Issue #3 — the signed-in shell in the browser (SPEC §2 top bar, §4 user status and access gate, §6 roles):
+// Issue #3 — the signed-in shell in the browser (docs/product/screens-and-routes.md top bar, §4 user status and access gate, §6 roles):
 // an administrator invites an operator from Settings → Users; the operator signs up from the mailed link,
 // must pick a status in a dialog that cannot be dismissed, and sees only the operator's menus; a space past
 // its expiry sends the administrator to billing and shows the member the paid-period-over page; a space
@@ -32,7 +32,7 @@ const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const WIDTHS = [375, 768, 1025, 1381] as const;
 const MOBILE_BELOW = 768;
 
-/** Features that make the role differences visible in the menus (SPEC §3 space settings). */
+/** Features that make the role differences visible in the menus (docs/product/entities.md space settings). */
 const FEATURES = {
   issues: true,
   monitoring_count: 1,
@@ -170,7 +170,7 @@ describe('signed-in shell', () => {
     await form.getByLabel('Password', { exact: true }).fill(operator.password);
     await form.locator('button[type="submit"]').click();
 
-    // A new member starts offline: a dialog forces a status and cannot be dismissed (SPEC §4).
+    // A new member starts offline: a dialog forces a status and cannot be dismissed (docs/product/states.md).
     const dialog = operatorPage.getByRole('dialog');
     await dialog.waitFor({ state: 'visible', timeout: 20_000 });
     await dialog.getByText('You are offline').waitFor();
@@ -198,7 +198,7 @@ describe('signed-in shell', () => {
       .evaluateAll((items) => items.map((item) => item.getAttribute('data-testid')));
     expect(entries).toEqual(['settings-entry-templates']);
     await operatorPage.keyboard.press('Escape');
-    // Account errors are for administrators (SPEC §6).
+    // Account errors are for administrators (docs/product/roles.md).
     expect(await operatorPage.getByTestId('errors-menu').count()).toBe(0);
 
     for (const width of WIDTHS) {
@@ -288,7 +288,7 @@ describe('signed-in shell', () => {
       }
       await operatorPage.goto('/settings/users/workinghours/my');
       await waitForPath(operatorPage, '/settings/profile');
-      // Billing stays reachable (SPEC §4).
+      // Billing stays reachable (docs/product/states.md).
       await operatorPage.goto('/settings/billing');
       await waitForTitle(operatorPage, 'Billing — Otklik');
       expect(new URL(operatorPage.url()).pathname).toBe('/settings/billing');
@@ -300,5 +300,49 @@ describe('signed-in shell', () => {
     await operatorPage.goto('/items');
     await operatorPage.getByTestId('main-nav').waitFor({ state: 'visible' });
     expect(new URL(operatorPage.url()).pathname).toBe('/items');
+  });
+
+  /**
+   * The next call the open app makes meets the server's gate: following a section link, or a background
+   * call (counts, status) that may come first — then the link is already gone with the restricted top bar.
+   */
+  async function openChatsWhileShown(page: Page) {
+    await page
+      .getByTestId('menu-chats')
+      .first()
+      .click({ timeout: 5_000 })
+      .catch(async (error: unknown) => {
+        if ((await page.getByTestId('main-nav').count()) > 0) throw error;
+      });
+  }
+
+  test('the state changing under the open app: the server’s refusal leads to the gate’s screen, not an error', async () => {
+    await atWidth(operatorPage, 1381);
+    await operatorPage.goto('/items');
+    await operatorPage.getByTestId('main-nav').waitFor({ state: 'visible' });
+    // The loaded config still says all is well; the server's gate (issue 11 item 6) now refuses.
+    await setSpace(`settings = settings || '{"otp_required": true}'::jsonb`);
+    try {
+      await openChatsWhileShown(operatorPage);
+      await waitForPath(operatorPage, '/settings/profile');
+      await operatorPage.getByTestId('otp-required').waitFor({ state: 'visible' });
+      expect(await operatorPage.getByTestId('no-access').count()).toBe(0);
+      expect(await operatorPage.locator('.mantine-Notification-root').count()).toBe(0);
+    } finally {
+      await setSpace(`settings = settings - 'otp_required'`);
+    }
+
+    await operatorPage.goto('/items');
+    await operatorPage.getByTestId('main-nav').waitFor({ state: 'visible' });
+    await setSpace(`expires_at = now() - interval '1 day', is_trial = true`);
+    try {
+      await openChatsWhileShown(operatorPage);
+      const paidOver = operatorPage.getByTestId('paid-over');
+      await paidOver.getByText('The trial period is over').waitFor();
+      expect(await operatorPage.getByTestId('no-access').count()).toBe(0);
+      expect(await operatorPage.locator('.mantine-Notification-root').count()).toBe(0);
+    } finally {
+      await setSpace(`expires_at = now() + interval '14 days'`);
+    }
   });
 });

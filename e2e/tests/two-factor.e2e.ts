@@ -1,14 +1,16 @@
 // Issue #2 item 17 — two-factor authentication in the browser: enabled on /settings/profile (the key
 // shown there, a TOTP code computed from it like an authenticator app would), then login asks for the
-// code after email and password (SPEC §4), rejects a wrong one and accepts the right one.
+// code after email and password (docs/product/states.md), rejects a wrong one and accepts the right one.
 import { authenticator } from 'otplib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   type AppHandle,
   apiOk,
+  apiRequest,
   type BrowserHandle,
   type ConfirmedUser,
   createConfirmedUser,
+  extractLink,
   launchBrowser,
   logOutThroughUserMenu,
   type SmtpHandle,
@@ -41,6 +43,7 @@ describe('two-factor authentication', () => {
   let browser: BrowserHandle;
   let user: ConfirmedUser;
   let secret = '';
+  let recoveryCodes: string[] = [];
 
   beforeAll(async () => {
     smtp = await startSmtp();
@@ -75,7 +78,7 @@ describe('two-factor authentication', () => {
       await setup.getByRole('img', { name: 'QR-код для приложения-аутентификатора' }).waitFor();
       secret = ((await page.getByTestId('otp-secret').textContent()) ?? '').trim();
       expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
-      const recoveryCodes = await page.getByTestId('otp-recovery-codes').locator('li').allTextContents();
+      recoveryCodes = await page.getByTestId('otp-recovery-codes').locator('li').allTextContents();
       expect(recoveryCodes.length).toBeGreaterThan(0);
 
       // A wrong code is refused and 2FA stays off.
@@ -93,10 +96,13 @@ describe('two-factor authentication', () => {
       await page.getByRole('button', { name: 'Выключить', exact: true }).waitFor();
       expect(await status.textContent()).toBe('Двухфакторная аутентификация включена');
 
-      const me = await apiOk<{ otp_enabled: boolean }>(app.url, 'GET', '/v1/me', {
-        token: user.tokens.access_token,
-      });
-      expect(me.otp_enabled).toBe(true);
+      // Sessions opened with the password alone end when 2FA goes on (issue 11 item 8); the page's own
+      // session continues under the rotated token the confirmation returned.
+      const before = await apiRequest(app.url, 'GET', '/v1/me', { token: user.tokens.access_token });
+      expect(before.status).toBe(401);
+      await page.reload();
+      await waitForTitle(page, 'Профиль — Otklik');
+      await page.getByText('Двухфакторная аутентификация включена', { exact: true }).first().waitFor();
 
       await logOutThroughUserMenu(page);
     } finally {
@@ -129,9 +135,41 @@ describe('two-factor authentication', () => {
       expect(new URL(page.url()).pathname).toBe('/login');
       expect(await page.getByTestId('user-menu').count()).toBe(0);
 
-      // Codes are trimmed (SPEC §5); the field takes at most 7 characters.
-      await code.fill(` ${authenticator.generate(secret)}`);
+      // Codes are trimmed (docs/product/validation.md); the field takes at most 7 characters. The code that switched 2FA
+      // on is spent (issue 11 item 7), so this is the next step's code, which the ±1 window accepts.
+      await code.fill(` ${authenticator.clone({ epoch: Date.now() + 30_000 }).generate(secret)}`);
       await page.getByRole('button', { name: 'Войти', exact: true }).click();
+      await page.getByTestId('user-menu').waitFor();
+      await waitForPath(page, '/');
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  test('a reset link asks a 2FA user for the code before the new password is set (issue 11 item 4)', async () => {
+    expect(recoveryCodes.length, 'the first test enables 2FA').toBeGreaterThan(0);
+    await apiOk(app.url, 'POST', '/v1/recovery', { body: { email: user.email } });
+    const resetLink = extractLink(
+      await smtp.waitForMail({ to: user.email, subject: /Восстановление/ }),
+      '/reset_password/',
+    );
+    const page = await browser.newPage({ baseURL: app.url, locale: 'ru-RU' });
+    try {
+      await page.goto(resetLink);
+      await waitForTitle(page, 'Новый пароль — Otklik');
+      const newPassword = 'Reset-after-2fa1';
+      await page.getByLabel('Новый пароль', { exact: true }).fill(newPassword);
+      await page.getByLabel('Подтверждение пароля', { exact: true }).fill(newPassword);
+      await page.getByRole('button', { name: 'Сохранить пароль' }).click();
+
+      // The code field appears; nobody is signed in and the password is not changed yet.
+      const code = page.getByTestId('reset-code');
+      await code.waitFor();
+      await page.getByRole('status').getByText('Введите код двухфакторной аутентификации').waitFor();
+      expect(await page.getByTestId('user-menu').count()).toBe(0);
+
+      await code.fill(recoveryCodes[0]!);
+      await code.press('Enter');
       await page.getByTestId('user-menu').waitFor();
       await waitForPath(page, '/');
     } finally {

@@ -1,7 +1,7 @@
 // Issue #2 item 17 — what the public screens say, in Russian (the default) and English (?locale=en):
-// every SPEC §5 validation message on its form, the browser-language choice for signed-out visitors
-// (SPEC §8), the not-found page (SPEC §2), page titles "<Screen> — Otklik" (SPEC §1); and screenshots of
-// login, signup and the signed-in shell at the SPEC §9 breakpoints (test-results/screens/).
+// every docs/product/validation.md validation message on its form, the browser-language choice for signed-out visitors
+// (docs/product/errors.md), the not-found page (docs/product/screens-and-routes.md), page titles "<Screen> — Otklik" (docs/product/overview.md); and screenshots of
+// login, signup and the signed-in shell at the docs/product/limits.md breakpoints (test-results/screens/).
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
@@ -27,7 +27,7 @@ import {
 type Locale = 'ru' | 'en';
 
 // Labels (apps/web/src/i18n/{ru,en}.ts), titles (titles.{ru,en}.ts) and messages: Russian verbatim from
-// SPEC §5, English from the en dictionary of packages/shared/src/messages.ts.
+// docs/product/validation.md, English from the en dictionary of packages/shared/src/messages.ts.
 const text = {
   ru: {
     login: {
@@ -377,7 +377,7 @@ describe('public screens: validation messages, language, titles, not-found, scre
     }
   });
 
-  // SPEC §9 breakpoints: mobile 768, tablet 1025, laptop 1381; 375 is a phone.
+  // docs/product/limits.md breakpoints: mobile 768, tablet 1025, laptop 1381; 375 is a phone.
   const widths = [375, 768, 1025, 1381];
 
   async function atWidth(page: Page, width: number) {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -13,11 +14,28 @@ const optionalUrl = (protocols: string[]) =>
       message: `must start with ${protocols.map((p) => `${p}://`).join(' or ')}`,
     });
 
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isTrustedProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (!family || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d+$/.test(bits) && n >= 0 && n <= (family === 4 ? 32 : 128);
+}
+
 const envSchema = z.object({
   NODE_ENV: z.string().default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
+  /**
+   * Embedded database only: a PGlite tarball (dumpDataDir) to start a new DATA_DIR from instead of an
+   * empty one — the e2e suite seeds every server with one migrated database. Ignored once DATA_DIR has one.
+   */
+  PGLITE_SEED: z.string().optional(),
   DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
   REDIS_URL: optionalUrl(['redis', 'rediss']),
   APP_URL: optionalUrl(['http', 'https']),
@@ -30,11 +48,61 @@ const envSchema = z.object({
   WEB_CLIENT_SECRET: z.string().min(1).default('otklik-web-public'),
   RECAPTCHA_SECRET: z.string().optional(),
   RECAPTCHA_VERIFY_URL: z.string().url().default('https://www.google.com/recaptcha/api/siteverify'),
+  /** The public key of the widget. reCAPTCHA is on only with both this and RECAPTCHA_SECRET. */
+  RECAPTCHA_SITE_KEY: z.string().optional(),
+  /** Google's widget script; a test serves a stub instead. Its origin joins the CSP only when reCAPTCHA is on. */
+  RECAPTCHA_SCRIPT_URL: z.string().url().default('https://www.google.com/recaptcha/api.js?render=explicit'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
+  /** Login and recovery attempts one client address may make per AUTH_RATE_LIMIT_WINDOW_S. */
   AUTH_RATE_LIMIT_PER_IP: z.coerce.number().int().positive().default(30),
+  /**
+   * Attempts on one account from one address per window. Keyed by (address, account), never by the
+   * account alone, so nobody can lock a colleague out by failing on purpose (modules/auth/throttle.ts).
+   */
   AUTH_RATE_LIMIT_PER_USER: z.coerce.number().int().positive().default(10),
   AUTH_RATE_LIMIT_WINDOW_S: z.coerce.number().int().positive().default(60),
+  /**
+   * Calls that create accounts or send mail to any address (signup, invitation and provider signup,
+   * recovery, confirmation mails): per client address and for the whole instance, per window — so
+   * nobody can flood the mail server or fill the database with accounts.
+   */
+  SIGNUP_RATE_LIMIT_PER_IP: z.coerce.number().int().positive().default(10),
+  SIGNUP_RATE_LIMIT_GLOBAL: z.coerce.number().int().positive().default(200),
+  SIGNUP_RATE_LIMIT_WINDOW_S: z.coerce.number().int().positive().default(3_600),
+  /**
+   * Failed logins (wrong password, unknown email, wrong code) an address may make per
+   * AUTH_FAILURE_WINDOW_S before it waits between attempts: 1 s, 2 s, 4 s, … up to AUTH_BACKOFF_MAX_S.
+   */
+  AUTH_FAILURES_PER_IP: z.coerce.number().int().positive().default(10),
+  AUTH_FAILURE_WINDOW_S: z.coerce.number().int().positive().default(3600),
+  AUTH_BACKOFF_MAX_S: z.coerce.number().int().positive().default(600),
+  /**
+   * Which peers may tell us the client's address and protocol (X-Forwarded-For/-Proto/-Host): a
+   * comma-separated list of addresses, CIDRs and the names loopback, linklocal, uniquelocal; `none`
+   * trusts nobody. Default `loopback`: a reverse proxy on the same host; anything that can connect from
+   * loopback is already on the machine. Requests from other peers are taken at their socket address.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default('loopback')
+    .transform((v) => (v === '' || v === 'none' ? [] : v.split(',').map((part) => part.trim())))
+    .refine((list) => list.every(isTrustedProxyEntry), {
+      message: 'must be none or a comma-separated list of addresses, CIDRs, loopback, linklocal, uniquelocal',
+    }),
+  /**
+   * Origins besides APP_URL's (and the request's own) whose pages may open the live socket /v1/ws,
+   * comma-separated (e.g. the Vite dev server). A request without Origin (not a browser) is allowed.
+   */
+  ALLOWED_ORIGINS: z
+    .string()
+    .trim()
+    .default('')
+    .transform((v) => (v ? v.split(',').map((part) => part.trim().replace(/\/$/, '')) : []))
+    .refine((list) => list.every((o) => /^https?:\/\/[^/]+$/.test(o)), {
+      message: 'must be a comma-separated list of origins like https://app.example.com',
+    }),
   VK_CLIENT_ID: z.string().optional(),
   VK_CLIENT_SECRET: z.string().optional(),
   VK_OAUTH_URL: z.string().url().default('https://oauth.vk.com'),
@@ -55,12 +123,19 @@ const envSchema = z.object({
   // Networks' API base URLs (issue #5): point them at a self-hosted server (the Telegram local Bot API
   // server) or at an emulator in tests.
   TELEGRAM_API_URL: z.string().url().default('https://api.telegram.org'),
+  /** Issue 18: the bot that sends users their notifications in Telegram (linked from settings/subscriptions). */
+  NOTIFY_TELEGRAM_BOT_TOKEN: z.string().min(1).optional(),
   VK_OAUTH_GROUP_SCOPE: z.string().default('messages,wall,photos,video,manage'),
   VK_API_VERSION: z.string().default('5.199'),
   WHATSAPP_GRAPH_URL: z.string().url().default('https://graph.facebook.com'),
   WHATSAPP_API_VERSION: z.string().default('v21.0'),
   MAX_API_URL: z.string().url().default('https://platform-api2.max.ru'),
   AVITO_API_URL: z.string().url().default('https://api.avito.ru'),
+  /** Avito app keys for connecting accounts by OAuth (authorization code; PROVIDERS §7a). */
+  AVITO_CLIENT_ID: z.string().optional(),
+  AVITO_CLIENT_SECRET: z.string().optional(),
+  /** Where Avito's consent page lives (UNCONFIRMED in PROVIDERS: avito.ru/oauth, as Avito's guides say). */
+  AVITO_OAUTH_URL: z.string().url().default('https://avito.ru/oauth'),
   VIBER_API_URL: z.string().url().default('https://chatapi.viber.com'),
   /**
    * How accounts learn about new content: 'webhook' (the network pushes to APP_URL), 'polling' (we ask),
@@ -72,15 +147,66 @@ const envSchema = z.object({
   /** Largest network file the media proxy fetches and keeps (Telegram bots get at most 20 MB). */
   MEDIA_MAX_MB: z.coerce.number().int().min(1).max(100).default(20),
   /**
-   * Whether network files at private addresses (127.0.0.1, 10.x, …) may be fetched. Off: a file link
-   * can never make the server call into its own network. Tests turn it on for emulators on 127.0.0.1.
+   * The operator's opt-in to file links at private addresses (127.0.0.1, 10.x, fc00::/7, …), e.g. files
+   * their own systems post to the ingestion API. Off: a file link can never make the server call into
+   * its own network. Link-local (cloud metadata) and unspecified addresses stay refused even when on.
+   * Tests do not use it for public hosts: they resolve fixture hosts through createTestApp's mediaNetwork.
    */
   MEDIA_FETCH_PRIVATE: z.enum(['true', 'false']).default('false'),
+  /**
+   * Outgoing webhooks (issue 14 item 9) go to public https addresses only. 'true' is the operator's
+   * opt-in to endpoints on their own network (http, 127.0.0.1, 10.x, …) — and what tests use for a
+   * receiver on loopback. Link-local (cloud metadata) stays refused even then.
+   */
+  WEBHOOKS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   /**
    * Memory for list pages reused while the database is unchanged (modules/inbox/page-cache.ts); 0 turns
    * the reuse off.
    */
   LIST_CACHE_MB: z.coerce.number().int().min(0).max(1024).default(32),
+  /**
+   * The tariff the first space of a fresh instance starts on, paid and not expiring (the self-hoster
+   * owns the instance); 0: the first space is a trial like every other.
+   */
+  FIRST_SPACE_TARIFF_ID: z.coerce.number().int().min(0).default(20),
+  // Payments (issue 14 item 3). A provider is offered only when its keys are set. Base URLs point the
+  // clients at an emulator in tests.
+  YOOKASSA_SHOP_ID: z.string().trim().optional(),
+  YOOKASSA_SECRET_KEY: z.string().trim().optional(),
+  YOOKASSA_API_URL: z.string().url().default('https://api.yookassa.ru'),
+  /**
+   * Addresses YooKassa sends HTTP notifications from (its documented list); a notification from any
+   * other client address (after the trusted proxy) is refused. Comma-separated IPs and CIDR ranges.
+   */
+  YOOKASSA_NOTIFY_IPS: z
+    .string()
+    .default(
+      '185.71.76.0/27,185.71.77.0/27,77.75.153.0/25,77.75.156.11,77.75.156.35,77.75.154.128/25,2a02:5180::/32',
+    ),
+  STRIPE_SECRET_KEY: z.string().trim().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().trim().optional(),
+  STRIPE_API_URL: z.string().url().default('https://api.stripe.com'),
+  /** Currency Stripe Checkout charges in (a key of tariffs.prices). */
+  STRIPE_CURRENCY: z.string().trim().toUpperCase().default('USD'),
+  /** Partners' share of the payments of spaces they referred, percent (issue 14 item 6). */
+  REFERRAL_SHARE_PERCENT: z.coerce.number().min(0).max(100).default(20),
+  /** Seconds a Stripe-Signature timestamp may be old (Stripe's default is 300). */
+  STRIPE_WEBHOOK_TOLERANCE_S: z.coerce.number().int().min(1).max(3600).default(300),
+  /**
+   * Turns on `GET /metrics` (Prometheus text format), answered only to `Authorization: Bearer <this>`.
+   * Unset: /metrics answers 404 like any unknown path.
+   */
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || v.length >= 16, { message: 'must be at least 16 characters' }),
+  /**
+   * Tests only (e2e): `POST /v1/test/clock` moves this process's task clock (due dates, expired counts)
+   * forward. Never set it in production.
+   */
+  TEST_CLOCK: z.enum(['0', '1']).default('0'),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -115,6 +241,8 @@ export function testConfig(overrides: Partial<Record<keyof Env, string>> = {}): 
     LOG_LEVEL: 'silent',
     SECRET_KEY: 'test-secret-key-0123456789abcdef0123456789',
     APP_URL: 'http://127.0.0.1:3000',
+    // Test files share databases: no test may depend on being the instance's first space.
+    FIRST_SPACE_TARIFF_ID: '0',
     ...overrides,
   });
 }

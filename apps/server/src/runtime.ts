@@ -1,19 +1,30 @@
+import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import type { Config } from './config';
 import { type Database, openDatabase } from './db/client';
 import { type App, type AppDeps, buildApp } from './http/app';
 import { DelayedReturns } from './jobs/delayed';
+import { IssuesDueJob } from './jobs/issues-due';
+import { NotificationDeliveryJob } from './jobs/notification-delivery';
 import { OutboxPruner } from './jobs/outbox-prune';
 import { OutboxWorker } from './jobs/outbox-worker';
 import { PollingManager } from './jobs/pollers';
+import { RulesNoReplyJob } from './jobs/rules-no-reply';
+import { RulesWorker } from './jobs/rules-worker';
+import { SpaceExpiryJob } from './jobs/space-expiry';
+import { WebhookWorker } from './jobs/webhook-worker';
 import { Sealer } from './lib/crypto';
 import { lockDataDir } from './lib/data-dir-lock';
 import { createLogger } from './lib/logger';
 import { MemoryRateLimiter, RedisRateLimiter } from './lib/rate-limit';
 import { resolveSecretKey } from './lib/secret';
 import { Mailer } from './mail/mailer';
+import { AuditRetentionJob } from './modules/audit/retention';
+import { TelegramNotifyBot } from './modules/notifications/telegram';
 import { WorkinghoursScheduler } from './modules/workinghours/scheduler';
 import { markUnreadableCredentials } from './providers/context';
+import type { MediaNetwork } from './providers/public-network';
+import { telegramApi } from './providers/telegram/client';
 import { MemoryBus, RedisBus } from './realtime/bus';
 import { MemoryLockStore, RedisLockStore } from './realtime/locks';
 
@@ -28,7 +39,13 @@ export interface Runtime {
 /** Everything `npm start` runs, wired together; tests build the same thing (optionally on a given db). */
 export async function createRuntime(
   config: Config,
-  opts: { database?: Database; logStream?: NodeJS.WritableStream; startBackground?: boolean } = {},
+  opts: {
+    database?: Database;
+    logStream?: NodeJS.WritableStream;
+    startBackground?: boolean;
+    /** Tests only: fixture hosts of customers' file links resolved and routed to an emulator. */
+    mediaNetwork?: MediaNetwork;
+  } = {},
 ): Promise<Runtime> {
   const cleanups: Array<() => Promise<void> | void> = [];
   const log = createLogger(config.LOG_LEVEL, opts.logStream);
@@ -36,7 +53,11 @@ export async function createRuntime(
     let database = opts.database;
     if (!database) {
       if (!config.DATABASE_URL) cleanups.push(lockDataDir(config.dataDir));
-      database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.dataDir });
+      database = await openDatabase({
+        url: config.DATABASE_URL,
+        dataDir: config.dataDir,
+        seed: config.PGLITE_SEED ? new Blob([readFileSync(config.PGLITE_SEED)]) : undefined,
+      });
       const db = database;
       cleanups.push(() => db.close());
     }
@@ -55,7 +76,7 @@ export async function createRuntime(
       await mailer.flush();
       mailer.close();
     });
-    const bus = redis ? new RedisBus(redis) : new MemoryBus();
+    const bus = redis ? new RedisBus(redis, log) : new MemoryBus();
     cleanups.push(() => bus.close());
     const locks = redis ? new RedisLockStore(redis) : new MemoryLockStore();
     const schedule = new WorkinghoursScheduler(database.db, bus, log);
@@ -70,10 +91,21 @@ export async function createRuntime(
       bus,
       locks,
       schedule,
+      mediaNetwork: opts.mediaNetwork,
+      redis,
     };
     const app = await buildApp(deps);
     const outbox = new OutboxWorker({ db: database.db, bus, sealer: deps.sealer, config, log });
     cleanups.push(() => outbox.stop());
+    const webhooks = new WebhookWorker({
+      db: database.db,
+      bus,
+      sealer: deps.sealer,
+      log,
+      allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE === 'true',
+      network: opts.mediaNetwork,
+    });
+    cleanups.push(() => webhooks.stop());
     const pollers = new PollingManager(
       { db: database.db, bus, sealer: deps.sealer, config, log },
       bus.nodeId,
@@ -81,17 +113,52 @@ export async function createRuntime(
     cleanups.push(() => pollers.stop());
     const delayed = new DelayedReturns({ db: database.db, bus, log });
     cleanups.push(() => delayed.stop());
+    const issuesDue = new IssuesDueJob({ db: database.db, bus, log });
+    cleanups.push(() => issuesDue.stop());
+    const ruleDeps = { db: database.db, bus, sealer: deps.sealer, config, locks, log };
+    const rulesWorker = new RulesWorker(ruleDeps);
+    cleanups.push(() => rulesWorker.stop());
+    const rulesNoReply = new RulesNoReplyJob(ruleDeps);
+    cleanups.push(() => rulesNoReply.stop());
     const pruner = new OutboxPruner({ db: database.db, log });
     cleanups.push(() => pruner.stop());
+    const auditRetention = new AuditRetentionJob({ db: database.db, log });
+    cleanups.push(() => auditRetention.stop());
+    // Issue 18: the Telegram notification bot, when the instance has one.
+    const notifyBotToken = config.NOTIFY_TELEGRAM_BOT_TOKEN;
+    const notifyBotApi = notifyBotToken ? telegramApi({ config, fetch }, notifyBotToken) : undefined;
+    const notifyBot = notifyBotApi
+      ? new TelegramNotifyBot({ db: database.db, log, api: notifyBotApi })
+      : undefined;
+    if (notifyBot) cleanups.push(() => notifyBot.stop());
+    const notificationEmails = new NotificationDeliveryJob({
+      db: database.db,
+      log,
+      mailer,
+      sealer: deps.sealer,
+      appUrl: config.appUrl,
+      telegram: notifyBotApi,
+    });
+    cleanups.push(() => notificationEmails.stop());
+    const expiry = new SpaceExpiryJob({ db: database.db, log, mailer, appUrl: config.appUrl, bus });
+    cleanups.push(() => expiry.stop());
     if (opts.startBackground ?? true) {
       await markUnreadableCredentials(database.db, deps.sealer, log).catch((error: unknown) =>
         log.error({ err: String(error) }, 'Could not check stored credentials'),
       );
       schedule.start();
       outbox.start();
+      webhooks.start();
       pollers.start();
       delayed.start();
+      issuesDue.start();
+      rulesWorker.start();
+      rulesNoReply.start();
       pruner.start();
+      auditRetention.start();
+      expiry.start();
+      notificationEmails.start();
+      await notifyBot?.start();
     }
     if (secret.generated && !config.isTest) {
       app.log.warn(

@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { WEB_CLIENT_ID } from '@otklik/shared';
 import { type Env, testConfig } from '../src/config';
 import { type Database, openDatabase } from '../src/db/client';
+import type { MediaNetwork } from '../src/providers/public-network';
 import { createRuntime, type Runtime } from '../src/runtime';
+import { SEED_ENV } from './global-setup';
 
 export const WEB_CLIENT = { client_id: WEB_CLIENT_ID, client_secret: 'otklik-web-public' } as const;
 
@@ -16,8 +21,14 @@ let sharedDb: Promise<Database> | undefined;
 export function testDatabase(): Promise<Database> {
   sharedDb ??= process.env.DATABASE_URL
     ? openDatabase({ url: process.env.DATABASE_URL })
-    : openDatabase({ inMemory: true });
+    : openDatabase({ inMemory: true, seed: seedTarball() });
   return sharedDb;
+}
+
+/** The migrated database the unit global setup saved (test/global-setup.ts); none when run without it. */
+function seedTarball(): Blob | undefined {
+  const file = process.env[SEED_ENV];
+  return file && existsSync(file) ? new Blob([readFileSync(file)]) : undefined;
 }
 
 export interface TestApp extends Runtime {
@@ -25,7 +36,10 @@ export interface TestApp extends Runtime {
 }
 
 /** A full runtime (same wiring as `npm start`) on the test database; `app.inject` needs no port. */
-export async function createTestApp(overrides: Partial<Record<keyof Env, string>> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<Record<keyof Env, string>> = {},
+  opts: { mediaNetwork?: MediaNetwork } = {},
+): Promise<TestApp> {
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _enc, done) {
@@ -37,12 +51,26 @@ export async function createTestApp(overrides: Partial<Record<keyof Env, string>
     LOG_LEVEL: 'info',
     // Tests share one client IP; the limiter tests set their own limits and addresses.
     AUTH_RATE_LIMIT_PER_IP: '100000',
+    SIGNUP_RATE_LIMIT_PER_IP: '100000',
+    SIGNUP_RATE_LIMIT_GLOBAL: '100000',
+    AUTH_FAILURES_PER_IP: '100000',
+    // Files kept from networks go to a folder of this app's own: ids restart in every fresh database,
+    // so a shared folder would serve one run's file to another (and the repository's ./data stays clean).
+    DATA_DIR: overrides.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'otklik-test-')),
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...overrides,
   });
   const database = await testDatabase();
-  const runtime = await createRuntime(config, { database, logStream, startBackground: false });
-  return { ...runtime, logs };
+  const runtime = await createRuntime(config, { database, logStream, startBackground: false, ...opts });
+  const ownDataDir = overrides.DATA_DIR === undefined;
+  return {
+    ...runtime,
+    logs,
+    close: async () => {
+      await runtime.close();
+      if (ownDataDir) rmSync(config.dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 export function uniqueEmail(tag = 'user'): string {

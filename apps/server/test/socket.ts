@@ -5,6 +5,10 @@ export async function openSocket(url: string) {
   const messages: Array<Record<string, unknown>> = [];
   const waiters = new Set<() => void>();
   const ws = new WebSocket(url);
+  // How the server closed it: code and reason (application codes in src/realtime/sessions.ts).
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+    ws.once('close', (code, reason) => resolve({ code, reason: String(reason) }));
+  });
   ws.on('message', (data) => {
     messages.push(JSON.parse(String(data)) as Record<string, unknown>);
     for (const wake of waiters) wake();
@@ -35,10 +39,24 @@ export async function openSocket(url: string) {
     }
   }
 
+  /** The close the server made, or an error after timeoutMs (the socket is still open). */
+  async function waitForClose(timeoutMs = 5_000) {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`Socket still open after ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      return await Promise.race([closed, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   return {
     ws,
     messages,
     waitFor,
+    waitForClose,
     send: (message: Record<string, unknown>) => ws.send(JSON.stringify(message)),
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,6 +1,6 @@
 /// <reference types="vite/client" />
 
 interface ImportMetaEnv {
-  /** Comma-separated API origins (SPEC §7: several hosts, tried in turn). Default: same origin. */
+  /** Comma-separated API origins (docs/product/api.md: several hosts, tried in turn). Default: same origin. */
   readonly VITE_API_BASES?: string;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Per-account settings (SPEC §2 settings/accounts/{id}/exclude, exclude_messages, chats, stickers,
+// Per-account settings (docs/product/screens-and-routes.md settings/accounts/{id}/exclude, exclude_messages, chats, stickers,
 // reactions). Server ingestion applies them; the settings screens edit them.
 
 const exclusionSchema = z.object({

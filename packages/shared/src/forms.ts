@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { OTP_CODE_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './constants';
-import type { MessageKey } from './messages';
+import { type MessageKey, messages } from './messages';
+import { issueMessage } from './validation-messages';
 
-// Form schemas — SPEC §5. Every message is a MessageKey; the web and the server translate it into the
+// Form schemas — docs/product/validation.md. Every message is a MessageKey; the web and the server translate it into the
 // caller's locale. The first issue reported for a field is the one shown, so "required" checks come
 // before format checks.
 
 const msg = (key: MessageKey) => key;
 
-/** Email that is required (message `requiredKey`) and valid (message `invalidKey`); trimmed (SPEC §5). */
+/** Email that is required (message `requiredKey`) and valid (message `invalidKey`); trimmed (docs/product/validation.md). */
 export function emailField(requiredKey: MessageKey, invalidKey: MessageKey) {
   return z
     .string({ error: msg(requiredKey) })
@@ -20,7 +21,7 @@ export function emailField(requiredKey: MessageKey, invalidKey: MessageKey) {
 const DIGIT = /\p{N}/u;
 const SPECIAL = /[^\p{L}\p{N}\s]/u;
 
-/** SPEC §5 signup rule: 8+ characters with at least one digit and one special character. */
+/** docs/product/validation.md signup rule: 8+ characters with at least one digit and one special character. */
 export function isStrongPassword(password: string): boolean {
   return password.length >= PASSWORD_MIN_LENGTH && DIGIT.test(password) && SPECIAL.test(password);
 }
@@ -63,7 +64,7 @@ export const signupFormSchema = z.object({
 });
 export type SignupForm = z.infer<typeof signupFormSchema>;
 
-/** Invitation signup: company and promocode hidden, the email locked to the invitation's (SPEC §5). */
+/** Invitation signup: company and promocode hidden, the email locked to the invitation's (docs/product/validation.md). */
 export const invitationSignupFormSchema = signupFormSchema.pick({
   name: true,
   password: true,
@@ -76,10 +77,12 @@ export const recoveryFormSchema = z.object({
   email: emailField('recovery.email.required', 'recovery.email.invalid'),
 });
 
+/** Reset password: the signup rules for the new password; `code` answers code_required (2FA on). */
 export const resetPasswordFormSchema = z
   .object({
-    password: z.string().min(PASSWORD_MIN_LENGTH, msg('password.min')),
+    password: newPassword,
     password_confirm: z.string().min(1, msg('reset.confirm.mismatch')),
+    code: z.string().trim().max(OTP_CODE_MAX_LENGTH).optional(),
   })
   .refine((v) => v.password === v.password_confirm, {
     path: ['password_confirm'],
@@ -87,7 +90,7 @@ export const resetPasswordFormSchema = z
   });
 
 export const changeEmailFormSchema = z.object({ email: emailField('email.required', 'email.required') });
-/** Provider signup without an email asks for one, validated the same way (SPEC §5). */
+/** Provider signup without an email asks for one, validated the same way (docs/product/validation.md). */
 export const providerEmailFormSchema = changeEmailFormSchema;
 
 export const savedFilterNameSchema = z.object({
@@ -112,11 +115,22 @@ export const otpCodeSchema = z.object({
 });
 
 /** First message per field, as `{ field: messageKey }` — what forms show and what the API returns. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
+/**
+ * The first error of each field as a message key, never the library's English (validation-messages.ts).
+ * A message with a parameter ("at most {{limit}} characters") is translated with `translateWith` when
+ * given, since a bare key cannot carry it.
+ */
+export function fieldErrors(
+  error: z.ZodError,
+  translateWith?: (key: MessageKey, params: Record<string, string | number>) => string,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const issue of error.issues) {
     const field = issue.path.join('.') || '_';
-    if (!(field in out)) out[field] = issue.message;
+    if (field in out) continue;
+    const { key, params } = issueMessage(issue);
+    out[field] =
+      params && translateWith && messages.ru[key].includes('{{') ? translateWith(key, params) : key;
   }
   return out;
 }

@@ -19,6 +19,6 @@ export function localeFromAcceptLanguage(header: string | undefined): Locale | u
     .filter((x) => x.lang && !Number.isNaN(x.q))
     .sort((a, b) => b.q - a.q);
   for (const { lang } of ranked) if (isLocale(lang)) return lang;
-  // A browser that prefers neither Russian nor English gets English (SPEC §8).
+  // A browser that prefers neither Russian nor English gets English (docs/product/errors.md).
   return ranked.length > 0 ? 'en' : undefined;
 }

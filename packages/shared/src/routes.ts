@@ -1,7 +1,7 @@
-// Named routes — SPEC §2. The web router, links, redirects and saved filters (keyed by route name) use
+// Named routes — docs/product/screens-and-routes.md. The web router, links, redirects and saved filters (keyed by route name) use
 // these names; the server may use them to build links in emails and notifications.
 //
-// `auth`: the route needs a stored token (SPEC §6: otherwise redirect to /login?redirect=<path>).
+// `auth`: the route needs a stored token (docs/product/roles.md: otherwise redirect to /login?redirect=<path>).
 // `group`: how the web lays the screen out — `public` (auth card), `callback` (login-required popup
 // target, no app chrome), `main` and `settings` (inside the app shell), `system` (not-found).
 
@@ -164,6 +164,9 @@ export const routes = {
   'settings-profile': settings('/profile'),
   'settings-hde': settings('/hde/:id'),
   'settings-custom-facts': settings('/custom/facts'),
+  // Public API access (issue 14 item 9): API tokens, outgoing webhooks.
+  'settings-api': settings('/api'),
+  'settings-webhooks': settings('/webhooks'),
 
   // Unknown paths
   'not-found': { path: '*', auth: false, group: 'system' },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// SPEC §3 User.settings ("my settings", route `config`): the user's defaults for lists and the
+// docs/product/entities.md User.settings ("my settings", route `config`): the user's defaults for lists and the
 // working-hours warning. All optional; unknown keys are dropped.
 
 const id = z.number().int().positive().nullable();
@@ -23,7 +23,9 @@ export const userSettingsSchema = z.object({
     .optional(),
   issues_department_id: id.optional(),
   issues_sort: z.enum(['created_at', 'updated_at', 'deadline']).nullable().optional(),
-  /** Seconds before a working-hours slot starts to warn 'Скоро смена статуса' (SPEC §4); 0 = off. */
+  /** The reply box's main button: "Send and close" (true) or "Send" keeping it open (issue 13). */
+  reply_and_close: z.boolean().optional(),
+  /** Seconds before a working-hours slot starts to warn 'Скоро смена статуса' (docs/product/states.md); 0 = off. */
   wh_status_notification: z.number().int().min(0).max(3600).optional(),
 });
 export type UserSettings = z.infer<typeof userSettingsSchema>;

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -30,6 +30,8 @@ export interface Database {
     text: string,
     params: unknown[],
   ): Promise<{ rows: T[] }>;
+  /** PostgreSQL only: the connection pool's counts (/metrics); PGlite has no pool. */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -44,9 +46,27 @@ export async function openDatabase(opts: {
   url?: string;
   dataDir?: string;
   inMemory?: boolean;
+  /**
+   * PGlite only: a tarball of a data folder (PGlite's dumpDataDir) to start from when the folder is new —
+   * the test suites start every database from one already migrated, instead of migrating each anew.
+   * Migrations still run after it (a stale tarball is brought up to date).
+   */
+  seed?: Blob;
 }): Promise<Database> {
   if (opts.url) return openPostgres(opts.url);
-  return openPglite(opts.inMemory ? undefined : join(opts.dataDir ?? './data', 'pg'));
+  return openPglite(opts.inMemory ? undefined : join(opts.dataDir ?? './data', 'pg'), opts.seed);
+}
+
+/** A migrated, empty PGlite data folder as a tarball: the seed for `openDatabase({ seed })`. */
+export async function migratedPgliteTarball(): Promise<Blob> {
+  const client = new PGlite({ extensions: { pg_trgm } });
+  await client.waitReady;
+  try {
+    await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
+    return await client.dumpDataDir('none');
+  } finally {
+    await client.close();
+  }
 }
 
 // bigint columns (ids, counters) stay far below 2^53: read them as numbers, as PGlite does.
@@ -83,14 +103,21 @@ async function openPostgres(url: string): Promise<Database> {
       const result = await pool.query({ name, text, values: params });
       return { rows: result.rows };
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
 }
 
-async function openPglite(dir: string | undefined): Promise<Database> {
+async function openPglite(dir: string | undefined, seed: Blob | undefined): Promise<Database> {
   if (dir) mkdirSync(dirname(dir), { recursive: true });
+  // A seed applies only to a folder PGlite has not made yet (PG_VERSION is its first file).
+  const loadDataDir = seed && (!dir || !existsSync(join(dir, 'PG_VERSION'))) ? seed : undefined;
   // pg_trgm: the trigram indexes of migration 0013 (authors' name search). PostgreSQL ships it in contrib.
-  const client = new PGlite({ dataDir: dir, extensions: { pg_trgm } });
+  const client = new PGlite({
+    dataDir: dir,
+    extensions: { pg_trgm },
+    ...(loadDataDir ? { loadDataDir } : {}),
+  });
   await client.waitReady;
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });

@@ -4,44 +4,60 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import { translate } from '@otklik/shared';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
-import {
-  hasZodFastifySchemaValidationErrors,
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import type { Sealer } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
 import type { RateLimiter } from '../lib/rate-limit';
 import type { Mailer } from '../mail/mailer';
+import { registerApiTokensModule } from '../modules/api-tokens/routes';
+import { authenticateApiToken, isApiToken } from '../modules/api-tokens/service';
+import { registerAuditModule } from '../modules/audit/routes';
 import { registerAuthModule } from '../modules/auth/routes';
-import { authenticateAccessToken } from '../modules/auth/tokens';
+import { authenticateAccessToken, liveSessionIds } from '../modules/auth/tokens';
 import { registerAuthorsModule } from '../modules/authors/routes';
+import { registerBillingRoutes } from '../modules/billing/routes';
+import { registerFactsModule } from '../modules/facts/routes';
 import { registerInboxActionsModule } from '../modules/inbox/actions/routes';
 import { registerFailuresRoutes } from '../modules/inbox/failures-routes';
 import { registerMediaRoutes } from '../modules/inbox/media';
 import { ListPageCache } from '../modules/inbox/page-cache';
 import { registerInboxModule } from '../modules/inbox/routes';
+import { registerIssuesModule } from '../modules/issues/routes';
+import { registerMacrosModule } from '../modules/macros/routes';
+import { registerNotesModule } from '../modules/notes/routes';
+import { registerNotificationsModule } from '../modules/notifications/routes';
+import { registerOAuthAppsModule } from '../modules/oauthapps/routes';
 import { registerObjectsModule } from '../modules/objects/routes';
+import { registerReferralRoutes } from '../modules/referral/routes';
+import { registerRulesModule } from '../modules/rules/routes';
 import { registerSpacesModule } from '../modules/spaces/routes';
+import { registerStatsModule } from '../modules/stats/routes';
 import { registerStatusesModule } from '../modules/statuses/routes';
 import { registerTagsModule } from '../modules/tags/routes';
+import { registerTemplatesModule } from '../modules/templates/routes';
 import { registerUsersModule } from '../modules/users/routes';
+import { registerWebhooksModule } from '../modules/webhooks/routes';
 import { registerWorkinghoursModule } from '../modules/workinghours/routes';
 import type { WorkinghoursScheduler } from '../modules/workinghours/scheduler';
 import { registerOAuthConnectRoutes } from '../providers/oauth-routes';
+import type { MediaNetwork } from '../providers/public-network';
 import { registerWebhookRoutes } from '../providers/webhooks';
 import type { EventBus } from '../realtime/bus';
 import { RealtimeHub } from '../realtime/hub';
 import type { LockStore } from '../realtime/locks';
 import { loadConnectionAccess, registerRealtimeRoutes } from '../realtime/routes';
-import { AppError } from './errors';
+import { handleError } from './error-handler';
+import { registerHealthRoutes } from './health';
+import { registerInputGuard } from './input';
 import { requestLocale } from './locale';
+import { registerMetrics } from './metrics';
 import { parseQueryString } from './querystring';
+import { originChecker, registerSecurityHeaders, trustProxyOption } from './security';
+import { validatorCompiler } from './validation';
 
 export interface AppDeps {
   config: Config;
@@ -53,6 +69,10 @@ export interface AppDeps {
   bus: EventBus;
   locks: LockStore;
   schedule: WorkinghoursScheduler;
+  /** Tests only: the network customers' file links are fetched over (providers/public-network.ts). */
+  mediaNetwork?: MediaNetwork;
+  /** The shared Redis connection when REDIS_URL is set (readiness checks it). */
+  redis?: Redis;
 }
 
 export type App = FastifyInstance;
@@ -70,10 +90,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     routerOptions: { querystringParser: parseQueryString },
-    trustProxy: true,
+    trustProxy: trustProxyOption(config),
     bodyLimit: 12 * 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
 
+  registerSecurityHeaders(app, config);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('auth', null);
@@ -82,42 +103,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
-  app.setErrorHandler((error: FastifyError | AppError, req, reply) => {
-    const locale = requestLocale(req);
-    if (error instanceof AppError) {
-      const { errorType, fields, params, body, headers } = error.extra;
-      if (headers) reply.headers(headers);
-      const translatedFields = fields
-        ? Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, translate(locale, v)]))
-        : undefined;
-      return reply.status(error.status).send({
-        error: translate(locale, error.key, params),
-        ...(errorType ? { error_type: errorType } : {}),
-        ...(translatedFields ? { fields: translatedFields } : {}),
-        ...body,
-      });
-    }
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const fields: Record<string, string> = {};
-      for (const issue of error.validation) {
-        const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || '_';
-        if (!(field in fields)) fields[field] = translate(locale, issue.message ?? 'field.invalid');
-      }
-      const first = Object.values(fields)[0];
-      return reply
-        .status(400)
-        .send({ error: first ?? translate(locale, 'error.validation'), error_type: 'validation', fields });
-    }
-    const status = error.statusCode ?? 500;
-    if (status >= 500) {
-      req.log.error({ err: error }, 'Request failed');
-      return reply.status(500).send({ error: translate(locale, 'error.internal') });
-    }
-    if (status === 429)
-      return reply.status(429).send({ error: translate(locale, 'error.rateLimited', { seconds: 60 }) });
-    // Fastify's own client errors (bad JSON, wrong content type, body too large): keep their text.
-    return reply.status(status).send({ error: error.message });
-  });
+  app.setErrorHandler(handleError);
+  registerInputGuard(app);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -126,7 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         title: 'Otklik API',
         version: '1',
         description:
-          "Errors are `{ error, error_type?, fields? }` with `error` in the caller's locale (`locale` query parameter, the user's locale, or Accept-Language; Russian by default).",
+          "Errors are `{ error, error_type?, fields? }` with `error` in the caller's locale (`locale` query parameter, the user's locale, or Accept-Language; Russian by default). Text with U+0000 or an unpaired surrogate, JSON nested deeper than 32 levels and a PUT/PATCH body that sets no field are answered 400.",
       },
       components: {
         securitySchemes: {
@@ -141,18 +128,25 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     transform: jsonSchemaTransform,
   });
 
-  app.get('/healthz', { schema: { hide: true } }, async () => {
-    await deps.database.query('SELECT 1');
-    return { status: 'ok' };
-  });
+  registerHealthRoutes(app, deps);
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const db = deps.database.db;
-  const authenticate = (token: string) => authenticateAccessToken(db, token);
-  const hub = new RealtimeHub(deps.bus, deps.locks, deps.log, (userId) => loadConnectionAccess(db, userId));
+  // A login's access token, or an API token (`otk_…`) narrowed to its spaces and role (modules/api-tokens).
+  const authenticateSession = (token: string) => authenticateAccessToken(db, token);
+  const authenticate = (token: string) =>
+    isApiToken(token) ? authenticateApiToken(db, token) : authenticateSession(token);
+  const hub = new RealtimeHub(
+    deps.bus,
+    deps.locks,
+    deps.log,
+    (userId) => loadConnectionAccess(db, userId),
+    (sessionIds) => liveSessionIds(db, sessionIds),
+  );
   app.decorate('hub', hub);
   app.decorate('listPages', new ListPageCache({ maxBytes: config.LIST_CACHE_MB * 1024 * 1024 }));
   app.addHook('onClose', async () => hub.close());
+  registerMetrics(app, { config, database: deps.database, hub });
 
   await app.register(
     async (v1) => {
@@ -167,10 +161,25 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await registerFailuresRoutes(v1, deps, authenticate);
       await registerMediaRoutes(v1, deps, authenticate);
       await registerTagsModule(v1, deps, authenticate);
+      await registerTemplatesModule(v1, deps, authenticate);
+      await registerOAuthAppsModule(v1, deps, authenticate);
+      await registerAuditModule(v1, deps, authenticate);
+      await registerNotesModule(v1, deps, authenticate);
+      await registerIssuesModule(v1, deps, authenticate);
+      await registerNotificationsModule(v1, deps, authenticate);
+      await registerMacrosModule(v1, deps, authenticate);
+      await registerRulesModule(v1, deps, authenticate);
       await registerAuthorsModule(v1, deps, authenticate);
-      await registerRealtimeRoutes(v1, hub, authenticate);
+      await registerFactsModule(v1, deps, authenticate);
+      await registerStatsModule(v1, deps, authenticate);
+      // Sockets belong to a login (the hub ends them with its session); API tokens use the HTTP API.
+      await registerRealtimeRoutes(v1, hub, authenticateSession, originChecker(config));
       await registerWebhookRoutes(v1, deps);
+      await registerBillingRoutes(v1, deps, authenticate);
+      await registerReferralRoutes(v1, deps, authenticate);
       await registerOAuthConnectRoutes(v1, deps, authenticate);
+      await registerApiTokensModule(v1, deps, authenticate);
+      await registerWebhooksModule(v1, deps, authenticate);
     },
     { prefix: '/v1' },
   );
@@ -185,7 +194,24 @@ function webDistDir(config: Config): string {
   return resolve(here, '../../../web/dist');
 }
 
-/** The built web app with SPA fallback: any GET outside /v1 that isn't a file gets index.html. */
+/**
+ * Paths that are never a web screen: the API, the probes, /metrics and the build's assets. A GET for
+ * anything else without a file extension is a client-side route and gets index.html; the rest is a
+ * JSON 404 (a monitor polling /metrics must not read the app's HTML as a 200). /metrics itself is a
+ * route only when METRICS_TOKEN is set (http/metrics.ts).
+ */
+const NOT_WEB_ROUTE = /^\/(?:v1|healthz|readyz|livez|metrics|assets)(?:\/|$)/;
+
+// An extension has a letter: /items/1.5 (a malformed id) is a web route, whose screen says "not found".
+const FILE_EXTENSION = /\.(?=[a-z0-9]{0,7}[a-z])[a-z0-9]{1,8}$/i;
+
+export function isWebRoute(path: string): boolean {
+  return !NOT_WEB_ROUTE.test(path) && !FILE_EXTENSION.test(path);
+}
+
+const IMMUTABLE_ASSET = /[\\/]assets[\\/][^\\/]+$/;
+
+/** The built web app with SPA fallback: a GET for a web route (isWebRoute) gets index.html. */
 async function serveWebApp(app: App, config: Config) {
   const dist = webDistDir(config);
   const hasDist = existsSync(join(dist, 'index.html'));
@@ -196,15 +222,18 @@ async function serveWebApp(app: App, config: Config) {
       wildcard: false,
       index: false,
       cacheControl: false,
+      // The build writes .br and .gz copies (apps/web/compress.ts): sent to browsers that accept them.
+      preCompressed: true,
+      // Files under /assets/ have their content's hash in the name: a browser keeps them for a year.
+      setHeaders: (res, path) => {
+        if (IMMUTABLE_ASSET.test(path)) res.header('cache-control', 'public, max-age=31536000, immutable');
+      },
     });
   }
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';
-    const isApi = path.startsWith('/v1/') || path === '/v1' || path === '/healthz';
-    if (req.method === 'GET' && !isApi && hasDist) {
-      const isAsset = path.startsWith('/assets/');
-      if (!isAsset) return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
-    }
+    if (req.method === 'GET' && hasDist && isWebRoute(path))
+      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
     const locale = requestLocale(req);
     return reply.status(404).send({ error: translate(locale, 'error.notFound') });
   });

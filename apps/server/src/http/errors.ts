@@ -15,6 +15,8 @@ export class AppError extends Error {
       /** Additional top-level fields of the error body (e.g. `access_token` for no_email). */
       body?: Record<string, unknown>;
       headers?: Record<string, string>;
+      /** RFC 6749 §5.2 body for OAuth clients: `error` is the code (errorType), `error_description` the text. */
+      rfc6749?: boolean;
     } = {},
   ) {
     super(key);

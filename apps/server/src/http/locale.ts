@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 
 /**
  * The caller's locale: `locale` query parameter, then the signed-in user's locale, then
- * Accept-Language, then Russian (SPEC §1, §8).
+ * Accept-Language, then Russian (docs/product/overview.md, errors.md).
  */
 export function requestLocale(req: FastifyRequest): Locale {
   const query = req.query as Record<string, unknown> | undefined;

@@ -1,5 +1,5 @@
 /**
- * Query strings with arrays in both forms SPEC §7 clients send: `a=1&a=2` and `a[]=1&a[]=2`.
+ * Query strings with arrays in both forms docs/product/api.md clients send: `a=1&a=2` and `a[]=1&a[]=2`.
  * A key seen once stays a string unless it was written with `[]`; schemas accept both via `queryArray`.
  */
 export function parseQueryString(raw: string): Record<string, string | string[]> {

@@ -6,7 +6,7 @@ import { buildChat, buildComment, buildObject, buildWorkspace } from '../modules
 import { captureEvents } from '../modules/users/testing';
 import { DelayedReturns } from './delayed';
 
-// SPEC §4 delayed: put off until a moment, a comment or chat comes back to the queue by itself when the
+// docs/product/states.md delayed: put off until a moment, a comment or chat comes back to the queue by itself when the
 // moment passes — with its activity, badge counters and list events, as a manual status change.
 
 let t: TestApp;
@@ -155,5 +155,51 @@ describe('delayed work comes back', () => {
       .from(activity)
       .where(and(eq(activity.type, 'item.status'), eq(activity.causeKind, 'system')));
     for (const item of list) expect(records.filter((r) => r.itemId === item.id)).toHaveLength(1);
+  });
+});
+
+describe('"returned from snooze" (issue 13)', () => {
+  it('marks what comes back in the lists until someone opens it', async () => {
+    const item = await buildComment(t, vk);
+    const chat = await buildChat(t, vk);
+    await delay('items', item.id, inHours(1));
+    await delay('chats', chat.id, inHours(1));
+    // An hour and a minute later, by the job's clock.
+    const back = new Date(Date.now() + 61 * 60_000);
+    await job.tick(back);
+
+    const list = (await t.app.inject({ url: '/v1/items', headers: admin.headers })).json() as {
+      items: Array<{ id: number; returned_at: number | null }>;
+    };
+    expect(list.items.find((i) => i.id === item.id)?.returned_at).toBe(Math.floor(back.getTime() / 1000));
+    const chatList = (await t.app.inject({ url: '/v1/chats', headers: admin.headers })).json() as {
+      items: Array<{ id: number; returned_at: number | null }>;
+    };
+    expect(chatList.items.find((c) => c.id === chat.id)?.returned_at).toBe(Math.floor(back.getTime() / 1000));
+
+    // Opening it ends the mark, and open lists hear it.
+    const events = captureEvents(t.deps.bus);
+    const opened = await t.app.inject({ url: `/v1/items/${item.id}`, headers: admin.headers });
+    expect(opened.json().item.returned_at).toBeNull();
+    await events.waitFor((e) => e.type === 'items.updated' && e.spaceId === admin.space.id);
+    events.stop();
+    expect((await db().select().from(items).where(eq(items.id, item.id)))[0]?.returnedAt).toBeNull();
+    const openedChat = await t.app.inject({ url: `/v1/chats/${chat.id}`, headers: admin.headers });
+    expect(openedChat.json().chat.returned_at).toBeNull();
+    expect((await db().select().from(chats).where(eq(chats.id, chat.id)))[0]?.returnedAt).toBeNull();
+  });
+
+  it('setting a status ends the mark too', async () => {
+    const item = await buildComment(t, vk);
+    await delay('items', item.id, inHours(1));
+    await job.tick(new Date(Date.now() + 61 * 60_000));
+    expect((await db().select().from(items).where(eq(items.id, item.id)))[0]?.returnedAt).not.toBeNull();
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/items/${item.id}/status`,
+      headers: admin.headers,
+      payload: { status: 'inprogress' },
+    });
+    expect(res.json().item.returned_at).toBeNull();
   });
 });

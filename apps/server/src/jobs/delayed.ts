@@ -23,7 +23,7 @@ export interface DelayedReturnsDeps {
 type Table = typeof items | typeof chats;
 
 /**
- * SPEC §4 `delayed`: a comment or chat put off until a moment comes back into the queue when that moment
+ * docs/product/states.md `delayed`: a comment or chat put off until a moment comes back into the queue when that moment
  * passes. It returns to work in progress when someone already took it (assigned, or already answered),
  * otherwise to `new` — both are default queue statuses, so it shows in the lists and badges again.
  */
@@ -91,7 +91,7 @@ export class DelayedReturns {
     const updated = await this.deps.db.transaction(async (tx) => {
       const rows = await tx
         .update(items)
-        .set({ status: statusAfterDelay(items), delayedUntil: null, updatedAt: now })
+        .set({ status: statusAfterDelay(items), delayedUntil: null, returnedAt: now, updatedAt: now })
         // The sub-select locked the rows (re-checked after any wait), so no second test is needed.
         .where(inArray(items.id, this.due(items, now)))
         .returning();
@@ -113,7 +113,7 @@ export class DelayedReturns {
     const updated = await this.deps.db.transaction(async (tx) => {
       const rows = await tx
         .update(chats)
-        .set({ status: statusAfterDelay(chats), delayedUntil: null, updatedAt: now })
+        .set({ status: statusAfterDelay(chats), delayedUntil: null, returnedAt: now, updatedAt: now })
         .where(inArray(chats.id, this.due(chats, now)))
         .returning();
       await recordReturns(tx as unknown as Db, 'chat', rows, now);

@@ -3,7 +3,8 @@ import type { Db } from '../db/client';
 import { authors, items, messages, objects, outbox } from '../db/schema';
 import { presentItems } from '../modules/inbox/actions/present';
 import { presentMessage } from '../modules/inbox/presenter';
-import { presentAccount } from '../modules/objects/presenter';
+import { notifyReplyFailed } from '../modules/notifications/events';
+import { recordAccountError } from '../modules/objects/account-error';
 import { ConnectorError, type SentRef } from '../providers/types';
 import type { EventBus } from '../realtime/bus';
 import { backoffSeconds, MAX_ATTEMPTS, outboxPayloadSchemas } from './outbox';
@@ -18,6 +19,9 @@ export interface EffectDeps {
 }
 
 const SYSTEM = { kind: 'system' as const };
+/** Outbox actions that are a reply someone wrote (their failure notifies the writer). */
+const REPLY_ACTIONS = new Set<string>(['reply', 'direct', 'message']);
+
 /** An outgoing action failed for good: `{ object_id, action, item_id, chat_id, author_id }`. */
 export const OUTBOX_FAILED = 'objects.failed';
 /** Someone acknowledged a failed action (settings/errors): `{ object_id, id }`. */
@@ -197,7 +201,7 @@ async function markRefused(deps: EffectDeps, row: OutboxRow, message: string, no
       return publishMessage(deps, row.messageId, row.objectId);
     case 'block':
     case 'unblock':
-      // Our own block stands (SPEC §9); the refused network ban shows on the author page and in
+      // Our own block stands (docs/product/limits.md); the refused network ban shows on the author page and in
       // settings/errors, both read from this row.
       return;
     default: {
@@ -206,22 +210,6 @@ async function markRefused(deps: EffectDeps, row: OutboxRow, message: string, no
       return publishItem(deps, row.itemId);
     }
   }
-}
-
-/** A revoked token: the account shows the network's text in the errors dropdown until an admin acts. */
-async function recordAccountError(deps: EffectDeps, objectId: number, message: string, now: Date) {
-  const [object] = await deps.db
-    .update(objects)
-    .set({ error: message, errorAt: now })
-    .where(eq(objects.id, objectId))
-    .returning();
-  if (!object) return;
-  await deps.bus.publish({
-    type: 'objects.updated',
-    spaceId: object.spaceId,
-    payload: { objects: [presentAccount(object)] },
-    cause: SYSTEM,
-  });
 }
 
 /**
@@ -283,15 +271,18 @@ export async function recordFailure(deps: EffectDeps, row: OutboxRow, error: unk
       .set({
         state: 'pending',
         runAt: new Date(now.getTime() + retryIn * 1000),
-        lastError: failure.message,
+        lastError: failure.stored,
         ...(failure.kind === 'rate_limited' ? { attempts: sql`${outbox.attempts} - 1` } : {}),
       })
       .where(isRunning(row));
     return { retryIn };
   }
-  if (await recordFinalFailure(deps, row, failure.message, now)) {
-    if (failure.kind === 'auth') await recordAccountError(deps, row.objectId, failure.message, now);
+  if (await recordFinalFailure(deps, row, failure.stored, now)) {
+    // A revoked token: the account shows the network's text in the errors dropdown until an admin acts.
+    if (failure.kind === 'auth') await recordAccountError(deps, row.objectId, failure.stored, now);
     await publishGaveUp(deps, row);
+    // Whoever wrote the reply is told (issue 18); moderation failures show on the account instead.
+    if (REPLY_ACTIONS.has(row.action)) await notifyReplyFailed(deps, row, failure.stored);
   }
   return { retryIn: null };
 }

@@ -1,10 +1,10 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { outbox } from '../db/schema';
+import { outbox, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { buildObject, buildWorkspace } from '../modules/inbox/actions/test-helpers';
 import { enqueueOutbox } from './outbox';
-import { OUTBOX_DONE_KEEP_DAYS, OutboxPruner } from './outbox-prune';
+import { OUTBOX_DONE_KEEP_DAYS, OutboxPruner, WEBHOOK_DELIVERY_KEEP_DAYS } from './outbox-prune';
 
 // The outbox keeps pending and failed rows (work, and what settings/errors shows) and lets carried-out
 // ones go after OUTBOX_DONE_KEEP_DAYS.
@@ -48,5 +48,47 @@ describe('outbox pruning', () => {
       [recent, failed, pending].sort((a, b) => a - b),
     );
     expect(await pruner.prune()).toBe(0);
+  });
+});
+
+describe('webhook delivery log pruning', () => {
+  it('deletes finished deliveries past the keeping time; pending ones and recent ones stay', async () => {
+    const admin = await buildWorkspace(t);
+    const [endpoint] = await db()
+      .insert(webhookEndpoints)
+      .values({ spaceId: admin.space.id, url: 'https://hooks.example.test/in', secretSealed: 'sealed' })
+      .returning();
+    let n = 0;
+    const delivery = async (state: 'pending' | 'done' | 'failed', createdAt: Date) => {
+      n += 1;
+      const [row] = await db()
+        .insert(webhookDeliveries)
+        .values({
+          spaceId: admin.space.id,
+          endpointId: endpoint!.id,
+          messageId: `msg_${admin.space.id}_${n}`,
+          eventKey: `prune-${n}`,
+          eventType: 'item.created',
+          payload: {},
+          state,
+          createdAt,
+        })
+        .returning({ id: webhookDeliveries.id });
+      return row!.id;
+    };
+    const sentLongAgo = await delivery('done', daysAgo(WEBHOOK_DELIVERY_KEEP_DAYS + 1));
+    const failedLongAgo = await delivery('failed', daysAgo(WEBHOOK_DELIVERY_KEEP_DAYS * 2));
+    const sentRecently = await delivery('done', daysAgo(WEBHOOK_DELIVERY_KEEP_DAYS - 1));
+    const stillPending = await delivery('pending', daysAgo(WEBHOOK_DELIVERY_KEEP_DAYS * 2));
+
+    const pruner = new OutboxPruner({ db: db(), log: t.deps.log });
+    expect(await pruner.prune()).toBeGreaterThanOrEqual(2);
+    const left = await db()
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(inArray(webhookDeliveries.id, [sentLongAgo, failedLongAgo, sentRecently, stillPending]));
+    expect(left.map((r) => r.id).sort((a, b) => a - b)).toEqual(
+      [sentRecently, stillPending].sort((a, b) => a - b),
+    );
   });
 });

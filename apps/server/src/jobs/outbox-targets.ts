@@ -37,8 +37,14 @@ async function loadItemRef(
         .where(eq(items.id, id))
         .limit(1)
     : [];
-  if (!found) throw new ConnectorError('permanent', 'Запись удалена');
-  if (!found.row.externalId) throw new ConnectorError('permanent', 'Запись ещё не отправлена в сеть');
+  if (!found)
+    throw new ConnectorError('permanent', 'The record was deleted', {
+      reason: { key: 'failure.recordDeleted' },
+    });
+  if (!found.row.externalId)
+    throw new ConnectorError('permanent', 'The record is not sent yet', {
+      reason: { key: 'failure.recordNotSent' },
+    });
   const ref: ItemRef = {
     externalId: found.row.externalId,
     kind: found.row.kind,
@@ -58,26 +64,35 @@ async function loadChatRef(db: Db, id: number | null): Promise<ChatRef> {
         .where(eq(chats.id, id))
         .limit(1)
     : [];
-  if (!found) throw new ConnectorError('permanent', 'Диалог удалён');
+  if (!found)
+    throw new ConnectorError('permanent', 'The chat was deleted', { reason: { key: 'failure.chatDeleted' } });
   return { externalId: found.chat.externalId, authorExternalId: found.author };
 }
 
 async function loadMessage(db: Db, id: number | null) {
   const [row] = id ? await db.select().from(messages).where(eq(messages.id, id)).limit(1) : [];
-  if (!row) throw new ConnectorError('permanent', 'Сообщение удалено');
+  if (!row)
+    throw new ConnectorError('permanent', 'The message was deleted', {
+      reason: { key: 'failure.messageDeleted' },
+    });
   return row;
 }
 
 async function loadOwnItem(db: Db, id: number | null) {
   const [row] = id ? await db.select().from(items).where(eq(items.id, id)).limit(1) : [];
-  if (!row) throw new ConnectorError('permanent', 'Запись удалена');
+  if (!row)
+    throw new ConnectorError('permanent', 'The record was deleted', {
+      reason: { key: 'failure.recordDeleted' },
+    });
   return row;
 }
 
 function method<K extends keyof Connector>(connector: Connector, name: K): NonNullable<Connector[K]> {
   const fn = connector[name];
   if (typeof fn !== 'function')
-    throw new ConnectorError('permanent', `${connector.id}: ${String(name)} is not supported`);
+    throw new ConnectorError('permanent', `${connector.id}: ${String(name)} is not supported`, {
+      reason: { key: 'failure.notSupported', params: { network: connector.id } },
+    });
   return fn.bind(connector) as NonNullable<Connector[K]>;
 }
 
@@ -146,6 +161,9 @@ export async function performOutboxCall(
         row.action === 'like',
       );
       return null;
+    case 'report':
+      await method(connector, 'reportItem')(ctx, (await loadItemRef(db, row.itemId)).ref);
+      return null;
     case 'react': {
       const { value } = outboxPayloadSchemas.react.parse(row.payload);
       await method(connector, 'react')(
@@ -158,7 +176,10 @@ export async function performOutboxCall(
     case 'react_message': {
       const { value } = outboxPayloadSchemas.react.parse(row.payload);
       const message = await loadMessage(db, row.messageId);
-      if (!message.externalId) throw new ConnectorError('permanent', 'Сообщение ещё не отправлено в сеть');
+      if (!message.externalId)
+        throw new ConnectorError('permanent', 'The message is not sent yet', {
+          reason: { key: 'failure.messageNotSent' },
+        });
       const chat = await loadChatRef(db, row.chatId);
       await method(connector, 'react')(
         ctx,
@@ -178,6 +199,8 @@ export async function performOutboxCall(
       return null;
     }
     default:
-      throw new ConnectorError('permanent', `Unknown outbox action: ${row.action}`);
+      throw new ConnectorError('permanent', `Unknown outbox action: ${row.action}`, {
+        reason: { key: 'failure.notSupported', params: { network: 'Otklik' }, detail: row.action },
+      });
   }
 }

@@ -74,6 +74,11 @@ describe('a revoked token', () => {
 
     expect(await itemRow(replyId)).toMatchObject({ delivery: 'failed', deliveryError: text });
     expect(await outboxOf(replyId)).toMatchObject({ state: 'failed', lastError: text, attempts: 1 });
+    // Whoever wrote the reply is notified (issue 18): their notification centre has it.
+    const mine = await t.app.inject({ method: 'GET', url: '/v1/notifications', headers });
+    expect(mine.json().items).toContainEqual(
+      expect.objectContaining({ event: 'reply_failed', item_id: replyId, title: 'Ответ не отправлен', text }),
+    );
     const errors = await t.app.inject({ method: 'GET', url: '/v1/errors', headers });
     expect(errors.json().items).toContainEqual(
       expect.objectContaining({ id: object.id, error: text, provider: 'vk' }),

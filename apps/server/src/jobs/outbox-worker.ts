@@ -154,10 +154,15 @@ export class OutboxWorker {
     const effects = { db: this.deps.db, bus: this.deps.bus };
     try {
       const [object] = await this.deps.db.select().from(objects).where(eq(objects.id, row.objectId)).limit(1);
-      if (!object?.isActive) throw new ConnectorError('permanent', 'Аккаунт отключён');
+      if (!object?.isActive)
+        throw new ConnectorError('permanent', 'The account is disconnected', {
+          reason: { key: 'failure.accountOff' },
+        });
       const connector = (this.deps.connectorFor ?? getConnector)(object.provider);
       if (!connector)
-        throw new ConnectorError('permanent', `${object.provider}: not connected on this server`);
+        throw new ConnectorError('permanent', `${object.provider}: not connected on this server`, {
+          reason: { key: 'failure.notConnectedHere', params: { network: object.provider } },
+        });
       const ctx = connectorContext({ ...this.deps, now: () => this.now() }, object);
       const sent = await performOutboxCall(this.deps.db, ctx, connector, row);
       await recordSuccess(effects, row, sent, this.now());

@@ -18,6 +18,7 @@ export const OUTBOX_ACTIONS = [
   'unhide',
   'like',
   'unlike',
+  'report',
   'react',
   'react_message',
   'block',
@@ -66,11 +67,13 @@ export async function enqueueOutbox(
     chatId?: number | null;
     payload?: Record<string, unknown>;
     userId?: number | null;
+    /** Not before this time: a composer reply is held for its undo window (actions/undo-send.ts). */
+    runAt?: Date;
   },
 ) {
   const [queued] = await db
     .insert(outbox)
-    .values({ ...row, payload: row.payload ?? {}, runAt: new Date() })
+    .values({ ...row, payload: row.payload ?? {}, runAt: row.runAt ?? new Date() })
     .returning();
   return queued!;
 }

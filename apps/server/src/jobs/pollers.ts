@@ -2,12 +2,15 @@ import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { objects } from '../db/schema';
+import { refusalMessage } from '../db/sqlstate';
 import type { Sealer } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
 import { ingest } from '../modules/inbox/ingest';
+import { type IntakeFailure, isIntakeError, recordIntakeFailures } from '../modules/inbox/intake-errors';
+import { notifyAccountError } from '../modules/notifications/events';
 import { connectorContext } from '../providers/context';
 import { getConnector } from '../providers/registry';
-import { ConnectorError, type ObjectRow } from '../providers/types';
+import { ConnectorError, type ObjectRow, storedFailure } from '../providers/types';
 import type { EventBus } from '../realtime/bus';
 
 export interface PollingDeps {
@@ -22,6 +25,12 @@ export interface PollingDeps {
 const LEASE_MS = 90_000;
 const SCAN_MS = 5_000;
 const MAX_BACKOFF_MS = 60_000;
+/**
+ * Tries at storing one poll's events before they go one by one and those that still fail are skipped.
+ * ingest() already isolates events whose data the database refuses; this is for the rest (a trigger, a
+ * bug), so one event cannot stop an account's intake forever.
+ */
+const STORE_ATTEMPTS = 5;
 
 /**
  * Long-polls the networks of accounts in 'polling' mode (Telegram getUpdates, VK Bots Long Poll, MAX
@@ -38,8 +47,12 @@ export class PollingManager {
   constructor(
     private readonly deps: PollingDeps,
     private readonly nodeId: string,
-    /** Only the accounts of these spaces (tests share one database); every space when absent. */
-    private readonly opts: { spaceIds?: number[] } = {},
+    private readonly opts: {
+      /** Only the accounts of these spaces (tests share one database); every space when absent. */
+      spaceIds?: number[];
+      /** How a retry waits (tests move on at once instead of sleeping). */
+      wait?: (ms: number, signal: AbortSignal) => Promise<void>;
+    } = {},
   ) {}
 
   start() {
@@ -100,6 +113,7 @@ export class PollingManager {
 
   private async loop(objectId: number, signal: AbortSignal) {
     let backoff = 1_000;
+    let storeFailures = 0;
     while (!signal.aborted && !this.stopped) {
       const object = await this.renewLease(objectId);
       if (!object) return;
@@ -115,7 +129,15 @@ export class PollingManager {
           },
         );
         if (events.length > 0) {
-          const result = await ingest(this.deps, object, events);
+          const apart = storeFailures + 1 >= STORE_ATTEMPTS;
+          const result = await (apart
+            ? this.storeApart(object, events)
+            : ingest(this.deps, object, events)
+          ).catch((error: unknown) => {
+            storeFailures += 1;
+            throw error;
+          });
+          storeFailures = 0;
           if (result.invalid.length > 0) {
             this.deps.log.warn({ objectId, invalid: result.invalid }, 'Polled events we could not store');
           }
@@ -123,16 +145,42 @@ export class PollingManager {
         if (cursor !== object.pollCursor) {
           await this.deps.db.update(objects).set({ pollCursor: cursor }).where(eq(objects.id, objectId));
         }
-        if (object.error) await this.clearPollingError(object);
+        // The network answers again; an intake error (events it sent that we could not store) stays
+        // until an administrator dismisses it.
+        if (object.error && !isIntakeError(object.error)) await this.clearPollingError(object);
         backoff = 1_000;
       } catch (error) {
         if (signal.aborted) return;
         const wait = await this.handleFailure(object, error, backoff);
         if (wait === null) return;
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
-        await sleep(wait, signal);
+        await (this.opts.wait ?? sleep)(wait, signal);
       }
     }
+  }
+
+  /**
+   * The last try at events that failed to store STORE_ATTEMPTS - 1 times: each on its own; one that still
+   * fails is recorded as the account's error and skipped, so the cursor moves on.
+   */
+  private async storeApart(object: ObjectRow, events: unknown[]) {
+    const invalid: Array<{ index: number; error: string }> = [];
+    const failed: IntakeFailure[] = [];
+    for (const [index, event] of events.entries()) {
+      try {
+        const one = await ingest(this.deps, object, [event]);
+        invalid.push(...one.invalid.map((i) => ({ ...i, index })));
+      } catch (error) {
+        const failure = {
+          index,
+          error: `not stored: ${refusalMessage(error)}`,
+        };
+        invalid.push(failure);
+        failed.push({ ...failure, event });
+      }
+    }
+    if (failed.length > 0) await recordIntakeFailures(this.deps, object, failed, events.length);
+    return { invalid };
   }
 
   /** Keeps this node's lease; undefined when the account is gone, switched to webhooks, or taken over. */
@@ -162,10 +210,15 @@ export class PollingManager {
       // A revoked token or a blocked bot: the administrator must act; the errors dropdown says so.
       // The lease is parked for 10 minutes, after which polling tries again by itself.
       this.deps.log.warn({ objectId: object.id, err: message }, 'Polling paused: the network refused');
+      const [before] = await this.deps.db
+        .select({ error: objects.error })
+        .from(objects)
+        .where(eq(objects.id, object.id))
+        .limit(1);
       await this.deps.db
         .update(objects)
         .set({
-          error: message,
+          error: storedFailure(error),
           errorAt: sql`now()`,
           pollLeaseNode: 'paused',
           pollLeaseUntil: sql`now() + interval '10 minutes'`,
@@ -176,6 +229,8 @@ export class PollingManager {
         spaceId: object.spaceId,
         payload: { ids: [object.id] },
       });
+      // Issue 18: the administrators are told once per breakage.
+      if (!before?.error) await notifyAccountError(this.deps, object, storedFailure(error));
       return null;
     }
     this.deps.log.warn({ objectId: object.id, err: message }, 'Polling failed, retrying');

@@ -10,6 +10,12 @@ export interface OutgoingMail {
   text: string;
   html?: string;
   kind: string;
+  /** Extra headers (List-Unsubscribe, RFC 8058). */
+  headers?: Record<string, string>;
+  /** The sender, when not MAIL_FROM (a space's own sender name and address, settings/email). */
+  from?: string;
+  /** A stable Message-ID: the same mail retried after a crash is recognisably the same. */
+  messageId?: string;
 }
 
 /**
@@ -48,10 +54,62 @@ export class Mailer {
     return id;
   }
 
+  /** MAIL_FROM: the sender of every mail without one of its own. */
+  get defaultFrom(): string {
+    return this.opts.from;
+  }
+
+  /** Whether mail goes out by SMTP here (otherwise only to the log). */
+  get delivers(): boolean {
+    return this.transport !== undefined;
+  }
+
+  /**
+   * Records the mail and delivers it before resolving (the notification jobs: their row is marked sent
+   * only after SMTP accepted it). Throws when SMTP refuses; without SMTP_URL the text goes to the log.
+   */
+  async sendNow(mail: OutgoingMail): Promise<number> {
+    const [row] = await this.db
+      .insert(mailOutbox)
+      .values({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, kind: mail.kind })
+      .returning({ id: mailOutbox.id });
+    const id = row!.id;
+    if (!this.transport) {
+      this.log.info(
+        { mailId: id, to: mail.to, kind: mail.kind },
+        `Mail not sent (SMTP_URL is not set):\n${mail.text}`,
+      );
+      return id;
+    }
+    try {
+      await this.transport.sendMail({
+        from: mail.from ?? this.opts.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        headers: mail.headers,
+        messageId: mail.messageId,
+      });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await this.db
+        .update(mailOutbox)
+        .set({ attempts: sql`${mailOutbox.attempts} + 1`, error: message })
+        .where(eq(mailOutbox.id, id));
+      throw error;
+    }
+    await this.db
+      .update(mailOutbox)
+      .set({ sentAt: new Date(), attempts: sql`${mailOutbox.attempts} + 1`, error: null })
+      .where(eq(mailOutbox.id, id));
+    return id;
+  }
+
   private async deliver(id: number, mail: OutgoingMail): Promise<void> {
     try {
       await this.transport!.sendMail({
-        from: this.opts.from,
+        from: mail.from ?? this.opts.from,
         to: mail.to,
         subject: mail.subject,
         text: mail.text,

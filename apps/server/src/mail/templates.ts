@@ -93,3 +93,67 @@ export function renderMail(
           );
   }
 }
+
+/** Billing warnings (issue 14 item 5): the space expires, or its data is deleted, on `date`. */
+export function renderBillingWarning(
+  kind: 'expiry' | 'deletion',
+  locale: Locale,
+  vars: { name?: string; spaceName: string; date: string; days: number; link: string },
+): Rendered {
+  const ru = locale === 'ru';
+  const hello = ru
+    ? `Здравствуйте${vars.name ? `, ${vars.name}` : ''}!`
+    : `Hello${vars.name ? `, ${vars.name}` : ''}!`;
+  const days = ru ? ruDays(vars.days) : `${vars.days} day${vars.days === 1 ? '' : 's'}`;
+  if (kind === 'expiry')
+    return ru
+      ? render(
+          `Пространство «${vars.spaceName}»: оплаченный период заканчивается через ${days}`,
+          [
+            hello,
+            `Оплаченный период пространства «${vars.spaceName}» в Otklik заканчивается ${vars.date}. После этого работа в нём остановится до оплаты.`,
+            'Продлить можно на странице оплаты:',
+          ],
+          vars.link,
+          'Перейти к оплате',
+        )
+      : render(
+          `"${vars.spaceName}": the paid period ends in ${days}`,
+          [
+            hello,
+            `The paid period of the "${vars.spaceName}" space in Otklik ends on ${vars.date}. After that, work in it stops until it is paid.`,
+            'You can extend it on the billing page:',
+          ],
+          vars.link,
+          'Go to billing',
+        );
+  return ru
+    ? render(
+        `Пространство «${vars.spaceName}» будет удалено через ${days}`,
+        [
+          hello,
+          `Оплаченный период пространства «${vars.spaceName}» закончился. ${vars.date} все его данные будут удалены без возможности восстановления.`,
+          'Чтобы сохранить пространство, оплатите его. Скачать архив данных можно на странице оплаты:',
+        ],
+        vars.link,
+        'Оплатить или скачать архив',
+      )
+    : render(
+        `"${vars.spaceName}" will be deleted in ${days}`,
+        [
+          hello,
+          `The paid period of the "${vars.spaceName}" space is over. On ${vars.date} all its data will be deleted for good.`,
+          'To keep the space, pay for it. You can download an archive of its data on the billing page:',
+        ],
+        vars.link,
+        'Pay or download the archive',
+      );
+}
+
+function ruDays(n: number): string {
+  const mod10 = n % 10;
+  const mod100 = n % 100;
+  if (mod10 === 1 && mod100 !== 11) return `${n} день`;
+  if (mod10 >= 2 && mod10 <= 4 && (mod100 < 10 || mod100 >= 20)) return `${n} дня`;
+  return `${n} дней`;
+}

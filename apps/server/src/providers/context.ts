@@ -1,3 +1,4 @@
+import { encodeFailure } from '@otklik/shared';
 import { and, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
@@ -58,8 +59,7 @@ export function connectorContext(deps: ConnectorDeps, object: ObjectRow): Connec
 }
 
 /** The account error of credentials this server cannot open (SECRET_KEY changed since they were sealed). */
-export const UNREADABLE_CREDENTIALS_ERROR =
-  "Stored credentials cannot be decrypted with this server's SECRET_KEY: reconnect the account, or start the server with the key it was connected under.";
+export const UNREADABLE_CREDENTIALS_ERROR = encodeFailure({ key: 'failure.unreadableCredentials' });
 
 /**
  * At start: every account whose stored credentials this server's key cannot open gets that as its

@@ -22,7 +22,7 @@ interface ConnectState {
 }
 
 /**
- * Connecting an account through the network's OAuth popup (SPEC §2 /callback/{provider}, §7 POST
+ * Connecting an account through the network's OAuth popup (docs/product/screens-and-routes.md /callback/{provider}, §7 POST
  * v1/{provider}/auth). `start` sends the popup to the network with a sealed, 10-minute state that binds
  * the user, the space and the callback address; the callback page posts the code back here.
  */

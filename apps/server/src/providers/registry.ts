@@ -41,7 +41,7 @@ export function getConnector(provider: string): Connector | undefined {
   return isProviderId(provider) ? connectors.get(provider) : undefined;
 }
 
-/** Providers an account can be connected to on this server today (SPEC §3 catalogue, not hidden). */
+/** Providers an account can be connected to on this server today (docs/product/entities.md catalogue, not hidden). */
 export function isConnectable(provider: string): provider is ProviderId {
   if (!isProviderId(provider)) return false;
   const entry = getProvider(provider);

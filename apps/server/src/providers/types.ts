@@ -1,4 +1,4 @@
-import type { MessageKey, ProviderId } from '@otklik/shared';
+import { encodeFailure, type FailureKey, type MessageKey, type ProviderId } from '@otklik/shared';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Attachment, ItemKind, objects } from '../db/schema';
@@ -124,9 +124,9 @@ export type UpdatesMode = 'webhook' | 'polling';
 
 export interface Connector {
   id: ProviderId;
-  /** Checks credentials a user typed on the add-account screen with the network (SPEC §2 accounts/add). */
+  /** Checks credentials a user typed on the add-account screen with the network (docs/product/screens-and-routes.md accounts/add). */
   verifyCredentials?(ctx: VerifyContext, input: Record<string, string>): Promise<VerifiedAccount>;
-  /** Connecting through the network's OAuth popup (SPEC §2 /callback/{provider}, §7 POST v1/{provider}/auth). */
+  /** Connecting through the network's OAuth popup (docs/product/screens-and-routes.md /callback/{provider}, §7 POST v1/{provider}/auth). */
   oauth?: {
     /** Whether this instance has the app credentials the flow needs (client id and secret). */
     configured(config: Config): boolean;
@@ -160,7 +160,7 @@ export interface Connector {
   connect?(ctx: ConnectorContext): Promise<ConnectResult>;
   /** A public reply under a comment/review (our reply becomes a child of `target`). */
   sendReply(ctx: ConnectorContext, target: ItemRef, content: OutgoingContent): Promise<SentRef>;
-  /** 'Direct': one private message to the author of a comment (SPEC §9). */
+  /** 'Direct': one private message to the author of a comment (docs/product/limits.md). */
   sendDirect?(ctx: ConnectorContext, target: ItemRef, content: OutgoingContent): Promise<SentRef>;
   /** A message in a private conversation; absent for networks without private messages. */
   sendMessage?(ctx: ConnectorContext, chat: ChatRef, content: OutgoingContent): Promise<SentRef>;
@@ -168,6 +168,8 @@ export interface Connector {
   restoreItem?(ctx: ConnectorContext, item: ItemRef): Promise<void>;
   hideItem?(ctx: ConnectorContext, item: ItemRef, hidden: boolean): Promise<void>;
   likeItem?(ctx: ConnectorContext, item: ItemRef, liked: boolean): Promise<void>;
+  /** Report a customer's comment to the network as spam/abuse (catalogue `report`). */
+  reportItem?(ctx: ConnectorContext, item: ItemRef): Promise<void>;
   /** Set our reaction (`value`), or take it back (null). */
   react?(ctx: ConnectorContext, target: ReactionTarget, value: string | null): Promise<void>;
   /** Change the text of a reply we sent (`reply` is our own item). */
@@ -191,7 +193,7 @@ export interface Connector {
    * connector's reference (`tg-file:<file_id>`, `whatsapp-media:<id>`). Refuses files over `maxBytes`.
    */
   fetchMedia?(ctx: ConnectorContext, ref: string, opts: { maxBytes: number }): Promise<FetchedMedia>;
-  /** The newest content of the account, as inbound events, for the import on connect (SPEC §9: 100). */
+  /** The newest content of the account, as inbound events, for the import on connect (docs/product/limits.md: 100). */
   importRecent?(ctx: ConnectorContext, limit: number): Promise<InboundEvent[]>;
 }
 
@@ -203,22 +205,52 @@ export interface FetchedMedia {
 
 export type ConnectorErrorKind = 'rate_limited' | 'auth' | 'permanent' | 'temporary';
 
+/** Our own reason for a failure: a message key (packages/shared failure-messages.ts) and its params. */
+export interface FailureReason {
+  key: FailureKey | MessageKey;
+  params?: Record<string, string | number>;
+  /** Raw words that came with it (a network's or the system's text), shown quoted. */
+  detail?: string;
+}
+
 /**
  * How a network call failed, which decides what the outbox worker does: wait and retry (rate_limited,
  * temporary), give up showing the network's own text (permanent), or give up and flag the account
  * (auth: the token was revoked; the errors dropdown tells an administrator to reconnect).
+ *
+ * `message` is for logs. What is stored and shown is `stored`: our own reason as an encoded message key
+ * (translated when shown), or else the network's own text as it gave it (shown quoted).
  */
 export class ConnectorError extends Error {
   readonly retryAfterSeconds: number | undefined;
+  readonly reason: FailureReason | undefined;
 
   constructor(
     readonly kind: ConnectorErrorKind,
-    /** The network's own text where it gave one. */
+    /** The network's own text where it gave one; otherwise an English note for the log. */
     message: string,
-    opts: { retryAfterSeconds?: number } = {},
+    opts: { retryAfterSeconds?: number; reason?: FailureReason } = {},
   ) {
     super(message);
     this.name = 'ConnectorError';
     this.retryAfterSeconds = opts.retryAfterSeconds;
+    this.reason = opts.reason;
   }
+
+  /** What the outbox, the item and the account keep: see the class comment. */
+  get stored(): string {
+    return this.reason ? encodeFailure(this.reason) : this.message;
+  }
+}
+
+/** The text to store for any failure: a ConnectorError's `stored`, or another error's message. */
+export function storedFailure(error: unknown): string {
+  if (error instanceof ConnectorError) return error.stored;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A failure as a message param (`{{reason}}`): translated with the message, the network's words quoted. */
+export function failureParam(error: unknown): string {
+  if (error instanceof ConnectorError && error.reason) return error.stored;
+  return encodeFailure({ key: 'failure.network', detail: storedFailure(error) });
 }

@@ -1,6 +1,8 @@
+import type { ApiGateResult } from '@otklik/shared';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
+import { gateFor, gateState } from '../http/gate';
 import { type InboxScope, inScope, scopeFor } from '../modules/inbox/scope';
 import { loadActor, spaceIdsWhere } from '../modules/spaces/actor';
 import type { BusEvent } from './bus';
@@ -19,6 +21,8 @@ export interface ConnectionAccess {
   messages: InboxScope;
   /** Spaces where the user manages accounts and so sees every account (objects/policy.ts). */
   managedAccounts: Set<number>;
+  /** docs/product/states.md access gate for the socket (http/gate.ts): anything but 'ok' closes it. */
+  gate: ApiGateResult['kind'];
 }
 
 export const NO_ACCESS: ConnectionAccess = {
@@ -26,7 +30,11 @@ export const NO_ACCESS: ConnectionAccess = {
   items: { spaces: new Map() },
   messages: { spaces: new Map() },
   managedAccounts: new Set(),
+  gate: 'ok',
 };
+
+/** The socket's route, as the access gate knows it. */
+export const SOCKET_PATH = '/v1/ws';
 
 export async function loadConnectionAccess(db: Db, userId: number): Promise<ConnectionAccess> {
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
@@ -41,6 +49,7 @@ export async function loadConnectionAccess(db: Db, userId: number): Promise<Conn
     items,
     messages,
     managedAccounts: new Set(spaceIdsWhere(actor, 'accounts.manage')),
+    gate: gateFor(gateState(user, actor.rows), 'GET', SOCKET_PATH).kind,
   };
 }
 

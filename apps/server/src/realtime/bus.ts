@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
+import type { Logger } from '../lib/logger';
+import { redisReady } from '../lib/redis';
 
 /**
  * A change that open browsers (and later: auto-rules, notifications, statistics) react to. Addressed to
@@ -52,8 +54,12 @@ export class RedisBus implements EventBus {
   private readonly local = new MemoryBus();
   private readonly subscriber: Redis;
   private ready: Promise<unknown>;
+  private degraded = false;
 
-  constructor(private readonly publisher: Redis) {
+  constructor(
+    private readonly publisher: Redis,
+    private readonly log?: Logger,
+  ) {
     this.subscriber = publisher.duplicate();
     this.subscriber.on('error', () => {});
     this.subscriber.on('message', (_channel: string, message: string) => {
@@ -63,12 +69,36 @@ export class RedisBus implements EventBus {
         // A malformed message on our channel is not ours to act on.
       }
     });
-    this.ready = this.subscriber.subscribe(CHANNEL);
+    // A bus closed before its subscription is made (a short-lived process, a test) must not leave the
+    // rejection unhandled; ioredis subscribes again by itself after a reconnect.
+    this.ready = this.subscriber.subscribe(CHANNEL).catch((error: unknown) => this.noteDegraded(error));
   }
 
+  /**
+   * Never fails: events are published after their change is committed, so a Redis outage must not turn
+   * a done write into an error. While Redis is away the event reaches this node's own subscribers only
+   * (other nodes' sockets miss it and catch up on their next load); publishing resumes by itself.
+   */
   async publish(event: BusEvent) {
-    await this.ready;
-    await this.publisher.publish(CHANNEL, JSON.stringify({ ...event, origin: event.origin ?? this.nodeId }));
+    const stamped = { ...event, origin: event.origin ?? this.nodeId };
+    if (redisReady(this.publisher)) {
+      try {
+        await this.ready;
+        await this.publisher.publish(CHANNEL, JSON.stringify(stamped));
+        if (this.degraded) this.log?.info('Redis is back: events reach every node again');
+        this.degraded = false;
+        return;
+      } catch (error) {
+        this.noteDegraded(error);
+      }
+    } else this.noteDegraded(new Error(`Redis connection is ${this.publisher.status}`));
+    await this.local.publish(stamped);
+  }
+
+  private noteDegraded(error: unknown) {
+    if (this.degraded) return;
+    this.degraded = true;
+    this.log?.warn({ err: String(error) }, 'Redis is unavailable: events reach this node only');
   }
 
   subscribe(handler: (event: BusEvent) => void) {

@@ -6,7 +6,10 @@ import { bearer, buildUser, loginTokens } from '../../test/auth-helpers';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { openSocket } from '../../test/socket';
 import { userStatuses } from '../db/schema';
+import { buildComment, buildObject } from '../modules/inbox/actions/test-helpers';
+import { buildAdmin, buildMember } from '../modules/users/testing';
 import { type LockStore, MemoryLockStore, RedisLockStore } from './locks';
+import { CLOSE_SESSION_ENDED } from './sessions';
 
 // Redis runs on every machine of this project (CI starts it when down), so the scaled-out path is
 // tested in both CI runs: two app nodes, one database, one Redis.
@@ -50,6 +53,51 @@ describe('two nodes on one database and one Redis', () => {
       expect(pushed).toMatchObject({ status: pause!.id, user_id: me.user.id, space_id: me.space.id });
     } finally {
       await socket.close();
+    }
+  });
+
+  it("logging out on node A closes the session's socket on node B at once (issue 11 item 5)", async () => {
+    const me = await buildUser(nodeA);
+    const tokens = await loginTokens(nodeA, me.email);
+    const port = (nodeB.app.server.address() as AddressInfo).port;
+    const socket = await openSocket(`ws://127.0.0.1:${port}/v1/ws?access_token=${tokens.access_token}`);
+    try {
+      await socket.waitFor((m) => m.type === 'hello');
+      const res = await nodeA.app.inject({
+        method: 'POST',
+        url: '/v1/oauth2/revoke',
+        headers: bearer(tokens.access_token),
+      });
+      expect(res.statusCode).toBe(200);
+      // No timer round on node B: the sessions.ended event through Redis closes it.
+      expect(await socket.waitForClose()).toEqual({ code: CLOSE_SESSION_ENDED, reason: 'session_ended' });
+    } finally {
+      await socket.close();
+    }
+  });
+
+  it('an administrator on node B takes over a reply held on node A: the holder there is told', async () => {
+    await nodeA.app.listen({ port: 0, host: '127.0.0.1' });
+    const url = (node: TestApp, headers: Record<string, string>) =>
+      `ws://127.0.0.1:${(node.app.server.address() as AddressInfo).port}/v1/ws?access_token=${headers.authorization!.slice(7)}`;
+    const admin = await buildAdmin(nodeA, { name: 'Ольга' });
+    const anna = await buildMember(nodeA, admin.space.id, 'operator', { name: 'Анна' });
+    const item = await buildComment(nodeA, await buildObject(nodeA, admin.space.id, { provider: 'sandbox' }));
+    const key = `item:${item.id}`;
+    const a = await openSocket(url(nodeA, anna.headers));
+    const o = await openSocket(url(nodeB, admin.headers));
+    try {
+      await Promise.all([a.waitFor((m) => m.type === 'hello'), o.waitFor((m) => m.type === 'hello')]);
+      a.send({ type: 'lock', key });
+      expect(await a.waitFor((m) => m.type === 'lock' && m.key === key)).toMatchObject({ acquired: true });
+      o.send({ type: 'takeover', key });
+      expect(await o.waitFor((m) => m.type === 'lock' && m.key === key)).toMatchObject({ acquired: true });
+      expect(await a.waitFor((m) => m.type === 'lock_lost' && m.key === key)).toMatchObject({
+        reason: 'taken',
+        by: { id: admin.user.id, name: 'Ольга' },
+      });
+    } finally {
+      await Promise.all([a.close(), o.close()]);
     }
   });
 
@@ -108,6 +156,22 @@ describe.each([
       await new Promise((r) => setTimeout(r, 300));
       expect(await store.get('item:1')).toBeUndefined();
       expect((await store.acquire('item:1', anna, 5_000)).acquired).toBe(true);
+    } finally {
+      await close();
+    }
+  });
+
+  it('a take-over replaces the holder and answers who had it; only the new holder may release', async () => {
+    const { store, close } = await make();
+    try {
+      const anna = { userId: 1, name: 'Анна', connectionId: 'c1' };
+      const olga = { userId: 3, name: 'Ольга', connectionId: 'c3' };
+      expect(await store.take('item:2', anna, 5_000)).toBeUndefined();
+      expect(await store.take('item:2', olga, 5_000)).toEqual(anna);
+      expect(await store.get('item:2')).toEqual(olga);
+      expect(await store.refresh('item:2', 'c1', 5_000)).toBe(false);
+      expect(await store.release('item:2', 'c1')).toBe(false);
+      expect(await store.release('item:2', 'c3')).toBe(true);
     } finally {
       await close();
     }

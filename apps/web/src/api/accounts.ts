@@ -4,7 +4,7 @@ import type { Account, AccountSettingsValue, ConnectedAccount } from './inboxTyp
 import { api } from './instance';
 import { queryKeys } from './keys';
 
-// Settings → accounts (SPEC §2 accounts, add, add/success, {id}, {id}/exclude, exclude_messages, chats,
+// Settings → accounts (docs/product/screens-and-routes.md accounts, add, add/success, {id}, {id}/exclude, exclude_messages, chats,
 // stickers, reactions). The list itself is GET /v1/objects (the shell's useObjects).
 
 export const accountKeys = {
@@ -129,6 +129,6 @@ export interface OAuthConnectBody {
   state?: string;
 }
 
-/** SPEC §7 POST v1/{provider}/auth: the popup's code becomes a connected account. */
+/** docs/product/api.md POST v1/{provider}/auth: the popup's code becomes a connected account. */
 export const finishAccountOAuth = (provider: string, body: OAuthConnectBody) =>
   api.post<{ status: 'ok'; source: string; object: ConnectedAccount }>(`/v1/${provider}/auth`, body);

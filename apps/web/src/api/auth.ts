@@ -9,7 +9,7 @@ import type {
   TokenResponse,
 } from './types';
 
-// Auth calls — SPEC §7. All are public (no bearer, no refresh).
+// Auth calls — docs/product/api.md. All are public (no bearer, no refresh).
 
 const credentials = { client_id: WEB_CLIENT_ID, client_secret: WEB_CLIENT_SECRET };
 const pub = { auth: false } as const;
@@ -38,8 +38,25 @@ export type ProviderSignupBody =
   | { provider: string; access_token: string; email: string }
   | { provider: string; access_token: string; code: string };
 
+/** GET /v1/auth/config: what the sign-in screens offer on this server. */
+export interface AuthConfig {
+  social_providers: ('vk' | 'facebook' | 'google' | 'yandex')[];
+  recaptcha: { site_key: string; script_url: string } | null;
+}
+
+export interface DeletionRequestStatus {
+  id: string;
+  status: 'pending' | 'processing' | 'done' | 'cancelled';
+  created_at: number;
+  updated_at: number;
+}
+
 export const authApi = {
-  login: (body: LoginBody) =>
+  config: (locale: Locale) => api.get<AuthConfig>(`/v1/auth/config?locale=${locale}`, pub),
+  signupResend: (email: string, recaptcha_token?: string) =>
+    api.post<MessageResponse>('/v1/signup/resend', { email, recaptcha_token }, pub),
+  deletionRequest: (id: string) => api.get<DeletionRequestStatus>(`/v1/deleterequest/${enc(id)}`, pub),
+  login: (body: LoginBody & { recaptcha_token?: string }) =>
     api.post<TokenResponse>(TOKEN_PATH, { grant_type: 'password', ...credentials, ...body }, pub),
   signup: (body: SignupBody) => api.post<SignupResponse>('/v1/signup', body, pub),
   getInvitation: (hash: string) => api.get<{ email: string }>(`/v1/signup/${enc(hash)}`, pub),
@@ -51,9 +68,11 @@ export const authApi = {
       'access_token' in body ? body : { ...credentials, ...body },
       pub,
     ),
-  recovery: (email: string) => api.post<MessageResponse>('/v1/recovery', { email }, pub),
+  recovery: (email: string, recaptcha_token?: string) =>
+    api.post<MessageResponse>('/v1/recovery', { email, recaptcha_token }, pub),
   checkResetHash: (hash: string) => api.post<{ email: string }>('/v1/reset_password/check', { hash }, pub),
-  resetPassword: (body: { hash: string; password: string; password_confirm: string }) =>
+  /** With 2FA on, 400 code_required until `code` is sent too. */
+  resetPassword: (body: { hash: string; password: string; password_confirm: string; code?: string }) =>
     api.post<TokenResponse>('/v1/reset_password', { ...body, ...credentials }, pub),
   confirmEmail: (hash: string) =>
     api.post<MessageWithToken>('/v1/confirm_email', { hash, ...credentials }, pub),

@@ -10,7 +10,7 @@ import type {
 } from './inboxTypes';
 import { api } from './instance';
 
-// Authors (SPEC §2 author/{id}, {items|chats|issues}/authors) and the authors of a label.
+// Authors (docs/product/screens-and-routes.md author/{id}, {items|chats|issues}/authors) and the authors of a label.
 
 export type AuthorScope = 'items' | 'chats' | 'issues';
 

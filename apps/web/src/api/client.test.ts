@@ -134,7 +134,10 @@ describe('refresh on 401', () => {
 
     for (const result of results) {
       expect(result.status).toBe('rejected');
-      if (result.status === 'rejected') expect(result.reason).toBeInstanceOf(SessionEndedError);
+      if (result.status === 'rejected') {
+        expect(result.reason).toBeInstanceOf(SessionEndedError);
+        expect((result.reason as SessionEndedError).message).toBe('Сессия истекла');
+      }
     }
     expect(calls.filter((c) => c.url === '/v1/oauth2/token')).toHaveLength(1);
     expect(onLogout).toHaveBeenCalledTimes(1);
@@ -196,7 +199,12 @@ describe('network errors', () => {
       },
       { bases: ['https://a.example', 'https://b.example'] },
     );
-    await expect(client.get('/v1/me')).rejects.toBeInstanceOf(NetworkError);
+    const failure = await client.get('/v1/me').catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(NetworkError);
+    // What a screen shows of it is in the user's language.
+    expect((failure as NetworkError).message).toBe(
+      'Сервис недоступен. Проверьте ваше интернет-соединение и повторите попытку.',
+    );
     expect(calls).toHaveLength(2);
     expect(onNetworkError).toHaveBeenCalledTimes(1);
   });
@@ -224,6 +232,41 @@ describe('requests', () => {
     expect(signup).toMatchObject({ status: 400, errorType: 'validation', fields: { email: 'Занят' } });
     await expect(client.get('/v1/settings')).rejects.toMatchObject({ status: 403, message: 'Нет доступа' });
     expect(onForbidden).toHaveBeenCalledWith('Нет доступа', expect.any(ApiError));
+  });
+
+  it('the access gate (403 otp_required, 402 paid_over) reloads the state instead of the no-access page', async () => {
+    const onAccessGate = vi.fn();
+    const { client, storage, onForbidden } = setup(
+      (call) =>
+        call.url === '/v1/items'
+          ? json(403, { error: 'Включите двухфакторную аутентификацию', error_type: 'otp_required' })
+          : json(402, { error: 'Тестовый период закончился', error_type: 'paid_over', trial: true }),
+      { onAccessGate },
+    );
+    storeToken(storage, 'tok', 'r');
+    await expect(client.get('/v1/items')).rejects.toMatchObject({ status: 403, errorType: 'otp_required' });
+    await expect(client.get('/v1/chats')).rejects.toMatchObject({ status: 402, errorType: 'paid_over' });
+    expect(onAccessGate).toHaveBeenCalledTimes(2);
+    expect(onForbidden).not.toHaveBeenCalled();
+  });
+
+  it('never shows a proxy page, a reason phrase or an empty error: a translated message instead', async () => {
+    const { client, storage } = setup((call) => {
+      if (call.url === '/v1/a')
+        return new Response('<html>502 Bad Gateway</html>', { status: 502, statusText: 'Bad Gateway' });
+      if (call.url === '/v1/b')
+        return new Response('Bad Request', { status: 400, statusText: 'Bad Request' });
+      if (call.url === '/v1/c') return json(500, { error: '' });
+      return json(422, { error: 'Текст сервера', fields: { name: 'Поле сервера' } });
+    });
+    storeToken(storage, 'tok', 'r');
+    const fail = async (url: string) => (await client.get(url).catch((e: unknown) => e)) as ApiError;
+    expect((await fail('/v1/a')).message).toBe(
+      'Сервис недоступен. Проверьте ваше интернет-соединение и повторите попытку.',
+    );
+    expect((await fail('/v1/b')).message).toBe('Ошибка');
+    expect((await fail('/v1/c')).message).toBe('Внутренняя ошибка сервера');
+    expect(await fail('/v1/d')).toMatchObject({ message: 'Текст сервера', fields: { name: 'Поле сервера' } });
   });
 
   it('logout revokes with the bearer header and clears the token', async () => {

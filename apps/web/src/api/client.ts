@@ -1,11 +1,11 @@
-import { type Locale, WEB_CLIENT_ID } from '@otklik/shared';
+import { DEFAULT_LOCALE, type Locale, translate, WEB_CLIENT_ID } from '@otklik/shared';
 import { queryString, type RouteQuery } from '@otklik/shared/routes';
-import { ApiError, type LogoutReason, NetworkError, SessionEndedError } from './errors';
+import { ApiError, isAccessGateError, type LogoutReason, NetworkError, SessionEndedError } from './errors';
 import type { ApiErrorBody, StoredToken, TokenResponse } from './types';
 
-export { ApiError, type LogoutReason, NetworkError, SessionEndedError };
+export { ApiError, isAccessGateError, type LogoutReason, NetworkError, SessionEndedError };
 
-// One API client for the whole app — SPEC §7, §8. Pure: everything it touches (fetch, storage, what
+// One API client for the whole app — docs/product/api.md, errors.md. Pure: everything it touches (fetch, storage, what
 // to do on logout / network error / 403) is injected, so the refresh queue is unit-tested in node.
 
 /** The built-in public web client; the server accepts exactly these credentials for it. */
@@ -35,6 +35,11 @@ export interface ApiClientOptions {
   onLogout?: (reason: LogoutReason) => void;
   onNetworkError?: (error: NetworkError) => void;
   onForbidden?: (message: string, error: ApiError) => void;
+  /**
+   * The server's access gate refused a call (isAccessGateError): the state changed since the config was
+   * loaded (a space expired, two-factor became required). Called instead of onForbidden.
+   */
+  onAccessGate?: (error: ApiError) => void;
   /** Current time in ms (tests). */
   now?: () => number;
 }
@@ -75,23 +80,25 @@ export interface ApiClient {
   currentBase(): string;
 }
 
+/**
+ * The server's error body. Only its JSON `error` (already in the user's language) is ever shown: a text
+ * body is a proxy's page or a framework's English, never a message for the user.
+ */
 function errorBody(body: unknown): ApiErrorBody {
-  if (body && typeof body === 'object' && !Array.isArray(body)) return body as ApiErrorBody;
-  if (typeof body === 'string' && body) return { error: body };
-  return {};
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return {};
+  const parsed = body as ApiErrorBody;
+  if (typeof parsed.error === 'string' && parsed.error.trim()) return parsed;
+  const { error: _ignored, ...rest } = parsed;
+  return rest;
 }
 
-function errorText(response: RawResponse): string {
-  return errorBody(response.body).error ?? '';
-}
-
-/** SPEC §8: 'Access token has expired' counts as an invalid token → refresh. */
+/** docs/product/errors.md: 'Access token has expired' counts as an invalid token → refresh. */
 function isInvalidAccessToken(response: RawResponse): boolean {
   if (response.status === 401) return true;
   return errorBody(response.body).error === 'Access token has expired';
 }
 
-/** SPEC §8: refresh is invalid on 400 with 'token' or '.app' in the text, or 404 with 'User not found'. */
+/** docs/product/errors.md: refresh is invalid on 400 with 'token' or '.app' in the text, or 404 with 'User not found'. */
 function isInvalidRefresh(response: RawResponse): boolean {
   const body = errorBody(response.body);
   const text = body.error ?? '';
@@ -138,6 +145,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     notify();
   }
 
+  const locale = () => options.getLocale?.() ?? DEFAULT_LOCALE;
+
+  /** What the user reads when the answer carries no message of the server's: by status, translated. */
+  function fallbackMessage(status: number): string {
+    if (status === 502 || status === 503 || status === 504)
+      return translate(locale(), 'error.serviceUnavailable');
+    return translate(locale(), status >= 500 ? 'error.internal' : 'error.generic');
+  }
+
   function clearToken() {
     options.storage.removeItem(TOKEN_STORAGE_KEY);
     notify();
@@ -167,13 +183,16 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return { status: response.status, ok: response.ok, statusText: response.statusText, body };
   }
 
-  /** One HTTP exchange; on a network error retries once on the next base URL (SPEC §7). */
+  /** One HTTP exchange; on a network error retries once on the next base URL (docs/product/api.md). */
   async function send(method: string, path: string, request: RequestOptions, accessToken?: string) {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (options.getLocale) headers['Accept-Language'] = options.getLocale();
     if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
     const init: RequestInit = { method, headers, signal: request.signal };
-    if (request.body !== undefined) {
+    if (request.body instanceof FormData) {
+      // Files (multipart): the browser sets the content type with its boundary.
+      init.body = request.body;
+    } else if (request.body !== undefined) {
       headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(request.body);
     }
@@ -191,7 +210,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         index = (index + 1) % bases.length;
       }
     }
-    const networkError = new NetworkError(lastError);
+    const networkError = new NetworkError(lastError, translate(locale(), 'error.serviceUnavailable'));
     options.onNetworkError?.(networkError);
     throw networkError;
   }
@@ -199,7 +218,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   function endSession(reason: LogoutReason): never {
     clearToken();
     options.onLogout?.(reason);
-    throw new SessionEndedError(reason);
+    throw new SessionEndedError(reason, translate(locale(), 'error.sessionExpired'));
   }
 
   async function runRefresh(): Promise<void> {
@@ -223,10 +242,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return;
     }
     if (isInvalidRefresh(response)) endSession('session_expired');
-    throw new ApiError(response.status, errorBody(response.body), response.statusText);
+    throw new ApiError(response.status, errorBody(response.body), fallbackMessage(response.status));
   }
 
-  /** One refresh at a time: every caller during a refresh waits for the same one (SPEC §4). */
+  /** One refresh at a time: every caller during a refresh waits for the same one (docs/product/states.md). */
   function refresh(): Promise<void> {
     if (!refreshing) {
       refreshing = runRefresh().finally(() => {
@@ -261,12 +280,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
 
     if (response.ok) return response.body as T;
-    const error = new ApiError(
-      response.status,
-      errorBody(response.body),
-      errorText(response) || response.statusText,
-    );
-    if (response.status === 403 && useAuth && request.forbiddenPage !== false) {
+    const error = new ApiError(response.status, errorBody(response.body), fallbackMessage(response.status));
+    if (useAuth && isAccessGateError(error)) options.onAccessGate?.(error);
+    else if (response.status === 403 && useAuth && request.forbiddenPage !== false) {
       options.onForbidden?.(error.body.error ?? '', error);
     }
     throw error;

@@ -7,14 +7,14 @@ import { useHasToken } from './me';
 import { queryClient } from './queryClient';
 import type { AccountError, AppConfig, Counts, ObjectsData } from './types';
 
-// What the app shell loads after login (SPEC §3 Config, §7 Data calls).
+// What the app shell loads after login (docs/product/entities.md Config, §7 Data calls).
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 const NETWORK_RETRY_MS = 15_000;
 
 /**
- * GET /v1/config. Reloaded after 8 hours, or every 10 minutes while every space is expired (SPEC §9) —
- * so a paid space opens again without a page reload. The shell handles its errors (SPEC §8).
+ * GET /v1/config. Reloaded after 8 hours, or every 10 minutes while every space is expired (docs/product/limits.md) —
+ * so a paid space opens again without a page reload. The shell handles its errors (docs/product/errors.md).
  */
 export function useConfig() {
   const hasToken = useHasToken();
@@ -33,7 +33,7 @@ export function useConfig() {
     enabled: hasToken,
     staleTime: Number.POSITIVE_INFINITY,
     refetchInterval: (query) => {
-      // After a network error (SPEC §8 network-error flag) try again soon, so the flag clears by itself.
+      // After a network error (docs/product/errors.md network-error flag) try again soon, so the flag clears by itself.
       if (query.state.status === 'error' && query.state.error instanceof NetworkError)
         return NETWORK_RETRY_MS;
       return query.state.data ? configReloadMs(query.state.data.spaces, nowSeconds()) : false;
@@ -43,7 +43,7 @@ export function useConfig() {
 }
 
 /**
- * GET /v1/counts (badges), every 120 s unless the user has been idle for 20 minutes (SPEC §9); the
+ * GET /v1/counts (badges), every 120 s unless the user has been idle for 20 minutes (docs/product/limits.md); the
  * monitoring counter comes from GET /v1/counts?monitoring=1 when monitoring is shown.
  */
 export function useCounts(options: { idle: boolean; monitoring: boolean }) {
@@ -67,7 +67,7 @@ export function useCounts(options: { idle: boolean; monitoring: boolean }) {
   return { ...base.data, ...(options.monitoring ? monitoring.data : {}) } as Counts;
 }
 
-/** GET /v1/objects?tags=true: connected accounts, companies, tags, departments (SPEC §7). */
+/** GET /v1/objects?tags=true: connected accounts, companies, tags, departments (docs/product/api.md). */
 export function useObjects(enabled = true) {
   const hasToken = useHasToken();
   return useQuery({
@@ -79,7 +79,7 @@ export function useObjects(enabled = true) {
   });
 }
 
-/** GET /v1/errors: accounts with errors, for administrators (SPEC §2 errors dropdown, §6). */
+/** GET /v1/errors: accounts with errors, for administrators (docs/product/screens-and-routes.md errors dropdown, §6). */
 export function useAccountErrors(enabled: boolean) {
   const hasToken = useHasToken();
   return useQuery({

@@ -19,6 +19,7 @@ export type FailedActionKind =
   | 'unhide'
   | 'like'
   | 'unlike'
+  | 'report'
   | 'react'
   | 'react_message'
   | 'block'

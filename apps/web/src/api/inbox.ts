@@ -1,7 +1,6 @@
-import type { BlockDuration } from '@otklik/shared';
+import type { BlockDuration, BulkActionBody, BulkResponse, BulkUndoResponse } from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
 import {
-  type InfiniteData,
   type QueryClient,
   useInfiniteQuery,
   useMutation,
@@ -9,7 +8,16 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { ApiError } from './client';
-import { dropFromPages, dropFromThread, mergePresented } from './inboxMerge';
+import {
+  applyAuthor,
+  applyChats,
+  applyItems,
+  applyMessages,
+  inboxKeys,
+  removeItems,
+  removeMessages,
+} from './inboxCache';
+import { mergePresented } from './inboxMerge';
 import type {
   Attachment,
   ChatDetails,
@@ -25,26 +33,22 @@ import { api } from './instance';
 import { queryKeys } from './keys';
 import type { AppConfig, SavedFilter } from './types';
 
-// The inbox over HTTP (SPEC §2 items, chats; §7): lists with keyset pages, one item with its thread,
+// The inbox over HTTP (docs/product/screens-and-routes.md items, chats; §7): lists with keyset pages, one item with its thread,
 // one chat with its messages, and every action of the composer and the actions menu. Writes put the
 // server's answer straight into the cached lists and pages; socket pushes do the same for colleagues'
 // changes (features/inbox/hooks).
 
-export const inboxKeys = {
-  all: ['inbox'] as const,
-  itemLists: ['inbox', 'items'] as const,
-  items: (query: RouteQuery) => ['inbox', 'items', query] as const,
-  item: (id: number) => ['inbox', 'item', id] as const,
-  chatLists: ['inbox', 'chats'] as const,
-  chats: (query: RouteQuery) => ['inbox', 'chats', query] as const,
-  chat: (id: number) => ['inbox', 'chat', id] as const,
-  messages: (id: number) => ['inbox', 'messages', id] as const,
-  members: ['inbox', 'members'] as const,
-};
-
+export {
+  applyAuthor,
+  applyChats,
+  applyItems,
+  applyMessages,
+  inboxKeys,
+  type ListData,
+  removeItems,
+  removeMessages,
+} from './inboxCache';
 export { mergePresented };
-
-export type ListData<T> = InfiniteData<Page<T>, string | undefined>;
 
 // ---------------------------------------------------------------- reading
 
@@ -111,158 +115,6 @@ export function useMembers() {
   });
 }
 
-// ---------------------------------------------------------------- keeping caches in step
-
-function patchDetails(details: ItemDetails, items: readonly InboxItem[]): ItemDetails {
-  const byId = new Map(items.map((item) => [item.id, item]));
-  const merged = (row: InboxItem) => {
-    const next = byId.get(row.id);
-    return next ? mergePresented(row, next) : row;
-  };
-  const item = merged(details.item);
-  const parent = details.parent ? merged(details.parent) : null;
-  let thread = details.thread.map(merged);
-  const threadIds = new Set([details.item.id, ...thread.map((reply) => reply.id)]);
-  const added = items.filter(
-    (i) => !threadIds.has(i.id) && i.parent_id !== null && threadIds.has(i.parent_id),
-  );
-  if (added.length > 0)
-    thread = [...thread, ...added].sort((a, b) => a.created_at - b.created_at || a.id - b.id);
-  const changed =
-    item !== details.item ||
-    parent !== details.parent ||
-    added.length > 0 ||
-    thread.some((r, i) => r !== details.thread[i]);
-  return changed ? { ...details, item, parent, thread, author: item.author ?? details.author } : details;
-}
-
-function replaceInPages<T extends { id: number }>(
-  data: ListData<T> | undefined,
-  rows: readonly T[],
-  merge: (existing: T, incoming: T) => T = (_, incoming) => incoming,
-) {
-  if (!data) return data;
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  let changed = false;
-  const pages = data.pages.map((page) => {
-    if (!page.items.some((row) => byId.has(row.id))) return page;
-    changed = true;
-    return {
-      ...page,
-      items: page.items.map((row) => {
-        const next = byId.get(row.id);
-        return next ? merge(row, next) : row;
-      }),
-    };
-  });
-  return changed ? { ...data, pages } : data;
-}
-
-/** Items changed (ours or a colleague's): every cached list row and open item page shows the new state. */
-export function applyItems(queryClient: QueryClient, items: readonly InboxItem[]) {
-  if (items.length === 0) return;
-  queryClient.setQueriesData<ListData<InboxItem>>({ queryKey: inboxKeys.itemLists }, (data) =>
-    replaceInPages(data, items, mergePresented),
-  );
-  queryClient.setQueriesData<ItemDetails>({ queryKey: ['inbox', 'item'] }, (details) =>
-    details ? patchDetails(details, items) : details,
-  );
-}
-
-/**
- * Rows the server removed: the network's echo of our own reply, adopted by the reply itself
- * (server jobs/outbox-effects.ts). Gone from lists and from open item threads.
- */
-export function removeItems(queryClient: QueryClient, ids: readonly number[]) {
-  if (ids.length === 0) return;
-  const gone = new Set(ids);
-  queryClient.setQueriesData<ListData<InboxItem>>({ queryKey: inboxKeys.itemLists }, (data) =>
-    dropFromPages(data, gone),
-  );
-  queryClient.setQueriesData<ItemDetails>({ queryKey: ['inbox', 'item'] }, (details) =>
-    dropFromThread(details, gone),
-  );
-}
-
-export function removeMessages(queryClient: QueryClient, chatId: number, ids: readonly number[]) {
-  if (ids.length === 0) return;
-  const gone = new Set(ids);
-  queryClient.setQueryData<ListData<InboxMessage>>(inboxKeys.messages(chatId), (data) =>
-    dropFromPages(data, gone),
-  );
-}
-
-export function applyChats(queryClient: QueryClient, chats: readonly InboxChat[]) {
-  if (chats.length === 0) return;
-  queryClient.setQueriesData<ListData<InboxChat>>({ queryKey: inboxKeys.chatLists }, (data) =>
-    replaceInPages(data, chats, mergePresented),
-  );
-  for (const chat of chats) {
-    queryClient.setQueryData<ChatDetails>(inboxKeys.chat(chat.id), (details) => {
-      if (!details) return details;
-      const merged = mergePresented(details.chat, chat);
-      return { ...details, chat: merged, author: merged.author ?? details.author };
-    });
-  }
-}
-
-export function applyAuthor(queryClient: QueryClient, author: InboxAuthor) {
-  const withAuthor = <T extends { author: InboxAuthor | null }>(row: T): T =>
-    row.author?.id === author.id ? { ...row, author: { ...row.author, ...author } } : row;
-  queryClient.setQueriesData<ListData<InboxItem>>({ queryKey: inboxKeys.itemLists }, (data) =>
-    data ? { ...data, pages: data.pages.map((p) => ({ ...p, items: p.items.map(withAuthor) })) } : data,
-  );
-  queryClient.setQueriesData<ListData<InboxChat>>({ queryKey: inboxKeys.chatLists }, (data) =>
-    data ? { ...data, pages: data.pages.map((p) => ({ ...p, items: p.items.map(withAuthor) })) } : data,
-  );
-  queryClient.setQueriesData<ItemDetails>({ queryKey: ['inbox', 'item'] }, (details) =>
-    details
-      ? {
-          ...details,
-          item: withAuthor(details.item),
-          author: details.author?.id === author.id ? { ...details.author, ...author } : details.author,
-        }
-      : details,
-  );
-  queryClient.setQueriesData<ChatDetails>({ queryKey: ['inbox', 'chat'] }, (details) =>
-    details
-      ? {
-          ...details,
-          chat: withAuthor(details.chat),
-          author: details.author?.id === author.id ? { ...details.author, ...author } : details.author,
-        }
-      : details,
-  );
-}
-
-export function applyMessages(queryClient: QueryClient, messages: readonly InboxMessage[]) {
-  const byChat = new Map<number, InboxMessage[]>();
-  for (const message of messages)
-    byChat.set(message.chat_id, [...(byChat.get(message.chat_id) ?? []), message]);
-  for (const [chatId, list] of byChat) {
-    queryClient.setQueryData<ListData<InboxMessage>>(inboxKeys.messages(chatId), (data) => {
-      if (!data || data.pages.length === 0) return data;
-      // A send answer ("queued") can arrive after the live push that says it was already sent: a sent
-      // message never goes back to queued. (failed → queued is a retry, so that one is taken.)
-      const sent = new Set(['sent', 'delivered', 'read']);
-      const current = new Map(data.pages.flatMap((p) => p.items).map((m) => [m.id, m]));
-      const newer = list.map((m) => {
-        const had = current.get(m.id);
-        return had && m.delivery === 'queued' && sent.has(had.delivery)
-          ? { ...m, delivery: had.delivery }
-          : m;
-      });
-      const replaced = replaceInPages(data, newer)!;
-      const known = new Set(replaced.pages.flatMap((p) => p.items.map((m) => m.id)));
-      const fresh = newer.filter((m) => !known.has(m.id));
-      if (fresh.length === 0) return replaced;
-      const [newest, ...older] = replaced.pages;
-      const items = [...newest!.items, ...fresh].sort((a, b) => a.created_at - b.created_at || a.id - b.id);
-      return { ...replaced, pages: [{ ...newest!, items }, ...older] };
-    });
-  }
-}
-
 const invalidateCounts = (queryClient: QueryClient) =>
   queryClient.invalidateQueries({ queryKey: queryKeys.counts });
 
@@ -271,6 +123,12 @@ const invalidateCounts = (queryClient: QueryClient) =>
 export interface DraftBody {
   text: string;
   attachments?: Array<{ url: string; name?: string }>;
+  /** Held 5 s on the server so it can be undone (useUndoReply / useUndoMessage). */
+  undoable?: boolean;
+  /** Close what is answered (comments close by default, chats only when asked). */
+  close?: boolean;
+  /** The reply template the text came from: the server counts its use and writes the action log. */
+  template_id?: number;
 }
 
 function useItemMutation<TVariables>(
@@ -299,13 +157,40 @@ export const useReplyToItem = () =>
     api.post<{ item: InboxItem; reply: InboxItem }>(`/v1/items/${id}/reply`, body),
   );
 
-/** SPEC §5: one reply to several comments of one account. */
+/** Takes back a held reply (by the reply's id): gone from the thread, the comment as before, the text back. */
+export function useUndoReply() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (replyId: number) => api.post<{ item: InboxItem; text: string }>(`/v1/items/${replyId}/undo`),
+    onSuccess: (result, replyId) => {
+      removeItems(queryClient, [replyId]);
+      applyItems(queryClient, [result.item]);
+      void invalidateCounts(queryClient);
+    },
+  });
+}
+
+/** Takes back a held chat message. */
+export function useUndoMessage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (messageId: number) =>
+      api.post<{ chat: InboxChat; text: string }>(`/v1/messages/${messageId}/undo`),
+    onSuccess: (result, messageId) => {
+      removeMessages(queryClient, result.chat.id, [messageId]);
+      applyChats(queryClient, [result.chat]);
+      void invalidateCounts(queryClient);
+    },
+  });
+}
+
+/** docs/product/validation.md: one reply to several comments of one account. */
 export const useBulkReply = () =>
   useItemMutation((body: DraftBody & { ids: number[] }) =>
     api.post<{ items: InboxItem[]; replies: InboxItem[] }>('/v1/items/reply', body),
   );
 
-/** 'Direct': one private message to the commenter (SPEC §9). */
+/** 'Direct': one private message to the commenter (docs/product/limits.md). */
 export function useDirectReply() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -338,7 +223,7 @@ export const useSetItemsStatus = () =>
     api.put<{ items: InboxItem[] }>('/v1/items/status', body),
   );
 
-export type ModerationAction = 'delete' | 'restore' | 'hide' | 'unhide' | 'like' | 'unlike';
+export type ModerationAction = 'delete' | 'restore' | 'hide' | 'unhide' | 'like' | 'unlike' | 'report';
 
 export const useModerateItem = () =>
   useItemMutation(({ id, action }: { id: number; action: ModerationAction }) =>
@@ -441,7 +326,7 @@ function patchConfig(queryClient: QueryClient, patch: Partial<AppConfig>) {
   );
 }
 
-/** POST /v1/me/filters → the refreshed list (SPEC §7). */
+/** POST /v1/me/filters → the refreshed list (docs/product/api.md). */
 export function useSaveFilter() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -459,7 +344,7 @@ export function useDeleteFilter() {
   });
 }
 
-/** PUT /v1/me/emoji: the server keeps the 18 most recent per provider (SPEC §7, §9). */
+/** PUT /v1/me/emoji: the server keeps the 18 most recent per provider (docs/product/api.md, limits.md). */
 export function useRememberEmoji() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -512,4 +397,29 @@ export async function uploadAttachment(
   if (result.status >= 200 && result.status < 300) return result.body as Attachment;
   const body = (result.body && typeof result.body === 'object' ? result.body : {}) as { error?: string };
   throw new ApiError(result.status, body, body.error ?? String(result.status));
+}
+
+// ---------------------------------------------------------------- bulk actions (issue 13)
+
+/**
+ * Close, tag, assign or snooze a selection; the answer is per id (the rows themselves arrive over the
+ * socket as for single actions) with an undo token.
+ */
+export function useBulkAction(kind: 'items' | 'chats') {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: BulkActionBody) => api.post<BulkResponse>(`/v1/${kind}/bulk`, body),
+    onSuccess: () => void invalidateCounts(queryClient),
+  });
+}
+
+/** Undo of a bulk action; a plain call, so the toast's button works after the bar has gone. */
+export async function undoBulkAction(
+  queryClient: QueryClient,
+  kind: 'items' | 'chats',
+  token: string,
+): Promise<BulkUndoResponse> {
+  const result = await api.post<BulkUndoResponse>(`/v1/${kind}/bulk/undo`, { token });
+  void invalidateCounts(queryClient);
+  return result;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergePresented } from './inboxMerge';
+import { keepDelivery, mergePresented } from './inboxMerge';
 import type { InboxAuthor } from './inboxTypes';
 
 type Row = {
@@ -66,5 +66,48 @@ describe('pushed rows over shown rows', () => {
     const shown = { id: 9, author: null, provider: 'vk', tags: [] };
     const pushed = { id: 9, author: null, provider: 'vk', tags: [], delivery: 'sent' };
     expect(mergePresented(shown, pushed)).toBe(pushed);
+  });
+});
+
+describe('our reply’s delivery (issue 13: "В очереди" until a reload)', async () => {
+  const { QueryClient } = await import('@tanstack/react-query');
+  const { applyItems, inboxKeys } = await import('./inboxCache');
+  type Item = import('./inboxTypes').InboxItem;
+  const base = {
+    space_id: 1,
+    object_id: 2,
+    provider: 'sandbox',
+    author: null,
+    tags: [],
+    parent_id: 10,
+    is_own: true,
+    delivery_error: null,
+  };
+  const reply = (delivery: Item['delivery'], error: string | null = null) =>
+    ({ ...base, id: 11, delivery, delivery_error: error }) as unknown as Item;
+
+  it('a sent reply is not taken back to queued by the late answer to the send', async () => {
+    expect(keepDelivery(reply('sent'), reply('queued')).delivery).toBe('sent');
+    expect(keepDelivery(reply('failed', 'No'), reply('queued')).delivery).toBe('queued');
+    expect(keepDelivery(reply('queued'), reply('failed', 'No'))).toMatchObject({
+      delivery: 'failed',
+      delivery_error: 'No',
+    });
+  });
+
+  it('the open item page: pushed sent, then the answer (queued) arrives — it stays sent', () => {
+    const client = new QueryClient();
+    const item = { ...base, id: 10, parent_id: null, is_own: false, delivery: 'received' } as unknown as Item;
+    client.setQueryData(inboxKeys.item(10), { item, parent: null, post: null, thread: [], author: null });
+    applyItems(client, [reply('queued')]); // items.created
+    applyItems(client, [reply('sent')]); // items.updated from the outbox worker
+    applyItems(client, [reply('queued')]); // the HTTP answer to the send, late
+    const details = client.getQueryData<{ thread: Item[] }>(inboxKeys.item(10));
+    expect(details?.thread.map((r) => r.delivery)).toEqual(['sent']);
+    applyItems(client, [reply('failed', 'Closed')]);
+    expect(client.getQueryData<{ thread: Item[] }>(inboxKeys.item(10))?.thread[0]).toMatchObject({
+      delivery: 'failed',
+      delivery_error: 'Closed',
+    });
   });
 });

@@ -1,4 +1,4 @@
-import type { InboxAuthor } from './inboxTypes';
+import type { DeliveryState, InboxAuthor } from './inboxTypes';
 
 export type Presented = { author: InboxAuthor | null; provider?: string; tags: number[]; match?: unknown };
 
@@ -20,6 +20,22 @@ export function mergePresented<T extends Presented>(existing: T, incoming: T): T
     tags: incoming.tags.length > 0 ? incoming.tags : existing.tags,
     ...(match === undefined ? {} : { match }),
   };
+}
+
+const DELIVERED: ReadonlySet<DeliveryState> = new Set(['sent', 'delivered', 'read']);
+
+/**
+ * Our reply's delivery over the one shown. The answer to a send ("queued") can arrive after the live
+ * push that says the network already took it: a delivered reply never goes back to queued (issue 13,
+ * "В очереди until a reload"). failed → queued is a retry, so that one is taken.
+ */
+export function keepDelivery<T extends { delivery: DeliveryState; delivery_error: string | null }>(
+  existing: T,
+  incoming: T,
+): T {
+  return incoming.delivery === 'queued' && DELIVERED.has(existing.delivery)
+    ? { ...incoming, delivery: existing.delivery, delivery_error: existing.delivery_error }
+    : incoming;
 }
 
 /** Pages without the rows whose ids are `gone` (the same object when none of them is there). */

@@ -63,7 +63,7 @@ export interface InboxItem {
   /** Who replied (own replies). */
   user_id: number | null;
   text: string;
-  /** SPEC §9: the first 100 characters. */
+  /** docs/product/limits.md: the first 100 characters. */
   excerpt: string;
   rating: number | null;
   attachments: Attachment[];
@@ -72,6 +72,8 @@ export interface InboxItem {
   status: InboxStatus;
   close_reason: CloseReason | null;
   delayed_until: number | null;
+  /** Back from delayed and not opened since (unix seconds). */
+  returned_at?: number | null;
   assigned_user_id: number | null;
   is_hidden: boolean;
   is_liked: boolean;
@@ -104,6 +106,8 @@ export interface InboxChat {
   status: InboxStatus;
   close_reason: CloseReason | null;
   delayed_until: number | null;
+  /** Back from delayed and not opened since (unix seconds). */
+  returned_at?: number | null;
   assigned_user_id: number | null;
   last_message_at: number | null;
   last_message: string;

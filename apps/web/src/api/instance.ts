@@ -5,10 +5,12 @@ import { emitSessionEnded } from '../app/session';
 import { currentLocale } from '../i18n';
 import { safeLocalStorage } from '../lib/storage';
 import { createApiClient } from './client';
+import { queryKeys } from './keys';
+import { queryClient } from './queryClient';
 
 declare global {
   interface Window {
-    /** API origins, tried in turn on network errors (SPEC §7). Default: the page's own origin. */
+    /** API origins, tried in turn on network errors (docs/product/api.md). Default: the page's own origin. */
     OTKLIK_API_BASES?: string[];
   }
 }
@@ -36,4 +38,8 @@ export const api = createApiClient({
     });
   },
   onForbidden: (message) => setNoAccess(message),
+  // The gate's state changed under the open app: reload the config, and the shell shows the two-factor
+  // redirect or the paid-over page (app/Shell.tsx) instead of an error.
+  onAccessGate: () =>
+    void queryClient.invalidateQueries({ queryKey: queryKeys.config }, { cancelRefetch: false }),
 });

@@ -14,4 +14,11 @@ export const queryKeys = {
   departments: ['departments'] as const,
   userGroups: ['usergroups'] as const,
   schedule: ['workinghours'] as const,
+  space: (spaceId: number) => ['spaces', spaceId] as const,
+  tariffs: ['tariffs'] as const,
+  billing: (spaceId: number) => ['billing', spaceId] as const,
+  payment: (id: number) => ['billing', 'payment', id] as const,
+  referral: ['referral'] as const,
+  /** stats/live, the wall (any query): refreshed by queue and status messages, throttled (realtime/cache.ts). */
+  statsLive: ['stats', 'live'] as const,
 };

@@ -1,10 +1,11 @@
 import type { Locale } from '@otklik/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
+import type { DeletionRequestStatus } from './auth';
 import { api } from './instance';
-import type { Me, MessageResponse, OtpSetup } from './types';
+import type { Me, MessageResponse, MessageWithToken, OtpSetup } from './types';
 
-// The signed-in user: profile, email, password, two-factor — SPEC §3, §7.
+// The signed-in user: profile, email, password, two-factor — docs/product/entities.md, api.md.
 
 export const meQueryKey = ['me'] as const;
 
@@ -28,12 +29,23 @@ function useMeMutation<TBody, TResult>(call: (body: TBody) => Promise<TResult>, 
   });
 }
 
+/**
+ * A password change or 2FA switched on ends the other sessions and rotates this one: the answer carries
+ * the new token pair, stored before anything else is asked with the old one.
+ */
+async function keepRotatedToken(call: Promise<MessageWithToken>): Promise<MessageWithToken> {
+  const result = await call;
+  if (result.token) api.setToken(result.token);
+  return result;
+}
+
 export const useUpdateMe = () =>
   useMeMutation((body: { name: string; locale: Locale }) => api.put<Me | MessageResponse>('/v1/me', body));
 
 export const useChangePassword = () =>
   useMeMutation(
-    (body: { password: string; new_password: string }) => api.put<MessageResponse>('/v1/me/password', body),
+    (body: { password: string; new_password: string }) =>
+      keepRotatedToken(api.put<MessageWithToken>('/v1/me/password', body)),
     false,
   );
 
@@ -49,7 +61,64 @@ export const useSendConfirmEmail = () =>
 export const useStartOtp = () => useMeMutation(() => api.post<OtpSetup>('/v1/me/otp'), false);
 
 export const useConfirmOtp = () =>
-  useMeMutation((body: { code: string }) => api.post<MessageResponse>('/v1/me/otp/confirm', body));
+  useMeMutation((body: { code: string }) =>
+    keepRotatedToken(api.post<MessageWithToken>('/v1/me/otp/confirm', body)),
+  );
 
 export const useDisableOtp = () =>
   useMeMutation((body: { password: string }) => api.delete<MessageResponse>('/v1/me/otp', body));
+
+// Linked social sign-ins (docs/product/api.md v1/me/social) and data deletion requests (issue 13 item 11).
+
+export type SocialProviderId = 'vk' | 'facebook' | 'google' | 'yandex';
+export const socialQueryKey = ['me', 'social'] as const;
+export const deletionQueryKey = ['me', 'deleterequest'] as const;
+
+export const useLinkedSocial = () =>
+  useQuery({
+    queryKey: socialQueryKey,
+    queryFn: () => api.get<{ providers: SocialProviderId[] }>('/v1/me/social'),
+  });
+
+export function useSocialMutations() {
+  const queryClient = useQueryClient();
+  const store = (data: { providers: SocialProviderId[] }) => queryClient.setQueryData(socialQueryKey, data);
+  const link = useMutation({
+    mutationFn: (body: { provider: string; code: string; state: string; redirect_uri: string }) =>
+      api.post<{ providers: SocialProviderId[] }>('/v1/me/social', body),
+    onSuccess: store,
+  });
+  const unlink = useMutation({
+    mutationFn: (provider: string) =>
+      api.delete<{ providers: SocialProviderId[] }>(`/v1/me/social/${encodeURIComponent(provider)}`),
+    onSuccess: store,
+  });
+  return { link, unlink };
+}
+
+export interface MyDeletionRequests {
+  requests: DeletionRequestStatus[];
+  spaces: { id: number; name: string }[];
+}
+
+export const useMyDeletionRequests = () =>
+  useQuery({
+    queryKey: deletionQueryKey,
+    queryFn: () => api.get<MyDeletionRequests>('/v1/me/deleterequest'),
+  });
+
+export function useDeletionMutations() {
+  const queryClient = useQueryClient();
+  const store = (data: MyDeletionRequests) => queryClient.setQueryData(deletionQueryKey, data);
+  const request = useMutation({
+    mutationFn: () =>
+      api.post<MyDeletionRequests & { request: DeletionRequestStatus }>('/v1/me/deleterequest'),
+    onSuccess: store,
+  });
+  const cancel = useMutation({
+    mutationFn: (id: string) =>
+      api.delete<MyDeletionRequests>(`/v1/me/deleterequest/${encodeURIComponent(id)}`),
+    onSuccess: store,
+  });
+  return { request, cancel };
+}

@@ -20,7 +20,7 @@ import type {
   UsersResponse,
 } from './types';
 
-// Settings data (SPEC §2 settings area): users and invitations, user statuses, companies, departments,
+// Settings data (docs/product/screens-and-routes.md settings area): users and invitations, user statuses, companies, departments,
 // user groups, working schedules. One hook per call; writes invalidate the lists they change.
 
 function useInvalidating<TVariables, TResult>(
@@ -244,7 +244,7 @@ export const useHolidayCrud = () =>
 
 // ---------------------------------------------------------------- my settings
 
-/** PUT /v1/me {settings}: merged into the stored settings (SPEC §3 User.settings). */
+/** PUT /v1/me {settings}: merged into the stored settings (docs/product/entities.md User.settings). */
 export const useUpdateMySettings = () =>
   useInvalidating(
     (settings: Record<string, unknown>) => api.put<Me>('/v1/me', { settings }),

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { api } from './instance';
 import type { MyStatus, MyWorkingHours } from './types';
 
-// The signed-in user's status and schedule (SPEC §4, §7).
+// The signed-in user's status and schedule (docs/product/states.md, api.md).
 
 /** GET /v1/me/status?auto_update=1: the server applies a due schedule slot first. */
 export const fetchMyStatus = (spaceId: number) =>

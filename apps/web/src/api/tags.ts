@@ -3,7 +3,7 @@ import type { LabelRecord, TagGroupRecord, TagRecord } from './inboxTypes';
 import { api } from './instance';
 import { queryKeys } from './keys';
 
-// Settings → tags (new, {id}, {id}/children), tag groups and author labels (SPEC §2). Every change also
+// Settings → tags (new, {id}, {id}/children), tag groups and author labels (docs/product/screens-and-routes.md). Every change also
 // refreshes GET /v1/objects?tags=true, which the inbox reads tags and labels from.
 
 export const tagKeys = {

@@ -30,7 +30,7 @@ export interface Me {
   id: number;
   name: string;
   email: string;
-  /** Below 1: the email is not confirmed (SPEC §3). */
+  /** Below 1: the email is not confirmed (docs/product/entities.md). */
   email_status: number;
   status: number | null;
   locale: Locale;
@@ -70,9 +70,9 @@ export interface OtpSetup {
   recovery_codes: string[];
 }
 
-// ---------------------------------------------------------------- app shell (SPEC §3 Config)
+// ---------------------------------------------------------------- app shell (docs/product/entities.md Config)
 
-/** SPEC §3 Space as GET /v1/config shows it, with the caller's roles and status in it. */
+/** docs/product/entities.md Space as GET /v1/config shows it, with the caller's roles and status in it. */
 export interface ConfigSpace {
   id: number;
   name: string;
@@ -88,7 +88,7 @@ export interface ConfigSpace {
   status: number | null;
 }
 
-/** SPEC §3 User status. */
+/** docs/product/entities.md User status. */
 export interface UserStatus {
   id: number;
   name: string;
@@ -100,7 +100,7 @@ export interface UserStatus {
   position?: number;
 }
 
-/** SPEC §3 Saved filter. */
+/** docs/product/entities.md Saved filter. */
 export interface SavedFilter {
   id: number;
   name: string;
@@ -116,7 +116,7 @@ export interface Counts {
   monitoring_count?: number;
 }
 
-/** SPEC §3 Config (GET /v1/config). */
+/** docs/product/entities.md Config (GET /v1/config). */
 export interface AppConfig extends Counts {
   user: Me;
   spaces: ConfigSpace[];
@@ -126,7 +126,7 @@ export interface AppConfig extends Counts {
   otp_required: boolean;
 }
 
-/** SPEC §3 Object (a connected account), as GET /v1/objects lists it. */
+/** docs/product/entities.md Object (a connected account), as GET /v1/objects lists it. */
 export interface AccountObject {
   id: number;
   space_id: number;
@@ -200,7 +200,7 @@ export interface MyStatus {
   manual_at: number | null;
 }
 
-/** SPEC §3 Working-hours item (GET /v1/me/workinghours). Times are unix seconds. */
+/** docs/product/entities.md Working-hours item (GET /v1/me/workinghours). Times are unix seconds. */
 export interface WorkingHoursItem {
   id: number;
   space_id?: number;

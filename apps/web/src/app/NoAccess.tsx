@@ -7,7 +7,7 @@ import { useLocale } from '../i18n/useLocale';
 import { pageTitle } from './title';
 import { useLogout } from './useLogout';
 
-/** SPEC §6: a 403 shows this page with the server's text and offers switching to a different user. */
+/** docs/product/roles.md: a 403 shows this page with the server's text and offers switching to a different user. */
 export function NoAccess({ message }: { message: string }) {
   const { t } = useTranslation();
   const locale = useLocale();

@@ -7,7 +7,7 @@ import { useLocale } from '../i18n/useLocale';
 import { pageTitle } from './title';
 import { useLogout } from './useLogout';
 
-/** SPEC §4: every space is expired and the user cannot pay — this replaces the main screen. */
+/** docs/product/states.md: every space is expired and the user cannot pay — this replaces the main screen. */
 export function PaidOver({ trial, messageKey }: { trial: boolean; messageKey: MessageKey }) {
   const { t } = useTranslation();
   const locale = useLocale();

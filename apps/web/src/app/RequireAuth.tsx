@@ -3,7 +3,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { useHasToken } from '../api/me';
 import { getLogoutTarget, loginPath, setLogoutTarget } from './session';
 
-/** SPEC §6: routes flagged auth need a stored token, otherwise /login?redirect=<path>. */
+/** docs/product/roles.md: routes flagged auth need a stored token, otherwise /login?redirect=<path>. */
 export function RequireAuth() {
   const hasToken = useHasToken();
   const location = useLocation();

@@ -12,7 +12,7 @@ import { Splash } from './Splash';
 import { clearAppStorage, onSessionEnded } from './session';
 import { pageTitle } from './title';
 
-/** Page title "Screen — Otklik" from the matched route's name (SPEC §1). */
+/** Page title "Screen — Otklik" from the matched route's name (docs/product/overview.md). */
 function useRouteTitle() {
   const { t } = useTranslation();
   const matches = useMatches();
@@ -66,7 +66,7 @@ export function RootLayout() {
     return () => clearTimeout(timer);
   }, []);
 
-  // SPEC §4: no-access clears on route change.
+  // docs/product/states.md: no-access clears on route change.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every route change
   useEffect(() => {
     clearNoAccess();

@@ -5,7 +5,7 @@ import { IconShieldLock, IconWifiOff } from '@tabler/icons-react';
 import { type ReactNode, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
-import { ApiError, NetworkError } from '../api/client';
+import { ApiError, isAccessGateError, NetworkError } from '../api/client';
 import { useConfig, useObjects } from '../api/config';
 import { useMe } from '../api/me';
 import type { AppConfig } from '../api/types';
@@ -41,7 +41,7 @@ function useUserLocale(userLocale: string | undefined) {
 }
 
 /**
- * SPEC §8 config load errors: 404 logs out; a network error sets the network-error flag; any other error
+ * docs/product/errors.md config load errors: 404 logs out; a network error sets the network-error flag; any other error
  * is shown for 30 s.
  */
 function useConfigErrors(error: Error | null, isSuccess: boolean) {
@@ -67,11 +67,14 @@ function useConfigErrors(error: Error | null, isSuccess: boolean) {
   }, [error, logout, locale]);
 }
 
-/** SPEC §8: an objects load failure shows 'Error on load tags' with the server's text for 30 s. */
+/**
+ * docs/product/errors.md: an objects load failure shows 'Error on load tags' with the server's text for 30 s — not the
+ * access gate's refusal, which the shell shows as its own screen.
+ */
 function useObjectsErrors(error: Error | null) {
   const locale = useLocale();
   useEffect(() => {
-    if (!(error instanceof ApiError)) return;
+    if (!(error instanceof ApiError) || isAccessGateError(error)) return;
     notifications.show({
       id: 'objects-error',
       color: 'red',
@@ -99,7 +102,7 @@ function NetworkBanner({ onRetry }: { onRetry: () => void }) {
   );
 }
 
-/** SPEC §4 otp_required: say why only the profile (and billing) open. */
+/** docs/product/states.md otp_required: say why only the profile (and billing) open. */
 function OtpRequiredBanner() {
   const { t } = useTranslation();
   return (
@@ -132,15 +135,22 @@ export default function Shell() {
   return <ShellReady config={config.data} onRetry={() => void config.refetch()} />;
 }
 
+/** Two-factor setup pending or every space expired (docs/product/states.md): the server answers only the own account. */
+function isRestricted(config: AppConfig, nowSeconds: number): boolean {
+  return config.otp_required || areAllExpired(config.spaces, nowSeconds);
+}
+
 function ShellReady({ config, onRetry }: { config: AppConfig; onRetry: () => void }) {
   const me = useMe();
   const user = me.data ?? config.user;
-  const objects = useObjects();
+  // The space data and the socket are not asked for while the server's access gate would refuse them.
+  const open = !isRestricted(config, Math.floor(Date.now() / 1000));
+  const objects = useObjects(open);
   useObjectsErrors(objects.error);
   useUserLocale(user.locale);
-  useRealtime();
+  useRealtime(open);
   useStatusSync(config);
-  useWorkingHoursWatch(config, user);
+  useWorkingHoursWatch(config, user, open);
 
   return (
     <ShellDataProvider config={config} user={user} objects={objects.data}>
@@ -161,7 +171,7 @@ function ShellLayout({ onRetry }: { onRetry: () => void }) {
     .at(-1)?.name;
   const gate = routeName ? gateFor(config, actor, routeName, nowS) : ({ kind: 'ok' } as const);
   // Two-factor setup pending or every space expired: the sections would only lead back here.
-  const restricted = config.otp_required || areAllExpired(config.spaces, nowS);
+  const restricted = isRestricted(config, nowS);
 
   let main: ReactNode;
   // A redirect keeps ?locale=, so a link opened in a language stays in it.

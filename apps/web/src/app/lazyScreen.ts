@@ -1,8 +1,8 @@
 import { CHUNK_LOAD_TIMEOUT_MS } from '@otklik/shared';
 import { type ComponentType, lazy } from 'react';
 
-// SPEC §8: a failed chunk load reloads the page (once — a second failure shows the error screen).
-// SPEC §9: a chunk that takes longer than 120 s counts as failed.
+// docs/product/errors.md: a failed chunk load reloads the page (once — a second failure shows the error screen).
+// docs/product/limits.md: a chunk that takes longer than 120 s counts as failed.
 
 const RELOAD_FLAG = 'otklik.chunkReload';
 

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-// SPEC §8: a network error while loading the config sets a network-error flag; the shell shows it until
+// docs/product/errors.md: a network error while loading the config sets a network-error flag; the shell shows it until
 // the config loads again.
 
 let flagged = false;

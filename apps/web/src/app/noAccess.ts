@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-// SPEC §6/§8: a 403 replaces the main screen with the No-access page (server text); cleared on route change.
+// docs/product/roles.md/errors.md: a 403 replaces the main screen with the No-access page (server text); cleared on route change.
 
 let message: string | null = null;
 const listeners = new Set<() => void>();

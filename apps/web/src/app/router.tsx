@@ -1,28 +1,59 @@
 import { type RouteGroup, type RouteName, routeNames, routes } from '@otklik/shared/routes';
+import { Fragment, type ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { ComingSoon } from './ComingSoon';
 import { lazyScreen } from './lazyScreen';
 import { NotFound } from './NotFound';
+import { RecordNotFound } from './RecordNotFound';
 import { RequireAuth } from './RequireAuth';
 import { RootLayout } from './RootLayout';
 import { RouteError } from './RouteError';
 import type { RouteHandle } from './routeHandle';
+import { hasRecordId, useRouteId } from './routeParams';
 import { screens } from './screens';
 
 // The signed-in area (top bar, menus, dialogs) loads only when a signed-in route is opened.
 const Shell = lazyScreen(() => import('./Shell'));
 
+/**
+ * A record route's `:id` is checked before its screen mounts: malformed → not-found at once (no query
+ * is sent, nothing spins). The screen is keyed by the id, so moving between records starts it afresh.
+ */
+function IdGuard({ children }: { children: ReactNode }) {
+  const id = useRouteId();
+  if (id === null) return <RecordNotFound />;
+  return <Fragment key={id}>{children}</Fragment>;
+}
+
 function routeObject(name: RouteName): RouteObject {
   const Screen = screens[name];
+  const screen = Screen ? <Screen /> : <ComingSoon name={name} bare={routes[name].group === 'callback'} />;
   return {
     path: routes[name].path,
     handle: { name } satisfies RouteHandle,
-    element: Screen ? <Screen /> : <ComingSoon name={name} bare={routes[name].group === 'callback'} />,
+    element: hasRecordId(name) ? <IdGuard>{screen}</IdGuard> : screen,
   };
 }
 
-const inGroup = (...groups: RouteGroup[]) =>
-  routeNames.filter((name) => groups.includes(routes[name].group)).map(routeObject);
+/**
+ * Split view (issue 13): a list route and its record route share a layout route, so on wide screens
+ * the list stays mounted beside the open record (features/inbox/components/InboxSplit.tsx).
+ */
+const SPLIT_LAYOUTS: Array<{ names: RouteName[]; Layout: ReturnType<typeof lazyScreen> }> = [
+  { names: ['items', 'item'], Layout: lazyScreen(() => import('../screens/items/ItemsSplit')) },
+  { names: ['chats', 'chat-messages'], Layout: lazyScreen(() => import('../screens/chats/ChatsSplit')) },
+];
+const inSplit = new Set<RouteName>(SPLIT_LAYOUTS.flatMap((layout) => layout.names));
+
+const inGroup = (...groups: RouteGroup[]): RouteObject[] => {
+  const names = routeNames.filter((name) => groups.includes(routes[name].group));
+  return [
+    ...names.filter((name) => !inSplit.has(name)).map(routeObject),
+    ...SPLIT_LAYOUTS.filter((layout) => layout.names.every((name) => names.includes(name))).map(
+      ({ names: children, Layout }) => ({ element: <Layout />, children: children.map(routeObject) }),
+    ),
+  ];
+};
 
 export const appRoutes: RouteObject[] = [
   {

@@ -26,7 +26,48 @@ export const screens: Partial<Record<RouteName, LazyExoticComponent<ComponentTyp
   'callback-gmaps': accountCallbackScreen,
   'callback-avito': accountCallbackScreen,
   'callback-tpulse': accountCallbackScreen,
+  // Third-party apps: the consent screen, or without a request the apps management screen.
+  oauth: lazyScreen(() => import('../screens/oauth/OAuthScreen')),
+  // Statistics (features/stats): one frame, the tabs built so far.
+  stats: lazyScreen(() => import('../features/stats/screens/OverviewScreen')),
+  'stats-overall': lazyScreen(() => import('../features/stats/screens/OverallScreen')),
+  'stats-replies': lazyScreen(() => import('../features/stats/screens/RepliesScreen')),
+  'stats-hours': lazyScreen(() => import('../features/stats/screens/HoursScreen')),
+  'stats-users': lazyScreen(() => import('../features/stats/screens/UsersScreen')),
+  'stats-users-closed': lazyScreen(() => import('../features/stats/screens/ClosedScreen')),
+  'stats-time': lazyScreen(() => import('../features/stats/screens/TimeScreen')),
+  'stats-userstime': lazyScreen(() => import('../features/stats/screens/UsersTimeScreen')),
+  'stats-tags': lazyScreen(() => import('../features/stats/screens/TagsScreen')),
+  'stats-posts': lazyScreen(() => import('../features/stats/screens/PostsScreen')),
+  'stats-my': lazyScreen(() => import('../features/stats/screens/MyScreen')),
+  'stats-user': lazyScreen(() => import('../features/stats/screens/UserScreen')),
+  'stats-export': lazyScreen(() => import('../features/stats/screens/ExportScreen')),
+  'stats-issues': lazyScreen(() => import('../features/stats/screens/IssuesStatsScreen')),
+  'stats-users-statuses': lazyScreen(() => import('../features/stats/screens/StatusesScreen')),
+  'stats-my-statuses': lazyScreen(() => import('../features/stats/screens/MyStatusesScreen')),
+  'stats-user-statuses': lazyScreen(() => import('../features/stats/screens/UserStatusesScreen')),
+  'stats-users-workinghours': lazyScreen(() => import('../features/stats/screens/WorkinghoursScreen')),
+  'stats-user-workinghours': lazyScreen(() => import('../features/stats/screens/UserWorkinghoursScreen')),
+  'stats-dashboard': lazyScreen(() => import('../features/stats/screens/DashboardScreen')),
+  dashboard: lazyScreen(() => import('../features/stats/screens/DashboardScreen')),
+  'stats-live': lazyScreen(() => import('../features/stats/screens/LiveScreen')),
+  live: lazyScreen(() => import('../features/stats/screens/LiveScreen')),
+  'stats-rules': lazyScreen(() => import('../features/stats/screens/RulesStatsScreen')),
   'settings-profile': lazyScreen(() => import('../screens/settings/profile/ProfileScreen')),
+  'settings-custom-facts': lazyScreen(() => import('../screens/settings/facts/FactsScreen')),
+  'settings-logs': lazyScreen(() => import('../screens/settings/logs/LogsScreen')),
+  'settings-other': lazyScreen(() => import('../screens/settings/other/SpaceSettingsScreen')),
+  'settings-billing': lazyScreen(() => import('../screens/settings/billing/BillingScreen')),
+  'settings-billing-report': lazyScreen(() => import('../screens/settings/billing/BillingReportScreen')),
+  'settings-referral': lazyScreen(() => import('../screens/settings/referral/ReferralScreen')),
+  'settings-api': lazyScreen(() => import('../screens/settings/api/ApiTokensScreen')),
+  'settings-webhooks': lazyScreen(() => import('../screens/settings/webhooks/WebhooksScreen')),
+  // Notifications (issue 18): my subscriptions, the space's defaults and quiet hours.
+  'settings-subscriptions': lazyScreen(() => import('../screens/settings/notifications/SubscriptionsScreen')),
+  'settings-notifications': lazyScreen(
+    () => import('../screens/settings/notifications/SpaceNotificationsScreen'),
+  ),
+  'settings-email': lazyScreen(() => import('../screens/settings/notifications/EmailSettingsScreen')),
   // Inbox (comments, personal messages, authors), the sandbox customer page, account/tag/label settings.
   items: lazyScreen(() => import('../screens/items/ItemsScreen')),
   item: lazyScreen(() => import('../screens/items/ItemScreen')),
@@ -35,6 +76,10 @@ export const screens: Partial<Record<RouteName, LazyExoticComponent<ComponentTyp
   'items-authors': lazyScreen(() => import('../screens/authors/AuthorsScreen')),
   'chats-authors': lazyScreen(() => import('../screens/authors/AuthorsScreen')),
   'issues-authors': lazyScreen(() => import('../screens/authors/AuthorsScreen')),
+  // Tasks (issue 16).
+  issues: lazyScreen(() => import('../features/issues/IssuesScreen')),
+  'issue-page': lazyScreen(() => import('../features/issues/IssueScreen')),
+  'settings-issues': lazyScreen(() => import('../features/issues/IssuesSettingsScreen')),
   author: lazyScreen(() => import('../screens/authors/AuthorScreen')),
   sandbox: lazyScreen(() => import('../screens/sandbox/SandboxScreen')),
   'settings-accounts': lazyScreen(() => import('../screens/settings/accounts/AccountsScreen')),
@@ -86,6 +131,33 @@ export const screens: Partial<Record<RouteName, LazyExoticComponent<ComponentTyp
   ),
   'settings-tag-group': lazyScreen(() =>
     import('../screens/settings/tag_groups/TagGroupsScreens').then((m) => ({ default: m.TagGroupScreen })),
+  ),
+  'settings-templates': lazyScreen(() =>
+    import('../screens/settings/templates/TemplatesScreens').then((m) => ({ default: m.TemplatesScreen })),
+  ),
+  'settings-templates-new': lazyScreen(() =>
+    import('../screens/settings/templates/TemplatesScreens').then((m) => ({ default: m.TemplateScreen })),
+  ),
+  'settings-template': lazyScreen(() =>
+    import('../screens/settings/templates/TemplatesScreens').then((m) => ({ default: m.TemplateScreen })),
+  ),
+  'settings-macros': lazyScreen(() =>
+    import('../screens/settings/macros/MacrosScreens').then((m) => ({ default: m.MacrosScreen })),
+  ),
+  'settings-macros-new': lazyScreen(() =>
+    import('../screens/settings/macros/MacrosScreens').then((m) => ({ default: m.MacroScreen })),
+  ),
+  'settings-macro': lazyScreen(() =>
+    import('../screens/settings/macros/MacrosScreens').then((m) => ({ default: m.MacroScreen })),
+  ),
+  'settings-rules': lazyScreen(() =>
+    import('../screens/settings/rules/RulesScreens').then((m) => ({ default: m.RulesScreen })),
+  ),
+  'settings-rules-create': lazyScreen(() =>
+    import('../screens/settings/rules/RulesScreens').then((m) => ({ default: m.RuleScreen })),
+  ),
+  'settings-rule': lazyScreen(() =>
+    import('../screens/settings/rules/RulesScreens').then((m) => ({ default: m.RuleScreen })),
   ),
   'settings-labels': lazyScreen(() =>
     import('../screens/settings/labels/LabelsScreens').then((m) => ({ default: m.LabelsScreen })),

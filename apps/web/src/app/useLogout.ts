@@ -5,7 +5,7 @@ import { api } from '../api/instance';
 import { clearAppStorage, loginPath, setLogoutTarget } from './session';
 
 /**
- * SPEC §4: logout revokes the token, clears storage and goes to /login (with `redirect` back to the
+ * docs/product/states.md: logout revokes the token, clears storage and goes to /login (with `redirect` back to the
  * current page when asked, e.g. "switch user" on the no-access page).
  */
 export function useLogout() {

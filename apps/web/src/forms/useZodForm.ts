@@ -5,7 +5,7 @@ import type { output, ZodType } from 'zod';
 import { ApiError } from '../api/client';
 import { useMessage } from '../i18n/useLocale';
 
-// Mantine form + a shared zod schema (SPEC §5): validated on submit and on blur. Errors are kept as
+// Mantine form + a shared zod schema (docs/product/validation.md): validated on submit and on blur. Errors are kept as
 // message keys and translated when shown, so switching the language re-translates them; server
 // `fields` errors are already translated text and pass through translate() unchanged.
 //
@@ -31,7 +31,7 @@ export function useZodForm<S extends ZodType, V extends Record<string, unknown>>
     initialValues,
     validate: (values) => {
       const result = schema.safeParse(values);
-      return result.success ? {} : (fieldErrors(result.error) as FormErrors);
+      return result.success ? {} : (fieldErrors(result.error, message) as FormErrors);
     },
     enhanceGetInputProps: ({ inputProps, field, form }) => ({
       error:

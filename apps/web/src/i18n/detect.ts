@@ -9,7 +9,7 @@ export function localeFromSearch(search: string): Locale | undefined {
   return isLocale(value) ? value : undefined;
 }
 
-/** Browsers that prefer Russian get Russian; any other language list gets English (SPEC §8). */
+/** Browsers that prefer Russian get Russian; any other language list gets English (docs/product/errors.md). */
 export function localeFromNavigator(languages: readonly string[]): Locale {
   if (languages.length === 0) return DEFAULT_LOCALE;
   return languages.some((lang) => lang.toLowerCase().startsWith('ru')) ? 'ru' : 'en';

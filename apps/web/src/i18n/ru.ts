@@ -1,6 +1,6 @@
 import { titlesRu } from './titles.ru';
 
-// Interface strings (Russian, the default). Messages shared with the server (validation, SPEC §8
+// Interface strings (Russian, the default). Messages shared with the server (validation, docs/product/errors.md
 // errors) live in @otklik/shared/messages and are shown through translate().
 export const ru = {
   app: {
@@ -42,8 +42,6 @@ export const ru = {
     emailHeading: 'Укажите email',
     emailText: 'Соцсеть не передала ваш email. Укажите его, чтобы завершить вход.',
     submit: 'Продолжить',
-    failedHeading: 'Не удалось войти',
-    backToLogin: 'Вернуться ко входу',
   },
   signup: {
     heading: 'Регистрация',
@@ -67,6 +65,8 @@ export const ru = {
     submit: 'Принять приглашение',
     loading: 'Проверяем приглашение…',
     invalidHeading: 'Приглашение недействительно',
+    invalidHint:
+      'Если у вас уже есть аккаунт, войдите. Иначе попросите администратора прислать новое приглашение.',
     successHeading: 'Готово!',
     successText: 'Аккаунт создан. Открываем рабочее пространство…',
   },
@@ -93,9 +93,47 @@ export const ru = {
   },
   deleteRequest: {
     heading: 'Запрос на удаление данных',
-    received: 'Запрос на удаление данных получен.',
     id: 'Номер запроса',
-    text: 'Данные, полученные от соцсети при входе, будут удалены. Сохраните номер запроса, чтобы уточнить его статус.',
+  },
+  account: {
+    socialError: 'Не удалось войти через соцсеть',
+    captchaUnavailable: 'Не удалось загрузить проверку reCAPTCHA. Обновите страницу.',
+    captchaRequired: 'Подтвердите, что вы не робот',
+    signupResend: 'Отправить письмо ещё раз',
+    signupWrongAddress: 'Ошибка в адресе? Войдите и измените email в профиле.',
+    signupSentAgain: 'Письмо отправлено ещё раз на {{email}}',
+    socialHeading: 'Вход через соцсети',
+    socialText: 'Привяжите аккаунт соцсети, чтобы входить без пароля.',
+    socialNone: 'Вход через соцсети на этом сервере не настроен.',
+    linked: 'привязан',
+    notLinked: 'не привязан',
+    link: 'Привязать',
+    unlink: 'Отвязать',
+    linking: 'Привязываем аккаунт…',
+    linkedDone: 'Аккаунт {{provider}} привязан',
+    unlinkedDone: 'Аккаунт {{provider}} отвязан',
+    deletionHeading: 'Удаление данных',
+    deletionText:
+      'Будут удалены: ваш аккаунт и профиль, привязанные соцсети, сессии и личные настройки. Пространства, где есть другие участники, останутся.',
+    deletionSpaces:
+      'Также будут удалены пространства, где вы единственный участник, со всеми данными: {{names}}.',
+    deletionRequest: 'Запросить удаление данных',
+    deletionConfirm:
+      'Отправить запрос на удаление? Администратор сервера удалит данные; пока запрос ожидает обработки, его можно отменить.',
+    deletionCancel: 'Отменить запрос',
+    deletionCreated: 'Запрос создан. Номер: {{id}}',
+    deletionStatusLink: 'Страница статуса',
+    deletionHistory: 'Ваши запросы',
+  },
+  deletionStatus: {
+    pending: 'Ожидает обработки',
+    processing: 'Обрабатывается',
+    done: 'Данные удалены',
+    cancelled: 'Запрос отменён',
+    created: 'Создан',
+    updated: 'Изменён',
+    notFoundHeading: 'Запрос не найден',
+    notFoundText: 'Запроса на удаление данных с таким номером нет. Проверьте ссылку.',
   },
   emailConfirm: {
     banner: 'Подтвердите email {{email}}: перейдите по ссылке из письма.',
@@ -140,6 +178,9 @@ export const ru = {
     disablePassword: 'Пароль для отключения',
   },
   system: {
+    recordNotFound: 'Не найдено или нет доступа',
+    recordNotFoundText: 'Такой записи нет, или у вас нет к ней доступа. Проверьте ссылку.',
+    backToList: 'Вернуться к списку',
     notFoundText: 'Такой страницы нет. Проверьте адрес или вернитесь на главную.',
     noAccessHeading: 'Нет доступа',
     switchUser: 'Войти под другим пользователем',

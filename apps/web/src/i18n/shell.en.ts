@@ -1,8 +1,23 @@
+import { apiAccessEn } from './apiAccess.en';
+import { billingEn } from './billing.en';
+import { factsEn } from './facts.en';
+import { issuesEn } from './issues.en';
+import { logsEn } from './logs.en';
+import { macrosEn } from './macros.en';
+import { notifyEn } from './notify.en';
+import { oauthEn } from './oauth.en';
+import { referralEn } from './referral.en';
+import { rulesEn } from './rules.en';
 import type { SettingsResources, ShellResources } from './shell.ru';
+import { spaceEn } from './space.en';
+import { statsEn } from './stats.en';
 
 type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary<T[K]> };
 
 export const shellEn: Dictionary<ShellResources> = {
+  stats: statsEn,
+  issues: issuesEn,
+  notify: notifyEn,
   nav: { settings: 'Settings' },
   userMenu: 'User menu',
   openMenu: 'Open menu',
@@ -52,6 +67,7 @@ export const shellEn: Dictionary<ShellResources> = {
     label: 'Plan and billing',
     heading: 'Plan',
     tariff: '{{name}} plan',
+    tariffNames: { '1': 'Start', '2': 'Business', '10': 'Trial', '20': 'Enterprise' },
     trial: 'trial',
     paidUntil: 'Access until {{date}}',
     daysLeft_one: '{{count}} day left',
@@ -76,12 +92,22 @@ export const shellEn: Dictionary<ShellResources> = {
 };
 
 export const settingsEn: Dictionary<SettingsResources> = {
+  facts: factsEn,
+  oauth: oauthEn,
+  logs: logsEn,
+  macros: macrosEn,
+  rules: rulesEn,
+  space: spaceEn,
+  billing: billingEn,
+  referral: referralEn,
+  apiAccess: apiAccessEn,
   common: {
     space: 'Space',
     saved: 'Changes saved',
     nothing: 'Nothing found',
   },
   index: {
+    space: 'Space and features',
     workspace: 'Workspace',
     team: 'Team',
     personal: 'Personal',
@@ -182,6 +208,7 @@ export const settingsEn: Dictionary<SettingsResources> = {
   },
   schedule: {
     nav: { team: 'Team schedule', my: 'My schedule', templates: 'Templates', absences: 'Absences' },
+    memberHeading: 'Schedule: {{name}}',
     timezone: 'Time zone: {{zone}}',
     notEnabled: 'The working schedule is not enabled in any space.',
     prevWeek: 'Previous week',

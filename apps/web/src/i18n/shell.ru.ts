@@ -1,6 +1,22 @@
 // Interface strings of the signed-in shell (top bar, status, billing) and of the settings screens.
 
+import { apiAccessRu } from './apiAccess.ru';
+import { billingRu } from './billing.ru';
+import { factsRu } from './facts.ru';
+import { issuesRu } from './issues.ru';
+import { logsRu } from './logs.ru';
+import { macrosRu } from './macros.ru';
+import { notifyRu } from './notify.ru';
+import { oauthRu } from './oauth.ru';
+import { referralRu } from './referral.ru';
+import { rulesRu } from './rules.ru';
+import { spaceRu } from './space.ru';
+import { statsRu } from './stats.ru';
+
 export const shellRu = {
+  stats: statsRu,
+  issues: issuesRu,
+  notify: notifyRu,
   nav: { settings: 'Настройки' },
   userMenu: 'Меню пользователя',
   openMenu: 'Открыть меню',
@@ -50,6 +66,8 @@ export const shellRu = {
     label: 'Тариф и оплата',
     heading: 'Тариф',
     tariff: 'Тариф «{{name}}»',
+    // The standard tariffs by id (docs/product/limits.md: 1, 2, 10); a special tariff shows the name it was given.
+    tariffNames: { '1': 'Старт', '2': 'Бизнес', '10': 'Пробный', '20': 'Корпоративный' },
     trial: 'пробный период',
     paidUntil: 'Доступ до {{date}}',
     daysLeft_one: 'остался {{count}} день',
@@ -76,12 +94,22 @@ export const shellRu = {
 export type ShellResources = typeof shellRu;
 
 export const settingsRu = {
+  facts: factsRu,
+  oauth: oauthRu,
+  logs: logsRu,
+  macros: macrosRu,
+  rules: rulesRu,
+  space: spaceRu,
+  billing: billingRu,
+  referral: referralRu,
+  apiAccess: apiAccessRu,
   common: {
     space: 'Пространство',
     saved: 'Изменения сохранены',
     nothing: 'Ничего не найдено',
   },
   index: {
+    space: 'Пространство и функции',
     workspace: 'Рабочее пространство',
     team: 'Команда',
     personal: 'Личные настройки',
@@ -182,6 +210,7 @@ export const settingsRu = {
   },
   schedule: {
     nav: { team: 'График команды', my: 'Мой график', templates: 'Шаблоны', absences: 'Отсутствия' },
+    memberHeading: 'График: {{name}}',
     timezone: 'Часовой пояс: {{zone}}',
     notEnabled: 'Рабочий график не подключён ни в одном пространстве.',
     prevWeek: 'Предыдущая неделя',

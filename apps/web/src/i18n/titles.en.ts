@@ -106,6 +106,8 @@ export const titlesEn: Record<RouteName, string> = {
   'settings-logsrandom': 'Random replies',
   'settings-errors': 'Errors',
   'settings-referral': 'Referral program',
+  'settings-api': 'API tokens',
+  'settings-webhooks': 'Webhooks',
   'settings-notifications': 'Notifications',
   'settings-email': 'Email sending',
   'settings-accounts': 'Accounts',

@@ -107,6 +107,8 @@ export const titlesRu = {
   'settings-logsrandom': 'Случайные ответы',
   'settings-errors': 'Ошибки',
   'settings-referral': 'Партнёрская программа',
+  'settings-api': 'API-токены',
+  'settings-webhooks': 'Вебхуки',
   'settings-notifications': 'Уведомления',
   'settings-email': 'Рассылка на email',
   'settings-accounts': 'Аккаунты',

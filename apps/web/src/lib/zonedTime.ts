@@ -96,7 +96,7 @@ export function isoWeekday(date: string): number {
   return weekday === 0 ? 7 : weekday;
 }
 
-/** The first day of the week holding `date` (SPEC §9: weeks start on Monday). */
+/** The first day of the week holding `date` (docs/product/limits.md: weeks start on Monday). */
 export function weekStart(date: string): string {
   return addDays(date, -((isoWeekday(date) - WEEK_STARTS_ON + 7) % 7));
 }

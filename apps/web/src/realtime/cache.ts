@@ -19,14 +19,66 @@ const INVALIDATES: Record<string, readonly QueryKey[]> = {
   'items.updated': [queryKeys.counts],
   'messages.created': [queryKeys.counts],
   'messages.updated': [queryKeys.counts],
+  // Only the user's own sockets hear it: someone mentioned them in a note, or they saw it (issue 13).
+  'mentions.changed': [queryKeys.counts, ['mentions']],
+  // Tasks (issue 16): lists, task pages, the linked tasks of a record and the top-bar counters.
+  'issues.changed': [queryKeys.counts, ['issues']],
+  // Issue 18: the user's own notifications changed (a new one, read in another tab): the bell reloads.
+  'notifications.changed': [['notifications']],
 };
+
+// The live wall (stats/live) follows the queue and people's statuses, but a busy space sends many messages
+// a second: those keys are invalidated at most once per LIVE_THROTTLE_MS (the first at once, the rest
+// folded into one trailing refresh). Only a mounted wall refetches; elsewhere the key is just marked stale.
+export const LIVE_THROTTLE_MS = 5000;
+const LIVE_EVENTS = [
+  'items.created',
+  'items.updated',
+  'items.removed',
+  'chats.updated',
+  'messages.created',
+  'messages.removed',
+  'user_status',
+  'memberships.changed',
+  'user_statuses.changed',
+];
+const THROTTLED: Record<string, readonly QueryKey[]> = Object.fromEntries(
+  LIVE_EVENTS.map((type) => [type, [queryKeys.statsLive]]),
+);
 
 export function invalidationsFor(type: string): readonly QueryKey[] {
   return INVALIDATES[type] ?? [];
+}
+
+export function throttledInvalidationsFor(type: string): readonly QueryKey[] {
+  return THROTTLED[type] ?? [];
+}
+
+const throttles = new WeakMap<
+  QueryClient,
+  Map<string, { last: number; timer: ReturnType<typeof setTimeout> | null }>
+>();
+
+function throttledInvalidate(queryClient: QueryClient, queryKey: QueryKey) {
+  const perClient = throttles.get(queryClient) ?? new Map();
+  throttles.set(queryClient, perClient);
+  const id = JSON.stringify(queryKey);
+  const state = perClient.get(id) ?? { last: -Infinity, timer: null };
+  perClient.set(id, state);
+  if (state.timer !== null) return; // a trailing refresh is already due
+  const run = () => {
+    state.timer = null;
+    state.last = Date.now();
+    void queryClient.invalidateQueries({ queryKey });
+  };
+  const wait = state.last + LIVE_THROTTLE_MS - Date.now();
+  if (wait <= 0) run();
+  else state.timer = setTimeout(run, wait);
 }
 
 export function applyToCache(queryClient: QueryClient, message: SocketMessage) {
   for (const queryKey of invalidationsFor(message.type)) {
     void queryClient.invalidateQueries({ queryKey });
   }
+  for (const queryKey of throttledInvalidationsFor(message.type)) throttledInvalidate(queryClient, queryKey);
 }

@@ -20,6 +20,11 @@ export function unlock(key: string) {
   socket.unlock(key);
 }
 
+/** Take a lock from the colleague who holds it (administrators); held like lock(key) afterwards. */
+export function takeover(key: string) {
+  socket.takeover(key);
+}
+
 /** Send a message over the socket now; false when not connected. */
 export function sendSocketMessage(message: SocketMessage): boolean {
   return socket.send(message);
@@ -47,18 +52,14 @@ export interface LockView {
 }
 
 /**
- * Who holds `key` — for "Olga is answering" on inbox screens. With `hold`, this component asks for the
- * lock while mounted and releases it on unmount (answering an item); without, it only watches.
+ * Who holds `key` — for "Olga is answering" on inbox screens. Only watches: the reply box takes the
+ * lock when its user types (features/inbox/hooks/useTypingLock.ts).
  */
-export function useLock(key: string | null, options: { hold?: boolean } = {}): LockView {
-  const hold = options.hold ?? false;
+export function useLock(key: string | null): LockView {
   const me = useMe().data;
   useEffect(() => {
-    if (!key) return;
-    if (!hold) return socket.watch(key);
-    socket.lock(key);
-    return () => socket.unlock(key);
-  }, [key, hold]);
+    if (key) return socket.watch(key);
+  }, [key]);
   const holder = useSyncExternalStore(
     (listener) => socket.onLocksChange(listener),
     () => (key ? socket.holder(key) : null),

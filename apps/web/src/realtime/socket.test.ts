@@ -1,5 +1,12 @@
+import { SOCKET_CLOSE_SESSION_ENDED } from '@otklik/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createSocketClient, type SocketMessage, socketUrl, type WebSocketLike } from './socket';
+import {
+  createSocketClient,
+  isSessionOrGateClose,
+  type SocketMessage,
+  socketUrl,
+  type WebSocketLike,
+} from './socket';
 
 class FakeWebSocket implements WebSocketLike {
   static all: FakeWebSocket[] = [];
@@ -28,9 +35,9 @@ class FakeWebSocket implements WebSocketLike {
   receive(message: SocketMessage) {
     this.onmessage?.({ data: JSON.stringify(message) });
   }
-  serverClose() {
+  serverClose(code = 1006) {
     this.readyState = 3;
-    this.onclose?.({});
+    this.onclose?.({ code });
   }
 }
 
@@ -79,6 +86,21 @@ describe('socket client', () => {
     vi.advanceTimersByTime(1);
     expect(FakeWebSocket.all).toHaveLength(2);
     expect(last().url).toBe('ws://app.test/v1/ws?access_token=token-2');
+  });
+
+  it('tells listeners the code of a close the server made (session ended, access gate)', () => {
+    const socket = client();
+    const codes: number[] = [];
+    socket.onServerClose((code) => codes.push(code));
+    socket.connect();
+    last().accept();
+    last().serverClose(SOCKET_CLOSE_SESSION_ENDED);
+    expect(codes).toEqual([4401]);
+    expect([4401, 4402, 4403, 1006].map(isSessionOrGateClose)).toEqual([true, true, true, false]);
+    vi.advanceTimersByTime(2_000);
+    last().accept();
+    socket.disconnect();
+    expect(codes).toEqual([4401]);
   });
 
   it('keeps retrying every 2 s while the server refuses', () => {
@@ -135,6 +157,40 @@ describe('socket client', () => {
     expect(changes).toHaveBeenCalledTimes(3);
   });
 
+  it('a lock the server let go for idleness is not asked for again, nor re-sent after a reconnect', () => {
+    const socket = client();
+    socket.connect();
+    last().accept();
+    socket.lock('item:1');
+    last().receive({ type: 'lock', key: 'item:1', acquired: true, holder: { id: 3, name: 'Me' } });
+    last().receive({ type: 'lock_lost', key: 'item:1', reason: 'idle' });
+    last().receive({ type: 'unlocked', key: 'item:1', space_id: 1 });
+    expect(last().sent).toEqual([{ type: 'lock', key: 'item:1' }]);
+    expect(socket.holder('item:1')).toBeNull();
+    expect(socket.heldKeys()).toEqual([]);
+    last().serverClose();
+    vi.advanceTimersByTime(2_000);
+    last().accept();
+    expect(last().sent).toEqual([]);
+  });
+
+  it('a take-over: the taker holds the lock after reconnects; the one it was taken from knows who has it', () => {
+    const taker = client();
+    taker.connect();
+    last().accept();
+    taker.takeover('chat:4');
+    expect(last().sent).toEqual([{ type: 'takeover', key: 'chat:4' }]);
+    expect(taker.heldKeys()).toEqual(['chat:4']);
+
+    const holder = client();
+    holder.connect();
+    last().accept();
+    holder.lock('chat:4');
+    last().receive({ type: 'lock_lost', key: 'chat:4', reason: 'taken', by: { id: 1, name: 'Olga' } });
+    expect(holder.holder('chat:4')).toEqual({ id: 1, name: 'Olga' });
+    expect(holder.heldKeys()).toEqual([]);
+  });
+
   it('watch asks who holds a lock, learns the answer, and asks again after a reconnect', () => {
     const socket = client();
     socket.connect();
@@ -186,9 +242,25 @@ describe('notify messages', async () => {
         type: 'notify',
         notification: { type: 'issue', id: 5, title: 'Task', text: 'Assigned' },
       }),
-    ).toEqual({ kind: 'issue', id: 5, title: 'Task', text: 'Assigned', durationMs: 300_000 });
+    ).toEqual({
+      kind: 'issue',
+      id: 5,
+      title: 'Task',
+      text: 'Assigned',
+      durationMs: 300_000,
+      // Without channels (older servers): the toast, no desktop pop-up.
+      inapp: true,
+      browser: false,
+    });
   });
   it('reads a flat comments_filter notification (120 s)', () => {
     expect(parseNotify({ type: 'notify', kind: 'comments_filter', text: 'New' }).durationMs).toBe(120_000);
+  });
+  it('a saved-filter match from the server (issue 18) stays 120 s and leads to its item', () => {
+    const parsed = parseNotify({
+      type: 'notify',
+      notification: { type: 'comments_filter', event: 'comments_filter', title: 'Filter', item_id: 7 },
+    });
+    expect(parsed).toMatchObject({ kind: 'comments_filter', durationMs: 120_000, itemId: 7 });
   });
 });

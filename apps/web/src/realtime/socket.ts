@@ -1,14 +1,20 @@
-import { SOCKET_RECONNECT_MS } from '@otklik/shared';
+import {
+  SOCKET_CLOSE_OTP_REQUIRED,
+  SOCKET_CLOSE_PAID_OVER,
+  SOCKET_CLOSE_SESSION_ENDED,
+  SOCKET_RECONNECT_MS,
+} from '@otklik/shared';
 
-// The realtime socket client (SPEC §4, §7; ARCHITECTURE "Realtime"). Pure: the WebSocket constructor,
+// The realtime socket client (docs/product/states.md, api.md; ARCHITECTURE "Realtime"). Pure: the WebSocket constructor,
 // the URL (with the current access token) and the timers are injected, so reconnecting and re-locking
 // are unit-tested in node with a fake socket.
 //
 // - connects to /v1/ws?access_token=<token>; the URL is asked for again on every attempt, so a reconnect
 //   after a token refresh uses the new token;
 // - reconnects 2 s after any close it did not ask for;
-// - keeps the set of locks this tab wants and sends them again after every (re)connect (SPEC §4: "a held
+// - keeps the set of locks this tab wants and sends them again after every (re)connect (docs/product/states.md: "a held
 //   lock message is re-sent on reconnect"); when a wanted lock is released by its holder, asks again;
+//   a lock the server took away (`lock_lost`: idle too long, or taken over) is no longer wanted;
 // - hands every JSON message to subscribers by type.
 
 export interface SocketMessage {
@@ -58,6 +64,8 @@ export interface SocketClient {
   subscribe(type: string, handler: Handler): () => void;
   /** Ask for a lock ('item:12') and keep asking after reconnects until unlock(key). */
   lock(key: string): void;
+  /** Take a lock from whoever holds it (a permitted role); held like lock(key) afterwards. */
+  takeover(key: string): void;
   unlock(key: string): void;
   /** Learn who holds a lock now (a screen that only shows "X is answering"); re-asked after reconnects. */
   watch(key: string): () => void;
@@ -69,6 +77,17 @@ export interface SocketClient {
   onLocksChange(listener: () => void): () => void;
   state(): SocketState;
   onStateChange(listener: (state: SocketState) => void): () => void;
+  /** The close code of every close this tab did not ask for (server/realtime/sessions.ts codes). */
+  onServerClose(listener: (code: number) => void): () => void;
+}
+
+/** The server closed the socket because the session ended or the access gate now applies. */
+export function isSessionOrGateClose(code: number): boolean {
+  return (
+    code === SOCKET_CLOSE_SESSION_ENDED ||
+    code === SOCKET_CLOSE_PAID_OVER ||
+    code === SOCKET_CLOSE_OTP_REQUIRED
+  );
 }
 
 function parse(data: unknown): SocketMessage | null {
@@ -98,6 +117,7 @@ export function createSocketClient(options: SocketClientOptions): SocketClient {
   const handlers = new Map<string, Set<Handler>>();
   const lockListeners = new Set<() => void>();
   const stateListeners = new Set<(state: SocketState) => void>();
+  const closeListeners = new Set<(code: number) => void>();
   const wanted = new Set<string>();
   const watched = new Map<string, number>();
   const holders = new Map<string, LockHolder>();
@@ -142,6 +162,14 @@ export function createSocketClient(options: SocketClientOptions): SocketClient {
     } else if (message.type === 'lock_state') {
       const holder = holderOf(message.holder);
       if (holder) holders.set(key, holder);
+      else holders.delete(key);
+      locksChanged();
+    } else if (message.type === 'lock_lost') {
+      // The server let go of our lock (no typing for a while) or gave it to a colleague: stop asking
+      // for it, or the `unlocked` that follows an idle release would take it straight back.
+      wanted.delete(key);
+      const by = holderOf(message.by);
+      if (by) holders.set(key, by);
       else holders.delete(key);
       locksChanged();
     } else if (message.type === 'unlocked') {
@@ -193,10 +221,12 @@ export function createSocketClient(options: SocketClientOptions): SocketClient {
     ws.onerror = () => {
       // A close event follows; reconnecting is handled there.
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       if (socket !== ws) return;
       socket = null;
       setState('closed');
+      const code = (event as { code?: unknown } | null)?.code;
+      if (typeof code === 'number') for (const listener of closeListeners) listener(code);
       scheduleReconnect();
     };
   }
@@ -243,6 +273,10 @@ export function createSocketClient(options: SocketClientOptions): SocketClient {
       wanted.add(key);
       rawSend({ type: 'lock', key });
     },
+    takeover(key) {
+      wanted.add(key);
+      rawSend({ type: 'takeover', key });
+    },
     unlock(key) {
       if (!wanted.delete(key)) return;
       rawSend({ type: 'unlock', key });
@@ -269,6 +303,12 @@ export function createSocketClient(options: SocketClientOptions): SocketClient {
       stateListeners.add(listener);
       return () => {
         stateListeners.delete(listener);
+      };
+    },
+    onServerClose(listener) {
+      closeListeners.add(listener);
+      return () => {
+        closeListeners.delete(listener);
       };
     },
   };

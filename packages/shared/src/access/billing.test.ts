@@ -36,7 +36,7 @@ const BOUNDARIES: [string, number, number, BillingState, BillingState][] = [
   ['a year', 365 * DAY_S, 365, 'white', 'blue'],
 ];
 
-describe('billing state (SPEC §4)', () => {
+describe('billing state (docs/product/states.md)', () => {
   it.each(BOUNDARIES)('%s: %i s remain → %i days, paid %s, trial %s', (_, remaining, days, paid, trial) => {
     expect(daysRemaining(space(remaining, false), NOW)).toBe(days);
     expect(billingState(space(remaining, false), NOW)).toBe(paid);
@@ -50,7 +50,7 @@ describe('billing state (SPEC §4)', () => {
   });
 });
 
-describe('deletion date (SPEC §4, §9)', () => {
+describe('deletion date (docs/product/states.md, limits.md)', () => {
   it.each([
     ['trial: expiry + 3 days', true, NOW + 259_200],
     ['paid: expiry + 7 days', false, NOW + 604_800],

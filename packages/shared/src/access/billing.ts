@@ -8,7 +8,7 @@ import {
 import type { MessageKey } from '../messages';
 import type { SpaceLike } from './types';
 
-// SPEC §4 billing state of a space by its expiry, and its deletion date. All times are unix seconds.
+// docs/product/states.md billing state of a space by its expiry, and its deletion date. All times are unix seconds.
 
 export const DAY_S = 86_400;
 
@@ -32,7 +32,7 @@ export function daysRemaining(space: Expiring, nowSeconds: number): number {
 }
 
 /**
- * SPEC §4: red if expired; yellow if 3 days or less remain; blue for 4 to 7 days, or for a trial with
+ * docs/product/states.md: red if expired; yellow if 3 days or less remain; blue for 4 to 7 days, or for a trial with
  * more than 7 days; otherwise white.
  */
 export function billingState(
@@ -46,17 +46,17 @@ export function billingState(
   return 'white';
 }
 
-/** SPEC §4: the date the space's data is deleted: expiry + 3 days (trial) or + 7 days (paid), unix s. */
+/** docs/product/states.md: the date the space's data is deleted: expiry + 3 days (trial) or + 7 days (paid), unix s. */
 export function deletionDate(space: Pick<SpaceLike, 'expires_at' | 'is_trial'>): number {
   return space.expires_at + (space.is_trial ? DELETION_AFTER_EXPIRY_TRIAL_S : DELETION_AFTER_EXPIRY_PAID_S);
 }
 
-/** SPEC §4: an expired space shows 'Блокировка' / 'Need Payment' in the tariff dropdown. */
+/** docs/product/states.md: an expired space shows 'Блокировка' / 'Need Payment' in the tariff dropdown. */
 export function billingBadgeKey(space: Expiring, nowSeconds: number): MessageKey | null {
   return isExpired(space, nowSeconds) ? 'billing.needPayment' : null;
 }
 
-/** True when the user has spaces and every one of them is expired (SPEC §4 access gate, §9 reload). */
+/** True when the user has spaces and every one of them is expired (docs/product/states.md access gate, §9 reload). */
 export function areAllExpired(spaces: readonly Expiring[], nowSeconds: number): boolean {
   return spaces.length > 0 && spaces.every((space) => isExpired(space, nowSeconds));
 }

@@ -1,7 +1,7 @@
 import { STANDARD_TARIFF_IDS } from '../constants';
 import type { SpaceLike } from './types';
 
-// Space features (SPEC §3 settings flags, SPEC §6 tariff rule) under one name each, so abilities and
+// Space features (docs/product/entities.md settings flags, docs/product/roles.md tariff rule) under one name each, so abilities and
 // menu entries say which feature they need instead of reading raw settings.
 
 export const SPACE_FEATURES = [
@@ -26,7 +26,7 @@ export const SPACE_FEATURES = [
 
 export type SpaceFeature = (typeof SPACE_FEATURES)[number];
 
-/** SPEC §9: tariff ids 1, 2 and 10 are standard; any other is special. */
+/** docs/product/limits.md: tariff ids 1, 2 and 10 are standard; any other is special. */
 export function isSpecialTariff(tariffId: number): boolean {
   return !(STANDARD_TARIFF_IDS as readonly number[]).includes(tariffId);
 }

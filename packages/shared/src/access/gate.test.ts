@@ -35,7 +35,7 @@ const toProfile: AccessGateResult = { kind: 'redirect', to: 'settings-profile' }
 const trialOver: AccessGateResult = { kind: 'paid-over', trial: true, messageKey: 'access.trialOver' };
 const paidOver: AccessGateResult = { kind: 'paid-over', trial: false, messageKey: 'access.paidOver' };
 
-describe('access gate (SPEC §4)', () => {
+describe('access gate (docs/product/states.md)', () => {
   it.each<[string, Partial<AccessGateInput>, AccessGateResult]>([
     // Nothing expired
     ['member, active space', {}, OK],
@@ -143,7 +143,7 @@ describe('access gate (SPEC §4)', () => {
   });
 });
 
-describe('configReloadMs (SPEC §9)', () => {
+describe('configReloadMs (docs/product/limits.md)', () => {
   it.each([
     ['active spaces: 8 h', [active, expiredPaid], CONFIG_RELOAD_MS],
     ['active trial: 8 h', [activeTrial], CONFIG_RELOAD_MS],

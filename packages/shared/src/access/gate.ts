@@ -4,7 +4,7 @@ import { areAllExpired } from './billing';
 import { type AccessRouteName, isPublicRouteName } from './routes-used';
 import type { SpaceLike } from './types';
 
-// SPEC §4 access gate: which screen a signed-in user gets for a route, given their spaces' expiry and
+// docs/product/states.md access gate: which screen a signed-in user gets for a route, given their spaces' expiry and
 // the two-factor requirement. Pure: the web router runs it before every navigation, and the server can
 // use it to decide what to serve.
 
@@ -28,7 +28,7 @@ export type AccessGateResult =
   | { kind: 'paid-over'; trial: boolean; messageKey: MessageKey };
 
 /**
- * SPEC §4: with otp_required only profile and billing pages are reachable. Billing includes its
+ * docs/product/states.md: with otp_required only profile and billing pages are reachable. Billing includes its
  * report page, which is part of paying.
  */
 export const OTP_ALLOWED_ROUTES = [
@@ -38,7 +38,7 @@ export const OTP_ALLOWED_ROUTES = [
 ] as const;
 
 /**
- * Pages an administrator still opens when every space is expired (SPEC §4 "allowed list"): paying
+ * Pages an administrator still opens when every space is expired (docs/product/states.md "allowed list"): paying
  * (billing and its report), and the user's own account — profile (password, two-factor, which an
  * otp_required user must reach), my settings (language, interface), and the referral program, whose
  * partner payouts do not depend on the partner's own subscription.
@@ -62,7 +62,7 @@ const includes = (list: readonly string[], name: string) => list.includes(name);
 /**
  * Order: public routes always pass; then two-factor (security comes before paying: the user is sent
  * to the profile to set it up); then expiry. "All spaces expired" needs at least one space — a user
- * without spaces is not shown paid-over (SPEC §6 menus simply stay empty).
+ * without spaces is not shown paid-over (docs/product/roles.md menus simply stay empty).
  */
 export function accessGate(input: AccessGateInput): AccessGateResult {
   const { routeName } = input;
@@ -87,12 +87,12 @@ export function accessGate(input: AccessGateInput): AccessGateResult {
   return { kind: 'ok' };
 }
 
-/** 'Тестовый период закончился' for trials, 'Оплаченный период закончился' otherwise (SPEC §4). */
+/** 'Тестовый период закончился' for trials, 'Оплаченный период закончился' otherwise (docs/product/states.md). */
 export function paidOverMessageKey(trial: boolean): MessageKey {
   return trial ? 'access.trialOver' : 'access.paidOver';
 }
 
-/** SPEC §9: reload the config after 8 hours, or after 10 minutes while every space is expired. */
+/** docs/product/limits.md: reload the config after 8 hours, or after 10 minutes while every space is expired. */
 export function configReloadMs(spaces: readonly GateSpace[], nowSeconds: number): number {
   return areAllExpired(spaces, nowSeconds) ? CONFIG_RELOAD_EXPIRED_MS : CONFIG_RELOAD_MS;
 }

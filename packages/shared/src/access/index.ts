@@ -1,5 +1,6 @@
 // Access rules shared by the server's policies and the web app: roles, abilities, menus, billing state
-// and the access gate (SPEC §2, §4, §6).
+// and the access gate (docs/product/screens-and-routes.md, states.md, roles.md).
+export * from './api-gate';
 export * from './billing';
 export * from './features';
 export * from './gate';
@@ -8,4 +9,5 @@ export * from './menu';
 export * from './permissions';
 export * from './roles';
 export * from './routes-used';
+export * from './space-flags';
 export * from './types';

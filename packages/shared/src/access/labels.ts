@@ -1,10 +1,10 @@
 import type { Locale } from '../i18n';
 
-// Labels of menu entries, settings entries and role names (SPEC §2, §6), in Russian and English.
+// Labels of menu entries, settings entries and role names (docs/product/screens-and-routes.md, roles.md), in Russian and English.
 // Gate and billing texts ('access.trialOver', 'billing.needPayment', ...) are MessageKeys in messages.ts.
 
 const ru = {
-  // Top bar (SPEC §2)
+  // Top bar (docs/product/screens-and-routes.md)
   'menu.stats': 'Статистика',
   'menu.chats': 'Личные сообщения',
   'menu.items': 'Комментарии',
@@ -15,7 +15,7 @@ const ru = {
   'menu.csi': 'CSI',
   'menu.qa': 'Контроль качества',
   'menu.export': 'Экспорт',
-  // Settings dropdown (SPEC §2)
+  // Settings dropdown (docs/product/screens-and-routes.md)
   'settings.accounts': 'Аккаунты',
   'settings.users': 'Пользователи',
   'settings.schedule': 'График работы',
@@ -37,14 +37,16 @@ const ru = {
   'settings.qa': 'Контроль качества',
   'settings.emotions': 'Эмоции',
   'settings.issues': 'Задачи',
-  // User menu (SPEC §2)
+  'settings.api': 'API-токены',
+  'settings.webhooks': 'Вебхуки',
+  // User menu (docs/product/screens-and-routes.md)
   'userMenu.notifications': 'Уведомления',
   'userMenu.profile': 'Профиль',
   'userMenu.config': 'Мои настройки',
   'userMenu.referral': 'Реферальная программа',
   'userMenu.help': 'Помощь',
   'userMenu.logout': 'Выйти',
-  // Roles (SPEC §6)
+  // Roles (docs/product/roles.md)
   'role.read-only': 'Только просмотр',
   'role.analyst': 'Аналитик',
   'role.moderator': 'Модератор',
@@ -87,6 +89,8 @@ const en: Record<AccessLabelKey, string> = {
   'settings.qa': 'Quality check',
   'settings.emotions': 'Emotions',
   'settings.issues': 'Tasks',
+  'settings.api': 'API tokens',
+  'settings.webhooks': 'Webhooks',
   'userMenu.notifications': 'Notifications',
   'userMenu.profile': 'Profile',
   'userMenu.config': 'My settings',

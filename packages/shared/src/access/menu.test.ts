@@ -88,7 +88,7 @@ describe('top bar: named roles × menu entries', () => {
 
   it.each(FEATURE_ENTRY)('%s needs a space that enables it', (key, off) => {
     expect(menuKeys(ctx(actorWithRole('administrator', buildSpace(off))))).not.toContain(key);
-    // One enabling space among several is enough (SPEC §6).
+    // One enabling space among several is enough (docs/product/roles.md).
     const actor = buildActor([
       buildMembership('administrator', buildSpace(off)),
       buildMembership('administrator', buildSpace()),
@@ -186,6 +186,9 @@ describe('settings dropdown: named roles × settings entries', () => {
       'email',
       'workinghours',
       'emotions',
+      // Public API access (issue 14 item 9) needs no feature flag.
+      'api',
+      'webhooks',
     ]);
   });
 
@@ -221,7 +224,7 @@ describe('settings dropdown: named roles × settings entries', () => {
   });
 });
 
-describe('export (SPEC §6)', () => {
+describe('export (docs/product/roles.md)', () => {
   const paid = buildSpace({ is_trial: false });
   const trial = buildSpace({ is_trial: true });
 
@@ -302,7 +305,7 @@ describe('labels and routes', () => {
     ]);
   });
 
-  it('settings labels, in SPEC §2 order', () => {
+  it('settings labels, in docs/product/screens-and-routes.md order', () => {
     expect(SETTINGS_ENTRIES.map((e) => accessLabel(e.labelKey, 'ru'))).toEqual([
       'Аккаунты',
       'Пользователи',
@@ -325,6 +328,8 @@ describe('labels and routes', () => {
       'Контроль качества',
       'Эмоции',
       'Задачи',
+      'API-токены',
+      'Вебхуки',
     ]);
     expect(SETTINGS_ENTRIES.map((e) => accessLabel(e.labelKey, 'en'))).toEqual([
       'Accounts',
@@ -348,6 +353,8 @@ describe('labels and routes', () => {
       'Quality check',
       'Emotions',
       'Tasks',
+      'API tokens',
+      'Webhooks',
     ]);
   });
 });

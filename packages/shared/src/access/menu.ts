@@ -3,7 +3,7 @@ import { ABILITY_RULES, type Ability, can, canInSpace } from './permissions';
 import type { AccessRouteName } from './routes-used';
 import type { Actor, ObjectLike } from './types';
 
-// What the top bar, the settings dropdown and the user menu show (SPEC §2, §6). Each entry names the
+// What the top bar, the settings dropdown and the user menu show (docs/product/screens-and-routes.md, roles.md). Each entry names the
 // abilities that open it, so the menus and the server's policies can never disagree.
 
 export interface MenuContext {
@@ -33,7 +33,7 @@ export interface MenuEntry {
   readonly labelKey: AccessLabelKey;
   /** Shown when any of these is allowed in any space. */
   readonly abilities: readonly Ability[];
-  /** SPEC §6: when companies exist, the entry also needs at least one connected account. */
+  /** docs/product/roles.md: when companies exist, the entry also needs at least one connected account. */
   readonly needsObjects: boolean;
 }
 
@@ -44,7 +44,7 @@ const menuEntry = (
   needsObjects = false,
 ): MenuEntry => ({ key, route, labelKey: `menu.${key}`, abilities, needsObjects });
 
-/** Top-bar entries in SPEC §2 order. */
+/** Top-bar entries in docs/product/screens-and-routes.md order. */
 export const MENU_ENTRIES: readonly MenuEntry[] = [
   // Team statistics for analysts; everyone who acts on content also has personal tabs (stats/my).
   menuEntry('stats', 'stats', ['stats.view', 'stats.viewOwn']),
@@ -76,7 +76,7 @@ export function homeRoute(ctx: MenuContext): AccessRouteName {
 }
 
 /**
- * SPEC §6: export is available when some space is not a trial, or when connected objects exist and none
+ * docs/product/roles.md: export is available when some space is not a trial, or when connected objects exist and none
  * is YouTube. It is a statistics tab, so the user must also be allowed to export (`stats.export`) —
  * and the "not a trial" space must be one where they are.
  */
@@ -109,6 +109,8 @@ export const SETTINGS_ENTRY_KEYS = [
   'qa',
   'emotions',
   'issues',
+  'api',
+  'webhooks',
 ] as const;
 export type SettingsEntryKey = (typeof SETTINGS_ENTRY_KEYS)[number];
 
@@ -118,7 +120,7 @@ export interface SettingsEntry {
   readonly labelKey: AccessLabelKey;
   /** Shown when this is allowed in some space: its rule holds the role flags and space features. */
   readonly ability: Ability;
-  /** SPEC §6 special entry: needs a space whose tariff id is not 1, 2 or 10. */
+  /** docs/product/roles.md special entry: needs a space whose tariff id is not 1, 2 or 10. */
   readonly special: boolean;
 }
 
@@ -130,7 +132,7 @@ const settingsEntry = (key: SettingsEntryKey, route: AccessRouteName, ability: A
   special: ABILITY_RULES[ability].features.includes('specialTariff'),
 });
 
-/** Settings dropdown entries in SPEC §2 order. */
+/** Settings dropdown entries in docs/product/screens-and-routes.md order. */
 export const SETTINGS_ENTRIES: readonly SettingsEntry[] = [
   settingsEntry('accounts', 'settings-accounts', 'accounts.manage'),
   settingsEntry('users', 'settings-users', 'users.manage'),
@@ -155,6 +157,9 @@ export const SETTINGS_ENTRIES: readonly SettingsEntry[] = [
   settingsEntry('qa', 'settings-qa', 'qa.manage'),
   settingsEntry('emotions', 'settings-emotions', 'emotions.manage'),
   settingsEntry('issues', 'settings-issues', 'issues.manage'),
+  // Public API access (issue 14 item 9): a space's tokens and webhooks are its administrators'.
+  settingsEntry('api', 'settings-api', 'settings.manage'),
+  settingsEntry('webhooks', 'settings-webhooks', 'settings.manage'),
 ];
 
 /**
@@ -185,7 +190,7 @@ export const USER_MENU_ENTRIES: readonly UserMenuEntry[] = [
   { key: 'logout', route: null, labelKey: 'userMenu.logout' },
 ];
 
-/** SPEC §2 user menu; the referral program is for partners only (SPEC §6). */
+/** docs/product/screens-and-routes.md user menu; the referral program is for partners only (docs/product/roles.md). */
 export function visibleUserMenu(ctx: Pick<MenuContext, 'actor'>): UserMenuEntry[] {
   return USER_MENU_ENTRIES.filter((entry) => entry.key !== 'referral' || ctx.actor.user.is_partner);
 }

@@ -2,11 +2,11 @@ import { type SpaceFeature, spaceHasFeature } from './features';
 import { effectiveRoles, type RoleFlag } from './roles';
 import type { Actor, Membership, SpaceId, SpaceLike } from './types';
 
-// Who may do what, in one table (SPEC §6). The server's policies and the web's menus and buttons both
+// Who may do what, in one table (docs/product/roles.md). The server's policies and the web's menus and buttons both
 // ask these functions, so a button is never shown for an action the server refuses, or the reverse.
 //
 // Checks are per space (`canInSpace`): the roles of that membership and the features of that space.
-// A check without a space is the union over the user's spaces (`can(actor, ability)`): SPEC §6 shows a
+// A check without a space is the union over the user's spaces (`can(actor, ability)`): docs/product/roles.md shows a
 // menu when ANY space allows it. Expiry is not checked here — that is the access gate's job (gate.ts).
 
 export const ABILITIES = [
@@ -18,6 +18,7 @@ export const ABILITIES = [
   'items.delete',
   'items.tag',
   'items.assign',
+  'items.takeOver',
   // Personal messages (SPEC: chats)
   'messages.view',
   'messages.reply',
@@ -25,10 +26,13 @@ export const ABILITIES = [
   'messages.closeWithoutReply',
   'messages.tag',
   'messages.assign',
+  'messages.takeOver',
   // Authors
   'authors.view',
   'authors.block',
   'authors.label',
+  /** Filling in an author's custom fields (settings/custom/facts). */
+  'authors.edit',
   // Sections
   'monitoring.view',
   'issues.view',
@@ -46,7 +50,7 @@ export const ABILITIES = [
   'macros.use',
   'ai.use',
   'schedule.viewOwn',
-  // Settings (one per settings dropdown entry, SPEC §2)
+  // Settings (one per settings dropdown entry, docs/product/screens-and-routes.md)
   'accounts.manage',
   'users.manage',
   'schedule.manage',
@@ -71,6 +75,8 @@ export const ABILITIES = [
   // Administrator-only, not tied to one entry
   'companies.manage',
   'settings.manage',
+  /** Third-party OAuth2 clients of the space (/oauth). */
+  'oauth.manage',
 ] as const;
 
 export type Ability = (typeof ABILITIES)[number];
@@ -102,12 +108,14 @@ const actsOn = (content: 'items' | 'messages') =>
 export const ABILITY_RULES: Readonly<Record<Ability, AbilityRule>> = {
   'items.view': rule([['items']]),
   'items.reply': rule([['items', 'templates']]),
-  // Closing after a reply is part of an operator's work; closing without reply is moderation (SPEC §6).
+  // Closing after a reply is part of an operator's work; closing without reply is moderation (docs/product/roles.md).
   'items.close': rule(actsOn('items')),
   'items.closeWithoutReply': rule([['items', 'moderate']]),
   'items.delete': rule([['items', 'moderate']]),
   'items.tag': rule(actsOn('items')),
   'items.assign': rule([['items', 'templates']]),
+  // Taking over a reply a colleague is typing (docs/product/api.md lock) is an administrator's call.
+  'items.takeOver': adminOnly(),
 
   'messages.view': rule([['messages']]),
   'messages.reply': rule([['messages', 'templates']]),
@@ -115,6 +123,7 @@ export const ABILITY_RULES: Readonly<Record<Ability, AbilityRule>> = {
   'messages.closeWithoutReply': rule([['messages', 'moderate']]),
   'messages.tag': rule(actsOn('messages')),
   'messages.assign': rule([['messages', 'templates']]),
+  'messages.takeOver': adminOnly(),
 
   'authors.view': rule([['items'], ['messages']]),
   'authors.block': rule([
@@ -122,6 +131,7 @@ export const ABILITY_RULES: Readonly<Record<Ability, AbilityRule>> = {
     ['messages', 'moderate'],
   ]),
   'authors.label': rule([...actsOn('items'), ...actsOn('messages')], 'labels'),
+  'authors.edit': rule([...actsOn('items'), ...actsOn('messages')]),
 
   'monitoring.view': rule([['monitoring']], 'monitoring'),
   'issues.view': rule([['issues']], 'issues'),
@@ -146,7 +156,8 @@ export const ABILITY_RULES: Readonly<Record<Ability, AbilityRule>> = {
   'qa.viewOwn': rule([['qa'], ['templates']], 'qa'),
 
   'templates.use': rule([['templates']], 'templates'),
-  'macros.use': rule([['templates']], 'macros'),
+  // Moderators run macros too: their moderation actions apply, a reply is skipped (issue 16).
+  'macros.use': rule([['templates'], ['moderate']], 'macros'),
   'ai.use': rule([['templates']], 'ai'),
   'schedule.viewOwn': rule([[]], 'userWorkinghours'),
 
@@ -156,7 +167,7 @@ export const ABILITY_RULES: Readonly<Record<Ability, AbilityRule>> = {
   'billing.view': adminOnly(),
   'tags.manage': adminOnly(),
   'labels.manage': adminOnly('labels'),
-  // SPEC §6: the operator's settings menu shows the entries of their own role flag, such as templates.
+  // docs/product/roles.md: the operator's settings menu shows the entries of their own role flag, such as templates.
   'templates.manage': rule([['templates']], 'templates'),
   'macros.manage': adminOnly('macros'),
   'rules.manage': adminOnly('specialTariff'),
@@ -176,6 +187,7 @@ export const ABILITY_RULES: Readonly<Record<Ability, AbilityRule>> = {
 
   'companies.manage': adminOnly(),
   'settings.manage': adminOnly(),
+  'oauth.manage': adminOnly(),
 };
 
 export function isAbility(value: string): value is Ability {
@@ -203,7 +215,7 @@ export function membershipIn(actor: Actor, space: SpaceLike | SpaceId): Membersh
 
 /**
  * With a space: may the actor do this there (false when they are not a member).
- * Without: may they do it in at least one of their spaces (menus, SPEC §6).
+ * Without: may they do it in at least one of their spaces (menus, docs/product/roles.md).
  */
 export function can(actor: Actor, ability: Ability, space?: SpaceLike | SpaceId): boolean {
   if (space !== undefined) {

@@ -37,7 +37,7 @@ describe('role presets', () => {
     expect(Object.keys(roleFlagsSchema.shape).sort()).toEqual([...ROLE_FLAGS].sort());
   });
 
-  // SPEC §6 in one table: what each role may do to content.
+  // docs/product/roles.md in one table: what each role may do to content.
   it.each([
     [
       'read-only',

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
-// Role flags of one space membership and the five named presets of SPEC §6. Presets are data: a
+// Role flags of one space membership and the five named presets of docs/product/roles.md. Presets are data: a
 // table-driven test runs each of them against every ability, menu entry and settings entry.
 
 /**
- * Every role flag, in display order. The first group defines the named role (SPEC §6, "Role flags
+ * Every role flag, in display order. The first group defines the named role (docs/product/roles.md, "Role flags
  * on the user"); the second holds per-feature grants layered on top of it.
  */
 export const ROLE_FLAGS = [
@@ -72,7 +72,7 @@ const none: RoleFlags = {
 };
 
 /**
- * SPEC §6 named roles. Where the spec lists only what a role can do to content, the per-feature grants
+ * docs/product/roles.md named roles. Where the spec lists only what a role can do to content, the per-feature grants
  * follow the same idea:
  * - read-only: views content — comments, personal messages and monitored mentions — nothing else;
  * - analyst: content plus statistics and the statistics-like sections (analytics, reports, CSI);

@@ -1,8 +1,8 @@
-// Route names the access rules refer to (SPEC §2). Every name here must exist in the router's table
+// Route names the access rules refer to (docs/product/screens-and-routes.md). Every name here must exist in the router's table
 // (packages/shared/src/routes.ts); this list is kept separate so the two can be reconciled, and its
 // types are prefixed (AccessRouteName) so both modules can be re-exported from the package root.
 
-/** Public routes (no login, SPEC §2). The access gate never blocks them. */
+/** Public routes (no login, docs/product/screens-and-routes.md). The access gate never blocks them. */
 export const PUBLIC_ROUTE_NAMES = [
   'login',
   'login-provider',
@@ -15,7 +15,7 @@ export const PUBLIC_ROUTE_NAMES = [
   'callback-tiktok',
 ] as const;
 
-/** Top-bar sections (SPEC §2 "Main area"); `stats` is `/`. */
+/** Top-bar sections (docs/product/screens-and-routes.md "Main area"); `stats` is `/`. */
 export const MAIN_ROUTE_NAMES = [
   'stats',
   'stats-export',
@@ -24,14 +24,14 @@ export const MAIN_ROUTE_NAMES = [
   'issues',
   'issue-page',
   'analytics',
-  // SPEC §2 names this route monitoring-page (saved filters are keyed by it).
+  // docs/product/screens-and-routes.md names this route monitoring-page (saved filters are keyed by it).
   'monitoring-page',
   'reports',
   'csi',
   'qa',
 ] as const;
 
-/** Settings area (SPEC §2), `/settings/...`. */
+/** Settings area (docs/product/screens-and-routes.md), `/settings/...`. */
 export const SETTINGS_ROUTE_NAMES = [
   'settings',
   'settings-accounts',
@@ -60,6 +60,8 @@ export const SETTINGS_ROUTE_NAMES = [
   'settings-config',
   'settings-notifications',
   'settings-referral',
+  'settings-api',
+  'settings-webhooks',
 ] as const;
 
 export const ACCESS_ROUTE_NAMES = [

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { roleFlagsSchema } from './roles';
 
-// The shapes the access rules read (SPEC §3). They are deliberately the smallest slice of Space, User
+// The shapes the access rules read (docs/product/entities.md). They are deliberately the smallest slice of Space, User
 // and Object that the rules need, so the server's rows and the web's config both satisfy them.
 
 /** Space ids are compared with ===; the server decides whether they are numbers or strings. */
@@ -13,7 +13,7 @@ export type Tariff = z.infer<typeof tariffSchema>;
 
 const feature = z.boolean().default(false);
 
-/** SPEC §3 space settings flags: features enabled for the space (by its tariff or by support). */
+/** docs/product/entities.md space settings flags: features enabled for the space (by its tariff or by support). */
 export const spaceSettingsSchema = z.object({
   issues: feature,
   /** Number of monitoring topics allowed; 0 = monitoring is off. */
@@ -33,7 +33,7 @@ export const spaceSettingsSchema = z.object({
   random: feature,
   audit: feature,
   subscriptions: feature,
-  /** Task settings (SPEC §3 "issues with assigned_to and statuses"); the spec does not show their shape. */
+  /** Task settings (docs/product/entities.md "issues with assigned_to and statuses"); the spec does not show their shape. */
   issues_assigned_to: z.union([z.number().int(), z.string()]).nullable().optional(),
   issues_statuses: z.array(z.string()).optional(),
 });
@@ -63,7 +63,7 @@ export const actorSchema = z.object({
 export type Actor = z.infer<typeof actorSchema>;
 export type ActorInput = z.input<typeof actorSchema>;
 
-/** A connected account (SPEC §3 "Object"), as far as the menu rules need it. */
+/** A connected account (docs/product/entities.md "Object"), as far as the menu rules need it. */
 export const objectLikeSchema = z.object({
   id: z.union([z.number().int(), z.string()]).optional(),
   provider: z.string(),

@@ -12,7 +12,7 @@ import {
   providers,
 } from './index';
 
-// SPEC §3 "Provider ids", in the spec's order.
+// docs/product/entities.md "Provider ids", in the spec's order.
 const SPEC_PROVIDER_IDS = [
   'vk',
   'facebook',
@@ -68,7 +68,7 @@ function limitOf(entry: ProviderEntry, field: LimitField): number | undefined {
   return (entry[group] as Record<string, number | undefined>)[key];
 }
 
-// SPEC §5 "Text limits, message/comment (characters)" — one row per number, with the spec's words.
+// docs/product/validation.md "Text limits, message/comment (characters)" — one row per number, with the spec's words.
 const SPEC_TEXT_LIMITS: [ProviderId, LimitField, number, string][] = [
   ['vk', 'length.message', 4000, 'vk 4000/10000'],
   ['vk', 'length.comment', 10000, 'vk 4000/10000'],
@@ -120,7 +120,7 @@ const SPEC_TEXT_LIMITS: [ProviderId, LimitField, number, string][] = [
   ['max', 'length.comment', 4000, 'max 4000'],
 ];
 
-// SPEC §5 "Attachment counts per message/comment" — one row per number.
+// docs/product/validation.md "Attachment counts per message/comment" — one row per number.
 const SPEC_ATTACHMENT_COUNTS: [ProviderId, LimitField, number, string][] = [
   ['vk', 'upload.message', 5, 'vk 5/5'],
   ['vk', 'upload.comment', 5, 'vk 5/5'],
@@ -141,7 +141,7 @@ const SPEC_ATTACHMENT_COUNTS: [ProviderId, LimitField, number, string][] = [
   ['max', 'upload.message', 1, 'max message 1'],
 ];
 
-// Numbers in the catalogue that SPEC §5 does not give, each with its source.
+// Numbers in the catalogue that docs/product/validation.md does not give, each with its source.
 const NON_SPEC_LIMITS: [ProviderId, LimitField, number, string][] = [
   ['whatsapp', 'length.messageAttach', 1024, 'PROVIDERS §3 Limits: media captions up to 1024'],
   ['sandbox', 'length.message', 4096, 'built-in test network'],
@@ -161,7 +161,7 @@ const LIMIT_FIELDS: LimitField[] = [
 ];
 
 describe('provider ids', () => {
-  it('has every SPEC §3 id plus sandbox, and nothing else', () => {
+  it('has every docs/product/entities.md id plus sandbox, and nothing else', () => {
     expect([...PROVIDER_IDS]).toEqual([...SPEC_PROVIDER_IDS, 'sandbox']);
     expect(SPEC_PROVIDER_IDS).toHaveLength(38);
     expect(Object.keys(providers).sort()).toEqual([...PROVIDER_IDS].sort());
@@ -210,14 +210,17 @@ describe('catalogue entries', () => {
   });
 });
 
-describe('SPEC §5 limits', () => {
-  it.each(SPEC_TEXT_LIMITS)('text: %s %s = %i (SPEC §5 "%s")', (id, field, expected) => {
+describe('docs/product/validation.md limits', () => {
+  it.each(SPEC_TEXT_LIMITS)('text: %s %s = %i (docs/product/validation.md "%s")', (id, field, expected) => {
     expect(limitOf(providers[id], field)).toBe(expected);
   });
 
-  it.each(SPEC_ATTACHMENT_COUNTS)('attachments: %s %s = %i (SPEC §5 "%s")', (id, field, expected) => {
-    expect(limitOf(providers[id], field)).toBe(expected);
-  });
+  it.each(SPEC_ATTACHMENT_COUNTS)(
+    'attachments: %s %s = %i (docs/product/validation.md "%s")',
+    (id, field, expected) => {
+      expect(limitOf(providers[id], field)).toBe(expected);
+    },
+  );
 
   it.each(NON_SPEC_LIMITS)('outside SPEC: %s %s = %i (%s)', (id, field, expected) => {
     expect(limitOf(providers[id], field)).toBe(expected);
@@ -239,7 +242,7 @@ describe('SPEC §5 limits', () => {
   });
 });
 
-describe('SPEC §9 edit windows and PROVIDERS actions', () => {
+describe('docs/product/limits.md edit windows and PROVIDERS actions', () => {
   it('VK comments stay editable 43200 s, vc 1200 s', () => {
     expect(providers.vk.actions.edit_comment).toBe(43200);
     expect(providers.vc.actions.edit_comment).toBe(1200);
@@ -303,7 +306,7 @@ describe('kinds and connect flows', () => {
     }
   });
 
-  it('SPEC §2 popup callbacks connect by OAuth', () => {
+  it('docs/product/screens-and-routes.md popup callbacks connect by OAuth', () => {
     const popup: ProviderId[] = ['vk', 'ok', 'facebook', 'twitter', 'instagram', 'youtube', 'gmaps', 'avito'];
     for (const id of [...popup, 'tiktok'] as const) expect(providers[id].connect, id).toBe('oauth');
   });

@@ -7,10 +7,10 @@ import type { ProviderId } from './ids';
 import { SANDBOX_REACTIONS } from './reactions';
 import type { ProviderEntry } from './types';
 
-// The provider catalogue — SPEC §3 (entry fields, ids), §5 (text limits, attachment counts) and §9 (edit
+// The provider catalogue — docs/product/entities.md (entry fields, ids), §5 (text limits, attachment counts) and §9 (edit
 // windows, reaction sets). Where the spec is silent, what a network really allows comes from
 // PROVIDERS.md; an UNCONFIRMED capability there is left off, so the interface never offers a button the
-// network will refuse. Limit numbers are SPEC §5 verbatim (checked one by one in catalogue.test.ts).
+// network will refuse. Limit numbers are docs/product/validation.md verbatim (checked one by one in catalogue.test.ts).
 //
 // The entries live by kind of network in catalogue/: social.ts, stores.ts (maps and app stores),
 // messengers.ts, review-sites.ts; the shared helpers and limits in catalogue/common.ts.
@@ -19,7 +19,7 @@ import type { ProviderEntry } from './types';
 const sandbox: ProviderEntry = {
   id: 'sandbox',
   name: 'Sandbox',
-  longName: 'Sandbox (test network)',
+  longName: { ru: 'Песочница (тестовая сеть)', en: 'Sandbox (test network)' },
   description: {
     ru: 'Встроенная тестовая сеть: пишите как клиент и отвечайте как оператор, без интернета.',
     en: 'Built-in test network: write as a customer and answer as an operator, no internet needed.',
@@ -58,5 +58,5 @@ const entries = {
   sandbox,
 } satisfies Record<ProviderId, ProviderEntry>;
 
-/** Every provider's entry by id (lists go in SPEC §3 order through PROVIDER_IDS, limits.ts). */
+/** Every provider's entry by id (lists go in docs/product/entities.md order through PROVIDER_IDS, limits.ts). */
 export const providers: Record<ProviderId, ProviderEntry> = entries;

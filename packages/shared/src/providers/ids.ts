@@ -1,4 +1,4 @@
-// Provider ids — SPEC §3 "Provider ids", in the spec's order, plus `sandbox`: the built-in test network
+// Provider ids — docs/product/entities.md "Provider ids", in the spec's order, plus `sandbox`: the built-in test network
 // that needs no internet (ARCHITECTURE "Providers"). Stored on connected accounts, so never rename one.
 export const PROVIDER_IDS = [
   'vk',

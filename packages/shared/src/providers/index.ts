@@ -1,4 +1,4 @@
-// Provider catalogue — SPEC §3, §5, §9. Import from here; the files behind it are an implementation detail.
+// Provider catalogue — docs/product/entities.md, validation.md, limits.md. Import from here; the files behind it are an implementation detail.
 export { providers } from './catalogue';
 export * from './connect-fields';
 export { isProviderId, PROVIDER_IDS, type ProviderId } from './ids';
@@ -18,6 +18,7 @@ export {
   type ReplyLimitViolation,
   supportsReplyKind,
   textLimit,
+  unavailableReason,
   utf8ByteLength,
 } from './limits';
 export {

@@ -34,7 +34,7 @@ describe('textLimit', () => {
     expect(textLimit('vk', 'comment', true)).toBe(10000);
   });
 
-  it('is null where SPEC §5 names no limit', () => {
+  it('is null where docs/product/validation.md names no limit', () => {
     expect(textLimit('jivo', 'message', false)).toBeNull();
     expect(textLimit('googleplay', 'message', false)).toBeNull();
   });
@@ -105,7 +105,7 @@ describe('checkReplyLimits at the boundaries', () => {
     });
   });
 
-  it('refuses attachments where SPEC §5 lists none', () => {
+  it('refuses attachments where docs/product/validation.md lists none', () => {
     expect(checkReplyLimits('instagram', 'comment', { text: 'ok', attachments: 1 })).toEqual({
       code: 'too_many_attachments',
       limit: 0,

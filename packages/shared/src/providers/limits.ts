@@ -1,9 +1,10 @@
+import type { MessageKey } from '../messages';
 import { providers } from './catalogue';
 import { PROVIDER_IDS, type ProviderId } from './ids';
 import type { ProviderAction, ProviderEntry, ReplyKind } from './types';
 
 // Helpers the server (before it calls a network) and the web (while the operator types) both use, so the
-// two enforce SPEC §5 limits identically.
+// two enforce docs/product/validation.md limits identically.
 
 /** A provider given by id or by its catalogue entry. */
 export type ProviderRef = ProviderId | ProviderEntry;
@@ -19,7 +20,7 @@ function resolve(provider: ProviderRef): ProviderEntry {
   return typeof provider === 'string' ? getProvider(provider) : provider;
 }
 
-/** Providers offered on the connect screen, in SPEC §3 order. */
+/** Providers offered on the connect screen, in docs/product/entities.md order. */
 export function listConnectableProviders(): ProviderEntry[] {
   return PROVIDER_IDS.map((id) => providers[id]).filter((entry) => !entry.hidden);
 }
@@ -46,7 +47,7 @@ export function utf8ByteLength(text: string): number {
 }
 
 /**
- * Maximum characters of a message/comment, or null when SPEC §5 names no limit. With attachments the
+ * Maximum characters of a message/comment, or null when docs/product/validation.md names no limit. With attachments the
  * caption limit (messageAttach/commentAttach) applies where the network has one.
  */
 export function textLimit(provider: ProviderRef, kind: ReplyKind, hasAttachments: boolean): number | null {
@@ -56,12 +57,12 @@ export function textLimit(provider: ProviderRef, kind: ReplyKind, hasAttachments
   return (hasAttachments ? caption : undefined) ?? plain ?? null;
 }
 
-/** Maximum UTF-8 bytes, or null when only characters count (SPEC §5: Instagram messages, 1000 bytes). */
+/** Maximum UTF-8 bytes, or null when only characters count (docs/product/validation.md: Instagram messages, 1000 bytes). */
 export function byteLimit(provider: ProviderRef, kind: ReplyKind): number | null {
   return kind === 'message' ? (resolve(provider).length.messageBytes ?? null) : null;
 }
 
-/** Maximum attachments per message/comment; 0 when SPEC §5 lists none for the provider. */
+/** Maximum attachments per message/comment; 0 when docs/product/validation.md lists none for the provider. */
 export function attachmentLimit(provider: ProviderRef, kind: ReplyKind): number {
   return resolve(provider).upload[kind] ?? 0;
 }
@@ -109,13 +110,29 @@ export function checkReplyLimits(
   return null;
 }
 
+/**
+ * Why an action the network's API lacks is not offered (issue 13 #15): the message the web shows in
+ * place of the action and the server answers with, or null when the network allows it.
+ */
+export function unavailableReason(
+  provider: ProviderRef,
+  action: 'block' | 'report',
+): { key: MessageKey; params: { network: string } } | null {
+  const entry = resolve(provider);
+  if (entry.actions[action]) return null;
+  return {
+    key: action === 'block' ? 'action.block.unsupported' : 'action.report.unsupported',
+    params: { network: entry.name },
+  };
+}
+
 /** Whether the network allows the action at all; a timed edit_comment counts as allowed. */
 export function canPerform(provider: ProviderRef, action: ProviderAction): boolean {
   return resolve(provider).actions[action] !== false;
 }
 
 /**
- * How long a sent reply stays editable, in seconds: the SPEC §9 window (VK 43200, vc 1200),
+ * How long a sent reply stays editable, in seconds: the docs/product/limits.md window (VK 43200, vc 1200),
  * Infinity when the network sets none, or null when replies can't be edited.
  */
 export function editWindowSeconds(provider: ProviderRef): number | null {

@@ -7,7 +7,7 @@ import {
   WHATSAPP_REACTION_EMOJI,
 } from './index';
 
-// SPEC §9: "Provider reaction sets: VK numeric ids, Telegram about 73 emoji, WhatsApp 12 emoji."
+// docs/product/limits.md: "Provider reaction sets: VK numeric ids, Telegram about 73 emoji, WhatsApp 12 emoji."
 
 const VARIATION_SELECTOR = '\uFE0F';
 

@@ -1,6 +1,6 @@
 import type { ProviderReactions, ReactionItem } from './types';
 
-// Reaction sets — SPEC §3 "reactions" and §9 "Provider reaction sets: VK numeric ids, Telegram about 73
+// Reaction sets — docs/product/entities.md "reactions" and §9 "Provider reaction sets: VK numeric ids, Telegram about 73
 // emoji, WhatsApp 12 emoji".
 
 /**
@@ -86,7 +86,7 @@ export const TELEGRAM_REACTION_EMOJI = [
 ] as const;
 
 /**
- * Emoji offered for WhatsApp. The Cloud API takes any emoji in a `reaction` message (PROVIDERS §3); SPEC §9
+ * Emoji offered for WhatsApp. The Cloud API takes any emoji in a `reaction` message (PROVIDERS §3); docs/product/limits.md
  * fixes the picker at 12: WhatsApp's own six quick reactions first, then six common in support replies.
  */
 export const WHATSAPP_REACTION_EMOJI = [

@@ -2,27 +2,27 @@ import { z } from 'zod';
 import { LOCALES } from '../i18n';
 import { PROVIDER_IDS } from './ids';
 
-// The shape of one provider catalogue entry — SPEC §3 "Provider catalogue entry". The schema is the
+// The shape of one provider catalogue entry — docs/product/entities.md "Provider catalogue entry". The schema is the
 // contract; the types below are inferred from it so the two cannot drift.
 
-/** Kinds of public content a provider delivers as comments (SPEC §3 "comments"). */
+/** Kinds of public content a provider delivers as comments (docs/product/entities.md "comments"). */
 export const CONTENT_KINDS = ['comment', 'review', 'mention'] as const;
 export type ContentKind = (typeof CONTENT_KINDS)[number];
 
-/** Per-account settings screens that apply to a provider (SPEC §2: accounts/{id}/exclude, …/reactions). */
+/** Per-account settings screens that apply to a provider (docs/product/screens-and-routes.md: accounts/{id}/exclude, …/reactions). */
 export const ACCOUNT_SETTINGS = ['exclude', 'exclude_messages', 'chats', 'stickers', 'reactions'] as const;
 export type AccountSetting = (typeof ACCOUNT_SETTINGS)[number];
 
 /**
  * How an account is connected: a bot token pasted into a form; an OAuth-style popup at the network
- * (SPEC §2 callback routes); several credentials (API keys, ids, secrets); a token for our generic
+ * (docs/product/screens-and-routes.md callback routes); several credentials (API keys, ids, secrets); a token for our generic
  * ingestion API, for review sites without a public API that a customer's own collector posts to
  * (ARCHITECTURE "Providers"); or nothing at all (the sandbox).
  */
 export const CONNECT_KINDS = ['bot_token', 'oauth', 'credentials', 'ingest_token', 'none'] as const;
 export type ConnectKind = (typeof CONNECT_KINDS)[number];
 
-/** Every action flag of an entry (SPEC §3 "Actions flags", plus direct, block and react). */
+/** Every action flag of an entry (docs/product/entities.md "Actions flags", plus direct, block and react). */
 export const PROVIDER_ACTIONS = [
   'delete',
   'restore',
@@ -59,9 +59,9 @@ export const providerActionsSchema = z.strictObject({
   hide: z.boolean(),
   /** Report a comment as spam/abuse to the network. */
   report: z.boolean(),
-  /** Edit a reply we already sent: true, or the number of seconds it stays editable (SPEC §3, §9). */
+  /** Edit a reply we already sent: true, or the number of seconds it stays editable (docs/product/entities.md, limits.md). */
   edit_comment: z.union([z.boolean(), positiveInt]),
-  /** Answer a commenter with a single private message ('Direct', SPEC §9). */
+  /** Answer a commenter with a single private message ('Direct', docs/product/limits.md). */
   direct: z.boolean(),
   /** Ban the author from the community/channel. */
   block: z.boolean(),
@@ -70,7 +70,7 @@ export const providerActionsSchema = z.strictObject({
 });
 export type ProviderActions = z.infer<typeof providerActionsSchema>;
 
-/** Text limits in characters, except `messageBytes` (UTF-8 bytes) — SPEC §5 "Text limits". */
+/** Text limits in characters, except `messageBytes` (UTF-8 bytes) — docs/product/validation.md "Text limits". */
 export const providerLengthSchema = z.strictObject({
   message: positiveInt.optional(),
   comment: positiveInt.optional(),
@@ -82,7 +82,7 @@ export const providerLengthSchema = z.strictObject({
 });
 export type ProviderLength = z.infer<typeof providerLengthSchema>;
 
-/** Maximum attachment count per message/comment — SPEC §5 "Attachment counts". Absent means none allowed. */
+/** Maximum attachment count per message/comment — docs/product/validation.md "Attachment counts". Absent means none allowed. */
 export const providerUploadSchema = z.strictObject({
   message: positiveInt.optional(),
   comment: positiveInt.optional(),
@@ -90,7 +90,7 @@ export const providerUploadSchema = z.strictObject({
 export type ProviderUpload = z.infer<typeof providerUploadSchema>;
 
 export const reactionItemSchema = z.strictObject({
-  /** A numeric id (VK) or the emoji itself (Telegram, WhatsApp) — SPEC §3. */
+  /** A numeric id (VK) or the emoji itself (Telegram, WhatsApp) — docs/product/entities.md. */
   value: z.union([positiveInt, z.string().min(1)]),
   /** Icon key the web maps to a picture, for values that are not printable (VK ids). */
   image: z.string().min(1).optional(),
@@ -109,8 +109,8 @@ export const providerEntrySchema = z
     id: providerIdSchema,
     /** Short brand name shown on badges and filters. */
     name: z.string().min(1),
-    /** What exactly gets connected, shown on the connect screen. */
-    longName: z.string().min(1),
+    /** What exactly gets connected, shown on the connect screen (in the reader's language). */
+    longName: localizedText,
     description: localizedText,
     /** The network's public site; null for the sandbox, which has none. */
     url: z.url({ protocol: /^https$/ }).nullable(),
@@ -162,7 +162,7 @@ export const providerEntrySchema = z
     }
 
     // Limits for content the provider cannot carry would be dead data. `length.message` alone is exempt:
-    // SPEC §5 gives YouTube a message limit although YouTube has no private messages.
+    // docs/product/validation.md gives YouTube a message limit although YouTube has no private messages.
     const { length, upload } = entry;
     if (entry.comments.length === 0 && (length.comment || length.commentAttach || upload.comment)) {
       fail(['length'], 'comment limits without comments');

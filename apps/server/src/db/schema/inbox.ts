@@ -22,7 +22,7 @@ import { users } from './users';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
-/** SPEC §4 comment/chat statuses. `closed` carries how it was closed in close_reason. */
+/** docs/product/states.md comment/chat statuses. `closed` carries how it was closed in close_reason. */
 export type InboxStatus = 'new' | 'inprogress' | 'open' | 'closed' | 'deleted' | 'delayed' | 'waiting';
 export type CloseReason = 'reply' | 'noreply' | 'autorule';
 export type ItemKind = 'comment' | 'review' | 'mention';
@@ -58,7 +58,7 @@ export const authors = pgTable(
     screenName: text('screen_name'),
     image: text(),
     url: text(),
-    /** Blocked until this time; `blockedForever` for the "forever" duration (SPEC §9). */
+    /** Blocked until this time; `blockedForever` for the "forever" duration (docs/product/limits.md). */
     blockedUntil: timestamp('blocked_until', { withTimezone: true }),
     blockedForever: boolean('blocked_forever').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -106,7 +106,7 @@ export const posts = pgTable(
 /**
  * presenter.ts `excerpt()` in SQL, kept as a stored column so list pages (inbox/list-json.ts) read it
  * instead of running a regular expression per row: whitespace runs (JavaScript's \s set) become one
- * space, trimmed, then the first 100 code points (SPEC §9 EXCERPT_SHORT) and an ellipsis when longer.
+ * space, trimmed, then the first 100 code points (docs/product/limits.md EXCERPT_SHORT) and an ellipsis when longer.
  * inbox/list-json.test.ts checks it against the JavaScript one.
  */
 function excerptOf(column: string) {
@@ -146,6 +146,8 @@ export const items = pgTable(
     status: text().$type<InboxStatus>().notNull().default('new'),
     closeReason: text('close_reason').$type<CloseReason>(),
     delayedUntil: timestamp('delayed_until', { withTimezone: true }),
+    /** Came back from `delayed` at (jobs/delayed.ts); the lists mark it until someone opens it. */
+    returnedAt: timestamp('returned_at', { withTimezone: true }),
     assignedUserId: integer('assigned_user_id'),
     isHidden: boolean('is_hidden').notNull().default(false),
     isLiked: boolean('is_liked').notNull().default(false),
@@ -182,6 +184,14 @@ export const items = pgTable(
     index('items_delayed_due_idx').on(t.delayedUntil).where(sql`"status" = 'delayed'`),
     index('items_author_idx').on(t.authorId),
     index('items_search_idx').using('gin', t.search),
+    // The Mine / Unassigned view counters (inbox/views.ts): assigned work waiting, per space and user.
+    // Auto-rules' "no reply for N minutes" (jobs/rules-no-reply.ts): unanswered open work by arrival.
+    index('items_unreplied_idx')
+      .on(t.spaceId, t.receivedAt)
+      .where(sql`NOT "is_own" AND "first_reply_at" IS NULL AND "status" IN ('new', 'inprogress', 'open')`),
+    index('items_assigned_open_idx')
+      .on(t.spaceId, t.assignedUserId, t.objectId)
+      .where(sql`NOT "is_own" AND "assigned_user_id" IS NOT NULL AND "status" IN ('new', 'inprogress')`),
   ],
 );
 
@@ -211,6 +221,8 @@ export const chats = pgTable(
     status: text().$type<InboxStatus>().notNull().default('new'),
     closeReason: text('close_reason').$type<CloseReason>(),
     delayedUntil: timestamp('delayed_until', { withTimezone: true }),
+    /** Came back from `delayed` at (jobs/delayed.ts); the lists mark it until someone opens it. */
+    returnedAt: timestamp('returned_at', { withTimezone: true }),
     assignedUserId: integer('assigned_user_id'),
     lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull(),
     lastMessageText: text('last_message_text').notNull().default(''),
@@ -231,6 +243,10 @@ export const chats = pgTable(
     index('chats_author_idx').on(t.authorId),
     // Delayed chats whose time has come (jobs/delayed.ts), across spaces.
     index('chats_delayed_due_idx').on(t.delayedUntil).where(sql`"status" = 'delayed'`),
+    // The Mine / Unassigned view counters (inbox/views.ts): assigned chats waiting, per space and user.
+    index('chats_assigned_open_idx')
+      .on(t.spaceId, t.assignedUserId, t.objectId)
+      .where(sql`"assigned_user_id" IS NOT NULL AND "status" IN ('new', 'inprogress', 'open')`),
   ],
 );
 
@@ -314,7 +330,14 @@ export type ActivityType =
   | 'chat.tagged'
   | 'message.moderated'
   | 'author.blocked'
-  | 'lock.held';
+  | 'lock.held'
+  | 'item.viewed'
+  | 'chat.viewed'
+  | 'note.added'
+  | 'note.edited'
+  | 'note.deleted'
+  // An auto-rule ran on the item (modules/rules/engine.ts): its name, status and each action's outcome.
+  | 'item.rule';
 
 /** Append-only record of what happened (ARCHITECTURE "Record what happened"): statistics and QA read it. */
 export const activity = pgTable(
@@ -332,7 +355,12 @@ export const activity = pgTable(
     data: jsonb().$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     at: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('activity_space_at_idx').on(t.spaceId, t.at), index('activity_item_idx').on(t.itemId)],
+  (t) => [
+    index('activity_space_at_idx').on(t.spaceId, t.at),
+    index('activity_item_idx').on(t.itemId),
+    // A chat's history (inbox/history.ts).
+    index('activity_chat_idx').on(t.chatId),
+  ],
 );
 
 /** Outgoing network calls (replies, moderation) waiting, retrying or failed: never lost silently. */

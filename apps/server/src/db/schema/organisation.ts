@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { spaces } from './spaces';
 
-/** SPEC §3 Companies: a space's brands/clients; accounts, groups and tags hang off them. */
+/** docs/product/entities.md Companies: a space's brands/clients; accounts, groups and tags hang off them. */
 export const companies = pgTable(
   'companies',
   {
@@ -11,7 +11,7 @@ export const companies = pgTable(
       .notNull()
       .references(() => spaces.id, { onDelete: 'cascade' }),
     name: text().notNull(),
-    /** items_assigned_to, status_open, tags_mode (SPEC §3). */
+    /** items_assigned_to, status_open, tags_mode (docs/product/entities.md). */
     settings: jsonb().$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -31,7 +31,7 @@ export const departments = pgTable(
   (t) => [index('departments_space_idx').on(t.spaceId)],
 );
 
-/** A user group sees only the companies and accounts assigned to it (SPEC §6). */
+/** A user group sees only the companies and accounts assigned to it (docs/product/roles.md). */
 export const userGroups = pgTable(
   'user_groups',
   {
@@ -47,7 +47,7 @@ export const userGroups = pgTable(
   (t) => [index('user_groups_space_idx').on(t.spaceId)],
 );
 
-/** Connected accounts (SPEC §3 Object). Credentials are sealed and never presented. */
+/** Connected accounts (docs/product/entities.md Object). Credentials are sealed and never presented. */
 export const objects = pgTable(
   'objects',
   {
@@ -66,7 +66,7 @@ export const objects = pgTable(
     /** The network's own last error text, shown in the errors dropdown; null when healthy. */
     error: text(),
     errorAt: timestamp('error_at', { withTimezone: true }),
-    /** exclude, exclude_messages, chats, stickers, reactions (SPEC §2 settings/accounts). */
+    /** exclude, exclude_messages, chats, stickers, reactions (docs/product/screens-and-routes.md settings/accounts). */
     settings: jsonb().$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     credentials: text(),
     /** sha256 of the account's ingestion / webhook secret: generic ingestion API, sandbox page, webhooks. */
@@ -114,7 +114,7 @@ export const tags = pgTable(
   (t) => [index('tags_space_idx').on(t.spaceId)],
 );
 
-/** Author labels (SPEC §2 settings/labels). */
+/** Author labels (docs/product/screens-and-routes.md settings/labels). */
 export const labels = pgTable(
   'labels',
   {

@@ -1,7 +1,7 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './users';
 
-/** SPEC §3 Saved filter, keyed by route name (chats, issues, monitoring-page; null = stats). */
+/** docs/product/entities.md Saved filter, keyed by route name (chats, issues, monitoring-page; null = stats). */
 export const savedFilters = pgTable(
   'saved_filters',
   {
@@ -17,7 +17,7 @@ export const savedFilters = pgTable(
   (t) => [index('saved_filters_user_idx').on(t.userId)],
 );
 
-/** Recent emoji per provider, newest first, at most 18 (SPEC §9). */
+/** Recent emoji per provider, newest first, at most 18 (docs/product/limits.md). */
 export const userEmoji = pgTable(
   'user_emoji',
   {

@@ -2,12 +2,18 @@ import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './users';
 
-/** Tariffs are data: per-tariff limits. Ids 1, 2, 10 are standard; others special (SPEC §9). */
+/** Tariffs are data: per-tariff limits. Ids 1, 2, 10 are standard; others special (docs/product/limits.md). */
 export const tariffs = pgTable('tariffs', {
   id: integer().primaryKey(),
   name: text().notNull(),
   maxUsers: integer('max_users'),
   maxAccounts: integer('max_accounts'),
+  /** Price of one period by currency and length in days: `{ "RUB": { "30": 2990, "180": 15990 } }`. */
+  prices: jsonb().$type<Record<string, Record<string, number>>>().notNull().default(sql`'{}'::jsonb`),
+  /** Space feature flags (docs/product/entities.md settings) an administrator may switch on under this tariff. */
+  features: jsonb().$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+  /** Offered on the billing screen; a hidden tariff is set only by the instance operator. */
+  isPublic: boolean('is_public').notNull().default(true),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -19,7 +25,7 @@ export const spaces = pgTable('spaces', {
     .references(() => tariffs.id),
   isTrial: boolean('is_trial').notNull().default(true),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  /** SPEC §3 space settings flags (issues, analytics, qa, otp_required, ...). */
+  /** docs/product/entities.md space settings flags (issues, analytics, qa, otp_required, ...). */
   settings: jsonb().$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
   timezone: text().notNull().default('Europe/Moscow'),
   promocode: text(),
@@ -27,7 +33,7 @@ export const spaces = pgTable('spaces', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** A user's membership in a space, with the role flags of SPEC §6. */
+/** A user's membership in a space, with the role flags of docs/product/roles.md. */
 export const memberships = pgTable(
   'memberships',
   {
@@ -38,10 +44,10 @@ export const memberships = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     roles: jsonb().$type<Record<string, boolean>>().notNull(),
-    /** User group limiting what the member sees (SPEC §6); null = everything in the space. */
+    /** User group limiting what the member sees (docs/product/roles.md); null = everything in the space. */
     groupId: integer('group_id'),
     departmentIds: jsonb('department_ids').$type<number[]>().notNull().default(sql`'[]'::jsonb`),
-    /** Current user status in this space (SPEC §3 User status) and when/how it last changed. */
+    /** Current user status in this space (docs/product/entities.md User status) and when/how it last changed. */
     statusId: integer('status_id'),
     statusChangedAt: timestamp('status_changed_at', { withTimezone: true }),
     statusManualAt: timestamp('status_manual_at', { withTimezone: true }),

@@ -2,7 +2,7 @@ import { bigint, boolean, date, index, integer, jsonb, pgTable, text, timestamp 
 import { spaces } from './spaces';
 import { users } from './users';
 
-/** SPEC §3 User status: per space; `offline` forces the picker, `workinghours` counts as working time. */
+/** docs/product/entities.md User status: per space; `offline` forces the picker, `workinghours` counts as working time. */
 export const userStatuses = pgTable(
   'user_statuses',
   {
@@ -43,7 +43,7 @@ export const statusChanges = pgTable(
   (t) => [index('status_changes_space_user_at_idx').on(t.spaceId, t.userId, t.at)],
 );
 
-/** SPEC §3 Working-hours item: a slot of a user's schedule with the status it switches to. */
+/** docs/product/entities.md Working-hours item: a slot of a user's schedule with the status it switches to. */
 export const workinghoursItems = pgTable(
   'workinghours_items',
   {

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
 import { AppError } from '../../http/errors';
 import type { RateLimiter } from '../../lib/rate-limit';
@@ -19,9 +20,31 @@ export async function enforceRateLimit(
   }
 }
 
-/** Verifies a reCAPTCHA token when RECAPTCHA_SECRET is set; otherwise the token is ignored (issue #2). */
+/**
+ * preHandler of the calls that create accounts or send mail to an address the caller names (issue 11
+ * item 10): SIGNUP_RATE_LIMIT_PER_IP per client address and SIGNUP_RATE_LIMIT_GLOBAL for the instance
+ * per SIGNUP_RATE_LIMIT_WINDOW_S. It runs before the service, so a refused call creates nothing and
+ * sends no mail. The global limit is checked second: one noisy address cannot use it up alone.
+ */
+export function signupRateLimit(config: Config, limiter: RateLimiter) {
+  return async (req: FastifyRequest) => {
+    const window = config.SIGNUP_RATE_LIMIT_WINDOW_S;
+    await enforceRateLimit(limiter, `signup:ip:${req.ip}`, config.SIGNUP_RATE_LIMIT_PER_IP, window);
+    await enforceRateLimit(limiter, 'signup:global', config.SIGNUP_RATE_LIMIT_GLOBAL, window);
+  };
+}
+
+/**
+ * reCAPTCHA is on with both keys: the secret alone would demand a token the web cannot produce
+ * without the site key (issue 13 item 14).
+ */
+export function recaptchaSiteKey(config: Config): string | undefined {
+  return config.RECAPTCHA_SECRET && config.RECAPTCHA_SITE_KEY ? config.RECAPTCHA_SITE_KEY : undefined;
+}
+
+/** Verifies a reCAPTCHA token when reCAPTCHA is on (recaptchaSiteKey); otherwise the token is ignored. */
 export async function verifyRecaptcha(config: Config, token: string | undefined, ip: string): Promise<void> {
-  if (!config.RECAPTCHA_SECRET) return;
+  if (!recaptchaSiteKey(config) || !config.RECAPTCHA_SECRET) return;
   const fail = () => new AppError(400, 'error.captcha', { errorType: 'captcha' });
   if (!token) throw fail();
   const response = await fetch(config.RECAPTCHA_VERIFY_URL, {

@@ -47,3 +47,12 @@ export async function spendOneTimeToken(db: Db, id: number): Promise<boolean> {
     .returning({ id: oneTimeTokens.id });
   return rows.length > 0;
 }
+
+/** Spends every live token of this kind of the user: a newer reset, a password change or 2FA switched on
+ * leaves no older reset link working. */
+export async function spendAllOneTimeTokens(db: Db, userId: number, kind: OneTimeTokenKind): Promise<void> {
+  await db
+    .update(oneTimeTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.kind, kind), isNull(oneTimeTokens.usedAt)));
+}

@@ -18,15 +18,24 @@ export function otpQrDataUrl(url: string): Promise<string> {
   return QRCode.toDataURL(url, { margin: 1, width: 220 });
 }
 
-export function verifyTotp(secret: string, code: string): boolean {
-  return /^\d{6}$/.test(code) && authenticator.check(code, secret);
+const STEP_MS = 30_000;
+
+/**
+ * The time step (unix ms / 30 s) the code belongs to when it is valid now, otherwise null. Callers
+ * record the step so that a code, once accepted, is never accepted again (RFC 6238 §5.2).
+ */
+export function verifyTotp(secret: string, code: string, now = Date.now()): number | null {
+  if (!/^\d{6}$/.test(code)) return null;
+  const delta = authenticator.clone({ epoch: now }).checkDelta(code, secret);
+  return delta === null ? null : Math.floor(now / STEP_MS) + delta;
 }
 
-export function currentTotp(secret: string): string {
-  return authenticator.generate(secret);
+/** The code an authenticator app shows `stepsAhead` steps from now (tests, and nothing else). */
+export function currentTotp(secret: string, stepsAhead = 0): string {
+  return authenticator.clone({ epoch: Date.now() + stepsAhead * STEP_MS }).generate(secret);
 }
 
-// Recovery codes fit the login code field (SPEC §9: code input max 7 characters): 7 characters from an
+// Recovery codes fit the login code field (docs/product/limits.md: code input max 7 characters): 7 characters from an
 // alphabet without look-alikes, ~34 bits each, single use.
 const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 export const RECOVERY_CODE_COUNT = 10;

@@ -17,12 +17,23 @@ import { sha256 } from '../../lib/crypto';
 import type { RateLimiter } from '../../lib/rate-limit';
 import type { Mailer } from '../../mail/mailer';
 import { renderMail } from '../../mail/templates';
-import { addMember, createTrialSpace } from '../spaces/service';
+import { publishSessionsEnded, type SessionEvents } from '../../realtime/sessions';
+import { applyPromocode, redeemPromocode } from '../referral/service';
+import { createSignupSpace } from '../spaces/manage';
+import { addMember } from '../spaces/service';
+import { startWithDefaultStatus } from '../statuses/service';
 import { enforceRateLimit } from './guards';
-import { createOneTimeToken, findOneTimeToken, spendOneTimeToken } from './one-time';
-import { recoveryCodeDigest, verifyTotp } from './otp';
+import { createOneTimeToken, findOneTimeToken, spendAllOneTimeTokens, spendOneTimeToken } from './one-time';
 import { hashPassword, verifyPassword } from './passwords';
-import { issueTokens, revokeAllSessions, type SessionMeta, type TokenResponse } from './tokens';
+import { requireSecondFactor } from './second-factor';
+import { beforeAuthAttempt, recordAuthFailure } from './throttle';
+import {
+  endOtherSessions,
+  issueTokens,
+  revokeAllSessions,
+  type SessionMeta,
+  type TokenResponse,
+} from './tokens';
 
 export interface AuthDeps {
   db: Db;
@@ -30,6 +41,8 @@ export interface AuthDeps {
   mailer: Mailer;
   limiter: RateLimiter;
   sealer: Sealer;
+  /** Ending sessions closes their sockets on every node (realtime/sessions.ts). */
+  bus: SessionEvents;
 }
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -56,15 +69,15 @@ export async function loginWithPassword(
   input: { username: string; password: string; code?: string },
   meta: SessionMeta & { ip: string },
 ): Promise<TokenResponse> {
-  const { config, limiter, db } = deps;
+  const { db } = deps;
   const email = normalizeEmail(input.username);
-  const window = config.AUTH_RATE_LIMIT_WINDOW_S;
-  await enforceRateLimit(limiter, `login:ip:${meta.ip}`, config.AUTH_RATE_LIMIT_PER_IP, window);
-  await enforceRateLimit(limiter, `login:user:${email}`, config.AUTH_RATE_LIMIT_PER_USER, window);
+  // SPEC keeps 404 for an unknown email and 400 for a wrong password; throttle.ts keeps probing slow.
+  await beforeAuthAttempt(deps, 'login', meta.ip, email);
 
   const user = await findUserByEmail(db, email);
   // verifyPassword does the same work with no user, so timing reveals no more than the 404 does.
   const passwordOk = await verifyPassword(user?.passwordHash, input.password);
+  if (!user || !passwordOk) await recordAuthFailure(deps, meta.ip);
   if (!user) throw new AppError(404, 'error.userNotFound');
   if (!passwordOk)
     throw badRequest('error.wrongPassword', {
@@ -72,30 +85,25 @@ export async function loginWithPassword(
       fields: { password: 'error.wrongPassword' },
     });
 
-  if (user.otpEnabled) {
-    const code = input.code?.trim();
-    if (!code) throw badRequest('error.codeRequired', { errorType: 'code_required' });
-    if (!(await checkSecondFactor(deps, user, code))) {
-      throw badRequest('error.wrongCode', { errorType: 'wrong_code', fields: { code: 'error.wrongCode' } });
-    }
-  }
-  return issueTokens(db, user.id, meta);
+  // The attempt was counted above with the login's own limits; a wrong code counts as the address's failure.
+  if (user.otpEnabled) await requireSecondFactor(deps, user, input.code, { failedFrom: meta.ip });
+  const tokens = await issueTokens(db, user.id, meta);
+  await startWithDefaultStatus(db, deps.bus, user.id);
+  return tokens;
 }
 
-/** A TOTP code, or one unused recovery code (spent on use). */
-export async function checkSecondFactor(
-  deps: Pick<AuthDeps, 'db' | 'sealer'>,
-  user: UserRow,
-  code: string,
-): Promise<boolean> {
-  if (user.otpSecret && verifyTotp(deps.sealer.open(user.otpSecret), code)) return true;
-  const digest = recoveryCodeDigest(code);
-  if (!user.otpRecoveryCodes.includes(digest)) return false;
-  await deps.db
-    .update(users)
-    .set({ otpRecoveryCodes: user.otpRecoveryCodes.filter((d) => d !== digest) })
-    .where(eq(users.id, user.id));
-  return true;
+/**
+ * After a password change or 2FA switched on: no reset link mailed before works any more, and every
+ * other session ends; the current one continues under the returned new tokens. Run it in the change's
+ * transaction, so the change never lands without its consequences.
+ */
+export async function afterSecurityChange(
+  db: Db,
+  userId: number,
+  current: { sessionId: number; meta: Omit<SessionMeta, 'clientId'> },
+): Promise<TokenResponse> {
+  await spendAllOneTimeTokens(db, userId, 'reset_password');
+  return endOtherSessions(db, userId, current.sessionId, current.meta);
 }
 
 // ---------------------------------------------------------------- signup and confirmation
@@ -122,13 +130,20 @@ export async function signup(deps: AuthDeps, form: SignupForm, locale: Locale) {
         errorType: 'email_taken',
         fields: { email: 'error.emailTaken' },
       });
-    await createTrialSpace(tx as unknown as Db, {
-      name: form.company,
-      ownerId: created.id,
-      tariffId: form.tariff_id,
-      promocode: form.promocode,
-      locale: userLocale,
-    });
+    // An invalid code refuses the signup (rolled back with the user) with a message on its field.
+    const code = form.promocode ? await redeemPromocode(tx as unknown as Db, form.promocode) : undefined;
+    const space = await createSignupSpace(
+      tx as unknown as Db,
+      {
+        name: form.company,
+        ownerId: created.id,
+        tariffId: form.tariff_id,
+        promocode: code?.code,
+        locale: userLocale,
+      },
+      deps.config.FIRST_SPACE_TARIFF_ID,
+    );
+    if (code) await applyPromocode(tx as unknown as Db, space.id, code);
     return created;
   });
   await sendConfirmation(deps, user, email);
@@ -147,7 +162,15 @@ export async function sendConfirmation(deps: AuthDeps, user: UserRow, email: str
   await deps.mailer.send({ to: email, ...mail, kind: 'confirm_email' });
 }
 
-export async function confirmEmail(deps: AuthDeps, hash: string, meta: SessionMeta): Promise<TokenResponse> {
+/**
+ * Confirms the address and signs in, except a user with 2FA on: a mailed link is one factor, so they get
+ * no session from it (the web app then sends them to the login, or keeps the session it has).
+ */
+export async function confirmEmail(
+  deps: AuthDeps,
+  hash: string,
+  meta: SessionMeta,
+): Promise<TokenResponse | undefined> {
   const { db } = deps;
   const token = await findOneTimeToken(db, 'confirm_email', hash);
   if (!token?.userId || !token.email) throw badRequest('error.unknownHash', { errorType: 'unknown_hash' });
@@ -157,7 +180,7 @@ export async function confirmEmail(deps: AuthDeps, hash: string, meta: SessionMe
   if (!(await spendOneTimeToken(db, token.id)))
     throw badRequest('error.unknownHash', { errorType: 'unknown_hash' });
   await db.update(users).set({ email: token.email, emailStatus: 1 }).where(eq(users.id, user.id));
-  return issueTokens(db, user.id, meta);
+  return user.otpEnabled ? undefined : issueTokens(db, user.id, meta);
 }
 
 export async function changeEmail(deps: AuthDeps, user: UserRow, newEmail: string): Promise<void> {
@@ -185,6 +208,17 @@ export async function resendConfirmation(
   await sendConfirmation(deps, user, user.email);
 }
 
+/**
+ * POST /v1/signup/resend: "send again" on the screen after signup, before any sign-in. Mails only an
+ * address still waiting for confirmation, and answers alike for every address (no account probing).
+ */
+export async function resendSignupConfirmation(deps: AuthDeps, email: string): Promise<void> {
+  const user = await findUserByEmail(deps.db, normalizeEmail(email));
+  if (!user || user.emailStatus >= 1) return;
+  await enforceRateLimit(deps.limiter, `confirm-mail:${user.id}`, 5, 600);
+  await sendConfirmation(deps, user, user.email);
+}
+
 // ---------------------------------------------------------------- invitations
 
 async function findLiveInvitation(db: Db, hash: string) {
@@ -202,7 +236,7 @@ async function findLiveInvitation(db: Db, hash: string) {
   return invitation;
 }
 
-/** SPEC §7 GET /v1/signup/{hash}: the invited email, or 409 when used or unknown. */
+/** docs/product/api.md GET /v1/signup/{hash}: the invited email, or 409 when used or unknown. */
 export async function getInvitationEmail(db: Db, hash: string): Promise<string> {
   const invitation = await findLiveInvitation(db, hash);
   if (!invitation) throw conflict('error.invitationUsed', { errorType: 'invitation_used' });
@@ -258,16 +292,15 @@ export async function signupWithInvitation(
 
 export async function requestRecovery(deps: AuthDeps, email: string, ip: string): Promise<void> {
   const { db, limiter } = deps;
-  await enforceRateLimit(
-    limiter,
-    `recovery:ip:${ip}`,
-    deps.config.AUTH_RATE_LIMIT_PER_IP,
-    deps.config.AUTH_RATE_LIMIT_WINDOW_S,
-  );
-  await enforceRateLimit(limiter, `recovery:user:${normalizeEmail(email)}`, 5, 3_600);
+  await beforeAuthAttempt(deps, 'recovery', ip, normalizeEmail(email));
   const user = await findUserByEmail(db, email);
-  // SPEC §8 Recovery: 404 'Пользователь не найден'.
-  if (!user) throw notFound('error.userNotFound');
+  // docs/product/errors.md Recovery: 404 'Пользователь не найден'. It counts as a failure: probing emails backs off.
+  if (!user) {
+    await recordAuthFailure(deps, ip);
+    throw notFound('error.userNotFound');
+  }
+  // Per account, against mail floods. Not a lock-out: the owner already holds the links sent.
+  await enforceRateLimit(limiter, `recovery:user:${user.id}`, 5, 3_600);
   const hash = await createOneTimeToken(db, 'reset_password', {
     userId: user.id,
     email: user.email,
@@ -288,25 +321,54 @@ export async function checkResetHash(db: Db, hash: string): Promise<{ email: str
   return { email: user.email };
 }
 
-export async function resetPassword(deps: AuthDeps, hash: string, password: string, meta: SessionMeta) {
+/**
+ * Sets a new password by a mailed link. A user with 2FA on must also give a code (400 code_required,
+ * as at login): the link alone is one factor, so without the code nothing changes and the link stays
+ * usable.
+ */
+export async function resetPassword(
+  deps: AuthDeps,
+  hash: string,
+  input: { password: string; code?: string },
+  meta: SessionMeta,
+): Promise<TokenResponse> {
   const { db } = deps;
+  if (!isStrongPassword(input.password)) {
+    throw badRequest('signup.password.complexity', { fields: { password: 'signup.password.complexity' } });
+  }
   const token = await findOneTimeToken(db, 'reset_password', hash);
   if (!token?.userId) throw badRequest('error.unknownHash', { errorType: 'unknown_hash' });
-  const passwordHash = await hashPassword(password);
-  if (!(await spendOneTimeToken(db, token.id)))
-    throw badRequest('error.unknownHash', { errorType: 'unknown_hash' });
-  // A reset ends every other session; following the mailed link also proves the address.
-  await revokeAllSessions(db, token.userId);
-  await db
-    .update(users)
-    .set({ passwordHash, passwordChangedAt: new Date(), emailStatus: 1 })
-    .where(eq(users.id, token.userId));
-  return issueTokens(db, token.userId, meta);
+  const user = await getUser(db, token.userId);
+  if (user.otpEnabled) await requireSecondFactor(deps, user, input.code);
+  const passwordHash = await hashPassword(input.password);
+  const tokens = await db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    if (!(await spendOneTimeToken(t, token.id)))
+      throw badRequest('error.unknownHash', { errorType: 'unknown_hash' });
+    // Every other reset link and every session end; following the mailed link also proves the address.
+    await spendAllOneTimeTokens(t, user.id, 'reset_password');
+    await revokeAllSessions(t, user.id);
+    await t
+      .update(users)
+      .set({ passwordHash, passwordChangedAt: new Date(), emailStatus: 1 })
+      .where(eq(users.id, user.id));
+    return issueTokens(t, user.id, meta);
+  });
+  // After the commit: open sockets of the ended sessions close on every node.
+  await publishSessionsEnded(deps.bus, user.id, { all: true });
+  return tokens;
 }
 
 // ---------------------------------------------------------------- profile
 
-export async function changePassword(deps: AuthDeps, user: UserRow, current: string, next: string) {
+/** Changes the password; other sessions end, the caller's continues under the returned new tokens. */
+export async function changePassword(
+  deps: AuthDeps,
+  session: { user: UserRow; sessionId: number; meta: Omit<SessionMeta, 'clientId'> },
+  current: string,
+  next: string,
+): Promise<TokenResponse> {
+  const { user } = session;
   await enforceRateLimit(
     deps.limiter,
     `password:${user.id}`,
@@ -319,14 +381,18 @@ export async function changePassword(deps: AuthDeps, user: UserRow, current: str
       fields: { password: 'error.wrongPassword' },
     });
   }
-  await deps.db
-    .update(users)
-    .set({ passwordHash: await hashPassword(next), passwordChangedAt: new Date() })
-    .where(eq(users.id, user.id));
+  const passwordHash = await hashPassword(next);
+  const tokens = await deps.db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    await t.update(users).set({ passwordHash, passwordChangedAt: new Date() }).where(eq(users.id, user.id));
+    return afterSecurityChange(t, user.id, session);
+  });
+  await publishSessionsEnded(deps.bus, user.id, { all: true });
+  return tokens;
 }
 
 export async function membershipRoles(db: Db, userId: number): Promise<Record<string, boolean>> {
-  // The user-level `roles` of SPEC §3 is the union over the user's spaces; per-space roles come with config.
+  // The user-level `roles` of docs/product/entities.md is the union over the user's spaces; per-space roles come with config.
   const rows = await db
     .select({ roles: memberships.roles })
     .from(memberships)

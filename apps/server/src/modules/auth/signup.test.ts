@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildUser, loginTokens, passwordLogin, reloadUser } from '../../../test/auth-helpers';
 import { createTestApp, STRONG_PASSWORD, type TestApp, uniqueEmail, WEB_CLIENT } from '../../../test/harness';
 import { linkIn, startSmtpServer } from '../../../test/smtp';
-import { mailOutbox, memberships, spaces, users } from '../../db/schema';
+import { mailOutbox, memberships, promocodes, spaces, users } from '../../db/schema';
 import { inviteToSpace } from '../spaces/invitations';
 
 let t: TestApp;
@@ -30,10 +30,12 @@ const hashOf = (link: string) => link.split('/').pop()!;
 describe('POST /v1/signup', () => {
   it('creates the user, a 14-day trial space named after the company with them as admin, and mails a confirmation', async () => {
     const email = uniqueEmail('signup');
+    // A promocode must exist to be accepted (issue 14 item 6; refusals in referral.test.ts).
+    await t.deps.database.db.insert(promocodes).values({ code: 'SPRING' }).onConflictDoNothing();
     const res = await t.app.inject({
       method: 'POST',
       url: '/v1/signup',
-      payload: signupBody(email, { promocode: 'SPRING' }),
+      payload: signupBody(email, { promocode: 'spring' }),
     });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ email });
@@ -83,7 +85,7 @@ describe('POST /v1/signup', () => {
     expect(mail.text).toContain('To confirm your email address');
   });
 
-  it('enforces the password rule on the server with SPEC §5 messages', async () => {
+  it('enforces the password rule on the server with docs/product/validation.md messages', async () => {
     const cases: Array<[string, string]> = [
       ['', 'Задайте пароль'],
       ['Ab1!', 'Пароль должен содержать не менее 8 символов'],
@@ -101,7 +103,7 @@ describe('POST /v1/signup', () => {
     }
   });
 
-  it('reports every missing field with its SPEC §5 message', async () => {
+  it('reports every missing field with its docs/product/validation.md message', async () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/v1/signup',
@@ -129,9 +131,10 @@ describe('POST /v1/signup', () => {
     expect(res.json().fields.email).toBe('Пользователь с таким email уже зарегистрирован');
   });
 
-  it('checks reCAPTCHA only when RECAPTCHA_SECRET is set', async () => {
+  it('checks reCAPTCHA only when RECAPTCHA_SECRET and RECAPTCHA_SITE_KEY are set', async () => {
     const withCaptcha = await createTestApp({
       RECAPTCHA_SECRET: 'x',
+      RECAPTCHA_SITE_KEY: 'site',
       RECAPTCHA_VERIFY_URL: 'http://127.0.0.1:9/verify',
     });
     try {
@@ -210,6 +213,40 @@ describe('email change and resend', () => {
       payload: {},
     });
     expect(refused.statusCode).toBe(400);
+  });
+
+  it('POST /v1/signup/resend mails the link again before any sign-in; 5 per 10 minutes; same answer for others', async () => {
+    const email = uniqueEmail('again');
+    await t.app.inject({ method: 'POST', url: '/v1/signup', payload: signupBody(email) });
+    const count = async (to: string) =>
+      (await t.deps.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, to))).length;
+    const before = await count(email);
+    const again = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/signup/resend?locale=en',
+        payload: { email: email.toUpperCase() },
+      });
+    const first = await again();
+    expect(first.statusCode).toBe(200);
+    expect(first.json().message).toBe('Confirmation email sent');
+    expect(await count(email)).toBe(before + 1);
+    for (let i = 0; i < 4; i++) expect((await again()).statusCode).toBe(200);
+    expect((await again()).statusCode).toBe(429);
+    // A confirmed or unknown address: the same answer, and no mail.
+    const confirmed = await buildUser(t);
+    const quiet = await t.app.inject({
+      method: 'POST',
+      url: '/v1/signup/resend',
+      payload: { email: confirmed.email },
+    });
+    expect(quiet.statusCode).toBe(200);
+    expect(await count(confirmed.email)).toBe(0);
+    const unknown = uniqueEmail('nobody');
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/v1/signup/resend', payload: { email: unknown } }))
+        .statusCode,
+    ).toBe(200);
   });
 });
 

@@ -26,7 +26,8 @@ async function enableTwoFactor() {
     payload: { code: currentTotp(setup.secret) },
   });
   expect(confirm.statusCode).toBe(200);
-  return { ...built, tokens, setup };
+  // Switching 2FA on rotates the session that did it: the answer carries its new tokens.
+  return { ...built, tokens: confirm.json().token as typeof tokens, setup };
 }
 
 describe('TOTP two-factor', () => {
@@ -50,7 +51,7 @@ describe('TOTP two-factor', () => {
     const wrong = await passwordLogin(t, email, STRONG_PASSWORD, { code: '000000' });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error_type).toBe('wrong_code');
-    const ok = await passwordLogin(t, email, STRONG_PASSWORD, { code: ` ${currentTotp(setup.secret)} ` });
+    const ok = await passwordLogin(t, email, STRONG_PASSWORD, { code: ` ${currentTotp(setup.secret, 1)} ` });
     expect(ok.statusCode).toBe(200);
   });
 

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { commentEvent } from '../../../test/inbox-helpers';
-import { authors, chats, itemTags, tags } from '../../db/schema';
+import { authors, chats, itemTags, spaces, tags } from '../../db/schema';
 import { ingest } from '../inbox/ingest';
 import {
   authorIdOf,
@@ -208,11 +208,37 @@ describe('GET /v1/authors — {items|chats|issues}/authors', () => {
     expect(chatsList.items[0]).toMatchObject({ items_count: 0, chats_count: 1 });
   });
 
-  it('scope=issues is an empty list until tasks exist', async () => {
-    const { admin } = await crowd();
-    const res = await get('/v1/authors?scope=issues', admin.headers);
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ items: [], next_before: null });
+  it('scope=issues: the authors the visible tasks are about, linked themselves or through a dialog', async () => {
+    const { admin, ids } = await crowd();
+    // Without the space's tasks flag nobody lists task authors there.
+    expect((await get('/v1/authors?scope=issues', admin.headers)).statusCode).toBe(403);
+    await t.deps.database.db
+      .update(spaces)
+      .set({ settings: { labels: true, issues: true } })
+      .where(eq(spaces.id, admin.space.id));
+    expect((await get('/v1/authors?scope=issues', admin.headers)).json()).toEqual({
+      items: [],
+      next_before: null,
+    });
+    const [carolChat] = await t.deps.database.db.select().from(chats).where(eq(chats.authorId, ids.c));
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/issues',
+      headers: admin.headers,
+      payload: {
+        space_id: admin.space.id,
+        title: 'Перезвонить',
+        links: [
+          { kind: 'author', id: ids.a },
+          { kind: 'chat', id: carolChat!.id },
+        ],
+      },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const listed = (await get('/v1/authors?scope=issues', admin.headers)).json();
+    // Bob wrote too, but no task is about him.
+    expect(names(listed)).toEqual(['Carol', 'Alice 100%']);
+    expect(listed.items[1]).toMatchObject({ id: ids.a, items_count: 2 });
   });
 
   it('pages with before/next_before', async () => {
@@ -281,7 +307,7 @@ describe('GET /v1/authors — {items|chats|issues}/authors', () => {
   });
 });
 
-describe('the five named roles (SPEC §6) on authors', () => {
+describe('the five named roles (docs/product/roles.md) on authors', () => {
   let authorId: number;
   let labelId: number;
   const headersOf = {} as Record<RolePresetName, Headers>;

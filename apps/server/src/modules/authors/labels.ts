@@ -4,8 +4,9 @@ import type { Db } from '../../db/client';
 import { authorLabels, type authors, labels } from '../../db/schema';
 import { badRequest, notFound } from '../../http/errors';
 import type { EventBus } from '../../realtime/bus';
+import { type AuditActor, audit, changedFields } from '../audit/record';
 
-// Settings → author labels (SPEC §2 labels (new, {id}, {id}/authors)) and putting labels on an author.
+// Settings → author labels (docs/product/screens-and-routes.md labels (new, {id}, {id}/authors)) and putting labels on an author.
 // The callers have checked who may; these functions keep every id inside the label's or author's space.
 // Names are unique per space, case-insensitively, under a per-space lock.
 
@@ -70,7 +71,7 @@ async function inLabelsLock<T>(deps: LabelsDeps, spaceId: number, work: (db: Db)
 
 export async function createLabel(
   deps: LabelsDeps,
-  input: { spaceId: number; name: string; color?: string | null; performedBy: number },
+  input: { spaceId: number; name: string; color?: string | null; performedBy: number; by?: AuditActor },
 ): Promise<LabelRow> {
   const row = await inLabelsLock(deps, input.spaceId, async (db) => {
     await assertNameFree(db, input.spaceId, input.name);
@@ -78,6 +79,12 @@ export async function createLabel(
       .insert(labels)
       .values({ spaceId: input.spaceId, name: input.name, color: input.color ?? null })
       .returning();
+    await audit(db, input.by ?? { userId: input.performedBy }, {
+      spaceId: input.spaceId,
+      kind: 'label.created',
+      target: { type: 'label', id: created!.id, label: created!.name },
+      after: { name: created!.name, color: created!.color },
+    });
     return created!;
   });
   await publishLabelsChanged(deps.bus, row.spaceId, [row.id], input.performedBy);
@@ -89,6 +96,7 @@ export async function updateLabel(
   label: LabelRow,
   patch: { name?: string; color?: string | null },
   performedBy: number,
+  by: AuditActor = { userId: performedBy },
 ): Promise<LabelRow> {
   const row = await inLabelsLock(deps, label.spaceId, async (db) => {
     if (patch.name !== undefined) await assertNameFree(db, label.spaceId, patch.name, label.id);
@@ -101,6 +109,17 @@ export async function updateLabel(
       .where(and(eq(labels.id, label.id), eq(labels.spaceId, label.spaceId)))
       .returning();
     if (!updated) throw notFound(); // deleted meanwhile
+    const changes = changedFields(
+      { name: label.name, color: label.color },
+      { name: updated.name, color: updated.color },
+    );
+    if (Object.keys(changes.after).length > 0)
+      await audit(db, by, {
+        spaceId: label.spaceId,
+        kind: 'label.updated',
+        target: { type: 'label', id: label.id, label: updated.name },
+        ...changes,
+      });
     return updated;
   });
   await publishLabelsChanged(deps.bus, row.spaceId, [row.id], performedBy);
@@ -108,13 +127,24 @@ export async function updateLabel(
 }
 
 /** Deletes a label and takes it off every author (author_labels has no foreign key to labels). */
-export async function deleteLabel(deps: LabelsDeps, label: LabelRow, performedBy: number): Promise<void> {
+export async function deleteLabel(
+  deps: LabelsDeps,
+  label: LabelRow,
+  performedBy: number,
+  by: AuditActor = { userId: performedBy },
+): Promise<void> {
   const unlabelled = await inLabelsLock(deps, label.spaceId, async (db) => {
     const rows = await db
       .delete(authorLabels)
       .where(and(eq(authorLabels.spaceId, label.spaceId), eq(authorLabels.labelId, label.id)))
       .returning({ authorId: authorLabels.authorId });
     await db.delete(labels).where(and(eq(labels.id, label.id), eq(labels.spaceId, label.spaceId)));
+    await audit(db, by, {
+      spaceId: label.spaceId,
+      kind: 'label.deleted',
+      target: { type: 'label', id: label.id, label: label.name },
+      before: { name: label.name, color: label.color },
+    });
     return rows.map((r) => r.authorId);
   });
   await publishLabelsChanged(deps.bus, label.spaceId, [label.id], performedBy);

@@ -5,7 +5,7 @@ import { forbidden, notFound } from '../../http/errors';
 import { type InboxScope, scopeFor } from '../inbox/scope';
 import { authorize, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 
-// Who may see an author and their content (SPEC §2 author/{id}, §6). An author belongs to one space;
+// Who may see an author and their content (docs/product/screens-and-routes.md author/{id}, §6). An author belongs to one space;
 // their comments are seen through the `items.view` scope and their chats through `messages.view`, both
 // narrowed to a user group's accounts when the member has one (modules/inbox/scope.ts).
 
@@ -100,8 +100,9 @@ export function assertContentAccess(scope: InboxScope, author: AuthorRow, kind: 
 }
 
 /** {items|chats}/authors: 403 unless the actor sees comments (or personal messages) in some space. */
-export function authorizeAuthorList(actor: ServerActor, content: 'items' | 'chats'): void {
-  if (spaceIdsWhere(actor, content === 'chats' ? 'messages.view' : 'items.view').length === 0) {
+export function authorizeAuthorList(actor: ServerActor, content: 'items' | 'chats' | 'issues'): void {
+  const ability = content === 'chats' ? 'messages.view' : content === 'issues' ? 'issues.view' : 'items.view';
+  if (spaceIdsWhere(actor, ability).length === 0) {
     throw forbidden(content === 'chats' ? 'error.noMessagesAccess' : 'error.noAccess');
   }
 }

@@ -15,11 +15,23 @@ import {
   sql,
 } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { authorLabels, authors, chats, chatTags, items, itemTags, messages, objects } from '../../db/schema';
+import {
+  authorLabels,
+  authors,
+  chats,
+  chatTags,
+  issueLinks,
+  issues,
+  items,
+  itemTags,
+  messages,
+  objects,
+} from '../../db/schema';
 import { type InboxScope, scopeCondition } from '../inbox/scope';
+import { type IssueScope, scopeIssues } from '../issues/policy';
 import type { ContentScopes } from './policy';
 
-// Reads behind the author page (SPEC §2 author/{id}), the author lists ({items|chats}/authors) and
+// Reads behind the author page (docs/product/screens-and-routes.md author/{id}), the author lists ({items|chats}/authors) and
 // labels/{id}/authors. Every query is limited by the caller's content scopes; our own replies
 // (`is_own`) are the account speaking, not the author, and never count.
 
@@ -65,8 +77,12 @@ function customerItemsIn(scope: InboxScope): SQL {
 // ---------------------------------------------------------------- author lists
 
 export interface AuthorListFilter {
-  /** Authors who wrote comments in scope, who wrote in chats in scope, or either. */
-  content: 'items' | 'chats' | 'any';
+  /**
+   * Authors who wrote comments in scope, who wrote in chats in scope, either, or (issues/authors) whom a
+   * task the caller sees is about — with `issues`, the caller's task scope.
+   */
+  content: 'items' | 'chats' | 'any' | 'issues';
+  issues?: IssueScope;
   q?: string;
   labelId?: number;
   blocked?: boolean;
@@ -81,6 +97,29 @@ export interface AuthorListRow {
   labelIds: number[];
   itemsCount: number;
   chatsCount: number;
+}
+
+/**
+ * The authors the caller's visible tasks are about (issues/authors): linked to a task themselves, or the
+ * author of a comment or dialog linked to one. Driven from the tasks, which are few next to the authors,
+ * so the list does not walk the authors table looking for ones with tasks.
+ */
+function authorsOfIssues(scope: IssueScope, spaceIds: number[]): SQL {
+  const visible = sql`${issueLinks.issueId} IN (SELECT ${issues.id} FROM ${issues} WHERE ${scopeIssues(scope)})`;
+  const inSpaces = sql`${issueLinks.spaceId} IN (${sql.join(
+    spaceIds.map((id) => sql`${id}`),
+    sql`, `,
+  )})`;
+  return sql`(
+    SELECT ${issueLinks.targetId} FROM ${issueLinks}
+      WHERE ${issueLinks.kind} = 'author' AND ${inSpaces} AND ${visible}
+    UNION
+    SELECT ${items.authorId} FROM ${issueLinks} JOIN ${items} ON ${items.id} = ${issueLinks.targetId}
+      WHERE ${issueLinks.kind} = 'item' AND ${inSpaces} AND ${visible} AND ${items.authorId} IS NOT NULL
+    UNION
+    SELECT ${chats.authorId} FROM ${issueLinks} JOIN ${chats} ON ${chats.id} = ${issueLinks.targetId}
+      WHERE ${issueLinks.kind} = 'chat' AND ${inSpaces} AND ${visible} AND ${chats.authorId} IS NOT NULL
+  )`;
 }
 
 /**
@@ -118,20 +157,26 @@ export async function findAuthors(
       ),
   );
   const spaceIds = [
-    ...new Set([
-      ...(filter.content === 'chats' ? [] : scopes.items.spaces.keys()),
-      ...(filter.content === 'items' ? [] : scopes.chats.spaces.keys()),
-    ]),
+    ...new Set(
+      filter.content === 'issues'
+        ? [...(filter.issues?.inbox.spaces.keys() ?? [])]
+        : [
+            ...(filter.content === 'chats' ? [] : scopes.items.spaces.keys()),
+            ...(filter.content === 'items' ? [] : scopes.chats.spaces.keys()),
+          ],
+    ),
   ].filter((id) => filter.spaceId === undefined || id === filter.spaceId);
   if (spaceIds.length === 0) return { rows: [], nextBefore: null };
 
   const conditions: Array<SQL | undefined> = [
     inArray(authors.spaceId, spaceIds),
-    filter.content === 'items'
-      ? wroteItems
-      : filter.content === 'chats'
-        ? wroteChats
-        : or(wroteItems, wroteChats),
+    filter.content === 'issues'
+      ? inArray(authors.id, authorsOfIssues(filter.issues!, spaceIds))
+      : filter.content === 'items'
+        ? wroteItems
+        : filter.content === 'chats'
+          ? wroteChats
+          : or(wroteItems, wroteChats),
     filter.before === undefined ? undefined : lt(authors.id, filter.before),
     filter.blocked === undefined ? undefined : filter.blocked ? isBlocked : not(isBlocked),
   ];

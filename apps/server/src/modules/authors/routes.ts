@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
 import { presentChat, presentItem } from '../inbox/presenter';
+import { issueScope } from '../issues/policy';
 import { authorize, loadActor } from '../spaces/actor';
 import { assertManageable, assertVisible, listSpaceIds } from '../tags/policy';
 import * as labelsService from './labels';
@@ -31,7 +32,7 @@ const LABELS_ABILITY = 'labels.manage' as const;
 const OK = { message: 'ok' } as const;
 
 /**
- * Authors (SPEC §2 author/{id}, {items|chats|issues}/authors) and Settings → author labels (labels,
+ * Authors (docs/product/screens-and-routes.md author/{id}, {items|chats|issues}/authors) and Settings → author labels (labels,
  * labels/{id}/authors). Blocking authors (POST /v1/authors/:id/block|unblock) lives with moderation.
  */
 export async function registerAuthorsModule(
@@ -60,12 +61,12 @@ export async function registerAuthorsModule(
     },
     async (req) => {
       const { scope, q, label_id, blocked, object_id, space_id, before, limit } = req.query;
-      // Tasks (SPEC issues) do not exist yet, so nobody has written in one: an empty list, not an error.
-      if (scope === 'issues') return { items: [], next_before: null };
       const actor = await loadActor(db, req.auth!.user);
       authorizeAuthorList(actor, scope);
       const page = await findAuthors(db, await contentScopes(db, actor), {
         content: scope,
+        // issues/authors: whom the caller's visible tasks are about (modules/issues scope).
+        ...(scope === 'issues' ? { issues: await issueScope(db, actor) } : {}),
         q,
         labelId: label_id,
         blocked: blocked === undefined ? undefined : blocked === '1',
@@ -265,6 +266,7 @@ export async function registerAuthorsModule(
         name: req.body.name,
         color: req.body.color,
         performedBy: actor.userId,
+        by: actor,
       });
       return presentLabel(row);
     },
@@ -279,7 +281,7 @@ export async function registerAuthorsModule(
     async (req) => {
       const actor = await loadActor(db, req.auth!.user);
       const label = assertManageable(actor, LABELS_ABILITY, await labelsService.getLabel(db, req.params.id));
-      return presentLabel(await labelsService.updateLabel(serviceDeps, label, req.body, actor.userId));
+      return presentLabel(await labelsService.updateLabel(serviceDeps, label, req.body, actor.userId, actor));
     },
   );
 
@@ -297,7 +299,7 @@ export async function registerAuthorsModule(
     async (req) => {
       const actor = await loadActor(db, req.auth!.user);
       const label = assertManageable(actor, LABELS_ABILITY, await labelsService.getLabel(db, req.params.id));
-      await labelsService.deleteLabel(serviceDeps, label, actor.userId);
+      await labelsService.deleteLabel(serviceDeps, label, actor.userId, actor);
       return OK;
     },
   );

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { colorField, nameField } from '../tags/schemas';
 
-// Query strings and bodies of the author screens (SPEC §2 author/{id}, {items|chats|issues}/authors) and
-// of Settings → labels (SPEC §2 labels (new, {id}, {id}/authors)).
+// Query strings and bodies of the author screens (docs/product/screens-and-routes.md author/{id}, {items|chats|issues}/authors) and
+// of Settings → labels (docs/product/screens-and-routes.md labels (new, {id}, {id}/authors)).
 
 export const PAGE_LIMIT_DEFAULT = 50;
 export const PAGE_LIMIT_MAX = 100;
@@ -32,7 +32,7 @@ export const authorListQuery = pageQuery.extend({
   label_id: positiveId.optional(),
   /** 1: only blocked authors, 0: only authors who are not blocked; absent: both. */
   blocked: z.enum(['0', '1']).optional(),
-  /** SPEC §2: object filtering adds object_id to the current route. */
+  /** docs/product/screens-and-routes.md: object filtering adds object_id to the current route. */
   object_id: positiveId.optional(),
   space_id: positiveId.optional(),
 });

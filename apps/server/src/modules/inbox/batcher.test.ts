@@ -1,6 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../../test/auth-helpers';
+import { failInsertsContaining, marker } from '../../../test/db-faults';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { buildObject, commentEvent, messageEvent } from '../../../test/inbox-helpers';
 import { chats, items, messages } from '../../db/schema';
@@ -96,6 +97,42 @@ describe('IngestBatcher', () => {
     ]);
     const [child] = await t.deps.database.db.select().from(items).where(eq(items.id, second!.itemIds[0]!));
     expect(child!.parentId).toBe(first!.itemIds[0]);
+  });
+});
+
+describe('a request that fails the merged batch', () => {
+  it('is stored on its own, so only its caller gets the error and the other requests are stored', async () => {
+    const object = await account();
+    // A failure that is not a refusal of the data (SQLSTATE P0001, not 22/23/54): ingest() throws it.
+    const poison = marker();
+    const db = t.deps.database.db;
+    const undo = await failInsertsContaining(db, 'messages', poison);
+    try {
+      // A long linger: every request of the burst joins one merged batch.
+      const batcher = new IngestBatcher(deps(), { maxBatch: 500, lingerMs: 50, overlap: 1 });
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) =>
+          batcher.submit(object, [
+            messageEvent({ chatExternalId: `peer-${i}`, text: i === 5 ? poison : `Сообщение ${i}` }),
+          ]),
+        ),
+      );
+      expect(outcomes.map((o) => o.status)).toEqual([
+        ...Array(5).fill('fulfilled'),
+        'rejected',
+        'fulfilled',
+        'fulfilled',
+      ]);
+      expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value.created : 0))).toEqual([
+        1, 1, 1, 1, 1, 0, 1, 1,
+      ]);
+      const chatRows = await db.select().from(chats).where(eq(chats.objectId, object.id));
+      expect(chatRows.map((c) => c.lastMessageText).sort()).toEqual(
+        [0, 1, 2, 3, 4, 6, 7].map((i) => `Сообщение ${i}`),
+      );
+    } finally {
+      await undo();
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client';
+import { isDeadlock } from '../../db/sqlstate';
 import type { EventBus } from '../../realtime/bus';
 import { type IngestResult, ingest, type ObjectRow } from './ingest';
 
@@ -111,20 +112,28 @@ export class IngestBatcher {
   }
 
   private async run(queue: Queue, batch: Pending[]) {
+    const store = (events: unknown[]) => withDeadlockRetry(() => ingest(this.deps, queue.object, events));
+    let result: IngestResult;
     try {
-      const events = batch.flatMap((p) => p.events);
-      const result = await withDeadlockRetry(() => ingest(this.deps, queue.object, events));
-      // Every caller learns the batch's outcome; invalid indexes are shifted back to its own events.
-      let offset = 0;
-      for (const p of batch) {
-        const own = result.invalid
-          .filter((i) => i.index >= offset && i.index < offset + p.events.length)
-          .map((i) => ({ ...i, index: i.index - offset }));
-        p.resolve({ ...result, invalid: own });
-        offset += p.events.length;
-      }
+      result = await store(batch.flatMap((p) => p.events));
     } catch (error) {
-      for (const p of batch) p.reject(error);
+      if (batch.length === 1) {
+        batch[0]!.reject(error);
+        return;
+      }
+      // ingest() already isolates events the database refuses; whatever else failed the merged batch,
+      // each request is stored on its own so only those it concerns are answered with the error.
+      for (const p of batch) await store(p.events).then(p.resolve, p.reject);
+      return;
+    }
+    // Every caller learns the batch's outcome; invalid indexes are shifted back to its own events.
+    let offset = 0;
+    for (const p of batch) {
+      const own = result.invalid
+        .filter((i) => i.index >= offset && i.index < offset + p.events.length)
+        .map((i) => ({ ...i, index: i.index - offset }));
+      p.resolve({ ...result, invalid: own });
+      offset += p.events.length;
     }
   }
 }
@@ -142,13 +151,6 @@ export async function withDeadlockRetry<T>(work: () => Promise<T>, attempts = 3)
       if (attempt >= attempts || !isDeadlock(error)) throw error;
     }
   }
-}
-
-function isDeadlock(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '40P01') return true;
-  }
-  return false;
 }
 
 const isMessage = (event: unknown) =>

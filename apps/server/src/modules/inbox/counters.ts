@@ -7,7 +7,7 @@ import { scopeFor } from './scope';
 
 /**
  * The inbox's badge counters for GET /v1/counts and /v1/config: the work waiting in the caller's
- * scope — comments in the default item statuses, chats in the default chat statuses (SPEC §9) — read
+ * scope — comments in the default item statuses, chats in the default chat statuses (docs/product/limits.md) — read
  * from the trigger-maintained inbox_counters rows, never by counting items.
  */
 export function registerInboxCounters() {

@@ -32,7 +32,7 @@ const failuresQuery = z.object({
 });
 
 /**
- * Failed outgoing actions (SPEC §2 settings/errors and the errors dropdown; "never lost silently"):
+ * Failed outgoing actions (docs/product/screens-and-routes.md settings/errors and the errors dropdown; "never lost silently"):
  * the list and per-account counts for those who see errors (administrators, within their user group),
  * the failed action of one item, and an author's network ban.
  */

@@ -14,7 +14,7 @@ import {
   fakeConnector,
 } from './actions/test-helpers';
 
-// Failed outgoing actions are never lost (SPEC §2 settings/errors, the errors dropdown): a refused
+// Failed outgoing actions are never lost (docs/product/screens-and-routes.md settings/errors, the errors dropdown): a refused
 // moderation, a send out of retries and a refused network ban are listed and counted for those who see
 // errors — in their spaces and user group only — without marking the whole account broken.
 

@@ -25,6 +25,7 @@ export const ITEM_FAILURE_ACTIONS = [
   'unhide',
   'like',
   'unlike',
+  'report',
   'react',
 ] as const satisfies readonly OutboxAction[];
 /** Actions on a message whose failure sets the message's delivery_error. */

@@ -8,7 +8,7 @@ import { registerConnector } from '../../providers/registry';
 import { sandboxConnector } from '../../providers/sandbox/connector';
 import { buildWorkspace } from './actions/test-helpers';
 
-// SPEC §9 "Data import on connect up to 100 items": connecting through the API stores at most 100 of
+// docs/product/limits.md "Data import on connect up to 100 items": connecting through the API stores at most 100 of
 // what the network offers, even when its connector hands over more.
 
 let t: TestApp;
@@ -52,7 +52,7 @@ async function storedMessageTexts(objectId: number) {
   return (await db().select().from(messages).where(inArray(messages.chatId, chatIds))).map((m) => m.text);
 }
 
-describe('import on connect (SPEC §9: up to 100)', () => {
+describe('import on connect (docs/product/limits.md: up to 100)', () => {
   it('the limit is 100', () => {
     expect(IMPORT_ON_CONNECT_LIMIT).toBe(100);
   });

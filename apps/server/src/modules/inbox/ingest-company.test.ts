@@ -7,7 +7,7 @@ import { chats, companies, items, memberships } from '../../db/schema';
 import { buildMember } from '../users/testing';
 import { ingest } from './ingest';
 
-// The company settings of an account act on new work (SPEC §3, organisation/schemas.ts): who it is
+// The company settings of an account act on new work (docs/product/entities.md, organisation/schemas.ts): who it is
 // assigned to, and whether new chats start open.
 
 let t: TestApp;

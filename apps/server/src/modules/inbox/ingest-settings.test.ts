@@ -7,7 +7,7 @@ import { chats, items, messages, objects } from '../../db/schema';
 import { buildObject, buildWorkspace } from './actions/test-helpers';
 import { ingest } from './ingest';
 
-// Per-account settings (SPEC §2 settings/accounts/{id}/exclude, exclude_messages, chats, stickers,
+// Per-account settings (docs/product/screens-and-routes.md settings/accounts/{id}/exclude, exclude_messages, chats, stickers,
 // reactions) as the settings screen saves them (PUT /v1/objects/:id), honoured by the one ingestion
 // entry point: each setting both ways, asserting what is and is not stored.
 

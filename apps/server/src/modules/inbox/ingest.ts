@@ -2,11 +2,16 @@ import { type AccountSettings, isExcluded, parseAccountSettings } from '@otklik/
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { activity, companies, items, memberships, messages, type objects, posts } from '../../db/schema';
+import { isDataRefusal, refusalMessage } from '../../db/sqlstate';
+import { pgSafeDeep } from '../../lib/pg-text';
 import type { EventBus } from '../../realtime/bus';
+import { queueWatchedArrivals } from '../notifications/watches';
 import { companySettingsSchema } from '../organisation/schemas';
+import { queueArrivals, rulesQueuedEvent } from '../rules/queue';
 import { type InboundChange, type InboundItem, type InboundMessage, inboundEventSchema } from './inbound';
 import { type Published, uniqueBy, upsertAuthors } from './ingest-batch';
 import { storeMessages } from './ingest-messages';
+import { type IntakeFailure, recordIntakeFailures } from './intake-errors';
 import { presentAuthor, presentItem, presentMessage } from './presenter';
 import { presentItems } from './read-present';
 
@@ -22,43 +27,99 @@ export interface IngestResult {
   messageIds: number[];
 }
 
+export interface IngestOptions {
+  /**
+   * The caller hands `invalid` back to whoever sent the events (the ingestion API's answer), so events
+   * that failed validation are not also the account's error; events the database refused still are.
+   */
+  sendsInvalidBack?: boolean;
+}
+
+type Parsed = { index: number; event: InboundItem | InboundMessage | InboundChange };
+
+export const emptyIngestResult = (): IngestResult => ({
+  created: 0,
+  duplicates: 0,
+  excluded: 0,
+  updated: 0,
+  invalid: [],
+  itemIds: [],
+  messageIds: [],
+});
+
 /**
  * The one ingestion entry point every connector uses (issue #4 pipeline): normalise → dedupe by
  * (account, external id) so a redelivered event changes nothing → store → apply the account's
  * exclusions → publish events after commit. Batches are stored with a few multi-row statements, so a
  * webhook burst or an initial import costs a handful of round trips, not one per item.
+ *
+ * One bad event never takes its neighbours down (issue #11): text is made storable at the door (NUL
+ * and lone surrogates, pg-text.ts); an event that fails validation, or that the database still refuses
+ * (stored one by one after the batch failed), is listed in `invalid` and recorded as the account's
+ * error, and the rest is stored. Only a failure of the moment (connection, deadlock) is thrown.
  */
 export async function ingest(
   deps: { db: Db; bus: EventBus },
   object: ObjectRow,
   events: unknown[],
+  opts: IngestOptions = {},
 ): Promise<IngestResult> {
-  const result: IngestResult = {
-    created: 0,
-    duplicates: 0,
-    excluded: 0,
-    updated: 0,
-    invalid: [],
-    itemIds: [],
-    messageIds: [],
-  };
-  const itemEvents: InboundItem[] = [];
-  const messageEvents: InboundMessage[] = [];
-  const changeEvents: InboundChange[] = [];
+  const result = emptyIngestResult();
+  const parsed: Parsed[] = [];
   events.forEach((raw, index) => {
-    const parsed = inboundEventSchema.safeParse(raw);
-    if (!parsed.success) {
+    // Cleaned before validation: an id that was nothing but NUL then fails its length check.
+    const checked = inboundEventSchema.safeParse(pgSafeDeep(raw));
+    if (!checked.success) {
       result.invalid.push({
         index,
-        error: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+        error: checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
       });
       return;
     }
-    const event = parsed.data;
+    parsed.push({ index, event: checked.data });
+  });
+
+  const refused: IntakeFailure[] = [];
+  try {
+    merge(result, await storeBatch(deps, object, parsed));
+  } catch (error) {
+    if (!isDataRefusal(error)) throw error;
+    // Which event the database refused is not said: each goes on its own, so only that one is lost.
+    for (const one of parsed) {
+      const oneError =
+        parsed.length === 1
+          ? error
+          : await storeBatch(deps, object, [one]).then(
+              (part) => void merge(result, part),
+              (e: unknown) => e ?? new Error('ingest failed'),
+            );
+      if (oneError === undefined) continue;
+      if (!isDataRefusal(oneError)) throw oneError;
+      const failure = { index: one.index, error: `not stored: ${refusalMessage(oneError)}` };
+      result.invalid.push(failure);
+      refused.push({ ...failure, event: one.event });
+    }
+    result.invalid.sort((a, b) => a.index - b.index);
+  }
+  const unstored = opts.sendsInvalidBack
+    ? refused
+    : result.invalid.map((i) => refused.find((r) => r.index === i.index) ?? { ...i, event: events[i.index] });
+  if (unstored.length > 0) await recordIntakeFailures(deps, object, unstored, events.length);
+  return result;
+}
+
+/** Stores parsed events in one transaction and publishes what changed after commit. */
+async function storeBatch(deps: { db: Db; bus: EventBus }, object: ObjectRow, parsed: Parsed[]) {
+  const result = emptyIngestResult();
+  if (parsed.length === 0) return result;
+  const itemEvents: InboundItem[] = [];
+  const messageEvents: InboundMessage[] = [];
+  const changeEvents: InboundChange[] = [];
+  for (const { event } of parsed) {
     if (event.type === 'item') itemEvents.push(event);
     else if (event.type === 'message') messageEvents.push(event);
     else changeEvents.push(event);
-  });
+  }
 
   const settings = parseAccountSettings(object.settings);
   const published: Published[] = [];
@@ -75,11 +136,21 @@ export async function ingest(
   return result;
 }
 
+function merge(into: IngestResult, part: IngestResult) {
+  into.created += part.created;
+  into.duplicates += part.duplicates;
+  into.excluded += part.excluded;
+  into.updated += part.updated;
+  into.invalid.push(...part.invalid);
+  into.itemIds.push(...part.itemIds);
+  into.messageIds.push(...part.messageIds);
+}
+
 /**
- * What the account's company says about new work (SPEC §3 company settings, organisation/schemas.ts):
+ * What the account's company says about new work (docs/product/entities.md company settings, organisation/schemas.ts):
  * who new comments and chats are assigned to — while that user is still a member of the space — and
  * whether new chats start `open` instead of `new`. Comments always start `new`: `open` is not among the
- * comment list's default statuses (SPEC §9), so an `open` comment would be missed.
+ * comment list's default statuses (docs/product/limits.md), so an `open` comment would be missed.
  */
 export interface ArrivalRules {
   assignedUserId: number | null;
@@ -242,6 +313,19 @@ async function storeItems(
       })),
     );
   result.itemIds.push(...inserted.map((r) => r.id));
+  // Auto-rules (issue 17) and notification watches (issue 18): queued in this transaction, run by the
+  // rules worker after the commit.
+  const rulesQueued = await queueArrivals(
+    db,
+    object.spaceId,
+    received.map((r) => r.id),
+  );
+  const watchQueued = await queueWatchedArrivals(
+    db,
+    object.spaceId,
+    received.map((r) => r.id),
+  );
+  if (rulesQueued || watchQueued) published.push(rulesQueuedEvent());
   const authorById = new Map([...authorRows.values()].map((a) => [a.id, presentAuthor(a)]));
   published.push({
     type: 'items.created',
@@ -314,6 +398,30 @@ async function applyChanges(
     }
   }
   result.updated += changedItems.length + changedMessages.length;
+  // Auto-rules on the author's edits and deletions (issue 17), queued like arrivals.
+  const byAuthor = changedItems.filter((r) => !r.isOwn);
+  const edited = byAuthor.filter((r) => r.editedAt !== null && !r.isDeleted);
+  const deleted = byAuthor.filter((r) => r.isDeleted && r.status === 'deleted');
+  const editedAt = new Map(edited.map((r) => [r.id, r.editedAt!.getTime()]));
+  const editIds = events.filter((e) => e.target === 'item' && e.change === 'edited').map((e) => e.externalId);
+  const deleteIds = events
+    .filter((e) => e.target === 'item' && e.change === 'deleted')
+    .map((e) => e.externalId);
+  const queuedEdits = await queueArrivals(
+    db,
+    object.spaceId,
+    edited.filter((r) => editIds.includes(r.externalId!)).map((r) => r.id),
+    'item_edited',
+    (id) => `edit:${editedAt.get(id)}`,
+  );
+  const queuedDeletes = await queueArrivals(
+    db,
+    object.spaceId,
+    deleted.filter((r) => deleteIds.includes(r.externalId!)).map((r) => r.id),
+    'item_deleted',
+    () => 'deleted',
+  );
+  if (queuedEdits || queuedDeletes) published.push(rulesQueuedEvent());
   if (changedItems.length > 0) {
     // Full rows (author, tags), the same as lists show, so a pushed update never blanks a row. Read after
     // commit, on the pool: the presenter's parallel reads must not share the transaction's connection.

@@ -98,10 +98,16 @@ const cursor = z
     return decoded;
   });
 
-/** Filters shared by the comment and chat lists (SPEC §2 saved-filter query: status, dates, provider, ...). */
+/** Filters shared by the comment and chat lists (docs/product/screens-and-routes.md saved-filter query: status, dates, provider, ...). */
 const commonListFilters = {
   provider: queryArray(z.enum(PROVIDER_IDS, invalid)),
   object_id: queryArray(id),
+  /**
+   * docs/product/screens-and-routes.md: a saved filter's query can carry `source` — the connected accounts (review sources,
+   * networks, messengers) the list comes from. It narrows like object_id; with both, the list is
+   * their intersection (foldSource).
+   */
+  source: queryArray(id),
   tag_id: queryArray(id),
   /** User ids, and `none` for "not assigned to anybody". */
   assigned_user_id: queryArray(z.union([z.literal('none'), id])),
@@ -110,28 +116,55 @@ const commonListFilters = {
   created_at_to: unixSeconds.optional(),
   close_reason: queryArray(z.enum(CLOSE_REASONS, invalid)),
   q: textQuery,
-  /** reversed=1: oldest first (the user setting `reversed`, SPEC §3). */
+  /** reversed=1: oldest first (the user setting `reversed`, docs/product/entities.md). */
   reversed: flag,
   limit: limit(DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
   before: cursor,
 };
 
-const statuses = (fallback: readonly InboxStatus[]) =>
-  queryArray(z.enum(INBOX_STATUSES, invalid)).transform((v) => [...new Set(v ?? fallback)]);
+/**
+ * The statuses a list covers. Without a `status` parameter: docs/product/limits.md's default queue — except for a text
+ * search, which covers every status (issue 13: a search found only new and in-progress rows, silently).
+ * An explicit `status` always wins.
+ */
+function withStatuses(fallback: readonly InboxStatus[], searched: readonly InboxStatus[]) {
+  return <P extends { status?: InboxStatus[]; q?: string }>(p: P) => ({
+    ...p,
+    status: [...new Set(p.status ?? (p.q ? searched : fallback))],
+  });
+}
 
-export const itemListQuery = z.object({
-  ...commonListFilters,
-  // SPEC §9: the default status filter is new and inprogress.
-  status: statuses(DEFAULT_ITEM_STATUSES),
-  kind: queryArray(z.enum(ITEM_KINDS, invalid)),
-});
+/** Every status a text search covers by default; chats are never 'deleted'. */
+export const SEARCH_ITEM_STATUSES = INBOX_STATUSES;
+export const SEARCH_CHAT_STATUSES = INBOX_STATUSES.filter((status) => status !== 'deleted');
+
+const statusFilter = queryArray(z.enum(INBOX_STATUSES, invalid));
+
+export const itemListQuery = z
+  .object({
+    ...commonListFilters,
+    // docs/product/limits.md: the default status filter is new and inprogress.
+    status: statusFilter,
+    kind: queryArray(z.enum(ITEM_KINDS, invalid)),
+  })
+  .transform(withStatuses(DEFAULT_ITEM_STATUSES, SEARCH_ITEM_STATUSES));
+
+/** `source` folded into object_id, so the queries and the page cache know one account filter. */
+export function foldSource<T extends { object_id?: number[]; source?: number[] }>(p: T): T {
+  if (!p.source) return p;
+  // An empty intersection must list nothing: no account has id 0.
+  const both = p.object_id ? p.object_id.filter((v) => p.source!.includes(v)) : p.source;
+  return { ...p, object_id: both.length > 0 ? both : [0], source: undefined };
+}
 export type ItemListParams = z.output<typeof itemListQuery>;
 
-export const chatListQuery = z.object({
-  ...commonListFilters,
-  // SPEC §9: chats add open to the default status filter.
-  status: statuses(DEFAULT_CHAT_STATUSES),
-});
+export const chatListQuery = z
+  .object({
+    ...commonListFilters,
+    // docs/product/limits.md: chats add open to the default status filter.
+    status: statusFilter,
+  })
+  .transform(withStatuses(DEFAULT_CHAT_STATUSES, SEARCH_CHAT_STATUSES));
 export type ChatListParams = z.output<typeof chatListQuery>;
 
 export const messagePageQuery = z.object({

@@ -4,29 +4,43 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCdn, type TestCdn } from '../../../test/cdn';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { buildObject, commentEvent } from '../../../test/inbox-helpers';
 import { buildWorkspace } from './actions/test-helpers';
 import { ingest } from './ingest';
 
 // Files networks link to publicly (VK, Viber, MAX CDNs) are kept too: their links expire. Only public
-// addresses are fetched, unless MEDIA_FETCH_PRIVATE says otherwise (emulators on 127.0.0.1 in tests).
+// addresses are fetched (MEDIA_FETCH_PRIVATE=true: the operator's opt-in to their own network). The CDN
+// stands on 127.0.0.1 behind the test network hook (test/cdn.ts): its hosts resolve to public addresses.
 
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46, 0, 1]);
-let cdn: Server;
-let cdnUrl: string;
-let hits = 0;
+let cdn: TestCdn;
+let local: Server;
+let localUrl: string;
+let localHits = 0;
 beforeAll(async () => {
-  cdn = createServer((req, res) => {
-    hits += 1;
+  cdn = await startCdn();
+  cdn.route('cdn.example', '/photo.jpg', JPEG, 'image/jpeg');
+  local = createServer((req, res) => {
+    localHits += 1;
     if (req.url?.split('?')[0] === '/photo.jpg')
       res.writeHead(200, { 'content-type': 'image/jpeg' }).end(JPEG);
     else res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => cdn.listen(0, '127.0.0.1', resolve));
-  cdnUrl = `http://127.0.0.1:${(cdn.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+  localUrl = `http://127.0.0.1:${(local.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => cdn.close(() => resolve())));
+afterAll(async () => {
+  await cdn.close();
+  await new Promise<void>((resolve) => local.close(() => resolve()));
+});
+
+const appWith = (env: Record<string, string> = {}) =>
+  createTestApp(
+    { DATA_DIR: mkdtempSync(join(tmpdir(), 'otklik-media-')), ...env },
+    { mediaNetwork: cdn.network },
+  );
 
 async function commentWithPhoto(t: TestApp, url: string) {
   const admin = await buildWorkspace(t);
@@ -44,34 +58,76 @@ const until = async (probe: () => boolean) => {
 
 describe('files behind public links', () => {
   it('are kept on arrival, so they still show when the link is gone', async () => {
-    const t = await createTestApp({
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'otklik-media-')),
-      MEDIA_FETCH_PRIVATE: 'true',
-    });
+    const t = await appWith();
     try {
-      const before = hits;
-      const { admin, itemId } = await commentWithPhoto(t, `${cdnUrl}/photo.jpg?expires=soon`);
-      await until(() => hits === before + 1);
+      const before = cdn.hitsOf('cdn.example', '/photo.jpg');
+      const { admin, itemId } = await commentWithPhoto(t, 'https://cdn.example/photo.jpg?expires=soon');
+      await until(() => cdn.hitsOf('cdn.example', '/photo.jpg') === before + 1);
       // Served from the kept copy: the CDN (whose link will expire) is not asked again.
       const res = await t.app.inject({ url: `/v1/items/${itemId}/attachments/0`, headers: admin.headers });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.headers['content-type']).toBe('image/jpeg');
       expect(res.rawPayload.equals(JPEG)).toBe(true);
-      expect(hits).toBe(before + 1);
+      expect(cdn.hitsOf('cdn.example', '/photo.jpg')).toBe(before + 1);
     } finally {
       await t.close();
     }
   });
 
   it('never makes the server call a private address', async () => {
-    const t = await createTestApp({ DATA_DIR: mkdtempSync(join(tmpdir(), 'otklik-media-')) });
+    const t = await appWith();
     try {
-      const before = hits;
-      const { admin, itemId } = await commentWithPhoto(t, `${cdnUrl}/photo.jpg`);
+      const before = localHits;
+      const { admin, itemId } = await commentWithPhoto(t, `${localUrl}/photo.jpg`);
       const res = await t.app.inject({ url: `/v1/items/${itemId}/attachments/0`, headers: admin.headers });
       expect(res.statusCode).toBe(502);
-      expect(res.json().error).toBe('Файл недоступен: 127.0.0.1 is a private address');
-      expect(hits).toBe(before);
+      expect(res.json().error).toBe('Файл недоступен: 127.0.0.1 — внутренний адрес, запрос к нему запрещён');
+      expect(localHits).toBe(before);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('nor through a public link that redirects into its network', async () => {
+    cdn.route('cdn.example', '/moved.jpg', (_req, res) =>
+      res.writeHead(302, { location: `${localUrl}/photo.jpg` }).end(),
+    );
+    const t = await appWith();
+    try {
+      const before = localHits;
+      const { admin, itemId } = await commentWithPhoto(t, 'https://cdn.example/moved.jpg');
+      const res = await t.app.inject({ url: `/v1/items/${itemId}/attachments/0`, headers: admin.headers });
+      expect(res.statusCode).toBe(502);
+      expect(res.json().error).toBe('Файл недоступен: 127.0.0.1 — внутренний адрес, запрос к нему запрещён');
+      expect(cdn.hitsOf('cdn.example', '/moved.jpg')).toBeGreaterThan(0);
+      expect(localHits).toBe(before);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("MEDIA_FETCH_PRIVATE=true opens the operator's own network, but never link-local (cloud metadata)", async () => {
+    const t = await appWith({ MEDIA_FETCH_PRIVATE: 'true' });
+    try {
+      const before = localHits;
+      const kept = await commentWithPhoto(t, `${localUrl}/photo.jpg`);
+      const res = await t.app.inject({
+        url: `/v1/items/${kept.itemId}/attachments/0`,
+        headers: kept.admin.headers,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.rawPayload.equals(JPEG)).toBe(true);
+      expect(localHits).toBeGreaterThan(before);
+
+      const metadata = await commentWithPhoto(t, 'http://169.254.169.254/latest/meta-data/photo.jpg');
+      const refused = await t.app.inject({
+        url: `/v1/items/${metadata.itemId}/attachments/0`,
+        headers: metadata.admin.headers,
+      });
+      expect(refused.statusCode).toBe(502);
+      expect(refused.json().error).toBe(
+        'Файл недоступен: 169.254.169.254 — внутренний адрес, запрос к нему запрещён',
+      );
     } finally {
       await t.close();
     }

@@ -12,9 +12,9 @@ import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
 import { AppError } from '../../http/errors';
 import { connectorContext } from '../../providers/context';
-import { assertPublicUrl, downloadMedia, MediaTooLarge } from '../../providers/media';
+import { downloadPublicMedia, MediaTooLarge } from '../../providers/media';
 import { getConnector } from '../../providers/registry';
-import { ConnectorError, type FetchedMedia } from '../../providers/types';
+import { ConnectorError, type FetchedMedia, failureParam } from '../../providers/types';
 import type { EventBus } from '../../realtime/bus';
 import { loadActor } from '../spaces/actor';
 import { getScopedChat, getScopedItem, inScope, scopeFor } from './scope';
@@ -48,7 +48,7 @@ export class MediaStore {
   private readonly inFlight = new Map<string, Promise<FetchedMedia>>();
 
   constructor(
-    private readonly deps: Pick<AppDeps, 'sealer' | 'config' | 'log'> & { db: Db },
+    private readonly deps: Pick<AppDeps, 'sealer' | 'config' | 'log' | 'mediaNetwork'> & { db: Db },
     readonly maxBytes = deps.config.MEDIA_MAX_MB * 1024 * 1024,
   ) {
     this.dir = join(deps.config.dataDir, 'media');
@@ -85,8 +85,12 @@ export class MediaStore {
 
   /** A file the network links to publicly (VK, Viber, MAX CDNs): links expire, the copy stays. */
   private async fetchPublic(url: string) {
-    await assertPublicUrl(url, this.deps.config.MEDIA_FETCH_PRIVATE === 'true');
-    return downloadMedia(fetch, url, { maxBytes: this.maxBytes, what: new URL(url).host });
+    return downloadPublicMedia(url, {
+      maxBytes: this.maxBytes,
+      what: new URL(url).host,
+      network: this.deps.mediaNetwork,
+      allowPrivate: this.deps.config.MEDIA_FETCH_PRIVATE === 'true',
+    });
   }
 
   private async fetchThroughConnector(objectId: number, ref: string) {
@@ -154,7 +158,7 @@ export async function registerMediaRoutes(
       if (error instanceof MediaTooLarge)
         throw new AppError(413, 'media.tooLarge', { params: { limit: deps.config.MEDIA_MAX_MB } });
       if (error instanceof ConnectorError)
-        throw new AppError(502, 'media.unavailable', { params: { reason: error.message } });
+        throw new AppError(502, 'media.unavailable', { params: { reason: failureParam(error) } });
       throw error;
     }
     const type = media.contentType?.split(';')[0]?.trim().toLowerCase() ?? '';

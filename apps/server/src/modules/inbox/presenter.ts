@@ -5,7 +5,7 @@ import type { authors, chats, items, messages, posts } from '../../db/schema';
 
 const unix = (d: Date | null | undefined) => (d ? Math.floor(d.getTime() / 1000) : null);
 
-/** The first `length` characters, on a whole code point (SPEC §9 excerpts: 100 and 800). */
+/** The first `length` characters, on a whole code point (docs/product/limits.md excerpts: 100 and 800). */
 export function excerpt(text: string, length = EXCERPT_SHORT): string {
   const chars = Array.from(text.replace(/\s+/g, ' ').trim());
   return chars.length <= length ? chars.join('') : `${chars.slice(0, length).join('')}…`;
@@ -64,6 +64,8 @@ export function presentItem(
     status: i.status,
     close_reason: i.closeReason,
     delayed_until: unix(i.delayedUntil),
+    /** Back from `delayed` and not opened since (unix seconds). */
+    returned_at: unix(i.returnedAt),
     assigned_user_id: i.assignedUserId,
     is_hidden: i.isHidden,
     is_liked: i.isLiked,
@@ -93,6 +95,7 @@ export function presentChat(
     status: c.status,
     close_reason: c.closeReason,
     delayed_until: unix(c.delayedUntil),
+    returned_at: unix(c.returnedAt),
     assigned_user_id: c.assignedUserId,
     last_message_at: unix(c.lastMessageAt),
     last_message: excerpt(c.lastMessageText),

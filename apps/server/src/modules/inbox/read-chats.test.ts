@@ -103,6 +103,10 @@ describe('chats', () => {
     }>;
     expect(found!.match).toMatchObject({ is_own: false, message_id: expect.any(Number) });
     expect(found!.match.text).toMatch(new RegExp(`${MATCH_START}refund`, 'i'));
+    // A text search without a status filter covers every status (the closed chat too); an explicit status
+    // still narrows it.
+    expect(ids(await listChats(team.headers, 'q=thanks')), 'q=thanks').toEqual([chatId('c3')]);
+    expect(ids(await listChats(team.headers, 'q=thanks&status=new'))).toEqual([]);
     const first = await listChats(team.headers, 'limit=2');
     expect(ids(first)).toEqual(['c4', 'c2'].map(chatId));
     const second = await listChats(team.headers, `limit=2&before=${first.next}`);

@@ -67,7 +67,7 @@ export async function presentChats(db: Db, rows: Array<ChatRow & { provider?: st
   });
 }
 
-/** Search hits carry the long excerpt (SPEC §9: excerpts of 100 and 800 characters). */
+/** Search hits carry the long excerpt (docs/product/limits.md: excerpts of 100 and 800 characters). */
 export async function presentItemHits(db: Db, rows: ItemRow[]) {
   const presented = await presentItems(db, rows);
   return presented.map((item) => ({ ...item, excerpt: excerpt(item.text, EXCERPT_LONG) }));

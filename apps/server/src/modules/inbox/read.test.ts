@@ -222,6 +222,26 @@ describe('GET /v1/items', () => {
     expect(await search('самолёт')).toEqual([]);
   });
 
+  it('searches every status when no status is asked for; an explicit status still narrows the search', async () => {
+    const team = await buildTeam();
+    const result = await ingestEvents(team.vk, [
+      commentEvent({ text: 'Верните деньги за заказ', createdAt: at(1) }),
+      commentEvent({ text: 'Заказ пришёл, спасибо', createdAt: at(2) }),
+      commentEvent({ text: 'Где заказ?', createdAt: at(3) }),
+      commentEvent({ text: 'Просто отзыв', createdAt: at(4) }),
+    ]);
+    const [closed, waiting, fresh, other] = result.itemIds as [number, number, number, number];
+    await setItem(closed, { status: 'closed', closeReason: 'reply' });
+    await setItem(waiting, { status: 'waiting' });
+    await setItem(other, { status: 'deleted' });
+    const search = async (query: string) => ids(await listItems(team.headers, query));
+    expect(await search(`q=${encodeURIComponent('заказ')}`)).toEqual([fresh, waiting, closed]);
+    expect(await search(`q=${encodeURIComponent('отзыв')}`)).toEqual([other]);
+    expect(await search(`q=${encodeURIComponent('заказ')}&status=new`)).toEqual([fresh]);
+    // Without a text the list keeps docs/product/limits.md's default queue (new and in progress).
+    expect(await search('')).toEqual([fresh]);
+  });
+
   it('gives each row found by text the passage around the words found, those words marked', async () => {
     const team = await buildTeam();
     const long = `${'Спасибо за кофе и за быстрое обслуживание в центре. '.repeat(6)}Но заказ потерялся по дороге, верните деньги.`;

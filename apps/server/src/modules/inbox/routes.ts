@@ -5,9 +5,18 @@ import type { Db } from '../../db/client';
 import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
 import { AppError } from '../../http/errors';
+import { markMentionsSeen } from '../notes/service';
 import { loadActor, type ServerActor } from '../spaces/actor';
 import { registerInboxCounters } from './counters';
-import { chatListQuery, idParams, itemListQuery, messagePageQuery, searchQuery } from './list-params';
+import { chatHistory, itemHistory, recordView } from './history';
+import {
+  chatListQuery,
+  foldSource,
+  idParams,
+  itemListQuery,
+  messagePageQuery,
+  searchQuery,
+} from './list-params';
 import { presentMessage, presentPost } from './presenter';
 import {
   findChatMessages,
@@ -22,12 +31,14 @@ import {
 } from './queries';
 import { registerInboxLockTargets } from './read-locks';
 import { presentChats, presentItemHits, presentItems, presentMessageHits } from './read-present';
+import { chatOpened, itemOpened } from './returned';
 import { getScopedChat, getScopedItem, type InboxScope, scopeFor } from './scope';
+import { readViewCounts } from './views';
 
 const bearer = [{ bearer: [] }];
 const TAG = ['inbox'];
 
-/** The scope of a list; a caller who may see nothing of the kind gets the No-access answer (SPEC §8 403). */
+/** The scope of a list; a caller who may see nothing of the kind gets the No-access answer (docs/product/errors.md 403). */
 async function listScope(
   db: Db,
   actor: ServerActor,
@@ -72,7 +83,7 @@ export async function registerInboxModule(
       const scope = await listScope(db, actor, 'items.view', 'error.noAccess');
       return reply
         .type('application/json; charset=utf-8')
-        .send(await findItemsJson(deps.database, scope, req.query, reuse(req)));
+        .send(await findItemsJson(deps.database, scope, foldSource(req.query), reuse(req)));
     },
   );
 
@@ -89,7 +100,18 @@ export async function registerInboxModule(
     },
     async (req) => {
       const actor = await loadActor(db, req.auth!.user);
-      const item = await getScopedItem(db, actor, req.params.id, 'items.view');
+      const item = await itemOpened(
+        db,
+        deps.bus,
+        await getScopedItem(db, actor, req.params.id, 'items.view'),
+        req.auth!.user.id,
+      );
+      await recordView(db, actor.userId, item, 'item');
+      await markMentionsSeen({ db, bus: deps.bus }, actor.userId, {
+        kind: 'item',
+        id: item.id,
+        spaceId: item.spaceId,
+      });
       const [post, parentRow, thread] = await Promise.all([
         item.postId ? getPost(db, item.postId) : null,
         item.parentId ? getItemById(db, item.parentId) : null,
@@ -110,6 +132,57 @@ export async function registerInboxModule(
   );
 
   app.get(
+    '/items/:id/history',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary:
+          'What happened to one item, oldest first, by whom: received, replied, tagged, assigned, statuses, Direct replies',
+        params: idParams,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const item = await getScopedItem(db, actor, req.params.id, 'items.view');
+      return { items: await itemHistory(db, item) };
+    },
+  );
+
+  app.get(
+    '/chats/:id/history',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'What happened to one chat, oldest first, by whom',
+        params: idParams,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const chat = await getScopedChat(db, actor, req.params.id, 'messages.view');
+      return { items: await chatHistory(db, chat) };
+    },
+  );
+
+  app.get(
+    '/counts/views',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary:
+          'The inbox views: All, Mine and Unassigned comments and chats waiting (default statuses), and Mentions of me',
+      },
+    },
+    async (req) => readViewCounts(db, await loadActor(db, req.auth!.user)),
+  );
+
+  app.get(
     '/chats',
     {
       preHandler: authenticated,
@@ -125,7 +198,7 @@ export async function registerInboxModule(
       const scope = await listScope(db, actor, 'messages.view', 'error.noMessagesAccess');
       return reply
         .type('application/json; charset=utf-8')
-        .send(await findChatsJson(deps.database, scope, req.query, reuse(req)));
+        .send(await findChatsJson(deps.database, scope, foldSource(req.query), reuse(req)));
     },
   );
 
@@ -137,7 +210,18 @@ export async function registerInboxModule(
     },
     async (req) => {
       const actor = await loadActor(db, req.auth!.user);
-      const chat = await getScopedChat(db, actor, req.params.id, 'messages.view');
+      const chat = await chatOpened(
+        db,
+        deps.bus,
+        await getScopedChat(db, actor, req.params.id, 'messages.view'),
+        req.auth!.user.id,
+      );
+      await recordView(db, actor.userId, chat, 'chat');
+      await markMentionsSeen({ db, bus: deps.bus }, actor.userId, {
+        kind: 'chat',
+        id: chat.id,
+        spaceId: chat.spaceId,
+      });
       const [presented] = await presentChats(db, [chat]);
       return { chat: presented!, author: presented!.author };
     },

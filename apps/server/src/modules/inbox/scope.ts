@@ -8,7 +8,7 @@ import { type ServerActor, spaceIdsWhere } from '../spaces/actor';
 
 /**
  * What part of the inbox an actor may see for an ability: per space, either every account (null) or
- * the accounts of the actor's user group (SPEC §6: "other user groups can be limited to what is
+ * the accounts of the actor's user group (docs/product/roles.md: "other user groups can be limited to what is
  * assigned to the group"). Every inbox list and record query goes through this.
  */
 export interface InboxScope {

@@ -1,4 +1,11 @@
-import { connectFields, getProvider, IMPORT_ON_CONNECT_LIMIT, type ProviderId } from '@otklik/shared';
+import {
+  connectFields,
+  DEFAULT_LOCALE,
+  getProvider,
+  IMPORT_ON_CONNECT_LIMIT,
+  type Locale,
+  type ProviderId,
+} from '@otklik/shared';
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
@@ -8,15 +15,16 @@ import { randomToken, type Sealer } from '../../lib/crypto';
 import type { Logger } from '../../lib/logger';
 import { connectorContext, openCredentials, sealCredentials } from '../../providers/context';
 import { getConnector, isConnectable } from '../../providers/registry';
-import { ConnectorError, type VerifiedAccount } from '../../providers/types';
+import { ConnectorError, failureParam, storedFailure, type VerifiedAccount } from '../../providers/types';
 import { chooseUpdatesMode, webhookUrl } from '../../providers/updates';
 import type { EventBus } from '../../realtime/bus';
+import { type AuditActor, audit } from '../audit/record';
 import { ingest } from '../inbox/ingest';
 import { assertIdsInSpace } from '../organisation/queries';
 import { presentAccount } from './presenter';
 
-// Connecting an account (SPEC §2 settings/accounts/add): catalogue and tariff checks, the network's own
-// set-up (tokens, the sandbox's seed), then the import of recent content (SPEC §9: up to 100 items).
+// Connecting an account (docs/product/screens-and-routes.md settings/accounts/add): catalogue and tariff checks, the network's own
+// set-up (tokens, the sandbox's seed), then the import of recent content (docs/product/limits.md: up to 100 items).
 
 export interface AccountDeps {
   db: Db;
@@ -68,10 +76,9 @@ export async function verifyTypedCredentials(
 /** A network's refusal while connecting, as a 400 carrying the network's own text. */
 export function asConnectFailure(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  const text = error instanceof Error ? error.message : String(error);
   return new AppError(400, 'account.connectFailed', {
     errorType: error instanceof ConnectorError ? `network_${error.kind}` : 'network_error',
-    params: { reason: text },
+    params: { reason: failureParam(error) },
   });
 }
 
@@ -98,8 +105,12 @@ export async function connectAccount(
     name?: string;
     companyId?: number | null;
     performedBy: number;
+    /** The language of the default account name (the catalogue's longName) when none is given. */
+    locale?: Locale;
     /** What the network said about the account (typed credentials checked, or an OAuth exchange). */
     verified?: VerifiedAccount;
+    /** Who connects it, with the request's address (the action log); else `performedBy`. */
+    by?: AuditActor;
   },
 ) {
   assertConnectable(input.provider);
@@ -116,7 +127,7 @@ export async function connectAccount(
       .values({
         spaceId: input.spaceId,
         provider: input.provider,
-        name: input.name ?? verified?.name ?? entry.longName,
+        name: input.name ?? verified?.name ?? entry.longName[input.locale ?? DEFAULT_LOCALE],
         companyId: input.companyId ?? null,
         externalId: verified?.externalId ?? null,
         screenName: verified?.screenName ?? null,
@@ -147,6 +158,12 @@ export async function connectAccount(
     await deps.db.delete(objects).where(eq(objects.id, object.id));
     throw asConnectFailure(error);
   }
+  await audit(deps.db, input.by ?? { userId: input.performedBy }, {
+    spaceId: object.spaceId,
+    kind: 'account.connected',
+    target: { type: 'account', id: object.id, label: object.name },
+    after: { provider: object.provider, name: object.name, screen_name: object.screenName },
+  });
   const { imported, error } = await importRecent(deps, object);
   // A failed import is the account's error from its first moment: colleagues' screens show it too.
   const created = error ? { ...object, ...error } : object;
@@ -169,6 +186,15 @@ async function importRecent(
   try {
     const events = await connector.importRecent(connectorContext(deps, object), IMPORT_ON_CONNECT_LIMIT);
     const result = await ingest(deps, object, events.slice(0, IMPORT_ON_CONNECT_LIMIT));
+    if (result.invalid.length > 0) {
+      // Events that could not be stored became the account's error (ingest.ts): shown from the start.
+      const [row] = await deps.db
+        .select({ error: objects.error, errorAt: objects.errorAt })
+        .from(objects)
+        .where(eq(objects.id, object.id));
+      if (row?.error && row.errorAt)
+        return { imported: result.created, error: { error: row.error, errorAt: row.errorAt } };
+    }
     return { imported: result.created };
   } catch (error) {
     // The account is connected either way; the import shows up as the account's error.
@@ -176,7 +202,7 @@ async function importRecent(
     deps.log.warn({ objectId: object.id, err: message }, 'Import on connect failed');
     const [row] = await deps.db
       .update(objects)
-      .set({ error: message, errorAt: sql`now()` })
+      .set({ error: storedFailure(error), errorAt: sql`now()` })
       .where(eq(objects.id, object.id))
       .returning({ error: objects.error, errorAt: objects.errorAt });
     return { imported: 0, error: { error: row?.error ?? message, errorAt: row?.errorAt ?? new Date() } };

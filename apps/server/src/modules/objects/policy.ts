@@ -5,7 +5,7 @@ import { AppError } from '../../http/errors';
 import { inScope, scopeFor } from '../inbox/scope';
 import { isMember, type ServerActor } from '../spaces/actor';
 
-// Who may see and manage connected accounts (SPEC §6: administrators manage accounts and see their
+// Who may see and manage connected accounts (docs/product/roles.md: administrators manage accounts and see their
 // errors; other members see the accounts whose content they work with).
 
 type ObjectRow = typeof objects.$inferSelect;

@@ -2,7 +2,7 @@ import { getProvider, isProviderId, parseAccountSettings } from '@otklik/shared'
 import type { objects } from '../../db/schema';
 import { presentObject } from '../spaces/data';
 
-// A connected account on the wire (SPEC §3 Object). The same shape as GET /v1/objects' items, plus
+// A connected account on the wire (docs/product/entities.md Object). The same shape as GET /v1/objects' items, plus
 // what the settings screens need. Credentials and the token digest never leave the server.
 
 const unix = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
@@ -19,7 +19,7 @@ export function presentAccount(o: typeof objects.$inferSelect) {
 }
 export type PresentedAccount = ReturnType<typeof presentAccount>;
 
-/** One row of the errors dropdown and settings/errors (SPEC §2, §6: administrators see account errors). */
+/** One row of the errors dropdown and settings/errors (docs/product/screens-and-routes.md, roles.md: administrators see account errors). */
 export function presentAccountError(o: typeof objects.$inferSelect) {
   return {
     id: o.id,

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
 import { AppError } from '../../http/errors';
+import { requestLocale } from '../../http/locale';
 import { connectorContext } from '../../providers/context';
 import { registerIngestRoutes } from '../../providers/generic/routes';
 import { connectedProviders, getConnector, isConnectable } from '../../providers/registry';
@@ -20,7 +21,7 @@ const bearer = [{ bearer: [] }];
 const TAG = ['accounts'];
 
 /**
- * Settings → accounts (SPEC §2, §3 Object, §6): connect, settings, disconnect, errors. The list
+ * Settings → accounts (docs/product/screens-and-routes.md, entities.md Object, §6): connect, settings, disconnect, errors. The list
  * GET /v1/objects lives in modules/spaces. The networks' public endpoints that come with accounts —
  * the sandbox page API and the generic ingestion API — are registered here too.
  */
@@ -118,6 +119,8 @@ export async function registerObjectsModule(
         companyId: req.body.company_id,
         performedBy: actor.userId,
         verified,
+        locale: requestLocale(req),
+        by: actor,
       });
       return { ...presentAccount(object), ...reveal, imported, setup: setupOf(object) };
     },
@@ -163,7 +166,7 @@ export async function registerObjectsModule(
     async (req) => {
       const actor = await loadActor(db, req.auth!.user);
       const row = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
-      return presentAccount(await accounts.updateAccount(serviceDeps, row, req.body, actor.userId));
+      return presentAccount(await accounts.updateAccount(serviceDeps, row, req.body, actor.userId, actor));
     },
   );
 
@@ -181,7 +184,7 @@ export async function registerObjectsModule(
     async (req) => {
       const actor = await loadActor(db, req.auth!.user);
       const row = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
-      await accounts.deleteAccount(serviceDeps, row, actor.userId);
+      await accounts.deleteAccount(serviceDeps, row, actor.userId, actor);
       return { message: 'ok' };
     },
   );

@@ -1,7 +1,7 @@
 import { accountSettingsSchema, PROVIDER_IDS } from '@otklik/shared';
 import { z } from 'zod';
 
-// Request bodies of Settings → accounts (SPEC §2 settings/accounts, add, {id}, {id}/exclude, …).
+// Request bodies of Settings → accounts (docs/product/screens-and-routes.md settings/accounts, add, {id}, {id}/exclude, …).
 
 const name = z.string().trim().min(1, 'field.required').max(200, 'field.tooLong');
 

@@ -1,5 +1,6 @@
 import { getProvider, isProviderId, parseAccountSettings } from '@otklik/shared';
 import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import type { Db } from '../../db/client';
 import { companies, objects, outbox } from '../../db/schema';
 import { AppError } from '../../http/errors';
 import { randomToken, sha256 } from '../../lib/crypto';
@@ -7,6 +8,7 @@ import { connectorContext, openCredentials, sealCredentials } from '../../provid
 import { newIngestToken } from '../../providers/generic/connector';
 import { getConnector } from '../../providers/registry';
 import { sandboxUrl } from '../../providers/sandbox/connector';
+import { type AuditActor, audit, changedFields } from '../audit/record';
 import { scopeCondition, scopeFor } from '../inbox/scope';
 import { assertIdsInSpace } from '../organisation/queries';
 import type { ServerActor } from '../spaces/actor';
@@ -14,7 +16,7 @@ import type { AccountDeps } from './connect';
 import { presentAccount } from './presenter';
 import type { AccountSettingsPatch, UpdateAccountInput } from './schemas';
 
-// Settings → accounts: rename, move to a company, per-account settings (SPEC §2 exclude,
+// Settings → accounts: rename, move to a company, per-account settings (docs/product/screens-and-routes.md exclude,
 // exclude_messages, chats, stickers, reactions), disconnect, errors, tokens.
 
 type ObjectRow = typeof objects.$inferSelect;
@@ -52,24 +54,45 @@ export async function updateAccount(
   row: ObjectRow,
   input: UpdateAccountInput,
   performedBy: number,
+  by: AuditActor = { userId: performedBy },
 ) {
   if (input.company_id)
     await assertIdsInSpace(deps.db, companies, row.spaceId, [input.company_id], 'company_id');
-  const [updated] = await deps.db
-    .update(objects)
-    .set({
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.company_id !== undefined ? { companyId: input.company_id } : {}),
-      ...(input.settings ? { settings: mergeSettings(row, input.settings) } : {}),
-    })
-    .where(eq(objects.id, row.id))
-    .returning();
+  const updated = await deps.db.transaction(async (t) => {
+    const tx = t as unknown as Db;
+    const [saved] = await tx
+      .update(objects)
+      .set({
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.company_id !== undefined ? { companyId: input.company_id } : {}),
+        ...(input.settings ? { settings: mergeSettings(row, input.settings) } : {}),
+      })
+      .where(eq(objects.id, row.id))
+      .returning();
+    const changes = changedFields(
+      { name: row.name, company_id: row.companyId, settings: row.settings },
+      { name: saved!.name, company_id: saved!.companyId, settings: saved!.settings },
+    );
+    if (Object.keys(changes.after).length > 0)
+      await audit(tx, by, {
+        spaceId: row.spaceId,
+        kind: 'account.updated',
+        target: { type: 'account', id: row.id, label: saved!.name },
+        ...changes,
+      });
+    return saved!;
+  });
   await publishAccount(deps, updated!, performedBy);
   return updated!;
 }
 
 /** Disconnects the account: its content and its outbox go with it (activity keeps the history). */
-export async function deleteAccount(deps: AccountDeps, row: ObjectRow, performedBy: number) {
+export async function deleteAccount(
+  deps: AccountDeps,
+  row: ObjectRow,
+  performedBy: number,
+  by: AuditActor = { userId: performedBy },
+) {
   // Unsubscribe from the network first (delete the webhook); a network that is down must not keep the
   // account connected here, so a failure is logged and the account goes anyway.
   const connector = getConnector(row.provider);
@@ -84,6 +107,12 @@ export async function deleteAccount(deps: AccountDeps, row: ObjectRow, performed
   await deps.db.transaction(async (tx) => {
     await tx.delete(outbox).where(eq(outbox.objectId, row.id));
     await tx.delete(objects).where(eq(objects.id, row.id));
+    await audit(tx as unknown as Db, by, {
+      spaceId: row.spaceId,
+      kind: 'account.removed',
+      target: { type: 'account', id: row.id, label: row.name },
+      before: { provider: row.provider, name: row.name, screen_name: row.screenName },
+    });
   });
   await deps.bus.publish({
     type: 'objects.deleted',

@@ -17,7 +17,7 @@ const put = (headers: Headers, url: string, payload: Record<string, unknown>) =>
   t.app.inject({ method: 'PUT', url, headers, payload });
 const del = (headers: Headers, url: string) => t.app.inject({ method: 'DELETE', url, headers });
 
-describe('companies (SPEC §3 Companies)', () => {
+describe('companies (docs/product/entities.md Companies)', () => {
   it('creates with default settings, merges partial settings on update, deletes', async () => {
     const admin = await buildAdmin(t);
     const events = captureEvents(t.deps.bus);
@@ -153,7 +153,7 @@ describe('departments', () => {
   });
 });
 
-describe('user groups (SPEC §6: a group sees only what is assigned to it)', () => {
+describe('user groups (docs/product/roles.md: a group sees only what is assigned to it)', () => {
   it('accepts only companies and accounts of its own space', async () => {
     const admin = await buildAdmin(t);
     const stranger = await buildAdmin(t);

@@ -2,7 +2,7 @@ import type { Ability } from '@otklik/shared';
 import { notFound } from '../../http/errors';
 import { authorize, isMember, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 
-// Who may change the organisation of a space (SPEC §6: administrators manage companies and users).
+// Who may change the organisation of a space (docs/product/roles.md: administrators manage companies and users).
 // Companies have their own ability; departments and user groups are part of managing users.
 
 export const ORGANISATION_ABILITIES = {

@@ -23,7 +23,7 @@ const TAG = ['settings'];
 const OK = { message: 'ok' } as const;
 
 /**
- * Settings → companies, departments, user groups (SPEC §2, §3, §6). The read-only lists
+ * Settings → companies, departments, user groups (docs/product/screens-and-routes.md, entities.md, roles.md). The read-only lists
  * GET /v1/companies and GET /v1/usergroups live in modules/spaces (every member reads them).
  */
 export async function registerOrganisationModule(

@@ -8,7 +8,7 @@ const spaceId = z.number().int().positive();
 const ids = z.array(z.number().int().positive()).max(1000);
 
 /**
- * SPEC §3 names the company settings but not their values. Our reading:
+ * docs/product/entities.md names the company settings but not their values. Our reading:
  * - items_assigned_to: the member new comments and chats of this company are assigned to (null: nobody);
  * - status_open: new chats of this company start in the "open" status instead of "new" (comments stay
  *   "new": "open" is not among the comment list's default statuses);

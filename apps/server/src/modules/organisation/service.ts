@@ -6,7 +6,7 @@ import type { EventBus } from '../../realtime/bus';
 import { assertIdsInSpace, containsId, isSpaceMember, memberIdsOfGroup, withoutId } from './queries';
 import { type CompanySettings, type CompanySettingsPatch, companySettingsSchema } from './schemas';
 
-// Settings → companies, departments and user groups (SPEC §2, §3, §6). The callers have checked that
+// Settings → companies, departments and user groups (docs/product/screens-and-routes.md, entities.md, roles.md). The callers have checked that
 // the actor may manage the space; these functions keep every id inside that space.
 
 export interface OrganisationDeps {
@@ -16,7 +16,7 @@ export interface OrganisationDeps {
 
 const byUser = (userId: number) => ({ kind: 'user' as const, id: userId });
 
-/** Tells the sockets of members whose visible companies or accounts changed to reload (SPEC §6). */
+/** Tells the sockets of members whose visible companies or accounts changed to reload (docs/product/roles.md). */
 async function notifyMembers(bus: EventBus, userIds: number[], performedBy: number) {
   if (userIds.length === 0) return;
   await bus.publish({ type: 'memberships.changed', userIds, payload: {}, cause: byUser(performedBy) });
@@ -276,7 +276,7 @@ export async function updateUserGroup(
 }
 
 /**
- * Deletes a user group that nobody is in. A group limits what its members see (SPEC §6); deleting it
+ * Deletes a user group that nobody is in. A group limits what its members see (docs/product/roles.md); deleting it
  * under them would silently widen their access to the whole space, so the administrator moves them
  * first (409 group_in_use).
  */

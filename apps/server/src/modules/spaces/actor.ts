@@ -9,7 +9,13 @@ import {
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { memberships, spaces, tariffs } from '../../db/schema';
-import { takePrefetchedMemberships, type UserRow } from '../../http/auth';
+import {
+  type RequestClient,
+  requestClientOf,
+  scopedMemberships,
+  takePrefetchedMemberships,
+  type UserRow,
+} from '../../http/auth';
 import { AppError } from '../../http/errors';
 
 export interface MembershipRow {
@@ -44,13 +50,22 @@ export function toSpaceLike(row: Pick<MembershipRow, 'space' | 'tariff'>): Space
 export interface ServerActor extends Actor {
   userId: number;
   rows: MembershipRow[];
+  /** The request's address and user agent (the action log); absent outside a request. */
+  client?: RequestClient;
+  /** The user's name, for the action log. */
+  name?: string;
 }
 
 export async function loadActor(db: Db, user: UserRow): Promise<ServerActor> {
-  const rows = takePrefetchedMemberships(user) ?? (await loadMemberships(db, user.id));
+  const rows = scopedMemberships(
+    user,
+    takePrefetchedMemberships(user) ?? (await loadMemberships(db, user.id)),
+  );
   return {
     userId: user.id,
     rows,
+    client: requestClientOf(user),
+    name: user.name,
     user: { is_partner: user.isPartner },
     memberships: rows.map((row) => ({
       space: toSpaceLike(row),

@@ -2,7 +2,7 @@ import type { Db } from '../../db/client';
 import type { ServerActor } from './actor';
 
 /**
- * Badge counters (SPEC §3 Config: issues_count, issues_expired_count, monitoring_count, items_count).
+ * Badge counters (docs/product/entities.md Config: issues_count, issues_expired_count, monitoring_count, items_count).
  * Each domain that owns a counter registers how to read it — cheaply, from maintained counts or an
  * index, never a COUNT(*) over millions of rows. A counter no domain provides yet is 0.
  */

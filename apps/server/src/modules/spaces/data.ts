@@ -16,9 +16,9 @@ import { AppError } from '../../http/errors';
 import type { ServerActor } from './actor';
 import { presentFilter } from './presenter';
 
-// Reads behind GET /v1/config, /v1/objects, /v1/companies, /v1/usergroups, /v1/tags (SPEC §7 Data).
+// Reads behind GET /v1/config, /v1/objects, /v1/companies, /v1/usergroups, /v1/tags (docs/product/api.md Data).
 // Every query is scoped to the caller's spaces; a member limited to a user group sees only its
-// companies and accounts (SPEC §6).
+// companies and accounts (docs/product/roles.md).
 
 const memberSpaceIds = (actor: ServerActor) => actor.rows.map((r) => r.space.id);
 
@@ -84,7 +84,7 @@ export async function findObjects(db: Db, actor: ServerActor) {
     .map(presentObject);
 }
 
-/** SPEC §3 Object. Credentials never leave the server. */
+/** docs/product/entities.md Object. Credentials never leave the server. */
 export function presentObject(o: typeof objects.$inferSelect) {
   return {
     id: o.id,
@@ -159,7 +159,7 @@ export async function deleteFilter(db: Db, userId: number, id: number) {
 
 // ---------------------------------------------------------------- recent emoji
 
-/** SPEC §3 Config emoji: per provider, a list of {char}. */
+/** docs/product/entities.md Config emoji: per provider, a list of {char}. */
 export async function listEmoji(db: Db, userId: number) {
   const rows = await db
     .select()
@@ -169,7 +169,7 @@ export async function listEmoji(db: Db, userId: number) {
   return Object.fromEntries(rows.map((r) => [r.provider, r.emoji.map((char) => ({ char }))]));
 }
 
-/** Puts the given emoji first (most recent first), keeps the 18 most recent per provider (SPEC §9). */
+/** Puts the given emoji first (most recent first), keeps the 18 most recent per provider (docs/product/limits.md). */
 export async function rememberEmoji(db: Db, userId: number, byProvider: Record<string, string[]>) {
   for (const [provider, used] of Object.entries(byProvider)) {
     const [row] = await db

@@ -3,7 +3,7 @@ import { type MembershipRow, toSpaceLike } from './actor';
 
 const unix = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
 
-/** SPEC §3 Space as the API shows it, with the caller's roles in it. */
+/** docs/product/entities.md Space as the API shows it, with the caller's roles in it. */
 export function presentSpace(row: MembershipRow) {
   return {
     ...toSpaceLike(row),
@@ -11,7 +11,7 @@ export function presentSpace(row: MembershipRow) {
     roles: row.membership.roles,
     status: row.membership.statusId,
     status_changed_at: unix(row.membership.statusChangedAt),
-    /** SPEC §4: the status poll runs only when the last manual change is older than 600 s. */
+    /** docs/product/states.md: the status poll runs only when the last manual change is older than 600 s. */
     status_manual_at: unix(row.membership.statusManualAt),
   };
 }

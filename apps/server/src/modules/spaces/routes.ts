@@ -10,6 +10,7 @@ import { presentUser } from '../users/presenter';
 import { loadActor } from './actor';
 import { CONFIG_COUNTERS, type CounterName, readCounts } from './counts';
 import * as data from './data';
+import { registerSpaceManagementRoutes } from './manage-routes';
 import { presentSpace, presentUserStatus } from './presenter';
 
 const bearer = [{ bearer: [] }];
@@ -23,6 +24,7 @@ export async function registerSpacesModule(
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = deps.database;
   const authenticated = requireAuth(authenticate);
+  await registerSpaceManagementRoutes(root, deps, authenticate);
 
   app.get(
     '/config',
@@ -135,7 +137,7 @@ export async function registerSpacesModule(
 
   const filterBody = savedFilterNameSchema.extend({
     query: z.record(z.string(), z.unknown()).default({}),
-    // SPEC §2: saved filters are keyed by route name; stats filters carry no route.
+    // docs/product/screens-and-routes.md: saved filters are keyed by route name; stats filters carry no route.
     route: z.enum(['chats', 'issues', 'monitoring-page', 'items', 'stats']).nullish(),
   });
 

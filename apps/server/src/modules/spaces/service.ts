@@ -9,7 +9,7 @@ import { seedDefaultStatuses } from '../statuses/service';
 /** Tariff a new space starts on when signup names none or an unknown one. */
 export const DEFAULT_SIGNUP_TARIFF_ID = 10;
 
-/** A new space on the 14-day trial (SPEC §1, §9), named after the company, with its creator as admin. */
+/** A new space on the 14-day trial (docs/product/overview.md, limits.md), named after the company, with its creator as admin. */
 export async function createTrialSpace(
   db: Db,
   opts: { name: string; ownerId: number; tariffId?: number; promocode?: string; locale?: string },
@@ -41,7 +41,7 @@ export async function createTrialSpace(
     roles: presetFor('administrator'),
     statusId: online?.id ?? null,
   });
-  // SPEC §3 User.status is the current status id; a user without one takes the new space's.
+  // docs/product/entities.md User.status is the current status id; a user without one takes the new space's.
   if (online) {
     await db
       .update(users)
@@ -51,7 +51,7 @@ export async function createTrialSpace(
   return space!;
 }
 
-/** Adds a member unless the space's tariff user limit is reached (SPEC §8 'Достигнут лимит пользователей…'). */
+/** Adds a member unless the space's tariff user limit is reached (docs/product/errors.md 'Достигнут лимит пользователей…'). */
 export async function addMember(
   db: Db,
   spaceId: number,
@@ -60,7 +60,7 @@ export async function addMember(
   placement: { groupId?: number | null; departmentIds?: number[] } = {},
 ) {
   await assertUserLimit(db, spaceId);
-  // A new member starts "offline": on first sign-in the status dialog asks them to pick one (SPEC §4).
+  // A new member starts "offline": on first sign-in the status dialog asks them to pick one (docs/product/states.md).
   const [offline] = await db
     .select({ id: userStatuses.id })
     .from(userStatuses)

@@ -6,6 +6,7 @@ import { userStatuses } from '../../db/schema';
 import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
 import { AppError } from '../../http/errors';
+import { patchOf } from '../../http/validation';
 import type { RealtimeHub } from '../../realtime/hub';
 import { authorize, isMember, loadActor, spaceIdsWhere } from '../spaces/actor';
 import { presentUserStatus } from '../spaces/presenter';
@@ -122,7 +123,7 @@ export async function registerStatusesModule(
     '/user_statuses/:id',
     {
       preHandler: authenticated,
-      schema: { tags: ['settings'], security: bearer, params: idParams, body: statusBody.partial() },
+      schema: { tags: ['settings'], security: bearer, params: idParams, body: patchOf(statusBody) },
     },
     async (req) => {
       const actor = await loadActor(db, req.auth!.user);
@@ -163,7 +164,7 @@ export async function registerStatusesModule(
     },
   );
 
-  // Socket: {type: 'status', status, space_id?} does what PUT /v1/me/status does (SPEC §7).
+  // Socket: {type: 'status', status, space_id?} does what PUT /v1/me/status does (docs/product/api.md).
   hub.onMessage('status', async (conn, message) => {
     const parsed = z
       .object({ status: z.number().int(), space_id: z.number().int().optional() })

@@ -66,7 +66,7 @@ export interface StatusChange {
  * Sets a user's status in a space: membership state, the user's current status, an append-only record
  * with time (statistics read it), and a socket event to the user's browsers and their colleagues.
  */
-export async function setUserStatus(db: Db, bus: EventBus, change: StatusChange) {
+export async function setUserStatus(db: Db, bus: Pick<EventBus, 'publish'>, change: StatusChange) {
   const [status] = await db.select().from(userStatuses).where(eq(userStatuses.id, change.statusId)).limit(1);
   if (!status || (change.spaceId !== undefined && status.spaceId !== change.spaceId)) {
     throw new AppError(400, 'error.statusSaveFailed', { errorType: 'unknown_status' });
@@ -115,7 +115,7 @@ export async function setUserStatus(db: Db, bus: EventBus, change: StatusChange)
     source: change.source,
     changed_at: Math.floor(at.getTime() / 1000),
   };
-  // SPEC §7: the user's own sockets receive `status`; colleagues' lists get `user_status`.
+  // docs/product/api.md: the user's own sockets receive `status`; colleagues' lists get `user_status`.
   await bus.publish({ type: 'status', spaceId, userIds: [change.userId], payload, cause });
   await bus.publish({ type: 'user_status', spaceId, payload, cause });
   return { status: presentUserStatus(status), changedAt: at };
@@ -141,4 +141,24 @@ export async function currentStatus(db: Db, userId: number, spaceId?: number) {
     changed_at: row.statusChangedAt ? Math.floor(row.statusChangedAt.getTime() / 1000) : null,
     manual_at: row.statusManualAt ? Math.floor(row.statusManualAt.getTime() / 1000) : null,
   };
+}
+
+/**
+ * "My settings" `status` (docs/product/entities.md User.settings: the status to start the day with): a sign-in sets it,
+ * recorded like any other change (source `system`). A status that no longer exists, is hidden or is in
+ * a space the user left is ignored: the sign-in never fails because of a stale default.
+ */
+export async function startWithDefaultStatus(db: Db, bus: Pick<EventBus, 'publish'>, userId: number) {
+  const [user] = await db.select({ settings: users.settings }).from(users).where(eq(users.id, userId));
+  const statusId = user?.settings.status;
+  if (typeof statusId !== 'number') return;
+  const [status] = await db.select().from(userStatuses).where(eq(userStatuses.id, statusId)).limit(1);
+  if (!status || status.hidden) return;
+  const [membership] = await db
+    .select({ spaceId: memberships.spaceId })
+    .from(memberships)
+    .where(and(eq(memberships.spaceId, status.spaceId), eq(memberships.userId, userId)))
+    .limit(1);
+  if (!membership) return;
+  await setUserStatus(db, bus, { userId, statusId, source: 'system' });
 }

@@ -123,7 +123,13 @@ describe('settings → user statuses', () => {
       headers: admin.headers,
       payload: { hidden: true },
     });
-    expect(edited.json()).toMatchObject({ name: 'Обед', hidden: true });
+    // Fields the update leaves out keep their values (not the create defaults #40c057 / true).
+    expect(edited.json()).toMatchObject({
+      name: 'Обед',
+      hidden: true,
+      color: '#ff0000',
+      workinghours: false,
+    });
     const foreign = await t.app.inject({
       method: 'POST',
       url: '/v1/user_statuses',

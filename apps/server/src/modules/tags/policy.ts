@@ -4,7 +4,7 @@ import { authorize, isMember, type ServerActor } from '../spaces/actor';
 
 // Who may read and change settings records that belong to one space (tags, tag groups, author labels).
 // Every member reads them (GET /v1/objects?tags=true already sends them to everyone); changing them
-// takes the entry's ability (SPEC §6: tags — administrators; labels — administrators, `labels` feature).
+// takes the entry's ability (docs/product/roles.md: tags — administrators; labels — administrators, `labels` feature).
 
 export const TAGS_ABILITY = 'tags.manage' satisfies Ability;
 

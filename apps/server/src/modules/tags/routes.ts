@@ -20,7 +20,7 @@ const TAG = ['settings'];
 const OK = { message: 'ok' } as const;
 
 /**
- * Settings → tags (new, {id}, {id}/children) and tag groups (SPEC §2). The read-only list GET /v1/tags
+ * Settings → tags (new, {id}, {id}/children) and tag groups (docs/product/screens-and-routes.md). The read-only list GET /v1/tags
  * lives in modules/spaces (every member reads it); here are one tag, its children, and the changes.
  */
 export async function registerTagsModule(
@@ -84,6 +84,7 @@ export async function registerTagsModule(
         groupId: req.body.group_id,
         companyId: req.body.company_id,
         performedBy: actor.userId,
+        by: actor,
       });
       return presentTag(row);
     },
@@ -115,6 +116,7 @@ export async function registerTagsModule(
           companyId: req.body.company_id,
         },
         actor.userId,
+        actor,
       );
       return presentTag(row);
     },
@@ -134,7 +136,7 @@ export async function registerTagsModule(
     async (req) => {
       const actor = await loadActor(db, req.auth!.user);
       const tag = assertManageable(actor, TAGS_ABILITY, await tagsService.getTag(db, req.params.id));
-      const { moved } = await tagsService.deleteTag(serviceDeps, tag, actor.userId);
+      const { moved } = await tagsService.deleteTag(serviceDeps, tag, actor.userId, actor);
       return { ...OK, moved_ids: moved };
     },
   );
@@ -181,6 +183,7 @@ export async function registerTagsModule(
         spaceId: req.body.space_id,
         name: req.body.name,
         performedBy: actor.userId,
+        by: actor,
       });
       return presentTagGroup(row);
     },
@@ -195,7 +198,9 @@ export async function registerTagsModule(
     async (req) => {
       const actor = await loadActor(db, req.auth!.user);
       const group = assertManageable(actor, TAGS_ABILITY, await tagsService.getTagGroup(db, req.params.id));
-      return presentTagGroup(await tagsService.updateTagGroup(serviceDeps, group, req.body, actor.userId));
+      return presentTagGroup(
+        await tagsService.updateTagGroup(serviceDeps, group, req.body, actor.userId, actor),
+      );
     },
   );
 
@@ -213,7 +218,7 @@ export async function registerTagsModule(
     async (req) => {
       const actor = await loadActor(db, req.auth!.user);
       const group = assertManageable(actor, TAGS_ABILITY, await tagsService.getTagGroup(db, req.params.id));
-      await tagsService.deleteTagGroup(serviceDeps, group, actor.userId);
+      await tagsService.deleteTagGroup(serviceDeps, group, actor.userId, actor);
       return OK;
     },
   );

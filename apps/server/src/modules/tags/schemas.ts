@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
-// Request bodies of Settings → tags and tag groups (SPEC §2 settings tags, tag_groups). They move to
+// Request bodies of Settings → tags and tag groups (docs/product/screens-and-routes.md settings tags, tag_groups). They move to
 // packages/shared when the web screens use them; until then they live beside their routes.
 
-/** SPEC §5 'Введите название' for every settings name; trimmed, so spaces alone count as empty. */
+/** docs/product/validation.md 'Введите название' for every settings name; trimmed, so spaces alone count as empty. */
 export const nameField = z
   .string({ error: 'filter.name.required' })
   .trim()

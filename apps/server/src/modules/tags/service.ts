@@ -4,8 +4,9 @@ import type { Db } from '../../db/client';
 import { chatTags, companies, itemTags, tagGroups, tags } from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../http/errors';
 import type { EventBus } from '../../realtime/bus';
+import { type AuditActor, audit, changedFields } from '../audit/record';
 
-// Settings → tags and tag groups (SPEC §2 settings tags (new, {id}, {id}/children), tag_groups). The
+// Settings → tags and tag groups (docs/product/screens-and-routes.md settings tags (new, {id}, {id}/children), tag_groups). The
 // callers have checked that the actor may manage the space; these functions keep every id inside it.
 //
 // Tags form a tree per space (parent_id). Rules kept here, under one per-space lock so two admins
@@ -139,6 +140,14 @@ async function assertNoCycle(db: Db, tag: TagRow, parentId: number) {
 
 // ---------------------------------------------------------------- tags: writes
 
+const tagFields = (t: TagRow) => ({
+  name: t.name,
+  color: t.color,
+  parent_id: t.parentId,
+  group_id: t.groupId,
+  company_id: t.companyId,
+});
+
 export async function createTag(
   deps: TagsDeps,
   input: {
@@ -149,6 +158,7 @@ export async function createTag(
     groupId?: number | null;
     companyId?: number | null;
     performedBy: number;
+    by?: AuditActor;
   },
 ): Promise<TagRow> {
   const row = await deps.db.transaction(async (tx) => {
@@ -167,6 +177,12 @@ export async function createTag(
         companyId: input.companyId ?? null,
       })
       .returning();
+    await audit(db, input.by ?? { userId: input.performedBy }, {
+      spaceId: input.spaceId,
+      kind: 'tag.created',
+      target: { type: 'tag', id: created!.id, label: created!.name },
+      after: tagFields(created!),
+    });
     return created!;
   });
   await publishTagsChanged(deps.bus, row.spaceId, [row.id], input.performedBy);
@@ -184,6 +200,7 @@ export async function updateTag(
     companyId?: number | null;
   },
   performedBy: number,
+  by: AuditActor = { userId: performedBy },
 ): Promise<TagRow> {
   const row = await deps.db.transaction(async (tx) => {
     const db = tx as unknown as Db;
@@ -209,6 +226,14 @@ export async function updateTag(
       .where(and(eq(tags.id, tag.id), eq(tags.spaceId, tag.spaceId)))
       .returning();
     if (!updated) throw notFound();
+    const changes = changedFields(tagFields(current), tagFields(updated));
+    if (Object.keys(changes.after).length > 0)
+      await audit(db, by, {
+        spaceId: tag.spaceId,
+        kind: 'tag.updated',
+        target: { type: 'tag', id: tag.id, label: updated.name },
+        ...changes,
+      });
     return updated;
   });
   await publishTagsChanged(deps.bus, row.spaceId, [row.id], performedBy);
@@ -223,6 +248,7 @@ export async function deleteTag(
   deps: TagsDeps,
   tag: TagRow,
   performedBy: number,
+  by: AuditActor = { userId: performedBy },
 ): Promise<{ moved: number[] }> {
   const moved = await deps.db.transaction(async (tx) => {
     const db = tx as unknown as Db;
@@ -257,6 +283,12 @@ export async function deleteTag(
       .delete(chatTags)
       .where(and(eq(chatTags.spaceId, current.spaceId), eq(chatTags.tagId, current.id)));
     await db.delete(tags).where(and(eq(tags.id, current.id), eq(tags.spaceId, current.spaceId)));
+    await audit(db, by, {
+      spaceId: current.spaceId,
+      kind: 'tag.deleted',
+      target: { type: 'tag', id: current.id, label: current.name },
+      before: tagFields(current),
+    });
     return children.map((c) => c.id);
   });
   await publishTagsChanged(deps.bus, tag.spaceId, [tag.id, ...moved], performedBy);
@@ -300,7 +332,7 @@ async function publishGroupsChanged(bus: EventBus, spaceId: number, ids: number[
 
 export async function createTagGroup(
   deps: TagsDeps,
-  input: { spaceId: number; name: string; performedBy: number },
+  input: { spaceId: number; name: string; performedBy: number; by?: AuditActor },
 ): Promise<TagGroupRow> {
   const row = await deps.db.transaction(async (tx) => {
     const db = tx as unknown as Db;
@@ -310,6 +342,12 @@ export async function createTagGroup(
       .insert(tagGroups)
       .values({ spaceId: input.spaceId, name: input.name })
       .returning();
+    await audit(db, input.by ?? { userId: input.performedBy }, {
+      spaceId: input.spaceId,
+      kind: 'tag_group.created',
+      target: { type: 'tag_group', id: created!.id, label: created!.name },
+      after: { name: created!.name },
+    });
     return created!;
   });
   await publishGroupsChanged(deps.bus, row.spaceId, [row.id], input.performedBy);
@@ -321,6 +359,7 @@ export async function updateTagGroup(
   group: TagGroupRow,
   patch: { name: string },
   performedBy: number,
+  by: AuditActor = { userId: performedBy },
 ): Promise<TagGroupRow> {
   const row = await deps.db.transaction(async (tx) => {
     const db = tx as unknown as Db;
@@ -332,6 +371,14 @@ export async function updateTagGroup(
       .where(and(eq(tagGroups.id, group.id), eq(tagGroups.spaceId, group.spaceId)))
       .returning();
     if (!updated) throw notFound(); // deleted meanwhile
+    if (updated.name !== group.name)
+      await audit(db, by, {
+        spaceId: group.spaceId,
+        kind: 'tag_group.updated',
+        target: { type: 'tag_group', id: group.id, label: updated.name },
+        before: { name: group.name },
+        after: { name: updated.name },
+      });
     return updated;
   });
   await publishGroupsChanged(deps.bus, row.spaceId, [row.id], performedBy);
@@ -339,7 +386,12 @@ export async function updateTagGroup(
 }
 
 /** Deletes a group; its tags stay, ungrouped. */
-export async function deleteTagGroup(deps: TagsDeps, group: TagGroupRow, performedBy: number) {
+export async function deleteTagGroup(
+  deps: TagsDeps,
+  group: TagGroupRow,
+  performedBy: number,
+  by: AuditActor = { userId: performedBy },
+) {
   const ungrouped = await deps.db.transaction(async (tx) => {
     const db = tx as unknown as Db;
     // The tags lock: a tag being created or moved into this group waits, then sees it gone.
@@ -351,6 +403,12 @@ export async function deleteTagGroup(deps: TagsDeps, group: TagGroupRow, perform
       .where(and(eq(tags.spaceId, group.spaceId), eq(tags.groupId, group.id)))
       .returning({ id: tags.id });
     await db.delete(tagGroups).where(and(eq(tagGroups.id, group.id), eq(tagGroups.spaceId, group.spaceId)));
+    await audit(db, by, {
+      spaceId: group.spaceId,
+      kind: 'tag_group.deleted',
+      target: { type: 'tag_group', id: group.id, label: group.name },
+      before: { name: group.name },
+    });
     return rows.map((r) => r.id);
   });
   await publishGroupsChanged(deps.bus, group.spaceId, [group.id], performedBy);

@@ -1,4 +1,4 @@
-import { INVITATION_TTL_S, type Locale, type RoleFlags } from '@otklik/shared';
+import { INVITATION_TTL_S, type Locale, type RoleFlags, roleNameOf } from '@otklik/shared';
 import { and, asc, count, eq, gt, inArray, isNull, ne } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
@@ -8,9 +8,10 @@ import { randomToken, sha256 } from '../../lib/crypto';
 import type { Mailer } from '../../mail/mailer';
 import { renderMail } from '../../mail/templates';
 import type { EventBus } from '../../realtime/bus';
+import { type AuditActor, audit } from '../audit/record';
 import { inviteToSpace } from '../spaces/invitations';
 
-// Pending invitations of Settings → users (SPEC §2 users/new): the /signup/{hash} link is mailed; only
+// Pending invitations of Settings → users (docs/product/screens-and-routes.md users/new): the /signup/{hash} link is mailed; only
 // its sha256 is stored, so resending means a new link.
 
 export interface InvitationDeps {
@@ -55,7 +56,7 @@ async function findOpenInvitationFor(db: Db, spaceId: number, email: string) {
 }
 
 /**
- * SPEC §8 'Достигнут лимит пользователей в текущем тарифе'. A pending invitation holds a seat: members
+ * docs/product/errors.md 'Достигнут лимит пользователей в текущем тарифе'. A pending invitation holds a seat: members
  * plus pending invitations must stay below the tariff's maxUsers, so an invitation accepted later never
  * fails on the limit. `exceptEmail`'s own invitation does not count — it is the seat being filled.
  */
@@ -100,6 +101,7 @@ export async function inviteNewUser(
     departmentIds?: number[];
     invitedBy: { id: number; name: string };
     locale: Locale;
+    by?: AuditActor;
   },
 ): Promise<InvitationRow> {
   const { db } = deps;
@@ -116,6 +118,13 @@ export async function inviteNewUser(
       .where(eq(invitations.hashDigest, sha256(hash)))
       .limit(1);
   }
+  // After the mail went out (the invitation is made in several steps); the entry says who invited whom.
+  await audit(db, input.by, {
+    spaceId: input.spaceId,
+    kind: 'user.invited',
+    target: { type: 'invitation', id: row!.id, label: input.email },
+    after: { email: input.email, role: roleNameOf(input.roles) },
+  });
   await publishUsersChanged(deps.bus, input.spaceId, input.invitedBy.id);
   return row!;
 }
@@ -135,12 +144,26 @@ export async function resendInvitation(
 }
 
 /** Revokes an open invitation: its link stops working at once. */
-export async function revokeInvitation(deps: InvitationDeps, invitation: InvitationRow, performedBy: number) {
-  const deleted = await deps.db
-    .delete(invitations)
-    .where(and(eq(invitations.id, invitation.id), isNull(invitations.usedAt)))
-    .returning({ id: invitations.id });
-  if (deleted.length === 0) throw notFound();
+export async function revokeInvitation(
+  deps: InvitationDeps,
+  invitation: InvitationRow,
+  performedBy: number,
+  by?: AuditActor,
+) {
+  await deps.db.transaction(async (t) => {
+    const tx = t as unknown as Db;
+    const deleted = await tx
+      .delete(invitations)
+      .where(and(eq(invitations.id, invitation.id), isNull(invitations.usedAt)))
+      .returning({ id: invitations.id });
+    if (deleted.length === 0) throw notFound();
+    await audit(tx, by, {
+      spaceId: invitation.spaceId,
+      kind: 'user.invitation_revoked',
+      target: { type: 'invitation', id: invitation.id, label: invitation.email },
+      before: { email: invitation.email, role: roleNameOf(invitation.roles as RoleFlags) },
+    });
+  });
   await publishUsersChanged(deps.bus, invitation.spaceId, performedBy);
 }
 

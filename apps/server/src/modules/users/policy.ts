@@ -2,7 +2,7 @@ import type { Ability } from '@otklik/shared';
 import { forbidden, notFound } from '../../http/errors';
 import { authorize, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 
-// Who may see and change the members of a space (SPEC §6: administrators manage users).
+// Who may see and change the members of a space (docs/product/roles.md: administrators manage users).
 
 export const USERS_ABILITY: Ability = 'users.manage';
 

@@ -3,7 +3,7 @@ import type { UserRow } from '../../http/auth';
 import type { InvitationRow } from './invitations';
 import type { MemberRecord } from './service';
 
-/** What a user looks like on the wire (SPEC §3 User). An allow-list: no hashes, secrets or codes. */
+/** What a user looks like on the wire (docs/product/entities.md User). An allow-list: no hashes, secrets or codes. */
 export function presentUser(user: UserRow, roles: Record<string, boolean> = {}) {
   return {
     id: user.id,
@@ -23,7 +23,7 @@ export type PresentedUser = ReturnType<typeof presentUser>;
 
 const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
-/** A member of a space in Settings → users (SPEC §2, §6): one row per user per space. */
+/** A member of a space in Settings → users (docs/product/screens-and-routes.md, roles.md): one row per user per space. */
 export function presentMember(member: MemberRecord) {
   const roles = parseRoleFlags(member.roles);
   return {

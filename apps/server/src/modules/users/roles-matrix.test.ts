@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, uniqueEmail } from '../../../test/harness';
 import { buildAdmin, buildMember, setTariff } from './testing';
 
-// SPEC §6: the five named roles against sample API actions. A changed cell is a permission change:
+// docs/product/roles.md: the five named roles against sample API actions. A changed cell is a permission change:
 // review it as one.
 
 let t: TestApp;
@@ -103,7 +103,7 @@ const CELLS = ACTIONS.flatMap(([action, request, expected]) =>
   ROLE_PRESET_NAMES.map((role) => [action, role, expected[role], request] as const),
 );
 
-describe('named roles × API actions (SPEC §6)', () => {
+describe('named roles × API actions (docs/product/roles.md)', () => {
   it.each(CELLS)('%s as %s → %i', async (_action, role, status, request) => {
     const res = await request(headersOf[role]);
     expect(res.statusCode, res.body).toBe(status);

@@ -24,7 +24,7 @@ import * as members from './service';
 const bearer = [{ bearer: [] }];
 const TAG = ['settings'];
 
-/** Settings → users (SPEC §2 users, users/new, users/{id}), and the organisation settings beside them. */
+/** Settings → users (docs/product/screens-and-routes.md users, users/new, users/{id}), and the organisation settings beside them. */
 export async function registerUsersModule(
   root: FastifyInstance,
   deps: AppDeps,
@@ -132,6 +132,7 @@ export async function registerUsersModule(
         departmentIds: req.body.department_ids,
         invitedBy: { id: user.id, name: user.name },
         locale: requestLocale(req),
+        by: actor,
       });
       return result.kind === 'member'
         ? { user: presentMember(result.member) }
@@ -163,6 +164,7 @@ export async function registerUsersModule(
           groupId: req.body.group_id,
           departmentIds: req.body.department_ids,
           performedBy: actor.userId,
+          by: actor,
         },
       );
       return presentMember(member);
@@ -186,7 +188,7 @@ export async function registerUsersModule(
       authorizeUsers(actor, req.query.space_id);
       await members.removeMember(
         { db, bus: deps.bus },
-        { spaceId: req.query.space_id, userId: req.params.id, performedBy: actor.userId },
+        { spaceId: req.query.space_id, userId: req.params.id, performedBy: actor.userId, by: actor },
       );
       return { message: 'ok' };
     },
@@ -201,7 +203,7 @@ export async function registerUsersModule(
     async (req) => {
       const actor = await loadActor(db, req.auth!.user);
       const invitation = assertUsersManageable(actor, await invitations.getOpenInvitation(db, req.params.id));
-      await invitations.revokeInvitation(serviceDeps, invitation, actor.userId);
+      await invitations.revokeInvitation(serviceDeps, invitation, actor.userId, actor);
       return { message: 'ok' };
     },
   );

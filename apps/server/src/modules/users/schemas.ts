@@ -1,14 +1,14 @@
 import { emailField, presetFor, ROLE_PRESET_NAMES, type RoleFlags, roleFlagsSchema } from '@otklik/shared';
 import { z } from 'zod';
 
-// Request bodies of Settings → users (SPEC §2 users, users/new, users/{id}). They belong in
+// Request bodies of Settings → users (docs/product/screens-and-routes.md users, users/new, users/{id}). They belong in
 // packages/shared once the web screens use them; until then they live beside their routes.
 
 const spaceId = z.number().int().positive();
 const roleName = z.enum(ROLE_PRESET_NAMES, { error: 'field.invalid' });
 const departmentIds = z.array(z.number().int().positive()).max(200);
 
-/** A role is given by name (one of the SPEC §6 presets) or as flags; flags win when both are sent. */
+/** A role is given by name (one of the docs/product/roles.md presets) or as flags; flags win when both are sent. */
 const roleFields = {
   role: roleName.optional(),
   roles: roleFlagsSchema.optional(),

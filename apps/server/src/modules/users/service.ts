@@ -1,9 +1,10 @@
-import { type Locale, parseRoleFlags, type RoleFlags } from '@otklik/shared';
+import { type Locale, parseRoleFlags, type RoleFlags, roleNameOf } from '@otklik/shared';
 import { and, asc, eq, inArray, max, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { authSessions, departments, memberships, userGroups, users } from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../http/errors';
 import type { EventBus } from '../../realtime/bus';
+import { type AuditActor, audit } from '../audit/record';
 import { assertIdsInSpace } from '../organisation/queries';
 import { addMember } from '../spaces/service';
 import {
@@ -15,7 +16,7 @@ import {
   publishUsersChanged,
 } from './invitations';
 
-// Settings → users (SPEC §2 users, users/new, users/{id}; SPEC §6). A member is one user in one space:
+// Settings → users (docs/product/screens-and-routes.md users, users/new, users/{id}; docs/product/roles.md). A member is one user in one space:
 // the same person in two spaces is two members with their own role, group and departments.
 
 const memberColumns = {
@@ -103,7 +104,7 @@ export type AddUserResult =
   | { kind: 'invitation'; invitation: InvitationRow };
 
 /**
- * SPEC §2 users/new. A person who already has an account joins the space at once; anyone else gets
+ * docs/product/screens-and-routes.md users/new. A person who already has an account joins the space at once; anyone else gets
  * the /signup/{hash} invitation by mail. Both take a seat of the tariff (see assertSeatAvailable).
  */
 export async function addUserToSpace(
@@ -116,6 +117,7 @@ export async function addUserToSpace(
     departmentIds?: number[];
     invitedBy: { id: number; name: string };
     locale: Locale;
+    by?: AuditActor;
   },
 ): Promise<AddUserResult> {
   const { db } = deps;
@@ -152,6 +154,12 @@ export async function addUserToSpace(
         .where(and(eq(memberships.spaceId, input.spaceId), eq(memberships.userId, userId)));
     }
     await closeInvitationsFor(t, input.spaceId, email);
+    await audit(t, input.by, {
+      spaceId: input.spaceId,
+      kind: 'user.added',
+      target: await userTarget(t, userId),
+      after: { role: roleNameOf(input.roles), ...placement },
+    });
   });
   await publishMembershipChange(deps.bus, input.spaceId, userId, input.invitedBy.id);
   return { kind: 'member', member: await requireMember(db, input.spaceId, userId) };
@@ -222,7 +230,7 @@ async function lockMembership(t: Db, spaceId: number, userId: number) {
   return row;
 }
 
-/** SPEC §2 users/{id}: role, group and departments of a member in one space. */
+/** docs/product/screens-and-routes.md users/{id}: role, group and departments of a member in one space. */
 export async function updateMember(
   deps: { db: Db; bus: EventBus },
   input: {
@@ -232,6 +240,7 @@ export async function updateMember(
     groupId?: number | null;
     departmentIds?: number[];
     performedBy: number;
+    by?: AuditActor;
   },
 ): Promise<MemberRecord> {
   const { db } = deps;
@@ -248,6 +257,32 @@ export async function updateMember(
       .update(memberships)
       .set(patch)
       .where(and(eq(memberships.spaceId, input.spaceId), eq(memberships.userId, input.userId)));
+    const before: Record<string, unknown> = {};
+    const after: Record<string, unknown> = {};
+    const oldRole = roleNameOf(parseRoleFlags(current.roles));
+    if (input.roles && JSON.stringify(parseRoleFlags(current.roles)) !== JSON.stringify(input.roles)) {
+      before.role = oldRole;
+      after.role = roleNameOf(input.roles);
+    }
+    if (placement.groupId !== undefined && placement.groupId !== current.groupId) {
+      before.group_id = current.groupId;
+      after.group_id = placement.groupId;
+    }
+    if (
+      placement.departmentIds !== undefined &&
+      JSON.stringify(placement.departmentIds) !== JSON.stringify(current.departmentIds)
+    ) {
+      before.department_ids = current.departmentIds;
+      after.department_ids = placement.departmentIds;
+    }
+    if (Object.keys(after).length > 0)
+      await audit(t, input.by, {
+        spaceId: input.spaceId,
+        kind: 'user.role',
+        target: await userTarget(t, input.userId),
+        before,
+        after,
+      });
   });
   await publishMembershipChange(deps.bus, input.spaceId, input.userId, input.performedBy);
   return requireMember(db, input.spaceId, input.userId);
@@ -256,7 +291,7 @@ export async function updateMember(
 /** Takes the user out of the space; their account and other spaces stay. */
 export async function removeMember(
   deps: { db: Db; bus: EventBus },
-  input: { spaceId: number; userId: number; performedBy: number },
+  input: { spaceId: number; userId: number; performedBy: number; by?: AuditActor },
 ): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const t = tx as unknown as Db;
@@ -265,15 +300,30 @@ export async function removeMember(
     await t
       .delete(memberships)
       .where(and(eq(memberships.spaceId, input.spaceId), eq(memberships.userId, input.userId)));
-    // The user's current status (SPEC §3 User.status) must not point at a status of a space they left.
+    // The user's current status (docs/product/entities.md User.status) must not point at a status of a space they left.
     if (current.statusId !== null) {
       await t
         .update(users)
         .set({ status: null })
         .where(and(eq(users.id, input.userId), eq(users.status, current.statusId)));
     }
+    await audit(t, input.by, {
+      spaceId: input.spaceId,
+      kind: 'user.removed',
+      target: await userTarget(t, input.userId),
+      before: { role: roleNameOf(parseRoleFlags(current.roles)) },
+    });
   });
   await publishMembershipChange(deps.bus, input.spaceId, input.userId, input.performedBy);
+}
+
+/** A user as an action-log target: id and name. */
+async function userTarget(t: Db, userId: number) {
+  const [row] = await t
+    .select({ name: users.name, email: users.email })
+    .from(users)
+    .where(eq(users.id, userId));
+  return { type: 'user', id: userId, label: row ? row.name || row.email : null };
 }
 
 /** The member's open sockets reload their spaces; administrators' user lists refresh. */

@@ -67,7 +67,7 @@ export function captureEvents(bus: EventBus) {
   return { events, waitFor, stop };
 }
 
-/** The members API (SPEC §2 users) as its tests call it. */
+/** The members API (docs/product/screens-and-routes.md users) as its tests call it. */
 export function usersApi(app: () => TestApp) {
   type Headers = Record<string, string>;
   return {

@@ -7,7 +7,7 @@ import { linkIn, startSmtpServer } from '../../../test/smtp';
 import { departments, memberships, userGroups } from '../../db/schema';
 import { buildAdmin, usersApi } from './testing';
 
-// Members by invitation (SPEC §2 users/new → /signup/{hash}): the mail, its link, renewing, resending,
+// Members by invitation (docs/product/screens-and-routes.md users/new → /signup/{hash}): the mail, its link, renewing, resending,
 // revoking, what the invitation carries into the membership, and validation.
 
 let t: TestApp;
@@ -24,7 +24,7 @@ afterAll(async () => {
 const hashOf = (link: string) => link.split('/').pop()!;
 const { listUsers, addUser } = usersApi(() => t);
 
-describe('invitation by email (SPEC §2 users/new → /signup/{hash})', () => {
+describe('invitation by email (docs/product/screens-and-routes.md users/new → /signup/{hash})', () => {
   it('mails the link; signing up joins the space with the invited role', async () => {
     const admin = await buildAdmin(t, { name: 'Анна' });
     const email = uniqueEmail('invitee');

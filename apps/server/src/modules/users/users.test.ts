@@ -6,7 +6,7 @@ import { startSmtpServer } from '../../../test/smtp';
 import { departments, invitations, memberships, userGroups } from '../../db/schema';
 import { buildAdmin, buildMember, captureEvents, setTariff, usersApi } from './testing';
 
-// Members of a space (SPEC §2 users): adding a person who already has an account, the tariff's user
+// Members of a space (docs/product/screens-and-routes.md users): adding a person who already has an account, the tariff's user
 // limit, changing and removing members, scoping between spaces, the colleagues list. Invitations by
 // email: users-invitations.test.ts.
 
@@ -108,7 +108,7 @@ describe('adding a person who already has an account', () => {
   });
 });
 
-describe('tariff user limit (SPEC §8)', () => {
+describe('tariff user limit (docs/product/errors.md)', () => {
   it('counts members and pending invitations; over the limit is 400 user_limit', async () => {
     const admin = await buildAdmin(t);
     await setTariff(t, admin.space.id, 1); // Start: 3 users
@@ -185,7 +185,7 @@ describe('tariff user limit (SPEC §8)', () => {
   });
 });
 
-describe('changing and removing members (SPEC §2 users/{id})', () => {
+describe('changing and removing members (docs/product/screens-and-routes.md users/{id})', () => {
   it('changes the role, group and departments; the member sees the new flags', async () => {
     const admin = await buildAdmin(t);
     const member = await buildMember(t, admin.space.id, 'read-only');

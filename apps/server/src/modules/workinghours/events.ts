@@ -9,7 +9,7 @@ export interface ScheduleWrite {
   now: Date;
 }
 
-/** Tells the affected users' browsers to reload their schedule (SPEC §4 working hours). */
+/** Tells the affected users' browsers to reload their schedule (docs/product/states.md working hours). */
 export async function publishScheduleChanged(write: ScheduleWrite, spaceId: number, userIds: number[]) {
   for (const userId of new Set(userIds)) {
     await write.bus.publish({

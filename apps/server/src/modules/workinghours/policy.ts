@@ -5,7 +5,7 @@ import { memberships, userStatuses } from '../../db/schema';
 import { AppError, badRequest, forbidden, notFound } from '../../http/errors';
 import { authorize, isMember, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 
-// Who may do what with schedules (SPEC §2 settings users/workinghours, §6):
+// Who may do what with schedules (docs/product/screens-and-routes.md settings users/workinghours, §6):
 // - slots, templates, absences of anyone in a space: 'schedule.manage' (administrators, space feature
 //   user_workinghours);
 // - a member reads their own slots and absences with 'schedule.viewOwn';

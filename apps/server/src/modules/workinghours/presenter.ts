@@ -1,13 +1,13 @@
 import type { absences, holidays, workinghoursItems, workinghoursTemplates } from '../../db/schema';
 
-// What the working-hours API shows: unix seconds for instants (SPEC §3 Working-hours item), civil
+// What the working-hours API shows: unix seconds for instants (docs/product/entities.md Working-hours item), civil
 // dates for holidays, snake_case fields. Allow-lists: a new column never leaks by accident.
 
 type SlotRow = typeof workinghoursItems.$inferSelect;
 
 export const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
-/** SPEC §3 Working-hours item, as the caller's own schedule (GET /v1/me/workinghours). */
+/** docs/product/entities.md Working-hours item, as the caller's own schedule (GET /v1/me/workinghours). */
 export function presentMySlot(slot: SlotRow) {
   return {
     id: slot.id,

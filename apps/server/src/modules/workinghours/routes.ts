@@ -17,7 +17,7 @@ import { registerTemplateRoutes } from './routes-templates';
 import { idParams, meQuery, slotBody, slotPatch, slotsQuery } from './schemas';
 import { createSlot, deleteSlot, findMySchedule, findSlots, getSlot, readRange, updateSlot } from './slots';
 
-/** Working hours: the caller's schedule, users' schedules, templates, absences, holidays (SPEC §2, §4, §7). */
+/** Working hours: the caller's schedule, users' schedules, templates, absences, holidays (docs/product/screens-and-routes.md, states.md, api.md). */
 export async function registerWorkinghoursModule(
   root: FastifyInstance,
   deps: AppDeps,
@@ -44,7 +44,8 @@ function registerMyScheduleRoutes(ctx: RouteContext) {
       schema: {
         tags: ['me'],
         security: bearer,
-        summary: 'My schedule from a day ago to 14 days ahead (SPEC §7); updatedAt is the latest change',
+        summary:
+          'My schedule from a day ago to 14 days ahead (docs/product/api.md); updatedAt is the latest change',
         querystring: meQuery,
       },
     },
@@ -52,7 +53,7 @@ function registerMyScheduleRoutes(ctx: RouteContext) {
       const actor = await actorOf(ctx, req);
       const spaceId = req.query.space_id;
       // Membership only, not 'schedule.viewOwn': the browser polls this in the background, and a 403
-      // would put the No-access page over whatever the user is doing (SPEC §6).
+      // would put the No-access page over whatever the user is doing (docs/product/roles.md).
       if (spaceId !== undefined) requireMembership(actor, spaceId);
       const spaceIds = spaceId !== undefined ? [spaceId] : memberSpaceIds(actor);
       const schedule = await findMySchedule(ctx.db, actor.userId, spaceIds, new Date());

@@ -12,7 +12,7 @@ type SlotRow = typeof workinghoursItems.$inferSelect;
 /** A transaction or the database: the slot rules run inside either. */
 export type Executor = Pick<Db, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
 
-/** SPEC §7 GET v1/me/workinghours: the window the browser checks every minute (SPEC §4). */
+/** docs/product/api.md GET v1/me/workinghours: the window the browser checks every minute (docs/product/states.md). */
 export const MY_SCHEDULE_BEHIND_MS = DAY_MS;
 export const MY_SCHEDULE_AHEAD_MS = 14 * DAY_MS;
 

@@ -10,7 +10,7 @@ type TemplateRow = typeof workinghoursTemplates.$inferSelect;
 
 const WEEK_MINUTES = 7 * MINUTES_PER_DAY;
 
-/** Items in week order (Monday first, SPEC §9), so the schedule screen and applying read them alike. */
+/** Items in week order (Monday first, docs/product/limits.md), so the schedule screen and applying read them alike. */
 function sortItems(items: TemplateItem[]): TemplateItem[] {
   return [...items].sort((a, b) => a.weekday - b.weekday || a.start - b.start);
 }

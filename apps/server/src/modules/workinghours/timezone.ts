@@ -1,5 +1,5 @@
 // Civil dates and wall-clock times in a space's time zone (ARCHITECTURE "Times"), with Intl only.
-// A civil date is 'YYYY-MM-DD'; weekdays are ISO (Monday = 1 … Sunday = 7, SPEC §9 week starts Monday).
+// A civil date is 'YYYY-MM-DD'; weekdays are ISO (Monday = 1 … Sunday = 7, docs/product/limits.md week starts Monday).
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -103,3 +103,13 @@ export function civilDateOf(instant: Date, timeZone: string): number {
 }
 
 export { DAY_MS };
+
+/** Whether `timeZone` is an IANA zone this runtime knows (Europe/Moscow, UTC). */
+export function isValidTimeZone(timeZone: string): boolean {
+  try {
+    formatterFor(timeZone);
+    return true;
+  } catch {
+    return false;
+  }
+}

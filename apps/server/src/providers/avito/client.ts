@@ -12,6 +12,8 @@ export interface AvitoAuth {
   now: () => Date;
   clientId: string;
   clientSecret: string;
+  /** An account connected by OAuth: tokens come from this refresh token with the app's keys. */
+  refreshToken?: string;
 }
 
 interface CachedToken {
@@ -28,8 +30,9 @@ const EXPIRY_MARGIN_MS = 60_000;
 /** When Avito asks to slow down without saying how long. */
 const DEFAULT_RETRY_AFTER_S = 60;
 
+const digest = (value: string) => createHash('sha256').update(value).digest('hex');
 const cacheKey = (a: AvitoAuth) =>
-  `${a.config.AVITO_API_URL}\n${a.clientId}\n${createHash('sha256').update(a.clientSecret).digest('hex')}`;
+  `${a.config.AVITO_API_URL}\n${a.clientId}\n${digest(a.clientSecret)}\n${a.refreshToken ? digest(a.refreshToken) : ''}`;
 const baseOf = (a: AvitoAuth) => a.config.AVITO_API_URL.replace(/\/+$/, '');
 
 function errorText(body: unknown, status: number): string {
@@ -48,7 +51,9 @@ async function request(a: AvitoAuth, path: string, init: RequestInit) {
   try {
     response = await a.fetch(`${baseOf(a)}${path}`, { ...init, signal: AbortSignal.timeout(30_000) });
   } catch (error) {
-    throw new ConnectorError('temporary', `Avito API unreachable: ${(error as Error).message}`);
+    throw new ConnectorError('temporary', `Avito API unreachable: ${(error as Error).message}`, {
+      reason: { key: 'failure.unreachable', params: { network: 'Avito' }, detail: (error as Error).message },
+    });
   }
   const text = await response.text();
   let body: unknown;
@@ -72,18 +77,33 @@ function failure(response: Response, body: unknown): ConnectorError {
   return new ConnectorError(response.status >= 500 ? 'temporary' : 'permanent', text);
 }
 
-/** `POST /token` with the client credentials; a refusal means the keys are wrong or revoked. */
-async function fetchToken(a: AvitoAuth): Promise<CachedToken> {
-  const { response, body } = await request(a, '/token', {
+export interface AvitoGrant {
+  access_token?: string;
+  expires_in?: number;
+  refresh_token?: string;
+}
+
+/** `POST /token` (form-encoded) with one of the grants of PROVIDERS §7a. */
+export function tokenRequest(a: AvitoAuth, grant: Record<string, string>) {
+  return request(a, '/token', {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: a.clientId,
-      client_secret: a.clientSecret,
-    }).toString(),
+    body: new URLSearchParams({ ...grant, client_id: a.clientId, client_secret: a.clientSecret }).toString(),
   });
-  const granted = body as { access_token?: string; expires_in?: number } | undefined;
+}
+
+/**
+ * A new access token: the client-credentials grant, or for an OAuth account the refresh_token grant.
+ * A refusal means the keys (or the account's consent) are wrong or revoked.
+ */
+async function fetchToken(a: AvitoAuth): Promise<CachedToken> {
+  const { response, body } = await tokenRequest(
+    a,
+    a.refreshToken
+      ? { grant_type: 'refresh_token', refresh_token: a.refreshToken }
+      : { grant_type: 'client_credentials' },
+  );
+  const granted = body as AvitoGrant | undefined;
   if (response.status === 429 || response.status >= 500) throw failure(response, body);
   if (!response.ok || !granted?.access_token)
     throw new ConnectorError('auth', errorText(body, response.status));
@@ -212,3 +232,5 @@ export const getVoiceFiles = (a: AvitoAuth, userId: string, voiceIds: string[]) 
     'GET',
     `${account(userId)}/getVoiceFiles?voice_ids=${voiceIds.map(encodeURIComponent).join(',')}`,
   );
+
+export { errorText as avitoErrorText, failure as avitoFailure };

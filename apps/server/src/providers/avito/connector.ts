@@ -1,3 +1,4 @@
+import { AppError } from '../../http/errors';
 import type { InboundEvent } from '../../modules/inbox/inbound';
 import { downloadMedia } from '../media';
 import {
@@ -10,12 +11,16 @@ import {
 import { webhookUrl } from '../updates';
 import {
   type AvitoAuth,
+  type AvitoGrant,
+  avitoErrorText,
+  avitoFailure,
   deleteMessage,
   getChat,
   getSelf,
   getVoiceFiles,
   sendText,
   subscribeWebhook,
+  tokenRequest,
   unsubscribeWebhook,
 } from './client';
 import { namesOf, toEvent, webhookSchema } from './mapping';
@@ -23,20 +28,38 @@ import { pollChats, recentMessages } from './polling';
 import { verifySecret, webhookAddress } from './webhook';
 
 // Avito Messenger (PROVIDERS.md §7a): chats about listings, by webhook v3 or by listing chats. Connected
-// with the client-credentials keys of the Avito API (an OAuth popup needs app keys in config we do not
-// have yet). Text only; reviews have no API in PROVIDERS, so `comments: ['review']` stays unfed.
+// by OAuth (docs/product/screens-and-routes.md /callback/avito, §7 POST v1/avito/auth: the authorization-code grant with the
+// instance's AVITO_CLIENT_ID/SECRET; the account's refresh token is kept) or, as before, with an
+// account's own client-credentials keys. Text only; reviews have no API in PROVIDERS, so
+// `comments: ['review']` stays unfed.
 
-const authOf = (ctx: VerifyContext, credentials: Record<string, string>): AvitoAuth => ({
-  config: ctx.config,
-  fetch: ctx.fetch,
-  now: ctx.now,
-  clientId: credentials.client_id ?? '',
-  clientSecret: credentials.client_secret ?? '',
-});
+/** Scopes the connector needs: chats and messages, and the account's own id (GET /core/v1/accounts/self). */
+const OAUTH_SCOPE = 'messenger:read,messenger:write,user:read';
+
+const authOf = (ctx: VerifyContext, credentials: Record<string, string>): AvitoAuth =>
+  credentials.refresh_token
+    ? {
+        config: ctx.config,
+        fetch: ctx.fetch,
+        now: ctx.now,
+        clientId: ctx.config.AVITO_CLIENT_ID ?? '',
+        clientSecret: ctx.config.AVITO_CLIENT_SECRET ?? '',
+        refreshToken: credentials.refresh_token,
+      }
+    : {
+        config: ctx.config,
+        fetch: ctx.fetch,
+        now: ctx.now,
+        clientId: credentials.client_id ?? '',
+        clientSecret: credentials.client_secret ?? '',
+      };
 
 function userIdOf(ctx: ConnectorContext): string {
   const id = ctx.credentials.user_id ?? ctx.object.externalId;
-  if (!id) throw new ConnectorError('auth', 'Avito: the account id is missing, reconnect the account');
+  if (!id)
+    throw new ConnectorError('auth', 'Avito: the account id is missing, reconnect the account', {
+      reason: { key: 'failure.reconnect', params: { network: 'Avito' } },
+    });
   return id;
 }
 
@@ -56,12 +79,59 @@ export const avitoConnector: Connector = {
   /** `avito-voice:<voice_id>` → getVoiceFiles → the file at the link it gives. */
   async fetchMedia(ctx, ref, opts) {
     if (!ref.startsWith(VOICE_REF))
-      throw new ConnectorError('permanent', `Avito: not a voice reference: ${ref}`);
+      throw new ConnectorError('permanent', `Avito: not a voice reference: ${ref}`, {
+        reason: { key: 'failure.badReference', params: { network: 'Avito' }, detail: ref },
+      });
     const voiceId = ref.slice(VOICE_REF.length);
     const answer = await getVoiceFiles(authOf(ctx, ctx.credentials), userIdOf(ctx), [voiceId]);
     const url = answer.voices_urls?.[voiceId];
-    if (!url) throw new ConnectorError('permanent', 'Avito gave no link for the voice message');
+    if (!url)
+      throw new ConnectorError('permanent', 'Avito gave no link for the voice message', {
+        reason: { key: 'failure.badAnswer', params: { network: 'Avito' } },
+      });
     return downloadMedia(ctx.fetch, url, { maxBytes: opts.maxBytes, what: 'Avito' });
+  },
+
+  oauth: {
+    configured: (config) => Boolean(config.AVITO_CLIENT_ID && config.AVITO_CLIENT_SECRET),
+    authorizeUrl(config, { redirectUri, state }) {
+      if (!config.AVITO_CLIENT_ID)
+        throw new AppError(400, 'account.notAvailable', { errorType: 'not_available' });
+      const url = new URL(config.AVITO_OAUTH_URL);
+      url.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: config.AVITO_CLIENT_ID,
+        scope: OAUTH_SCOPE,
+        redirect_uri: redirectUri,
+        state,
+      }).toString();
+      return url.toString();
+    },
+    /** grant_type=authorization_code → the account's tokens; who it is comes from accounts/self. */
+    async exchange(ctx, { code, redirectUri }) {
+      const { AVITO_CLIENT_ID, AVITO_CLIENT_SECRET } = ctx.config;
+      if (!AVITO_CLIENT_ID || !AVITO_CLIENT_SECRET)
+        throw new AppError(400, 'account.notAvailable', { errorType: 'not_available' });
+      const app = { ...ctx, clientId: AVITO_CLIENT_ID, clientSecret: AVITO_CLIENT_SECRET };
+      const { response, body } = await tokenRequest(app, {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUri,
+      });
+      const granted = body as AvitoGrant | undefined;
+      if (response.status === 429 || response.status >= 500) throw avitoFailure(response, body);
+      if (!response.ok || !granted?.refresh_token)
+        throw new ConnectorError('permanent', avitoErrorText(body, response.status));
+      const credentials = { refresh_token: granted.refresh_token };
+      const self = await getSelf(authOf(ctx, credentials));
+      const userId = String(self.id);
+      return {
+        externalId: userId,
+        name: self.name || `Avito ${userId}`,
+        url: self.profile_url,
+        credentials: { ...credentials, user_id: userId },
+      };
+    },
   },
 
   async verifyCredentials(ctx, input) {
@@ -130,7 +200,9 @@ export const avitoConnector: Connector = {
   },
 
   async sendReply() {
-    throw new ConnectorError('permanent', 'Avito reviews cannot be answered through the API yet');
+    throw new ConnectorError('permanent', 'Avito reviews cannot be answered through the API yet', {
+      reason: { key: 'failure.notSupported', params: { network: 'Avito' } },
+    });
   },
 
   async sendMessage(ctx, chat, content) {

@@ -40,7 +40,16 @@ export class AvitoNetwork {
   readonly chats = new Map<string, EmulatedChat>();
   /** Account id → webhook URLs subscribed with POST /messenger/v3/webhook. */
   readonly subscriptions = new Map<number, Set<string>>();
-  private readonly tokens = new Map<string, { clientId: string; expiresAt: number }>();
+  private readonly tokens = new Map<
+    string,
+    { clientId: string; expiresAt: number; account?: { userId: number; name: string } }
+  >();
+  /** OAuth: codes from the consent page and refresh tokens, each for an app and the account that agreed. */
+  private readonly codes = new Map<string, { clientId: string; account: { userId: number; name: string } }>();
+  private readonly refreshes = new Map<
+    string,
+    { clientId: string; account: { userId: number; name: string } }
+  >();
 
   seconds() {
     return Math.floor(this.clock / 1000);
@@ -79,7 +88,51 @@ export class AvitoNetwork {
     const issued = this.tokens.get(token);
     const client = issued ? this.clients.get(issued.clientId) : undefined;
     if (!issued || !client || client.revoked || issued.expiresAt <= this.clock) return undefined;
-    return client;
+    // An OAuth token acts for the account that agreed, not for the app's own account.
+    return issued.account ? { ...client, ...issued.account } : client;
+  }
+
+  /** Who is signed in to Avito in the popup and agrees on the consent page; null: they refuse. */
+  consenting: { userId: number; name: string } | null = null;
+
+  /** The account owner agrees on the consent page (GET /oauth): the code the popup brings back. */
+  authorize(clientId: string, account: { userId: number; name: string }): string {
+    const code = randomBytes(12).toString('base64url');
+    this.codes.set(code, { clientId, account });
+    return code;
+  }
+
+  private grant(clientId: string, account: { userId: number; name: string }, refreshToken?: string) {
+    const token = randomBytes(24).toString('base64url');
+    this.tokens.set(token, { clientId, account, expiresAt: this.clock + TOKEN_TTL_S * 1000 });
+    const refresh = refreshToken ?? randomBytes(24).toString('base64url');
+    this.refreshes.set(refresh, { clientId, account });
+    return {
+      access_token: token,
+      expires_in: TOKEN_TTL_S,
+      token_type: 'Bearer',
+      refresh_token: refresh,
+      scope: 'messenger:read,messenger:write,user:read',
+    };
+  }
+
+  /** grant_type=authorization_code: a code works once, for the app it was given to. */
+  exchangeCode(clientId: string, secret: string, code: string) {
+    const client = this.clients.get(clientId);
+    const found = this.codes.get(code);
+    if (!client || client.revoked || client.secret !== secret || !found || found.clientId !== clientId)
+      return null;
+    this.codes.delete(code);
+    return this.grant(clientId, found.account);
+  }
+
+  /** grant_type=refresh_token: a new access token for the same account (the refresh token stays). */
+  refresh(clientId: string, secret: string, refreshToken: string) {
+    const client = this.clients.get(clientId);
+    const found = this.refreshes.get(refreshToken);
+    if (!client || client.revoked || client.secret !== secret || !found || found.clientId !== clientId)
+      return null;
+    return this.grant(clientId, found.account, refreshToken);
   }
 
   /** Stores a message; the chat is created on its first message. */

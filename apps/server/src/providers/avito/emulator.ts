@@ -131,11 +131,32 @@ export class AvitoEmulator {
     const wait = this.rateLimits.shift();
     if (wait !== undefined) return fail(429, 'Too Many Requests', { 'retry-after': String(wait) });
 
+    // The consent page: the signed-in account (network.consenting) agrees at once and the browser goes
+    // back to redirect_uri with the code and the state, as an OAuth authorization server does.
+    if (call.method === 'GET' && call.path === '/oauth') {
+      const target = call.query.redirect_uri ?? '';
+      const account = this.network.consenting;
+      if (!/^https?:\/\//.test(target) || call.query.response_type !== 'code')
+        return fail(400, 'invalid_request');
+      const back = new URL(target);
+      if (account && this.network.clients.has(call.query.client_id ?? ''))
+        back.searchParams.set('code', this.network.authorize(call.query.client_id!, account));
+      else back.searchParams.set('error', 'access_denied');
+      if (call.query.state) back.searchParams.set('state', call.query.state);
+      res.writeHead(302, { location: back.toString() }).end();
+      return;
+    }
     if (call.method === 'POST' && call.path === '/token') {
+      const id = String(body?.client_id ?? '');
+      const secret = String(body?.client_secret ?? '');
       const granted =
         body?.grant_type === 'client_credentials'
-          ? this.network.issueToken(String(body.client_id ?? ''), String(body.client_secret ?? ''))
-          : null;
+          ? this.network.issueToken(id, secret)
+          : body?.grant_type === 'authorization_code'
+            ? this.network.exchangeCode(id, secret, String(body.code ?? ''))
+            : body?.grant_type === 'refresh_token'
+              ? this.network.refresh(id, secret, String(body.refresh_token ?? ''))
+              : null;
       return granted
         ? reply(200, granted)
         : reply(400, {

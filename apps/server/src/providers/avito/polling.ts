@@ -70,7 +70,7 @@ export async function pollChats(
   return { events, cursor: `${next.at}|${next.ids.join(',')}` };
 }
 
-/** The newest messages of the newest chats, for the import on connect (SPEC §9: up to `limit`). */
+/** The newest messages of the newest chats, for the import on connect (docs/product/limits.md: up to `limit`). */
 export async function recentMessages(
   ctx: ConnectorContext,
   auth: AvitoAuth,

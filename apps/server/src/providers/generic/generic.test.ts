@@ -171,7 +171,7 @@ describe('replies feed for the collector', () => {
   });
 });
 
-describe('vc.ru: editing a reply inside the 1200 s window (SPEC §9)', () => {
+describe('vc.ru: editing a reply inside the 1200 s window (docs/product/limits.md)', () => {
   let vcToken: string;
   let vcId: number;
   const vcAuth = () => ({ authorization: `Bearer ${vcToken}` });

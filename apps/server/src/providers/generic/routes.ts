@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../http/app';
+import '../../http/route-config';
 import { bearerToken } from '../../http/auth';
 import { AppError } from '../../http/errors';
 import { sha256 } from '../../lib/crypto';
@@ -42,12 +43,14 @@ export async function registerIngestRoutes(root: FastifyInstance, deps: AppDeps)
   app.post(
     '/ingest/items',
     {
+      // Customer text with NUL or lone surrogates is cleaned by ingest(), not refused (issue #11).
+      config: { sanitizesOwnInput: true },
       schema: {
         tags: TAG,
         security,
         summary: 'Send reviews, comments and mentions of a site (up to 500 per request)',
         description:
-          'Authenticate with `Authorization: Bearer <ingest token>` or `X-Ingest-Token: <ingest token>` (the token is shown when the account is connected; POST /v1/objects/{id}/token issues a new one). Items are idempotent by `external_id`: sending one again changes nothing and counts as a duplicate. Invalid items are listed in `invalid` and the rest are stored.',
+          'Authenticate with `Authorization: Bearer <ingest token>` or `X-Ingest-Token: <ingest token>` (the token is shown when the account is connected; POST /v1/objects/{id}/token issues a new one). Items are idempotent by `external_id`: sending one again changes nothing and counts as a duplicate. Invalid items are listed in `invalid` and the rest are stored. Text is stored without U+0000 (NUL) characters, and a lone UTF-16 surrogate becomes U+FFFD.',
         body: ingestBatchSchema,
         response: { 200: ingestResultSchema },
       },

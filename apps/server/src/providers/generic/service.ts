@@ -66,7 +66,9 @@ export async function ingestItems(deps: IngestDeps, object: ObjectRow, batch: In
       positions.push(index);
     }
   });
-  const result = await ingest(deps, object, events);
+  // Text is cleaned and bad items isolated by ingest() (issue #11): the collector learns of every one
+  // in `invalid`, and only those the database refused also become the account's error.
+  const result = await ingest(deps, object, events, { sendsInvalidBack: true });
   for (const entry of result.invalid)
     invalid.push({ index: positions[entry.index] ?? entry.index, error: entry.error });
   return {

@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import { ConnectorError } from '../types';
-import type { MaxMessage, MaxUpdate, MaxUser } from './types';
+import type { MaxChatType, MaxMessage, MaxUpdate, MaxUser } from './types';
 
 // The MAX Bot API over HTTP (PROVIDERS §7e): `{MAX_API_URL}/…`, the raw token in the `Authorization`
 // header (query-string tokens are no longer accepted), JSON bodies, errors as
@@ -47,7 +47,10 @@ async function request<T>(
     timeoutMs?: number;
   } = {},
 ): Promise<T> {
-  if (!token) throw new ConnectorError('auth', 'Invalid access_token');
+  if (!token)
+    throw new ConnectorError('auth', 'Invalid access_token', {
+      reason: { key: 'failure.reconnect', params: { network: 'MAX' } },
+    });
   const url = new URL(`${transport.config.MAX_API_URL.replace(/\/$/, '')}${path}`);
   for (const [key, value] of Object.entries(opts.query ?? {}))
     if (value !== undefined) url.searchParams.set(key, String(value));
@@ -67,6 +70,13 @@ async function request<T>(
     throw new ConnectorError(
       'temporary',
       `MAX is unreachable: ${error instanceof Error ? error.message : String(error)}`,
+      {
+        reason: {
+          key: 'failure.unreachable',
+          params: { network: 'MAX' },
+          detail: error instanceof Error ? error.message : String(error),
+        },
+      },
     );
   }
   let body: unknown;
@@ -107,6 +117,20 @@ export function maxApi(transport: MaxTransport, token: string) {
         query,
         signal,
         timeoutMs: (query.timeout + 15) * 1000,
+      }),
+    /** The chats the bot is in (GET /chats; the official TS client's getAllChats). */
+    chats: (count: number) =>
+      request<{ chats: Array<{ chat_id: number; type: MaxChatType }>; marker: number | null }>(
+        transport,
+        token,
+        'GET',
+        '/chats',
+        { query: { count } },
+      ),
+    /** A chat's newest messages, newest first (PROVIDERS §7e "History": GET /messages?chat_id=&count=). */
+    history: (chatId: number, count: number) =>
+      request<{ messages: MaxMessage[] }>(transport, token, 'GET', '/messages', {
+        query: { chat_id: chatId, count },
       }),
     send: (to: { chat_id: string } | { user_id: string }, body: MaxSendBody) =>
       request<{ message: MaxMessage }>(transport, token, 'POST', '/messages', { query: to, body }),

@@ -2,13 +2,13 @@ import { type Connector, type ConnectorContext, ConnectorError, type OutgoingCon
 import { webhookUrl } from '../updates';
 import { type MaxSendBody, maxApi } from './client';
 import { updateToEvents } from './mapping';
-import { UPDATE_TYPES } from './types';
+import { type MaxMessage, UPDATE_TYPES } from './types';
 import { handleMaxWebhook } from './webhook';
 
 // MAX bot accounts (PROVIDERS §7e; catalogue: delete, reply, edit_comment). Credentials: `access_token`
 // (typed by the administrator), `bot_id` (from GET /me), `webhook_secret`.
 // Not done, because PROVIDERS §7e marks it UNCONFIRMED or the catalogue leaves it off: reactions,
-// receiving comments on channel posts, importing history on connect.
+// receiving comments on channel posts.
 
 const api = (ctx: Pick<ConnectorContext, 'config' | 'fetch' | 'credentials'>) =>
   maxApi(ctx, ctx.credentials.access_token ?? '');
@@ -36,7 +36,10 @@ function bodyOf(content: OutgoingContent, extra: Partial<MaxSendBody> = {}): Max
 
 const groupOf = (postExternalId: string | null) => {
   const match = /^chat:(-?\d+)$/.exec(postExternalId ?? '');
-  if (!match) throw new ConnectorError('permanent', 'MAX: the comment has no group chat to answer in');
+  if (!match)
+    throw new ConnectorError('permanent', 'MAX: the comment has no group chat to answer in', {
+      reason: { key: 'failure.noThread', params: { network: 'MAX' } },
+    });
   return match[1]!;
 };
 
@@ -99,7 +102,10 @@ export const maxConnector: Connector = {
 
   /** 'Direct': POST /messages?user_id= opens (or continues) the dialog with the commenter. */
   async sendDirect(ctx, target, content) {
-    if (!target.authorExternalId) throw new ConnectorError('permanent', 'MAX: the comment has no author');
+    if (!target.authorExternalId)
+      throw new ConnectorError('permanent', 'MAX: the comment has no author', {
+        reason: { key: 'failure.noAuthor', params: { network: 'MAX' } },
+      });
     const sent = await api(ctx).send({ user_id: target.authorExternalId }, bodyOf(content));
     return { externalId: sent.message.body.mid };
   },
@@ -107,6 +113,29 @@ export const maxConnector: Connector = {
   async sendMessage(ctx, chat, content) {
     const sent = await api(ctx).send({ chat_id: chat.externalId }, bodyOf(content));
     return { externalId: sent.message.body.mid };
+  },
+
+  /**
+   * The import on connect (docs/product/limits.md): the newest messages of the bot's dialogs and group chats
+   * (GET /chats, then GET /messages?chat_id=&count= per chat), mapped as if they had just arrived.
+   */
+  async importRecent(ctx, limit) {
+    const { chats } = await api(ctx).chats(100);
+    const botId = botIdOf(ctx);
+    const found: MaxMessage[] = [];
+    for (const chat of chats ?? []) {
+      if (chat.type === 'channel') continue; // a channel's own posts are not inbox items
+      const { messages } = await api(ctx).history(chat.chat_id, limit);
+      found.push(...(messages ?? []));
+    }
+    // Oldest first, so replies come after what they quote; the newest `limit` overall.
+    const newest = found
+      .sort((a, b) => b.timestamp - a.timestamp)
+      .slice(0, limit)
+      .reverse();
+    return newest.flatMap((message) =>
+      updateToEvents({ update_type: 'message_created', timestamp: message.timestamp, message }, botId),
+    );
   },
 
   async deleteItem(ctx, item) {

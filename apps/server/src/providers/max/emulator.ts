@@ -24,6 +24,8 @@ export class MaxEmulator {
   /** Chats the network knows (from customers' messages) and the dialog of each user. */
   readonly chats = new Map<number, MaxMessage['recipient']['chat_type']>();
   private readonly dialogs = new Map<number, number>();
+  /** Which bots (user_id) are in each chat: a chat joins a bot when an update of it is delivered to it. */
+  private readonly members = new Map<number, Set<number>>();
   private seq = 0;
   private waiters: Array<() => void> = [];
   private readonly failures: Array<{ path: string; answer: Answer }> = [];
@@ -103,8 +105,18 @@ export class MaxEmulator {
     return message;
   }
 
+  /** The bot is in the chat (GET /chats lists it, GET /messages?chat_id= reads it). */
+  join(token: string, chatId: number) {
+    const botId = this.bots.get(token)?.user_id ?? 0;
+    const set = this.members.get(chatId) ?? new Set<number>();
+    set.add(botId);
+    this.members.set(chatId, set);
+  }
+
   /** Delivers an update: POSTed to every subscription with the secret header, or queued for GET /updates. */
   async deliver(token: string, update: MaxUpdate) {
+    if ('message' in update && update.message.recipient.chat_id !== null)
+      this.join(token, update.message.recipient.chat_id);
     const state = this.state(token);
     if (state.subs.length === 0) {
       state.queue.push({ seq: ++this.seq, update });
@@ -193,6 +205,8 @@ export class MaxEmulator {
       }
     }
     if (method === 'GET' && path === '/updates') return this.updates(state, query, res);
+    if (method === 'GET' && path === '/chats') return this.chatList(bot, query);
+    if (method === 'GET' && path === '/messages' && query.chat_id) return this.history(bot, query);
     if (path === '/messages') return this.messagesCall(bot, method, query, body);
     return err(404, 'not.found', `Path ${path} is not recognized`);
   }
@@ -225,6 +239,33 @@ export class MaxEmulator {
     });
   }
 
+  /**
+   * GET /chats?count=: the bot's chats, newest first. The shape `{chats:[{chat_id, type}], marker}`
+   * follows the official TS client (UNCONFIRMED in PROVIDERS §7e).
+   */
+  private chatList(bot: MaxUser, query: Record<string, string>): Answer {
+    const count = Math.min(Number(query.count ?? 50), 100);
+    const list = [...this.chats]
+      .filter(([id]) => this.members.get(id)?.has(bot.user_id))
+      .reverse()
+      .slice(0, count);
+    return ok({ chats: list.map(([chat_id, type]) => ({ chat_id, type, status: 'active' })), marker: null });
+  }
+
+  /** GET /messages?chat_id=&count= (PROVIDERS §7e "History"): the newest `count` messages, newest first. */
+  private history(bot: MaxUser, query: Record<string, string>): Answer {
+    const chatId = Number(query.chat_id);
+    if (!this.members.get(chatId)?.has(bot.user_id))
+      return err(404, 'chat.not.found', `Chat ${query.chat_id} not found`);
+    const count = Math.min(Number(query.count ?? 50), 100);
+    const list = [...this.messages.values()]
+      .filter((m) => m.message.recipient.chat_id === chatId)
+      .map((m) => m.message)
+      .sort((a, b) => (b.body.seq ?? 0) - (a.body.seq ?? 0))
+      .slice(0, count);
+    return ok({ messages: list });
+  }
+
   private messagesCall(
     bot: MaxUser,
     method: string,
@@ -243,6 +284,7 @@ export class MaxEmulator {
         chatId = this.dialogs.get(userId) ?? 9_000_000 + this.dialogs.size;
         this.dialogs.set(userId, chatId);
         this.chats.set(chatId, 'dialog');
+        this.members.set(chatId, new Set([...(this.members.get(chatId) ?? []), bot.user_id]));
       } else chatId = Number(query.chat_id);
       const chatType = this.chats.get(chatId);
       if (!chatType) return err(404, 'chat.not.found', `Chat ${query.chat_id ?? chatId} not found`);

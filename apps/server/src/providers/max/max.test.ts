@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectKeptFile } from '../../../test/cdn';
 import { items, messages, objects, outbox } from '../../db/schema';
 import { PollingManager } from '../../jobs/pollers';
 import {
@@ -138,6 +139,53 @@ describe('inbound', () => {
     expect(child).toMatchObject({
       parentId: parent.id,
       attachments: [{ type: 'image', url: 'https://i.max.ru/p/1.jpg' }],
+    });
+  });
+});
+
+describe('files', () => {
+  it("keeps what customers send from MAX's CDN, whose links expire: in a dialog and in a group chat", async () => {
+    const { bot, account, peter, chatId } = await withChat();
+    const photo = Buffer.from(`jpeg for ${account.id}`);
+    const picture = Buffer.from(`png for ${account.id}`);
+    const links = [`https://i.max.ru/p/${account.id}/1.jpg`, `https://i.max.ru/p/${account.id}/2.png`];
+    w.cdn.route('i.max.ru', `/p/${account.id}/1.jpg`, photo, 'image/jpeg');
+    w.cdn.route('i.max.ru', `/p/${account.id}/2.png`, picture, 'image/png');
+    const image = (url: string) => ({
+      attachments: [{ type: 'image' as const, payload: { url, token: 't1' } }],
+    });
+    const inDialog = w.max.customerMessage({
+      sender: peter,
+      recipient: dialogOf(peter),
+      text: '',
+      body: image(links[0]!),
+    });
+    await w.max.deliver(bot.token, created(inDialog));
+    const [message] = await db().select().from(messages).where(eq(messages.externalId, inDialog.body.mid));
+    expect(message).toMatchObject({ chatId, attachments: [{ type: 'image', url: links[0] }] });
+    await expectKeptFile(w.t, {
+      cdn: w.cdn,
+      headers: w.headers,
+      route: `/v1/messages/${message!.id}/attachments/0`,
+      link: links[0]!,
+      body: photo,
+    });
+
+    const inGroup = w.max.customerMessage({
+      sender: person(),
+      recipient: groupChat(),
+      text: '',
+      body: image(links[1]!),
+    });
+    await w.max.deliver(bot.token, created(inGroup));
+    const [item] = await db().select().from(items).where(eq(items.externalId, inGroup.body.mid));
+    expect(item).toMatchObject({ objectId: account.id, attachments: [{ type: 'image', url: links[1] }] });
+    await expectKeptFile(w.t, {
+      cdn: w.cdn,
+      headers: w.headers,
+      route: `/v1/items/${item!.id}/attachments/0`,
+      link: links[1]!,
+      body: picture,
     });
   });
 });

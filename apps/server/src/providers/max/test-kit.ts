@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
 import { eq } from 'drizzle-orm';
+import { startCdn, type TestCdn } from '../../../test/cdn';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { objects } from '../../db/schema';
 import { buildWorker, buildWorkspace } from '../../modules/inbox/actions/test-helpers';
@@ -20,6 +21,8 @@ async function freePort(): Promise<number> {
 
 export interface MaxWorld {
   max: MaxEmulator;
+  /** The CDN customers' file links point at (i.max.ru), reached through the media test hook. */
+  cdn: TestCdn;
   t: TestApp;
   headers: Record<string, string>;
   spaceId: number;
@@ -28,23 +31,29 @@ export interface MaxWorld {
 
 export async function startMaxWorld(env: Record<string, string> = {}): Promise<MaxWorld> {
   const max = await startMaxEmulator();
+  const cdn = await startCdn();
   const port = await freePort();
-  const t = await createTestApp({
-    APP_URL: `http://127.0.0.1:${port}`,
-    MAX_API_URL: max.url,
-    PROVIDER_UPDATES: 'webhook',
-    ...env,
-  });
+  const t = await createTestApp(
+    {
+      APP_URL: `http://127.0.0.1:${port}`,
+      MAX_API_URL: max.url,
+      PROVIDER_UPDATES: 'webhook',
+      ...env,
+    },
+    { mediaNetwork: cdn.network },
+  );
   await t.app.listen({ port, host: '127.0.0.1' });
   const admin = await buildWorkspace(t);
   return {
     max,
+    cdn,
     t,
     headers: admin.headers,
     spaceId: admin.space.id,
     close: async () => {
       await t.close();
       await max.close();
+      await cdn.close();
     },
   };
 }

@@ -29,7 +29,10 @@ function bodyOf(content: OutgoingContent): string {
 
 async function existingEntry(ctx: ConnectorContext, externalId: string) {
   const entry = await getEntry(ctx.db, ctx.object.id, entryIdOf(externalId));
-  if (!entry) throw new ConnectorError('permanent', 'Запись не найдена в песочнице');
+  if (!entry)
+    throw new ConnectorError('permanent', 'Not in the sandbox', {
+      reason: { key: 'failure.sandboxNotFound' },
+    });
   return entry;
 }
 
@@ -81,12 +84,18 @@ export const sandboxConnector: Connector = {
 
   async sendReply(ctx, target, content) {
     const parent = await existingEntry(ctx, target.externalId);
-    if (parent.deleted) throw new ConnectorError('permanent', 'Комментарий удалён, ответить нельзя');
+    if (parent.deleted)
+      throw new ConnectorError('permanent', 'The comment was deleted', {
+        reason: { key: 'failure.commentDeleted' },
+      });
     return insertFromAccount(ctx, { kind: 'comment', parentId: parent.id, text: bodyOf(content) });
   },
 
   async sendDirect(ctx, target, content) {
-    if (!target.authorExternalId) throw new ConnectorError('permanent', 'У комментария нет автора');
+    if (!target.authorExternalId)
+      throw new ConnectorError('permanent', 'The comment has no author', {
+        reason: { key: 'failure.noAuthor', params: { network: 'Sandbox' } },
+      });
     return insertFromAccount(ctx, { kind: 'message', peer: target.authorExternalId, text: bodyOf(content) });
   },
 
@@ -107,7 +116,8 @@ export const sandboxConnector: Connector = {
 
   async editReply(ctx, reply, content) {
     const entry = await existingEntry(ctx, reply.externalId);
-    if (!entry.fromAccount) throw new ConnectorError('permanent', 'Можно изменить только свой ответ');
+    if (!entry.fromAccount)
+      throw new ConnectorError('permanent', 'Not our reply', { reason: { key: 'failure.ownReplyOnly' } });
     await ctx.db
       .update(sandboxEntries)
       .set({ text: bodyOf(content), editedAt: ctx.now() })

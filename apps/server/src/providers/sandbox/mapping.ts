@@ -18,7 +18,10 @@ export const externalIdOf = (entryId: number) => `sbx-${entryId}`;
 /** The entry id inside a sandbox external id; a permanent error for anything else. */
 export function entryIdOf(externalId: string): number {
   const match = /^sbx-(\d+)$/.exec(externalId);
-  if (!match) throw new ConnectorError('permanent', `Unknown sandbox id: ${externalId}`);
+  if (!match)
+    throw new ConnectorError('permanent', `Unknown sandbox id: ${externalId}`, {
+      reason: { key: 'failure.badReference', params: { network: 'Sandbox' }, detail: externalId },
+    });
   return Number(match[1]);
 }
 

@@ -7,7 +7,7 @@ const SAMPLE_CUSTOMER = 'Анна Смирнова';
 
 /**
  * A fresh sandbox is not empty: a welcome post by the account, a customer's comment under it and a
- * private message (SPEC §9 "Data import on connect"), so the first look at the inbox shows the loop.
+ * private message (docs/product/limits.md "Data import on connect"), so the first look at the inbox shows the loop.
  */
 export async function seedSandbox(db: Db, object: ObjectRow, now: Date) {
   const at = (secondsAgo: number) => new Date(now.getTime() - secondsAgo * 1000);

@@ -49,7 +49,10 @@ export async function callTelegram<T>(
   params: Record<string, unknown> = {},
   opts: { signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<T> {
-  if (!token) throw new ConnectorError('auth', 'Unauthorized: no bot token');
+  if (!token)
+    throw new ConnectorError('auth', 'Unauthorized: no bot token', {
+      reason: { key: 'failure.reconnect', params: { network: 'Telegram' } },
+    });
   const base = transport.config.TELEGRAM_API_URL.replace(/\/$/, '');
   const timeout = AbortSignal.timeout(opts.timeoutMs ?? 30_000);
   let res: Response;
@@ -64,6 +67,13 @@ export async function callTelegram<T>(
     throw new ConnectorError(
       'temporary',
       `Telegram is unreachable: ${error instanceof Error ? error.message : String(error)}`,
+      {
+        reason: {
+          key: 'failure.unreachable',
+          params: { network: 'Telegram' },
+          detail: error instanceof Error ? error.message : String(error),
+        },
+      },
     );
   }
   let envelope: Envelope<T> | undefined;

@@ -40,10 +40,15 @@ export const telegramConnector: Connector = {
   /** `tg-file:<file_id>` → getFile → `{base}/file/bot{token}/{file_path}` (PROVIDERS §1 file download). */
   async fetchMedia(ctx, ref, opts) {
     if (!ref.startsWith(FILE_REF))
-      throw new ConnectorError('permanent', `Telegram: not a file reference: ${ref}`);
+      throw new ConnectorError('permanent', `Telegram: not a file reference: ${ref}`, {
+        reason: { key: 'failure.badReference', params: { network: 'Telegram' }, detail: ref },
+      });
     const file = await api(ctx).getFile({ file_id: ref.slice(FILE_REF.length) });
     if ((file.file_size ?? 0) > opts.maxBytes) throw new MediaTooLarge(opts.maxBytes);
-    if (!file.file_path) throw new ConnectorError('permanent', 'Telegram gave no path for the file');
+    if (!file.file_path)
+      throw new ConnectorError('permanent', 'Telegram gave no path for the file', {
+        reason: { key: 'failure.badAnswer', params: { network: 'Telegram' } },
+      });
     const base = ctx.config.TELEGRAM_API_URL.replace(/\/$/, '');
     const token = ctx.credentials.bot_token ?? '';
     return downloadMedia(ctx.fetch, `${base}/file/bot${token}/${file.file_path}`, {
@@ -115,7 +120,9 @@ export const telegramConnector: Connector = {
   async sendDirect(ctx, target, content) {
     const userId = Number(target.authorExternalId);
     if (!Number.isInteger(userId) || userId <= 0)
-      throw new ConnectorError('permanent', 'Telegram: the author is a channel or group, not a user');
+      throw new ConnectorError('permanent', 'Telegram: the author is a channel or group, not a user', {
+        reason: { key: 'failure.noAuthor', params: { network: 'Telegram' } },
+      });
     return sendContent(api(ctx), { chat_id: userId }, content);
   },
 
@@ -148,10 +155,14 @@ export const telegramConnector: Connector = {
   async blockAuthor(ctx, author, block) {
     const userId = Number(author.externalId);
     if (!Number.isInteger(userId) || userId <= 0)
-      throw new ConnectorError('permanent', 'Telegram: only users can be banned');
+      throw new ConnectorError('permanent', 'Telegram: only users can be banned', {
+        reason: { key: 'failure.banUsersOnly', params: { network: 'Telegram' } },
+      });
     const groups = await knownGroups(ctx);
     if (groups.length === 0)
-      throw new ConnectorError('permanent', 'Telegram: no group of this bot is known to ban the user in');
+      throw new ConnectorError('permanent', 'Telegram: no group of this bot is known to ban the user in', {
+        reason: { key: 'failure.noBanGroup', params: { network: 'Telegram' } },
+      });
     for (const chat_id of groups) {
       if (block.blocked) {
         await api(ctx).banChatMember({

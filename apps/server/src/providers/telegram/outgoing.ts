@@ -43,13 +43,19 @@ export async function sendContent(
     ...(i === 0 && content.text ? { caption: content.text } : {}),
   }));
   const sent = await api.sendMediaGroup({ ...where, media });
-  if (!sent[0]) throw new ConnectorError('temporary', 'Telegram returned an empty album');
+  if (!sent[0])
+    throw new ConnectorError('temporary', 'Telegram returned an empty album', {
+      reason: { key: 'failure.badAnswer', params: { network: 'Telegram' } },
+    });
   return sentRef(sent[0]);
 }
 
 /** Our id `${chat}:${message}` → the Bot API's (chat_id, message_id), or a permanent error. */
 export function locate(externalId: string): { chat_id: string; message_id: number } {
   const key = parseMessageKey(externalId);
-  if (!key) throw new ConnectorError('permanent', `Not a Telegram message id: ${externalId}`);
+  if (!key)
+    throw new ConnectorError('permanent', `Not a Telegram message id: ${externalId}`, {
+      reason: { key: 'failure.badReference', params: { network: 'Telegram' }, detail: externalId },
+    });
   return { chat_id: key.chatId, message_id: key.messageId };
 }

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chats, items, messages } from '../../db/schema';
 import {
@@ -263,7 +263,11 @@ describe('inbound', () => {
         message: w.tg.customerMessage(bot.token, { chat: chatRef, from: anna, ...media }),
       });
     const chat = await until(() => chatOf(account.id));
-    const stored = await w.t.deps.database.db.select().from(messages).where(eq(messages.chatId, chat.id));
+    const stored = await w.t.deps.database.db
+      .select()
+      .from(messages)
+      .where(eq(messages.chatId, chat.id))
+      .orderBy(asc(messages.id));
     expect(stored.flatMap((m) => m.attachments)).toEqual([
       {
         type: 'document',

@@ -79,24 +79,32 @@ export async function viberCall<T extends ViberReply>(
       signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
-    throw new ConnectorError('temporary', `Viber API unreachable: ${(error as Error).message}`);
+    throw new ConnectorError('temporary', `Viber API unreachable: ${(error as Error).message}`, {
+      reason: { key: 'failure.unreachable', params: { network: 'Viber' }, detail: (error as Error).message },
+    });
   }
   const text = await response.text();
   if (response.status === 429)
     throw new ConnectorError('rate_limited', 'Viber: too many requests', {
+      reason: { key: 'failure.rateLimited' },
       retryAfterSeconds: RATE_LIMIT_WAIT_S,
     });
   if (!response.ok) {
     throw new ConnectorError(
       response.status >= 500 ? 'temporary' : 'permanent',
       `Viber API answered HTTP ${response.status}`,
+      {
+        reason: { key: 'failure.badAnswer', params: { network: 'Viber' }, detail: `HTTP ${response.status}` },
+      },
     );
   }
   let parsed: ViberReply;
   try {
     parsed = parseViberJson(text) as ViberReply;
   } catch {
-    throw new ConnectorError('temporary', 'Viber API answered something that is not JSON');
+    throw new ConnectorError('temporary', 'Viber API answered something that is not JSON', {
+      reason: { key: 'failure.badAnswer', params: { network: 'Viber' } },
+    });
   }
   if (parsed.status !== 0) throw viberError(Number(parsed.status), parsed.status_message);
   return parsed as T;

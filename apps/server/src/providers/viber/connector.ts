@@ -7,7 +7,7 @@ import { verifySignature } from './webhook';
 // Viber bot (PROVIDERS.md §7b): private messages only, pushed to our webhook (no polling API). The bot
 // API has no delete, edit, reaction or reply-to, so sending text is all there is.
 
-/** PROVIDERS §7b: the API takes up to 7000 characters, the catalogue (SPEC §5) lets operators type 10000. */
+/** PROVIDERS §7b: the API takes up to 7000 characters, the catalogue (docs/product/validation.md) lets operators type 10000. */
 const TEXT_LIMIT = 7000;
 /** Viber's sender name limit (28 characters, from Viber's docs; UNCONFIRMED in PROVIDERS). */
 const SENDER_NAME_LIMIT = 28;
@@ -67,7 +67,9 @@ export const viberConnector: Connector = {
   },
 
   async sendReply() {
-    throw new ConnectorError('permanent', 'Viber has no comments to reply to');
+    throw new ConnectorError('permanent', 'Viber has no comments to reply to', {
+      reason: { key: 'failure.notSupported', params: { network: 'Viber' } },
+    });
   },
 
   async sendMessage(ctx, chat, content) {

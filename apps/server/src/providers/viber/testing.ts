@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { startCdn, type TestCdn } from '../../../test/cdn';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { chats, messages, objects } from '../../db/schema';
 import { buildWorker, buildWorkspace } from '../../modules/inbox/actions/test-helpers';
@@ -11,6 +12,8 @@ import { ViberEmulator } from './emulator';
 export class ViberTestbed {
   t!: TestApp;
   emu!: ViberEmulator;
+  /** The CDN customers' file links point at (dl-media.viber.com), reached through the media test hook. */
+  cdn!: TestCdn;
   base = '';
   headers: Record<string, string> = {};
   spaceId = 0;
@@ -24,7 +27,11 @@ export class ViberTestbed {
 
   async start() {
     this.emu = await ViberEmulator.start();
-    this.t = await createTestApp({ PROVIDER_UPDATES: 'webhook', VIBER_API_URL: this.emu.url });
+    this.cdn = await startCdn();
+    this.t = await createTestApp(
+      { PROVIDER_UPDATES: 'webhook', VIBER_API_URL: this.emu.url },
+      { mediaNetwork: this.cdn.network },
+    );
     await this.t.app.listen({ port: 0, host: '127.0.0.1' });
     this.base = `http://127.0.0.1:${(this.t.app.server.address() as AddressInfo).port}`;
     const appUrl = this.t.deps.config.appUrl;
@@ -37,6 +44,7 @@ export class ViberTestbed {
   async close() {
     await this.t.close();
     await this.emu.close();
+    await this.cdn.close();
   }
 
   connect(authToken: string) {

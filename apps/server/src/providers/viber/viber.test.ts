@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectKeptFile } from '../../../test/cdn';
 import { objects } from '../../db/schema';
 import { EVENT_TYPES, parseViberJson } from './client';
 import { ViberTestbed } from './testing';
@@ -106,6 +107,39 @@ describe('callbacks', () => {
       (await w.emu.push(bot.token, { event: 'subscribed', timestamp: Date.now(), user: { id: bot.user } }))
         .status,
     ).toBe(200);
+  });
+
+  it("keeps the pictures and files a customer sends from Viber's CDN, whose links expire", async () => {
+    const bot = await w.connectBot();
+    const photo = Buffer.from(`jpeg for ${bot.token}`);
+    const pdf = Buffer.from(`%PDF for ${bot.token}`);
+    const links = [
+      `https://dl-media.viber.com/${bot.id}/p.jpg`,
+      `https://dl-media.viber.com/${bot.id}/f.pdf`,
+    ];
+    w.cdn.route('dl-media.viber.com', `/${bot.id}/p.jpg`, photo, 'image/jpeg');
+    w.cdn.route('dl-media.viber.com', `/${bot.id}/f.pdf`, pdf, 'application/pdf');
+    await w.emu.pushMessage(bot.token, {
+      userId: bot.user,
+      message: { type: 'picture', text: 'Вот чек', media: links[0] },
+    });
+    await w.emu.pushMessage(bot.token, {
+      userId: bot.user,
+      message: { type: 'file', media: links[1], file_name: 'invoice.pdf', size: pdf.length },
+    });
+    const chat = (await w.chatOf(bot.id, bot.user))!;
+    const [picture, file] = await w.messagesOf(chat.id);
+    for (const [message, link, body] of [
+      [picture!, links[0]!, photo],
+      [file!, links[1]!, pdf],
+    ] as const)
+      await expectKeptFile(w.t, {
+        cdn: w.cdn,
+        headers: w.headers,
+        route: `/v1/messages/${message.id}/attachments/0`,
+        link,
+        body,
+      });
   });
 
   it('keeps 64-bit integers exact and leaves the rest of the JSON alone', () => {

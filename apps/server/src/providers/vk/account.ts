@@ -28,7 +28,10 @@ async function communityIdentity(api: VkApi, groupId: string | undefined): Promi
     fields: 'photo_200',
   });
   const group = Array.isArray(answer) ? answer[0] : answer.groups?.[0];
-  if (!group) throw new ConnectorError('permanent', 'VK: community not found');
+  if (!group)
+    throw new ConnectorError('permanent', 'VK: community not found', {
+      reason: { key: 'failure.communityNotFound', params: { network: 'VK' } },
+    });
   return group;
 }
 
@@ -53,7 +56,10 @@ export async function verifyVkCredentials(
   if (input.user_token) {
     // The admin token is checked now so a typo shows here, not at the first deletion.
     const [user] = await vkApi(ctx, input.user_token)<Array<{ id: number }>>('users.get', {});
-    if (!user) throw new ConnectorError('auth', 'VK: the user token belongs to nobody');
+    if (!user)
+      throw new ConnectorError('auth', 'VK: the user token belongs to nobody', {
+        reason: { key: 'failure.reconnect', params: { network: 'VK' } },
+      });
     credentials.user_token = input.user_token;
   }
   return verifiedFrom(group, credentials);
@@ -122,11 +128,16 @@ export async function exchangeVkCode(
   try {
     answer = (await (await ctx.fetch(url)).json()) as TokenAnswer;
   } catch (error) {
-    throw new ConnectorError('temporary', `VK OAuth unreachable: ${(error as Error).message}`);
+    throw new ConnectorError('temporary', `VK OAuth unreachable: ${(error as Error).message}`, {
+      reason: { key: 'failure.unreachable', params: { network: 'VK' }, detail: (error as Error).message },
+    });
   }
   if (answer.error) throw new ConnectorError('permanent', answer.error_description ?? answer.error);
   const found = tokenFrom(answer);
-  if (!found) throw new ConnectorError('permanent', 'VK OAuth gave no community token');
+  if (!found)
+    throw new ConnectorError('permanent', 'VK OAuth gave no community token', {
+      reason: { key: 'failure.badAnswer', params: { network: 'VK' } },
+    });
   const group = await communityIdentity(vkApi(ctx, found.token), found.groupId);
   return verifiedFrom(group, { access_token: found.token });
 }

@@ -42,6 +42,7 @@ const ADMIN_METHODS = new Set<keyof Connector>([
   'likeItem',
   'editReply',
   'blockAuthor',
+  'reportItem',
 ]);
 
 /**
@@ -72,7 +73,10 @@ export async function sendCommentReply(
   const comment = commentAddress(target.externalId);
   const surface = SURFACES[comment.surface];
   const post = parseVkId(target.postExternalId);
-  if (!post) throw new ConnectorError('permanent', 'VK: the comment has no post to reply under');
+  if (!post)
+    throw new ConnectorError('permanent', 'VK: the comment has no post to reply under', {
+      reason: { key: 'failure.noThread', params: { network: 'VK' } },
+    });
   const api = surface.replyNeedsUser ? asAdmin(ctx) : asCommunity(ctx);
   const sent = await api<{ comment_id: number }>(surface.create, {
     owner_id: comment.owner,
@@ -104,7 +108,10 @@ export async function sendToPeer(ctx: ConnectorContext, peerId: number, content:
     message: bodyOf(content),
   });
   const sent = Array.isArray(results) ? (results.find((r) => r.peer_id === peerId) ?? results[0]) : undefined;
-  if (!sent) throw new ConnectorError('temporary', 'VK did not say whether the message was sent');
+  if (!sent)
+    throw new ConnectorError('temporary', 'VK did not say whether the message was sent', {
+      reason: { key: 'failure.badAnswer', params: { network: 'VK' } },
+    });
   if (sent.error) throw toConnectorError({ error_code: sent.error.code, error_msg: sent.error.description });
   if (sent.conversation_message_id === undefined) return { externalId: null };
   return { externalId: String(sent.conversation_message_id) };
@@ -116,7 +123,10 @@ export function sendChatMessage(ctx: ConnectorContext, chat: ChatRef, content: O
 
 /** 'Direct': the commenter's conversation with the community is their user id (PROVIDERS §2 peer ids). */
 export function sendDirectMessage(ctx: ConnectorContext, target: ItemRef, content: OutgoingContent) {
-  if (!target.authorExternalId) throw new ConnectorError('permanent', 'VK: the comment has no author');
+  if (!target.authorExternalId)
+    throw new ConnectorError('permanent', 'VK: the comment has no author', {
+      reason: { key: 'failure.noAuthor', params: { network: 'VK' } },
+    });
   return sendToPeer(ctx, peerOf(target.authorExternalId), content);
 }
 
@@ -126,6 +136,16 @@ export async function deleteComment(ctx: ConnectorContext, item: ItemRef, delete
   await asAdmin(ctx)(deleted ? surface.remove : surface.restore, {
     owner_id: comment.owner,
     comment_id: comment.id,
+  });
+}
+
+/** A complaint about a comment as the admin user (wall/photos/video.reportComment); reason 0 = spam. */
+export async function reportComment(ctx: ConnectorContext, item: ItemRef) {
+  const comment = commentAddress(item.externalId);
+  await asAdmin(ctx)(SURFACES[comment.surface].report, {
+    owner_id: comment.owner,
+    comment_id: comment.id,
+    reason: 0,
   });
 }
 
@@ -150,16 +170,25 @@ export async function editComment(ctx: ConnectorContext, reply: ItemRef, content
 
 /** messages.sendReaction / deleteReaction by cmid; VK has no reactions on comments, only likes. */
 export async function reactTo(ctx: ConnectorContext, target: ReactionTarget, value: string | null) {
-  if (target.kind === 'item') throw new ConnectorError('permanent', 'VK: comments take likes, not reactions');
+  if (target.kind === 'item')
+    throw new ConnectorError('permanent', 'VK: comments take likes, not reactions', {
+      reason: { key: 'failure.notSupported', params: { network: 'VK' } },
+    });
   const peer = peerOf(target.chat.externalId);
   const cmid = Number(target.messageExternalId);
-  if (!Number.isInteger(cmid)) throw new ConnectorError('permanent', 'VK: the message has no cmid');
+  if (!Number.isInteger(cmid))
+    throw new ConnectorError('permanent', 'VK: the message has no cmid', {
+      reason: { key: 'failure.badReference', params: { network: 'VK' } },
+    });
   if (value === null) {
     await asCommunity(ctx)('messages.deleteReaction', { peer_id: peer, cmid });
     return;
   }
   const reactionId = Number(value);
-  if (!Number.isInteger(reactionId)) throw new ConnectorError('permanent', `VK: unknown reaction ${value}`);
+  if (!Number.isInteger(reactionId))
+    throw new ConnectorError('permanent', `VK: unknown reaction ${value}`, {
+      reason: { key: 'failure.badReference', params: { network: 'VK' }, detail: String(value) },
+    });
   await asCommunity(ctx)('messages.sendReaction', { peer_id: peer, cmid, reaction_id: reactionId });
 }
 

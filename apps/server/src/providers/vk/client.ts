@@ -1,5 +1,5 @@
 import { createHash, randomInt } from 'node:crypto';
-import { DEFAULT_LOCALE, translate } from '@otklik/shared';
+import { translate } from '@otklik/shared';
 import type { Config } from '../../config';
 import { ConnectorError } from '../types';
 
@@ -67,21 +67,33 @@ export async function callVk<T>(
   try {
     res = await transport.fetch(url, { method: 'POST', body, signal: opts.signal });
   } catch (error) {
-    throw new ConnectorError('temporary', `VK API unreachable: ${(error as Error).message}`);
+    throw new ConnectorError('temporary', `VK API unreachable: ${(error as Error).message}`, {
+      reason: { key: 'failure.unreachable', params: { network: 'VK' }, detail: (error as Error).message },
+    });
   }
-  if (!res.ok) throw new ConnectorError('temporary', `VK API answered HTTP ${res.status}`);
+  if (!res.ok)
+    throw new ConnectorError('temporary', `VK API answered HTTP ${res.status}`, {
+      reason: { key: 'failure.badAnswer', params: { network: 'VK' }, detail: `HTTP ${res.status}` },
+    });
   let json: unknown;
   try {
     json = await res.json();
   } catch {
-    throw new ConnectorError('temporary', 'VK API answered with something that is not JSON');
+    throw new ConnectorError('temporary', 'VK API answered with something that is not JSON', {
+      reason: { key: 'failure.badAnswer', params: { network: 'VK' } },
+    });
   }
   const envelope = (json ?? {}) as { response?: unknown; error?: unknown };
   if (envelope.error !== undefined) {
     if (isApiError(envelope.error)) throw toConnectorError(envelope.error);
-    throw new ConnectorError('permanent', `VK API error: ${JSON.stringify(envelope.error)}`);
+    throw new ConnectorError('permanent', `VK API error: ${JSON.stringify(envelope.error)}`, {
+      reason: { key: 'failure.permanent', detail: JSON.stringify(envelope.error) },
+    });
   }
-  if (!('response' in envelope)) throw new ConnectorError('temporary', 'VK API answered without a response');
+  if (!('response' in envelope))
+    throw new ConnectorError('temporary', 'VK API answered without a response', {
+      reason: { key: 'failure.badAnswer', params: { network: 'VK' } },
+    });
   return envelope.response as T;
 }
 
@@ -96,7 +108,9 @@ export type VkApi = ReturnType<typeof vkApi>;
 export function communityToken(credentials: Record<string, string>): string {
   const token = credentials.access_token;
   if (!token)
-    throw new ConnectorError('auth', 'VK: community access token is missing, reconnect the account');
+    throw new ConnectorError('auth', 'VK: community access token is missing, reconnect the account', {
+      reason: { key: 'failure.reconnect', params: { network: 'VK' } },
+    });
   return token;
 }
 
@@ -107,13 +121,19 @@ export function communityToken(credentials: Record<string, string>): string {
  */
 export function userToken(credentials: Record<string, string>): string {
   const token = credentials.user_token;
-  if (!token) throw new ConnectorError('permanent', translate(DEFAULT_LOCALE, 'account.userTokenRequired'));
+  if (!token)
+    throw new ConnectorError('permanent', translate('en', 'account.userTokenRequired'), {
+      reason: { key: 'account.userTokenRequired' },
+    });
   return token;
 }
 
 export function groupIdOf(credentials: Record<string, string>, externalId: string | null): number {
   const id = Number(credentials.group_id ?? externalId);
-  if (!Number.isInteger(id) || id <= 0) throw new ConnectorError('auth', 'VK: community id is missing');
+  if (!Number.isInteger(id) || id <= 0)
+    throw new ConnectorError('auth', 'VK: community id is missing', {
+      reason: { key: 'failure.reconnect', params: { network: 'VK' } },
+    });
   return id;
 }
 

@@ -11,9 +11,9 @@ import { SURFACES, type Surface } from './ids';
 
 // TEST-ONLY. Emulated comments under wall posts, photos and videos (PROVIDERS §2): createComment with
 // guid idempotency (wall: community or user token; photos/video: user token), and the user-token-only
-// editComment (43200 s window, SPEC §9), deleteComment, restoreComment and likes.add/delete.
+// editComment (43200 s window, docs/product/limits.md), deleteComment, restoreComment, reportComment and likes.add/delete.
 
-/** SPEC §9 "Edit windows: VK comment 43200 s"; VK's own error for a late edit is UNCONFIRMED (7 here). */
+/** docs/product/limits.md "Edit windows: VK comment 43200 s"; VK's own error for a late edit is UNCONFIRMED (7 here). */
 export const COMMENT_EDIT_WINDOW_S = 43_200;
 
 export function commentObject(c: StoredComment) {
@@ -135,6 +135,16 @@ function surfaceMethods(surface: Surface): Record<string, MethodHandler> {
         comment.deleted = true;
         ctx.echo(group.id, eventOf(surface, 'delete'), deletedObject(comment, userId));
       }
+      return 1;
+    },
+
+    // reportComment: any user may complain (a user token; the community token gets 27); reason 0–8.
+    [methods.report]: (ctx) => {
+      if (ctx.caller.kind !== 'user') throw fault(27);
+      const { comment } = commentTarget(ctx, surface);
+      const reason = Number(ctx.params.reason ?? 0);
+      if (!Number.isInteger(reason) || reason < 0 || reason > 8) throw fault(100, 'reason is invalid');
+      comment.reports = [...(comment.reports ?? []), { userId: ctx.caller.userId, reason }];
       return 1;
     },
 

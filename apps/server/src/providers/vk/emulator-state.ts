@@ -68,6 +68,8 @@ export interface StoredComment {
   parents_stack: number[];
   deleted: boolean;
   likes: Set<number>;
+  /** Complaints (wall/photos/video.reportComment): who and the reason code. */
+  reports?: Array<{ userId: number; reason: number }>;
 }
 
 export interface CallbackServer {

@@ -18,6 +18,8 @@ interface SurfaceMethods {
   edit: string;
   remove: string;
   restore: string;
+  /** The complaint about a comment (user token; `reason` 0 = spam … 8, VK schema). */
+  report: string;
   likeType: string;
   /** photos/video.createComment take a user token only (VK schema); wall.createComment takes either. */
   replyNeedsUser: boolean;
@@ -33,6 +35,7 @@ export const SURFACES: Record<Surface, SurfaceMethods> = {
     edit: 'wall.editComment',
     remove: 'wall.deleteComment',
     restore: 'wall.restoreComment',
+    report: 'wall.reportComment',
     likeType: 'comment',
     replyNeedsUser: false,
     url: (owner, post) => `https://vk.com/wall${owner}_${post}`,
@@ -45,6 +48,7 @@ export const SURFACES: Record<Surface, SurfaceMethods> = {
     edit: 'photos.editComment',
     remove: 'photos.deleteComment',
     restore: 'photos.restoreComment',
+    report: 'photos.reportComment',
     likeType: 'photo_comment',
     replyNeedsUser: true,
     url: (owner, photo) => `https://vk.com/photo${owner}_${photo}`,
@@ -57,6 +61,7 @@ export const SURFACES: Record<Surface, SurfaceMethods> = {
     edit: 'video.editComment',
     remove: 'video.deleteComment',
     restore: 'video.restoreComment',
+    report: 'video.reportComment',
     likeType: 'video_comment',
     replyNeedsUser: true,
     url: (owner, video) => `https://vk.com/video${owner}_${video}`,
@@ -86,13 +91,18 @@ export function parseVkId(externalId: string | null): ParsedId | undefined {
 /** A comment we can address on VK, or a permanent refusal (an id we did not make). */
 export function commentAddress(externalId: string): ParsedId {
   const parsed = parseVkId(externalId);
-  if (!parsed) throw new ConnectorError('permanent', `VK: not a comment id: ${externalId}`);
+  if (!parsed)
+    throw new ConnectorError('permanent', `VK: not a comment id: ${externalId}`, {
+      reason: { key: 'failure.badReference', params: { network: 'VK' }, detail: externalId },
+    });
   return parsed;
 }
 
 export function peerOf(chatExternalId: string): number {
   const peer = Number(chatExternalId);
   if (!Number.isInteger(peer) || peer === 0)
-    throw new ConnectorError('permanent', `VK: not a peer id: ${chatExternalId}`);
+    throw new ConnectorError('permanent', `VK: not a peer id: ${chatExternalId}`, {
+      reason: { key: 'failure.badReference', params: { network: 'VK' }, detail: chatExternalId },
+    });
   return peer;
 }

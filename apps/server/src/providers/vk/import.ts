@@ -5,7 +5,7 @@ import { commentEvent, messageEvent, type VkComment, type VkMessage } from './ma
 import { withProfiles } from './profiles';
 import { accountOf } from './webhook';
 
-// The import on connect (SPEC §9: up to 100): the latest message of each conversation (community token,
+// The import on connect (docs/product/limits.md: up to 100): the latest message of each conversation (community token,
 // messages.getConversations) and recent wall comments. wall.get / wall.getComments take user or service
 // tokens only (VK schema), so the wall part needs the admin user token and is skipped without one.
 

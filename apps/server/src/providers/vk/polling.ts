@@ -49,11 +49,19 @@ async function check(ctx: ConnectorContext, cursor: LongPollCursor, wait: number
   try {
     res = await ctx.fetch(url, { signal: AbortSignal.any([signal, timeout]) });
   } catch (error) {
-    throw new ConnectorError('temporary', `VK long poll unreachable: ${(error as Error).message}`);
+    throw new ConnectorError('temporary', `VK long poll unreachable: ${(error as Error).message}`, {
+      reason: { key: 'failure.unreachable', params: { network: 'VK' }, detail: (error as Error).message },
+    });
   }
-  if (!res.ok) throw new ConnectorError('temporary', `VK long poll answered HTTP ${res.status}`);
+  if (!res.ok)
+    throw new ConnectorError('temporary', `VK long poll answered HTTP ${res.status}`, {
+      reason: { key: 'failure.badAnswer', params: { network: 'VK' }, detail: `HTTP ${res.status}` },
+    });
   const parsed = answerSchema.safeParse(await res.json().catch(() => null));
-  if (!parsed.success) throw new ConnectorError('temporary', 'VK long poll answered something unexpected');
+  if (!parsed.success)
+    throw new ConnectorError('temporary', 'VK long poll answered something unexpected', {
+      reason: { key: 'failure.badAnswer', params: { network: 'VK' } },
+    });
   return parsed.data;
 }
 

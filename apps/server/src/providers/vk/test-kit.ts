@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { startCdn, type TestCdn } from '../../../test/cdn';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import type { Env } from '../../config';
 import { chats, items, messages, objects } from '../../db/schema';
@@ -26,6 +27,8 @@ async function freePort(): Promise<number> {
 export interface VkWorld {
   t: TestApp;
   emu: VkEmulator;
+  /** The CDN customers' photo links point at (sun.vk.example), reached through the media test hook. */
+  cdn: TestCdn;
   close: () => Promise<void>;
 }
 
@@ -34,22 +37,28 @@ export async function startVkWorld(
   opts: { now?: () => number } = {},
 ): Promise<VkWorld> {
   const emu = await VkEmulator.start({ now: opts.now });
+  const cdn = await startCdn();
   const port = await freePort();
-  const t = await createTestApp({
-    ...emu.env(),
-    APP_URL: `http://127.0.0.1:${port}`,
-    PROVIDER_UPDATES: 'webhook',
-    POLL_TIMEOUT_S: '1',
-    ...overrides,
-  });
+  const t = await createTestApp(
+    {
+      ...emu.env(),
+      APP_URL: `http://127.0.0.1:${port}`,
+      PROVIDER_UPDATES: 'webhook',
+      POLL_TIMEOUT_S: '1',
+      ...overrides,
+    },
+    { mediaNetwork: cdn.network },
+  );
   await t.app.listen({ port, host: '127.0.0.1' });
   return {
     t,
     emu,
+    cdn,
     close: async () => {
       await emu.idle();
       await t.close();
       await emu.stop();
+      await cdn.close();
     },
   };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectCommunity, itemsOf, messagesOf, startVkWorld, type VkWorld } from './test-kit';
 
-// A VK account's life around its content: the import on connect (SPEC §9), reconnecting without piling
+// A VK account's life around its content: the import on connect (docs/product/limits.md), reconnecting without piling
 // up callback servers (VK allows 10), and disconnecting removing ours.
 
 let world: VkWorld;

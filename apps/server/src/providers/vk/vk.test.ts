@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectKeptFile } from '../../../test/cdn';
 import { authors, objects } from '../../db/schema';
 import { buildWorkspace } from '../../modules/inbox/actions/test-helpers';
 import { openCredentials } from '../context';
@@ -182,6 +183,33 @@ describe('the Callback API', () => {
       externalId: String(customer.id),
       name: `${customer.first_name} ${customer.last_name}`,
       image: customer.photo_100,
+    });
+  });
+
+  it("keeps the photo a customer sends from VK's CDN, whose links expire (a public host, really checked)", async () => {
+    const { object, groupId, customer, workspace } = await connectCommunity(world);
+    const link = `https://sun.vk.example/c${groupId}/photo.jpg`;
+    const photo = Buffer.from(`jpeg of ${groupId}`);
+    world.cdn.route('sun.vk.example', `/c${groupId}/photo.jpg`, photo, 'image/jpeg');
+    await world.emu.userWrites(groupId, {
+      from: customer.id,
+      text: 'Вот такой',
+      attachments: [
+        {
+          type: 'photo',
+          photo: { id: 2, owner_id: customer.id, sizes: [{ url: link, width: 604, height: 453 }] },
+        },
+      ],
+    });
+    await world.emu.idle();
+    const { list } = await messagesOf(world, object.id, String(customer.id));
+    expect(list[0]!.attachments).toEqual([{ type: 'image', url: link, width: 604, height: 453 }]);
+    await expectKeptFile(world.t, {
+      cdn: world.cdn,
+      headers: workspace.headers,
+      route: `/v1/messages/${list[0]!.id}/attachments/0`,
+      link,
+      body: photo,
     });
   });
 

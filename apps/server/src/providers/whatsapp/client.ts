@@ -80,7 +80,13 @@ async function graphCall<T>(
       signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
-    throw new ConnectorError('temporary', `WhatsApp API unreachable: ${(error as Error).message}`);
+    throw new ConnectorError('temporary', `WhatsApp API unreachable: ${(error as Error).message}`, {
+      reason: {
+        key: 'failure.unreachable',
+        params: { network: 'WhatsApp' },
+        detail: (error as Error).message,
+      },
+    });
   }
   const text = await response.text();
   let parsed: unknown;

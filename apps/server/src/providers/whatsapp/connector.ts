@@ -28,7 +28,9 @@ const auth = (ctx: Pick<ConnectorContext, 'config' | 'fetch' | 'credentials'>): 
 function phoneNumberIdOf(ctx: ConnectorContext): string {
   const id = ctx.credentials.phone_number_id ?? ctx.object.externalId;
   if (!id)
-    throw new ConnectorError('auth', 'WhatsApp: the phone number ID is missing, reconnect the account');
+    throw new ConnectorError('auth', 'WhatsApp: the phone number ID is missing, reconnect the account', {
+      reason: { key: 'failure.reconnect', params: { network: 'WhatsApp' } },
+    });
   return id;
 }
 
@@ -105,7 +107,9 @@ export const whatsappConnector: Connector & {
   /** `whatsapp-media:<id>` → `GET /{media-id}` → `GET <url>` with the Bearer token (PROVIDERS §3). */
   async fetchMedia(ctx, ref, opts) {
     if (!ref.startsWith(MEDIA_REF))
-      throw new ConnectorError('permanent', `WhatsApp: not a media reference: ${ref}`);
+      throw new ConnectorError('permanent', `WhatsApp: not a media reference: ${ref}`, {
+        reason: { key: 'failure.badReference', params: { network: 'WhatsApp' }, detail: ref },
+      });
     const media = await getMedia(auth(ctx), ref.slice(MEDIA_REF.length));
     if ((media.file_size ?? 0) > opts.maxBytes) throw new MediaTooLarge(opts.maxBytes);
     const file = await downloadMedia(ctx.fetch, media.url, {
@@ -137,7 +141,9 @@ export const whatsappConnector: Connector & {
   },
 
   async sendReply() {
-    throw new ConnectorError('permanent', 'WhatsApp has no comments to reply to');
+    throw new ConnectorError('permanent', 'WhatsApp has no comments to reply to', {
+      reason: { key: 'failure.notSupported', params: { network: 'WhatsApp' } },
+    });
   },
 
   async sendMessage(ctx, chat: ChatRef, content) {
@@ -147,7 +153,9 @@ export const whatsappConnector: Connector & {
   /** `type:"reaction"`; an empty emoji takes ours back (PROVIDERS §3). */
   async react(ctx, target, value) {
     if (target.kind !== 'message')
-      throw new ConnectorError('permanent', 'WhatsApp has no comments to react to');
+      throw new ConnectorError('permanent', 'WhatsApp has no comments to react to', {
+        reason: { key: 'failure.notSupported', params: { network: 'WhatsApp' } },
+      });
     await sendMessage(auth(ctx), phoneNumberIdOf(ctx), {
       to: target.chat.externalId,
       type: 'reaction',

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { type FilterCounting, filterButtonCount } from '../shell/routing';
 
-// SPEC §2 filter button: the top bar owns the button (with the number of applied filters) and a drawer;
+// docs/product/screens-and-routes.md filter button: the top bar owns the button (with the number of applied filters) and a drawer;
 // a screen fills the drawer with its own filter form:
 //
 //   <FilterSlot keys={['status', 'provider']}>

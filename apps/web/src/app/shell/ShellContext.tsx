@@ -4,7 +4,7 @@ import { createContext, type ReactNode, useContext, useEffect, useMemo, useState
 import type { AppConfig, ConfigSpace, Me, ObjectsData } from '../../api/types';
 import { actorFromConfig, menuContextOf } from './access';
 
-// What every signed-in screen may read about the user, their spaces and permissions (SPEC §3 Config, §6).
+// What every signed-in screen may read about the user, their spaces and permissions (docs/product/entities.md Config, §6).
 
 export interface ShellData {
   config: AppConfig;

@@ -10,7 +10,7 @@ import {
 import { routes } from '@otklik/shared/routes';
 import type { AccountObject, AppConfig, Company } from '../../api/types';
 
-// The permission rules of packages/shared fed from GET /v1/config (SPEC §6).
+// The permission rules of packages/shared fed from GET /v1/config (docs/product/roles.md).
 
 /** The actor of the shared rules: the user and each space with their roles there. */
 export function actorFromConfig(config: Pick<AppConfig, 'user' | 'spaces'>): Actor {
@@ -31,7 +31,7 @@ export function menuContextOf(
   };
 }
 
-/** SPEC §4 access gate for a route of the signed-in area. */
+/** docs/product/states.md access gate for a route of the signed-in area. */
 export function gateFor(
   config: AppConfig,
   actor: Actor,

@@ -40,7 +40,7 @@ export interface FilterCounting {
 }
 
 /**
- * SPEC §2 filter button: the number of applied filters. A screen that parses its filters (defaults,
+ * docs/product/screens-and-routes.md filter button: the number of applied filters. A screen that parses its filters (defaults,
  * unknown values dropped) counts them itself, so the button never disagrees with the list.
  */
 export function filterButtonCount(search: string, counting?: FilterCounting | null): number {
@@ -73,7 +73,7 @@ const TAB_ROUTES = new Set<string>([
 ]);
 
 /**
- * SPEC §2 back arrow: shown on detail pages (an item, a chat, a user, a new template…), leading to the
+ * docs/product/screens-and-routes.md back arrow: shown on detail pages (an item, a chat, a user, a new template…), leading to the
  * nearest parent page that exists. Null on top-level pages and settings sections.
  */
 export function backTarget(name: RouteName | undefined, pathname: string): string | null {

@@ -7,7 +7,7 @@ import { useStatusReader } from './statusStore';
 import { useChangeStatus } from './useStatusSync';
 
 /**
- * SPEC §4: while the current status is offline, a blocking dialog forces choosing a non-hidden status —
+ * docs/product/states.md: while the current status is offline, a blocking dialog forces choosing a non-hidden status —
  * no close button, no escape, no click outside. It closes once the server confirmed the new status.
  */
 export function OfflineStatusDialog() {

@@ -12,7 +12,7 @@ import {
 
 const T0 = 1_800_000_000;
 
-describe('status polling guard (SPEC §4: only when more than 600 s passed since the last manual change)', () => {
+describe('status polling guard (docs/product/states.md: only when more than 600 s passed since the last manual change)', () => {
   it('polls when there was never a manual change', () => {
     expect(shouldPollStatus(initialStatus(1), T0)).toBe(true);
   });
@@ -31,7 +31,7 @@ describe('status polling guard (SPEC §4: only when more than 600 s passed since
   });
 });
 
-describe('server value vs local value (SPEC §4: server wins only after 30 s)', () => {
+describe('server value vs local value (docs/product/states.md: server wins only after 30 s)', () => {
   it('keeps a local change younger than 30 s', () => {
     const picked = applyManualStatus(initialStatus(1), 2, T0);
     expect(mergeServerStatus(picked, { status: 1 }, T0 + 30).status).toBe(2);

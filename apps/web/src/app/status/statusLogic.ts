@@ -1,7 +1,7 @@
 import { STATUS_MANUAL_GUARD_S, STATUS_SERVER_WINS_AFTER_S } from '@otklik/shared';
 import type { UserStatus } from '../../api/types';
 
-// SPEC §4 user status, as pure rules over unix seconds: the components only feed them the clock.
+// docs/product/states.md user status, as pure rules over unix seconds: the components only feed them the clock.
 
 /** What this browser believes the user's status in one space is. */
 export interface LocalStatus {
@@ -26,7 +26,7 @@ export const initialStatus = (status: number | null, manualAt: number | null = n
 const latest = (a: number | null, b: number | null | undefined): number | null =>
   b === null || b === undefined ? a : a === null ? b : Math.max(a, b);
 
-/** SPEC §4: re-poll the server (every 180 s) only when more than 600 s passed since the last manual change. */
+/** docs/product/states.md: re-poll the server (every 180 s) only when more than 600 s passed since the last manual change. */
 export function shouldPollStatus(local: LocalStatus, nowS: number): boolean {
   return local.manualAt === null || nowS - local.manualAt > STATUS_MANUAL_GUARD_S;
 }
@@ -36,7 +36,7 @@ export function applyManualStatus(local: LocalStatus, status: number, nowS: numb
   return { ...local, status, changedAt: nowS, manualAt: nowS };
 }
 
-/** SPEC §4: a server value replaces the local one only when more than 30 s passed since the local change. */
+/** docs/product/states.md: a server value replaces the local one only when more than 30 s passed since the local change. */
 export function mergeServerStatus(local: LocalStatus, server: ServerStatus, nowS: number): LocalStatus {
   const manualAt = latest(local.manualAt, server.manual_at);
   if (server.status === local.status) return manualAt === local.manualAt ? local : { ...local, manualAt };
@@ -53,7 +53,7 @@ export interface SocketStatus {
 }
 
 /**
- * SPEC §4: a socket `status` message updates the status. The server sends it after it stored a change,
+ * docs/product/states.md: a socket `status` message updates the status. The server sends it after it stored a change,
  * so a switch by the schedule or the system always applies; a manual change (another tab, our own echo)
  * goes through the same 30 s guard as polling, so a late echo of an older pick cannot undo a newer one.
  */
@@ -83,7 +83,7 @@ export function isOfflineStatus(statuses: readonly UserStatus[], statusId: numbe
 }
 
 /**
- * SPEC §4: when the current status is offline a blocking dialog forces a non-hidden status. Returns the
+ * docs/product/states.md: when the current status is offline a blocking dialog forces a non-hidden status. Returns the
  * first space (in the given order) where the user is offline and has something else to pick.
  */
 export function spaceNeedingStatus(

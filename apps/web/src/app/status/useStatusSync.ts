@@ -30,7 +30,7 @@ async function pollStatus(spaceId: number) {
 }
 
 /**
- * SPEC §4 user status: seeded from the config, re-polled every 180 s (only when more than 600 s passed
+ * docs/product/states.md user status: seeded from the config, re-polled every 180 s (only when more than 600 s passed
  * since the last manual change), updated by socket `status` messages.
  */
 export function useStatusSync(config: AppConfig) {
@@ -98,17 +98,18 @@ const SCHEDULE_REFRESH_MS = SCHEDULE_REFRESH_S * 1000;
 const POLL_AFTER_SWITCH_MS = 8_000;
 
 /**
- * SPEC §4 working hours: the user's schedule per space (spaces with user_workinghours), reloaded once
+ * docs/product/states.md working hours: the user's schedule per space (spaces with user_workinghours), reloaded once
  * older than 1200 s or on a socket 'workinghours.changed'; checked about every minute for a slot that
  * starts now ('Смена статуса', 30 s) or in wh_status_notification seconds ('Скоро смена статуса').
  */
-export function useWorkingHoursWatch(config: AppConfig, user: Me) {
+export function useWorkingHoursWatch(config: AppConfig, user: Me, enabled = true) {
   const { t, i18n } = useTranslation();
   const spaces = config.spaces.filter((space) => space.settings.user_workinghours);
   const schedules = useQueries({
     queries: spaces.map((space) => ({
       queryKey: [...queryKeys.myWorkingHours, space.id],
       queryFn: () => fetchMyWorkingHours(space.id),
+      enabled,
       staleTime: SCHEDULE_REFRESH_MS,
       refetchInterval: SCHEDULE_REFRESH_MS,
     })),
@@ -177,14 +178,16 @@ function showNotice(
   const status = statuses.find((s) => s.id === notice.slot.status);
   const name = status?.name ?? '';
   const lang = locale === 'en' ? 'en' : 'ru';
+  // Called with plain keys: the typed t over every resource is too deep for the compiler here.
+  const say = t as unknown as (key: string, options: Record<string, string>) => string;
   notifications.show({
     id: notice.key,
     color: notice.kind === 'changing' ? 'indigo' : 'yellow',
     title: translate(lang, notice.kind === 'changing' ? 'status.changing' : 'status.changingSoon'),
     message:
       notice.kind === 'changing'
-        ? t('shell.status.switchingTo', { name })
-        : t('shell.status.switchingAt', { name, time: formatTime(notice.slot.started_at, lang, timeZone) }),
+        ? say('shell.status.switchingTo', { name })
+        : say('shell.status.switchingAt', { name, time: formatTime(notice.slot.started_at, lang, timeZone) }),
     autoClose: NOTIFICATION_DURATION_MS.status,
   });
 }

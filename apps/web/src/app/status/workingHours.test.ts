@@ -51,7 +51,7 @@ describe('working-hours notices with a fake clock', () => {
   });
 });
 
-describe('notice windows (SPEC §4: within 7 s)', () => {
+describe('notice windows (docs/product/states.md: within 7 s)', () => {
   const slot: WorkingHoursItem = { id: 1, started_at: 10_000, ended_at: 20_000, status: 2 };
   const kinds = (nowS: number, warn?: number) =>
     workingHoursNotices({ slots: [slot], currentStatus: 1, nowS, warnBeforeS: warn }).map((n) => n.kind);

@@ -1,7 +1,7 @@
 import { SCHEDULE_REFRESH_S, WORKINGHOURS_CHECK_MS, WORKINGHOURS_NOTIFY_WINDOW_S } from '@otklik/shared';
 import type { WorkingHoursItem } from '../../api/types';
 
-// SPEC §4 working hours, as pure rules over unix seconds.
+// docs/product/states.md working hours, as pure rules over unix seconds.
 // - 'changing' ('Смена статуса', 30 s): a slot starts within 7 s and its status differs from the current one;
 // - 'soon' ('Скоро смена статуса'): slot start − now is within 7 s of the user's wh_status_notification;
 // - the schedule is reloaded once it is older than 1200 s.
@@ -66,7 +66,7 @@ export function nextCheckDelayMs(
   return Math.max(delay, 1000);
 }
 
-/** SPEC §4, §9: reload the schedule once it is older than 1200 s. */
+/** docs/product/states.md, limits.md: reload the schedule once it is older than 1200 s. */
 export function isScheduleStale(loadedAtS: number, nowS: number): boolean {
   return nowS - loadedAtS > SCHEDULE_REFRESH_S;
 }

@@ -8,7 +8,7 @@ import type { AccountObject } from '../../api/types';
 import { isRouteHandle } from '../routeHandle';
 import { useShell } from '../shell/ShellContext';
 
-/** The address with `object_id` set (or removed): SPEC §2 object filtering keeps the current route. */
+/** The address with `object_id` set (or removed): docs/product/screens-and-routes.md object filtering keeps the current route. */
 export function withObjectId(pathname: string, search: string, objectId: number | null): string {
   const params = new URLSearchParams(search);
   if (objectId === null) params.delete('object_id');

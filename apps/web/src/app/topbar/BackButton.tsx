@@ -5,7 +5,7 @@ import { useLocation, useMatches, useNavigate } from 'react-router';
 import { isRouteHandle } from '../routeHandle';
 import { backTarget } from '../shell/routing';
 
-/** SPEC §2 back arrow on detail pages: back in history when there is one, otherwise to the parent page. */
+/** docs/product/screens-and-routes.md back arrow on detail pages: back in history when there is one, otherwise to the parent page. */
 export function BackButton() {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -13,11 +13,12 @@ import { IconCreditCard } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ConfigSpace } from '../../api/types';
+import { useTariffName } from '../../components/useTariffName';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDate } from '../../lib/format';
 import { useShell } from '../shell/ShellContext';
 
-// SPEC §2 per-space tariff/billing dropdown; SPEC §4 billing state colours, 'Блокировка'/'Need Payment'
+// docs/product/screens-and-routes.md per-space tariff/billing dropdown; docs/product/states.md billing state colours, 'Блокировка'/'Need Payment'
 // for an expired space, deletion date = expiry + 3 days (trial) or + 7 days (paid).
 
 export const BILLING_COLORS: Record<BillingState, string> = {
@@ -54,6 +55,7 @@ export function BillingDot({ state, size = 10 }: { state: BillingState; size?: n
 /** One space in the dropdown (also used by the mobile menu). */
 export function SpaceBillingCard({ space, onNavigate }: { space: ConfigSpace; onNavigate?: () => void }) {
   const { t } = useTranslation();
+  const tariffName = useTariffName();
   const locale = useLocale();
   const { nowS } = useShell();
   const state = billingState(space, nowS);
@@ -77,7 +79,9 @@ export function SpaceBillingCard({ space, onNavigate }: { space: ConfigSpace; on
         )}
       </Group>
       <Text fz="xs" c="dimmed">
-        {t('shell.billing.tariff', { name: space.tariff.name })}
+        {t('shell.billing.tariff', {
+          name: tariffName(space.tariff),
+        })}
         {space.is_trial ? ` · ${t('shell.billing.trial')}` : ''}
       </Text>
       {expired ? (

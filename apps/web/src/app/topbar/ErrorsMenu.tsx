@@ -7,19 +7,20 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAccountErrors } from '../../api/config';
 import { useFailureCounts } from '../../api/failures';
-import { useLocale } from '../../i18n/useLocale';
+import { useFailureText, useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
 import { accountTroubles } from '../../screens/settings/errors/failureModel';
 import { useShell } from '../shell/ShellContext';
 
 /**
- * SPEC §2 errors dropdown: connected accounts with errors — their connection error and how many of
- * their replies and moderation actions the network refused; administrators only (SPEC §6).
+ * docs/product/screens-and-routes.md errors dropdown: connected accounts with errors — their connection error and how many of
+ * their replies and moderation actions the network refused; administrators only (docs/product/roles.md).
  */
 export function ErrorsMenu() {
   const { t } = useTranslation();
   const [opened, setOpened] = useState(false);
   const locale = useLocale();
+  const failureText = useFailureText();
   const { actor } = useShell();
   const allowed = can(actor, 'errors.view');
   const { data: errors } = useAccountErrors(allowed);
@@ -53,7 +54,7 @@ export function ErrorsMenu() {
               </Text>
               {trouble.error && (
                 <Text fz="xs" c="red.7" lineClamp={2}>
-                  {trouble.error}
+                  {failureText(trouble.error)}
                 </Text>
               )}
               {trouble.failed > 0 && (

@@ -3,7 +3,7 @@ import { IconFilter } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useFilterSlot } from '../filters/FilterSlot';
 
-/** SPEC §2 filter button with the number of applied filters; opens the screen's filter drawer. */
+/** docs/product/screens-and-routes.md filter button with the number of applied filters; opens the screen's filter drawer. */
 export function FilterButton() {
   const { t } = useTranslation();
   const filters = useFilterSlot();

@@ -2,7 +2,7 @@ import { Badge, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { badgeText, type MenuBadge } from './navItems';
 
-/** The count badge of a menu entry: open count, and expired tasks in red (SPEC §2). */
+/** The count badge of a menu entry: open count, and expired tasks in red (docs/product/screens-and-routes.md). */
 export function MenuCount({ badge }: { badge: MenuBadge | null }) {
   const { t } = useTranslation();
   if (!badge || (badge.count === 0 && !badge.expired)) return null;

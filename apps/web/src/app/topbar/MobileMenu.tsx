@@ -21,7 +21,7 @@ interface MobileMenuProps {
   onLogout: () => void;
 }
 
-/** Below 768 px the menus live in a drawer (SPEC §2 mobile menu): sections, settings, tariff, user. */
+/** Below 768 px the menus live in a drawer (docs/product/screens-and-routes.md mobile menu): sections, settings, tariff, user. */
 export function MobileMenu({ restricted, counts, opened, onClose, onHelp, onLogout }: MobileMenuProps) {
   const { t } = useTranslation();
   const locale = useLocale();

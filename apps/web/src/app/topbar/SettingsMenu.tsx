@@ -9,7 +9,7 @@ import { accessPath } from '../shell/access';
 import { useShell } from '../shell/ShellContext';
 import { SETTINGS_ICONS, SettingsIcon } from './navItems';
 
-/** SPEC §2 settings dropdown: every entry the user may open (SPEC §6); hidden when there is none. */
+/** docs/product/screens-and-routes.md settings dropdown: every entry the user may open (docs/product/roles.md); hidden when there is none. */
 export function SettingsMenu() {
   const { t } = useTranslation();
   const [opened, setOpened] = useState(false);

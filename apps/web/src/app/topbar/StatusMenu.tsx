@@ -8,7 +8,7 @@ import { pickableStatuses } from '../status/statusLogic';
 import { useStatusReader } from '../status/statusStore';
 import { useChangeStatus } from '../status/useStatusSync';
 
-/** SPEC §2 user-status dropdown: the statuses of the user's spaces; picking one saves it (SPEC §4). */
+/** docs/product/screens-and-routes.md user-status dropdown: the statuses of the user's spaces; picking one saves it (docs/product/states.md). */
 export function StatusMenu() {
   const { t } = useTranslation();
   const { config } = useShell();

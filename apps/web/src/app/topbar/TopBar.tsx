@@ -15,11 +15,12 @@ import { FilterButton } from './FilterButton';
 import { HelpModal } from './HelpModal';
 import { MainNav } from './MainNav';
 import { MobileMenu } from './MobileMenu';
+import { NotificationBell } from './NotificationBell';
 import { SettingsMenu } from './SettingsMenu';
 import { StatusMenu } from './StatusMenu';
 import { UserMenu } from './UserMenu';
 
-/** Tracked user activity: counts stop refreshing after 20 minutes without input (SPEC §9). */
+/** Tracked user activity: counts stop refreshing after 20 minutes without input (docs/product/limits.md). */
 const ACTIVITY_EVENTS: Array<keyof DocumentEventMap> = [
   'keydown',
   'mousemove',
@@ -28,7 +29,7 @@ const ACTIVITY_EVENTS: Array<keyof DocumentEventMap> = [
   'wheel',
 ];
 
-/** SPEC §2 top bar. */
+/** docs/product/screens-and-routes.md top bar. */
 export function TopBar({ gateOpen }: { gateOpen: boolean }) {
   const { t } = useTranslation();
   const { config, menu } = useShell();
@@ -76,6 +77,7 @@ export function TopBar({ gateOpen }: { gateOpen: boolean }) {
           </>
         )}
         <BillingMenu />
+        {gateOpen && <NotificationBell />}
         {gateOpen && <StatusMenu />}
         {gateOpen && <SettingsMenu />}
         <UserMenu onHelp={help.open} onLogout={onLogout} />

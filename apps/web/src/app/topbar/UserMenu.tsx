@@ -1,4 +1,4 @@
-import { Avatar, Box, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Box, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { accessLabel, visibleUserMenu } from '@otklik/shared';
 import { IconChevronDown } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -18,7 +18,7 @@ export function initials(name: string): string {
   return (parts.length > 1 ? parts[0][0] + parts[1][0] : (parts[0] ?? '?').slice(0, 2)).toUpperCase();
 }
 
-/** SPEC §2 user menu: notifications, profile, my settings, referral (partners), help, logout. */
+/** docs/product/screens-and-routes.md user menu: notifications, profile, my settings, referral (partners), help, logout. */
 export function UserMenu({ onHelp, onLogout }: UserMenuProps) {
   const { t } = useTranslation();
   const locale = useLocale();
@@ -30,20 +30,16 @@ export function UserMenu({ onHelp, onLogout }: UserMenuProps) {
   return (
     <Menu position="bottom-end" width={240} shadow="md" withinPortal>
       <Menu.Target>
-        <UnstyledButton
-          aria-label={t('shell.userMenu')}
-          data-testid="user-menu"
-          px={4}
-          py={4}
-          style={{ borderRadius: 8 }}
-        >
+        {/* Named by its content (the visible name, then a hidden "user menu"): the name contains what is seen. */}
+        <UnstyledButton data-testid="user-menu" px={4} py={4} style={{ borderRadius: 8 }}>
           <Group gap={6} wrap="nowrap">
-            <Avatar size={32} radius="xl" color="indigo">
+            <Avatar size={32} radius="xl" color="indigo" aria-hidden>
               {initials(user.name)}
             </Avatar>
             <Text fz="sm" fw={500} maw={140} truncate visibleFrom="lg">
               {user.name}
             </Text>
+            <VisuallyHidden>{t('shell.userMenu')}</VisuallyHidden>
             <Box visibleFrom="sm" style={{ display: 'flex' }}>
               <IconChevronDown size={14} />
             </Box>

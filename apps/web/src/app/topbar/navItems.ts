@@ -17,6 +17,7 @@ import {
   IconGift,
   IconHelp,
   IconHistory,
+  IconKey,
   IconLogout,
   IconMail,
   IconMessageCircle,
@@ -29,6 +30,7 @@ import {
   IconRobot,
   IconRoute,
   IconRss,
+  IconSend,
   IconSettings,
   IconSparkles,
   IconTags,
@@ -39,7 +41,7 @@ import {
 import type { Counts } from '../../api/types';
 
 // Icons and count badges of the menus. Which entries show is decided by packages/shared (visibleMenu,
-// visibleSettingsEntries, visibleUserMenu — SPEC §2, §6); this file only dresses them.
+// visibleSettingsEntries, visibleUserMenu — docs/product/screens-and-routes.md, roles.md); this file only dresses them.
 
 export const MENU_ICONS: Record<MenuKey, Icon> = {
   stats: IconChartBar,
@@ -75,6 +77,8 @@ export const SETTINGS_ICONS: Record<SettingsEntryKey, Icon> = {
   qa: IconClipboardCheck,
   emotions: IconMoodHappy,
   issues: IconChecklist,
+  api: IconKey,
+  webhooks: IconSend,
 };
 
 export const USER_MENU_ICONS: Record<UserMenuKey, Icon> = {
@@ -94,7 +98,7 @@ export interface MenuBadge {
   expired?: number;
 }
 
-/** SPEC §2: count badges for tasks (open and expired), monitoring and comments. */
+/** docs/product/screens-and-routes.md: count badges for tasks (open and expired), monitoring and comments. */
 export function menuBadge(key: MenuKey, counts: Counts): MenuBadge | null {
   switch (key) {
     case 'items':

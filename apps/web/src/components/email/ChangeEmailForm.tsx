@@ -11,7 +11,7 @@ interface ChangeEmailFormProps {
   onCancel?: () => void;
 }
 
-/** PUT /v1/me/email — save stays disabled until the email is valid (SPEC §5). */
+/** PUT /v1/me/email — save stays disabled until the email is valid (docs/product/validation.md). */
 export function ChangeEmailForm({ email, onDone, onError, onCancel }: ChangeEmailFormProps) {
   const { t } = useTranslation();
   const change = useChangeEmail();

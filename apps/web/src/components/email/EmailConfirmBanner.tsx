@@ -8,7 +8,7 @@ import type { Me } from '../../api/types';
 // The dialog (and its form) loads on first open.
 const EmailDialog = lazy(() => import('./EmailDialog').then((module) => ({ default: module.EmailDialog })));
 
-/** Shown while user.email_status < 1 (SPEC §3): resend the link or change the address. */
+/** Shown while user.email_status < 1 (docs/product/entities.md): resend the link or change the address. */
 export function EmailConfirmBanner({ user }: { user: Me }) {
   const { t } = useTranslation();
   const [opened, dialog] = useDisclosure(false);

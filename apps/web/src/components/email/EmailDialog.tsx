@@ -6,7 +6,7 @@ import { NetworkError } from '../../api/client';
 import { useSendConfirmEmail } from '../../api/me';
 import { ChangeEmailForm } from './ChangeEmailForm';
 
-/** SPEC §4 Email dialog states. */
+/** docs/product/states.md Email dialog states. */
 export type EmailDialogState = 'resend' | 'edit' | 'error' | 'success';
 
 interface EmailDialogProps {
@@ -33,8 +33,9 @@ export function EmailDialog({ opened, onClose, email, initialState = 'resend' }:
 
   const resend = async () => {
     try {
-      const result = await send.mutateAsync({ email });
-      show('success', result.message);
+      await send.mutateAsync({ email });
+      // Say where it went, not only that it did (issue 13 item 10).
+      show('success', t('account.signupSentAgain', { email }));
     } catch (error) {
       // A network error is already reported by a toast.
       if (!(error instanceof NetworkError) && error instanceof Error) show('error', error.message);

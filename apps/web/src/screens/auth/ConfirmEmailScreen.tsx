@@ -21,7 +21,7 @@ type State =
 // The confirmation hash is single-use: one request per hash even if the screen mounts twice.
 const confirmations = new Map<string, Promise<MessageWithToken>>();
 
-/** Signed in with the new token: no connected accounts yet → add one, otherwise statistics (SPEC §4). */
+/** Signed in with the new token: no connected accounts yet → add one, otherwise statistics (docs/product/states.md). */
 async function landingPath(): Promise<string> {
   if (!api.getToken()) return pathFor('login');
   try {

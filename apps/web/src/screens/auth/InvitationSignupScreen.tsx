@@ -4,7 +4,7 @@ import { IconLock } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { authApi } from '../../api/auth';
 import { ApiError } from '../../api/client';
 import { api } from '../../api/instance';
@@ -16,11 +16,15 @@ import { useLocale, useMessage } from '../../i18n/useLocale';
 import { LocaleField } from './LocaleField';
 import { showSignupError } from './signupErrors';
 
-/** /signup/{hash}: invitation signup — email locked, no company or promocode (SPEC §5). */
+/** /signup/{hash}: invitation signup — email locked, no company or promocode (docs/product/validation.md). */
 export default function InvitationSignupScreen() {
   const { t } = useTranslation();
   const { hash = '' } = useParams();
-  const invitation = useQuery({ queryKey: ['invitation', hash], queryFn: () => authApi.getInvitation(hash) });
+  const invitation = useQuery({
+    queryKey: ['invitation', hash],
+    queryFn: () => authApi.getInvitation(hash),
+    retry: false,
+  });
   const [doneMessage, setDoneMessage] = useState<string | null>(null);
 
   if (doneMessage !== null) return <InvitationDone message={doneMessage} />;
@@ -36,21 +40,34 @@ export default function InvitationSignupScreen() {
       </AuthLayout>
     );
   }
-  if (invitation.isError) {
-    // SPEC §8: 409 on the invitation lookup redirects to home.
-    if (invitation.error instanceof ApiError && invitation.error.status === 409)
-      return <Navigate to="/" replace />;
-    return (
-      <ResultCard
-        kind="error"
-        title={t('invitation.invalidHeading')}
-        action={{ label: t('common.toLogin'), to: '/login' }}
-      >
-        <Text c="dimmed">{invitation.error.message}</Text>
-      </ResultCard>
-    );
-  }
+  if (invitation.isError) return <InvitationInvalid error={invitation.error} />;
   return <InvitationForm hash={hash} email={invitation.data.email} onDone={setDoneMessage} />;
+}
+
+/**
+ * A used, revoked or unknown invitation (409), or a malformed link (400/404): said plainly, with the way to
+ * sign in (or home, for someone already signed in). docs/product/errors.md's redirect to home left the visitor on /login
+ * with no word of why; issue 13 asks for the reason.
+ */
+function InvitationInvalid({ error }: { error: Error }) {
+  const { t } = useTranslation();
+  const message = useMessage();
+  const badLink = error instanceof ApiError && [400, 404, 409].includes(error.status);
+  const signedIn = api.getToken() !== null;
+  return (
+    <ResultCard
+      kind="error"
+      title={t('invitation.invalidHeading')}
+      action={
+        signedIn ? { label: t('common.toHome'), to: '/' } : { label: t('common.toLogin'), to: '/login' }
+      }
+    >
+      <Text c="dimmed" data-testid="invitation-invalid">
+        {badLink ? message('error.invitationUsed') : error.message}
+      </Text>
+      {badLink && <Text c="dimmed">{t('invitation.invalidHint')}</Text>}
+    </ResultCard>
+  );
 }
 
 function InvitationForm({
@@ -122,7 +139,7 @@ function InvitationForm({
   );
 }
 
-/** Success page, then the workspace after a short notice (SPEC §9: 1 s after signup). */
+/** Success page, then the workspace after a short notice (docs/product/limits.md: 1 s after signup). */
 function InvitationDone({ message }: { message: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -4,22 +4,34 @@ import { IconAlertCircle } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { authApi } from '../../api/auth';
 import { ApiError } from '../../api/client';
 import { safeRedirect } from '../../app/session';
 import { AuthLayout } from '../../components/AuthLayout';
 import { PasswordField } from '../../components/PasswordField';
+import { useRecaptcha } from '../../components/Recaptcha';
 import { useZodForm } from '../../forms/useZodForm';
-import { useLocale } from '../../i18n/useLocale';
+import { useMessage } from '../../i18n/useLocale';
 import { SocialButtons } from './SocialButtons';
+import { type LoginLocationState, socialErrorKey } from './socialError';
 import { useSignIn } from './useSignIn';
 
-/** SPEC §4 Login: credentials; a code field when the server asks for one; then the redirect or stats. */
+/** docs/product/states.md Login: credentials; a code field when the server asks for one; then the redirect or stats. */
 export default function LoginScreen() {
   const { t } = useTranslation();
-  const locale = useLocale();
+  const message = useMessage();
   const [params] = useSearchParams();
+  const location = useLocation();
+  const captcha = useRecaptcha();
+  const socialKey = socialErrorKey(params.get('social_error'));
+  const socialError =
+    (location.state as LoginLocationState | null)?.socialError ??
+    (socialKey
+      ? socialKey.startsWith('account.')
+        ? t(socialKey as 'account.socialError')
+        : message(socialKey)
+      : null);
   const redirect = safeRedirect(params.get('redirect'));
   const signIn = useSignIn();
   const login = useMutation({ mutationFn: authApi.login });
@@ -43,14 +55,19 @@ export default function LoginScreen() {
       form.setFieldError('code', 'code.required');
       return;
     }
+    const recaptchaToken = captcha.token();
+    if (recaptchaToken === '') return captcha.setError(t('account.captchaRequired'));
+    captcha.setError(null);
     try {
       const token = await login.mutateAsync({
         username: data.username,
         password: data.password,
         ...(codeRequired && data.code ? { code: data.code } : {}),
+        ...(recaptchaToken ? { recaptcha_token: recaptchaToken } : {}),
       });
       signIn(token, redirect ?? '/');
     } catch (e) {
+      captcha.reset(); // a token is single-use (SPEC: captcha resets the captcha)
       if (!(e instanceof ApiError)) return; // network errors are reported by a toast
       if (e.status === 400 && e.errorType === 'code_required') {
         setCodeRequired(true);
@@ -75,9 +92,9 @@ export default function LoginScreen() {
     >
       <form onSubmit={onSubmit} noValidate data-testid="login-form">
         <Stack gap="md">
-          {error && (
+          {(error ?? socialError) && (
             <Alert color="red" icon={<IconAlertCircle size={18} />} role="alert" data-testid="login-error">
-              {error}
+              {error ?? socialError}
             </Alert>
           )}
           <TextInput
@@ -116,12 +133,13 @@ export default function LoginScreen() {
               {t('login.forgot')}
             </Anchor>
           </Group>
+          {captcha.widget}
           <Button type="submit" fullWidth size="md" loading={login.isPending}>
             {t('login.submit')}
           </Button>
         </Stack>
       </form>
-      <SocialButtons locale={locale} redirect={redirect} />
+      <SocialButtons redirect={redirect} />
     </AuthLayout>
   );
 }

@@ -1,7 +1,7 @@
 import { Center, Loader, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router';
+import { Navigate, useParams, useSearchParams } from 'react-router';
 import { authApi, isTokenResponse } from '../../api/auth';
 import { ApiError } from '../../api/client';
 import type { SignupResponse, TokenResponse } from '../../api/types';
@@ -10,6 +10,7 @@ import { ResultCard } from '../../components/ResultCard';
 import { useLocale, useMessage } from '../../i18n/useLocale';
 import { takeLoginRedirect } from './loginRedirect';
 import { type PendingSignIn, ProviderPendingForm, pendingFrom } from './ProviderPendingForm';
+import type { LoginLocationState } from './socialError';
 import { useSignIn } from './useSignIn';
 
 type State =
@@ -21,7 +22,7 @@ type State =
 // The provider's code is single-use: one exchange per code, even if the screen mounts twice.
 const exchanges = new Map<string, Promise<TokenResponse | SignupResponse>>();
 
-/** /login/{provider}: the social sign-in callback (SPEC §7 POST v1/signup/provider). */
+/** /login/{provider}: the social sign-in callback (docs/product/api.md POST v1/signup/provider). */
 export default function ProviderCallbackScreen() {
   const { t } = useTranslation();
   const message = useMessage();
@@ -47,7 +48,7 @@ export default function ProviderCallbackScreen() {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per provider code
   useEffect(() => {
-    // SPEC §8: declined access and a missing code are reported here, without calling the server.
+    // docs/product/errors.md: declined access and a missing code are reported here, without calling the server.
     if (denied) return setState({ kind: 'failed', text: message('error.accessDenied') });
     if (!code) return setState({ kind: 'failed', text: message('error.missingCode') });
     let exchange = exchanges.get(code);
@@ -65,15 +66,9 @@ export default function ProviderCallbackScreen() {
   }, [code, denied, provider]);
 
   if (state.kind === 'failed') {
-    return (
-      <ResultCard
-        kind="error"
-        title={t('provider.failedHeading')}
-        action={{ label: t('provider.backToLogin'), to: '/login' }}
-      >
-        <Text c="dimmed">{state.text}</Text>
-      </ResultCard>
-    );
+    // Back to the login screen, which shows why (issue 13 item 4).
+    const back: LoginLocationState = { socialError: state.text };
+    return <Navigate to="/login" replace state={back} />;
   }
   if (state.kind === 'message') {
     return (

@@ -8,25 +8,34 @@ import { Link } from 'react-router';
 import { authApi } from '../../api/auth';
 import { ApiError } from '../../api/client';
 import { AuthLayout } from '../../components/AuthLayout';
+import { useRecaptcha } from '../../components/Recaptcha';
 import { ResultCard } from '../../components/ResultCard';
 import { useZodForm } from '../../forms/useZodForm';
 import { useMessage } from '../../i18n/useLocale';
 
-/** /recovery: send a password reset link. SPEC §8: 404 'Пользователь не найден'; 400 server text; else 'Ошибка'. */
+/** /recovery: send a password reset link. docs/product/errors.md: 404 'Пользователь не найден'; 400 server text; else 'Ошибка'. */
 export default function RecoveryScreen() {
   const { t } = useTranslation();
   const message = useMessage();
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
-  const recovery = useMutation({ mutationFn: authApi.recovery });
+  const recovery = useMutation({
+    mutationFn: (body: { email: string; recaptcha_token?: string }) =>
+      authApi.recovery(body.email, body.recaptcha_token),
+  });
+  const captcha = useRecaptcha();
   const { form, handleSubmit, setServerErrors } = useZodForm(recoveryFormSchema, { email: '' });
 
   const onSubmit = handleSubmit(async (data) => {
     setError(null);
+    const recaptchaToken = captcha.token();
+    if (recaptchaToken === '') return captcha.setError(t('account.captchaRequired'));
+    captcha.setError(null);
     try {
-      const result = await recovery.mutateAsync(data.email);
+      const result = await recovery.mutateAsync({ email: data.email, recaptcha_token: recaptchaToken });
       setSent(result.message || message('ok.recoverySent'));
     } catch (e) {
+      captcha.reset(); // a token is single-use
       if (!(e instanceof ApiError)) return; // network errors are reported by a toast
       if (e.status === 404) setError(message('error.userNotFound'));
       else if (e.status === 400) {
@@ -76,6 +85,7 @@ export default function RecoveryScreen() {
             autoFocus
             {...form.getInputProps('email')}
           />
+          {captcha.widget}
           <Button type="submit" fullWidth size="md" loading={recovery.isPending}>
             {t('recovery.submit')}
           </Button>

@@ -7,10 +7,11 @@ import { Link, useSearchParams } from 'react-router';
 import { authApi } from '../../api/auth';
 import { AuthLayout } from '../../components/AuthLayout';
 import { PasswordField } from '../../components/PasswordField';
-import { ResultCard } from '../../components/ResultCard';
+import { useRecaptcha } from '../../components/Recaptcha';
 import { useZodForm } from '../../forms/useZodForm';
 import { useLocale, useMessage } from '../../i18n/useLocale';
 import { LocaleField } from './LocaleField';
+import { SignupSentCard } from './SignupSentCard';
 import { showSignupError } from './signupErrors';
 
 function tariffFromQuery(value: string | null): number | undefined {
@@ -18,7 +19,7 @@ function tariffFromQuery(value: string | null): number | undefined {
   return Number.isInteger(id) && id > 0 ? id : undefined;
 }
 
-/** /signup: a new workspace owner. Success → "we sent a link to <email>" (SPEC §4). */
+/** /signup: a new workspace owner. Success → "we sent a link to <email>" (docs/product/states.md). */
 export default function SignupScreen() {
   const { t } = useTranslation();
   const message = useMessage();
@@ -26,38 +27,37 @@ export default function SignupScreen() {
   const [params] = useSearchParams();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const signup = useMutation({ mutationFn: authApi.signup });
+  const captcha = useRecaptcha();
   const { form, handleSubmit, setServerErrors } = useZodForm(signupFormSchema, {
     name: '',
     email: '',
     password: '',
     company: '',
-    promocode: '',
+    // A partner's link carries their code: /signup?promocode=…
+    promocode: params.get('promocode') ?? '',
     locale,
   });
 
   const onSubmit = handleSubmit(async (data) => {
+    const recaptchaToken = captcha.token();
+    if (recaptchaToken === '') return captcha.setError(t('account.captchaRequired'));
+    captcha.setError(null);
     try {
       const result = await signup.mutateAsync({
         ...data,
         promocode: data.promocode || undefined,
         tariff_id: tariffFromQuery(params.get('tariff_id')),
+        recaptcha_token: recaptchaToken,
       });
       setSentTo(result.email || data.email);
     } catch (error) {
+      captcha.reset(); // a token is single-use (SPEC: error_type captcha resets the captcha)
       setServerErrors(error);
       showSignupError(error, message('error.signupFailed'));
     }
   });
 
-  if (sentTo) {
-    return (
-      <ResultCard kind="mail" title={t('signup.sentHeading')}>
-        <Text c="dimmed" data-testid="signup-sent">
-          {t('signup.sentText', { email: sentTo })}
-        </Text>
-      </ResultCard>
-    );
-  }
+  if (sentTo) return <SignupSentCard email={sentTo} />;
 
   return (
     <AuthLayout
@@ -114,6 +114,7 @@ export default function SignupScreen() {
             value={form.values.locale}
             onChange={(value) => isLocale(value) && form.setFieldValue('locale', value)}
           />
+          {captcha.widget}
           <Button type="submit" fullWidth size="md" loading={signup.isPending}>
             {t('signup.submit')}
           </Button>

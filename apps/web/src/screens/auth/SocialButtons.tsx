@@ -1,5 +1,4 @@
 import { Button, Divider, SimpleGrid } from '@mantine/core';
-import type { Locale } from '@otklik/shared';
 import {
   type Icon,
   IconBrandFacebook,
@@ -9,32 +8,41 @@ import {
 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/instance';
+import { useAuthConfig } from '../../components/Recaptcha';
 import { rememberLoginRedirect } from './loginRedirect';
 
-interface SocialProvider {
-  id: 'vk' | 'facebook' | 'google' | 'yandex';
-  label: string;
-  icon: Icon;
-  /** SPEC §7: VK and Yandex are offered only in the Russian locale. */
-  ruOnly?: boolean;
+type SocialProviderId = 'vk' | 'facebook' | 'google' | 'yandex';
+
+/** Names of the networks (brands: the same in every language) and their icons. */
+export const SOCIAL_PROVIDERS: Record<SocialProviderId, { label: string; icon: Icon }> = {
+  vk: { label: 'VK', icon: IconBrandVk },
+  facebook: { label: 'Facebook', icon: IconBrandFacebook },
+  google: { label: 'Google', icon: IconBrandGoogle },
+  yandex: { label: 'Yandex', icon: IconBrandYandex },
+};
+
+/** Where linking returns to (ProfileScreen's social card finishes it). */
+export const linkRedirectUri = (provider: string, origin = window.location.origin) =>
+  `${origin}/settings/profile?link=${provider}`;
+
+export function socialStartUrl(
+  provider: string,
+  mode: 'login' | 'link' = 'login',
+  origin = window.location.origin,
+): string {
+  const redirectUri = mode === 'link' ? linkRedirectUri(provider, origin) : `${origin}/login/${provider}`;
+  return `${api.currentBase()}/v1/auth/social/${provider}/start?redirect_uri=${encodeURIComponent(redirectUri)}&mode=${mode}`;
 }
 
-const PROVIDERS: SocialProvider[] = [
-  { id: 'vk', label: 'VK', icon: IconBrandVk, ruOnly: true },
-  { id: 'facebook', label: 'Facebook', icon: IconBrandFacebook },
-  { id: 'google', label: 'Google', icon: IconBrandGoogle },
-  { id: 'yandex', label: 'Yandex', icon: IconBrandYandex, ruOnly: true },
-];
-
-export function socialStartUrl(provider: string, origin = window.location.origin): string {
-  const redirectUri = `${origin}/login/${provider}`;
-  return `${api.currentBase()}/v1/auth/social/${provider}/start?redirect_uri=${encodeURIComponent(redirectUri)}`;
-}
-
-/** Social sign-in: the server redirects to the provider's authorization page, which returns to /login/{provider}. */
-export function SocialButtons({ locale, redirect }: { locale: Locale; redirect: string | null }) {
+/**
+ * Social sign-in: only the networks this server has configured for the locale (GET /v1/auth/config);
+ * the server redirects to the provider's page, which returns to /login/{provider}.
+ */
+export function SocialButtons({ redirect }: { redirect: string | null }) {
   const { t } = useTranslation();
-  const providers = PROVIDERS.filter((provider) => locale === 'ru' || !provider.ruOnly);
+  const { data: config } = useAuthConfig();
+  const providers = (config?.social_providers ?? []).map((id) => ({ id, ...SOCIAL_PROVIDERS[id] }));
+  if (providers.length === 0) return null;
   return (
     <>
       <Divider label={t('login.social')} labelPosition="center" />

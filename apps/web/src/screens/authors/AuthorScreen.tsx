@@ -1,5 +1,4 @@
 import {
-  Alert,
   Anchor,
   Avatar,
   Button,
@@ -14,15 +13,15 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { BLOCK_DURATIONS } from '@otklik/shared';
+import { BLOCK_DURATIONS, isProviderId, translate, unavailableReason } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
 import { IconBan, IconExternalLink, IconLockOpen } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useAuthor, useAuthorChats, useAuthorItems, useSetAuthorLabels } from '../../api/authors';
-import { ApiError } from '../../api/client';
 import { useBlockAuthor } from '../../api/inbox';
 import type { InboxChat, InboxItem } from '../../api/inboxTypes';
+import { RecordLoading } from '../../app/RecordNotFound';
 import { useNow } from '../../app/shell/ShellContext';
 import { showError } from '../../components/notify';
 import { ProviderIcon } from '../../features/inbox/components/ProviderIcon';
@@ -33,13 +32,15 @@ import { useInboxLive } from '../../features/inbox/hooks/useLive';
 import { useInboxT } from '../../features/inbox/i18n';
 import { handle } from '../../features/inbox/model/handle';
 import { notifyDone } from '../../features/inbox/notify';
+import { LinkedIssues } from '../../features/issues/LinkedIssues';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDate } from '../../lib/format';
+import { AuthorFacts } from './AuthorFacts';
 import { KeyboardList } from './AuthorList';
 import { NetworkBanNote } from './NetworkBanNote';
 import { useLiveAuthors } from './useLiveAuthors';
 
-/** author/:id — the author's profile, labels, block/unblock, and what they wrote (SPEC §2). */
+/** author/:id — the author's profile, labels, block/unblock, and what they wrote (docs/product/screens-and-routes.md). */
 export default function AuthorScreen() {
   const t = useInboxT();
   const locale = useLocale();
@@ -60,29 +61,15 @@ export default function AuthorScreen() {
   const itemRows = useMemo(() => (items.data?.pages ?? []).flatMap((p) => p.items), [items.data]);
   const chatRows = useMemo(() => (chats.data?.pages ?? []).flatMap((p) => p.items), [chats.data]);
 
-  if (author.isPending) {
-    return (
-      <Center py={80}>
-        <Loader />
-      </Center>
-    );
-  }
   if (!author.data) {
-    const notFound = author.error instanceof ApiError && author.error.status === 404;
-    return (
-      <Alert
-        color={notFound ? 'gray' : 'red'}
-        variant="light"
-        title={notFound ? t('authors.notFound') : undefined}
-      >
-        {notFound ? null : author.error?.message}
-      </Alert>
-    );
+    return <RecordLoading query={author} notFoundTitle={t('authors.notFound')} />;
   }
   const { author: person, stats } = author.data;
   const labelsInSpace = [...data.labelsById.values()].filter((l) => l.space_id === person.space_id);
   const canLabel = data.canIn(person.space_id, 'authors.label');
   const canBlock = data.canIn(person.space_id, 'authors.block');
+  // Where the network's API cannot ban, the block is not offered and the page says why (issue 13 #15).
+  const noBan = isProviderId(person.provider) ? unavailableReason(person.provider, 'block') : null;
 
   const common = {
     focused: false,
@@ -152,6 +139,10 @@ export default function AuthorScreen() {
               >
                 {t('actions.unblock')}
               </Button>
+            ) : noBan ? (
+              <Text fz="sm" c="dimmed" maw={260} data-testid="author-block-unavailable">
+                {translate(locale, noBan.key, noBan.params)}
+              </Text>
             ) : (
               <Menu position="bottom-end" withinPortal>
                 <Menu.Target>
@@ -215,6 +206,12 @@ export default function AuthorScreen() {
           />
         )}
       </Paper>
+      <AuthorFacts
+        authorId={person.id}
+        canEdit={data.canIn(person.space_id, 'authors.edit')}
+        canManage={data.canIn(person.space_id, 'settings.manage')}
+      />
+      <LinkedIssues kind="author" id={person.id} spaceId={person.space_id} />
       <Tabs defaultValue={canItems ? 'items' : 'chats'} keepMounted={false}>
         <Tabs.List>
           {canItems && (

@@ -24,8 +24,8 @@ import { AuthorList } from './AuthorList';
 import { useLiveAuthors } from './useLiveAuthors';
 
 /**
- * {items|chats|issues}/authors — who wrote comments, messages or tasks the user sees (SPEC §2): a live,
- * virtualized, keyboard-navigable list. Issues (tasks) are not built yet: that one says so.
+ * {items|chats|issues}/authors — who wrote comments, messages or tasks the user sees (docs/product/screens-and-routes.md): a live,
+ * virtualized, keyboard-navigable list; for tasks, the customers the visible tasks are about.
  */
 export default function AuthorsScreen() {
   const t = useInboxT();
@@ -98,11 +98,11 @@ export default function AuthorsScreen() {
         />
       </Group>
       {scope === 'issues' && (
-        <Alert variant="light" color="gray">
-          {t('authors.issuesSoon')}
-        </Alert>
+        <Text fz="sm" c="dimmed" data-testid="authors-issues-hint">
+          {t('authors.issuesHint')}
+        </Text>
       )}
-      {scope === 'issues' ? null : list.isPending ? (
+      {list.isPending ? (
         <Center py={60}>
           <Loader />
         </Center>

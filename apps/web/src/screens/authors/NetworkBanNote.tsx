@@ -2,16 +2,17 @@ import { Alert, Text } from '@mantine/core';
 import { IconAlertTriangle, IconClock } from '@tabler/icons-react';
 import { useNetworkBan } from '../../api/failures';
 import { useInboxT } from '../../features/inbox/i18n';
-import { useLocale } from '../../i18n/useLocale';
+import { useFailureText, useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
 
 /**
- * The author's ban on the network (SPEC §9: our block always holds; where the network bans too, the
+ * The author's ban on the network (docs/product/limits.md: our block always holds; where the network bans too, the
  * ban is queued): while it is on its way, and — never silently — when the network refused it.
  */
 export function NetworkBanNote({ authorId }: { authorId: number }) {
   const t = useInboxT();
   const locale = useLocale();
+  const failureText = useFailureText();
   const ban = useNetworkBan(authorId, true).data;
   if (!ban || ban.state === 'done') return null;
   const isBan = ban.action === 'block';
@@ -19,11 +20,11 @@ export function NetworkBanNote({ authorId }: { authorId: number }) {
     return (
       <Text fz="xs" c="dimmed" data-testid="author-network-ban" data-state="pending">
         <IconClock size={12} /> {t(isBan ? 'failures.banPending' : 'failures.unbanPending')}
-        {ban.error ? ` (${ban.error})` : ''}
+        {ban.error ? ` (${failureText(ban.error)})` : ''}
       </Text>
     );
   }
-  const error = ban.error ?? t('failures.noError');
+  const error = ban.error ? failureText(ban.error, { inContext: true }) : t('failures.noError');
   return (
     <Alert
       color="red"

@@ -31,10 +31,10 @@ type View = { kind: 'working' } | { kind: 'done'; result: PopupResult; popup: bo
 const exchanges = new Map<string, Promise<ConnectedAccount>>();
 
 /**
- * /callback/{provider} (SPEC §2 login-required callbacks): where the network sends the connect popup
- * back. Finishes the connect (SPEC §7 POST v1/{provider}/auth), leaves the popup result in local storage
- * for the window that opened the popup (SPEC §3) and closes itself; opened in a tab of its own, it goes
- * on to accounts/add/success or shows what went wrong (SPEC §8).
+ * /callback/{provider} (docs/product/screens-and-routes.md login-required callbacks): where the network sends the connect popup
+ * back. Finishes the connect (docs/product/api.md POST v1/{provider}/auth), leaves the popup result in local storage
+ * for the window that opened the popup (docs/product/entities.md) and closes itself; opened in a tab of its own, it goes
+ * on to accounts/add/success or shows what went wrong (docs/product/errors.md).
  */
 export default function CallbackScreen() {
   const t = useInboxT();

@@ -16,7 +16,7 @@ import {
 
 const query = (text: string) => new URLSearchParams(text);
 
-describe('the callback query (SPEC §8 provider callbacks)', () => {
+describe('the callback query (docs/product/errors.md provider callbacks)', () => {
   it('exchanges a code, with the state when there is one', () => {
     expect(callbackOutcome(query('code=abc&state=s1'))).toEqual({
       kind: 'exchange',
@@ -92,7 +92,7 @@ describe('the callback address', () => {
   });
 });
 
-describe('the popup result in local storage (SPEC §3)', () => {
+describe('the popup result in local storage (docs/product/entities.md)', () => {
   const result: PopupResult = {
     status: 'success',
     user: 7,

@@ -1,7 +1,7 @@
 import type { MessageKey } from '@otklik/shared';
 import type { ConnectedAccount } from '../../api/inboxTypes';
 
-// Connecting an account in a popup (SPEC §2 login-required callback routes, §3 "Popup result", §8 provider
+// Connecting an account in a popup (docs/product/screens-and-routes.md login-required callback routes, §3 "Popup result", §8 provider
 // callbacks). The network sends the popup back to /callback/{provider}; that page finishes the connect and
 // leaves the outcome in local storage, where the window that opened the popup picks it up (a `storage`
 // event reaches every other window of the origin, even when the network's pages cut `window.opener`).
@@ -13,7 +13,7 @@ export const POPUP_RESULT_KEY = 'otklik.popup';
 /** The name the add-account screen gives its popup: the callback page knows it runs in one. */
 export const POPUP_WINDOW_NAME = 'otklik-connect';
 
-/** SPEC §3 "Popup result": status, user, source, error — plus the account and when it was written. */
+/** docs/product/entities.md "Popup result": status, user, source, error — plus the account and when it was written. */
 export interface PopupResult {
   status: 'success' | 'failure';
   /** The signed-in user who connected (null when unknown). */
@@ -36,7 +36,7 @@ export type CallbackOutcome =
   | { kind: 'failure'; message: { key: MessageKey } | { text: string } };
 
 /**
- * What the callback page does with the query the network sent back (SPEC §8): a refusal and a missing
+ * What the callback page does with the query the network sent back (docs/product/errors.md): a refusal and a missing
  * code are failures decided here, without calling the server; a code is exchanged.
  */
 export function callbackOutcome(query: URLSearchParams): CallbackOutcome {

@@ -1,9 +1,9 @@
-import { Alert, Box, Button, Center, Grid, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { Box, Button, Center, Grid, Group, Loader, Paper, Stack, Text } from '@mantine/core';
+import { DEFAULT_TIME_ZONE } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
 import { IconArrowBackUp } from '@tabler/icons-react';
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { Link, useParams } from 'react-router';
-import { ApiError } from '../../api/client';
 import {
   useAssignChat,
   useBlockAuthor,
@@ -14,29 +14,36 @@ import {
   useSendMessage,
   useSetChatStatus,
   useSetChatTags,
+  useUndoMessage,
 } from '../../api/inbox';
 import type { InboxChat, InboxMessage } from '../../api/inboxTypes';
-import { useNow } from '../../app/shell/ShellContext';
+import { RecordLoading } from '../../app/RecordNotFound';
+import { useNow, useShell } from '../../app/shell/ShellContext';
 import { showError } from '../../components/notify';
 import { ActionsBar } from '../../features/inbox/components/ActionsBar';
 import { LockNote, StatusBadge } from '../../features/inbox/components/badges';
 import { Composer } from '../../features/inbox/components/Composer';
 import { Attachments, Delivery, PlainText } from '../../features/inbox/components/content';
+import { HistoryTimeline } from '../../features/inbox/components/HistoryTimeline';
 import layout from '../../features/inbox/components/layout.module.css';
+import { NotesPanel } from '../../features/inbox/components/NotesPanel';
 import { providerName } from '../../features/inbox/components/ProviderIcon';
 import { ReactionPicker, ReactionsView } from '../../features/inbox/components/pickers';
 import { RecordHeader } from '../../features/inbox/components/RecordHeader';
+import { RecordTools } from '../../features/inbox/components/RecordNav';
 import { BlockedBadge, RecordSide } from '../../features/inbox/components/RecordSide';
 import { useInboxData } from '../../features/inbox/hooks/useInboxData';
 import { useInboxLive } from '../../features/inbox/hooks/useLive';
+import { useReplyAndClose } from '../../features/inbox/hooks/useReplyAndClose';
+import { useTypingLock } from '../../features/inbox/hooks/useTypingLock';
 import { useInboxT } from '../../features/inbox/i18n';
-import { chatActions } from '../../features/inbox/model/actions';
+import { blockUnavailable, chatActions } from '../../features/inbox/model/actions';
 import { providerEntry } from '../../features/inbox/model/composer';
 import { formatWhen } from '../../features/inbox/model/time';
 import { notifyDone } from '../../features/inbox/notify';
+import { LinkedIssues } from '../../features/issues/LinkedIssues';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
-import { useLock } from '../../realtime/hooks';
 import { RefusedMessageAction } from '../items/RefusedAction';
 
 /** chats/:id/messages — a private conversation, oldest → newest, with the reply box. */
@@ -46,26 +53,7 @@ export default function ChatScreen() {
   const details = useChatDetails(id);
   useInboxLive();
 
-  if (details.isPending) {
-    return (
-      <Center py={80}>
-        <Loader />
-      </Center>
-    );
-  }
-  if (!details.data) {
-    const notFound = details.error instanceof ApiError && details.error.status === 404;
-    return (
-      <Alert
-        color={notFound ? 'gray' : 'red'}
-        variant="light"
-        role="alert"
-        title={notFound ? t('chat.notFound') : undefined}
-      >
-        {notFound ? null : details.error?.message}
-      </Alert>
-    );
-  }
+  if (!details.data) return <RecordLoading query={details} notFoundTitle={t('chat.notFound')} />;
   return <ChatPage key={id} chat={details.data.chat} />;
 }
 
@@ -74,6 +62,7 @@ function ChatPage({ chat }: { chat: InboxChat }) {
   const locale = useLocale();
   const data = useInboxData();
   const nowS = useNow(30_000);
+  const shell = useShell();
   const entry = providerEntry(chat.provider);
   const can = (ability: Parameters<typeof data.canIn>[1]) => data.canIn(chat.space_id, ability);
   const messages = useChatMessages(chat.id);
@@ -85,10 +74,16 @@ function ChatPage({ chat }: { chat: InboxChat }) {
   const actions = chatActions(chat, entry, can, { replied });
   const account = data.objectsById.get(chat.object_id);
 
-  const lock = useLock(actions.reply ? `chat:${chat.id}` : null, { hold: actions.reply });
-  const lockedBy = lock.holder && !lock.isMine ? lock.holder.name : null;
+  // Typing holds 'chat:ID' (opening does not), as on the item page.
+  const lock = useTypingLock(`chat:${chat.id}`, {
+    mayHold: actions.reply,
+    canTakeOver: actions.reply && can('messages.takeOver'),
+  });
+  const lockedBy = lock.lockedBy;
 
   const send = useSendMessage();
+  const undoMessage = useUndoMessage();
+  const closeChoice = useReplyAndClose('message');
   const status = useSetChatStatus();
   const tags = useSetChatTags();
   const assign = useAssignChat();
@@ -118,6 +113,13 @@ function ChatPage({ chat }: { chat: InboxChat }) {
 
   return (
     <Stack gap="md" data-testid="chat-page" data-chat-id={chat.id}>
+      <RecordTools
+        kind="chats"
+        id={chat.id}
+        canReply={actions.reply}
+        canTag={actions.tag}
+        assignMe={actions.assign ? () => assign.mutateAsync({ id: chat.id, user_id: data.meId }) : undefined}
+      />
       <RecordHeader
         provider={chat.provider}
         author={chat.author}
@@ -139,13 +141,18 @@ function ChatPage({ chat }: { chat: InboxChat }) {
         actions={
           <ActionsBar
             flags={actions}
-            onStatus={(body) => status.mutateAsync({ id: chat.id, ...body })}
+            onStatus={async (body) => {
+              await status.mutateAsync({ id: chat.id, ...body });
+              if (body.status === 'closed') lock.release();
+            }}
+            typingColleague={lockedBy}
+            timeZone={shell.space(chat.space_id)?.timezone ?? DEFAULT_TIME_ZONE}
             onBlock={async (duration) => {
               if (!chat.author) return;
               await block.mutateAsync({ id: chat.author.id, duration });
               notifyDone(duration ? t('actions.blocked') : t('actions.unblocked'));
             }}
-            blockHint={entry?.actions.block ? null : t('actions.blockLocalOnly')}
+            blockHint={blockUnavailable(chat.author, entry, can, locale)}
           />
         }
       />
@@ -200,15 +207,28 @@ function ChatPage({ chat }: { chat: InboxChat }) {
                 <div ref={endRef} style={{ scrollMarginBottom: 170 }} />
               </Stack>
             </Paper>
+            <NotesPanel kind="chats" id={chat.id} data={data} nowS={nowS} />
             {actions.reply && (
               <Box className={layout.stickyComposer}>
                 <Composer
                   provider={chat.provider}
                   kind="message"
+                  closeChoice={closeChoice}
+                  templateTarget={{ space_id: chat.space_id, chat_id: chat.id }}
                   lockedBy={lockedBy}
+                  onTextChange={lock.typed}
+                  onTakeOver={lock.takeOver}
                   onSend={async (draft) => {
-                    await send.mutateAsync({ id: chat.id, text: draft.text, attachments: draft.attachments });
+                    const { message } = await send.mutateAsync({
+                      id: chat.id,
+                      text: draft.text,
+                      attachments: draft.attachments,
+                      undoable: true,
+                      close: draft.close,
+                      ...(draft.template_id !== undefined ? { template_id: draft.template_id } : {}),
+                    });
                     atBottom.current = true;
+                    return message && { undo: async () => (await undoMessage.mutateAsync(message.id)).text };
                   }}
                 />
               </Box>
@@ -216,22 +236,27 @@ function ChatPage({ chat }: { chat: InboxChat }) {
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
-          <RecordSide
-            spaceId={chat.space_id}
-            author={chat.author}
-            data={data}
-            tags={chat.tags}
-            assignee={chat.assigned_user_id}
-            canTag={actions.tag}
-            canAssign={actions.assign}
-            onTags={(ids) => tags.mutateAsync({ id: chat.id, tag_ids: ids })}
-            onAssign={(userId) => assign.mutateAsync({ id: chat.id, user_id: userId })}
-            details={[
-              { label: t('item.account'), value: account?.name ?? '—' },
-              { label: t('filters.provider'), value: providerName(chat.provider) },
-              { label: t('item.created'), value: formatDateTime(chat.created_at, locale) },
-            ]}
-          />
+          <Stack gap="md">
+            <LinkedIssues kind="chat" id={chat.id} spaceId={chat.space_id} />
+            <RecordSide
+              spaceId={chat.space_id}
+              objectId={chat.object_id}
+              author={chat.author}
+              data={data}
+              tags={chat.tags}
+              assignee={chat.assigned_user_id}
+              canTag={actions.tag}
+              canAssign={actions.assign}
+              onTags={(ids) => tags.mutateAsync({ id: chat.id, tag_ids: ids })}
+              onAssign={(userId) => assign.mutateAsync({ id: chat.id, user_id: userId })}
+              details={[
+                { label: t('item.account'), value: account?.name ?? '—' },
+                { label: t('filters.provider'), value: providerName(chat.provider) },
+                { label: t('item.created'), value: formatDateTime(chat.created_at, locale) },
+              ]}
+            />
+            <HistoryTimeline kind="chats" id={chat.id} data={data} />
+          </Stack>
         </Grid.Col>
       </Grid>
     </Stack>

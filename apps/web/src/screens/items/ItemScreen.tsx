@@ -1,44 +1,35 @@
 import {
   ActionIcon,
-  Alert,
   Anchor,
   Badge,
   Box,
-  Button,
-  Center,
   Grid,
   Group,
-  Loader,
-  Modal,
   Paper,
   Rating,
   Spoiler,
   Stack,
   Text,
-  Textarea,
   Title,
   Tooltip,
 } from '@mantine/core';
-import { isProviderId, translate } from '@otklik/shared';
+import { DEFAULT_TIME_ZONE, isProviderId } from '@otklik/shared';
 import {
   IconArrowBackUp,
   IconExternalLink,
   IconEye,
   IconEyeOff,
+  IconFlag,
   IconHeart,
   IconHeartFilled,
-  IconPencil,
   IconRestore,
   IconTrash,
 } from '@tabler/icons-react';
-import { useState } from 'react';
 import { useParams } from 'react-router';
-import { ApiError } from '../../api/client';
 import {
   useAssignItem,
   useBlockAuthor,
   useDirectReply,
-  useEditReply,
   useItemDetails,
   useModerateItem,
   useReactToItem,
@@ -46,31 +37,40 @@ import {
   useRetryItem,
   useSetItemStatus,
   useSetItemTags,
+  useUndoReply,
 } from '../../api/inbox';
 import type { InboxItem } from '../../api/inboxTypes';
-import { useNow } from '../../app/shell/ShellContext';
+import { RecordLoading } from '../../app/RecordNotFound';
+import { useNow, useShell } from '../../app/shell/ShellContext';
 import { ConfirmAction } from '../../components/ConfirmAction';
 import { showError } from '../../components/notify';
 import { ActionsBar, type ExtraAction } from '../../features/inbox/components/ActionsBar';
 import { LockNote, StatusBadge } from '../../features/inbox/components/badges';
 import { Composer } from '../../features/inbox/components/Composer';
-import { Attachments, Delivery, PlainText } from '../../features/inbox/components/content';
+import { Attachments, PlainText } from '../../features/inbox/components/content';
+import { HistoryTimeline } from '../../features/inbox/components/HistoryTimeline';
 import layout from '../../features/inbox/components/layout.module.css';
+import { MacroRunner } from '../../features/inbox/components/MacroRunner';
+import { NotesPanel } from '../../features/inbox/components/NotesPanel';
 import { providerName } from '../../features/inbox/components/ProviderIcon';
 import { ReactionPicker, ReactionsView } from '../../features/inbox/components/pickers';
 import { RecordHeader } from '../../features/inbox/components/RecordHeader';
+import { RecordTools } from '../../features/inbox/components/RecordNav';
 import { BlockedBadge, RecordSide } from '../../features/inbox/components/RecordSide';
 import { useInboxData } from '../../features/inbox/hooks/useInboxData';
 import { useInboxLive } from '../../features/inbox/hooks/useLive';
+import { useReplyAndClose } from '../../features/inbox/hooks/useReplyAndClose';
+import { useTypingLock } from '../../features/inbox/hooks/useTypingLock';
 import { useInboxT } from '../../features/inbox/i18n';
-import { canEditReply, itemActions } from '../../features/inbox/model/actions';
-import { composerLimits, providerEntry } from '../../features/inbox/model/composer';
+import { blockUnavailable, canEditReply, itemActions } from '../../features/inbox/model/actions';
+import { providerEntry } from '../../features/inbox/model/composer';
 import { formatWhen } from '../../features/inbox/model/time';
 import { notifyDone } from '../../features/inbox/notify';
+import { LinkedIssues } from '../../features/issues/LinkedIssues';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
-import { useLock } from '../../realtime/hooks';
 import { RefusedItemAction } from './RefusedAction';
+import { ThreadReply } from './ThreadReply';
 
 /**
  * items/:id — one comment, review or mention: the post it is under, the comment it answers, the
@@ -82,26 +82,7 @@ export default function ItemScreen() {
   const details = useItemDetails(id);
   useInboxLive();
 
-  if (details.isPending) {
-    return (
-      <Center py={80}>
-        <Loader />
-      </Center>
-    );
-  }
-  if (!details.data) {
-    const notFound = details.error instanceof ApiError && details.error.status === 404;
-    return (
-      <Alert
-        color={notFound ? 'gray' : 'red'}
-        variant="light"
-        role="alert"
-        title={notFound ? t('item.notFound') : undefined}
-      >
-        {notFound ? null : details.error?.message}
-      </Alert>
-    );
-  }
+  if (!details.data) return <RecordLoading query={details} notFoundTitle={t('item.notFound')} />;
   return <ItemPage key={id} {...details.data} />;
 }
 
@@ -110,17 +91,23 @@ function ItemPage({ item, post, parent, thread }: NonNullable<ReturnType<typeof 
   const locale = useLocale();
   const data = useInboxData();
   const nowS = useNow(30_000);
+  const shell = useShell();
   const entry = providerEntry(item.provider);
   const can = (ability: Parameters<typeof data.canIn>[1]) => data.canIn(item.space_id, ability);
   const actions = itemActions(item, entry, can);
   const account = data.objectsById.get(item.object_id);
 
-  // SPEC §7 lock: opening an item to answer holds 'item:ID'; colleagues see who and their box is locked.
+  // docs/product/api.md lock: typing a reply holds 'item:ID' (opening does not); colleagues see who, and their box
+  // is locked until it is sent, left, or idle too long — or an administrator takes it over.
   const mayAnswer = actions.reply || actions.direct;
-  const lock = useLock(mayAnswer ? `item:${item.id}` : null, { hold: mayAnswer });
-  const lockedBy = lock.holder && !lock.isMine ? lock.holder.name : null;
+  const lock = useTypingLock(`item:${item.id}`, {
+    mayHold: mayAnswer,
+    canTakeOver: mayAnswer && can('items.takeOver'),
+  });
+  const lockedBy = lock.lockedBy;
 
   const reply = useReplyToItem();
+  const undoReply = useUndoReply();
   const direct = useDirectReply();
   const status = useSetItemStatus();
   const moderate = useModerateItem();
@@ -131,7 +118,6 @@ function ItemPage({ item, post, parent, thread }: NonNullable<ReturnType<typeof 
   const retry = useRetryItem();
 
   const ownReaction = item.reactions.find((r) => r.own)?.value ?? null;
-  const networkCanBan = entry?.actions.block === true;
 
   const extra: ExtraAction[] = [
     ...(actions.hide
@@ -151,6 +137,20 @@ function ItemPage({ item, post, parent, thread }: NonNullable<ReturnType<typeof 
             label: t('actions.unhide'),
             icon: IconEye,
             onClick: () => moderate.mutate({ id: item.id, action: 'unhide' }, { onError: showError }),
+          },
+        ]
+      : []),
+    ...(actions.report
+      ? [
+          {
+            key: 'report',
+            label: t('actions.report'),
+            icon: IconFlag,
+            onClick: () =>
+              moderate.mutate(
+                { id: item.id, action: 'report' },
+                { onError: showError, onSuccess: () => notifyDone(t('actions.reported')) },
+              ),
           },
         ]
       : []),
@@ -174,6 +174,13 @@ function ItemPage({ item, post, parent, thread }: NonNullable<ReturnType<typeof 
 
   return (
     <Stack gap="md" data-testid="item-page" data-item-id={item.id}>
+      <RecordTools
+        kind="items"
+        id={item.id}
+        canReply={mayAnswer}
+        canTag={actions.tag}
+        assignMe={actions.assign ? () => assign.mutateAsync({ id: item.id, user_id: data.meId }) : undefined}
+      />
       <RecordHeader
         provider={item.provider}
         author={item.author}
@@ -191,6 +198,7 @@ function ItemPage({ item, post, parent, thread }: NonNullable<ReturnType<typeof 
         }
         actions={
           <Group gap="xs" wrap="nowrap">
+            <MacroRunner itemIds={[item.id]} spaceId={item.space_id} shortcuts />
             {actions.delete && (
               <ConfirmAction
                 title={t('actions.delete')}
@@ -217,13 +225,18 @@ function ItemPage({ item, post, parent, thread }: NonNullable<ReturnType<typeof 
             <ActionsBar
               flags={actions}
               extra={extra}
-              onStatus={(body) => status.mutateAsync({ id: item.id, ...body })}
+              onStatus={async (body) => {
+                await status.mutateAsync({ id: item.id, ...body });
+                if (body.status === 'closed') lock.release();
+              }}
+              typingColleague={lockedBy}
+              timeZone={shell.space(item.space_id)?.timezone ?? DEFAULT_TIME_ZONE}
               onBlock={async (duration) => {
                 if (!item.author) return;
                 await block.mutateAsync({ id: item.author.id, duration });
                 notifyDone(duration ? t('actions.blocked') : t('actions.unblocked'));
               }}
-              blockHint={networkCanBan ? null : t('actions.blockLocalOnly')}
+              blockHint={blockUnavailable(item.author, entry, can, locale)}
             />
           </Group>
         }
@@ -371,36 +384,56 @@ function ItemPage({ item, post, parent, thread }: NonNullable<ReturnType<typeof 
               ))}
             </Stack>
 
+            <NotesPanel kind="items" id={item.id} data={data} nowS={nowS} />
+
             <ItemComposer
               item={item}
               actions={actions}
               lockedBy={lockedBy}
+              onTextChange={lock.typed}
+              onTakeOver={lock.takeOver}
               onReply={async (draft) => {
-                if (draft.mode === 'direct') await direct.mutateAsync({ id: item.id, text: draft.text });
-                else
-                  await reply.mutateAsync({ id: item.id, text: draft.text, attachments: draft.attachments });
-                notifyDone(t('composer.sent'));
+                if (draft.mode === 'direct') {
+                  await direct.mutateAsync({ id: item.id, text: draft.text });
+                  notifyDone(t('composer.sent'));
+                  return;
+                }
+                // Held 5 s on the server: the composer offers Undo instead of a "sent" toast.
+                const { reply: sent } = await reply.mutateAsync({
+                  id: item.id,
+                  text: draft.text,
+                  attachments: draft.attachments,
+                  undoable: true,
+                  close: draft.close,
+                  ...(draft.template_id !== undefined ? { template_id: draft.template_id } : {}),
+                });
+                return sent && { undo: async () => (await undoReply.mutateAsync(sent.id)).text };
               }}
             />
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
-          <RecordSide
-            spaceId={item.space_id}
-            author={item.author}
-            data={data}
-            tags={item.tags}
-            assignee={item.assigned_user_id}
-            canTag={actions.tag}
-            canAssign={actions.assign}
-            onTags={(ids) => tags.mutateAsync({ id: item.id, tag_ids: ids })}
-            onAssign={(userId) => assign.mutateAsync({ id: item.id, user_id: userId })}
-            details={[
-              { label: t('item.account'), value: account?.name ?? '—' },
-              { label: t('filters.provider'), value: providerName(item.provider) },
-              { label: t('item.created'), value: formatDateTime(item.created_at, locale) },
-            ]}
-          />
+          <Stack gap="md">
+            <LinkedIssues kind="item" id={item.id} spaceId={item.space_id} />
+            <RecordSide
+              spaceId={item.space_id}
+              objectId={item.object_id}
+              author={item.author}
+              data={data}
+              tags={item.tags}
+              assignee={item.assigned_user_id}
+              canTag={actions.tag}
+              canAssign={actions.assign}
+              onTags={(ids) => tags.mutateAsync({ id: item.id, tag_ids: ids })}
+              onAssign={(userId) => assign.mutateAsync({ id: item.id, user_id: userId })}
+              details={[
+                { label: t('item.account'), value: account?.name ?? '—' },
+                { label: t('filters.provider'), value: providerName(item.provider) },
+                { label: t('item.created'), value: formatDateTime(item.created_at, locale) },
+              ]}
+            />
+            <HistoryTimeline kind="items" id={item.id} data={data} />
+          </Stack>
         </Grid.Col>
       </Grid>
     </Stack>
@@ -411,16 +444,21 @@ function ItemComposer({
   item,
   actions,
   lockedBy,
+  onTextChange,
+  onTakeOver,
   onReply,
 }: {
   item: InboxItem;
   actions: ReturnType<typeof itemActions>;
   lockedBy: string | null;
+  onTextChange: (text: string) => void;
+  onTakeOver?: () => void;
   onReply: Parameters<typeof Composer>[0]['onSend'];
 }) {
   const t = useInboxT();
+  const closeChoice = useReplyAndClose('comment');
   if (!actions.reply && !actions.direct) {
-    // SPEC §6: a moderator (and read-only, analyst) has no reply box.
+    // docs/product/roles.md: a moderator (and read-only, analyst) has no reply box.
     const reason = item.is_deleted
       ? t('composer.deletedNoReply')
       : isProviderId(item.provider ?? '') && !providerEntry(item.provider)?.actions.reply
@@ -437,151 +475,14 @@ function ItemComposer({
       <Composer
         provider={item.provider}
         kind="comment"
+        closeChoice={closeChoice}
+        templateTarget={{ space_id: item.space_id, item_id: item.id }}
         allowDirect={actions.direct && actions.reply}
         lockedBy={lockedBy}
+        onTextChange={onTextChange}
+        onTakeOver={onTakeOver}
         onSend={onReply}
       />
     </Box>
-  );
-}
-
-function ThreadReply({
-  reply,
-  nowS,
-  editable,
-  replier,
-  onRetry,
-  retrying,
-  canRetry,
-}: {
-  reply: InboxItem;
-  nowS: number;
-  editable: boolean;
-  replier: string | null;
-  onRetry: () => void;
-  retrying: boolean;
-  canRetry: boolean;
-}) {
-  const t = useInboxT();
-  const locale = useLocale();
-  const [editing, setEditing] = useState(false);
-  return (
-    <Paper
-      withBorder
-      radius="md"
-      p="sm"
-      ml={reply.is_own ? { base: 16, sm: 40 } : 0}
-      bg={reply.is_own ? 'indigo.0' : undefined}
-      data-testid="thread-reply"
-      data-own={reply.is_own || undefined}
-    >
-      <Group justify="space-between" gap="xs" wrap="nowrap" mb={4}>
-        <Text fz="xs" fw={600} truncate="end">
-          {reply.is_own
-            ? replier
-              ? t('item.replyBy', { name: replier })
-              : t('item.yourReply')
-            : reply.author?.name}
-        </Text>
-        <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
-          {reply.is_own && <Delivery state={reply.delivery} error={reply.delivery_error} />}
-          <Text fz="xs" c="dimmed">
-            {formatWhen(reply.created_at, nowS, locale)}
-          </Text>
-          {editable && (
-            <Tooltip label={t('actions.edit')}>
-              <ActionIcon
-                variant="subtle"
-                size="sm"
-                onClick={() => setEditing(true)}
-                aria-label={t('actions.edit')}
-                data-testid="action-edit"
-              >
-                <IconPencil size={14} />
-              </ActionIcon>
-            </Tooltip>
-          )}
-        </Group>
-      </Group>
-      <PlainText text={reply.text} />
-      <Attachments items={reply.attachments} owner={{ kind: 'items', id: reply.id }} />
-      <RefusedItemAction item={reply} />
-      {reply.is_own && reply.delivery === 'failed' && (
-        <Box mt={6}>
-          <Delivery
-            state="failed"
-            error={reply.delivery_error}
-            onRetry={canRetry ? onRetry : undefined}
-            retrying={retrying}
-          />
-        </Box>
-      )}
-      {reply.edited_at && (
-        <Text fz="xs" c="dimmed" mt={4}>
-          {t('item.edited')}
-        </Text>
-      )}
-      {editing && <EditReplyModal reply={reply} onClose={() => setEditing(false)} />}
-    </Paper>
-  );
-}
-
-function EditReplyModal({ reply, onClose }: { reply: InboxItem; onClose: () => void }) {
-  const t = useInboxT();
-  const locale = useLocale();
-  const edit = useEditReply();
-  const [text, setText] = useState(reply.text);
-  const limits = composerLimits(reply.provider, 'comment', text, reply.attachments.length);
-  const entry = providerEntry(reply.provider);
-  const window = entry && typeof entry.actions.edit_comment === 'number' ? entry.actions.edit_comment : null;
-  return (
-    <Modal opened onClose={onClose} title={t('actions.editTitle')} centered size="lg">
-      <Stack gap="sm">
-        {window !== null && (
-          <Text fz="xs" c="dimmed">
-            {t('actions.editUntil', { date: formatDateTime(reply.created_at + window, locale) })}
-          </Text>
-        )}
-        <Textarea
-          value={text}
-          onChange={(e) => setText(e.currentTarget.value)}
-          autosize
-          minRows={3}
-          maxRows={12}
-          data-testid="edit-text"
-        />
-        {limits.charsLeft !== null && (
-          <Text fz="xs" c={limits.charsLeft < 0 ? 'red' : 'dimmed'}>
-            {limits.charsLeft < 0
-              ? t('composer.charsOver', { count: -limits.charsLeft })
-              : t('composer.charsLeft', { count: limits.charsLeft })}
-          </Text>
-        )}
-        {limits.problem && limits.problem.code !== 'empty' && limits.problem.code !== 'text_too_long' && (
-          <Text fz="xs" c="red">
-            {translate(
-              locale,
-              limits.problem.code === 'not_supported' ? 'reply.notSupported' : 'reply.tooManyBytes',
-              { limit: limits.problem.limit },
-            )}
-          </Text>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button
-            disabled={limits.problem !== null || text.trim() === reply.text}
-            loading={edit.isPending}
-            onClick={() =>
-              edit.mutate({ id: reply.id, text: text.trim() }, { onSuccess: onClose, onError: showError })
-            }
-            data-testid="edit-save"
-          >
-            {t('common.save')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
   );
 }

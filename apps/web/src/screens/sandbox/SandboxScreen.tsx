@@ -76,7 +76,9 @@ export default function SandboxScreen() {
     staleTime: 0,
     retry: false,
   });
-  const notFound = page.error instanceof ApiError && page.error.status === 404;
+  // A malformed token (400) is as much a bad link as an unknown one (404): one translated message, not the
+  // validation text of the token's schema.
+  const notFound = page.error instanceof ApiError && (page.error.status === 404 || page.error.status === 400);
 
   return (
     <Box className={classes.page}>

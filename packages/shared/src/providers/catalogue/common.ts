@@ -19,11 +19,11 @@ export function actions(allowed: Partial<ProviderActions>): ProviderActions {
   };
 }
 
-// SPEC §9 "Edit windows".
+// docs/product/limits.md "Edit windows".
 export const VK_COMMENT_EDIT_WINDOW_S = 43_200;
 export const VC_COMMENT_EDIT_WINDOW_S = 1_200;
 
-// SPEC §5: "App Store 5970", "Google Play 350" — the same store limit whichever service relays the reply.
+// docs/product/validation.md: "App Store 5970", "Google Play 350" — the same store limit whichever service relays the reply.
 export const APP_STORE_REPLY_LENGTH = 5_970;
 export const GOOGLE_PLAY_REPLY_LENGTH = 350;
 

@@ -9,7 +9,7 @@ export const messengers = {
   telegram: {
     id: 'telegram',
     name: 'Telegram',
-    longName: 'Telegram bot',
+    longName: { ru: 'Бот Telegram', en: 'Telegram bot' },
     description: {
       ru: 'Личные сообщения боту, группы и комментарии к постам канала.',
       en: 'Private messages to a bot, groups and comments on channel posts.',
@@ -32,7 +32,7 @@ export const messengers = {
       react: true,
       direct: true,
     }),
-    // SPEC §5: 4096/4096, captions of messages with attachments 1024.
+    // docs/product/validation.md: 4096/4096, captions of messages with attachments 1024.
     length: { message: 4096, comment: 4096, messageAttach: 1024, commentAttach: 1024 },
     upload: { message: 5, comment: 5 },
     reactions: TELEGRAM_REACTIONS,
@@ -46,7 +46,7 @@ export const messengers = {
   viber: {
     id: 'viber',
     name: 'Viber',
-    longName: 'Viber bot',
+    longName: { ru: 'Бот Viber', en: 'Viber bot' },
     description: {
       ru: 'Сообщения пользователей боту Viber.',
       en: 'Messages from users to a Viber bot.',
@@ -60,7 +60,7 @@ export const messengers = {
     messages: true,
     // PROVIDERS §7b: no delete, edit, reaction or reply-to in the bot API.
     actions: actions({ reply: true }),
-    // SPEC §5 says 10000; PROVIDERS §7b says the API takes 7000. The spec is the source of truth here.
+    // docs/product/validation.md says 10000; PROVIDERS §7b says the API takes 7000. The spec is the source of truth here.
     length: { message: 10000 },
     upload: {},
     reactions: null,
@@ -74,7 +74,7 @@ export const messengers = {
   whatsapp: {
     id: 'whatsapp',
     name: 'WhatsApp',
-    longName: 'WhatsApp Business number',
+    longName: { ru: 'Номер WhatsApp Business', en: 'WhatsApp Business number' },
     description: {
       ru: 'Сообщения на номер WhatsApp Business (Cloud API).',
       en: 'Messages to a WhatsApp Business number (Cloud API).',
@@ -88,7 +88,7 @@ export const messengers = {
     messages: true,
     // PROVIDERS §3: reply with `context` and `type:"reaction"`; no delete or edit of sent messages.
     actions: actions({ reply: true, react: true }),
-    // SPEC §5 "whatsapp 4096"; media captions 1024 per PROVIDERS §3.
+    // docs/product/validation.md "whatsapp 4096"; media captions 1024 per PROVIDERS §3.
     length: { message: 4096, messageAttach: 1024 },
     upload: { message: 1 },
     reactions: WHATSAPP_REACTIONS,
@@ -102,7 +102,7 @@ export const messengers = {
   jivo: {
     id: 'jivo',
     name: 'Jivo',
-    longName: 'Jivo chat',
+    longName: { ru: 'Чат Jivo', en: 'Jivo chat' },
     description: {
       ru: 'Чаты с посетителями сайта из Jivo.',
       en: 'Website visitor chats from Jivo.',
@@ -115,7 +115,7 @@ export const messengers = {
     comments: [],
     messages: true,
     actions: actions({ reply: true }),
-    // SPEC §5 names no limit for Jivo.
+    // docs/product/validation.md names no limit for Jivo.
     length: {},
     upload: {},
     reactions: null,
@@ -129,7 +129,7 @@ export const messengers = {
   avito: {
     id: 'avito',
     name: 'Avito',
-    longName: 'Avito account',
+    longName: { ru: 'Аккаунт Авито', en: 'Avito account' },
     description: {
       ru: 'Отзывы и сообщения Авито Мессенджера.',
       en: 'Reviews and Avito Messenger conversations.',
@@ -152,7 +152,7 @@ export const messengers = {
   max: {
     id: 'max',
     name: 'MAX',
-    longName: 'MAX bot',
+    longName: { ru: 'Бот MAX', en: 'MAX bot' },
     description: {
       ru: 'Сообщения боту MAX и комментарии к постам канала.',
       en: 'Messages to a MAX bot and comments on channel posts.',
@@ -166,7 +166,7 @@ export const messengers = {
     messages: true,
     // PROVIDERS §7e: DELETE and PUT /messages (and the comment equivalents); reactions UNCONFIRMED.
     actions: actions({ delete: true, reply: true, edit_comment: true }),
-    // SPEC §5 "max 4000" applies to both kinds; attachments only on messages ("max message 1").
+    // docs/product/validation.md "max 4000" applies to both kinds; attachments only on messages ("max message 1").
     length: { message: 4000, comment: 4000 },
     upload: { message: 1 },
     reactions: null,

@@ -8,7 +8,7 @@ export const reviewSites = {
   vc: {
     id: 'vc',
     name: 'vc.ru',
-    longName: 'vc.ru',
+    longName: { ru: 'vc.ru', en: 'vc.ru' },
     description: {
       ru: 'Комментарии на vc.ru.',
       en: 'Comments on vc.ru.',
@@ -31,7 +31,7 @@ export const reviewSites = {
   flamp: {
     id: 'flamp',
     name: 'Flamp',
-    longName: 'Flamp company page',
+    longName: { ru: 'Страница компании на Флампе', en: 'Flamp company page' },
     description: {
       ru: 'Отзывы о компании на Flamp.',
       en: 'Reviews of a business on Flamp.',
@@ -54,7 +54,7 @@ export const reviewSites = {
   userecho: {
     id: 'userecho',
     name: 'UserEcho',
-    longName: 'UserEcho community',
+    longName: { ru: 'Сообщество UserEcho', en: 'UserEcho community' },
     description: {
       ru: 'Темы и комментарии на форуме обратной связи UserEcho.',
       en: 'Topics and comments on a UserEcho feedback forum.',
@@ -80,7 +80,7 @@ export const reviewSites = {
   pikabu: {
     id: 'pikabu',
     name: 'Pikabu',
-    longName: 'Pikabu',
+    longName: { ru: 'Пикабу', en: 'Pikabu' },
     description: {
       ru: 'Комментарии на Пикабу.',
       en: 'Comments on Pikabu.',
@@ -103,7 +103,7 @@ export const reviewSites = {
   useresponse: {
     id: 'useresponse',
     name: 'UseResponse',
-    longName: 'UseResponse community',
+    longName: { ru: 'Сообщество UseResponse', en: 'UseResponse community' },
     description: {
       ru: 'Обращения и комментарии в UseResponse.',
       en: 'Requests and comments in UseResponse.',
@@ -129,7 +129,7 @@ export const reviewSites = {
   pntr: {
     id: 'pntr',
     name: 'PNTR',
-    longName: 'PNTR',
+    longName: { ru: 'PNTR', en: 'PNTR' },
     description: {
       ru: 'Отзывы и комментарии с PNTR.',
       en: 'Reviews and comments from PNTR.',
@@ -154,7 +154,7 @@ export const reviewSites = {
   bcs: {
     id: 'bcs',
     name: 'BCS',
-    longName: 'BCS',
+    longName: { ru: 'БКС', en: 'BCS' },
     description: {
       ru: 'Отзывы и комментарии с площадок БКС.',
       en: 'Reviews and comments from BCS platforms.',
@@ -177,7 +177,7 @@ export const reviewSites = {
   bankiru: {
     id: 'bankiru',
     name: 'Banki.ru',
-    longName: 'Banki.ru reviews',
+    longName: { ru: 'Отзывы на Банки.ру', en: 'Banki.ru reviews' },
     description: {
       ru: 'Отзывы о банке на Банки.ру.',
       en: 'Reviews of a bank on Banki.ru.',
@@ -200,7 +200,7 @@ export const reviewSites = {
   sravniru: {
     id: 'sravniru',
     name: 'Sravni',
-    longName: 'Sravni.ru reviews',
+    longName: { ru: 'Отзывы на Сравни.ру', en: 'Sravni.ru reviews' },
     description: {
       ru: 'Отзывы на Сравни.ру.',
       en: 'Reviews on Sravni.ru.',
@@ -223,7 +223,7 @@ export const reviewSites = {
   tinkoff: {
     id: 'tinkoff',
     name: 'T-Bank',
-    longName: 'T-Bank (Tinkoff)',
+    longName: { ru: 'Т-Банк (Тинькофф)', en: 'T-Bank (Tinkoff)' },
     description: {
       ru: 'Отзывы и комментарии с площадок Т-Банка (Тинькофф).',
       en: 'Reviews and comments from T-Bank (Tinkoff) platforms.',
@@ -246,7 +246,7 @@ export const reviewSites = {
   tpulse: {
     id: 'tpulse',
     name: 'Pulse',
-    longName: 'T-Investments Pulse profile',
+    longName: { ru: 'Профиль в Пульсе Т-Инвестиций', en: 'T-Investments Pulse profile' },
     description: {
       ru: 'Комментарии в Пульсе — соцсети Т-Инвестиций.',
       en: 'Comments in Pulse, the T-Investments social network.',
@@ -263,7 +263,7 @@ export const reviewSites = {
     upload: {},
     reactions: null,
     formHint: INGEST_HINT,
-    // Pulse has no public API: comments arrive through the generic ingestion API (issue #4). SPEC §2's
+    // Pulse has no public API: comments arrive through the generic ingestion API (issue #4). docs/product/screens-and-routes.md's
     // /callback/tpulse and §7's POST v1/tpulse/check_auth belong to a Pulse sign-in a partner
     // integration would add; the callback route stays registered for it.
     connect: 'ingest_token',

@@ -9,7 +9,7 @@ export const socialNetworks = {
   vk: {
     id: 'vk',
     name: 'VK',
-    longName: 'VK community',
+    longName: { ru: 'Сообщество ВКонтакте', en: 'VK community' },
     description: {
       ru: 'Комментарии на стене и личные сообщения сообщества ВКонтакте.',
       en: 'Wall comments and private messages of a VK community.',
@@ -32,6 +32,8 @@ export const socialNetworks = {
       direct: true,
       block: true,
       react: true,
+      // PROVIDERS §2: wall/photos/video.reportComment (a user token), reason 0 = spam.
+      report: true,
     }),
     length: { message: 4000, comment: 10000 },
     upload: { message: 5, comment: 5 },
@@ -42,7 +44,7 @@ export const socialNetworks = {
   facebook: {
     id: 'facebook',
     name: 'Facebook',
-    longName: 'Facebook Page',
+    longName: { ru: 'Страница Facebook', en: 'Facebook Page' },
     description: {
       ru: 'Комментарии к публикациям страницы и сообщения Messenger.',
       en: 'Comments on Page posts and Messenger conversations.',
@@ -55,7 +57,7 @@ export const socialNetworks = {
     comments: ['comment'],
     messages: true,
     // PROVIDERS §4b comment endpoints: reply, edit own, hide/unhide, delete, like. §4a: private reply to a
-    // comment (one message, within 7 days). Messenger reactions take any emoji; SPEC §9 defines no set.
+    // comment (one message, within 7 days). Messenger reactions take any emoji; docs/product/limits.md defines no set.
     actions: actions({ delete: true, reply: true, like: true, hide: true, edit_comment: true, direct: true }),
     length: { message: 2000, comment: 4000 },
     upload: { message: 1, comment: 1 },
@@ -66,7 +68,7 @@ export const socialNetworks = {
   instagram: {
     id: 'instagram',
     name: 'Instagram',
-    longName: 'Instagram professional account',
+    longName: { ru: 'Профессиональный аккаунт Instagram', en: 'Instagram professional account' },
     description: {
       ru: 'Комментарии, упоминания и Direct профессионального аккаунта Instagram.',
       en: 'Comments, mentions and Direct messages of an Instagram professional account.',
@@ -80,7 +82,7 @@ export const socialNetworks = {
     messages: true,
     // PROVIDERS §4c: reply, hide, delete, private reply; no comment likes and no comment edit.
     actions: actions({ delete: true, reply: true, hide: true, direct: true }),
-    // SPEC §5: 550 characters and, separately, 1000 UTF-8 bytes (PROVIDERS §4c) — both apply.
+    // docs/product/validation.md: 550 characters and, separately, 1000 UTF-8 bytes (PROVIDERS §4c) — both apply.
     length: { message: 550, messageBytes: 1000, comment: 2000 },
     upload: { message: 1 },
     reactions: null,
@@ -90,7 +92,7 @@ export const socialNetworks = {
   threads: {
     id: 'threads',
     name: 'Threads',
-    longName: 'Threads profile',
+    longName: { ru: 'Профиль Threads', en: 'Threads profile' },
     description: {
       ru: 'Ответы на публикации профиля Threads.',
       en: 'Replies to the posts of a Threads profile.',
@@ -113,7 +115,7 @@ export const socialNetworks = {
   twitter: {
     id: 'twitter',
     name: 'X (Twitter)',
-    longName: 'X (Twitter) account',
+    longName: { ru: 'Аккаунт X (Twitter)', en: 'X (Twitter) account' },
     description: {
       ru: 'Ответы, упоминания и личные сообщения аккаунта X (Twitter).',
       en: 'Replies, mentions and direct messages of an X (Twitter) account.',
@@ -136,7 +138,7 @@ export const socialNetworks = {
   ok: {
     id: 'ok',
     name: 'OK',
-    longName: 'Odnoklassniki group',
+    longName: { ru: 'Группа в Одноклассниках', en: 'Odnoklassniki group' },
     description: {
       ru: 'Комментарии и сообщения группы в Одноклассниках.',
       en: 'Comments and messages of an Odnoklassniki (OK.ru) group.',
@@ -159,7 +161,7 @@ export const socialNetworks = {
   youtube: {
     id: 'youtube',
     name: 'YouTube',
-    longName: 'YouTube channel',
+    longName: { ru: 'Канал YouTube', en: 'YouTube channel' },
     description: {
       ru: 'Комментарии к видео канала YouTube.',
       en: 'Comments on the videos of a YouTube channel.',
@@ -174,7 +176,7 @@ export const socialNetworks = {
     // PROVIDERS §5: setModerationStatus hides others' comments (with banAuthor to block); comments.delete
     // and comments.update work on our own comments only; likes are read-only.
     actions: actions({ reply: true, hide: true, edit_comment: true, block: true }),
-    // SPEC §5 gives "youtube 10000/5000" although YouTube has no private messages; kept verbatim.
+    // docs/product/validation.md gives "youtube 10000/5000" although YouTube has no private messages; kept verbatim.
     length: { message: 10000, comment: 5000 },
     upload: {},
     reactions: null,
@@ -184,7 +186,7 @@ export const socialNetworks = {
   tiktok: {
     id: 'tiktok',
     name: 'TikTok',
-    longName: 'TikTok business account',
+    longName: { ru: 'Бизнес-аккаунт TikTok', en: 'TikTok business account' },
     description: {
       ru: 'Комментарии к видео бизнес-аккаунта TikTok.',
       en: 'Comments on the videos of a TikTok business account.',
@@ -208,7 +210,7 @@ export const socialNetworks = {
   discord: {
     id: 'discord',
     name: 'Discord',
-    longName: 'Discord bot',
+    longName: { ru: 'Бот Discord', en: 'Discord bot' },
     description: {
       ru: 'Сообщения на каналах сервера и личные сообщения боту Discord.',
       en: 'Server channel messages and direct messages to a Discord bot.',
@@ -220,10 +222,10 @@ export const socialNetworks = {
     settings: ['exclude', 'exclude_messages', 'chats'],
     comments: ['comment'],
     messages: true,
-    // PROVIDERS §7c: delete (MANAGE_MESSAGES), PATCH own messages. Reactions take any emoji; SPEC §9
+    // PROVIDERS §7c: delete (MANAGE_MESSAGES), PATCH own messages. Reactions take any emoji; docs/product/limits.md
     // defines no set for Discord.
     actions: actions({ delete: true, reply: true, edit_comment: true }),
-    // SPEC §5 "discord 2000" applies to both kinds (Discord `content` is 2000 either way).
+    // docs/product/validation.md "discord 2000" applies to both kinds (Discord `content` is 2000 either way).
     length: { message: 2000, comment: 2000 },
     upload: { message: 5, comment: 5 },
     reactions: null,

@@ -14,7 +14,7 @@ export const storesAndMaps = {
   gmaps: {
     id: 'gmaps',
     name: 'Google Maps',
-    longName: 'Google Business Profile',
+    longName: { ru: 'Профиль компании в Google', en: 'Google Business Profile' },
     description: {
       ru: 'Отзывы о компании в Google Картах (Google Business Profile).',
       en: 'Reviews of a business on Google Maps (Google Business Profile).',
@@ -37,7 +37,7 @@ export const storesAndMaps = {
   googleplay: {
     id: 'googleplay',
     name: 'Google Play',
-    longName: 'Google Play Console app',
+    longName: { ru: 'Приложение в Google Play Console', en: 'Google Play Console app' },
     description: {
       ru: 'Отзывы о приложении в Google Play.',
       en: 'Reviews of an app on Google Play.',
@@ -60,7 +60,7 @@ export const storesAndMaps = {
   appfollow: {
     id: 'appfollow',
     name: 'AppFollow',
-    longName: 'AppFollow (legacy)',
+    longName: { ru: 'AppFollow (прежнее подключение)', en: 'AppFollow (legacy)' },
     description: {
       ru: 'Отзывы о приложении через AppFollow (прежнее подключение).',
       en: 'App reviews through AppFollow (legacy connection).',
@@ -84,7 +84,7 @@ export const storesAndMaps = {
   af_huawei: {
     id: 'af_huawei',
     name: 'AppGallery',
-    longName: 'Huawei AppGallery via AppFollow',
+    longName: { ru: 'Huawei AppGallery через AppFollow', en: 'Huawei AppGallery via AppFollow' },
     description: {
       ru: 'Отзывы о приложении в Huawei AppGallery через AppFollow.',
       en: 'App reviews on Huawei AppGallery through AppFollow.',
@@ -107,7 +107,7 @@ export const storesAndMaps = {
   af_xstore: {
     id: 'af_xstore',
     name: 'AppFollow',
-    longName: 'Other store via AppFollow',
+    longName: { ru: 'Другой магазин через AppFollow', en: 'Other store via AppFollow' },
     description: {
       ru: 'Отзывы о приложении в другом магазине, который отслеживает AppFollow.',
       en: 'App reviews from another store tracked by AppFollow.',
@@ -120,7 +120,7 @@ export const storesAndMaps = {
     comments: ['review'],
     messages: false,
     actions: actions({ reply: true }),
-    // SPEC §5 names no limit for this store.
+    // docs/product/validation.md names no limit for this store.
     length: {},
     upload: {},
     reactions: null,
@@ -131,7 +131,7 @@ export const storesAndMaps = {
   af_itunes: {
     id: 'af_itunes',
     name: 'App Store',
-    longName: 'App Store via AppFollow',
+    longName: { ru: 'App Store через AppFollow', en: 'App Store via AppFollow' },
     description: {
       ru: 'Отзывы о приложении в App Store через AppFollow.',
       en: 'App reviews on the App Store through AppFollow.',
@@ -154,7 +154,7 @@ export const storesAndMaps = {
   af_googleplay: {
     id: 'af_googleplay',
     name: 'Google Play',
-    longName: 'Google Play via AppFollow',
+    longName: { ru: 'Google Play через AppFollow', en: 'Google Play via AppFollow' },
     description: {
       ru: 'Отзывы о приложении в Google Play через AppFollow.',
       en: 'App reviews on Google Play through AppFollow.',
@@ -177,7 +177,7 @@ export const storesAndMaps = {
   asodesk: {
     id: 'asodesk',
     name: 'Asodesk',
-    longName: 'Asodesk (legacy)',
+    longName: { ru: 'Asodesk (прежнее подключение)', en: 'Asodesk (legacy)' },
     description: {
       ru: 'Отзывы о приложении через Asodesk (прежнее подключение).',
       en: 'App reviews through Asodesk (legacy connection).',
@@ -191,7 +191,7 @@ export const storesAndMaps = {
     comments: ['review'],
     messages: false,
     actions: actions({ reply: true }),
-    // SPEC §5 names no limit for the store-agnostic entry.
+    // docs/product/validation.md names no limit for the store-agnostic entry.
     length: {},
     upload: {},
     reactions: null,
@@ -202,7 +202,7 @@ export const storesAndMaps = {
   asodesk_googleplay: {
     id: 'asodesk_googleplay',
     name: 'Google Play',
-    longName: 'Google Play via Asodesk',
+    longName: { ru: 'Google Play через Asodesk', en: 'Google Play via Asodesk' },
     description: {
       ru: 'Отзывы о приложении в Google Play через Asodesk.',
       en: 'App reviews on Google Play through Asodesk.',
@@ -225,7 +225,7 @@ export const storesAndMaps = {
   asodesk_appstore: {
     id: 'asodesk_appstore',
     name: 'App Store',
-    longName: 'App Store via Asodesk',
+    longName: { ru: 'App Store через Asodesk', en: 'App Store via Asodesk' },
     description: {
       ru: 'Отзывы о приложении в App Store через Asodesk.',
       en: 'App reviews on the App Store through Asodesk.',
@@ -248,7 +248,7 @@ export const storesAndMaps = {
   asodesk_rustore: {
     id: 'asodesk_rustore',
     name: 'RuStore',
-    longName: 'RuStore via Asodesk',
+    longName: { ru: 'RuStore через Asodesk', en: 'RuStore via Asodesk' },
     description: {
       ru: 'Отзывы о приложении в RuStore через Asodesk.',
       en: 'App reviews on RuStore through Asodesk.',
@@ -261,7 +261,7 @@ export const storesAndMaps = {
     comments: ['review'],
     messages: false,
     actions: actions({ reply: true }),
-    // SPEC §5 "asodesk rustore 10000" — larger than direct RuStore's 500; kept verbatim.
+    // docs/product/validation.md "asodesk rustore 10000" — larger than direct RuStore's 500; kept verbatim.
     length: { comment: 10000 },
     upload: {},
     reactions: null,
@@ -272,7 +272,7 @@ export const storesAndMaps = {
   rustore: {
     id: 'rustore',
     name: 'RuStore',
-    longName: 'RuStore app',
+    longName: { ru: 'Приложение в RuStore', en: 'RuStore app' },
     description: {
       ru: 'Отзывы о приложении в RuStore.',
       en: 'Reviews of an app on RuStore.',

@@ -2,7 +2,7 @@ import type { Locale } from '@otklik/shared';
 import type { Db } from '../../../db/client';
 import { users } from '../../../db/schema';
 import type { UserRow } from '../../../http/auth';
-import { createTrialSpace } from '../../spaces/service';
+import { createSignupSpace } from '../../spaces/manage';
 import { emailTaken, socialTaken } from './errors';
 import { insertIdentity } from './identities';
 import type { SocialProviderId } from './types';
@@ -19,6 +19,8 @@ export async function createSocialUser(
     providerUserId: string;
     /** The address the provider gave, if any (in the no-email flow the user typed theirs). */
     identityEmail?: string;
+    /** Config FIRST_SPACE_TARIFF_ID (spaces/manage.ts createSignupSpace). */
+    instanceTariffId: number;
   },
 ): Promise<UserRow> {
   return db.transaction(async (tx) => {
@@ -29,7 +31,11 @@ export async function createSocialUser(
       .onConflictDoNothing()
       .returning();
     if (!user) throw emailTaken();
-    await createTrialSpace(t, { name: user.name, ownerId: user.id, locale: input.locale });
+    await createSignupSpace(
+      t,
+      { name: user.name, ownerId: user.id, locale: input.locale },
+      input.instanceTariffId,
+    );
     const linked = await insertIdentity(t, {
       userId: user.id,
       provider: input.provider,

@@ -31,3 +31,6 @@ export const socialTaken = () => conflict('error.socialTaken', { errorType: 'soc
 /** The pending sign-in token (no_email, code_required) is unknown, spent, expired or for another provider. */
 export const invalidPendingToken = () =>
   badRequest('error.socialPendingExpired', { errorType: 'invalid_token' });
+
+export const lastSignInMethod = () =>
+  conflict('error.lastSignInMethod', { errorType: 'last_sign_in_method' });

@@ -1,6 +1,6 @@
 import type { Db } from '../../../db/client';
 import type { UserRow } from '../../../http/auth';
-import { socialTaken } from './errors';
+import { lastSignInMethod, socialTaken } from './errors';
 import { deleteIdentities, findIdentity, findLinkedProviders, insertIdentity } from './identities';
 import type { ProviderProfile, SocialProviderId } from './types';
 
@@ -33,14 +33,16 @@ export async function linkProvider(
 }
 
 /**
- * DELETE /v1/me/social/{provider}. A user without a password can still get back in afterwards:
- * password recovery mails their address.
+ * DELETE /v1/me/social/{provider}. Refused (409) when it is the last way to sign in: no password and
+ * no other linked network (issue 13 item 4).
  */
 export async function unlinkProvider(
   db: Db,
   user: UserRow,
   provider: SocialProviderId,
 ): Promise<SocialProviderId[]> {
+  const linked = await findLinkedProviders(db, user.id);
+  if (!user.passwordHash && linked.includes(provider) && linked.length === 1) throw lastSignInMethod();
   await deleteIdentities(db, user.id, provider);
   return findLinkedProviders(db, user.id);
 }

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import type { UserRow } from '../../../http/auth';
 import { badRequest } from '../../../http/errors';
-import { enforceRateLimit } from '../guards';
 import { findOneTimeToken, spendOneTimeToken } from '../one-time';
-import { checkSecondFactor, findUserByEmail, getUser, normalizeEmail, sendConfirmation } from '../service';
+import { requireSecondFactor } from '../second-factor';
+import { findUserByEmail, getUser, normalizeEmail, sendConfirmation } from '../service';
 import { issueTokens, type SessionMeta, type TokenResponse } from '../tokens';
 import { createSocialUser, displayName } from './accounts';
 import { emailTaken, invalidPendingToken, socialTaken } from './errors';
@@ -14,7 +13,7 @@ import { SOCIAL_PROVIDER_IDS, type SocialProviderId } from './types';
 // A social sign-in that needs one more answer from the user is parked in a 'social_pending' one-time
 // token, handed to the client as `access_token` with the 400 that asks the question.
 
-/** SPEC §7 no_email: time to type an address. */
+/** docs/product/api.md no_email: time to type an address. */
 export const PENDING_EMAIL_TTL_S = 30 * 60;
 /** code_required: time to open the authenticator app. */
 export const PENDING_OTP_TTL_S = 10 * 60;
@@ -47,6 +46,7 @@ export async function completePendingSignIn(
   if (payload.data.stage === 'otp') {
     if (!token.userId) throw invalidPendingToken();
     const user = await getUser(deps.db, token.userId);
+    // Rate-limited per user: the pending token would otherwise allow guessing six digits for ten minutes.
     await requireSecondFactor(deps, user, input.code);
     await spend();
     return issueTokens(deps.db, user.id, meta);
@@ -62,6 +62,7 @@ export async function completePendingSignIn(
   if (await findIdentity(deps.db, pending.provider, pending.provider_user_id)) throw socialTaken();
   await spend();
   const user = await createSocialUser(deps.db, {
+    instanceTariffId: deps.config.FIRST_SPACE_TARIFF_ID,
     name: displayName(pending.name, email),
     email,
     emailStatus: 0,
@@ -71,27 +72,4 @@ export async function completePendingSignIn(
   });
   await sendConfirmation(deps, user, email);
   return issueTokens(deps.db, user.id, meta);
-}
-
-/**
- * The second factor, as at password login. Rate-limited per user: the pending token would otherwise
- * allow guessing six digits for ten minutes.
- */
-async function requireSecondFactor(
-  deps: SocialDeps,
-  user: UserRow,
-  rawCode: string | undefined,
-): Promise<void> {
-  const code = rawCode?.trim();
-  if (!code) throw badRequest('error.codeRequired', { errorType: 'code_required' });
-  const { config, limiter } = deps;
-  await enforceRateLimit(
-    limiter,
-    `login:user:${user.email}`,
-    config.AUTH_RATE_LIMIT_PER_USER,
-    config.AUTH_RATE_LIMIT_WINDOW_S,
-  );
-  if (!(await checkSecondFactor(deps, user, code))) {
-    throw badRequest('error.wrongCode', { errorType: 'wrong_code', fields: { code: 'error.wrongCode' } });
-  }
 }

@@ -30,7 +30,7 @@ export function configuredProvider(
   return client ? { provider, client } : undefined;
 }
 
-/** Providers to offer: configured ones, and for a locale only those shown in it (SPEC §7). */
+/** Providers to offer: configured ones, and for a locale only those shown in it (docs/product/api.md). */
 export function availableProviderIds(config: Config, locale?: Locale): SocialProviderId[] {
   return SOCIAL_PROVIDER_IDS.filter((id) => {
     const provider = PROVIDERS[id];

@@ -3,9 +3,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../../http/app';
 import type { requireAuth } from '../../../http/auth';
-import { badRequest } from '../../../http/errors';
+import { AppError, badRequest } from '../../../http/errors';
 import { requestLocale } from '../../../http/locale';
 import { safeEqual } from '../../../lib/crypto';
+import { acceptBasicClientAuth } from '../client-auth';
+import { signupRateLimit } from '../guards';
 import { tokenResponseSchema } from '../schemas';
 import type { AuthDeps } from '../service';
 import type { SessionMeta } from '../tokens';
@@ -23,7 +25,7 @@ const TAG = ['auth'];
 const ME = ['me'];
 const bearer = [{ bearer: [] }];
 
-/** Social sign-in (SPEC §7): VK, Facebook, Google, Yandex. Registered inside the /v1 prefix. */
+/** Social sign-in (docs/product/api.md): VK, Facebook, Google, Yandex. Registered inside the /v1 prefix. */
 export async function registerSocialRoutes(
   root: FastifyInstance,
   deps: AppDeps,
@@ -73,15 +75,30 @@ export async function registerSocialRoutes(
       },
     },
     async (req, reply) => {
-      const target = requireProvider(authDeps, req.params.provider);
-      const url = authorizationUrl(authDeps, target, req.query.redirect_uri, req.query.mode);
-      return reply.header('cache-control', 'no-store').redirect(url, 302);
+      reply.header('cache-control', 'no-store');
+      let url: string;
+      try {
+        const target = requireProvider(authDeps, req.params.provider);
+        url = authorizationUrl(authDeps, target, req.query.redirect_uri, req.query.mode);
+      } catch (error) {
+        // The browser came here by a link: back to our own screen with the reason, never a JSON page.
+        if (!(error instanceof AppError)) throw error;
+        const back = req.query.mode === 'link' ? '/settings/profile' : '/login';
+        return reply.redirect(
+          `${deps.config.appUrl}${back}?social_error=${error.extra.errorType ?? 'provider_error'}`,
+          302,
+        );
+      }
+      return reply.redirect(url, 302);
     },
   );
 
   app.post(
     '/signup/provider',
     {
+      preValidation: acceptBasicClientAuth,
+      // It creates accounts (and a social profile without an email asks for one by mail).
+      preHandler: signupRateLimit(deps.config, deps.limiter),
       schema: {
         tags: TAG,
         summary:

@@ -2,7 +2,7 @@ import { providerEmailFormSchema } from '@otklik/shared';
 import { z } from 'zod';
 import { SOCIAL_PROVIDER_IDS } from './types';
 
-// Bodies and queries of social sign-in (SPEC §7 "Authentication"). Provider ids are checked by the
+// Bodies and queries of social sign-in (docs/product/api.md "Authentication"). Provider ids are checked by the
 // handlers, so an unknown one gets 'error.providerUnavailable' rather than a validation error.
 
 const provider = z

@@ -1,6 +1,7 @@
 import type { Locale } from '@otklik/shared';
 import type { UserRow } from '../../../http/auth';
 import { badRequest } from '../../../http/errors';
+import { startWithDefaultStatus } from '../../statuses/service';
 import { createOneTimeToken } from '../one-time';
 import { findUserByEmail, getUser, normalizeEmail, sendConfirmation } from '../service';
 import { issueTokens, type SessionMeta, type TokenResponse } from '../tokens';
@@ -62,6 +63,7 @@ export async function signInWithProfile(
   }
 
   const user = await createSocialUser(deps.db, {
+    instanceTariffId: deps.config.FIRST_SPACE_TARIFF_ID,
     name: displayName(profile.name, email),
     email,
     emailStatus: profile.emailVerified ? 1 : 0,
@@ -90,5 +92,7 @@ export async function loginAs(
     });
     throw badRequest('error.codeRequired', { errorType: 'code_required', body: { access_token: pending } });
   }
-  return issueTokens(deps.db, user.id, meta);
+  const tokens = await issueTokens(deps.db, user.id, meta);
+  await startWithDefaultStatus(deps.db, deps.bus, user.id);
+  return tokens;
 }

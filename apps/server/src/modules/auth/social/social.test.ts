@@ -354,8 +354,9 @@ describe('refusals', () => {
         method: 'GET',
         url: `/v1/auth/social/vk/start?redirect_uri=${encodeURIComponent(foreign)}`,
       });
-      expect(res.statusCode, foreign).toBe(400);
-      expect(res.json().error_type).toBe('invalid_redirect_uri');
+      // A browser navigation: back to our own login screen with the reason (never a JSON page).
+      expect(res.statusCode, foreign).toBe(302);
+      expect(res.headers.location).toBe(`${appUrl}/login?social_error=invalid_redirect_uri`);
     }
     const exchange = await signupWithProvider({
       ...WEB_CLIENT,
@@ -371,11 +372,8 @@ describe('refusals', () => {
       method: 'GET',
       url: `/v1/auth/social/twitter/start?redirect_uri=${encodeURIComponent(appUrl)}`,
     });
-    expect(unknown.statusCode).toBe(400);
-    expect(unknown.json()).toMatchObject({
-      error: 'Вход через этот сервис не настроен',
-      error_type: 'provider_unavailable',
-    });
+    expect(unknown.statusCode).toBe(302);
+    expect(unknown.headers.location).toBe(`${appUrl}/login?social_error=provider_unavailable`);
     const client = await signupWithProvider({
       client_id: WEB_CLIENT.client_id,
       client_secret: 'wrong',
@@ -388,11 +386,18 @@ describe('refusals', () => {
     try {
       const res = await bare.app.inject({ method: 'GET', url: '/v1/auth/social/providers?locale=ru' });
       expect(res.json()).toEqual({ providers: ['vk', 'google', 'yandex'] });
+      const config = await bare.app.inject({ method: 'GET', url: '/v1/auth/config?locale=en' });
+      expect(config.json()).toEqual({ social_providers: ['google'], recaptcha: null });
       const start = await bare.app.inject({
         method: 'GET',
         url: `/v1/auth/social/facebook/start?redirect_uri=${encodeURIComponent(appUrl)}`,
       });
-      expect(start.json().error_type).toBe('provider_unavailable');
+      expect(start.headers.location).toBe(`${appUrl}/login?social_error=provider_unavailable`);
+      const linking = await bare.app.inject({
+        method: 'GET',
+        url: `/v1/auth/social/facebook/start?mode=link&redirect_uri=${encodeURIComponent(appUrl)}`,
+      });
+      expect(linking.headers.location).toBe(`${appUrl}/settings/profile?social_error=provider_unavailable`);
     } finally {
       await bare.close();
     }
@@ -469,6 +474,26 @@ describe('/v1/me/social', () => {
     });
     expect(listed.json()).toEqual({ providers: ['google'] });
     expect((await link(otherTokens.access_token, 'vk', account)).statusCode).toBe(200);
+  });
+
+  it('refuses to unlink the last way to sign in of a user without a password', async () => {
+    const { email, user } = await buildUser(t);
+    const tokens = await loginTokens(t, email);
+    expect((await link(tokens.access_token, 'google', networkUser('google'))).statusCode).toBe(200);
+    await t.deps.database.db.update(users).set({ passwordHash: null }).where(eq(users.id, user.id));
+    const unlink = (provider: string) =>
+      t.app.inject({
+        method: 'DELETE',
+        url: `/v1/me/social/${provider}`,
+        headers: bearer(tokens.access_token),
+      });
+    const refused = await unlink('google');
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ error_type: 'last_sign_in_method' });
+    // With a second network linked, one of them may go.
+    expect((await link(tokens.access_token, 'facebook', networkUser('facebook'))).statusCode).toBe(200);
+    expect((await unlink('google')).json()).toEqual({ providers: ['facebook'] });
+    expect((await unlink('facebook')).statusCode).toBe(409);
   });
 
   it('needs a signed-in user and a link-mode state', async () => {

@@ -29,7 +29,7 @@ export interface SocialProvider {
   id: SocialProviderId;
   /** Shown in 'Не удалось войти через {{provider}}'. */
   title: string;
-  /** SPEC §7: VK and Yandex are offered for the Russian locale only. */
+  /** docs/product/api.md: VK and Yandex are offered for the Russian locale only. */
   locales: readonly Locale[];
   credentials(config: Config): ProviderClient | undefined;
   authorizeUrl(config: Config, client: ProviderClient, opts: { redirectUri: string; state: string }): string;

@@ -13,7 +13,7 @@ import {
   fakeConnector,
 } from './test-helpers';
 
-// Bulk replies (SPEC §5), statuses (SPEC §4), tags, assignment and edit windows (SPEC §9), each
+// Bulk replies (docs/product/validation.md), statuses (docs/product/states.md), tags, assignment and edit windows (docs/product/limits.md), each
 // recorded with its cause.
 
 let t: TestApp;
@@ -188,7 +188,7 @@ describe('tags and assignment', () => {
   });
 });
 
-describe('editing our reply (SPEC §9 edit windows)', () => {
+describe('editing our reply (docs/product/limits.md edit windows)', () => {
   it('VK: editable for 43200 s after it was sent, not at the boundary', async () => {
     const item = await buildComment(t, vk);
     const replyId = (await inject('POST', `/v1/items/${item.id}/reply`, { text: 'Было' })).json().reply

@@ -1,17 +1,24 @@
-import { BLOCK_DURATION_SECONDS, type BlockDuration, canPerform, isProviderId } from '@otklik/shared';
+import {
+  BLOCK_DURATION_SECONDS,
+  type BlockDuration,
+  canPerform,
+  isProviderId,
+  unavailableReason,
+} from '@otklik/shared';
 import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import { activity, authors, chats, items } from '../../../db/schema';
 import { AppError } from '../../../http/errors';
 import { enqueueOutbox, kickOutbox } from '../../../jobs/outbox';
 import { getConnector } from '../../../providers/registry';
+import { audit } from '../../audit/record';
 import { getVisibleAuthor } from '../../authors/policy';
 import { authorize } from '../../spaces/actor';
 import { presentAuthor } from '../presenter';
 import { scopeFor } from '../scope';
-import { activityCause, causeOf, type Performer, userIdOf } from './policy';
+import { activityCause, auditActorOf, causeOf, type Performer, userIdOf } from './policy';
 import { type ActionDeps, transaction } from './send';
 
-// Blocking an author (SPEC §6 moderators "block users"; §9 durations). The block is always ours
+// Blocking an author (docs/product/roles.md moderators "block users"; §9 durations). The block is always ours
 // (authors.blocked_until / blocked_forever); where the network can ban too, the ban is queued on the
 // account the author last wrote to among the accounts the performer may act on (a member limited to a
 // user group bans only on their group's accounts).
@@ -76,6 +83,10 @@ async function setBlock(
   block: { blocked: boolean; duration?: BlockDuration },
 ) {
   const { author, objectIds } = await getAuthorFor(deps, performer, authorId);
+  // Blocking is offered only where the network's API bans (issue 13 #15); an old block can still be lifted.
+  const unavailable = isProviderId(author.provider) ? unavailableReason(author.provider, 'block') : null;
+  if (block.blocked && unavailable)
+    throw new AppError(400, unavailable.key, { errorType: 'not_supported', params: unavailable.params });
   const now = new Date();
   const seconds = block.duration ? BLOCK_DURATION_SECONDS[block.duration] : null;
   const until = block.blocked && seconds !== null ? new Date(now.getTime() + seconds * 1000) : null;
@@ -110,6 +121,19 @@ async function setBlock(
         userId: userIdOf(performer),
       });
     }
+    await audit(tx, auditActorOf(performer), {
+      spaceId: author.spaceId,
+      kind: block.blocked ? 'author.blocked' : 'author.unblocked',
+      target: { type: 'author', id: author.id, label: author.name },
+      before: { blocked_until: author.blockedUntil, blocked_forever: author.blockedForever },
+      after: {
+        blocked_until: until,
+        blocked_forever: forever,
+        duration: block.duration ?? null,
+        network: networkAllows,
+      },
+      at: now,
+    });
     return row!;
   });
   const presented = presentAuthor(updated);

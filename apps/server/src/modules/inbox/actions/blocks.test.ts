@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/harness';
 import { authors, type objects, outbox } from '../../../db/schema';
 import { registerConnector } from '../../../providers/registry';
-import { buildComment, buildObject, buildWorkspace, fakeConnector } from './test-helpers';
+import { buildChat, buildComment, buildObject, buildWorkspace, fakeConnector } from './test-helpers';
 
-// SPEC §9 block durations — hour, week, month, 3 months, year, forever — through the API on the real
+// docs/product/limits.md block durations — hour, week, month, 3 months, year, forever — through the API on the real
 // database: each sets authors.blocked_until to the moment of blocking plus the shared constant (forever:
 // no end, blocked_forever), the API shows it, and the network ban is queued with the same end.
 
@@ -54,7 +54,7 @@ async function lastBan(authorId: number) {
   return row!;
 }
 
-describe('block durations (SPEC §9)', () => {
+describe('block durations (docs/product/limits.md)', () => {
   it('offers exactly the six durations of the spec', () => {
     expect([...BLOCK_DURATIONS]).toEqual(['hour', 'week', 'month', '3months', 'year', 'forever']);
   });
@@ -121,5 +121,26 @@ describe('block durations (SPEC §9)', () => {
       expect(res.statusCode, duration).toBe(400);
     }
     expect(await authorRow(authorId!)).toMatchObject({ blockedUntil: null, blockedForever: false });
+  });
+});
+
+describe('networks whose API cannot ban (issue 13 #15)', () => {
+  it('refuses the block with a translated reason, in ru and en, and stores nothing', async () => {
+    const viber = await buildObject(t, account.spaceId, { provider: 'viber' });
+    const chat = await buildChat(t, viber);
+    const ru = await block(chat.authorId!, 'week');
+    expect(ru.statusCode).toBe(400);
+    expect(ru.json().error).toBe('API Viber не позволяет заблокировать автора');
+    // The answer speaks the user's language.
+    const me = (locale: string) =>
+      t.app.inject({ method: 'PUT', url: '/v1/me', headers, payload: { locale } });
+    expect((await me('en')).statusCode).toBe(200);
+    const en = await block(chat.authorId!, 'week');
+    expect((await me('ru')).statusCode).toBe(200);
+    expect(en.statusCode).toBe(400);
+    expect(en.json().error).toBe("Viber's API does not allow blocking an author");
+    expect(await authorRow(chat.authorId!)).toMatchObject({ blockedUntil: null, blockedForever: false });
+    const queued = await t.deps.database.db.select().from(outbox).where(eq(outbox.objectId, viber.id));
+    expect(queued).toHaveLength(0);
   });
 });

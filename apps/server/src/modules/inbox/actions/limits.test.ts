@@ -23,7 +23,7 @@ import {
   uploadImage,
 } from './test-helpers';
 
-// SPEC §5 limits at their boundary, through the reply endpoints on the real database: for EVERY
+// docs/product/validation.md limits at their boundary, through the reply endpoints on the real database: for EVERY
 // catalogue entry and every limit it declares — characters, UTF-8 bytes, attachment counts and caption
 // limits, of comments and of messages — one under and at the limit pass, one over is a 400 naming the
 // limit. The cells are read from the catalogue, so a new provider or a changed number is tested as is.
@@ -55,7 +55,7 @@ function cellsOf(entry: ProviderEntry): Cell[] {
         max: entry.length.messageBytes,
         field: 'length.messageBytes',
       });
-    // Absent means none allowed (SPEC §5 lists no count): 0 files pass, one is refused.
+    // Absent means none allowed (docs/product/validation.md lists no count): 0 files pass, one is refused.
     cells.push({
       provider,
       kind,
@@ -141,7 +141,7 @@ const REFUSAL = {
   attachments: { code: 'too_many_attachments', key: 'reply.tooManyAttachments' },
 } as const;
 
-describe('every catalogue limit at its boundary (SPEC §5)', () => {
+describe('every catalogue limit at its boundary (docs/product/validation.md)', () => {
   it('covers every limit the catalogue declares, except those of content a network does not carry', () => {
     const tested = new Set(CELLS.map((c) => `${c.provider} ${c.field}`));
     const untested = PROVIDER_IDS.flatMap((id) => {
@@ -152,7 +152,7 @@ describe('every catalogue limit at its boundary (SPEC §5)', () => {
       ];
       return declared.filter((field) => !tested.has(`${id} ${field}`)).map((field) => ({ id, field }));
     });
-    // Each number left out belongs to a kind the provider has no items/chats of (YouTube's SPEC §5
+    // Each number left out belongs to a kind the provider has no items/chats of (YouTube's docs/product/validation.md
     // message limit, for a network without private messages).
     for (const { id, field } of untested) {
       const kind: ReplyKind = /message/i.test(field.split('.')[1]!) ? 'message' : 'comment';

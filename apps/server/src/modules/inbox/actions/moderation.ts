@@ -6,10 +6,12 @@ import { enqueueOutbox, kickOutbox, type OutboxAction } from '../../../jobs/outb
 import { isIngestProvider } from '../../../providers/generic/connector';
 import { editCollectorReply } from '../../../providers/generic/service';
 import type { Connector } from '../../../providers/types';
+import { type AuditKind, audit } from '../../audit/record';
 import { presentMessage } from '../presenter';
 import {
   activityCause,
   assertNetworkAllows,
+  auditActorOf,
   catalogueEntry,
   causeOf,
   loadItemFor,
@@ -24,18 +26,18 @@ import { type ActionDeps, getObjectRow, prepareDraft, transaction } from './send
 // wrote, and editing our own replies. Same path as replies: check, record (applied at once, undone by
 // the worker if the network refuses), queue the call.
 
-export const ITEM_ACTIONS = ['delete', 'restore', 'hide', 'unhide', 'like', 'unlike'] as const;
+export const ITEM_ACTIONS = ['delete', 'restore', 'hide', 'unhide', 'like', 'unlike', 'report'] as const;
 export type ItemAction = (typeof ITEM_ACTIONS)[number];
 
 const RULES: Record<
   ItemAction,
   {
     ability: 'items.delete' | 'items.reply';
-    network: 'delete' | 'restore' | 'hide' | 'like';
+    network: 'delete' | 'restore' | 'hide' | 'like' | 'report';
     method: keyof Connector;
   }
 > = {
-  // SPEC §6: moderators delete comments; hiding is the gentler form of the same moderation.
+  // docs/product/roles.md: moderators delete comments; hiding is the gentler form of the same moderation.
   delete: { ability: 'items.delete', network: 'delete', method: 'deleteItem' },
   restore: { ability: 'items.delete', network: 'restore', method: 'restoreItem' },
   hide: { ability: 'items.delete', network: 'hide', method: 'hideItem' },
@@ -43,9 +45,20 @@ const RULES: Record<
   // Likes and reactions speak as the account, like a reply: operators.
   like: { ability: 'items.reply', network: 'like', method: 'likeItem' },
   unlike: { ability: 'items.reply', network: 'like', method: 'likeItem' },
+  // A complaint to the network (catalogue `report`, issue 13 #16): moderation, like delete and hide.
+  report: { ability: 'items.delete', network: 'report', method: 'reportItem' },
 };
 
 type ItemRow = typeof items.$inferSelect;
+
+/** Moderation the action log records (likes speak for the account, not moderation: not logged). */
+const AUDITED: Partial<Record<OutboxAction, AuditKind>> = {
+  hide: 'item.hidden',
+  unhide: 'item.shown',
+  delete: 'item.deleted',
+  restore: 'item.restored',
+  report: 'item.reported',
+};
 
 /** The status a restored comment returns to: what it had when we deleted it, or new. */
 async function statusBeforeDelete(deps: ActionDeps, item: ItemRow) {
@@ -83,6 +96,9 @@ async function changeFor(deps: ActionDeps, action: ItemAction, item: ItemRow) {
     case 'like':
     case 'unlike':
       return { set: { isLiked: action === 'like' }, previous: { isLiked: item.isLiked } };
+    case 'report':
+      // Nothing of ours changes: the complaint is recorded in the item's history (activity).
+      return { set: {}, previous: {} };
   }
 }
 
@@ -118,6 +134,16 @@ async function record(
       payload,
       userId: userIdOf(performer),
     });
+    const kind = AUDITED[action];
+    if (kind)
+      await audit(tx, auditActorOf(performer), {
+        spaceId: item.spaceId,
+        kind,
+        target: { type: 'item', id: item.id, label: item.text.slice(0, 80) },
+        before: payload.previous,
+        after: set,
+        at: now,
+      });
     return row!;
   });
   const [presented] = await presentItems(deps.db, [updated]);
@@ -163,7 +189,7 @@ export function withOwnReaction(list: Reaction[], value: string | null): Reactio
     : [...others, { value, count: 1, own: true }];
 }
 
-/** A reaction must be one of the network's set (SPEC §3, §9: VK ids, Telegram and WhatsApp emoji). */
+/** A reaction must be one of the network's set (docs/product/entities.md, limits.md: VK ids, Telegram and WhatsApp emoji). */
 function assertReactionValue(provider: string, value: string | null, onMessages: boolean) {
   const set = catalogueEntry(provider).reactions;
   if (!set || (onMessages && !set.messages))
@@ -240,7 +266,7 @@ export async function reactToMessage(
 }
 
 /**
- * Editing our own reply inside the network's edit window (SPEC §9: VK 43200 s, vc 1200 s). A reply the
+ * Editing our own reply inside the network's edit window (docs/product/limits.md: VK 43200 s, vc 1200 s). A reply the
  * network has not accepted yet is simply changed before it goes out (the worker sends the current text).
  * On networks reached through a customer's collector (vc and other `ingest_token` sites) the reply is
  * out once it is in the collector's feed, posted or not: from then on the window applies, and the edit

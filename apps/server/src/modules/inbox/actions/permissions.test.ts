@@ -14,7 +14,7 @@ import { memberships, messages, type objects, tags, userGroups } from '../../../
 import { buildMember } from '../../users/testing';
 import { buildChat, buildComment, buildObject, buildWorkspace } from './test-helpers';
 
-// SPEC §6 as a table: every inbox action against every named role, plus roles that see only comments or
+// docs/product/roles.md as a table: every inbox action against every named role, plus roles that see only comments or
 // only private messages. The expected answer is read from the shared permission table
 // (packages/shared/src/access) — the one the web's buttons ask too — and checked against the real HTTP
 // status: allowed → 200; not allowed → 403 when the actor can see the record (the No-access page), 404
@@ -258,7 +258,7 @@ const ACTIONS: Record<string, ActionCase> = {
   },
 };
 
-/** The five SPEC §6 presets, and two custom roles that see only one kind of content. */
+/** The five docs/product/roles.md presets, and two custom roles that see only one kind of content. */
 const ROLES: Record<string, RoleFlags> = {
   ...Object.fromEntries(ROLE_PRESET_NAMES.map((name) => [name, presetFor(name)])),
   'operator without messages': { ...presetFor('operator'), messages: false },
@@ -306,12 +306,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('permission matrix (SPEC §6, read from the shared permission table)', () => {
+describe('permission matrix (docs/product/roles.md, read from the shared permission table)', () => {
   const table = Object.entries(ROLES).flatMap(([role, flags]) =>
     Object.entries(ACTIONS).map(([action, def]) => ({ role, action, expected: expectedStatus(flags, def) })),
   );
 
-  it('the table says what SPEC §6 says of the named roles', () => {
+  it('the table says what docs/product/roles.md says of the named roles', () => {
     const allowed = (role: string) =>
       Object.keys(ACTIONS).filter((action) => expectedStatus(ROLES[role]!, ACTIONS[action]!) === 200);
     const content = ['view comments list', 'view a comment', 'view chats list', 'view a chat', 'read a chat'];
@@ -369,7 +369,7 @@ describe('permission matrix (SPEC §6, read from the shared permission table)', 
   });
 });
 
-describe('a member limited to their user group (SPEC §6)', () => {
+describe('a member limited to their user group (docs/product/roles.md)', () => {
   // Blocking authors is left out: its group scope is being settled separately.
   const SCOPED = Object.keys(ACTIONS).filter(
     (action) => ACTIONS[action]!.view !== null && ACTIONS[action]!.ability !== 'authors.block',

@@ -7,6 +7,7 @@ import {
   type ProviderAction,
   type ProviderEntry,
   type ReplyKind,
+  unavailableReason,
 } from '@otklik/shared';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
@@ -16,13 +17,14 @@ import type { Sealer } from '../../../lib/crypto';
 import { openCredentials } from '../../../providers/context';
 import { getConnector } from '../../../providers/registry';
 import type { Connector, ObjectRow } from '../../../providers/types';
+import type { AuditActor } from '../../audit/record';
 import type { ServerActor } from '../../spaces/actor';
 import { getScopedChat, getScopedItem, type InboxScope, inScope, scopeFor } from '../scope';
 import type { Cause } from './present';
 
 // Who may act on inbox content, and what the network allows. Every action of the send path asks here
-// first: the role (SPEC §6, packages/shared permissions), the actor's accounts (user groups), then the
-// provider catalogue (SPEC §3, §5) and whether our connector implements the call.
+// first: the role (docs/product/roles.md, packages/shared permissions), the actor's accounts (user groups), then the
+// provider catalogue (docs/product/entities.md, validation.md) and whether our connector implements the call.
 
 /**
  * Who does something: a signed-in user (checked against roles and scope), or automation acting inside
@@ -31,12 +33,24 @@ import type { Cause } from './present';
  */
 export type Performer =
   | { kind: 'user'; actor: ServerActor }
-  | { kind: 'rule' | 'bot' | 'system'; id?: number; spaceId: number };
+  | {
+      kind: 'rule' | 'bot' | 'system';
+      id?: number;
+      spaceId: number /** The rule's or bot's name. */;
+      name?: string;
+    };
 
 export function causeOf(performer: Performer): Cause {
   return performer.kind === 'user'
     ? { kind: 'user', id: performer.actor.userId }
     : { kind: performer.kind, ...(performer.id !== undefined ? { id: performer.id } : {}) };
+}
+
+/** The performer as the action log records them (a user with the request's address, or a rule/bot/system). */
+export function auditActorOf(performer: Performer): AuditActor {
+  return performer.kind === 'user'
+    ? performer.actor
+    : { userId: null, kind: performer.kind, ...(performer.name ? { name: performer.name } : {}) };
 }
 
 export const userIdOf = (performer: Performer) => (performer.kind === 'user' ? performer.actor.userId : null);
@@ -146,6 +160,12 @@ export function assertNetworkAllows(
   account?: { object: ObjectRow; sealer: Sealer; item?: { externalId: string | null } },
 ): Connector {
   const connector = getConnector(provider);
+  // Report and block name the network in their refusal (issue 13 #15/#16), as the web shows it.
+  const reason =
+    isProviderId(provider) && (action === 'report' || action === 'block')
+      ? unavailableReason(provider, action)
+      : null;
+  if (reason) throw new AppError(400, reason.key, { errorType: 'not_supported', params: reason.params });
   if (
     !isProviderId(provider) ||
     !canPerform(provider, action) ||
@@ -168,7 +188,7 @@ export function assertNetworkAllows(
   return connector;
 }
 
-/** SPEC §5 limits: a clear 400 naming the limit (characters, bytes or attachment count). */
+/** docs/product/validation.md limits: a clear 400 naming the limit (characters, bytes or attachment count). */
 export function assertDraftFits(
   provider: string,
   kind: ReplyKind,

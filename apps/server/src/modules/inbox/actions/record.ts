@@ -13,21 +13,29 @@ export interface Draft {
   attachments: Attachment[];
 }
 
-/** SPEC §4: replying closes a comment "with reply"; the first reply time is kept for statistics. */
+/**
+ * docs/product/states.md: replying closes a comment "with reply"; the first reply time is kept for statistics. A reply
+ * sent "without closing" (issue 13: the operator's choice) starts work on it instead, as a chat message does.
+ */
 export async function closeRepliedItem(
   db: Db,
   performer: Performer,
   item: ItemRow,
   now: Date,
   data: Record<string, unknown>,
+  close = true,
 ) {
+  const status = close ? 'closed' : statusAfterReply(item.status);
+  const changed = close
+    ? !(item.status === 'closed' && item.closeReason === 'reply')
+    : status !== item.status;
   const [updated] = await db
     .update(items)
     .set({
-      status: 'closed',
-      closeReason: 'reply',
-      closedAt: now,
-      delayedUntil: null,
+      status,
+      closeReason: close ? 'reply' : status === item.status ? item.closeReason : null,
+      closedAt: close ? now : status === item.status ? item.closedAt : null,
+      delayedUntil: close || status !== item.status ? null : item.delayedUntil,
       firstReplyAt: sql`coalesce(${items.firstReplyAt}, ${now})`,
       updatedAt: now,
     })
@@ -42,21 +50,28 @@ export async function closeRepliedItem(
   };
   await db.insert(activity).values([
     { ...base, type: 'item.replied', data: { ...data, first: item.firstReplyAt === null } },
-    ...(item.status === 'closed' && item.closeReason === 'reply'
-      ? []
-      : [
+    ...(changed
+      ? [
           {
             ...base,
             type: 'item.status' as const,
-            data: { from: item.status, to: 'closed', close_reason: 'reply' },
+            data: { from: item.status, to: status, close_reason: close ? 'reply' : null },
           },
-        ]),
+        ]
+      : []),
   ]);
   return updated!;
 }
 
 /** Our reply under a comment or review: an own item, queued until the network accepts it. */
-export async function recordItemReply(db: Db, performer: Performer, item: ItemRow, draft: Draft, now: Date) {
+export async function recordItemReply(
+  db: Db,
+  performer: Performer,
+  item: ItemRow,
+  draft: Draft,
+  now: Date,
+  close = true,
+) {
   const [reply] = await db
     .insert(items)
     .values({
@@ -75,16 +90,23 @@ export async function recordItemReply(db: Db, performer: Performer, item: ItemRo
       createdAt: now,
     })
     .returning();
-  const updated = await closeRepliedItem(db, performer, item, now, { reply_id: reply!.id, via: 'reply' });
+  const updated = await closeRepliedItem(
+    db,
+    performer,
+    item,
+    now,
+    { reply_id: reply!.id, via: 'reply' },
+    close,
+  );
   return { reply: reply!, item: updated };
 }
 
 /**
- * Status after an operator writes in a chat: work has started (`inprogress`), from new, open, delayed
- * or closed alike; a chat already marked as waiting for the customer stays so until they answer
- * (ingestion then moves it to inprogress).
+ * Status after an operator writes in a chat (or answers a comment without closing it): work has started
+ * (`inprogress`), from new, open, delayed or closed alike; one already marked as waiting for the customer
+ * stays so until they answer (ingestion then moves it to inprogress).
  */
-export function chatStatusAfterReply(status: ChatRow['status']): ChatRow['status'] {
+export function statusAfterReply(status: ChatRow['status']): ChatRow['status'] {
   return status === 'waiting' || status === 'inprogress' ? status : 'inprogress';
 }
 
@@ -95,6 +117,8 @@ export async function recordChatMessage(
   draft: Draft,
   now: Date,
   extra: { replyToItemId?: number } = {},
+  /** "Send and close" (issue 13): the chat is closed with reply. */
+  close = false,
 ) {
   const [message] = await db
     .insert(messages)
@@ -110,7 +134,8 @@ export async function recordChatMessage(
       createdAt: now,
     })
     .returning();
-  const status = chatStatusAfterReply(chat.status);
+  const status = close ? 'closed' : statusAfterReply(chat.status);
+  const same = status === chat.status && (!close || chat.closeReason === 'reply');
   const [updated] = await db
     .update(chats)
     .set({
@@ -119,9 +144,9 @@ export async function recordChatMessage(
       lastMessageIsOwn: true,
       unreadCount: 0,
       status,
-      closeReason: status === chat.status ? chat.closeReason : null,
-      closedAt: status === chat.status ? chat.closedAt : null,
-      delayedUntil: status === chat.status ? chat.delayedUntil : null,
+      closeReason: close ? 'reply' : same ? chat.closeReason : null,
+      closedAt: close ? now : same ? chat.closedAt : null,
+      delayedUntil: same ? chat.delayedUntil : null,
       firstReplyAt: sql`coalesce(${chats.firstReplyAt}, ${now})`,
       updatedAt: now,
     })
@@ -144,14 +169,20 @@ export async function recordChatMessage(
         ...(extra.replyToItemId ? { item_id: extra.replyToItemId } : {}),
       },
     },
-    ...(status === chat.status
+    ...(same
       ? []
-      : [{ ...base, type: 'chat.status' as const, data: { from: chat.status, to: status } }]),
+      : [
+          {
+            ...base,
+            type: 'chat.status' as const,
+            data: { from: chat.status, to: status, ...(close ? { close_reason: 'reply' } : {}) },
+          },
+        ]),
   ]);
   return { message: message!, chat: updated! };
 }
 
-/** The private conversation with a commenter ('Direct', SPEC §9): continued if it exists, else started. */
+/** The private conversation with a commenter ('Direct', docs/product/limits.md): continued if it exists, else started. */
 export async function findOrCreateDirectChat(
   db: Db,
   item: ItemRow,

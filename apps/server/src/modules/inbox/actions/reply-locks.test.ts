@@ -10,7 +10,7 @@ import { buildMember } from '../../users/testing';
 import { ingest } from '../ingest';
 import { buildChat, buildComment, buildObject, buildWorkspace } from './test-helpers';
 
-// "Who is answering" is enforced by the server (SPEC §7 lock/unlock): while a colleague's socket holds
+// "Who is answering" is enforced by the server (docs/product/api.md lock/unlock): while a colleague's socket holds
 // the lock of an item or chat, replies to it are refused with 409 `locked`, naming who is answering.
 // Blocking an author goes by the author pages' scope (user groups).
 

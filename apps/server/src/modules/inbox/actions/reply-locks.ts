@@ -2,7 +2,7 @@ import { AppError } from '../../../http/errors';
 import type { LockStore } from '../../../realtime/locks';
 import type { Performer } from './policy';
 
-// "Who is answering this" (SPEC §7 lock/unlock) enforced on the send path: the socket hub takes the
+// "Who is answering this" (docs/product/api.md lock/unlock) enforced on the send path: the socket hub takes the
 // locks (realtime/hub.ts, targets in ../read-locks.ts); a reply to an item or chat someone else holds
 // is refused here, so two colleagues never send conflicting answers.
 

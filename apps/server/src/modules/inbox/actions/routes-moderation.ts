@@ -15,6 +15,7 @@ const SUMMARIES = {
   unhide: 'Show a hidden comment again',
   like: 'Like a comment as the account',
   unlike: 'Take the like back',
+  report: 'Report a comment to the network as spam (where its API allows: VK)',
 } as const;
 
 /** Moderation and engagement on the network, editing own replies, blocking authors. */

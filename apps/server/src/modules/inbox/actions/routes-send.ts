@@ -4,10 +4,11 @@ import { retryItemSend, retryMessageSend } from './retry';
 import type { RouteContext } from './routes';
 import { bulkReplyBody, directBody, idParams, replyBody } from './schemas';
 import { replyToItem, replyToItems, sendChatMessage, sendDirect } from './send';
+import { undoChatMessage, undoItemReply } from './undo-send';
 
 const TAG = ['inbox'];
 const security = [{ bearer: [] }];
-/** SPEC §7 lock/unlock: the socket lock of who is answering is enforced here (reply-locks.ts). */
+/** docs/product/api.md lock/unlock: the socket lock of who is answering is enforced here (reply-locks.ts). */
 const LOCKED =
   '409 with `error_type` locked (and `key`, `holder` {id, name}) while another user holds the socket lock (`item:ID` / `chat:ID`) of what is answered; the holder, from any tab, may send.';
 
@@ -76,6 +77,38 @@ export function registerSendRoutes(root: FastifyInstance, { deps, authenticated,
       },
     },
     async (req) => sendChatMessage(deps, await performer(req), req.params.id, req.body),
+  );
+
+  const UNDO =
+    'Only the sender, only a reply sent with `undoable` and only until the worker takes it (5 s): the reply goes, the replied record gets its previous state back, and the text is returned for the composer. Later: 409 with `error_type` too_late.';
+  app.post(
+    '/items/:id/undo',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security,
+        summary: 'Undo a reply (by its id) not sent yet',
+        description: UNDO,
+        params: idParams,
+      },
+    },
+    async (req) => undoItemReply(deps, await performer(req), req.params.id),
+  );
+
+  app.post(
+    '/messages/:id/undo',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security,
+        summary: 'Undo a chat message not sent yet',
+        description: UNDO,
+        params: idParams,
+      },
+    },
+    async (req) => undoChatMessage(deps, await performer(req), req.params.id),
   );
 
   app.post(

@@ -7,7 +7,7 @@ import { assignChat, assignItem, setChatsStatus, setChatTags, setItemsStatus, se
 const TAG = ['inbox'];
 const security = [{ bearer: [] }];
 
-/** Status (SPEC §4), tags and assignment of items and chats. */
+/** Status (docs/product/states.md), tags and assignment of items and chats. */
 export function registerWorkflowRoutes(
   root: FastifyInstance,
   { deps, authenticated, performer }: RouteContext,

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../../http/app';
 import { type AuthContext, requireAuth } from '../../../http/auth';
 import { loadActor } from '../../spaces/actor';
 import type { Performer } from './policy';
+import { registerBulkRoutes } from './routes-bulk';
 import { registerModerationRoutes } from './routes-moderation';
 import { registerSendRoutes } from './routes-send';
 import { registerUploadRoutes } from './routes-uploads';
@@ -17,7 +18,7 @@ export interface RouteContext {
 }
 
 /**
- * What operators and moderators do to inbox content (SPEC §4, §6): reply, message, 'Direct', status,
+ * What operators and moderators do to inbox content (docs/product/states.md, roles.md): reply, message, 'Direct', status,
  * tags, assignment, moderation, reactions, edits, blocking, uploads. Routes parse and call one service
  * function; every check lives in the send path (send.ts, policy.ts).
  */
@@ -36,6 +37,7 @@ export async function registerInboxActionsModule(
     registerSendRoutes(scope, context);
     registerModerationRoutes(scope, context);
     registerWorkflowRoutes(scope, context);
+    registerBulkRoutes(scope, context);
     await registerUploadRoutes(scope, context);
   });
 }

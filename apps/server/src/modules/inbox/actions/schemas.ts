@@ -15,11 +15,30 @@ const attachment = z.object({
 export const replyBody = z.object({
   text: z.string().max(100_000).default(''),
   attachments: z.array(attachment).max(20).default([]),
+  undoable: z
+    .boolean()
+    .optional()
+    .describe(
+      'Hold the network call 5 s; POST /v1/items/{reply id}/undo or /v1/messages/{id}/undo cancels it',
+    ),
+  close: z
+    .boolean()
+    .optional()
+    .describe(
+      'Close what is answered with reply: default true for comments (docs/product/states.md), false for chats',
+    ),
+  template_id: z
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31 - 1)
+    .optional()
+    .describe('The reply template the text was made from: counted as used and written to the action log'),
 });
 
 export const directBody = z.object({ text: z.string().max(100_000) });
 
-export const bulkReplyBody = replyBody.extend({
+export const bulkReplyBody = replyBody.omit({ undoable: true, close: true }).extend({
   ids: z
     .array(z.number().int().positive())
     .min(1)

@@ -8,10 +8,14 @@ import { enqueueOutbox, kickOutbox } from '../../../jobs/outbox';
 import type { Sealer } from '../../../lib/crypto';
 import type { EventBus } from '../../../realtime/bus';
 import type { LockStore } from '../../../realtime/locks';
+import { audit } from '../../audit/record';
+import { assertUsable } from '../../templates/policy';
+import { countUse, getTemplate } from '../../templates/service';
 import { presentMessage } from '../presenter';
 import {
   assertDraftFits,
   assertNetworkAllows,
+  auditActorOf,
   causeOf,
   loadChatFor,
   loadItemFor,
@@ -28,11 +32,12 @@ import {
   recordItemReply,
 } from './record';
 import { assertNotLockedByOther, chatLockKey, itemLockKey } from './reply-locks';
+import { chatUndoState, heldFor, itemUndoState } from './undo-send';
 import { resolveAttachments } from './uploads';
 
 // THE send path (ARCHITECTURE "One send path"). Every reply — from the composer today; templates,
 // macros, rules, bots and the AI later — comes through here: check who may (role + accounts), check what
-// the network allows (SPEC §3 catalogue, §5 limits), record it (own reply, statuses, activity) and queue
+// the network allows (docs/product/entities.md catalogue, §5 limits), record it (own reply, statuses, activity) and queue
 // the network call in the same transaction, then tell open lists. A record a colleague is answering
 // (their socket holds its lock, reply-locks.ts) is refused with 409 `locked`. The request never waits
 // for the network: jobs/outbox-worker.ts makes the call. Moderation (moderation.ts) and workflow actions
@@ -51,9 +56,48 @@ export interface ActionDeps {
 export interface DraftInput {
   text: string;
   attachments?: Array<{ url: string; name?: string }>;
+  /** Hold the network call SEND_UNDO_SECONDS so the sender can undo it (undo-send.ts). */
+  undoable?: boolean;
+  /** Close what is answered: comments by default (docs/product/states.md), chats when asked ("Send and close"). */
+  close?: boolean;
+  /** The reply template the text came from (the composer's picker, a macro): one use and a log entry. */
+  template_id?: number;
 }
 
-/** Bulk reply limit (SPEC §5 'Выбрано слишком много комментариев для ответа'). */
+type TemplateRow = NonNullable<Awaited<ReturnType<typeof getTemplate>>>;
+
+/** The template a reply says it was made from: one the performer may use, of the answered record's space. */
+async function templateOf(
+  deps: ActionDeps,
+  performer: Performer,
+  spaceId: number,
+  input: DraftInput,
+): Promise<TemplateRow | null> {
+  if (input.template_id === undefined) return null;
+  const row = await getTemplate(deps.db, input.template_id);
+  if (performer.kind === 'user') assertUsable(performer.actor, row);
+  if (!row || row.spaceId !== spaceId) throw new AppError(404, 'error.notFound');
+  return row;
+}
+
+/** In the reply's transaction: the template counts one use and the action log says what it answered. */
+async function recordTemplateUse(
+  tx: Db,
+  performer: Performer,
+  template: TemplateRow | null,
+  answered: { item: number } | { chat: number },
+) {
+  if (!template) return;
+  await countUse(tx, template);
+  await audit(tx, auditActorOf(performer), {
+    spaceId: template.spaceId,
+    kind: 'template.used',
+    target: { type: 'template', id: template.id, label: template.title },
+    after: { template: template.title, ...answered },
+  });
+}
+
+/** Bulk reply limit (docs/product/validation.md 'Выбрано слишком много комментариев для ответа'). */
 
 export function transaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
   return db.transaction((tx) => work(tx as unknown as Db));
@@ -115,7 +159,7 @@ async function publishItemReplies(
   return { replies, replied };
 }
 
-/** A public reply under a comment or review; closes it "with reply" (SPEC §4). */
+/** A public reply under a comment or review; closes it "with reply" (docs/product/states.md). */
 export async function replyToItem(deps: ActionDeps, performer: Performer, itemId: number, input: DraftInput) {
   const item = await loadItemFor(deps.db, performer, itemId, 'items.reply');
   assertReplyTarget(item);
@@ -123,14 +167,18 @@ export async function replyToItem(deps: ActionDeps, performer: Performer, itemId
   const object = await getObjectRow(deps.db, item.objectId);
   assertNetworkAllows(object.provider, 'reply', 'sendReply', { object, sealer: deps.sealer, item });
   const draft = await prepareDraft(deps, object.provider, 'comment', input);
+  const template = await templateOf(deps, performer, item.spaceId, input);
   const result = await transaction(deps.db, async (tx) => {
-    const recorded = await recordItemReply(tx, performer, item, draft, new Date());
+    const now = new Date();
+    const recorded = await recordItemReply(tx, performer, item, draft, now, input.close ?? true);
+    await recordTemplateUse(tx, performer, template, { item: item.id });
     await enqueueOutbox(tx, {
       spaceId: item.spaceId,
       objectId: item.objectId,
       action: 'reply',
       itemId: recorded.reply.id,
       userId: userIdOf(performer),
+      ...(input.undoable ? heldFor(now, itemUndoState(item)) : {}),
     });
     return recorded;
   });
@@ -138,7 +186,7 @@ export async function replyToItem(deps: ActionDeps, performer: Performer, itemId
   return { item: replied[0]!, reply: replies[0]! };
 }
 
-/** The same reply to several comments of one account (SPEC §5: one account, a limited number). */
+/** The same reply to several comments of one account (docs/product/validation.md: one account, a limited number). */
 export async function replyToItems(deps: ActionDeps, performer: Performer, ids: number[], input: DraftInput) {
   const unique = [...new Set(ids)];
   if (unique.length > BULK_REPLY_MAX)
@@ -155,11 +203,13 @@ export async function replyToItems(deps: ActionDeps, performer: Performer, ids: 
   for (const item of rows)
     assertNetworkAllows(object.provider, 'reply', 'sendReply', { object, sealer: deps.sealer, item });
   const draft = await prepareDraft(deps, object.provider, 'comment', input);
+  const template = await templateOf(deps, performer, rows[0]!.spaceId, input);
   const results = await transaction(deps.db, async (tx) => {
     const now = new Date();
     const done: Array<Awaited<ReturnType<typeof recordItemReply>>> = [];
     for (const item of rows) {
       const recorded = await recordItemReply(tx, performer, item, draft, now);
+      await recordTemplateUse(tx, performer, template, { item: item.id });
       await enqueueOutbox(tx, {
         spaceId: item.spaceId,
         objectId: item.objectId,
@@ -206,8 +256,11 @@ export async function sendChatMessage(
   const object = await getObjectRow(deps.db, chat.objectId);
   assertNetworkAllows(object.provider, 'reply', 'sendMessage', { object, sealer: deps.sealer });
   const draft = await prepareDraft(deps, object.provider, 'message', input);
+  const template = await templateOf(deps, performer, chat.spaceId, input);
   const result = await transaction(deps.db, async (tx) => {
-    const recorded = await recordChatMessage(tx, performer, chat, draft, new Date());
+    const now = new Date();
+    const recorded = await recordChatMessage(tx, performer, chat, draft, now, {}, input.close ?? false);
+    await recordTemplateUse(tx, performer, template, { chat: chat.id });
     await enqueueOutbox(tx, {
       spaceId: chat.spaceId,
       objectId: chat.objectId,
@@ -215,13 +268,14 @@ export async function sendChatMessage(
       chatId: chat.id,
       messageId: recorded.message.id,
       userId: userIdOf(performer),
+      ...(input.undoable ? heldFor(now, chatUndoState(chat)) : {}),
     });
     return recorded;
   });
   return publishChatMessage(deps, performer, result);
 }
 
-/** 'Direct': one private message to a commenter (SPEC §9), starting or continuing their chat. */
+/** 'Direct': one private message to a commenter (docs/product/limits.md), starting or continuing their chat. */
 export async function sendDirect(
   deps: ActionDeps,
   performer: Performer,
@@ -254,6 +308,7 @@ export async function sendDirect(
     const replied = await closeRepliedItem(tx, performer, item, now, {
       via: 'direct',
       message_id: recorded.message.id,
+      chat_id: chat.id,
     });
     await enqueueOutbox(tx, {
       spaceId: item.spaceId,

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../../../../test/harness';
 import { buildMember } from '../../users/testing';
 import { buildWorkspace, multipartFile } from './test-helpers';
 
-// SPEC §5, §9: images up to 5 MB, video up to 10 MB; only files a browser shows as media.
+// docs/product/validation.md, limits.md: images up to 5 MB, video up to 10 MB; only files a browser shows as media.
 
 let t: TestApp;
 let headers: Record<string, string>;

@@ -1,7 +1,9 @@
 import type { Ability } from '@otklik/shared';
-import { and, eq, inArray } from 'drizzle-orm';
-import { activity, chats, chatTags, items, itemTags, tags } from '../../../db/schema';
+import { and, eq, inArray, isNull, ne, or } from 'drizzle-orm';
+import { activity, chats, chatTags, companies, items, itemTags, objects, tags } from '../../../db/schema';
+import type { CloseReason } from '../../../db/schema/inbox';
 import { AppError } from '../../../http/errors';
+import { notifyAssigned } from '../../notifications/events';
 import { isSpaceMember } from '../../organisation/queries';
 import {
   activityCause,
@@ -15,7 +17,7 @@ import {
 import { presentChats, presentItems, publishBySpace } from './present';
 import { type ActionDeps, transaction } from './send';
 
-// Our side of the work on an item or chat: status (SPEC §4), tags and who it is assigned to. No network
+// Our side of the work on an item or chat: status (docs/product/states.md), tags and who it is assigned to. No network
 // call; each change is recorded in activity and pushed to open lists.
 
 export const SETTABLE_STATUSES = ['new', 'inprogress', 'open', 'closed', 'delayed', 'waiting'] as const;
@@ -31,10 +33,12 @@ type Target = { firstReplyAt: Date | null; status: string };
 
 /**
  * Closing "with reply" needs a reply to have been sent; closing without one is moderation
- * (SPEC §6: `closeWithoutReply`). Other statuses need the plain close ability.
+ * (docs/product/roles.md: `closeWithoutReply`). Other statuses need the plain close ability.
  */
-function closeReasonFor(row: Target, input: StatusInput): 'reply' | 'noreply' | null {
+function closeReasonFor(row: Target, input: StatusInput, byRule = false): CloseReason | null {
   if (input.status !== 'closed') return null;
+  // Closed by an auto-rule (docs/product/states.md "closed by autorules"), whatever the reply state.
+  if (byRule) return 'autorule';
   const reason = input.close_reason ?? (row.firstReplyAt ? 'reply' : 'noreply');
   if (reason === 'reply' && !row.firstReplyAt) {
     throw new AppError(400, 'status.noReplyYet', {
@@ -45,8 +49,8 @@ function closeReasonFor(row: Target, input: StatusInput): 'reply' | 'noreply' | 
   return reason;
 }
 
-function statusChange(row: Target, input: StatusInput, now: Date) {
-  const closeReason = closeReasonFor(row, input);
+function statusChange(row: Target, input: StatusInput, now: Date, byRule = false) {
+  const closeReason = closeReasonFor(row, input, byRule);
   if (input.status === 'delayed' && (!input.delayed_until || input.delayed_until * 1000 <= now.getTime())) {
     throw new AppError(400, 'status.delayedUntilRequired', {
       errorType: 'validation',
@@ -58,6 +62,8 @@ function statusChange(row: Target, input: StatusInput, now: Date) {
     closeReason,
     closedAt: input.status === 'closed' ? now : null,
     delayedUntil: input.status === 'delayed' ? new Date(input.delayed_until! * 1000) : null,
+    // Someone dealt with it: no more "returned from snooze" mark.
+    returnedAt: null,
     updatedAt: now,
   };
 }
@@ -78,7 +84,7 @@ export async function setItemsStatus(
 ) {
   const rows = await loadItemsFor(deps.db, performer, [...new Set(ids)], abilityForStatus('items', input));
   const now = new Date();
-  const changes = rows.map((row) => ({ row, set: statusChange(row, input, now) }));
+  const changes = rows.map((row) => ({ row, set: statusChange(row, input, now, performer.kind === 'rule') }));
   const updated = await transaction(deps.db, async (tx) => {
     const out: Array<typeof items.$inferSelect> = [];
     for (const { row, set } of changes) {
@@ -111,7 +117,7 @@ export async function setChatsStatus(
 ) {
   const rows = await loadChatsFor(deps.db, performer, [...new Set(ids)], abilityForStatus('messages', input));
   const now = new Date();
-  const changes = rows.map((row) => ({ row, set: statusChange(row, input, now) }));
+  const changes = rows.map((row) => ({ row, set: statusChange(row, input, now, performer.kind === 'rule') }));
   const updated = await transaction(deps.db, async (tx) => {
     const out: Array<typeof chats.$inferSelect> = [];
     for (const { row, set } of changes) {
@@ -150,6 +156,45 @@ async function assertTagsInSpace(deps: ActionDeps, spaceId: number, tagIds: numb
   }
 }
 
+/**
+ * A company's `tags_mode` (settings/users → companies): 'company' means its accounts' items and chats
+ * take only the company's own tags (tags.company_id); 'space' (the default) any tag of the space. Only
+ * tags being added are checked, so tags put on before the mode changed can still be removed or kept.
+ */
+async function assertTagsForCompany(deps: ActionDeps, objectId: number, added: number[]) {
+  if (added.length === 0) return;
+  const [owner] = await deps.db
+    .select({ id: companies.id, settings: companies.settings })
+    .from(objects)
+    .innerJoin(companies, eq(companies.id, objects.companyId))
+    .where(eq(objects.id, objectId));
+  if (owner?.settings.tags_mode !== 'company') return;
+  const foreign = await deps.db
+    .select({ id: tags.id })
+    .from(tags)
+    .where(and(inArray(tags.id, added), or(isNull(tags.companyId), ne(tags.companyId, owner.id))));
+  if (foreign.length > 0) {
+    throw new AppError(400, 'tag.notForCompany', {
+      errorType: 'validation',
+      fields: { tag_ids: 'tag.notForCompany' },
+    });
+  }
+}
+
+async function currentTags(deps: ActionDeps, target: { itemId: number } | { chatId: number }) {
+  const rows =
+    'itemId' in target
+      ? await deps.db
+          .select({ tagId: itemTags.tagId })
+          .from(itemTags)
+          .where(eq(itemTags.itemId, target.itemId))
+      : await deps.db
+          .select({ tagId: chatTags.tagId })
+          .from(chatTags)
+          .where(eq(chatTags.chatId, target.chatId));
+  return rows.map((r) => r.tagId);
+}
+
 const diff = (before: number[], after: number[]) => ({
   added: after.filter((id) => !before.includes(id)),
   removed: before.filter((id) => !after.includes(id)),
@@ -160,6 +205,11 @@ export async function setItemTags(deps: ActionDeps, performer: Performer, itemId
   const item = await loadItemFor(deps.db, performer, itemId, 'items.tag');
   const wanted = [...new Set(tagIds)];
   await assertTagsInSpace(deps, item.spaceId, wanted);
+  await assertTagsForCompany(
+    deps,
+    item.objectId,
+    diff(await currentTags(deps, { itemId: item.id }), wanted).added,
+  );
   await transaction(deps.db, async (tx) => {
     const before = (await tx.select().from(itemTags).where(eq(itemTags.itemId, item.id))).map((t) => t.tagId);
     const change = diff(before, wanted);
@@ -188,6 +238,11 @@ export async function setChatTags(deps: ActionDeps, performer: Performer, chatId
   const chat = await loadChatFor(deps.db, performer, chatId, 'messages.tag');
   const wanted = [...new Set(tagIds)];
   await assertTagsInSpace(deps, chat.spaceId, wanted);
+  await assertTagsForCompany(
+    deps,
+    chat.objectId,
+    diff(await currentTags(deps, { chatId: chat.id }), wanted).added,
+  );
   await transaction(deps.db, async (tx) => {
     const before = (await tx.select().from(chatTags).where(eq(chatTags.chatId, chat.id))).map((t) => t.tagId);
     const change = diff(before, wanted);
@@ -247,6 +302,8 @@ export async function assignItem(
   });
   const [presented] = await presentItems(deps.db, [updated]);
   await publishBySpace(deps.bus, 'items.updated', 'items', [presented!], causeOf(performer));
+  if (userId !== null && userId !== item.assignedUserId)
+    await notifyAssigned(deps, performer, { kind: 'item', row: updated, userId });
   return presented!;
 }
 
@@ -276,5 +333,7 @@ export async function assignChat(
   });
   const [presented] = await presentChats(deps.db, [updated]);
   await publishBySpace(deps.bus, 'chats.updated', 'chats', [presented!], causeOf(performer));
+  if (userId !== null && userId !== chat.assignedUserId)
+    await notifyAssigned(deps, performer, { kind: 'chat', row: updated, userId });
   return presented!;
 }

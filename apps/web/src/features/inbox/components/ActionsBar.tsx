@@ -15,12 +15,13 @@ import {
 import { useState } from 'react';
 import type { StatusBody } from '../../../api/inbox';
 import { showError } from '../../../components/notify';
+import { useLocale } from '../../../i18n/useLocale';
 import { useInboxT } from '../i18n';
 import { attemptAction } from '../model/actions';
-import { fromLocalInput, toLocalInput } from '../model/time';
+import { fromZonedInput, SNOOZE_PRESETS, snoozePresetTimes, toZonedInput } from '../model/snooze';
 
-// The actions of an item or a chat page: a Close button, and a menu with the other statuses (SPEC §4),
-// what the network allows to do to the record, and blocking the author for a duration (SPEC §9).
+// The actions of an item or a chat page: a Close button, and a menu with the other statuses (docs/product/states.md),
+// what the network allows to do to the record, and blocking the author for a duration (docs/product/limits.md).
 
 export interface StatusFlags {
   close: boolean;
@@ -47,17 +48,24 @@ export function ActionsBar({
   onBlock,
   blockHint,
   extra = [],
+  typingColleague = null,
+  timeZone,
 }: {
   flags: StatusFlags;
   onStatus: (body: StatusBody) => Promise<unknown>;
   onBlock: (duration: BlockDuration | null) => Promise<unknown>;
-  /** Shown under the block entries when the network cannot ban (the block is Otklik's only). */
+  /** Why there is no block entry (the network's API cannot ban): shown as a disabled entry. */
   blockHint?: string | null;
   extra?: ExtraAction[];
+  /** A colleague typing a reply here right now (holds its lock): closing asks first. */
+  typingColleague?: string | null;
+  /** The space's IANA time zone: snooze presets are its wall-clock times. */
+  timeZone: string;
 }) {
   const t = useInboxT();
   const [busy, setBusy] = useState(false);
   const [delayOpen, setDelayOpen] = useState(false);
+  const [closing, setClosing] = useState<StatusBody | null>(null);
 
   /** True when the action went through; a failure shows its error and answers false. */
   const run = async (work: () => Promise<unknown>) => {
@@ -68,7 +76,14 @@ export function ActionsBar({
       setBusy(false);
     }
   };
-  const status = (body: StatusBody) => run(() => onStatus(body));
+  const apply = (body: StatusBody) => run(() => onStatus(body));
+  const status = async (body: StatusBody) => {
+    if (body.status === 'closed' && typingColleague) {
+      setClosing(body);
+      return false;
+    }
+    return apply(body);
+  };
 
   const primary = flags.close
     ? {
@@ -129,14 +144,15 @@ export function ActionsBar({
         ]
       : []),
   ];
-  const hasMenu = statusEntries.length > 0 || extra.length > 0 || flags.block || flags.unblock;
+  const hasMenu =
+    statusEntries.length > 0 || extra.length > 0 || flags.block || flags.unblock || Boolean(blockHint);
 
   return (
     <Group gap="xs" wrap="nowrap" data-testid="actions-bar">
       {primary && (
         <Button
-          variant="light"
-          color="teal"
+          // Filled teal.9: white on it keeps 4.5:1 (the light variant's teal text did not).
+          color="teal.9"
           leftSection={<IconCheck size={16} />}
           loading={busy}
           onClick={() => void status(primary.body)}
@@ -182,7 +198,20 @@ export function ActionsBar({
                 {entry.label}
               </Menu.Item>
             ))}
-            {(flags.block || flags.unblock) && <Menu.Divider />}
+            {(flags.block || flags.unblock || blockHint) && <Menu.Divider />}
+            {!flags.block && !flags.unblock && blockHint && (
+              <Menu.Item
+                disabled
+                leftSection={<IconBan size={16} />}
+                data-testid="action-block-unavailable"
+                title={blockHint}
+              >
+                <Text fz="sm">{t('actions.block')}</Text>
+                <Text fz="xs" c="dimmed" maw={220}>
+                  {blockHint}
+                </Text>
+              </Menu.Item>
+            )}
             {flags.block && (
               <Menu.Sub position="left-start">
                 <Menu.Sub.Target>
@@ -201,11 +230,6 @@ export function ActionsBar({
                       {t(`duration.${duration}`)}
                     </Menu.Item>
                   ))}
-                  {blockHint && (
-                    <Text fz="xs" c="dimmed" px="sm" py={4} maw={220}>
-                      {blockHint}
-                    </Text>
-                  )}
                 </Menu.Sub.Dropdown>
               </Menu.Sub>
             )}
@@ -221,7 +245,18 @@ export function ActionsBar({
           </Menu.Dropdown>
         </Menu>
       )}
+      <CloseWhileTypingModal
+        name={closing ? typingColleague : null}
+        busy={busy}
+        onCancel={() => setClosing(null)}
+        onConfirm={() => {
+          const body = closing;
+          setClosing(null);
+          if (body) void apply(body);
+        }}
+      />
       <DelayModal
+        timeZone={timeZone}
         opened={delayOpen}
         onClose={() => setDelayOpen(false)}
         // A refused delay keeps the dialog open (the error is shown), so the time can be corrected.
@@ -233,52 +268,121 @@ export function ActionsBar({
   );
 }
 
-/** SPEC §4 delayed: until a moment in the future (a date-time picker). */
+/** "Close while a colleague is typing a reply?" (issue 13): open while `name` is set. */
+export function CloseWhileTypingModal({
+  name,
+  busy = false,
+  onCancel,
+  onConfirm,
+}: {
+  name: string | null;
+  busy?: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
+  const t = useInboxT();
+  return (
+    <Modal opened={name !== null} onClose={onCancel} title={t('actions.closeWhileTyping')} centered size="sm">
+      <Text fz="sm">{t('actions.closeWhileTypingText', { name: name ?? '' })}</Text>
+      <Group justify="flex-end" mt="lg" gap="xs">
+        <Button variant="default" onClick={onCancel}>
+          {t('common.cancel')}
+        </Button>
+        <Button color="teal" loading={busy} onClick={onConfirm} data-testid="confirm-close-typing">
+          {t('actions.closeAnyway')}
+        </Button>
+      </Group>
+    </Modal>
+  );
+}
+
+/**
+ * docs/product/states.md delayed ("snooze"): presets (1 hour, tomorrow 9:00, next Monday 9:00) and a custom date-time,
+ * all on the wall clock of the space's time zone (model/snooze.ts), which the dialog names.
+ */
 export function DelayModal({
   opened,
   onClose,
   onApply,
+  timeZone,
 }: {
   opened: boolean;
   onClose: () => void;
   onApply: (until: number) => Promise<unknown>;
+  timeZone: string;
 }) {
   const t = useInboxT();
-  const tomorrow = () => {
-    const d = new Date();
-    d.setDate(d.getDate() + 1);
-    d.setHours(10, 0, 0, 0);
-    return toLocalInput(Math.floor(d.getTime() / 1000));
-  };
-  const [value, setValue] = useState(tomorrow);
-  const [applying, setApplying] = useState(false);
-  const until = fromLocalInput(value);
-  const valid = until !== null && until > Date.now() / 1000;
-  const apply = async () => {
-    if (until === null) return;
-    setApplying(true);
+  const locale = useLocale();
+  const nowS = Math.floor(Date.now() / 1000);
+  const presets = snoozePresetTimes(nowS, timeZone);
+  const [value, setValue] = useState(() => toZonedInput(presets.tomorrow, timeZone));
+  const [applying, setApplying] = useState<string | null>(null);
+  const until = fromZonedInput(value, timeZone);
+  const valid = until !== null && until > nowS;
+  const apply = async (key: string, at: number | null) => {
+    if (at === null) return;
+    setApplying(key);
     try {
-      await onApply(until);
+      await onApply(at);
     } finally {
-      setApplying(false);
+      setApplying(null);
     }
   };
+  const when = (seconds: number) =>
+    new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : 'ru-RU', {
+      timeZone,
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+    }).format(new Date(seconds * 1000));
   return (
     <Modal opened={opened} onClose={onClose} title={t('actions.delayTitle')} centered size="sm">
-      <Stack>
+      <Stack gap="xs">
+        {SNOOZE_PRESETS.map((preset) => (
+          <Button
+            key={preset}
+            variant="light"
+            justify="flex-start"
+            h="auto"
+            py={6}
+            loading={applying === preset}
+            disabled={applying !== null}
+            onClick={() => void apply(preset, presets[preset])}
+            data-testid={`snooze-${preset}`}
+          >
+            {/* The time under the name: both fit a phone's width. */}
+            <Stack gap={0} align="flex-start">
+              <Text fw={600} fz="sm" component="span">
+                {t(`actions.snooze.${preset}`)}
+              </Text>
+              <Text fz="xs" c="dimmed" component="span">
+                {when(presets[preset])}
+              </Text>
+            </Stack>
+          </Button>
+        ))}
         <TextInput
+          mt="xs"
           type="datetime-local"
           label={t('actions.delayLabel')}
+          description={t('actions.snooze.zone', { zone: timeZone })}
           value={value}
-          min={toLocalInput(Math.floor(Date.now() / 1000))}
+          min={toZonedInput(nowS, timeZone)}
           onChange={(event) => setValue(event.currentTarget.value)}
           data-testid="delay-input"
         />
-        <Group justify="flex-end">
+        <Group justify="flex-end" mt="xs">
           <Button variant="default" onClick={onClose}>
             {t('common.cancel')}
           </Button>
-          <Button disabled={!valid} loading={applying} onClick={() => void apply()} data-testid="delay-apply">
+          <Button
+            disabled={!valid || applying !== null}
+            loading={applying === 'custom'}
+            onClick={() => void apply('custom', until)}
+            data-testid="delay-apply"
+          >
             {t('actions.delayApply')}
           </Button>
         </Group>

@@ -7,6 +7,7 @@ import {
   CloseButton,
   FileButton,
   Group,
+  Menu,
   Paper,
   Progress,
   SegmentedControl,
@@ -15,25 +16,38 @@ import {
   Textarea,
   Tooltip,
 } from '@mantine/core';
-import { IconLock, IconPaperclip, IconSend } from '@tabler/icons-react';
-import { useRef, useState } from 'react';
+import { SEND_UNDO_SECONDS } from '@otklik/shared';
+import { IconArrowBackUp, IconChevronDown, IconLock, IconPaperclip, IconSend } from '@tabler/icons-react';
+import { useEffect, useRef, useState } from 'react';
 import { uploadAttachment } from '../../../api/inbox';
 import type { Attachment } from '../../../api/inboxTypes';
 import { showError } from '../../../components/notify';
 import { useInboxT } from '../i18n';
 import { checkFile, composerLimits, UPLOAD_ACCEPT } from '../model/composer';
-import { notifyProblem } from '../notify';
+import { notifyDone, notifyProblem } from '../notify';
+import { type TemplateTarget, useTemplatePicker } from './TemplatePicker';
 
-// The reply box (SPEC §5 limits while typing): characters (and bytes) left for this network and kind, the
+// The reply box (docs/product/validation.md limits while typing): characters (and bytes) left for this network and kind, the
 // caption limit once files are attached, files checked for type, size (5 MB images, 10 MB video) and
 // count before upload, and the 'Direct' toggle for comments where the network has it.
 
 export type ReplyMode = 'public' | 'direct';
 
+/** What onSend may return: a send the server holds for SEND_UNDO_SECONDS, and how to take it back (its text). */
+export interface HeldSend {
+  undo: () => Promise<string>;
+}
+const isHeld = (value: unknown): value is HeldSend =>
+  typeof value === 'object' && value !== null && typeof (value as HeldSend).undo === 'function';
+
 export interface ComposerDraft {
   text: string;
   attachments: Array<{ url: string; name?: string }>;
   mode: ReplyMode;
+  /** "Send and close" rather than "Send" (only where the box offers the choice). */
+  close: boolean;
+  /** The reply template the text was made from, if one was picked. */
+  template_id?: number;
 }
 
 interface PendingFile {
@@ -51,8 +65,17 @@ export interface ComposerProps {
   allowDirect?: boolean;
   /** Someone else is answering: the box is locked. */
   lockedBy?: string | null;
+  /** The text changed (typing takes the lock, an emptied or sent box lets go: useTypingLock). */
+  onTextChange?: (text: string) => void;
+  /** Offered while a colleague holds the box, to a role that may take it from them. */
+  onTakeOver?: () => void;
+  /** Resolves to a HeldSend when the server holds the send: the box offers "Undo" while it is held. */
   onSend: (draft: ComposerDraft) => Promise<unknown>;
   placeholder?: string;
+  /** Offer "Send" and "Send and close"; the main one is the user's default, the other becomes it once used. */
+  closeChoice?: { close: boolean; remember: (close: boolean) => void };
+  /** The conversation reply templates are filled for (none: no template picker). */
+  templateTarget?: TemplateTarget;
 }
 
 let fileKey = 0;
@@ -62,8 +85,12 @@ export function Composer({
   kind,
   allowDirect = false,
   lockedBy = null,
+  onTextChange,
+  onTakeOver,
   onSend,
   placeholder,
+  closeChoice,
+  templateTarget,
 }: ComposerProps) {
   const t = useInboxT();
   const [text, setText] = useState('');
@@ -71,6 +98,35 @@ export function Composer({
   const [files, setFiles] = useState<PendingFile[]>([]);
   const [sending, setSending] = useState(false);
   const resetRef = useRef<() => void>(null);
+  const [held, setHeld] = useState<{ send: HeldSend; left: number } | null>(null);
+  const changeText = (next: string) => {
+    setText(next);
+    onTextChange?.(next);
+  };
+  const templates = useTemplatePicker(templateTarget, text, changeText);
+
+  // The countdown of a held send; at 0 the server sends it and the offer goes.
+  useEffect(() => {
+    if (!held) return;
+    const timer = setTimeout(
+      () => setHeld((h) => (h && h.left > 1 ? { ...h, left: h.left - 1 } : null)),
+      1000,
+    );
+    return () => clearTimeout(timer);
+  }, [held]);
+
+  const undoHeld = async () => {
+    if (!held) return;
+    const { send: heldSend } = held;
+    setHeld(null);
+    try {
+      const back = await heldSend.undo();
+      changeText(back);
+      notifyDone(t('composer.undone'));
+    } catch (error) {
+      showError(error);
+    }
+  };
 
   const direct = allowDirect && mode === 'direct';
   const limitKind = direct ? 'message' : kind;
@@ -107,17 +163,22 @@ export function Composer({
     }
   };
 
-  const send = async () => {
+  const send = async (close = closeChoice?.close ?? false) => {
     if (!canSend) return;
     setSending(true);
     try {
-      await onSend({
+      const result = await onSend({
         text: text.trim(),
         attachments: attached.flatMap((f) => (f.attachment ? [{ url: f.attachment.url, name: f.name }] : [])),
         mode: direct ? 'direct' : 'public',
+        close,
+        ...(!direct && templates.chosen() !== null ? { template_id: templates.chosen()! } : {}),
       });
-      setText('');
+      if (closeChoice && close !== closeChoice.close) closeChoice.remember(close);
+      templates.sent();
+      changeText('');
       setFiles([]);
+      if (isHeld(result)) setHeld({ send: result, left: SEND_UNDO_SECONDS });
     } catch (error) {
       showError(error);
     } finally {
@@ -134,7 +195,21 @@ export function Composer({
         data-testid="composer-locked"
         title={t('composer.lockedBy', { name: lockedBy })}
       >
-        {t('composer.lockedHint', { name: lockedBy })}
+        <Group justify="space-between" gap="xs">
+          <Text fz="sm">{t('composer.lockedHint', { name: lockedBy })}</Text>
+          {onTakeOver && (
+            <Button
+              size="xs"
+              variant="light"
+              color="pink"
+              onClick={onTakeOver}
+              title={t('composer.takeOverHint', { name: lockedBy })}
+              data-testid="composer-takeover"
+            >
+              {t('composer.takeOver')}
+            </Button>
+          )}
+        </Group>
       </Alert>
     );
   }
@@ -152,6 +227,24 @@ export function Composer({
   return (
     <Paper withBorder radius="md" p="sm" data-testid="composer">
       <Stack gap="xs">
+        {held && (
+          <Alert color="indigo" variant="light" p="xs" data-testid="composer-held">
+            <Group justify="space-between" gap="xs" wrap="nowrap">
+              <Text fz="sm" aria-live="polite">
+                {t('composer.held', { count: held.left })}
+              </Text>
+              <Button
+                size="xs"
+                variant="white"
+                leftSection={<IconArrowBackUp size={14} />}
+                onClick={() => void undoHeld()}
+                data-testid="composer-undo"
+              >
+                {t('composer.undo')}
+              </Button>
+            </Group>
+          </Alert>
+        )}
         {allowDirect && (
           <Group gap="xs" justify="space-between" wrap="wrap">
             <SegmentedControl
@@ -172,10 +265,12 @@ export function Composer({
             )}
           </Group>
         )}
+        {templates.element}
         <Textarea
           value={text}
-          onChange={(event) => setText(event.currentTarget.value)}
+          onChange={(event) => changeText(event.currentTarget.value)}
           onKeyDown={(event) => {
+            if (templates.onKeyDown(event)) return;
             if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
               event.preventDefault();
               void send();
@@ -267,18 +362,49 @@ export function Composer({
                 )}
             </Stack>
           </Group>
-          <Tooltip label={t('composer.sendHint')} openDelay={500}>
-            <Button
-              onClick={() => void send()}
-              disabled={!canSend}
-              loading={sending}
-              rightSection={<IconSend size={16} />}
-              style={{ flexShrink: 0 }}
-              data-testid="composer-send"
-            >
-              {t('composer.send')}
-            </Button>
-          </Tooltip>
+          <Group gap={0} wrap="nowrap" style={{ flexShrink: 0 }}>
+            <Tooltip label={t('composer.sendHint')} openDelay={500}>
+              <Button
+                onClick={() => void send()}
+                disabled={!canSend}
+                loading={sending}
+                rightSection={<IconSend size={16} />}
+                style={
+                  closeChoice && !direct ? { borderTopRightRadius: 0, borderBottomRightRadius: 0 } : undefined
+                }
+                data-testid="composer-send"
+                data-close={closeChoice && !direct ? String(closeChoice.close) : undefined}
+              >
+                {closeChoice?.close && !direct ? t('composer.sendClose') : t('composer.send')}
+              </Button>
+            </Tooltip>
+            {closeChoice && !direct && (
+              <Menu position="top-end" withinPortal>
+                <Menu.Target>
+                  <ActionIcon
+                    size={36}
+                    variant="filled"
+                    disabled={!canSend}
+                    style={{
+                      borderTopLeftRadius: 0,
+                      borderBottomLeftRadius: 0,
+                      borderLeft: '1px solid rgba(255,255,255,.4)',
+                    }}
+                    aria-label={t('composer.sendOptions')}
+                    data-testid="composer-send-options"
+                  >
+                    <IconChevronDown size={16} />
+                  </ActionIcon>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  <Menu.Item onClick={() => void send(!closeChoice.close)} data-testid="composer-send-other">
+                    {closeChoice.close ? t('composer.send') : t('composer.sendClose')}
+                  </Menu.Item>
+                  <Menu.Label>{t('composer.sendOtherHint')}</Menu.Label>
+                </Menu.Dropdown>
+              </Menu>
+            )}
+          </Group>
         </Group>
       </Stack>
     </Paper>

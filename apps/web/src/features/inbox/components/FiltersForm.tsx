@@ -31,11 +31,12 @@ import {
   type ListKind,
   savedQueryOf,
   secondsToDay,
+  withSearchText,
 } from '../model/filters';
 import { notifyDone } from '../notify';
 import { providerName } from './ProviderIcon';
 
-// The list's filters in the top bar's filter drawer (SPEC §2): status (default new + inprogress, chats
+// The list's filters in the top bar's filter drawer (docs/product/screens-and-routes.md): status (default new + inprogress, chats
 // add open), how closed rows were closed (while 'closed' is picked), network, account, tags, assignee,
 // dates, text — and the user's saved filters for this route.
 
@@ -133,7 +134,10 @@ export function FiltersForm({
         label={t('filters.q')}
         placeholder={t('filters.qPlaceholder')}
         value={draft.q}
-        onChange={(event) => set('q', event.currentTarget.value)}
+        onChange={(event) => {
+          const q = event.currentTarget.value;
+          setDraft((d) => withSearchText(d, kind, q));
+        }}
         data-testid="filter-q"
       />
       {providers.length > 1 && (

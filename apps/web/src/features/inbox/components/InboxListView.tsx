@@ -3,6 +3,7 @@ import {
   Anchor,
   Button,
   Center,
+  Checkbox,
   Group,
   Kbd,
   Loader,
@@ -11,21 +12,26 @@ import {
   Text,
   Tooltip,
 } from '@mantine/core';
+import type { BulkAction, MacroDto } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
 import { IconKeyboard, IconRefresh, IconUsers } from '@tabler/icons-react';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useChatsList, useItemsList, useSetChatsStatus, useSetItemsStatus } from '../../../api/inbox';
+import { useChatsList, useItemsList } from '../../../api/inbox';
 import type { InboxChat, InboxItem } from '../../../api/inboxTypes';
+import { useMe } from '../../../api/me';
 import { FilterSlot, useFilterSlot } from '../../../app/filters/FilterSlot';
+import { useRouteId } from '../../../app/routeParams';
 import { useNow, useShell } from '../../../app/shell/ShellContext';
-import { showError } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
+import { socket } from '../../../realtime/instance';
+import { useBulkActions } from '../hooks/useBulkActions';
 import { useInboxData } from '../hooks/useInboxData';
 import { useListKeyboard } from '../hooks/useListKeyboard';
 import { useInboxLive, useLiveListInserts } from '../hooks/useLive';
 import { useInboxT } from '../i18n';
+import { colleagueAnswering } from '../model/bulkLock';
 import {
   APPLIED_FILTER_COUNTERS,
   countAppliedFilters,
@@ -36,11 +42,18 @@ import {
   type InboxFilters,
   type ListKind,
   parseFilters,
+  withSearchText,
 } from '../model/filters';
-import { notifyDone, notifyProblem } from '../notify';
+import { recalledList, rememberList } from '../model/listMemory';
+import { notifyProblem } from '../notify';
+import { CloseWhileTypingModal } from './ActionsBar';
 import { BulkBar } from './BulkBar';
 import { FiltersForm } from './FiltersForm';
+import { InboxSearchField, SearchScope } from './InboxSearch';
+import { MacroDialog, MacroRunner } from './MacroRunner';
+import { MentionsList } from './MentionsList';
 import { ChatRow, ItemRow } from './rows';
+import { ViewTabs } from './ViewTabs';
 import { VirtualList } from './VirtualList';
 
 // The comment list (items) and the chat list (chats): filters in the address and the top bar's drawer,
@@ -48,23 +61,45 @@ import { VirtualList } from './VirtualList';
 
 type Row = InboxItem | InboxChat;
 
-export function InboxListView({ kind }: { kind: ListKind }) {
+export function InboxListView({ kind, split = false }: { kind: ListKind; split?: boolean }) {
   const t = useInboxT();
   const { t: tc } = useTranslation();
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
+  const [urlParams, setUrlParams] = useSearchParams();
+  // Split view (InboxSplit): beside an open record the address is the record's, so the list keeps the
+  // filters it was opened with (listMemory, as the record's j/k use), and changing them goes back to
+  // the list's own address.
+  const openId = useRouteId();
+  const onRecord = split && openId !== null;
+  const params = useMemo(
+    () => (onRecord ? new URLSearchParams(recalledList(kind)) : urlParams),
+    [onRecord, kind, urlParams],
+  );
+  const setParams = useCallback(
+    (next: URLSearchParams) => {
+      if (onRecord) navigate({ pathname: pathFor(kind), search: next.toString() });
+      else setUrlParams(next);
+    },
+    [onRecord, navigate, kind, setUrlParams],
+  );
   const { user, isAdmin, objects } = useShell();
   const data = useInboxData();
   const nowS = useNow(30_000);
   const filterSlot = useFilterSlot();
 
   const search = params.toString();
+  /** `?view=mentions`: Mentions of me instead of the filtered list (issue 13). */
+  const mentionsView = params.get('view') === 'mentions';
   const filters = useMemo(() => parseFilters(search, kind), [search, kind]);
+  // The item page's j/k walk this list in this order (model/listMemory.ts).
+  useEffect(() => {
+    if (!onRecord) rememberList(kind, search);
+  }, [onRecord, kind, search]);
   const reversed = user.settings.reversed === true;
   const query = useMemo(() => filtersToApiQuery(filters, kind, reversed), [filters, kind, reversed]);
 
-  const items = useItemsList(query, kind === 'items');
-  const chats = useChatsList(query, kind === 'chats');
+  const items = useItemsList(query, kind === 'items' && !mentionsView);
+  const chats = useChatsList(query, kind === 'chats' && !mentionsView);
   const list = kind === 'items' ? items : chats;
   const rows: Row[] = useMemo(
     () => (list.data?.pages ?? []).flatMap((page) => page.items as Row[]),
@@ -75,8 +110,10 @@ export function InboxListView({ kind }: { kind: ListKind }) {
   useInboxLive();
   const live = useLiveListInserts(kind, query, filters, reversed);
 
-  const closeItems = useSetItemsStatus();
-  const closeChats = useSetChatsStatus();
+  const bulk = useBulkActions(kind);
+  const myId = useMe().data?.id;
+  /** Rows about to be closed while a colleague types an answer to one of them: asked first. */
+  const [confirming, setConfirming] = useState<{ rows: Row[]; name: string } | null>(null);
 
   const pathOf = useCallback(
     (row: Row) =>
@@ -84,8 +121,8 @@ export function InboxListView({ kind }: { kind: ListKind }) {
     [kind],
   );
 
-  /** SPEC §6: closing after a reply is an operator's; without one, a moderator's. The server decides too. */
-  const closeRows = async (targets: Row[]) => {
+  /** docs/product/roles.md: closing after a reply is an operator's; without one, a moderator's. The server decides too. */
+  const closeRows = async (targets: Row[], confirmed = false) => {
     const ability = kind === 'items' ? 'items' : 'messages';
     const allowed = targets.filter((row) => {
       const replied =
@@ -104,24 +141,49 @@ export function InboxListView({ kind }: { kind: ListKind }) {
       notifyProblem('status.noReplyYet');
       return;
     }
-    try {
-      const body = { ids: allowed.map((row) => row.id), status: 'closed' as const };
-      if (kind === 'items') await closeItems.mutateAsync(body);
-      else await closeChats.mutateAsync(body);
-      notifyDone(t('bulk.closed', { count: allowed.length }));
-      nav.dispatch({ type: 'clear' });
-    } catch (error) {
-      showError(error);
+    const typing = confirmed
+      ? null
+      : colleagueAnswering(
+          allowed.map((row) => row.id),
+          socket.holder,
+          myId,
+          kind === 'items' ? 'item' : 'chat',
+        );
+    if (typing) {
+      setConfirming({ rows: allowed, name: typing.name });
+      return;
     }
+    // One request, answered per id, with Undo in the toast (issue 13).
+    if (
+      await bulk.run(
+        { kind: 'close' },
+        allowed.map((row) => row.id),
+      )
+    )
+      nav.dispatch({ type: 'clear' });
   };
 
-  const nav = useListKeyboard(ids, {
-    open: (index) => {
-      const row = rows[index];
-      if (row) navigate(pathOf(row));
+  /** Tag, assign or snooze the selection; the selection stays for a next action. */
+  const actOnSelection = (action: BulkAction) => bulk.run(action, nav.state.selected);
+
+  const nav = useListKeyboard(
+    ids,
+    {
+      open: (index) => {
+        const row = rows[index];
+        if (row) navigate(pathOf(row));
+      },
+      close: (indexes) => void closeRows(indexes.map((i) => rows[i]!).filter(Boolean)),
     },
-    close: (indexes) => void closeRows(indexes.map((i) => rows[i]!).filter(Boolean)),
-  });
+    { recordOpen: onRecord },
+  );
+
+  // The open record is the focused row of the split list: x selects it, and it stays in view.
+  const openIndex = onRecord ? ids.indexOf(openId) : -1;
+  const { dispatch: navDispatch } = nav;
+  useEffect(() => {
+    if (openIndex >= 0) navDispatch({ type: 'focus', index: openIndex });
+  }, [openIndex, navDispatch]);
 
   const apply = (next: InboxFilters) => {
     setParams(filtersToSearch(next, kind, params));
@@ -129,15 +191,24 @@ export function InboxListView({ kind }: { kind: ListKind }) {
   };
   const applied = countAppliedFilters(filters, kind);
   const selectedRows = rows.filter((row) => nav.state.selected.includes(row.id));
+  const [macroRun, setMacroRun] = useState<{ macro: MacroDto; itemIds: number[] } | null>(null);
   const hasAccounts = (objects?.items.length ?? 0) > 0;
   const title = tc(kind === 'items' ? 'titles.items' : 'titles.chats');
 
   return (
-    <Stack gap="md" pb={selectedRows.length > 0 ? 80 : 0}>
+    <Stack
+      gap="md"
+      // The bulk bar wraps to three lines on a phone: the last rows stay reachable above it.
+      pb={selectedRows.length > 0 ? { base: 180, sm: 80 } : 0}
+    >
       <PageHeader
         title={title}
         actions={
           <>
+            <InboxSearchField
+              value={filters.q}
+              onSearch={(q) => setParams(filtersToSearch(withSearchText(filters, kind, q), kind, params))}
+            />
             <Tooltip label={t('list.keyboard')} multiline w={260}>
               <Group gap={4} visibleFrom="sm" c="dimmed" aria-label={t('list.keyboard')}>
                 <IconKeyboard size={16} />
@@ -159,6 +230,19 @@ export function InboxListView({ kind }: { kind: ListKind }) {
           </>
         }
       />
+      <ViewTabs
+        kind={kind}
+        filters={filters}
+        meId={myId ?? null}
+        onChange={(next) => {
+          const keep = new URLSearchParams(params);
+          keep.delete('view');
+          setParams(filtersToSearch(next, kind, keep));
+        }}
+        mentions={mentionsView}
+        onMentions={() => setParams(new URLSearchParams({ view: 'mentions' }))}
+      />
+      <SearchScope filters={filters} kind={kind} />
       <FilterSlot keys={filterKeys(kind)} count={APPLIED_FILTER_COUNTERS[kind]} title={t('filters.title')}>
         <FiltersForm kind={kind} filters={filters} onApply={apply} data={data} />
       </FilterSlot>
@@ -174,7 +258,7 @@ export function InboxListView({ kind }: { kind: ListKind }) {
         </Group>
       )}
 
-      {live.pending > 0 && (
+      {live.pending > 0 && !mentionsView && (
         <Alert variant="light" color="indigo" py="xs">
           <Group justify="space-between">
             <Text fz="sm">{t('list.newRows', { count: live.pending })}</Text>
@@ -190,7 +274,9 @@ export function InboxListView({ kind }: { kind: ListKind }) {
         </Alert>
       )}
 
-      {list.isPending ? (
+      {mentionsView ? (
+        <MentionsList kind={kind} />
+      ) : list.isPending ? (
         <Center py={60}>
           <Loader />
         </Center>
@@ -229,6 +315,12 @@ export function InboxListView({ kind }: { kind: ListKind }) {
         </Paper>
       ) : (
         <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
+          <SelectAllBar
+            label={t('bulk.selectAll', { count: rows.length })}
+            total={rows.length}
+            selected={selectedRows.length}
+            onChange={(all) => nav.dispatch(all ? { type: 'select', ids } : { type: 'clear' })}
+          />
           <VirtualList
             count={rows.length}
             getKey={(index) => rows[index]!.id}
@@ -266,10 +358,74 @@ export function InboxListView({ kind }: { kind: ListKind }) {
           kind={kind}
           rows={selectedRows}
           data={data}
+          busy={bulk.busy}
           onClose={() => void closeRows(selectedRows)}
+          onAction={actOnSelection}
           onClear={() => nav.dispatch({ type: 'clear' })}
+        >
+          {/* A macro runs on the selected comments of one space (macros belong to a space). */}
+          {kind === 'items' && macroSpaceOf(selectedRows as InboxItem[]) !== null && (
+            <MacroRunner
+              itemIds={selectedRows.map((row) => row.id)}
+              spaceId={macroSpaceOf(selectedRows as InboxItem[])!}
+              onOpen={(macro) => setMacroRun({ macro, itemIds: selectedRows.map((row) => row.id) })}
+            />
+          )}
+        </BulkBar>
+      )}
+      {/* Outside the bar: the run closes or moves the selected rows, the result stays until read. */}
+      {macroRun && (
+        <MacroDialog
+          macro={macroRun.macro}
+          itemIds={macroRun.itemIds}
+          onClose={() => setMacroRun(null)}
+          onDone={() => nav.dispatch({ type: 'clear' })}
         />
       )}
+      <CloseWhileTypingModal
+        name={confirming?.name ?? null}
+        onCancel={() => setConfirming(null)}
+        onConfirm={() => {
+          const rows = confirming?.rows ?? [];
+          setConfirming(null);
+          void closeRows(rows, true);
+        }}
+      />
     </Stack>
   );
+}
+
+/**
+ * "Select all loaded (N)": the rows this list has loaded (its pages so far), not every match on the
+ * server — a bulk action then names exactly the rows the operator has seen.
+ */
+function SelectAllBar({
+  label,
+  total,
+  selected,
+  onChange,
+}: {
+  label: string;
+  total: number;
+  selected: number;
+  onChange: (all: boolean) => void;
+}) {
+  return (
+    <Group px="md" py={6} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
+      <Checkbox
+        size="xs"
+        label={label}
+        checked={selected > 0 && selected === total}
+        indeterminate={selected > 0 && selected < total}
+        onChange={(event) => onChange(event.currentTarget.checked)}
+        data-testid="select-all"
+      />
+    </Group>
+  );
+}
+
+/** The one space every selected comment is in; null when the selection spans several. */
+function macroSpaceOf(rows: InboxItem[]): number | null {
+  const spaces = new Set(rows.map((row) => row.space_id));
+  return spaces.size === 1 ? [...spaces][0]! : null;
 }

@@ -39,6 +39,7 @@ export function BlockedBadge({ author }: { author: InboxAuthor }) {
 
 export function RecordSide({
   spaceId,
+  objectId,
   author,
   details,
   tags,
@@ -50,6 +51,8 @@ export function RecordSide({
   data,
 }: {
   spaceId: number;
+  /** The record's account (its company's tags_mode limits the tags offered). */
+  objectId?: number;
   author: InboxAuthor | null;
   details: Array<{ label: string; value: ReactNode }>;
   tags: number[];
@@ -106,6 +109,7 @@ export function RecordSide({
               <TagPicker
                 value={tags}
                 spaceId={spaceId}
+                objectId={objectId}
                 data={data}
                 onChange={(ids) => void onTags(ids).catch(showError)}
               />

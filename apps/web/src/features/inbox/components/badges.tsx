@@ -1,5 +1,5 @@
 import { Badge, Group, Text, Tooltip } from '@mantine/core';
-import { IconLock } from '@tabler/icons-react';
+import { IconAlarm, IconLock } from '@tabler/icons-react';
 import type { CloseReason, InboxStatus } from '../../../api/inboxTypes';
 import type { Tag } from '../../../api/types';
 import { useLocale } from '../../../i18n/useLocale';
@@ -57,6 +57,26 @@ export function StatusBadge({
   return badge;
 }
 
+/** Came back from "delayed" (snooze) and nobody opened it since (issue 13). */
+export function ReturnedBadge({ returnedAt }: { returnedAt: number | null | undefined }) {
+  const t = useInboxT();
+  const locale = useLocale();
+  if (!returnedAt) return null;
+  return (
+    <Tooltip label={t('status.returnedAt', { date: formatDateTime(returnedAt, locale) })}>
+      <Badge
+        size="xs"
+        color="violet"
+        variant="filled"
+        leftSection={<IconAlarm size={10} />}
+        data-testid="returned-mark"
+      >
+        {t('status.returned')}
+      </Badge>
+    </Tooltip>
+  );
+}
+
 export function TagBadges({
   ids,
   tagsById,
@@ -92,7 +112,7 @@ export function TagBadges({
   );
 }
 
-/** An author's labels (SPEC §2 settings/labels), as coloured dots with their names. */
+/** An author's labels (docs/product/screens-and-routes.md settings/labels), as coloured dots with their names. */
 export function LabelBadges({
   ids,
   labelsById,
@@ -116,7 +136,7 @@ export function LabelBadges({
   ));
 }
 
-/** "Anna is answering…" — a colleague holds the lock of this item or chat (SPEC §7 lock). */
+/** "Anna is answering…" — a colleague holds the lock of this item or chat (docs/product/api.md lock). */
 export function LockNote({ lockKey, compact = false }: { lockKey: string; compact?: boolean }) {
   const t = useInboxT();
   const { holder, isMine } = useLock(lockKey);

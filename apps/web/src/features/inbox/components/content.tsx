@@ -12,6 +12,7 @@ import { useEffect, useState } from 'react';
 import type { Attachment, DeliveryState } from '../../../api/inboxTypes';
 import { api } from '../../../api/instance';
 import { showError } from '../../../components/notify';
+import { useFailureText } from '../../../i18n/useLocale';
 import { useInboxT } from '../i18n';
 
 // What customers and operators wrote: text (always as text, never HTML), attachments, delivery state.
@@ -78,8 +79,8 @@ function WebImage({ url, path, name }: { url: string; path: string | null; name?
   );
 }
 
-/** A file behind the network's token: downloaded when asked for. */
-function ProxiedFile({ path, name }: { path: string; name: string }) {
+/** A file behind the session's token (a network's, a task comment's): downloaded when asked for. */
+export function ProxiedFile({ path, name }: { path: string; name: string }) {
   const [busy, setBusy] = useState(false);
   const download = async () => {
     setBusy(true);
@@ -184,6 +185,7 @@ export function Delivery({
   retrying?: boolean;
 }) {
   const t = useInboxT();
+  const failureText = useFailureText();
   if (state === 'received') return null;
   if (state === 'failed') {
     return (
@@ -198,7 +200,7 @@ export function Delivery({
         </Badge>
         {error && (
           <Text fz="xs" c="red.8" data-testid="delivery-error">
-            {error}
+            {failureText(error)}
           </Text>
         )}
         {onRetry && (

@@ -16,41 +16,36 @@ import { IconMoodSmile } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useRememberEmoji } from '../../../api/inbox';
 import type { Reaction } from '../../../api/inboxTypes';
-import type { Tag } from '../../../api/types';
 import { useShell } from '../../../app/shell/ShellContext';
 import type { InboxData } from '../hooks/useInboxData';
 import { useInboxT } from '../i18n';
 
-// Tag picker, assignee picker and reactions picker of an item or chat page.
+import { companyTagsOnly, tagOptions } from '../model/tags';
 
-/** Tags of the record's space, children under their parents ("Доставка / Сроки"). */
-export function tagOptions(tags: Tag[], spaceId: number) {
-  const inSpace = tags.filter((tag) => tag.space_id === spaceId);
-  const byId = new Map(inSpace.map((tag) => [tag.id, tag]));
-  const path = (tag: Tag, depth = 0): string => {
-    const parent = tag.parent_id ? byId.get(tag.parent_id) : undefined;
-    return parent && depth < 10 ? `${path(parent, depth + 1)} / ${tag.name}` : tag.name;
-  };
-  return inSpace
-    .map((tag) => ({ value: String(tag.id), label: path(tag) }))
-    .sort((a, b) => a.label.localeCompare(b.label));
-}
+// Tag picker, assignee picker and reactions picker of an item or chat page.
 
 export function TagPicker({
   value,
   spaceId,
+  objectId,
   data,
   onChange,
   disabled,
 }: {
   value: number[];
   spaceId: number;
+  /** The record's account: its company's tags_mode decides which tags are offered. */
+  objectId?: number;
   data: InboxData;
   onChange: (ids: number[]) => void;
   disabled?: boolean;
 }) {
   const t = useInboxT();
-  const options = useMemo(() => tagOptions([...data.tagsById.values()], spaceId), [data.tagsById, spaceId]);
+  const companyOnly = companyTagsOnly(objectId, data);
+  const options = useMemo(
+    () => tagOptions([...data.tagsById.values()], spaceId, companyOnly, value),
+    [data.tagsById, spaceId, companyOnly, value],
+  );
   return (
     <MultiSelect
       label={t('actions.tags')}
@@ -135,8 +130,8 @@ export function displayReaction(value: string | number): string {
 }
 
 /**
- * The network's reaction set (SPEC §3, §9: VK ids, Telegram ~73 emoji, WhatsApp 12) with the user's recent
- * emoji for this network first (SPEC §7 PUT /v1/me/emoji keeps 18).
+ * The network's reaction set (docs/product/entities.md, limits.md: VK ids, Telegram ~73 emoji, WhatsApp 12) with the user's recent
+ * emoji for this network first (docs/product/api.md PUT /v1/me/emoji keeps 18).
  */
 export function ReactionPicker({
   entry,

@@ -1,4 +1,4 @@
-import { Badge, Box, Checkbox, Group, Rating, Text } from '@mantine/core';
+import { Badge, Box, Checkbox, Group, Rating, Text, VisuallyHidden } from '@mantine/core';
 import { IconEyeOff, IconHeartFilled, IconTrash, IconUser } from '@tabler/icons-react';
 import type { MouseEvent } from 'react';
 import { Link } from 'react-router';
@@ -8,7 +8,7 @@ import type { InboxData } from '../hooks/useInboxData';
 import { useInboxT } from '../i18n';
 import { matchParts } from '../model/match';
 import { formatWhen } from '../model/time';
-import { LockNote, StatusBadge, TagBadges } from './badges';
+import { LockNote, ReturnedBadge, StatusBadge, TagBadges } from './badges';
 import { ProviderIcon } from './ProviderIcon';
 import classes from './rows.module.css';
 
@@ -63,7 +63,9 @@ function RowShell({
           data-testid="row-select"
         />
       )}
-      <Link to={to} className={classes.link} aria-label={label} data-testid="row-link">
+      <Link to={to} className={classes.link} data-testid="row-link">
+        {/* A summary first, then the row as seen: the link's name contains its visible text. */}
+        <VisuallyHidden>{label}</VisuallyHidden>
         {children}
       </Link>
     </Box>
@@ -144,6 +146,7 @@ export function ItemRow({ item, ...props }: RowProps & { item: InboxItem }) {
               delayedUntil={item.delayed_until}
               size="xs"
             />
+            <ReturnedBadge returnedAt={item.returned_at} />
             {item.is_hidden && <IconEyeOff size={14} aria-label={t('list.hiddenMark')} color="gray" />}
             {item.is_deleted && <IconTrash size={14} aria-label={t('list.deletedMark')} color="red" />}
             {item.is_liked && (
@@ -219,7 +222,7 @@ export function ChatRow({ chat, ...props }: RowProps & { chat: InboxChat }) {
           >
             {(chat.match ? chat.match.is_own : chat.last_message_is_own) && (
               <Text span c="dimmed" fz="sm">
-                {t('list.you')}
+                {t('list.ownLast')}
               </Text>
             )}
             {chat.match ? <Passage match={chat.match} /> : chat.last_message || t('list.noText')}
@@ -231,6 +234,7 @@ export function ChatRow({ chat, ...props }: RowProps & { chat: InboxChat }) {
               delayedUntil={chat.delayed_until}
               size="xs"
             />
+            <ReturnedBadge returnedAt={chat.returned_at} />
             <TagBadges ids={chat.tags} tagsById={props.data.tagsById} />
             {assignee && (
               <Badge

@@ -1,16 +1,18 @@
 import { type Ability, can } from '@otklik/shared';
 import { useCallback, useMemo } from 'react';
 import { useMembers } from '../../../api/inbox';
-import type { AccountObject, Tag } from '../../../api/types';
+import type { AccountObject, Company, Tag } from '../../../api/types';
 import { useShell } from '../../../app/shell/ShellContext';
 import { useInboxT } from '../i18n';
 
 // What inbox screens look up beside each row: accounts, tags, labels, members' names, and what the
-// signed-in person may do in a space (SPEC §6, the shared ability table).
+// signed-in person may do in a space (docs/product/roles.md, the shared ability table).
 
 export interface InboxData {
   objectsById: Map<number, AccountObject>;
   tagsById: Map<number, Tag>;
+  /** Companies with their settings (tags_mode decides the tags offered for their accounts). */
+  companiesById: Map<number, Company>;
   labelsById: Map<number, { id: number; name: string; color: string | null; space_id: number }>;
   /** A member's name; "Member #id" when the user may not list members (see api/inbox useMembers). */
   memberName(id: number | null | undefined): string | null;
@@ -29,6 +31,7 @@ export function useInboxData(): InboxData {
   const members = useMembers();
 
   const objectsById = useMemo(() => new Map((objects?.items ?? []).map((o) => [o.id, o])), [objects]);
+  const companiesById = useMemo(() => new Map((objects?.companies ?? []).map((c) => [c.id, c])), [objects]);
   const tagsById = useMemo(() => new Map((objects?.tags ?? []).map((tag) => [tag.id, tag])), [objects]);
   const labelsById = useMemo(
     () => new Map((objects?.labels ?? []).map((label) => [label.id, label])),
@@ -55,6 +58,7 @@ export function useInboxData(): InboxData {
 
   return {
     objectsById,
+    companiesById,
     tagsById,
     labelsById,
     memberName,

@@ -8,11 +8,15 @@ import { commandForKey, initialNavState, type NavCommand, navReducer } from '../
 export function useListKeyboard(
   ids: number[],
   handlers: { open(index: number): void; close?(indexes: number[]): void },
-  options: { selectable?: boolean } = {},
+  options: { selectable?: boolean; recordOpen?: boolean } = {},
 ) {
   const selectable = options.selectable ?? true;
   const selectableRef = useRef(selectable);
   selectableRef.current = selectable;
+  // Split view with a record open beside the list: moving, opening and closing are the record page's
+  // keys (j/k walk the same list); x and Esc stay the list's.
+  const recordOpenRef = useRef(options.recordOpen ?? false);
+  recordOpenRef.current = options.recordOpen ?? false;
   const [state, dispatch] = useReducer(navReducer, initialNavState);
   const previous = useRef<number[]>(ids);
   const stateRef = useRef(state);
@@ -45,6 +49,7 @@ export function useListKeyboard(
         editable: target?.isContentEditable,
       });
       if (!command) return;
+      if (recordOpenRef.current && command !== 'select' && command !== 'clear') return;
       const list = idsRef.current;
       const { focus, selected } = stateRef.current;
       // Enter on a focused link or button does what that element does.

@@ -1,8 +1,16 @@
-import { type Ability, canPerform, isWithinEditWindow, type ProviderEntry } from '@otklik/shared';
+import {
+  type Ability,
+  canPerform,
+  isWithinEditWindow,
+  type Locale,
+  type ProviderEntry,
+  translate,
+  unavailableReason,
+} from '@otklik/shared';
 import type { InboxChat, InboxItem } from '../../../api/inboxTypes';
 
-// Which actions an item or chat offers: ONLY what the network allows (SPEC §3 catalogue actions) AND the
-// person's role permits (SPEC §6, the shared ability table the server's policies use too).
+// Which actions an item or chat offers: ONLY what the network allows (docs/product/entities.md catalogue actions) AND the
+// person's role permits (docs/product/roles.md, the shared ability table the server's policies use too).
 
 export type Can = (ability: Ability) => boolean;
 
@@ -22,6 +30,8 @@ export interface ItemActions {
   unhide: boolean;
   like: boolean;
   unlike: boolean;
+  /** Report the comment to the network (catalogue `report`: VK). */
+  report: boolean;
   react: boolean;
   block: boolean;
   unblock: boolean;
@@ -53,10 +63,11 @@ export function itemActions(item: InboxItem, entry: ProviderEntry | null, can: C
     unhide: isCustomer && !item.is_deleted && item.is_hidden && allows('hide') && can('items.delete'),
     like: isCustomer && !item.is_deleted && !item.is_liked && allows('like') && can('items.reply'),
     unlike: isCustomer && !item.is_deleted && item.is_liked && allows('like') && can('items.reply'),
+    report: isCustomer && !item.is_deleted && allows('report') && can('items.delete'),
     react:
       isCustomer && !item.is_deleted && allows('react') && entry?.reactions != null && can('items.reply'),
-    // The block is always ours; the network bans too where it can (the menu says which).
-    block: author !== null && !author.is_blocked && can('authors.block'),
+    // Offered only where the network's API bans (issue 13 #15); elsewhere the menu says why (blockUnavailable).
+    block: author !== null && !author.is_blocked && allows('block') && can('authors.block'),
     unblock: author?.is_blocked === true && can('authors.block'),
     tag: can('items.tag'),
     assign: can('items.assign'),
@@ -101,14 +112,19 @@ export function chatActions(
       canPerform(entry, 'react') &&
       entry.reactions?.messages === true &&
       can('messages.reply'),
-    block: author !== null && !author.is_blocked && can('authors.block'),
+    block:
+      author !== null &&
+      !author.is_blocked &&
+      entry !== null &&
+      canPerform(entry, 'block') &&
+      can('authors.block'),
     unblock: author?.is_blocked === true && can('authors.block'),
     tag: can('messages.tag'),
     assign: can('messages.assign'),
   };
 }
 
-/** An own reply the operator may still edit (SPEC §9 edit windows: VK 12 h, vc 20 min). */
+/** An own reply the operator may still edit (docs/product/limits.md edit windows: VK 12 h, vc 20 min). */
 export function canEditReply(
   reply: InboxItem,
   entry: ProviderEntry | null,
@@ -123,7 +139,7 @@ export function canEditReply(
 /** The status an item returns to on "reopen". */
 export const REOPEN_STATUS = 'inprogress' as const;
 
-/** Has any action at all (read-only and analyst see none, SPEC §6). */
+/** Has any action at all (read-only and analyst see none, docs/product/roles.md). */
 export const hasAnyAction = (actions: object) => Object.values(actions).some(Boolean);
 
 /**
@@ -141,4 +157,19 @@ export async function attemptAction(
     onError(error);
     return false;
   }
+}
+
+/**
+ * Why the menu has no block entry for an author the person could otherwise block: the network's API
+ * cannot ban (the shared catalogue's reason, the same text the server refuses with). Null otherwise.
+ */
+export function blockUnavailable(
+  author: { is_blocked: boolean } | null,
+  entry: ProviderEntry | null,
+  can: Can,
+  locale: Locale,
+): string | null {
+  if (!author || author.is_blocked || !entry || !can('authors.block')) return null;
+  const reason = unavailableReason(entry, 'block');
+  return reason ? translate(locale, reason.key, reason.params) : null;
 }

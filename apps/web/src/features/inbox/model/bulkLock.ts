@@ -1,4 +1,4 @@
-// A bulk reply is refused while a colleague answers any of the selected comments (SPEC §7 lock: the
+// A bulk reply is refused while a colleague answers any of the selected comments (docs/product/api.md lock: the
 // server answers 409 `locked`); the bar checks the locks this tab knows of before offering it.
 
 export interface KnownHolder {
@@ -7,16 +7,18 @@ export interface KnownHolder {
 }
 
 /**
- * The first colleague holding the lock of one of `itemIds` ('item:ID' keys), or null. Locks held by
- * the current user — in this or another tab — do not count.
+ * The first colleague holding the lock of one of `ids` ('item:ID' keys, or 'chat:ID'), or null. Locks
+ * held by the current user — in this or another tab — do not count. Also asked before closing rows
+ * from a list: closing what a colleague is typing an answer to asks first (issue 13).
  */
 export function colleagueAnswering(
-  itemIds: readonly number[],
+  ids: readonly number[],
   holderOf: (key: string) => KnownHolder | null,
   myId: number | undefined,
+  kind: 'item' | 'chat' = 'item',
 ): KnownHolder | null {
-  for (const id of itemIds) {
-    const holder = holderOf(`item:${id}`);
+  for (const id of ids) {
+    const holder = holderOf(`${kind}:${id}`);
     if (holder && holder.id !== myId) return holder;
   }
   return null;

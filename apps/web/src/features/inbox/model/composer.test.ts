@@ -1,10 +1,10 @@
 import { type Ability, canInSpace, parseActor, ROLE_PRESETS } from '@otklik/shared';
 import { describe, expect, it } from 'vitest';
 import type { InboxItem } from '../../../api/inboxTypes';
-import { canEditReply, chatActions, hasAnyAction, itemActions } from './actions';
+import { blockUnavailable, canEditReply, chatActions, hasAnyAction, itemActions } from './actions';
 import { checkBulkReply, checkFile, composerLimits, providerEntry } from './composer';
 
-describe('composer limits (SPEC §5)', () => {
+describe('composer limits (docs/product/validation.md)', () => {
   it('counts characters left for the provider and kind', () => {
     const limits = composerLimits('twitter', 'comment', 'a'.repeat(270), 0);
     expect(limits).toMatchObject({ charLimit: 280, charsLeft: 10, maxAttachments: 4, problem: null });
@@ -130,8 +130,29 @@ describe('item actions: network AND role', () => {
     const instagram = itemActions({ ...item, provider: 'instagram' }, providerEntry('instagram'), admin);
     expect(instagram).toMatchObject({ like: false, hide: true, delete: true, react: false });
     const vk = itemActions({ ...item, provider: 'vk' }, providerEntry('vk'), admin);
-    expect(vk).toMatchObject({ hide: false, like: true, react: true, restore: false });
+    expect(vk).toMatchObject({ hide: false, like: true, react: true, restore: false, report: true });
+    expect(instagram.report).toBe(false);
     expect(itemActions({ ...item, is_deleted: true }, providerEntry('vk'), admin).restore).toBe(true);
+  });
+
+  it('blocks only where the network API bans; elsewhere says why (issue 13 #15)', () => {
+    const admin = canAs('administrator');
+    const author = { id: 3, is_blocked: false };
+    const withAuthor = { ...item, author } as InboxItem;
+    expect(itemActions({ ...withAuthor, provider: 'vk' }, providerEntry('vk'), admin).block).toBe(true);
+    expect(
+      itemActions({ ...withAuthor, provider: 'instagram' }, providerEntry('instagram'), admin).block,
+    ).toBe(false);
+    expect(blockUnavailable(author, providerEntry('vk'), admin, 'ru')).toBeNull();
+    expect(blockUnavailable(author, providerEntry('viber'), admin, 'ru')).toBe(
+      'API Viber не позволяет заблокировать автора',
+    );
+    expect(blockUnavailable(author, providerEntry('viber'), admin, 'en')).toBe(
+      "Viber's API does not allow blocking an author",
+    );
+    // No reason for someone who may not block anyway, or an author already blocked (unblock stays).
+    expect(blockUnavailable(author, providerEntry('viber'), canAs('operator'), 'en')).toBeNull();
+    expect(blockUnavailable({ ...author, is_blocked: true }, providerEntry('viber'), admin, 'en')).toBeNull();
   });
 
   it('edits own replies only within the network window (VK 12 h)', () => {

@@ -15,7 +15,7 @@ import {
   VIDEO_UPLOAD_MAX_BYTES,
 } from '@otklik/shared';
 
-// What the composer shows while the operator types (SPEC §5 limits, via the shared catalogue — the
+// What the composer shows while the operator types (docs/product/validation.md limits, via the shared catalogue — the
 // server checks the same numbers before it calls the network).
 
 export function providerEntry(provider: string | undefined): ProviderEntry | null {
@@ -82,7 +82,7 @@ export type FileProblem =
   | { code: 'upload.tooLarge'; limitMb: number }
   | { code: 'reply.tooManyAttachments'; limit: number };
 
-/** SPEC §5, §9: images up to 5 MB, video up to 10 MB, and no more files than the network takes. */
+/** docs/product/validation.md, limits.md: images up to 5 MB, video up to 10 MB, and no more files than the network takes. */
 export function checkFile(
   file: { type: string; size: number },
   attached: number,
@@ -99,7 +99,7 @@ export function checkFile(
 /** Checked here too so the operator hears it before writing; the server stays authoritative. */
 export { BULK_REPLY_MAX };
 
-/** SPEC §5: one reply to several comments needs them in one account, and not too many. */
+/** docs/product/validation.md: one reply to several comments needs them in one account, and not too many. */
 export function checkBulkReply(
   items: ReadonlyArray<{ object_id: number }>,
 ): 'comments.sameAccount' | 'comments.tooMany' | null {

@@ -12,10 +12,11 @@ import {
   rowMatches,
   savedQueryOf,
   secondsToDay,
+  withSearchText,
 } from './filters';
 
 describe('inbox filters ↔ address ↔ API', () => {
-  it('defaults the status filter: new + inprogress for comments, chats add open (SPEC §9)', () => {
+  it('defaults the status filter: new + inprogress for comments, chats add open (docs/product/limits.md)', () => {
     expect(parseFilters('', 'items').status).toEqual(['new', 'inprogress']);
     expect(parseFilters('', 'chats').status).toEqual(['new', 'inprogress', 'open']);
     expect(countAppliedFilters(parseFilters('', 'items'), 'items')).toBe(0);
@@ -54,12 +55,29 @@ describe('inbox filters ↔ address ↔ API', () => {
   });
 
   it('writes the address without the default status and keeps other parameters', () => {
-    const filters = { ...parseFilters('', 'items'), object_id: [2, 3], q: 'доставка' };
+    const filters = withSearchText({ ...parseFilters('', 'items'), object_id: [2, 3] }, 'items', 'доставка');
     const search = filtersToSearch(filters, 'items', new URLSearchParams('locale=en&status=closed'));
     expect(search.toString()).toBe(
       'locale=en&object_id=2&object_id=3&q=%D0%B4%D0%BE%D1%81%D1%82%D0%B0%D0%B2%D0%BA%D0%B0',
     );
     expect(parseFilters(search, 'items')).toEqual(filters);
+  });
+
+  it('a text search covers every status unless statuses were chosen; the queue comes back without it', () => {
+    const all = ['new', 'inprogress', 'open', 'waiting', 'delayed', 'closed', 'deleted'];
+    expect(parseFilters('q=refund', 'items').status).toEqual(all);
+    expect(parseFilters('q=refund', 'chats').status).toEqual(all.filter((s) => s !== 'deleted'));
+    expect(filtersToApiQuery(parseFilters('q=refund', 'items'), 'items').status).toEqual(all);
+    // Chosen statuses stay chosen, with or without a text.
+    expect(parseFilters('q=refund&status=closed', 'items').status).toEqual(['closed']);
+    const chosen = withSearchText(parseFilters('status=closed', 'items'), 'items', 'refund');
+    expect(chosen.status).toEqual(['closed']);
+    // Typing a search into default filters widens them; clearing it returns to the queue.
+    const searching = withSearchText(parseFilters('', 'items'), 'items', 'refund');
+    expect(searching.status).toEqual(all);
+    expect(filtersToSearch(searching, 'items').toString()).toBe('q=refund');
+    expect(countAppliedFilters(searching, 'items')).toBe(1);
+    expect(withSearchText(searching, 'items', '').status).toEqual(['new', 'inprogress']);
   });
 
   it('always sends an explicit status list to the API', () => {
@@ -71,25 +89,35 @@ describe('inbox filters ↔ address ↔ API', () => {
     });
   });
 
-  it('round-trips saved filters (SPEC §3 Saved filter query)', () => {
+  it('round-trips saved filters (docs/product/entities.md Saved filter query)', () => {
     const filters = parseFilters('status=closed&provider=vk&created_at_from=10', 'items');
     const saved = savedQueryOf(filters, 'items');
     expect(saved).toEqual({ status: ['closed'], provider: ['vk'], created_at_from: 10 });
     expect(filtersFromSaved(JSON.parse(JSON.stringify(saved)), 'items')).toEqual(filters);
   });
 
-  it('keeps the saved-query key `source` (SPEC §2) through the address and back, but not in API calls', () => {
-    const filters = filtersFromSaved({ status: ['new'], source: 'monitoring', provider: 'vk' }, 'chats');
-    expect(filters.source).toEqual(['monitoring']);
+  it('keeps the saved-query key `source` (docs/product/screens-and-routes.md, account ids) through the address and back, and filters by it', () => {
+    const filters = filtersFromSaved({ status: ['new'], source: [7, 'bad'], provider: 'vk' }, 'chats');
+    expect(filters.source).toEqual([7]);
     expect(savedQueryOf(filters, 'chats')).toEqual({
       status: ['new'],
       provider: ['vk'],
-      source: ['monitoring'],
+      source: [7],
     });
     const search = filtersToSearch(filters, 'chats');
-    expect(search.getAll('source')).toEqual(['monitoring']);
+    expect(search.getAll('source')).toEqual(['7']);
     expect(parseFilters(search, 'chats')).toEqual(filters);
-    expect(filtersToApiQuery(filters, 'chats').source).toBeUndefined();
+    expect(filtersToApiQuery(filters, 'chats').source).toEqual([7]);
+    const row = {
+      status: 'new' as const,
+      object_id: 7,
+      tags: [],
+      assigned_user_id: null,
+      created_at: 0,
+      provider: 'vk',
+    };
+    expect(rowMatches(filters, row, 'chats')).toBe(true);
+    expect(rowMatches(filters, { ...row, object_id: 8 }, 'chats')).toBe(false);
   });
 
   it('round-trips close_reason through the address, only while closed rows are asked for', () => {

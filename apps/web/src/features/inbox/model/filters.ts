@@ -2,11 +2,14 @@ import { DEFAULT_CHAT_STATUSES, DEFAULT_ITEM_STATUSES, isProviderId } from '@otk
 import type { RouteQuery } from '@otklik/shared/routes';
 import type { CloseReason, InboxItem, InboxStatus, ItemKind } from '../../../api/inboxTypes';
 
-// The filters of the comment and chat lists, kept in the address (SPEC §2: object filtering adds
+// The filters of the comment and chat lists, kept in the address (docs/product/screens-and-routes.md: object filtering adds
 // object_id to the current route; saved filters carry status, dates, provider...). One mapping in each
 // direction: address ↔ filters ↔ API query, and the check a live row must pass to join an open list.
 
 export type ListKind = 'items' | 'chats';
+
+const sameSet = <T>(a: readonly T[], b: readonly T[]) =>
+  a.length === b.length && a.every((value) => b.includes(value));
 
 export const INBOX_STATUSES: readonly InboxStatus[] = [
   'new',
@@ -26,12 +29,27 @@ export const FILTER_STATUSES: Record<ListKind, readonly InboxStatus[]> = {
   chats: ['new', 'inprogress', 'open', 'waiting', 'delayed', 'closed'],
 };
 export const ITEM_KINDS: readonly ItemKind[] = ['comment', 'review', 'mention'];
-/** How a closed row was closed (SPEC §2 statuses: closed with reply, without reply, by autorules). */
+/** How a closed row was closed (docs/product/screens-and-routes.md statuses: closed with reply, without reply, by autorules). */
 export const CLOSE_REASONS: readonly CloseReason[] = ['reply', 'noreply', 'autorule'];
 
-/** SPEC §9: default status filter new + inprogress; chats add open. */
-export function defaultStatuses(kind: ListKind): InboxStatus[] {
+/**
+ * docs/product/limits.md: default status filter new + inprogress; chats add open. A text search defaults to every status
+ * (issue 13: a search that silently looked at the queue only missed closed and waiting rows); the server
+ * applies the same rule to a `q` without `status`.
+ */
+export function defaultStatuses(kind: ListKind, q = ''): InboxStatus[] {
+  if (q.trim()) return [...FILTER_STATUSES[kind]];
   return [...(kind === 'items' ? DEFAULT_ITEM_STATUSES : DEFAULT_CHAT_STATUSES)];
+}
+
+/**
+ * The filters with a new search text. Statuses left at their default follow the text's default (every
+ * status while searching, the queue without a text); statuses someone chose stay.
+ */
+export function withSearchText(filters: InboxFilters, kind: ListKind, q: string): InboxFilters {
+  const defaulted = sameSet(filters.status, defaultStatuses(kind, filters.q));
+  const status = defaulted ? defaultStatuses(kind, q) : filters.status;
+  return { ...filters, q, status, close_reason: status.includes('closed') ? filters.close_reason : [] };
 }
 
 export interface InboxFilters {
@@ -50,13 +68,13 @@ export interface InboxFilters {
   close_reason: CloseReason[];
   q: string;
   /**
-   * A saved-filter key the lists do not filter by themselves (SPEC §2: a saved query can carry status,
-   * dates, provider and source): kept from the saved query and the address so it is not lost.
+   * docs/product/screens-and-routes.md: a saved query can carry `source` — the connected accounts the list comes from (account
+   * ids). The server narrows by it like object_id; with both, the intersection.
    */
-  source: string[];
+  source: number[];
 }
 
-/** Query parameters that are this list's filters (the top bar counts them, SPEC §2 filter button). */
+/** Query parameters that are this list's filters (the top bar counts them, docs/product/screens-and-routes.md filter button). */
 export function filterKeys(kind: ListKind): string[] {
   const keys = [
     'status',
@@ -94,7 +112,8 @@ export function parseFilters(search: string | URLSearchParams, kind: ListKind): 
     const n = Number(value);
     return Number.isInteger(n) && n >= 0 ? n : null;
   };
-  const status = statuses.length > 0 ? statuses : defaultStatuses(kind);
+  const q = (params.get('q') ?? '').trim();
+  const status = statuses.length > 0 ? statuses : defaultStatuses(kind, q);
   const assigned = unique(all('assigned_user_id'))
     .map((v) => (v === 'none' ? 'none' : positiveInt(v)))
     .filter((v): v is number | 'none' => v !== null);
@@ -116,18 +135,15 @@ export function parseFilters(search: string | URLSearchParams, kind: ListKind): 
           (CLOSE_REASONS as readonly string[]).includes(r),
         )
       : [],
-    q: (params.get('q') ?? '').trim(),
-    source: unique(all('source').map((v) => v.trim())).filter((v) => v !== '' && v.length <= 100),
+    q,
+    source: ids(all('source')),
   };
 }
-
-const sameSet = <T>(a: readonly T[], b: readonly T[]) =>
-  a.length === b.length && a.every((value) => b.includes(value));
 
 /** The filters as query values; the default status is left out, so a clean address means "defaults". */
 export function filtersToQuery(filters: InboxFilters, kind: ListKind): RouteQuery {
   return {
-    status: sameSet(filters.status, defaultStatuses(kind)) ? undefined : filters.status,
+    status: sameSet(filters.status, defaultStatuses(kind, filters.q)) ? undefined : filters.status,
     kind: kind === 'items' && filters.kind.length > 0 ? filters.kind : undefined,
     provider: filters.provider.length > 0 ? filters.provider : undefined,
     object_id: filters.object_id.length > 0 ? filters.object_id : undefined,
@@ -159,20 +175,16 @@ export function filtersToSearch(
   return search;
 }
 
-/**
- * What GET /v1/items or /v1/chats gets: always an explicit status list. `source` is not a list
- * parameter (the server has no such filter), so it stays in the address and saved queries only.
- */
+/** What GET /v1/items or /v1/chats gets: always an explicit status list. */
 export function filtersToApiQuery(filters: InboxFilters, kind: ListKind, reversed = false): RouteQuery {
   return {
     ...filtersToQuery(filters, kind),
     status: filters.status,
-    source: undefined,
     reversed: reversed ? 1 : undefined,
   };
 }
 
-/** How many filters differ from the defaults (SPEC §2: the filter button shows the number). */
+/** How many filters differ from the defaults (docs/product/screens-and-routes.md: the filter button shows the number). */
 export function countAppliedFilters(filters: InboxFilters, kind: ListKind): number {
   return Object.values(filtersToQuery(filters, kind)).filter((v) => v !== undefined).length;
 }
@@ -192,7 +204,7 @@ export const APPLIED_FILTER_COUNTERS: Record<ListKind, (search: string) => numbe
   chats: (search) => countAppliedInSearch(search, 'chats'),
 };
 
-/** A saved filter's query (SPEC §3 Saved filter), the same keys as the address. */
+/** A saved filter's query (docs/product/entities.md Saved filter), the same keys as the address. */
 export function savedQueryOf(filters: InboxFilters, kind: ListKind): Record<string, unknown> {
   return Object.fromEntries(Object.entries(filtersToQuery(filters, kind)).filter(([, v]) => v !== undefined));
 }
@@ -227,6 +239,7 @@ export function rowMatches(filters: InboxFilters, row: Row, kind: ListKind): boo
   if (filters.provider.length > 0 && (!row.provider || !filters.provider.includes(row.provider)))
     return false;
   if (filters.object_id.length > 0 && !filters.object_id.includes(row.object_id)) return false;
+  if (filters.source.length > 0 && !filters.source.includes(row.object_id)) return false;
   if (filters.tag_id.length > 0 && !row.tags.some((tag) => filters.tag_id.includes(tag))) return false;
   if (filters.assigned_user_id.length > 0) {
     const assigned = row.assigned_user_id ?? 'none';

@@ -27,16 +27,3 @@ export function formatWhen(seconds: number, nowSeconds: number, locale: Locale):
       : { day: 'numeric', month: 'short', year: 'numeric' };
   return new Intl.DateTimeFormat(tag(locale), options).format(date);
 }
-
-/** A value for <input type="datetime-local"> in local time. */
-export function toLocalInput(seconds: number): string {
-  const d = new Date(seconds * 1000);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-export function fromLocalInput(value: string): number | null {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) return null;
-  const time = new Date(value).getTime();
-  return Number.isNaN(time) ? null : Math.floor(time / 1000);
-}

@@ -1,17 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Paper,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { getProvider, isProviderId } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
 import { IconChevronRight } from '@tabler/icons-react';
@@ -26,15 +13,16 @@ import {
   useSandboxUrl,
   useUpdateAccount,
 } from '../../../api/accounts';
-import { ApiError } from '../../../api/client';
 import type { Account } from '../../../api/inboxTypes';
 import { api } from '../../../api/instance';
+import { RecordLoading } from '../../../app/RecordNotFound';
 import { useShell } from '../../../app/shell/ShellContext';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { ProviderIcon, providerName } from '../../../features/inbox/components/ProviderIcon';
 import { useInboxT } from '../../../features/inbox/i18n';
+import { useFailureText } from '../../../i18n/useLocale';
 import { CopyField, ingestCurl } from './common';
 import { ReconnectForm, useCanReconnect } from './ReconnectForm';
 
@@ -52,26 +40,13 @@ export default function AccountScreen() {
   const t = useInboxT();
   const id = Number(useParams().id);
   const account = useAccount(id);
-  if (account.isPending) {
-    return (
-      <Center py={60}>
-        <Loader />
-      </Center>
-    );
-  }
-  if (!account.data) {
-    const notFound = account.error instanceof ApiError && account.error.status === 404;
-    return (
-      <Alert color={notFound ? 'gray' : 'red'} variant="light">
-        {notFound ? t('accounts.notFound') : account.error?.message}
-      </Alert>
-    );
-  }
+  if (!account.data) return <RecordLoading query={account} notFoundTitle={t('accounts.notFound')} />;
   return <AccountForm key={account.data.id} account={account.data} />;
 }
 
 function AccountForm({ account }: { account: Account }) {
   const t = useInboxT();
+  const failureText = useFailureText();
   const navigate = useNavigate();
   const { objects } = useShell();
   const update = useUpdateAccount();
@@ -129,7 +104,7 @@ function AccountForm({ account }: { account: Account }) {
       {account.error && (
         <Alert color="red" variant="light" title={t('accounts.errorHeading')}>
           <Stack gap="xs">
-            <Text fz="sm">{account.error}</Text>
+            <Text fz="sm">{failureText(account.error)}</Text>
             <Group>
               <Button
                 size="compact-sm"

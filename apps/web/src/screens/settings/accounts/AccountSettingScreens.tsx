@@ -19,12 +19,13 @@ import { useAccount, useUpdateAccount } from '../../../api/accounts';
 import { useObjects } from '../../../api/config';
 import type { Account } from '../../../api/inboxTypes';
 import type { AccountObject } from '../../../api/types';
+import { isNotFoundError, RecordNotFound } from '../../../app/RecordNotFound';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { ProviderIcon } from '../../../features/inbox/components/ProviderIcon';
 import { useInboxT } from '../../../features/inbox/i18n';
 
-// Per-account settings (SPEC §2 accounts/{id}/exclude, exclude_messages, chats, stickers, reactions): what
+// Per-account settings (docs/product/screens-and-routes.md accounts/{id}/exclude, exclude_messages, chats, stickers, reactions): what
 // not to import, and three switches. Each is offered only for networks whose catalogue lists it.
 
 const offers = (account: AccountObject, setting: AccountSetting) =>
@@ -47,14 +48,16 @@ export function AccountExcludeScreen() {
         </Center>
       ) : account.data ? (
         <ExclusionEditor key={account.data.id} account={account.data} setting="exclude" />
+      ) : isNotFoundError(account.error) ? (
+        <RecordNotFound title={t('accounts.notFound')} />
       ) : (
-        <Alert color="gray">{t('accounts.notFound')}</Alert>
+        <Alert color="red">{account.error?.message}</Alert>
       )}
     </Stack>
   );
 }
 
-/** One account at a time, chosen in the address (?object_id=, SPEC §2 object filtering). */
+/** One account at a time, chosen in the address (?object_id=, docs/product/screens-and-routes.md object filtering). */
 function useChosenAccount(setting: AccountSetting) {
   const [params, setParams] = useSearchParams();
   const objects = useObjects();

@@ -17,8 +17,9 @@ import { useShell } from '../../../app/shell/ShellContext';
 import { PageHeader } from '../../../components/PageHeader';
 import { ProviderIcon, providerName } from '../../../features/inbox/components/ProviderIcon';
 import { useInboxT } from '../../../features/inbox/i18n';
+import { useFailureText } from '../../../i18n/useLocale';
 
-/** settings/accounts — connected accounts (SPEC §2, §3 Object): their network, errors, settings. */
+/** settings/accounts — connected accounts (docs/product/screens-and-routes.md, entities.md Object): their network, errors, settings. */
 export default function AccountsScreen() {
   const t = useInboxT();
   const objects = useObjects();
@@ -75,6 +76,7 @@ function AccountCard({
   spaceName: string | null | undefined;
 }) {
   const t = useInboxT();
+  const failureText = useFailureText();
   const entry = isProviderId(account.provider) ? getProvider(account.provider) : null;
   const sandbox = useSandboxUrl(account.id, account.provider === 'sandbox');
   const settings = entry?.settings ?? [];
@@ -98,7 +100,9 @@ function AccountCard({
             </Text>
             {account.error && (
               <Alert color="red" variant="light" p={6} mt={4} icon={<IconAlertTriangle size={14} />}>
-                <Text fz="xs">{t('accounts.error', { error: account.error })}</Text>
+                <Text fz="xs">
+                  {t('accounts.error', { error: failureText(account.error, { inContext: true }) })}
+                </Text>
               </Alert>
             )}
             {sandbox.data?.sandbox_url && (

@@ -23,7 +23,7 @@ import { useLocale } from '../../../i18n/useLocale';
 import { ConnectModal } from './ConnectModal';
 
 /**
- * settings/accounts/add — the catalogue of networks (SPEC §3). What this server connects comes from
+ * settings/accounts/add — the catalogue of networks (docs/product/entities.md). What this server connects comes from
  * GET /v1/providers/connectable (a connector exists, and how it connects): the sandbox with a name, sites
  * without a public API with an ingestion token, messengers with a bot token, VK with its OAuth popup or
  * keys. The rest of the catalogue is marked "coming soon".
@@ -51,7 +51,7 @@ export default function AddAccountScreen() {
   const needle = query.trim().toLowerCase();
   const shown = needle
     ? providers.filter((e) =>
-        `${e.name} ${e.longName} ${e.description[locale]}`.toLowerCase().includes(needle),
+        `${e.name} ${e.longName[locale]} ${e.description[locale]}`.toLowerCase().includes(needle),
       )
     : providers;
 
@@ -153,7 +153,7 @@ function ProviderCard({
                 {entry.name}
               </Text>
               <Text fz="xs" c="dimmed" truncate="end">
-                {entry.longName}
+                {entry.longName[locale]}
               </Text>
             </Stack>
           </Group>

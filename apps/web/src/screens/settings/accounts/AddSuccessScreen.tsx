@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { pathFor } from '@otklik/shared/routes';
 import { IconCircleCheck, IconExternalLink } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import type { ConnectedAccount } from '../../../api/inboxTypes';
 import { api } from '../../../api/instance';
@@ -14,6 +15,7 @@ import { CopyField, ingestCurl } from './common';
  */
 export default function AddSuccessScreen() {
   const t = useInboxT();
+  const { t: tc } = useTranslation();
   const state = useLocation().state as { account?: ConnectedAccount } | null;
   const account = state?.account;
 
@@ -24,6 +26,10 @@ export default function AddSuccessScreen() {
           <ThemeIcon size={48} radius="xl" color="teal" variant="light">
             <IconCircleCheck size={28} />
           </ThemeIcon>
+          {/* Opened without the new account (a reload, a bookmark): the screen still has its heading. */}
+          <Title order={1} fz={22}>
+            {tc('titles.settings-accounts-add-success')}
+          </Title>
           <Text>{t('accounts.successGeneric')}</Text>
           <Group>
             <Button component={Link} to={pathFor('settings-accounts')} variant="default">

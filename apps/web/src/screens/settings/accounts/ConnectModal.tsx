@@ -63,7 +63,7 @@ export function ConnectModal({
   const connect = useConnectAccount();
   const spaces = config.spaces.filter((space) => can(actor, 'accounts.manage', space.id));
   const [spaceId, setSpaceId] = useState<number | null>(spaces[0]?.id ?? null);
-  const [name, setName] = useState(entry.id === 'sandbox' ? '' : entry.longName);
+  const [name, setName] = useState(entry.id === 'sandbox' ? '' : entry.longName[locale]);
   const [companyId, setCompanyId] = useState<string | null>(null);
   const companies = (objects?.companies ?? []).filter((c) => c.space_id === spaceId);
 
@@ -165,7 +165,7 @@ export function ConnectModal({
           <Group gap="sm" wrap="nowrap">
             <ProviderIcon provider={entry.id} size={36} withTooltip={false} />
             <Title order={3} fz="md">
-              {entry.longName}
+              {entry.longName[locale]}
             </Title>
           </Group>
           <Text fz="sm" c="dimmed">
@@ -175,7 +175,7 @@ export function ConnectModal({
           {namedByUser && (
             <TextInput
               label={t('accounts.name')}
-              placeholder={entry.longName}
+              placeholder={entry.longName[locale]}
               value={name}
               onChange={(e) => setName(e.currentTarget.value)}
               maxLength={200}

@@ -19,7 +19,7 @@ const CLOSED_CHECK_MS = 500;
 /**
  * Connecting through the network's OAuth popup from the add-account screen: opens the popup at once (a
  * window opened after an await is blocked), sends it to the network's address from
- * GET /v1/{provider}/auth/start, then waits for the callback page's result in local storage (SPEC §3
+ * GET /v1/{provider}/auth/start, then waits for the callback page's result in local storage (docs/product/entities.md
  * "Popup result"). A blocked popup falls back to leaving for the network in this tab; the callback
  * page then finishes there.
  */

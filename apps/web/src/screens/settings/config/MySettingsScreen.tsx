@@ -22,7 +22,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 
 const ISSUE_SORTS = ['created_at', 'updated_at', 'deadline'] as const;
 
-/** /settings/config "My settings": the user's defaults for lists and tasks, and the schedule warning (SPEC §3). */
+/** /settings/config "My settings": the user's defaults for lists and tasks, and the schedule warning (docs/product/entities.md). */
 export default function MySettingsScreen() {
   const { t } = useTranslation();
   const { user, config, objects, actor } = useShell();

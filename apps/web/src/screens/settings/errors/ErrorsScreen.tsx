@@ -42,14 +42,14 @@ import { PageHeader } from '../../../components/PageHeader';
 import { ProviderIcon, providerName } from '../../../features/inbox/components/ProviderIcon';
 import { useInboxT } from '../../../features/inbox/i18n';
 import { notifyDone } from '../../../features/inbox/notify';
-import { useLocale } from '../../../i18n/useLocale';
+import { useFailureText, useLocale } from '../../../i18n/useLocale';
 import { formatDateTime } from '../../../lib/format';
 import { failureTargetPath } from './failureModel';
 
 /**
- * settings/errors (SPEC §2): the accounts with a connection error, and the replies, moderation and bans
+ * settings/errors (docs/product/screens-and-routes.md): the accounts with a connection error, and the replies, moderation and bans
  * the networks refused — what, where, on which account, the network's text, when, how many attempts —
- * with a retry for failed sends. Administrators only, like the errors dropdown (SPEC §6).
+ * with a retry for failed sends. Administrators only, like the errors dropdown (docs/product/roles.md).
  */
 export default function ErrorsScreen() {
   const { t } = useTranslation();
@@ -138,6 +138,7 @@ function AccountSettingsLink({ id }: { id: number }) {
 
 function AccountErrorCard({ account, failed }: { account: AccountError; failed: number }) {
   const t = useInboxT();
+  const failureText = useFailureText();
   const locale = useLocale();
   return (
     <Paper withBorder radius="md" p="md" data-testid="errors-account">
@@ -153,7 +154,7 @@ function AccountErrorCard({ account, failed }: { account: AccountError; failed: 
               {account.error_at ? ` · ${formatDateTime(account.error_at, locale)}` : ''}
             </Text>
             <Text fz="sm" c="red.8" style={{ overflowWrap: 'anywhere' }}>
-              {account.error}
+              {account.error && failureText(account.error)}
             </Text>
             {failed > 0 && (
               <Text fz="xs" c="orange.8">
@@ -205,6 +206,7 @@ function FailedActionsSection() {
 
 function FailedActionCard({ failure }: { failure: FailedAction }) {
   const t = useInboxT();
+  const failureText = useFailureText();
   const locale = useLocale();
   const queryClient = useQueryClient();
   const retryItem = useRetryItem();
@@ -274,7 +276,7 @@ function FailedActionCard({ failure }: { failure: FailedAction }) {
               </Text>
             ))}
           <Text fz="sm" c="red.8" style={{ overflowWrap: 'anywhere' }} data-testid="errors-action-error">
-            {failure.error ?? t('failures.noError')}
+            {failure.error ? failureText(failure.error) : t('failures.noError')}
           </Text>
           <Text fz="xs" c="dimmed">
             {meta.join(' · ')}

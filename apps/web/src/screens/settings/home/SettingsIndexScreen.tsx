@@ -1,7 +1,14 @@
 import { Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { accessLabel, can, visibleSettingsEntries, visibleUserMenu } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
-import { type Icon, IconBuilding, IconCircleDot, IconHierarchy, IconUsersGroup } from '@tabler/icons-react';
+import {
+  type Icon,
+  IconAdjustmentsHorizontal,
+  IconBuilding,
+  IconCircleDot,
+  IconHierarchy,
+  IconUsersGroup,
+} from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { accessPath } from '../../../app/shell/access';
@@ -51,7 +58,7 @@ function CardGrid({ title, entries }: { title: string; entries: CardEntry[] }) {
   );
 }
 
-/** /settings: a card for every settings section the user may open (SPEC §2, §6). */
+/** /settings: a card for every settings section the user may open (docs/product/screens-and-routes.md, roles.md). */
 export default function SettingsIndexScreen() {
   const { t } = useTranslation();
   const locale = useLocale();
@@ -66,6 +73,12 @@ export default function SettingsIndexScreen() {
 
   const users = pathFor('settings-users');
   const team = [
+    can(actor, 'settings.manage') && {
+      key: 'space',
+      label: t('settings.index.space'),
+      to: pathFor('settings-other'),
+      icon: IconAdjustmentsHorizontal,
+    },
     can(actor, 'settings.manage') && {
       key: 'statuses',
       label: t('settings.tabs.statuses'),

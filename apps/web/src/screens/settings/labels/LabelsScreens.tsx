@@ -23,6 +23,7 @@ import { useLabelAuthors } from '../../../api/authors';
 import { ApiError } from '../../../api/client';
 import type { LabelRecord } from '../../../api/inboxTypes';
 import { useCreateLabel, useDeleteLabel, useLabels, useUpdateLabel } from '../../../api/tags';
+import { RecordNotFound } from '../../../app/RecordNotFound';
 import { ColorDot } from '../../../components/ColorDot';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';
@@ -35,7 +36,7 @@ import { AuthorList } from '../../authors/AuthorList';
 import { useLiveAuthors } from '../../authors/useLiveAuthors';
 import { SWATCHES, useManagedSpace } from '../tags/TagsScreens';
 
-// Settings → author labels (SPEC §2 labels, new, {id}, {id}/authors): marks on authors ("VIP").
+// Settings → author labels (docs/product/screens-and-routes.md labels, new, {id}, {id}/authors): marks on authors ("VIP").
 
 /** settings/labels */
 export function LabelsScreen() {
@@ -135,7 +136,9 @@ export function LabelScreen() {
   const params = useParams();
   const id = params.id ? Number(params.id) : null;
   const labels = useLabels();
-  const { spaceId } = useManagedSpace('labels.manage');
+  const { spaces, spaceId } = useManagedSpace('labels.manage');
+  // Labels off for the caller (tariff or role): say so, as the list does, not "not found".
+  if (spaces.length === 0) return <LabelsOff />;
   if (labels.isPending) {
     return (
       <Center py={40}>
@@ -144,7 +147,7 @@ export function LabelScreen() {
     );
   }
   const label = id ? labels.data?.find((l) => l.id === id) : undefined;
-  if (id && !label) return <Alert color="gray">{t('tags.notFound')}</Alert>;
+  if (id && !label) return <RecordNotFound title={t('labels.notFound')} />;
   return <LabelForm key={id ?? 'new'} label={label} spaceId={label?.space_id ?? spaceId ?? 0} />;
 }
 
@@ -222,7 +225,7 @@ function LabelForm({ label, spaceId }: { label?: LabelRecord; spaceId: number })
   );
 }
 
-/** The labels feature is off for the user (not in the tariff, or not theirs to manage): SPEC §2 labels. */
+/** The labels feature is off for the user (not in the tariff, or not theirs to manage): docs/product/screens-and-routes.md labels. */
 function LabelsOff() {
   const t = useInboxT();
   return (
@@ -261,13 +264,7 @@ function LabelAuthors() {
   }
   const label = labels.data?.find((l) => l.id === id);
   const missing = !label || (authors.error instanceof ApiError && authors.error.status === 404);
-  if (missing) {
-    return (
-      <Alert color="gray" variant="light" data-testid="label-not-found">
-        {t('tags.notFound')}
-      </Alert>
-    );
-  }
+  if (missing) return <RecordNotFound title={t('labels.notFound')} />;
   return (
     <Stack gap="lg">
       <PageHeader

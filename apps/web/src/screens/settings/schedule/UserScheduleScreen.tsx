@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { useAbsences, useHolidays, useMember, useSlots } from '../../../api/settings';
+import { isNotFoundError, RecordNotFound } from '../../../app/RecordNotFound';
 import { useShell } from '../../../app/shell/ShellContext';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryState } from '../../../components/QueryState';
@@ -40,11 +41,17 @@ export default function UserScheduleScreen() {
   const holidays = useHolidays(space?.id);
   const [draft, setDraft] = useState<SlotDraft | null>(null);
 
-  const name = isMine ? t('settings.schedule.nav.my') : (member.data?.name ?? '');
+  if (!isMine && isNotFoundError(member.error)) return <RecordNotFound />;
   return (
     <Stack gap="lg">
       <PageHeader
-        title={isMine ? t('titles.settings-users-workinghours-my') : name}
+        title={
+          isMine
+            ? t('titles.settings-users-workinghours-my')
+            : member.data
+              ? t('settings.schedule.memberHeading', { name: member.data.name })
+              : t('titles.settings-user-workinghours')
+        }
         description={space ? t('settings.schedule.timezone', { zone: timeZone }) : undefined}
       />
       <ScheduleNav />

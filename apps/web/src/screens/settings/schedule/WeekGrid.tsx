@@ -31,7 +31,7 @@ interface WeekGridProps {
   onEdit?: (slot: ScheduleSlot) => void;
 }
 
-/** One person's week, Monday first (SPEC §9): each day lists its slots with the status they switch to. */
+/** One person's week, Monday first (docs/product/limits.md): each day lists its slots with the status they switch to. */
 export function WeekGrid({
   dates,
   timeZone,

@@ -1,6 +1,5 @@
 import {
   ActionIcon,
-  Alert,
   Anchor,
   Button,
   Center,
@@ -25,6 +24,7 @@ import {
   useTags,
   useUpdateTagGroup,
 } from '../../../api/tags';
+import { RecordNotFound } from '../../../app/RecordNotFound';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
@@ -33,7 +33,7 @@ import { useInboxT } from '../../../features/inbox/i18n';
 import { useMessage } from '../../../i18n/useLocale';
 import { useManagedSpace } from '../tags/TagsScreens';
 
-// Settings → tag groups (SPEC §2 tag_groups, new, {id}): groups gather tags by meaning.
+// Settings → tag groups (docs/product/screens-and-routes.md tag_groups, new, {id}): groups gather tags by meaning.
 
 /** settings/tag_groups */
 export function TagGroupsScreen() {
@@ -132,7 +132,7 @@ export function TagGroupScreen() {
     );
   }
   const group = id ? groups.data?.find((g) => g.id === id) : undefined;
-  if (id && !group) return <Alert color="gray">{t('tags.notFound')}</Alert>;
+  if (id && !group) return <RecordNotFound title={t('tags.groupNotFound')} />;
   return <GroupForm key={id ?? 'new'} group={group} spaceId={group?.space_id ?? spaceId ?? 0} />;
 }
 

@@ -1,6 +1,5 @@
 import {
   ActionIcon,
-  Alert,
   Anchor,
   Badge,
   Button,
@@ -15,14 +14,16 @@ import {
   TextInput,
   Tooltip,
 } from '@mantine/core';
-import { can } from '@otklik/shared';
+import { type Ability, can } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
 import { IconPencil, IconPlus, IconSubtask, IconTrash } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { ApiError } from '../../../api/client';
 import type { TagGroupRecord, TagRecord } from '../../../api/inboxTypes';
 import { useCreateTag, useDeleteTag, useTags, useUpdateTag } from '../../../api/tags';
+import { RecordNotFound } from '../../../app/RecordNotFound';
 import { useShell } from '../../../app/shell/ShellContext';
 import { ColorDot } from '../../../components/ColorDot';
 import { ConfirmAction } from '../../../components/ConfirmAction';
@@ -32,7 +33,7 @@ import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useInboxT } from '../../../features/inbox/i18n';
 import { useMessage } from '../../../i18n/useLocale';
 
-// Settings → tags (SPEC §2 tags, new, {id}, {id}/children): a tree of tags per space, with colours and
+// Settings → tags (docs/product/screens-and-routes.md tags, new, {id}, {id}/children): a tree of tags per space, with colours and
 // groups. Tag names are unique among siblings and a tag can't move under its own child (server checks).
 
 export const SWATCHES = [
@@ -51,8 +52,8 @@ export const SWATCHES = [
   '#868e96',
 ];
 
-/** The spaces where the user manages tags (SPEC §6: administrators), with the one chosen. */
-export function useManagedSpace(ability: 'tags.manage' | 'labels.manage') {
+/** The spaces where the user manages tags (docs/product/roles.md: administrators), with the one chosen. */
+export function useManagedSpace(ability: Ability) {
   const { config, actor } = useShell();
   const [params, setParams] = useSearchParams();
   const spaces = config.spaces.filter((space) => can(actor, ability, space.id));
@@ -220,7 +221,7 @@ export function TagScreen() {
     );
   }
   const tag = id ? tags.data?.items.find((x) => x.id === id) : undefined;
-  if (id && !tag) return <Alert color="gray">{t('tags.notFound')}</Alert>;
+  if (id && !tag) return <RecordNotFound title={t('tags.notFound')} />;
   return (
     <TagForm
       key={id ?? 'new'}
@@ -288,7 +289,12 @@ function TagForm({
         showSaved(t('tags.saved'));
         navigate(pathFor('settings-tags', {}, { space_id: spaceId }));
       },
-      onError: showError,
+      // The server's own words (translated): a name problem under the name field, the rest as a notice.
+      onError: (failure: unknown) => {
+        const nameError = failure instanceof ApiError ? failure.fields.name : undefined;
+        if (nameError) setError(nameError);
+        else showError(failure);
+      },
     };
     if (tag) update.mutate({ id: tag.id, ...body }, done);
     else create.mutate({ ...body, space_id: spaceId }, done);
@@ -408,7 +414,7 @@ export function TagChildrenScreen() {
     );
   }
   const tag = tags.data?.items.find((x) => x.id === id);
-  if (!tag) return <Alert color="gray">{t('tags.notFound')}</Alert>;
+  if (!tag) return <RecordNotFound title={t('tags.notFound')} />;
   const inSpace = (tags.data?.items ?? []).filter((x) => x.space_id === tag.space_id);
   const subtree = tagTree(inSpace.filter((x) => x.id !== tag.id)).filter(({ tag: x }) => {
     let parent = x.parent_id;

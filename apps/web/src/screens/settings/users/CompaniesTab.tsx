@@ -53,7 +53,7 @@ function CompanyEditor({ values, onChange, errors, spaceId }: EditorProps<Compan
   );
 }
 
-/** Companies: groups of connected accounts with their own assignment and tag rules (SPEC §3). */
+/** Companies: groups of connected accounts with their own assignment and tag rules (docs/product/entities.md). */
 export function CompaniesTab() {
   const { t } = useTranslation();
   const companies = useCompanies();

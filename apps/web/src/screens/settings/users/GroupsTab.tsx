@@ -49,7 +49,7 @@ function GroupEditor({ values, onChange, errors, spaceId }: EditorProps<UserGrou
   );
 }
 
-/** User groups: members of a group see only its companies and accounts (SPEC §6). */
+/** User groups: members of a group see only its companies and accounts (docs/product/roles.md). */
 export function GroupsTab() {
   const { t } = useTranslation();
   const groups = useUserGroups();

@@ -62,7 +62,7 @@ function StatusEditor({ values, onChange, errors }: EditorProps<StatusBody>) {
   );
 }
 
-/** User statuses of each space: name, colour, hidden, offline, counts as working time (SPEC §3). */
+/** User statuses of each space: name, colour, hidden, offline, counts as working time (docs/product/entities.md). */
 export function StatusesTab() {
   const { t } = useTranslation();
   const statuses = useUserStatuses();

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { useMember, useRemoveMember, useUpdateMember } from '../../../api/settings';
 import type { Member } from '../../../api/types';
+import { isNotFoundError, RecordNotFound } from '../../../app/RecordNotFound';
 import { useShell } from '../../../app/shell/ShellContext';
 import { ColorDot } from '../../../components/ColorDot';
 import { ConfirmAction } from '../../../components/ConfirmAction';
@@ -150,6 +151,7 @@ export default function UserScreen() {
   const [params] = useSearchParams();
   const spaceId = Number(params.get('space_id')) || undefined;
   const member = useMember(Number(id), spaceId);
+  if (isNotFoundError(member.error)) return <RecordNotFound />;
   return (
     <QueryState queries={[member]}>{() => member.data && <MemberForm member={member.data} />}</QueryState>
   );

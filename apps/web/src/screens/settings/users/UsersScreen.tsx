@@ -15,7 +15,7 @@ type Tab = (typeof TABS)[number];
 
 /**
  * /settings/users: the team — members and invitations, and beside them the organisation settings that
- * SPEC §2 names only in the interface text: user statuses, user groups, departments, companies.
+ * docs/product/screens-and-routes.md names only in the interface text: user statuses, user groups, departments, companies.
  */
 export default function UsersScreen() {
   const { t } = useTranslation();

@@ -1,7 +1,7 @@
 import { accessLabel, type Locale, ROLE_PRESET_NAMES } from '@otklik/shared';
 import type { RoleName } from '../../../api/types';
 
-/** The five named roles of SPEC §6 for a select. */
+/** The five named roles of docs/product/roles.md for a select. */
 export function roleOptions(locale: Locale) {
   return ROLE_PRESET_NAMES.map((name) => ({ value: name, label: accessLabel(`role.${name}`, locale) }));
 }

@@ -1,0 +1,2 @@
+ALTER TABLE "chats" ADD COLUMN "returned_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "items" ADD COLUMN "returned_at" timestamp with time zone;

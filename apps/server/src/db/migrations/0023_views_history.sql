@@ -1,0 +1,3 @@
+CREATE INDEX "activity_chat_idx" ON "activity" USING btree ("chat_id");--> statement-breakpoint
+CREATE INDEX "chats_assigned_open_idx" ON "chats" USING btree ("space_id","assigned_user_id","object_id") WHERE "assigned_user_id" IS NOT NULL AND "status" IN ('new', 'inprogress', 'open');--> statement-breakpoint
+CREATE INDEX "items_assigned_open_idx" ON "items" USING btree ("space_id","assigned_user_id","object_id") WHERE NOT "is_own" AND "assigned_user_id" IS NOT NULL AND "status" IN ('new', 'inprogress');

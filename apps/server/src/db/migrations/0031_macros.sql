@@ -1,0 +1,17 @@
+CREATE TABLE "macros" (
+	"id" integer PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "macros_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 2147483647 START WITH 1 CACHE 1),
+	"space_id" integer NOT NULL,
+	"user_id" integer,
+	"name" text NOT NULL,
+	"actions" jsonb NOT NULL,
+	"shortcut" integer,
+	"sort_order" integer DEFAULT 0 NOT NULL,
+	"usage_count" integer DEFAULT 0 NOT NULL,
+	"created_by" integer,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "macros" ADD CONSTRAINT "macros_space_id_spaces_id_fk" FOREIGN KEY ("space_id") REFERENCES "public"."spaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "macros" ADD CONSTRAINT "macros_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "macros_space_user_idx" ON "macros" USING btree ("space_id","user_id");

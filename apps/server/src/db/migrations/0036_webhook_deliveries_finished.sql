@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_deliveries_finished_idx" ON "webhook_deliveries" USING btree ("created_at") WHERE "state" <> 'pending';

@@ -1,0 +1,125 @@
+import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { ruleQueue } from '../db/schema';
+import type { Logger } from '../lib/logger';
+import { NOTIFY_QUEUE_TRIGGER, notifyArrival } from '../modules/notifications/watches';
+import { type EngineDeps, runRules } from '../modules/rules/engine';
+import { RULES_QUEUED } from '../modules/rules/queue';
+import { activeRules, type RuleRow } from '../modules/rules/service';
+
+export const RULES_POLL_MS = 2_000;
+/** A claimed row is the claimer's for this long; then another node takes it again. */
+const LEASE_MS = 60_000;
+const BATCH = 50;
+/** After this many tries an item's rules are given up on (each try's failure is already recorded). */
+const MAX_ATTEMPTS = 3;
+
+export interface RulesWorkerDeps extends EngineDeps {
+  log: Logger;
+  /** Only these spaces' rows (tests share one PostgreSQL between files running at once); all by default. */
+  spaceIds?: number[];
+}
+
+/**
+ * Runs the arrival rules on queued items (modules/rules/queue.ts). Rows are leased with one UPDATE over a
+ * `FOR UPDATE SKIP LOCKED` sub-select, like the outbox worker; a row is deleted once its item's rules
+ * ran. Woken by `rules.queued` from any node, and polls as a fallback.
+ */
+export class RulesWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private running: Promise<unknown> = Promise.resolve();
+  private busy = false;
+  private again = false;
+  private stopped = true;
+
+  constructor(private readonly deps: RulesWorkerDeps) {}
+
+  start(intervalMs = RULES_POLL_MS) {
+    this.stopped = false;
+    this.timer = setInterval(() => this.wake(), intervalMs);
+    this.timer.unref();
+    this.unsubscribe = this.deps.bus.subscribe((event) => {
+      if (event.type === RULES_QUEUED) this.wake();
+    });
+    this.wake();
+  }
+
+  async stop() {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.unsubscribe?.();
+    await this.running;
+  }
+
+  private wake() {
+    if (this.stopped) return;
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
+    this.busy = true;
+    this.running = this.drain()
+      .catch((error: unknown) => this.deps.log.error({ err: String(error) }, 'Auto-rules run failed'))
+      .finally(() => {
+        this.busy = false;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** Runs everything queued; the number of items looked at. */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (let round = 0; round < 1_000; round++) {
+      const done = await this.tick();
+      total += done;
+      if (done === 0 || this.stopped) break;
+    }
+    return total;
+  }
+
+  async tick(): Promise<number> {
+    const { db } = this.deps;
+    const now = new Date();
+    const candidates = db
+      .select({ id: ruleQueue.id })
+      .from(ruleQueue)
+      .where(
+        and(
+          or(isNull(ruleQueue.lockedUntil), lt(ruleQueue.lockedUntil, now)),
+          this.deps.spaceIds ? inArray(ruleQueue.spaceId, this.deps.spaceIds) : undefined,
+        ),
+      )
+      .orderBy(asc(ruleQueue.id))
+      .limit(BATCH)
+      .for('update', { skipLocked: true });
+    const claimed = await db
+      .update(ruleQueue)
+      .set({ lockedUntil: new Date(now.getTime() + LEASE_MS), attempts: sql`${ruleQueue.attempts} + 1` })
+      .where(inArray(ruleQueue.id, candidates))
+      .returning();
+    claimed.sort((a, b) => a.id - b.id);
+    // A space's rules are read once per batch, not once per item.
+    const bySpace = new Map<string, Promise<RuleRow[]>>();
+    for (const row of claimed) {
+      const rules = (spaceId: number) => {
+        const key = `${spaceId}:${row.trigger}`;
+        if (row.trigger === NOTIFY_QUEUE_TRIGGER) return Promise.resolve([]);
+        if (!bySpace.has(key)) bySpace.set(key, activeRules(db, spaceId, row.trigger));
+        return bySpace.get(key)!;
+      };
+      const trigger = row.trigger;
+      try {
+        if (trigger === NOTIFY_QUEUE_TRIGGER) await notifyArrival(this.deps, row.itemId);
+        else await runRules(this.deps, row.itemId, trigger, { rules, event: row.event });
+      } catch (error) {
+        this.deps.log.error({ err: String(error), item: row.itemId }, 'Auto-rules failed on an item');
+        if (row.attempts < MAX_ATTEMPTS) continue;
+      }
+      await db.delete(ruleQueue).where(eq(ruleQueue.id, row.id));
+    }
+    return claimed.length;
+  }
+}

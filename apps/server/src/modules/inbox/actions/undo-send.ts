@@ -1,0 +1,165 @@
+import { SEND_UNDO_SECONDS } from '@otklik/shared';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { activity, chats, items, messages, outbox } from '../../../db/schema';
+import { AppError } from '../../../http/errors';
+import { presentMessage } from '../presenter';
+import { causeOf, loadItemFor, loadMessageFor, type Performer, userIdOf } from './policy';
+import { presentChats, presentItems, publishBySpace } from './present';
+import { type ActionDeps, transaction } from './send';
+
+// Undo send: a composer reply (`undoable`) is recorded at once but its outbox row is due only
+// SEND_UNDO_SECONDS later. Until the worker claims it (a claim adds an attempt), its sender may take it
+// back: the row, the own reply/message and the activity of the reply go, and the replied item or chat
+// gets back the state it had before (kept in the row's payload). Server-side, so a closed tab changes nothing.
+
+type ItemRow = typeof items.$inferSelect;
+type ChatRow = typeof chats.$inferSelect;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const date = (v: unknown) => (typeof v === 'string' ? new Date(v) : null);
+
+export function itemUndoState(item: ItemRow) {
+  return {
+    status: item.status,
+    closeReason: item.closeReason,
+    closedAt: iso(item.closedAt),
+    delayedUntil: iso(item.delayedUntil),
+    firstReplyAt: iso(item.firstReplyAt),
+  };
+}
+
+export function chatUndoState(chat: ChatRow) {
+  return {
+    status: chat.status,
+    closeReason: chat.closeReason,
+    closedAt: iso(chat.closedAt),
+    delayedUntil: iso(chat.delayedUntil),
+    firstReplyAt: iso(chat.firstReplyAt),
+    lastMessageAt: iso(chat.lastMessageAt),
+    lastMessageText: chat.lastMessageText,
+    lastMessageIsOwn: chat.lastMessageIsOwn,
+    unreadCount: chat.unreadCount,
+  };
+}
+
+/** The outbox fields of a held send: due after the undo window, with what undo restores. */
+export function heldFor(now: Date, previous: Record<string, unknown>) {
+  return { runAt: new Date(now.getTime() + SEND_UNDO_SECONDS * 1000), payload: { undo: previous } };
+}
+
+/** Takes the still-unclaimed held row of this sender; 409 reply.undoTooLate when it is gone or going. */
+async function takeHeldRow(tx: ActionDeps['db'], performer: Performer, where: ReturnType<typeof eq>) {
+  const userId = userIdOf(performer);
+  const [row] = await tx
+    .delete(outbox)
+    .where(
+      and(
+        where,
+        eq(outbox.state, 'pending'),
+        eq(outbox.attempts, 0),
+        userId === null ? sql`false` : eq(outbox.userId, userId),
+        sql`${outbox.payload} ? 'undo'`,
+      ),
+    )
+    .returning();
+  if (!row) throw new AppError(409, 'reply.undoTooLate', { errorType: 'too_late' });
+  return row.payload.undo as Record<string, unknown>;
+}
+
+/** Takes back a held reply under a comment; returns the replied item as it is again and the text. */
+export async function undoItemReply(deps: ActionDeps, performer: Performer, replyId: number) {
+  const reply = await loadItemFor(deps.db, performer, replyId, 'items.reply');
+  if (!reply.isOwn || reply.parentId === null) throw new AppError(404, 'error.notFound');
+  const parentId = reply.parentId;
+  const restored = await transaction(deps.db, async (tx) => {
+    const previous = await takeHeldRow(
+      tx,
+      performer,
+      and(eq(outbox.itemId, reply.id), eq(outbox.action, 'reply'))!,
+    );
+    // The reply's own activity (item.replied and the status change it made) is taken back with it.
+    await tx
+      .delete(activity)
+      .where(
+        and(
+          eq(activity.itemId, parentId),
+          eq(activity.at, reply.createdAt),
+          inArray(activity.type, ['item.replied', 'item.status']),
+        ),
+      );
+    await tx.delete(items).where(eq(items.id, reply.id));
+    const [item] = await tx
+      .update(items)
+      .set({
+        status: previous.status as ItemRow['status'],
+        closeReason: (previous.closeReason ?? null) as ItemRow['closeReason'],
+        closedAt: date(previous.closedAt),
+        delayedUntil: date(previous.delayedUntil),
+        firstReplyAt: date(previous.firstReplyAt),
+        updatedAt: new Date(),
+      })
+      .where(eq(items.id, parentId))
+      .returning();
+    return item!;
+  });
+  const cause = causeOf(performer);
+  await deps.bus.publish({
+    type: 'items.removed',
+    spaceId: reply.spaceId,
+    payload: { object_id: reply.objectId, ids: [reply.id] },
+    cause,
+  });
+  const [item] = await presentItems(deps.db, [restored]);
+  await publishBySpace(deps.bus, 'items.updated', 'items', [item!], cause);
+  return { item: item!, text: reply.text ?? '' };
+}
+
+/** Takes back a held message in a chat; returns the chat as it is again and the text. */
+export async function undoChatMessage(deps: ActionDeps, performer: Performer, messageId: number) {
+  const { message, chat } = await loadMessageFor(deps.db, performer, messageId, 'messages.reply');
+  if (!message.isOwn) throw new AppError(404, 'error.notFound');
+  const restored = await transaction(deps.db, async (tx) => {
+    const previous = await takeHeldRow(
+      tx,
+      performer,
+      and(eq(outbox.messageId, message.id), eq(outbox.action, 'message'))!,
+    );
+    await tx
+      .delete(activity)
+      .where(
+        and(
+          eq(activity.chatId, chat.id),
+          eq(activity.at, message.createdAt),
+          inArray(activity.type, ['chat.replied', 'chat.status']),
+        ),
+      );
+    await tx.delete(messages).where(eq(messages.id, message.id));
+    const [updated] = await tx
+      .update(chats)
+      .set({
+        status: previous.status as ChatRow['status'],
+        closeReason: (previous.closeReason ?? null) as ChatRow['closeReason'],
+        closedAt: date(previous.closedAt),
+        delayedUntil: date(previous.delayedUntil),
+        firstReplyAt: date(previous.firstReplyAt),
+        lastMessageAt: date(previous.lastMessageAt) ?? chat.lastMessageAt,
+        lastMessageText: (previous.lastMessageText ?? null) as ChatRow['lastMessageText'],
+        lastMessageIsOwn: Boolean(previous.lastMessageIsOwn),
+        unreadCount: Number(previous.unreadCount ?? 0),
+        updatedAt: new Date(),
+      })
+      .where(eq(chats.id, chat.id))
+      .returning();
+    return updated!;
+  });
+  const cause = causeOf(performer);
+  await deps.bus.publish({
+    type: 'messages.removed',
+    spaceId: chat.spaceId,
+    payload: { object_id: chat.objectId, chat_id: chat.id, ids: [message.id] },
+    cause,
+  });
+  const [presented] = await presentChats(deps.db, [restored]);
+  await publishBySpace(deps.bus, 'chats.updated', 'chats', [presented!], cause);
+  return { chat: presented!, text: message.text ?? '', message: presentMessage(message) };
+}

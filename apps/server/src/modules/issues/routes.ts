@@ -1,0 +1,362 @@
+import multipart from '@fastify/multipart';
+import {
+  createIssueBody,
+  ISSUE_ATTACHMENT_MAX_BYTES,
+  ISSUE_LINK_KINDS,
+  type IssueUploadDto,
+  issueCommentBody,
+  issueListQuery,
+  issueSettingsBody,
+  statsQuery,
+  updateIssueBody,
+} from '@otklik/shared';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Db } from '../../db/client';
+import type { AppDeps } from '../../http/app';
+import { type AuthContext, requireAuth } from '../../http/auth';
+import { AppError } from '../../http/errors';
+import { IssuesDueJob } from '../../jobs/issues-due';
+import { NotificationDeliveryJob } from '../../jobs/notification-delivery';
+import { RulesNoReplyJob } from '../../jobs/rules-no-reply';
+import { taskClock } from '../../lib/clock';
+import { openStored, storeUpload } from '../inbox/actions/uploads';
+import { authorize, loadActor } from '../spaces/actor';
+import { registerCounter } from '../spaces/counts';
+import { assertIssue, EDIT, issueInScope, issueScope, MANAGE, VIEW } from './policy';
+import { presentComment, presentHistory, presentIssue } from './presenter';
+import * as service from './service';
+import { issueStats } from './stats';
+
+const bearer = [{ bearer: [] }];
+const TAG = ['issues'];
+const idParams = z.object({
+  id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31 - 1),
+});
+const linkedQuery = z.object({
+  kind: z.enum(ISSUE_LINK_KINDS),
+  id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
+
+async function present(db: Db, rows: service.IssueRow[], now = taskClock.now()) {
+  const ids = rows.map((r) => r.id);
+  const [links, counts] = await Promise.all([service.linksOf(db, ids), service.commentCounts(db, ids)]);
+  return rows.map((r) => presentIssue(r, links, counts.get(r.id) ?? 0, now));
+}
+
+/** Tasks (issue 16): the list, the task page, comments, linked tasks of a record, stats/issues. */
+export async function registerIssuesModule(
+  root: FastifyInstance,
+  deps: AppDeps,
+  authenticate: (token: string) => Promise<AuthContext>,
+) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const authenticated = requireAuth(authenticate);
+  const { db } = deps.database;
+  const serviceDeps = { db, bus: deps.bus };
+
+  // docs/product/entities.md Config issues_count / issues_expired_count: open tasks assigned to the caller, and past due.
+  const inFlight = new WeakMap<object, Promise<{ open: number; expired: number }>>();
+  const mine = (d: Db, actor: Parameters<typeof issueScope>[1]) => {
+    let counts = inFlight.get(actor);
+    if (!counts) {
+      counts = issueScope(d, actor)
+        .then((scope) => service.countMine(d, scope))
+        .finally(() => inFlight.delete(actor));
+      inFlight.set(actor, counts);
+    }
+    return counts;
+  };
+  registerCounter('issues_count', async (d, actor) => (await mine(d, actor)).open);
+  registerCounter('issues_expired_count', async (d, actor) => (await mine(d, actor)).expired);
+
+  app.get(
+    '/issues',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Tasks, filtered and sorted',
+        querystring: issueListQuery,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      if (req.query.space_id !== undefined) authorize(actor, VIEW, req.query.space_id);
+      const query = service.withDefaults(req.query, await service.userSettingsOf(db, actor.userId));
+      const { rows, total, nextCursor } = await service.findIssues(db, await issueScope(db, actor), query);
+      return {
+        items: await present(db, rows),
+        total,
+        next_cursor: nextCursor,
+        applied: {
+          assigned_to: query.assigned_to,
+          department_id: query.department_id ?? null,
+          sort: query.sort,
+        },
+      };
+    },
+  );
+
+  app.put(
+    '/issues/settings',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Task statuses and the default assignee',
+        body: issueSettingsBody,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      authorize(actor, MANAGE, req.body.space_id);
+      // The web reloads its config after saving; other members see the change on their next load.
+      const saved = await service.saveIssueSettings(db, actor, req.body.space_id, req.body);
+      return saved;
+    },
+  );
+
+  app.get(
+    '/issues/linked',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Tasks about one item, chat or author',
+        querystring: linkedQuery,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const rows = await service.findLinked(db, await issueScope(db, actor), req.query.kind, req.query.id);
+      return { items: await present(db, rows) };
+    },
+  );
+
+  app.get(
+    '/issues/:id',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'One task with comments and history',
+        params: idParams,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const row = await assertIssue(db, actor, await service.getIssue(db, req.params.id), VIEW);
+      const [[dto], comments, history, editScope, manageScope] = await Promise.all([
+        present(db, [row]),
+        service.commentsOf(db, row.id),
+        service.historyOf(db, row.id),
+        issueScope(db, actor, EDIT),
+        issueScope(db, actor, MANAGE),
+      ]);
+      return {
+        ...dto!,
+        comments: comments.map(presentComment),
+        history: history.map(presentHistory),
+        can_edit: issueInScope(editScope, row),
+        can_delete: issueInScope(manageScope, row),
+      };
+    },
+  );
+
+  app.post(
+    '/issues',
+    {
+      preHandler: authenticated,
+      schema: { tags: TAG, security: bearer, summary: 'Create a task', body: createIssueBody },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      authorize(actor, EDIT, req.body.space_id);
+      const row = await service.createIssue(serviceDeps, actor, req.body);
+      return (await present(db, [row]))[0]!;
+    },
+  );
+
+  app.put(
+    '/issues/:id',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Change a task',
+        params: idParams,
+        body: updateIssueBody,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const row = await assertIssue(db, actor, await service.getIssue(db, req.params.id), EDIT);
+      const updated = await service.updateIssue(serviceDeps, actor, row, req.body);
+      return (await present(db, [updated]))[0]!;
+    },
+  );
+
+  app.delete(
+    '/issues/:id',
+    {
+      preHandler: authenticated,
+      schema: { tags: TAG, security: bearer, summary: 'Delete a task', params: idParams },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const row = await assertIssue(db, actor, await service.getIssue(db, req.params.id), MANAGE);
+      await service.deleteIssue(serviceDeps, actor, row);
+      return { message: 'ok' as const };
+    },
+  );
+
+  app.post(
+    '/issues/:id/comments',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Comment on a task',
+        params: idParams,
+        body: issueCommentBody,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const row = await assertIssue(db, actor, await service.getIssue(db, req.params.id), EDIT);
+      return presentComment(await service.addComment(serviceDeps, actor, row, req.body, deps.config));
+    },
+  );
+
+  // Files for a comment: uploaded first (multipart, field `file`), then named in the comment's
+  // `attachments`; downloaded by members who see the task. The multipart parser is this scope's only.
+  await root.register(async (scope) => {
+    await scope.register(multipart, {
+      limits: { fileSize: ISSUE_ATTACHMENT_MAX_BYTES, files: 1, fields: 5 },
+      throwFileSizeLimit: false,
+    });
+    const files = scope.withTypeProvider<ZodTypeProvider>();
+    const fileParams = idParams.extend({ file: z.string().max(100) });
+
+    files.post(
+      '/issues/:id/attachments',
+      {
+        preHandler: authenticated,
+        schema: {
+          tags: TAG,
+          security: bearer,
+          summary: "Upload a file for a task's comment (see ISSUE_ATTACHMENT_TYPES, up to 10 MB)",
+          consumes: ['multipart/form-data'],
+          params: idParams,
+        },
+      },
+      async (req): Promise<IssueUploadDto> => {
+        const actor = await loadActor(db, req.auth!.user);
+        const row = await assertIssue(db, actor, await service.getIssue(db, req.params.id), EDIT);
+        if (!req.isMultipart()) throw new AppError(400, 'upload.missing');
+        const file = await req.file();
+        if (!file) throw new AppError(400, 'upload.missing');
+        const stored = await storeUpload(deps.config, file, service.issueUploadRules(row.spaceId));
+        return { file: stored.file, name: stored.name, mime: stored.mime, size: stored.size };
+      },
+    );
+
+    files.get(
+      '/issues/:id/attachments/:file',
+      {
+        preHandler: authenticated,
+        schema: {
+          tags: TAG,
+          security: bearer,
+          summary: "A file of the task's comments, for members who see the task",
+          params: fileParams,
+        },
+      },
+      async (req, reply) => {
+        const actor = await loadActor(db, req.auth!.user);
+        const row = await assertIssue(db, actor, await service.getIssue(db, req.params.id), VIEW);
+        const found = await service.findIssueFile(db, row.id, req.params.file);
+        const stored = found
+          ? await openStored(deps.config, req.params.file, service.issueUploadRules(row.spaceId))
+          : null;
+        if (!found || !stored) throw new AppError(404, 'error.notFound');
+        return reply
+          .type(stored.mime)
+          .header('content-length', stored.size)
+          .header('x-content-type-options', 'nosniff')
+          .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(found.name)}`)
+          .header('cache-control', 'private, max-age=3600')
+          .send(stored.stream);
+      },
+    );
+  });
+
+  app.get(
+    '/stats/issues',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: ['stats'],
+        security: bearer,
+        summary: 'Tasks created, closed, expired; by assignee and department',
+        querystring: statsQuery,
+      },
+    },
+    async (req) => issueStats(db, await loadActor(db, req.auth!.user), req.query, taskClock.now()),
+  );
+
+  // e2e only (TEST_CLOCK=1): move the task clock forward and run the due job at once.
+  if (deps.config.TEST_CLOCK === '1') {
+    const job = new IssuesDueJob({ db, bus: deps.bus, log: deps.log });
+    const emails = new NotificationDeliveryJob({
+      db,
+      log: deps.log,
+      mailer: deps.mailer,
+      sealer: deps.sealer,
+      appUrl: deps.config.appUrl,
+    });
+    // The auto-rules' "no reply for N minutes" reads the same clock (issue 17).
+    const noReply = new RulesNoReplyJob({
+      db,
+      bus: deps.bus,
+      config: deps.config,
+      sealer: deps.sealer,
+      locks: deps.locks,
+      log: deps.log,
+    });
+    app.post(
+      '/test/clock',
+      {
+        schema: {
+          hide: true,
+          body: z.object({
+            offset_ms: z
+              .number()
+              .int()
+              .min(0)
+              .max(10 * 365 * 86_400_000),
+          }),
+        },
+      },
+      async (req) => {
+        taskClock.setOffset(req.body.offset_ms);
+        const expired = await job.tick();
+        // Rules waiting on the moved clock (issue 17) and notification emails due by it (digests, issue 18).
+        const rules = await noReply.tick();
+        return { now: taskClock.now().toISOString(), expired, rules, emails: await emails.tick() };
+      },
+    );
+  }
+}

@@ -1,0 +1,554 @@
+import {
+  type Ability,
+  type BlockDuration,
+  isProviderId,
+  type Locale,
+  MACRO_SNOOZE_PRESETS,
+  type MacroAction,
+  type MacroActionReport,
+  type MacroItemReport,
+  type MacroRunResult,
+  translate,
+  unavailableReason,
+} from '@otklik/shared';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { authors, items, itemTags, objects, replyTemplates, tags, users } from '../../db/schema';
+import { AppError } from '../../http/errors';
+import type { BusEvent, EventBus } from '../../realtime/bus';
+import { audit } from '../audit/record';
+import { blockAuthor } from '../inbox/actions/authors';
+import { moderateItem } from '../inbox/actions/moderation';
+import { assertDraftFits, assertNetworkAllows, type Performer } from '../inbox/actions/policy';
+import { type ActionDeps, replyToItem, transaction } from '../inbox/actions/send';
+import { assignItem, setItemsStatus, setItemTags } from '../inbox/actions/workflow';
+import { type InboxScope, inScope, scopeFor } from '../inbox/scope';
+import { createIssue, initialStatus } from '../issues/service';
+import { isSpaceMember } from '../organisation/queries';
+import type { ServerActor } from '../spaces/actor';
+import { renderTemplate } from '../templates/service';
+import { countUse, type getMacro } from './service';
+
+// Running a macro (issue 16). `planMacro` decides, per item and per action, what will happen and why
+// not: the caller's role for that action (inbox policies, docs/product/roles.md), the network's catalogue and
+// connector (docs/product/entities.md), and whether there is anything to change. `runMacro` then applies each item's
+// planned actions through the inbox services — the one send path for replies and moderation — inside one
+// transaction per item: if any action fails, the item keeps nothing and the failure is reported for it.
+// Replies and moderation reach the network through the outbox, so they are reported as queued.
+
+type MacroRow = NonNullable<Awaited<ReturnType<typeof getMacro>>>;
+/** What runs: a macro, or an auto-rule (issue 17) — its id, space and actions. */
+export type ActionSource = Pick<MacroRow, 'id' | 'spaceId' | 'actions'>;
+type ItemRow = typeof items.$inferSelect;
+type ObjectRow = typeof objects.$inferSelect;
+
+/** What the runner needs for one planned action. */
+type Step =
+  | { kind: 'reply'; text: string; templateId: number }
+  | { kind: 'tags'; tagIds: number[]; remove: boolean }
+  | { kind: 'assign'; userId: number | null }
+  | { kind: 'status'; status: 'new' | 'inprogress' | 'waiting' | 'open' | 'closed' }
+  | { kind: 'snooze'; seconds: number }
+  | { kind: 'moderate'; action: 'hide' | 'delete' | 'like' }
+  | { kind: 'task'; title: string }
+  | { kind: 'block'; authorId: number; duration: BlockDuration };
+
+interface PlannedAction {
+  report: MacroActionReport;
+  step?: Step;
+}
+
+interface PlannedItem {
+  report: MacroItemReport;
+  item?: ItemRow;
+  actions: PlannedAction[];
+}
+
+export interface RunContext {
+  deps: ActionDeps;
+  /** The user running a macro. Null for an auto-rule: its actions are the space's, not a role's. */
+  actor: ServerActor | null;
+  locale: Locale;
+  now?: Date;
+  /** Who the actions are recorded as (default: the actor). Auto-rules: `{ kind: 'rule', id, name }`. */
+  performer?: Performer;
+  /** For an auto-rule: the user its templates sign as and its tasks are created by (the rule's author). */
+  delegate?: ServerActor | null;
+}
+
+const MODERATION = {
+  hide: { ability: 'items.delete', network: 'hide', method: 'hideItem', flag: 'isHidden' },
+  delete: { ability: 'items.delete', network: 'delete', method: 'deleteItem', flag: 'isDeleted' },
+  like: { ability: 'items.reply', network: 'like', method: 'likeItem', flag: 'isLiked' },
+} as const;
+
+/** A key of messages.ts from an error a service threw; anything else is an internal error. */
+function keyOf(error: unknown): { key: string; params?: Record<string, string | number> } {
+  if (error instanceof AppError) return { key: error.key, params: error.extra.params };
+  return { key: 'error.internal' };
+}
+
+class Planner {
+  private readonly scopes = new Map<Ability, InboxScope>();
+  private readonly objectRows = new Map<number, ObjectRow>();
+
+  constructor(
+    private readonly ctx: RunContext,
+    private readonly macro: ActionSource,
+  ) {}
+
+  private get db(): Db {
+    return this.ctx.deps.db;
+  }
+
+  private say(key: string, params?: Record<string, string | number>) {
+    return { reason: key, message: translate(this.ctx.locale, key, params) };
+  }
+
+  async may(ability: Ability, item: ItemRow): Promise<boolean> {
+    const { actor } = this.ctx;
+    // An auto-rule acts for the space (an administrator set it up); the network's limits still apply.
+    if (!actor) return true;
+    if (!this.scopes.has(ability)) this.scopes.set(ability, await scopeFor(this.db, actor, ability));
+    return inScope(this.scopes.get(ability)!, item.spaceId, item.objectId);
+  }
+
+  private async object(id: number) {
+    if (!this.objectRows.has(id)) {
+      const [row] = await this.db.select().from(objects).where(eq(objects.id, id)).limit(1);
+      this.objectRows.set(id, row!);
+    }
+    return this.objectRows.get(id)!;
+  }
+
+  async plan(itemIds: number[]): Promise<PlannedItem[]> {
+    const unique = [...new Set(itemIds)];
+    const rows = await this.db.select().from(items).where(inArray(items.id, unique));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const out: PlannedItem[] = [];
+    for (const id of unique) {
+      const item = byId.get(id);
+      // Another space's item, or one outside the caller's accounts, looks like a missing one.
+      if (!item || item.spaceId !== this.macro.spaceId || !(await this.may('items.view', item))) {
+        out.push({
+          report: {
+            item_id: id,
+            provider: null,
+            status: 'failed',
+            ...this.say('error.notFound'),
+            actions: [],
+          },
+          actions: [],
+        });
+        continue;
+      }
+      out.push(await this.planItem(item));
+    }
+    return out;
+  }
+
+  private async planItem(item: ItemRow): Promise<PlannedItem> {
+    const object = await this.object(item.objectId);
+    const currentTags = (
+      await this.db.select({ id: itemTags.tagId }).from(itemTags).where(eq(itemTags.itemId, item.id))
+    ).map((r) => r.id);
+    // What the item will look like after the earlier actions, so later ones are judged on it.
+    const state = {
+      tags: new Set(currentTags),
+      status: item.status as string,
+      replied: item.firstReplyAt !== null,
+      assigned: item.assignedUserId,
+      isHidden: item.isHidden,
+      isDeleted: item.isDeleted,
+      isLiked: item.isLiked,
+    };
+    const actions: PlannedAction[] = [];
+    for (const action of this.macro.actions) {
+      actions.push(await this.planAction(action, item, object, state));
+    }
+    const doing = actions.filter((a) => a.step);
+    const report: MacroItemReport = {
+      item_id: item.id,
+      provider: object.provider,
+      status: doing.length > 0 ? 'ok' : 'skipped',
+      ...(doing.length > 0 ? {} : this.say('macros.skip.all')),
+      actions: actions.map((a) => a.report),
+    };
+    return { report, item, actions };
+  }
+
+  private skip(
+    type: MacroAction['type'],
+    key: string,
+    params?: Record<string, string | number>,
+  ): PlannedAction {
+    return { report: { type, outcome: 'skip', ...this.say(key, params) } };
+  }
+
+  private async planAction(
+    action: MacroAction,
+    item: ItemRow,
+    object: ObjectRow,
+    state: {
+      tags: Set<number>;
+      status: string;
+      replied: boolean;
+      assigned: number | null;
+      isHidden: boolean;
+      isDeleted: boolean;
+      isLiked: boolean;
+    },
+  ): Promise<PlannedAction> {
+    const { type } = action;
+    const customer = !item.isOwn && !!item.externalId && !state.isDeleted;
+    const networkRefusal = (network: string, method: string): string | null => {
+      try {
+        assertNetworkAllows(
+          object.provider,
+          network as Parameters<typeof assertNetworkAllows>[1],
+          method as Parameters<typeof assertNetworkAllows>[2],
+          { object, sealer: this.ctx.deps.sealer, item },
+        );
+        return null;
+      } catch (error) {
+        const { key } = keyOf(error);
+        return key === 'reply.notSupported' ? 'macros.skip.network' : key;
+      }
+    };
+    switch (action.type) {
+      case 'reply_template': {
+        if (!(await this.may('items.reply', item))) return this.skip(type, 'macros.skip.noAccess');
+        if (!customer) return this.skip(type, 'macros.skip.notCustomer');
+        const [template] = await this.db
+          .select()
+          .from(replyTemplates)
+          .where(and(eq(replyTemplates.id, action.template_id), eq(replyTemplates.spaceId, item.spaceId)))
+          .limit(1);
+        const templateUsable =
+          template &&
+          (template.userId === null ||
+            (this.ctx.actor !== null && template.userId === this.ctx.actor.userId)) &&
+          (await this.may('templates.use', item));
+        if (!template || !templateUsable) return this.skip(type, 'macros.skip.template');
+        const refused = networkRefusal('reply', 'sendReply');
+        if (refused) return this.skip(type, refused);
+        const { text } = await renderTemplate(this.db, template, {
+          itemId: item.id,
+          operatorId: this.ctx.actor?.userId ?? this.ctx.delegate?.userId ?? 0,
+          locale: this.ctx.locale,
+          now: this.ctx.now ?? new Date(),
+        });
+        try {
+          assertDraftFits(object.provider, 'comment', { text: text.trim(), attachments: 0 });
+        } catch (error) {
+          const { key, params } = keyOf(error);
+          return this.skip(type, key, params);
+        }
+        if (!text.trim()) return this.skip(type, 'reply.empty');
+        // A reply closes the comment "with reply" (docs/product/states.md), as the composer's does.
+        state.replied = true;
+        state.status = 'closed';
+        return {
+          report: { type, outcome: 'queue', detail: text },
+          step: { kind: 'reply', text, templateId: template.id },
+        };
+      }
+      case 'tag':
+      case 'untag': {
+        if (!(await this.may('items.tag', item))) return this.skip(type, 'macros.skip.noAccess');
+        const found = await this.db
+          .select({ id: tags.id, name: tags.name })
+          .from(tags)
+          .where(and(eq(tags.spaceId, item.spaceId), inArray(tags.id, action.tag_ids)));
+        if (found.length === 0) return this.skip(type, 'macros.skip.tags');
+        const changing = found.filter((t) => (type === 'tag' ? !state.tags.has(t.id) : state.tags.has(t.id)));
+        if (changing.length === 0) return this.skip(type, 'macros.skip.nothing');
+        for (const t of changing) {
+          if (type === 'tag') state.tags.add(t.id);
+          else state.tags.delete(t.id);
+        }
+        return {
+          report: { type, outcome: 'apply', detail: changing.map((t) => t.name).join(', ') },
+          step: { kind: 'tags', tagIds: changing.map((t) => t.id), remove: type === 'untag' },
+        };
+      }
+      case 'assign': {
+        if (!(await this.may('items.assign', item))) return this.skip(type, 'macros.skip.noAccess');
+        if (action.user_id !== null && !(await isSpaceMember(this.db, item.spaceId, action.user_id))) {
+          return this.skip(type, 'macros.skip.user');
+        }
+        if (state.assigned === action.user_id) return this.skip(type, 'macros.skip.nothing');
+        state.assigned = action.user_id;
+        const [user] =
+          action.user_id === null
+            ? []
+            : await this.db.select({ name: users.name }).from(users).where(eq(users.id, action.user_id));
+        return {
+          report: { type, outcome: 'apply', ...(user ? { detail: user.name } : {}) },
+          step: { kind: 'assign', userId: action.user_id },
+        };
+      }
+      case 'set_status':
+      case 'close': {
+        const status = action.type === 'close' ? 'closed' : action.status;
+        // Closing without a reply is moderation (docs/product/roles.md closeWithoutReply); anything else plain close.
+        const ability: Ability =
+          status === 'closed' && !state.replied ? 'items.closeWithoutReply' : 'items.close';
+        if (!(await this.may(ability, item))) return this.skip(type, 'macros.skip.noAccess');
+        if (state.status === status) return this.skip(type, 'macros.skip.nothing');
+        state.status = status;
+        return { report: { type, outcome: 'apply', detail: status }, step: { kind: 'status', status } };
+      }
+      case 'snooze': {
+        if (!(await this.may('items.close', item))) return this.skip(type, 'macros.skip.noAccess');
+        state.status = 'delayed';
+        return {
+          report: { type, outcome: 'apply', detail: action.preset },
+          step: { kind: 'snooze', seconds: MACRO_SNOOZE_PRESETS[action.preset] },
+        };
+      }
+      case 'create_task':
+        // A task about this comment (modules/issues), created by the tasks service in the item's
+        // transaction: the space's `issues` flag and the role's issues.edit decide, as for the form.
+        if (!(await this.may('issues.edit', item))) return this.skip(type, 'macros.skip.noAccess');
+        // An auto-rule's task is its author's: they must still be able to create tasks here.
+        if (!this.ctx.actor) {
+          const { delegate } = this.ctx;
+          if (
+            !delegate ||
+            !inScope(await scopeFor(this.db, delegate, 'issues.edit'), item.spaceId, item.objectId)
+          )
+            return this.skip(type, 'rules.skip.task');
+        }
+        return {
+          report: { type, outcome: 'apply', detail: action.title },
+          step: { kind: 'task', title: action.title },
+        };
+      case 'block_author': {
+        if (!(await this.may('authors.block', item))) return this.skip(type, 'macros.skip.noAccess');
+        if (!customer || item.authorId === null) return this.skip(type, 'macros.skip.notCustomer');
+        const refusal = isProviderId(object.provider) ? unavailableReason(object.provider, 'block') : null;
+        if (refusal) return this.skip(type, 'macros.skip.network');
+        const [author] = await this.db.select().from(authors).where(eq(authors.id, item.authorId)).limit(1);
+        const now = this.ctx.now ?? new Date();
+        if (!author) return this.skip(type, 'macros.skip.notCustomer');
+        if (author.blockedForever || (author.blockedUntil && author.blockedUntil > now))
+          return this.skip(type, 'macros.skip.blocked');
+        return {
+          // Recorded here at once; the network's ban (where it has one) goes through the outbox.
+          report: { type, outcome: 'apply', detail: action.duration },
+          step: { kind: 'block', authorId: author.id, duration: action.duration },
+        };
+      }
+      case 'hide':
+      case 'delete':
+      case 'like': {
+        const rule = MODERATION[action.type];
+        if (!(await this.may(rule.ability, item))) return this.skip(type, 'macros.skip.noAccess');
+        if (!customer) return this.skip(type, 'macros.skip.notCustomer');
+        const refused = networkRefusal(rule.network, rule.method);
+        if (refused) return this.skip(type, refused);
+        if (state[rule.flag]) return this.skip(type, 'macros.skip.nothing');
+        state[rule.flag] = true;
+        if (action.type === 'delete') state.status = 'deleted';
+        return { report: { type, outcome: 'queue' }, step: { kind: 'moderate', action: action.type } };
+      }
+    }
+  }
+}
+
+/** Events the services publish inside an item's transaction wait for its commit (dropped on rollback). */
+class HeldBus implements EventBus {
+  readonly held: BusEvent[] = [];
+  constructor(private readonly inner: EventBus) {}
+  get nodeId() {
+    return this.inner.nodeId;
+  }
+  async publish(event: BusEvent) {
+    this.held.push(event);
+  }
+  subscribe(handler: (event: BusEvent) => void) {
+    return this.inner.subscribe(handler);
+  }
+  async close() {}
+  async flush() {
+    for (const event of this.held.splice(0)) await this.inner.publish(event);
+  }
+}
+
+async function applyStep(
+  deps: ActionDeps,
+  performer: Performer,
+  item: ItemRow,
+  step: Step,
+  now: Date,
+  delegate: ServerActor | null,
+) {
+  switch (step.kind) {
+    case 'reply': {
+      // The send path counts the template's use and writes its log entry, in this item's transaction.
+      await replyToItem(deps, performer, item.id, { text: step.text, template_id: step.templateId });
+      return;
+    }
+    case 'tags': {
+      const current = (
+        await deps.db.select({ id: itemTags.tagId }).from(itemTags).where(eq(itemTags.itemId, item.id))
+      ).map((r) => r.id);
+      const wanted = step.remove
+        ? current.filter((id) => !step.tagIds.includes(id))
+        : [...new Set([...current, ...step.tagIds])];
+      await setItemTags(deps, performer, item.id, wanted);
+      return;
+    }
+    case 'assign':
+      await assignItem(deps, performer, item.id, step.userId);
+      return;
+    case 'status':
+      await setItemsStatus(deps, performer, [item.id], { status: step.status });
+      return;
+    case 'snooze':
+      await setItemsStatus(deps, performer, [item.id], {
+        status: 'delayed',
+        delayed_until: Math.floor(now.getTime() / 1000) + step.seconds,
+      });
+      return;
+    case 'moderate':
+      await moderateItem(deps, performer, item.id, step.action);
+      return;
+    case 'block':
+      await blockAuthor(deps, performer, step.authorId, step.duration);
+      return;
+    case 'task': {
+      const by = performer.kind === 'user' ? performer.actor : delegate;
+      if (!by) return;
+      await createIssue(deps, by, {
+        space_id: item.spaceId,
+        title: step.title,
+        description: '',
+        status: await initialStatus(deps.db, item.spaceId),
+        priority: 'normal',
+        department_id: null,
+        due_at: null,
+        links: [{ kind: 'item', id: item.id }],
+      });
+      return;
+    }
+  }
+}
+
+/** What a run would do, per item and action; changes nothing. */
+export async function previewMacro(
+  ctx: RunContext,
+  macro: ActionSource,
+  itemIds: number[],
+): Promise<MacroRunResult> {
+  const planned = await new Planner(ctx, macro).plan(itemIds);
+  return summarize(
+    macro.id,
+    planned.map((p) => p.report),
+  );
+}
+
+function summarize(macroId: number, reports: MacroItemReport[]): MacroRunResult {
+  const count = (status: MacroItemReport['status']) => reports.filter((r) => r.status === status).length;
+  return {
+    macro_id: macroId,
+    items: reports,
+    summary: { ok: count('ok'), skipped: count('skipped'), failed: count('failed') },
+  };
+}
+
+/** Applies the plan item by item; each item's actions commit together or not at all. */
+export async function runMacro(ctx: RunContext, macro: MacroRow, itemIds: number[]): Promise<MacroRunResult> {
+  const result = await runActions(ctx, macro, itemIds);
+  // The action log: which macro, on how many items, with what outcome (each item's own changes are
+  // logged by the services that made them, in that item's transaction).
+  await transaction(ctx.deps.db, async (tx) => {
+    if (result.summary.ok > 0) await countUse(tx, macro);
+    await audit(tx, ctx.actor ?? undefined, {
+      spaceId: macro.spaceId,
+      kind: 'macro.run',
+      target: { type: 'macro', id: macro.id, label: macro.name },
+      after: { items: itemIds.length, ...result.summary },
+    });
+  });
+  return result;
+}
+
+/** The run itself, for a macro or an auto-rule (modules/rules/engine.ts). */
+export async function runActions(
+  ctx: RunContext,
+  macro: ActionSource,
+  itemIds: number[],
+): Promise<MacroRunResult> {
+  const now = ctx.now ?? new Date();
+  const planned = await new Planner(ctx, macro).plan(itemIds);
+  const performer: Performer = ctx.performer ?? { kind: 'user', actor: ctx.actor! };
+  const delegate = ctx.actor ?? ctx.delegate ?? null;
+  const reports: MacroItemReport[] = [];
+  for (const entry of planned) {
+    const { item } = entry;
+    if (!item || entry.report.status !== 'ok') {
+      reports.push({
+        ...entry.report,
+        actions: entry.report.actions.map((a) => ({
+          ...a,
+          outcome: a.outcome === 'skip' ? 'skipped' : a.outcome,
+        })),
+      });
+      continue;
+    }
+    const bus = new HeldBus(ctx.deps.bus);
+    let failedAt = -1;
+    let failure: { key: string; params?: Record<string, string | number> } | null = null;
+    try {
+      await transaction(ctx.deps.db, async (tx) => {
+        const deps: ActionDeps = { ...ctx.deps, db: tx, bus };
+        for (const [index, action] of entry.actions.entries()) {
+          if (!action.step) continue;
+          failedAt = index;
+          await applyStep(deps, performer, item, action.step, now, delegate);
+        }
+        failedAt = -1;
+      });
+      await bus.flush();
+    } catch (error) {
+      failure = keyOf(error);
+    }
+    const say = (key: string, params?: Record<string, string | number>) => ({
+      reason: key,
+      message: translate(ctx.locale, key, params),
+    });
+    if (failure) {
+      const failed = failure;
+      reports.push({
+        ...entry.report,
+        status: 'failed',
+        ...say('macros.failed.rolledBack'),
+        actions: entry.actions.map((a, index) => {
+          if (index === failedAt)
+            return { ...a.report, outcome: 'failed', ...say(failed.key, failed.params) };
+          if (!a.step)
+            return { ...a.report, outcome: a.report.outcome === 'skip' ? 'skipped' : a.report.outcome };
+          return { ...a.report, outcome: 'not_run' };
+        }),
+      });
+      continue;
+    }
+    reports.push({
+      ...entry.report,
+      actions: entry.actions.map(({ report }) => ({
+        ...report,
+        outcome:
+          report.outcome === 'queue'
+            ? 'queued'
+            : report.outcome === 'apply'
+              ? 'applied'
+              : report.outcome === 'skip'
+                ? 'skipped'
+                : report.outcome,
+      })),
+    });
+  }
+  return summarize(macro.id, reports);
+}

@@ -1,0 +1,431 @@
+import {
+  type Ability,
+  can,
+  type StatsClosed,
+  type StatsDashboard,
+  type StatsHours,
+  type StatsLive,
+  type StatsLiveQueue,
+  type StatsOperators,
+  type StatsOperatorTimes,
+  type StatsOverview,
+  type StatsPerson,
+  type StatsPosts,
+  type StatsQuery,
+  type StatsStatuses,
+  type StatsTags,
+  type StatsTime,
+  type StatsVolume,
+  type StatsWorkinghours,
+} from '@otklik/shared';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { issues, memberships, userStatuses, users } from '../../db/schema';
+import { AppError } from '../../http/errors';
+import { type InboxScope, scopeFor } from '../inbox/scope';
+import { issueScope, scopeIssues } from '../issues/policy';
+import { expiredAt } from '../issues/service';
+import type { ServerActor } from '../spaces/actor';
+import { daysOf, previousPeriod, resolvePeriod } from './period';
+import {
+  backlog,
+  closedBy,
+  figures,
+  hours,
+  membersByStatus,
+  operators,
+  operatorTimes,
+  type PeopleScope,
+  postsOf,
+  statusTimes,
+  tagsOverTime,
+  times,
+  volume,
+  waitingNow,
+  workingTimes,
+} from './queries';
+
+// Statistics for one space: the caller's scope (their user group's accounts when limited) within the
+// requested space, the period in that space's time zone, then the queries (queries.ts).
+
+interface Context {
+  scope: InboxScope;
+  timezone: string;
+}
+
+/** The scope of `ability` narrowed to the requested space; 403 when the caller may not see it. */
+async function contextFor(db: Db, actor: ServerActor, ability: Ability, spaceId: number): Promise<Context> {
+  const full = await scopeFor(db, actor, ability);
+  const row = actor.rows.find((r) => r.space.id === spaceId);
+  if (!full.spaces.has(spaceId) || !row) throw new AppError(403, 'error.noAccess');
+  return { scope: { spaces: new Map([[spaceId, full.spaces.get(spaceId)!]]) }, timezone: row.space.timezone };
+}
+
+export async function overview(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<StatsOverview> {
+  const { scope, timezone } = await contextFor(db, actor, 'stats.view', q.space_id);
+  const period = await resolvePeriod(db, timezone, q, now);
+  const prev = q.compare ? await previousPeriod(db, period) : null;
+  const byProvider = new Map<string, { provider: string; items: number; chats: number; messages: number }>();
+  for (const row of await volume(db, scope, q, period)) {
+    const entry = byProvider.get(row.provider) ?? { provider: row.provider, items: 0, chats: 0, messages: 0 };
+    if (row.kind === 'message') entry.messages += row.count;
+    else if (row.kind === 'chat') entry.chats += row.count;
+    else entry.items += row.count;
+    byProvider.set(row.provider, entry);
+  }
+  return {
+    period,
+    current: await figures(db, scope, q, period),
+    previous: prev ? { ...(await figures(db, scope, q, prev)), period: prev } : null,
+    backlog: await backlog(db, scope, q),
+    by_provider: [...byProvider.values()].sort(
+      (a, b) => b.items + b.messages - (a.items + a.messages) || a.provider.localeCompare(b.provider),
+    ),
+  };
+}
+
+export async function volumeOf(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<StatsVolume> {
+  const { scope, timezone } = await contextFor(db, actor, 'stats.view', q.space_id);
+  const period = await resolvePeriod(db, timezone, q, now);
+  return { period, days: await daysOf(db, period), rows: await volume(db, scope, q, period) };
+}
+
+export async function hoursOf(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<StatsHours> {
+  const { scope, timezone } = await contextFor(db, actor, 'stats.view', q.space_id);
+  const period = await resolvePeriod(db, timezone, q, now);
+  return { period, cells: await hours(db, scope, q, period) };
+}
+
+/** Everyone's rows with stats.view; only the caller's own row with stats.viewOwn alone. */
+export async function operatorsOf(
+  db: Db,
+  actor: ServerActor,
+  q: StatsQuery,
+  now: Date,
+): Promise<StatsOperators> {
+  let context: Context;
+  let only: number | null = null;
+  try {
+    context = await contextFor(db, actor, 'stats.view', q.space_id);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    context = await contextFor(db, actor, 'stats.viewOwn', q.space_id);
+    only = actor.userId;
+  }
+  const period = await resolvePeriod(db, context.timezone, q, now);
+  return { period, rows: await operators(db, context.scope, q, period, only) };
+}
+
+/** The space's scope and the resolved period for an endpoint that needs stats.view. */
+async function viewed(db: Db, actor: ServerActor, q: StatsQuery, now: Date) {
+  const { scope, timezone } = await contextFor(db, actor, 'stats.view', q.space_id);
+  return { scope, period: await resolvePeriod(db, timezone, q, now) };
+}
+
+export async function tagsOf(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<StatsTags> {
+  const { scope, period } = await viewed(db, actor, q, now);
+  return { period, days: await daysOf(db, period), ...(await tagsOverTime(db, scope, q, period)) };
+}
+
+export async function postsStats(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<StatsPosts> {
+  const { scope, period } = await viewed(db, actor, q, now);
+  return { period, rows: await postsOf(db, scope, q, period) };
+}
+
+export async function closedOf(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<StatsClosed> {
+  const { scope, period } = await viewed(db, actor, q, now);
+  return { period, rows: await closedBy(db, scope, q, period, null) };
+}
+
+export async function timeOf(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<StatsTime> {
+  const { scope, period } = await viewed(db, actor, q, now);
+  return { period, ...(await times(db, scope, q, period)) };
+}
+
+export async function operatorTimesOf(
+  db: Db,
+  actor: ServerActor,
+  q: StatsQuery,
+  now: Date,
+): Promise<StatsOperatorTimes> {
+  const { scope, period } = await viewed(db, actor, q, now);
+  return { period, rows: await operatorTimes(db, scope, q, period, null) };
+}
+
+/** One person's figures within the caller's scope: the operators row, closings by how, first replies. */
+async function person(
+  db: Db,
+  context: Context,
+  q: StatsQuery,
+  now: Date,
+  userId: number,
+): Promise<StatsPerson> {
+  const [member] = await db
+    .select({ id: users.id, name: users.name })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.spaceId, q.space_id), eq(memberships.userId, userId)))
+    .limit(1);
+  if (!member) throw new AppError(404, 'error.notFound');
+  const period = await resolvePeriod(db, context.timezone, q, now);
+  const [row] = await operators(db, context.scope, q, period, userId);
+  const [closed] = await closedBy(db, context.scope, q, period, userId);
+  const [firsts] = await operatorTimes(db, context.scope, q, period, userId);
+  return {
+    period,
+    user: member,
+    row: row ?? {
+      user_id: userId,
+      name: member.name,
+      replies: 0,
+      closed: 0,
+      first_replies: 0,
+      frt_median: null,
+    },
+    closed: closed ?? { user_id: userId, name: member.name, reply: 0, noreply: 0, autorule: 0, total: 0 },
+    first_replies: firsts?.first_replies ?? { count: 0, median: null, p90: null },
+  };
+}
+
+/** stats/my: the caller's own figures (stats.viewOwn or stats.view). */
+export async function myStats(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<StatsPerson> {
+  let context: Context;
+  try {
+    context = await contextFor(db, actor, 'stats.view', q.space_id);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    context = await contextFor(db, actor, 'stats.viewOwn', q.space_id);
+  }
+  return person(db, context, q, now, actor.userId);
+}
+
+/** stats/users/:id: one member's figures, for those who may see everyone's (stats.view). */
+export async function userStats(
+  db: Db,
+  actor: ServerActor,
+  q: StatsQuery,
+  now: Date,
+  userId: number,
+): Promise<StatsPerson> {
+  return person(db, await contextFor(db, actor, 'stats.view', q.space_id), q, now, userId);
+}
+
+// People tabs (statuses, working hours): rows are members, not accounts, so a caller limited to a user
+// group sees the members of that group only.
+
+function peopleOf(actor: ServerActor, context: Context, spaceId: number, userId?: number): PeopleScope {
+  const limited = context.scope.spaces.get(spaceId) !== null;
+  const groupId = actor.rows.find((r) => r.space.id === spaceId)?.membership.groupId ?? null;
+  return {
+    spaceId,
+    ...(limited ? { groupId: groupId ?? -1 } : {}),
+    ...(userId === undefined ? {} : { userId }),
+  };
+}
+
+/** The context for the caller's own figures: stats.view, else stats.viewOwn. */
+async function ownContext(db: Db, actor: ServerActor, spaceId: number): Promise<Context> {
+  try {
+    return await contextFor(db, actor, 'stats.view', spaceId);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return contextFor(db, actor, 'stats.viewOwn', spaceId);
+  }
+}
+
+/** 404 unless `userId` is a member of the space the caller may see (their group's, when limited). */
+async function visibleMember(db: Db, people: PeopleScope) {
+  const [member] = await db
+    .select({ id: users.id, name: users.name })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(
+      and(
+        eq(memberships.spaceId, people.spaceId),
+        eq(memberships.userId, people.userId!),
+        people.groupId === undefined ? undefined : eq(memberships.groupId, people.groupId),
+      ),
+    )
+    .limit(1);
+  if (!member) throw new AppError(404, 'error.notFound');
+}
+
+async function statusesFor(
+  db: Db,
+  context: Context,
+  people: PeopleScope,
+  q: StatsQuery,
+  now: Date,
+): Promise<StatsStatuses> {
+  const period = await resolvePeriod(db, context.timezone, q, now);
+  const statuses = await db
+    .select({
+      id: userStatuses.id,
+      name: userStatuses.name,
+      color: userStatuses.color,
+      workinghours: userStatuses.workinghours,
+      offline: userStatuses.offline,
+    })
+    .from(userStatuses)
+    .where(eq(userStatuses.spaceId, people.spaceId))
+    .orderBy(asc(userStatuses.position), asc(userStatuses.id));
+  return { period, statuses, rows: await statusTimes(db, people, period, now) };
+}
+
+/** stats/users/statuses: every visible member's time per status (stats.view). */
+export async function statusesOf(db: Db, actor: ServerActor, q: StatsQuery, now: Date) {
+  const context = await contextFor(db, actor, 'stats.view', q.space_id);
+  return statusesFor(db, context, peopleOf(actor, context, q.space_id), q, now);
+}
+
+/** stats/my/statuses: the caller's own time per status (stats.viewOwn or stats.view). */
+export async function myStatuses(db: Db, actor: ServerActor, q: StatsQuery, now: Date) {
+  const context = await ownContext(db, actor, q.space_id);
+  return statusesFor(db, context, { spaceId: q.space_id, userId: actor.userId }, q, now);
+}
+
+/** stats/users/:id/statuses: one member's time per status (stats.view). */
+export async function userStatusesOf(db: Db, actor: ServerActor, q: StatsQuery, now: Date, userId: number) {
+  const context = await contextFor(db, actor, 'stats.view', q.space_id);
+  const people = peopleOf(actor, context, q.space_id, userId);
+  await visibleMember(db, people);
+  return statusesFor(db, context, people, q, now);
+}
+
+/** stats/users/workinghours: scheduled slots against working-status time per member (stats.view). */
+export async function workinghoursOf(
+  db: Db,
+  actor: ServerActor,
+  q: StatsQuery,
+  now: Date,
+): Promise<StatsWorkinghours> {
+  const context = await contextFor(db, actor, 'stats.view', q.space_id);
+  const period = await resolvePeriod(db, context.timezone, q, now);
+  return { period, rows: await workingTimes(db, peopleOf(actor, context, q.space_id), period, now) };
+}
+
+/** stats/users/:id/workinghours: one member's (stats.view). */
+export async function userWorkinghoursOf(
+  db: Db,
+  actor: ServerActor,
+  q: StatsQuery,
+  now: Date,
+  userId: number,
+): Promise<StatsWorkinghours> {
+  const context = await contextFor(db, actor, 'stats.view', q.space_id);
+  const people = peopleOf(actor, context, q.space_id, userId);
+  await visibleMember(db, people);
+  const period = await resolvePeriod(db, context.timezone, q, now);
+  return { period, rows: await workingTimes(db, people, period, now) };
+}
+
+/**
+ * stats/dashboard: today's and the last 7 days' figures (the overview's query), open now (backlog),
+ * tasks past due now, and per day of the 7 days incoming (volume) and median first response (times).
+ * The period picker does not apply; the filters do (not to tasks, which have no network or account).
+ */
+export async function dashboardOf(
+  db: Db,
+  actor: ServerActor,
+  q: StatsQuery,
+  now: Date,
+): Promise<StatsDashboard> {
+  const { scope, timezone } = await contextFor(db, actor, 'stats.view', q.space_id);
+  const today = await resolvePeriod(db, timezone, { preset: 'today' }, now);
+  const week = await resolvePeriod(db, timezone, { preset: '7d' }, now);
+  const incoming = new Map<string, number>();
+  for (const row of await volume(db, scope, q, week))
+    if (row.kind !== 'message') incoming.set(row.day, (incoming.get(row.day) ?? 0) + row.count);
+  const frt = new Map((await times(db, scope, q, week)).days.map((d) => [d.day, d.first_response]));
+  let expired: number | null = null;
+  if (can(actor, 'issues.view', q.space_id)) {
+    const [row] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(issues)
+      .where(and(scopeIssues(await issueScope(db, actor)), eq(issues.spaceId, q.space_id), expiredAt(now)));
+    expired = Number(row?.n ?? 0);
+  }
+  return {
+    today,
+    week,
+    figures: { today: await figures(db, scope, q, today), week: await figures(db, scope, q, week) },
+    backlog: await backlog(db, scope, q),
+    expired_tasks: expired,
+    days: (await daysOf(db, week)).map((d) => ({
+      day: d.day,
+      incoming: incoming.get(d.day) ?? 0,
+      first_response: frt.get(d.day) ?? null,
+    })),
+  };
+}
+
+/**
+ * stats/live (the team-room wall, docs/statistics.md "Live wall"): the units waiting now per network and
+ * account with the oldest, the longest-waiting one, the visible members by current user status, and
+ * today's figures and backlog (the dashboard's queries). The filters apply except to people.
+ */
+export async function liveOf(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<StatsLive> {
+  const context = await contextFor(db, actor, 'stats.view', q.space_id);
+  const { scope, timezone } = context;
+  const today = await resolvePeriod(db, timezone, { preset: 'today' }, now);
+  const nowSec = Math.floor(now.getTime() / 1000);
+  const waiting = await waitingNow(db, scope, q);
+  const queue = (r: {
+    provider: string;
+    object_id: number | null;
+    name: string | null;
+    count: number;
+    oldest_at: number;
+  }): StatsLiveQueue => ({
+    ...r,
+    age: Math.max(0, nowSec - r.oldest_at),
+  });
+  const providers = new Map<
+    string,
+    { provider: string; object_id: null; name: null; count: number; oldest_at: number }
+  >();
+  for (const a of waiting.accounts) {
+    const p = providers.get(a.provider);
+    if (!p)
+      providers.set(a.provider, {
+        provider: a.provider,
+        object_id: null,
+        name: null,
+        count: a.count,
+        oldest_at: a.oldest_at,
+      });
+    else {
+      p.count += a.count;
+      p.oldest_at = Math.min(p.oldest_at, a.oldest_at);
+    }
+  }
+  const statuses = new Map<number | null, StatsLive['statuses'][number]>();
+  for (const m of await membersByStatus(db, peopleOf(actor, context, q.space_id))) {
+    const key = m.status_id === null ? null : Number(m.status_id);
+    const entry = statuses.get(key) ?? {
+      status_id: key,
+      name: m.status,
+      color: m.color,
+      offline: m.offline ?? false,
+      count: 0,
+      users: [],
+    };
+    entry.count += 1;
+    entry.users.push({ id: Number(m.user_id), name: m.name });
+    statuses.set(key, entry);
+  }
+  return {
+    now: nowSec,
+    today,
+    figures: await figures(db, scope, q, today),
+    waiting: await backlog(db, scope, q),
+    by_provider: [...providers.values()]
+      .sort((a, b) => b.count - a.count || a.oldest_at - b.oldest_at || a.provider.localeCompare(b.provider))
+      .map(queue),
+    by_account: waiting.accounts.map(queue),
+    longest: waiting.longest
+      ? { ...waiting.longest, age: Math.max(0, nowSec - waiting.longest.waiting_since) }
+      : null,
+    statuses: [...statuses.values()],
+  };
+}

@@ -1,0 +1,90 @@
+import type {
+  CreateApiTokenBody,
+  PresentedApiToken,
+  PresentedWebhook,
+  PresentedWebhookDelivery,
+  WebhookForm,
+} from '@otklik/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from './instance';
+
+// Settings → API tokens and webhooks (issue 14 item 9).
+
+export const apiAccessKeys = {
+  tokens: ['api-tokens'] as const,
+  webhooks: ['webhooks'] as const,
+  deliveries: (endpointId: number) => ['webhooks', endpointId, 'deliveries'] as const,
+};
+
+export interface ApiTokensList {
+  items: PresentedApiToken[];
+  /** Spaces whose tokens the caller manages (administrator). */
+  admin_space_ids: number[];
+}
+
+export const useApiTokens = () =>
+  useQuery({
+    queryKey: apiAccessKeys.tokens,
+    queryFn: ({ signal }) => api.get<ApiTokensList>('/v1/api_tokens', { signal }),
+  });
+
+export function useCreateApiToken() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateApiTokenBody) =>
+      api.post<{ token: PresentedApiToken; secret: string }>('/v1/api_tokens', body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiAccessKeys.tokens }),
+  });
+}
+
+export function useRevokeApiToken() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.delete<{ ok: true }>(`/v1/api_tokens/${id}`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiAccessKeys.tokens }),
+  });
+}
+
+export const useWebhooks = (spaceId: number | null) =>
+  useQuery({
+    queryKey: [...apiAccessKeys.webhooks, spaceId],
+    queryFn: ({ signal }) =>
+      api.get<{ items: PresentedWebhook[] }>('/v1/webhooks', {
+        signal,
+        query: { space_id: spaceId ?? undefined },
+      }),
+    enabled: spaceId !== null,
+  });
+
+function useWebhookMutation<TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiAccessKeys.webhooks }),
+  });
+}
+
+export const useCreateWebhook = () =>
+  useWebhookMutation((body: WebhookForm & { space_id: number }) =>
+    api.post<{ webhook: PresentedWebhook; secret: string }>('/v1/webhooks', body),
+  );
+export const useUpdateWebhook = () =>
+  useWebhookMutation(({ id, ...body }: Partial<WebhookForm> & { id: number }) =>
+    api.put<PresentedWebhook>(`/v1/webhooks/${id}`, body),
+  );
+export const useDeleteWebhook = () =>
+  useWebhookMutation((id: number) => api.delete<{ ok: true }>(`/v1/webhooks/${id}`));
+
+/** The delivery log; refreshed every few seconds while open, so a queued delivery shows its outcome. */
+export const useWebhookDeliveries = (endpointId: number) =>
+  useQuery({
+    queryKey: apiAccessKeys.deliveries(endpointId),
+    queryFn: ({ signal }) =>
+      api.get<{ items: PresentedWebhookDelivery[] }>(`/v1/webhooks/${endpointId}/deliveries`, { signal }),
+    refetchInterval: 3_000,
+  });
+
+export const useRedeliver = () =>
+  useWebhookMutation((deliveryId: number) =>
+    api.post<PresentedWebhookDelivery>(`/v1/webhooks/deliveries/${deliveryId}/redeliver`),
+  );

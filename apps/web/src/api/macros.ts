@@ -1,0 +1,64 @@
+import type { MacroDto, MacroForm, MacroRunResult } from '@otklik/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { inboxKeys } from './inboxCache';
+import { api } from './instance';
+import { queryKeys } from './keys';
+
+// Macros (issue 16): Settings → macros, and the runner on the item page and the list's selection.
+
+export const macroKeys = { all: ['macros'] as const };
+
+export interface MacrosList {
+  items: MacroDto[];
+  /** Spaces where the caller may change space macros. */
+  can_manage: number[];
+}
+
+/** GET /v1/macros; `enabled` false skips the request (macros off for the caller). */
+export const useMacros = (enabled = true) =>
+  useQuery({
+    queryKey: macroKeys.all,
+    queryFn: ({ signal }) => api.get<MacrosList>('/v1/macros', { signal }),
+    enabled,
+    staleTime: 30_000,
+  });
+
+function useInvalidating<TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: macroKeys.all }),
+  });
+}
+
+export type MacroBody = Omit<MacroForm, 'personal'>;
+
+export const useCreateMacro = () =>
+  useInvalidating((body: MacroForm & { space_id: number }) => api.post<MacroDto>('/v1/macros', body));
+export const useUpdateMacro = () =>
+  useInvalidating(({ id, ...body }: MacroBody & { id: number }) =>
+    api.put<MacroDto>(`/v1/macros/${id}`, body),
+  );
+export const useDeleteMacro = () =>
+  useInvalidating((id: number) => api.delete<{ message: string }>(`/v1/macros/${id}`));
+
+/** What running the macro on these comments would do; changes nothing. */
+export const usePreviewMacro = () =>
+  useMutation({
+    mutationFn: ({ id, item_ids }: { id: number; item_ids: number[] }) =>
+      api.post<MacroRunResult>(`/v1/macros/${id}/preview`, { item_ids }),
+  });
+
+/** Runs it; the inbox, counters and usage counts are read again afterwards. */
+export function useRunMacro() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, item_ids }: { id: number; item_ids: number[] }) =>
+      api.post<MacroRunResult>(`/v1/macros/${id}/run`, { item_ids }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: inboxKeys.all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.counts });
+      void queryClient.invalidateQueries({ queryKey: macroKeys.all });
+    },
+  });
+}

@@ -1,0 +1,144 @@
+import type {
+  EmailPreviewWire,
+  NotificationListWire,
+  NotificationWatchBody,
+  NotificationWatchWire,
+  SpaceEmailSettingsBody,
+  SpaceEmailSettingsWire,
+  SpaceNotificationSettingsBody,
+  SpaceNotificationSettingsWire,
+  SubscriptionsBody,
+  SubscriptionsWire,
+  TelegramCodeWire,
+  TelegramLinkWire,
+} from '@otklik/shared';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from './instance';
+
+// Notifications (issue 18): the bell's list and unread count, subscriptions, a space's defaults. The
+// socket's `notify` and `notifications.changed` make these stale (realtime/cache.ts).
+
+export const notificationKeys = {
+  all: ['notifications'] as const,
+  unread: ['notifications', 'unread'] as const,
+  list: ['notifications', 'list'] as const,
+  subscriptions: (spaceId: number) => ['notifications', 'subscriptions', spaceId] as const,
+  space: (spaceId: number) => ['notifications', 'space', spaceId] as const,
+};
+
+export function useUnreadNotifications(enabled = true) {
+  return useQuery({
+    queryKey: notificationKeys.unread,
+    queryFn: ({ signal }) =>
+      api.get<{ unread: number }>('/v1/notifications/unread', { signal }).then((r) => r.unread),
+    enabled,
+    staleTime: 30_000,
+  });
+}
+
+export function useNotificationList(enabled: boolean) {
+  return useInfiniteQuery({
+    queryKey: notificationKeys.list,
+    queryFn: ({ signal, pageParam }) =>
+      api.get<NotificationListWire>(`/v1/notifications?limit=20${pageParam ? `&before=${pageParam}` : ''}`, {
+        signal,
+      }),
+    initialPageParam: 0,
+    getNextPageParam: (last) => last.next ?? undefined,
+    enabled,
+  });
+}
+
+export function useMarkRead() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number | 'all') =>
+      id === 'all' ? api.post('/v1/notifications/read-all') : api.post(`/v1/notifications/${id}/read`),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: notificationKeys.all }),
+  });
+}
+
+export function useSubscriptions(spaceId: number | null) {
+  return useQuery({
+    queryKey: notificationKeys.subscriptions(spaceId ?? 0),
+    queryFn: ({ signal }) =>
+      api.get<SubscriptionsWire>(`/v1/notifications/subscriptions?space_id=${spaceId}`, { signal }),
+    enabled: spaceId !== null,
+  });
+}
+
+export const saveSubscriptions = (body: SubscriptionsBody) =>
+  api.put<SubscriptionsWire>('/v1/notifications/subscriptions', body);
+
+export function useSpaceNotificationSettings(spaceId: number | null) {
+  return useQuery({
+    queryKey: notificationKeys.space(spaceId ?? 0),
+    queryFn: ({ signal }) =>
+      api.get<SpaceNotificationSettingsWire>(`/v1/notifications/settings?space_id=${spaceId}`, { signal }),
+    enabled: spaceId !== null,
+  });
+}
+
+export const saveSpaceNotificationSettings = (body: SpaceNotificationSettingsBody) =>
+  api.put<SpaceNotificationSettingsWire>('/v1/notifications/settings', body);
+
+export interface ChannelHealth {
+  email: { failed: number; last_error: string | null; last_failed_at: number | null };
+}
+
+/** Whether my email channel delivers (failed notification emails in the last 30 days). */
+export function useChannelHealth() {
+  return useQuery({
+    queryKey: ['notifications', 'channels'] as const,
+    queryFn: ({ signal }) => api.get<ChannelHealth>('/v1/notifications/channels', { signal }),
+    staleTime: 60_000,
+  });
+}
+
+export function useTelegramLink() {
+  return useQuery({
+    queryKey: ['notifications', 'telegram'] as const,
+    queryFn: ({ signal }) => api.get<TelegramLinkWire>('/v1/notifications/telegram', { signal }),
+  });
+}
+
+export function useWatches(spaceId: number | null) {
+  return useQuery({
+    queryKey: ['notifications', 'watches', spaceId ?? 0] as const,
+    queryFn: ({ signal }) =>
+      api.get<NotificationWatchWire>(`/v1/notifications/watches?space_id=${spaceId}`, { signal }),
+    enabled: spaceId !== null,
+  });
+}
+
+export const saveWatches = (body: NotificationWatchBody) =>
+  api.put<NotificationWatchWire>('/v1/notifications/watches', body);
+
+export function useEmailSettings(spaceId: number) {
+  return useQuery({
+    queryKey: ['notifications', 'email', spaceId] as const,
+    queryFn: ({ signal }) =>
+      api.get<SpaceEmailSettingsWire>(`/v1/notifications/email?space_id=${spaceId}`, { signal }),
+  });
+}
+
+export const saveEmailSettings = (body: SpaceEmailSettingsBody) =>
+  api.put<SpaceEmailSettingsWire>('/v1/notifications/email', body);
+
+export const sendTestEmail = (spaceId: number) =>
+  api.post<{ sent: boolean; to: string; from: string }>('/v1/notifications/email/test', {
+    space_id: spaceId,
+  });
+
+export function useEmailPreview(spaceId: number, locale: 'ru' | 'en') {
+  return useQuery({
+    queryKey: ['notifications', 'email', spaceId, 'preview', locale] as const,
+    queryFn: ({ signal }) =>
+      api.get<EmailPreviewWire>(`/v1/notifications/email/preview?space_id=${spaceId}&locale=${locale}`, {
+        signal,
+      }),
+  });
+}
+
+export const telegramCode = () => api.post<TelegramCodeWire>('/v1/notifications/telegram/code');
+export const unlinkTelegram = () => api.delete<TelegramLinkWire>('/v1/notifications/telegram');

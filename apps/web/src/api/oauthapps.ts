@@ -1,0 +1,87 @@
+import type {
+  AuthorizeRequest,
+  OAuthAppForm,
+  OAuthAppView,
+  OAuthAppWithSecret,
+  OAuthGrantView,
+} from '@otklik/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from './instance';
+
+// Third-party apps (/oauth): the administrator's registered OAuth2 clients, the apps the user allowed,
+// and the consent screen's check and answer.
+
+const appsKey = ['oauth', 'apps'] as const;
+const grantsKey = ['oauth', 'grants'] as const;
+
+export interface OAuthAppsList {
+  items: OAuthAppView[];
+  /** Spaces where the caller may register apps. */
+  can_manage: number[];
+}
+
+export const useOAuthApps = () =>
+  useQuery({
+    queryKey: appsKey,
+    queryFn: ({ signal }) => api.get<OAuthAppsList>('/v1/oauth/apps', { signal }),
+  });
+
+export const useOAuthGrants = () =>
+  useQuery({
+    queryKey: grantsKey,
+    queryFn: ({ signal }) =>
+      api.get<{ items: OAuthGrantView[] }>('/v1/oauth/grants', { signal }).then((r) => r.items),
+  });
+
+function useOAuthMutation<TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['oauth'] }),
+  });
+}
+
+export const useCreateOAuthApp = () =>
+  useOAuthMutation((body: OAuthAppForm & { space_id: number }) =>
+    api.post<OAuthAppWithSecret>('/v1/oauth/apps', body),
+  );
+export const useUpdateOAuthApp = () =>
+  useOAuthMutation(({ id, ...body }: OAuthAppForm & { id: number }) =>
+    api.put<OAuthAppView>(`/v1/oauth/apps/${id}`, body),
+  );
+export const useRegenerateSecret = () =>
+  useOAuthMutation((id: number) => api.post<OAuthAppWithSecret>(`/v1/oauth/apps/${id}/secret`));
+export const useDeleteOAuthApp = () =>
+  useOAuthMutation((id: number) => api.delete<{ message: string }>(`/v1/oauth/apps/${id}`));
+export const useRevokeGrant = () =>
+  useOAuthMutation((appId: number) => api.delete<{ message: string }>(`/v1/oauth/grants/${appId}`));
+
+export type AuthorizeCheck =
+  | {
+      app: { name: string; client_id: string };
+      space: { id: number; name: string };
+      redirect_uri: string;
+      redirect_to?: undefined;
+    }
+  /** The request is malformed but the app and address are known: the error goes back to the app. */
+  | { redirect_to: string };
+
+export const useAuthorizeCheck = (request: AuthorizeRequest) =>
+  useQuery({
+    queryKey: ['oauth', 'authorize', request],
+    queryFn: ({ signal }) =>
+      api.get<AuthorizeCheck>('/v1/oauth/authorize', {
+        signal,
+        query: request as unknown as Record<string, string>,
+        forbiddenPage: false,
+      }),
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+export const decideAuthorization = (request: AuthorizeRequest, decision: 'allow' | 'deny') =>
+  api.post<{ redirect_to: string }>(
+    '/v1/oauth/authorize',
+    { ...request, decision },
+    { forbiddenPage: false },
+  );

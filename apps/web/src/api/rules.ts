@@ -1,0 +1,72 @@
+import type { RuleDryRunResult, RuleDto, RuleForm, RuleStatsRow } from '@otklik/shared';
+import type { RouteQuery } from '@otklik/shared/routes';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from './instance';
+
+// Auto-rules (issue 17): Settings → auto-rules, the dry run and stats/rules.
+
+export const ruleKeys = { all: ['rules'] as const };
+
+/** GET /v1/rules; `enabled` false skips the request (rules not available to the caller). */
+export const useRules = (enabled = true) =>
+  useQuery({
+    queryKey: ruleKeys.all,
+    queryFn: ({ signal }) => api.get<{ items: RuleDto[] }>('/v1/rules', { signal }),
+    enabled,
+    staleTime: 30_000,
+  });
+
+function useInvalidating<TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ruleKeys.all }),
+  });
+}
+
+export type RuleBody = RuleForm;
+
+export const useCreateRule = () =>
+  useInvalidating((body: RuleBody & { space_id: number }) => api.post<RuleDto>('/v1/rules', body));
+export const useUpdateRule = () =>
+  useInvalidating(({ id, ...body }: RuleBody & { id: number }) => api.put<RuleDto>(`/v1/rules/${id}`, body));
+export const useDeleteRule = () =>
+  useInvalidating((id: number) => api.delete<{ message: string }>(`/v1/rules/${id}`));
+
+/** What the rule (saved or not) would match among the last 1,000 items; changes nothing. */
+export const useDryRun = () =>
+  useMutation({
+    mutationFn: (body: RuleBody & { space_id: number; rule_id: number | null }) =>
+      api.post<RuleDryRunResult>('/v1/rules/dry-run', body),
+  });
+
+export const useRuleStats = (query: RouteQuery | null) =>
+  useQuery({
+    queryKey: ['stats', 'rules', query],
+    queryFn: ({ signal }) =>
+      api.get<{ rules: RuleStatsRow[]; days: string[] }>('/v1/stats/rules', {
+        signal,
+        query: query ?? undefined,
+      }),
+    enabled: query !== null,
+    staleTime: 30_000,
+  });
+
+export interface RuleMatchDto {
+  item_id: number;
+  status: 'ok' | 'skipped' | 'failed';
+  actions_done: number;
+  results: Array<{ type: string; outcome: string; message?: string }>;
+  error: string | null;
+  at: string;
+  excerpt: string;
+}
+
+/** GET /v1/rules/:id/matches: the items a rule ran on, newest first (the stats drill-down). */
+export const useRuleMatches = (id: number | null) =>
+  useQuery({
+    queryKey: [...ruleKeys.all, id, 'matches'],
+    queryFn: ({ signal }) => api.get<{ items: RuleMatchDto[] }>(`/v1/rules/${id}/matches`, { signal }),
+    enabled: id !== null,
+    staleTime: 10_000,
+  });

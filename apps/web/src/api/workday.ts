@@ -1,0 +1,65 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSocketEvent } from '../realtime/hooks';
+import { api } from './instance';
+import { queryKeys } from './keys';
+
+// The inbox views' counters and an item's or chat's history (issue 13).
+
+export interface ViewCounts {
+  all: number;
+  mine: number;
+  unassigned: number;
+  /** Items or chats where a colleague's note mentions me and I have not opened them since. */
+  mentions: number;
+}
+
+/**
+ * GET /v1/counts/views. Under the counts key, so the socket's item and message events refresh it like
+ * the top bar's badges (realtime/cache.ts): the counts are live.
+ */
+export const useViewCounts = () =>
+  useQuery({
+    queryKey: [...queryKeys.counts, 'views'],
+    queryFn: ({ signal }) =>
+      api.get<Record<'items' | 'chats', ViewCounts>>('/v1/counts/views', { signal, forbiddenPage: false }),
+    staleTime: 5_000,
+  });
+
+export interface HistoryEntry {
+  id: number;
+  type: string;
+  at: string;
+  cause_kind: 'user' | 'rule' | 'bot' | 'system' | 'customer';
+  user: { id: number; name: string } | null;
+  chat_id: number | null;
+  data: Record<string, unknown>;
+}
+
+export const historyKey = (kind: 'items' | 'chats', id: number) => ['history', kind, id] as const;
+
+/** GET /v1/items/:id/history or /v1/chats/:id/history; refetched when the socket says the record changed. */
+export function useHistory(kind: 'items' | 'chats', id: number) {
+  const queryClient = useQueryClient();
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: historyKey(kind, id) });
+  const mentions = (list: unknown) => Array.isArray(list) && list.some((row) => row?.id === id);
+  useSocketEvent(kind === 'items' ? 'items.updated' : 'chats.updated', (m) => {
+    if (mentions(m[kind])) refresh();
+  });
+  // Someone started answering it (the typing lock): the history says who.
+  const lockKey = `${kind === 'items' ? 'item' : 'chat'}:${id}`;
+  useSocketEvent('locked', (m) => {
+    if (m.key === lockKey) refresh();
+  });
+  // Our own lock is answered with 'lock' (the colleagues hear 'locked').
+  useSocketEvent('lock', (m) => {
+    if (m.key === lockKey && m.acquired === true) refresh();
+  });
+  useSocketEvent('messages.created', (m) => {
+    if (kind === 'chats' && mentions(m.chats)) refresh();
+  });
+  return useQuery({
+    queryKey: historyKey(kind, id),
+    queryFn: ({ signal }) => api.get<{ items: HistoryEntry[] }>(`/v1/${kind}/${id}/history`, { signal }),
+    enabled: Number.isInteger(id) && id > 0,
+  });
+}

@@ -1,0 +1,246 @@
+import {
+  Checkbox,
+  Group,
+  MultiSelect,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Tabs,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { can, isProviderId, providers, STATS_KINDS, type StatsPeriod } from '@otklik/shared';
+import { pathFor, type RouteQuery } from '@otklik/shared/routes';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useObjects } from '../../api/config';
+import { useShell } from '../../app/shell/ShellContext';
+import { PageHeader } from '../../components/PageHeader';
+import { SpaceSelect } from '../../components/SpaceSelect';
+import { parseStatsParams, type StatsParams, statsQueryOf } from './model';
+
+// The one frame every statistics tab uses: tabs, period picker with comparison, filters (space,
+// network, account, kind), all kept in the address; the tab renders its charts and tables below.
+
+export const STATS_TABS = [
+  ['stats', 'overview'],
+  ['stats-dashboard', 'dashboard'],
+  ['stats-live', 'live'],
+  ['stats-overall', 'overall'],
+  ['stats-replies', 'replies'],
+  ['stats-hours', 'hours'],
+  ['stats-users', 'users'],
+  ['stats-users-closed', 'closed'],
+  ['stats-time', 'time'],
+  ['stats-userstime', 'userstime'],
+  ['stats-users-statuses', 'statuses'],
+  ['stats-users-workinghours', 'workinghours'],
+  ['stats-tags', 'tags'],
+  ['stats-posts', 'posts'],
+  ['stats-my', 'my'],
+  ['stats-issues', 'issues'],
+  ['stats-rules', 'rules'],
+  ['stats-export', 'export'],
+] as const;
+export type StatsTabRoute = (typeof STATS_TABS)[number][0];
+
+export interface StatsFrame {
+  params: StatsParams;
+  spaceId: number;
+  /** The API query (space resolved). */
+  query: RouteQuery;
+}
+
+export function StatsPage({
+  tab,
+  children,
+  own = false,
+  periodless = false,
+}: {
+  tab: StatsTabRoute;
+  children: (frame: StatsFrame) => ReactNode;
+  /** The caller's own figures only (stats.viewOwn): no tabs. */
+  own?: boolean;
+  /** The tab has its own fixed periods (the dashboard): no period picker. */
+  periodless?: boolean;
+}) {
+  const { t } = useTranslation();
+  const { config, actor } = useShell();
+  const [search, setSearch] = useSearchParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const objects = useObjects();
+  const params = parseStatsParams(search);
+  const spaces = config.spaces.filter((space) => can(actor, own ? 'stats.viewOwn' : 'stats.view', space.id));
+  const spaceId = spaces.find((s) => s.id === params.space_id)?.id ?? spaces[0]?.id ?? null;
+  const update = (next: Partial<StatsParams>) =>
+    setSearch(
+      new URLSearchParams(
+        Object.entries(statsQueryOf({ ...params, ...next }, next.space_id ?? spaceId)).flatMap(([k, v]) =>
+          v === undefined || v === null
+            ? []
+            : Array.isArray(v)
+              ? v.map((x) => [k, String(x)])
+              : [[k, String(v)]],
+        ),
+      ),
+      { replace: true },
+    );
+  const accounts = (objects.data?.items ?? []).filter((o) => o.space_id === spaceId);
+  const networks = [...new Set(accounts.map((o) => o.provider))].filter(isProviderId);
+
+  if (spaceId === null)
+    return (
+      <Stack>
+        <PageHeader title={t('shell.stats.title')} />
+        <Text c="dimmed">{t('shell.stats.noSpaces')}</Text>
+      </Stack>
+    );
+  return (
+    <Stack gap="md">
+      <PageHeader title={t('shell.stats.title')} />
+      {!own && (
+        <Tabs
+          value={tab}
+          onChange={(value) => value && navigate(pathFor(value as StatsTabRoute) + location.search)}
+          keepMounted={false}
+        >
+          <Tabs.List>
+            {STATS_TABS.filter(
+              // Auto-rules are administrators' (rules.manage); others never see the tab.
+              ([route]) => route !== 'stats-rules' || can(actor, 'rules.manage', spaceId),
+            ).map(([route, key]) => (
+              <Tabs.Tab key={route} value={route} data-testid={`stats-tab-${key}`}>
+                {t(`shell.stats.tabs.${key}`)}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+        </Tabs>
+      )}
+      <Paper withBorder p="sm">
+        <Stack gap="sm">
+          {!periodless && (
+            <Group gap="sm" wrap="wrap" align="flex-end">
+              <SegmentedControl
+                data-testid="stats-period"
+                value={params.preset}
+                onChange={(value) =>
+                  value === 'custom'
+                    ? update({
+                        preset: 'custom',
+                        from: params.from || todayIso(),
+                        to: params.to || todayIso(),
+                      })
+                    : update({ preset: value as StatsParams['preset'], from: '', to: '' })
+                }
+                data={(['today', '7d', '30d', '90d', 'custom'] as const).map((value) => ({
+                  value,
+                  label: t(`shell.stats.presets.${value}`),
+                }))}
+              />
+              {params.preset === 'custom' && (
+                <>
+                  <TextInput
+                    type="date"
+                    label={t('shell.stats.from')}
+                    value={params.from}
+                    onChange={(e) => e.currentTarget.value && update({ from: e.currentTarget.value })}
+                    data-testid="stats-from"
+                  />
+                  <TextInput
+                    type="date"
+                    label={t('shell.stats.to')}
+                    value={params.to}
+                    onChange={(e) => e.currentTarget.value && update({ to: e.currentTarget.value })}
+                    data-testid="stats-to"
+                  />
+                </>
+              )}
+              <Checkbox
+                label={t('shell.stats.compare')}
+                checked={params.compare}
+                onChange={(e) => update({ compare: e.currentTarget.checked })}
+                data-testid="stats-compare"
+              />
+            </Group>
+          )}
+          <Group gap="sm" wrap="wrap" align="flex-end">
+            <SpaceSelect
+              spaces={spaces}
+              value={spaceId}
+              onChange={(id) => update({ space_id: id, object_id: [], provider: [] })}
+            />
+            <MultiSelect
+              label={t('shell.stats.network')}
+              placeholder={params.provider.length ? undefined : t('shell.stats.all')}
+              data={networks.map((id) => ({ value: id, label: providers[id].name }))}
+              value={params.provider}
+              onChange={(provider) => update({ provider })}
+              clearable
+              w={220}
+              data-testid="stats-network"
+            />
+            <MultiSelect
+              label={t('shell.stats.account')}
+              placeholder={params.object_id.length ? undefined : t('shell.stats.all')}
+              data={accounts.map((o) => ({ value: String(o.id), label: o.name }))}
+              value={params.object_id.map(String)}
+              onChange={(ids) => update({ object_id: ids.map(Number) })}
+              clearable
+              searchable
+              w={240}
+              data-testid="stats-account"
+            />
+            <MultiSelect
+              label={t('shell.stats.kind')}
+              placeholder={params.kind.length ? undefined : t('shell.stats.all')}
+              data={STATS_KINDS.map((value) => ({ value, label: t(`shell.stats.kinds.${value}`) }))}
+              value={params.kind}
+              onChange={(kind) => update({ kind: kind as StatsParams['kind'] })}
+              clearable
+              w={220}
+              data-testid="stats-kind"
+            />
+          </Group>
+        </Stack>
+      </Paper>
+      {children({ params, spaceId, query: statsQueryOf(params, spaceId) })}
+    </Stack>
+  );
+}
+
+function todayIso() {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/** "10.11.2026 – 11.11.2026 (Asia/Yekaterinburg)": what was counted. */
+export function PeriodLine({ period }: { period: StatsPeriod }) {
+  const { t } = useTranslation();
+  return (
+    <Text c="dimmed" fz="sm" data-testid="stats-period-line">
+      {t('shell.stats.periodLine', { from: period.from, to: period.to, timezone: period.timezone })}
+    </Text>
+  );
+}
+
+/** A titled block: the chart above, the table below. */
+export function StatsBlock({
+  title,
+  children,
+  testId,
+}: {
+  title: string;
+  children: ReactNode;
+  testId?: string;
+}) {
+  return (
+    <Paper withBorder p="md" data-testid={testId}>
+      <Stack gap="sm">
+        <Text fw={600}>{title}</Text>
+        {children}
+      </Stack>
+    </Paper>
+  );
+}

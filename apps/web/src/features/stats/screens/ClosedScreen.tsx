@@ -1,0 +1,66 @@
+import { Stack } from '@mantine/core';
+import type { StatsClosed, StatsClosedRow } from '@otklik/shared';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useStats } from '../../../api/stats';
+import { QueryState } from '../../../components/QueryState';
+import { Chart } from '../Chart';
+import { barOption } from '../charts';
+import { DataTable } from '../DataTable';
+import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
+
+const HOW = ['reply', 'noreply', 'autorule'] as const;
+
+export function Closed({ frame }: { frame: StatsFrame }) {
+  const { t } = useTranslation();
+  const stats = useStats<StatsClosed>('closed', frame.query);
+  const rows = stats.data?.rows ?? [];
+  const who = (r: StatsClosedRow) => r.name ?? t('shell.stats.rules');
+  const option = useMemo(
+    () =>
+      barOption(
+        rows.map((r) => r.name ?? t('shell.stats.rules')),
+        HOW.map((how) => ({ name: t(`shell.stats.col.${how}`), data: rows.map((r) => r[how]) })),
+        { stack: true },
+      ),
+    [rows, t],
+  );
+  return (
+    <QueryState queries={[stats]}>
+      {() => (
+        <Stack gap="md">
+          <PeriodLine period={stats.data!.period} />
+          <StatsBlock title={t('shell.stats.blocks.closedBy')}>
+            {rows.length > 0 && <Chart option={option} testId="chart-closed-by" />}
+            <DataTable
+              testId="table-closed-by"
+              fileName="closed-by"
+              rows={rows}
+              columns={[
+                { key: 'who', title: t('shell.stats.col.operator'), render: who, csv: who },
+                ...HOW.map((how) => ({
+                  key: how,
+                  title: t(`shell.stats.col.${how}`),
+                  render: (r: StatsClosedRow) => r[how],
+                  csv: (r: StatsClosedRow) => r[how],
+                  numeric: true,
+                })),
+                {
+                  key: 'total',
+                  title: t('shell.stats.col.total'),
+                  render: (r) => r.total,
+                  csv: (r) => r.total,
+                  numeric: true,
+                },
+              ]}
+            />
+          </StatsBlock>
+        </Stack>
+      )}
+    </QueryState>
+  );
+}
+
+export default function ClosedScreen() {
+  return <StatsPage tab="stats-users-closed">{(frame) => <Closed frame={frame} />}</StatsPage>;
+}

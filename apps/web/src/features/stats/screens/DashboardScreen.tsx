@@ -1,0 +1,126 @@
+import { SimpleGrid, Stack, Text } from '@mantine/core';
+import type { StatsDashboard, StatsFigures } from '@otklik/shared';
+import { useTranslation } from 'react-i18next';
+import { useStats } from '../../../api/stats';
+import { QueryState } from '../../../components/QueryState';
+import { Chart } from '../Chart';
+import { sparkOption } from '../charts';
+import { DataTable } from '../DataTable';
+import { formatDuration, toMinutes } from '../format';
+import { Kpi } from '../Kpi';
+import { StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
+
+// stats/dashboard and /dashboard: the key figures of the other tabs for today and the last 7 days, with
+// the 7 days' trend under them; the same server queries as the overview, time and tasks tabs.
+
+const incomingOf = (f: StatsFigures) => f.incoming.items + f.incoming.chats;
+const closedOf = (f: StatsFigures) => f.closed.reply + f.closed.noreply + f.closed.autorule;
+
+function Dashboard({ frame }: { frame: StatsFrame }) {
+  const { t } = useTranslation();
+  const stats = useStats<StatsDashboard>('dashboard', frame.query);
+  return (
+    <QueryState queries={[stats]}>
+      {() => {
+        const d = stats.data!;
+        const days = d.days.map((x) => x.day);
+        const spark = (data: Array<number | null>, testId: string) => (
+          <Chart option={sparkOption(days, data)} height={48} testId={testId} />
+        );
+        const row = (key: 'today' | 'week', f: StatsFigures, withSparks: boolean) => (
+          <StatsBlock title={t(`shell.stats.dashboard.${key}`)} testId={`dashboard-${key}`}>
+            <SimpleGrid cols={{ base: 2, sm: 3, lg: 4 }}>
+              <Kpi
+                testId={`dash-${key}-incoming`}
+                label={t('shell.stats.dashboard.incoming')}
+                value={String(incomingOf(f))}
+              >
+                {withSparks &&
+                  spark(
+                    d.days.map((x) => x.incoming),
+                    'spark-incoming',
+                  )}
+              </Kpi>
+              <Kpi
+                testId={`dash-${key}-replied`}
+                label={t('shell.stats.dashboard.replied')}
+                value={String(f.replied)}
+              />
+              <Kpi
+                testId={`dash-${key}-closed`}
+                label={t('shell.stats.dashboard.closed')}
+                value={String(closedOf(f))}
+              />
+              <Kpi
+                testId={`dash-${key}-frt`}
+                label={t('shell.stats.dashboard.frt')}
+                value={formatDuration(t, f.first_response.median)}
+              >
+                {withSparks &&
+                  spark(
+                    d.days.map((x) => toMinutes(x.first_response)),
+                    'spark-frt',
+                  )}
+              </Kpi>
+            </SimpleGrid>
+          </StatsBlock>
+        );
+        return (
+          <Stack gap="md">
+            <SimpleGrid cols={{ base: 2, sm: 3 }}>
+              <Kpi
+                testId="dash-open"
+                label={t('shell.stats.dashboard.open')}
+                value={String(d.backlog.items + d.backlog.chats)}
+              />
+              {d.expired_tasks !== null && (
+                <Kpi
+                  testId="dash-expired"
+                  label={t('shell.stats.dashboard.expired')}
+                  value={String(d.expired_tasks)}
+                />
+              )}
+            </SimpleGrid>
+            {row('today', d.figures.today, false)}
+            {row('week', d.figures.week, true)}
+            <StatsBlock title={t('shell.stats.dashboard.trend')}>
+              <Text c="dimmed" fz="sm">
+                {t('shell.stats.periodLine', { from: d.week.from, to: d.week.to, timezone: d.week.timezone })}
+              </Text>
+              <DataTable
+                testId="table-dashboard"
+                fileName="dashboard"
+                rows={d.days}
+                columns={[
+                  { key: 'day', title: t('shell.stats.col.day'), render: (r) => r.day, csv: (r) => r.day },
+                  {
+                    key: 'incoming',
+                    title: t('shell.stats.dashboard.incoming'),
+                    render: (r) => r.incoming,
+                    csv: (r) => r.incoming,
+                    numeric: true,
+                  },
+                  {
+                    key: 'frt',
+                    title: t('shell.stats.dashboard.frt'),
+                    render: (r) => formatDuration(t, r.first_response),
+                    csv: (r) => r.first_response,
+                    numeric: true,
+                  },
+                ]}
+              />
+            </StatsBlock>
+          </Stack>
+        );
+      }}
+    </QueryState>
+  );
+}
+
+export default function DashboardScreen() {
+  return (
+    <StatsPage tab="stats-dashboard" periodless>
+      {(frame) => <Dashboard frame={frame} />}
+    </StatsPage>
+  );
+}

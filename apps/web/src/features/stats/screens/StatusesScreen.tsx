@@ -1,0 +1,95 @@
+import { Stack, Text } from '@mantine/core';
+import type { StatsStatuses } from '@otklik/shared';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type StatsEndpoint, useStats } from '../../../api/stats';
+import { QueryState } from '../../../components/QueryState';
+import { Chart } from '../Chart';
+import { barOption } from '../charts';
+import { type Column, DataTable } from '../DataTable';
+import { formatDuration } from '../format';
+import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
+
+// stats/users/statuses (and my/statuses, users/:id/statuses): time each member spent in each user
+// status in the period, from the status history (docs/statistics.md).
+
+const hoursOf = (seconds: number) => Math.round(seconds / 36) / 100;
+
+export function Statuses({ frame, endpoint }: { frame: StatsFrame; endpoint: StatsEndpoint }) {
+  const { t } = useTranslation();
+  const stats = useStats<StatsStatuses>(endpoint, frame.query);
+  const data = stats.data;
+  const rows = data?.rows ?? [];
+  // The space's statuses, and a "deleted status" column when some time is under one that is gone.
+  const statuses = useMemo(() => {
+    const list = (data?.statuses ?? []).map((s) => ({ key: String(s.id), name: s.name, color: s.color }));
+    if (rows.some((r) => r.seconds['0']))
+      list.push({ key: '0', name: t('shell.stats.statuses.gone'), color: '#adb5bd' });
+    return list;
+  }, [data, rows, t]);
+  const option = useMemo(() => {
+    const base = barOption(
+      rows.map((r) => r.name),
+      statuses.map((s) => ({ name: s.name, data: rows.map((r) => hoursOf(r.seconds[s.key] ?? 0)) })),
+      { stack: true, horizontal: true },
+    );
+    return {
+      ...base,
+      color: statuses.map((s) => s.color),
+      xAxis: { type: 'value', name: t('shell.stats.hours') },
+    };
+  }, [rows, statuses, t]);
+  type Row = (typeof rows)[number];
+  const columns: Column<Row>[] = [
+    { key: 'name', title: t('shell.stats.col.operator'), render: (r) => r.name, csv: (r) => r.name },
+    ...statuses.map(
+      (s): Column<Row> => ({
+        key: `s${s.key}`,
+        title: s.name,
+        render: (r) => formatDuration(t, r.seconds[s.key] ?? 0),
+        csv: (r) => r.seconds[s.key] ?? 0,
+        numeric: true,
+      }),
+    ),
+    {
+      key: 'working',
+      title: t('shell.stats.statuses.working'),
+      render: (r) => formatDuration(t, r.working),
+      csv: (r) => r.working,
+      numeric: true,
+    },
+    {
+      key: 'total',
+      title: t('shell.stats.statuses.total'),
+      render: (r) => formatDuration(t, r.total),
+      csv: (r) => r.total,
+      numeric: true,
+    },
+  ];
+  return (
+    <QueryState queries={[stats]}>
+      {() => (
+        <Stack gap="md">
+          <PeriodLine period={data!.period} />
+          <StatsBlock title={t('shell.stats.statuses.block')}>
+            <Text c="dimmed" fz="sm">
+              {t('shell.stats.statuses.hint')}
+            </Text>
+            {rows.length > 0 && (
+              <Chart option={option} height={Math.max(160, rows.length * 40 + 60)} testId="chart-statuses" />
+            )}
+            <DataTable testId="table-statuses" fileName="time-in-statuses" rows={rows} columns={columns} />
+          </StatsBlock>
+        </Stack>
+      )}
+    </QueryState>
+  );
+}
+
+export default function StatusesScreen() {
+  return (
+    <StatsPage tab="stats-users-statuses">
+      {(frame) => <Statuses frame={frame} endpoint="statuses" />}
+    </StatsPage>
+  );
+}

@@ -1,0 +1,72 @@
+import { Stack } from '@mantine/core';
+import type { StatsTags } from '@otklik/shared';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useStats } from '../../../api/stats';
+import { QueryState } from '../../../components/QueryState';
+import { Chart } from '../Chart';
+import { barOption } from '../charts';
+import { DataTable } from '../DataTable';
+import { formatShare } from '../format';
+import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
+
+/** The tags drawn as series in the chart by day; the table lists every tag. */
+const CHART_TAGS = 8;
+
+export function Tags({ frame }: { frame: StatsFrame }) {
+  const { t } = useTranslation();
+  const stats = useStats<StatsTags>('tags', frame.query);
+  const data = stats.data;
+  const total = (data?.tags ?? []).reduce((sum, tag) => sum + tag.count, 0);
+  const option = useMemo(() => {
+    if (!data) return null;
+    const top = data.tags.slice(0, CHART_TAGS);
+    const count = new Map(data.rows.map((r) => [`${r.day}:${r.tag_id}`, r.count]));
+    return barOption(
+      data.days.map((d) => d.day),
+      top.map((tag) => ({
+        name: tag.name,
+        data: data.days.map((d) => count.get(`${d.day}:${tag.tag_id}`) ?? 0),
+      })),
+      { stack: true },
+    );
+  }, [data]);
+  return (
+    <QueryState queries={[stats]}>
+      {() => (
+        <Stack gap="md">
+          <PeriodLine period={data!.period} />
+          <StatsBlock title={t('shell.stats.blocks.tagsByDay')}>
+            {data!.tags.length > 0 && option && <Chart option={option} testId="chart-tags" />}
+            <DataTable
+              testId="table-tags"
+              fileName="tags"
+              rows={data!.tags}
+              columns={[
+                { key: 'tag', title: t('shell.stats.col.tag'), render: (r) => r.name, csv: (r) => r.name },
+                {
+                  key: 'count',
+                  title: t('shell.stats.col.count'),
+                  render: (r) => r.count,
+                  csv: (r) => r.count,
+                  numeric: true,
+                },
+                {
+                  key: 'share',
+                  title: t('shell.stats.col.share'),
+                  render: (r) => formatShare(total === 0 ? null : r.count / total),
+                  csv: (r) => (total === 0 ? null : r.count / total),
+                  numeric: true,
+                },
+              ]}
+            />
+          </StatsBlock>
+        </Stack>
+      )}
+    </QueryState>
+  );
+}
+
+export default function TagsScreen() {
+  return <StatsPage tab="stats-tags">{(frame) => <Tags frame={frame} />}</StatsPage>;
+}

@@ -1,0 +1,147 @@
+import { SimpleGrid, Stack, Text } from '@mantine/core';
+import { STATS_TIME_BUCKETS, type StatsTime } from '@otklik/shared';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useStats } from '../../../api/stats';
+import { QueryState } from '../../../components/QueryState';
+import { Chart } from '../Chart';
+import { barOption, lineOption } from '../charts';
+import { DataTable } from '../DataTable';
+import { FiguresTable } from '../FiguresTable';
+import { formatDuration, toMinutes } from '../format';
+import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
+
+const BUCKETS = [...STATS_TIME_BUCKETS, null].map((_, i) => `b${i}` as `b${0 | 1 | 2 | 3 | 4 | 5}`);
+
+export function Time({ frame }: { frame: StatsFrame }) {
+  const { t } = useTranslation();
+  const stats = useStats<StatsTime>('time', frame.query);
+  const data = stats.data;
+  const names = { fr: t('shell.stats.time.firstResponse'), res: t('shell.stats.time.resolution') };
+  const distribution = useMemo(
+    () =>
+      data &&
+      barOption(
+        BUCKETS.map((b) => t(`shell.stats.buckets.${b}`)),
+        [
+          { name: names.fr, data: data.buckets.first_response },
+          { name: names.res, data: data.buckets.resolution },
+        ],
+      ),
+    [data, t, names.fr, names.res],
+  );
+  const byDay = useMemo(
+    () =>
+      data &&
+      lineOption(
+        data.days.map((d) => d.day),
+        [
+          // Minutes on the axis: readable, and the tooltip shows the same.
+          { name: names.fr, data: data.days.map((d) => toMinutes(d.first_response)) },
+          { name: names.res, data: data.days.map((d) => toMinutes(d.resolution)) },
+        ],
+        { name: t('shell.stats.minutes') },
+      ),
+    [data, t, names.fr, names.res],
+  );
+  return (
+    <QueryState queries={[stats]}>
+      {() => {
+        const d = data!;
+        const figures = [
+          ['frtMedian', d.first_response.median],
+          ['frtP90', d.first_response.p90],
+          ['resMedian', d.resolution.median],
+          ['resP90', d.resolution.p90],
+        ] as const;
+        const measured = d.first_response.count + d.resolution.count > 0;
+        return (
+          <Stack gap="md">
+            <PeriodLine period={d.period} />
+            <Text c="dimmed" fz="sm" data-testid="stats-calendar-time">
+              {t('shell.stats.calendarTime')}
+            </Text>
+            <SimpleGrid cols={{ base: 1, md: 2 }}>
+              <StatsBlock title={t('shell.stats.blocks.times')}>
+                <FiguresTable
+                  testId="table-times"
+                  fileName="response-times"
+                  rows={
+                    measured
+                      ? figures.map(([key, value]) => ({
+                          label: t(`shell.stats.time.${key}`),
+                          value: formatDuration(t, value),
+                          raw: value,
+                        }))
+                      : []
+                  }
+                />
+              </StatsBlock>
+              <StatsBlock title={t('shell.stats.blocks.timeDist')}>
+                {measured && distribution && (
+                  <Chart option={distribution} height={240} testId="chart-time-dist" />
+                )}
+                <DataTable
+                  testId="table-time-dist"
+                  fileName="response-time-distribution"
+                  rows={measured ? BUCKETS.map((b, i) => ({ b, i })) : []}
+                  columns={[
+                    {
+                      key: 'interval',
+                      title: t('shell.stats.col.interval'),
+                      render: (r) => t(`shell.stats.buckets.${r.b}`),
+                      csv: (r) => t(`shell.stats.buckets.${r.b}`),
+                    },
+                    {
+                      key: 'fr',
+                      title: names.fr,
+                      render: (r) => d.buckets.first_response[r.i],
+                      csv: (r) => d.buckets.first_response[r.i] ?? 0,
+                      numeric: true,
+                    },
+                    {
+                      key: 'res',
+                      title: names.res,
+                      render: (r) => d.buckets.resolution[r.i],
+                      csv: (r) => d.buckets.resolution[r.i] ?? 0,
+                      numeric: true,
+                    },
+                  ]}
+                />
+              </StatsBlock>
+            </SimpleGrid>
+            <StatsBlock title={t('shell.stats.blocks.timeByDay')}>
+              {measured && byDay && <Chart option={byDay} testId="chart-time-days" />}
+              <DataTable
+                testId="table-time-days"
+                fileName="response-time-by-day"
+                rows={measured ? d.days : []}
+                columns={[
+                  { key: 'day', title: t('shell.stats.col.day'), render: (r) => r.day, csv: (r) => r.day },
+                  {
+                    key: 'fr',
+                    title: t('shell.stats.time.frtMedian'),
+                    render: (r) => formatDuration(t, r.first_response),
+                    csv: (r) => r.first_response,
+                    numeric: true,
+                  },
+                  {
+                    key: 'res',
+                    title: t('shell.stats.time.resMedian'),
+                    render: (r) => formatDuration(t, r.resolution),
+                    csv: (r) => r.resolution,
+                    numeric: true,
+                  },
+                ]}
+              />
+            </StatsBlock>
+          </Stack>
+        );
+      }}
+    </QueryState>
+  );
+}
+
+export default function TimeScreen() {
+  return <StatsPage tab="stats-time">{(frame) => <Time frame={frame} />}</StatsPage>;
+}

@@ -1,0 +1,91 @@
+import { Stack } from '@mantine/core';
+import type { StatsOperatorRow, StatsOperators } from '@otklik/shared';
+import { pathFor } from '@otklik/shared/routes';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
+import { useStats } from '../../../api/stats';
+import { QueryState } from '../../../components/QueryState';
+import { Chart } from '../Chart';
+import { barOption } from '../charts';
+import { DataTable } from '../DataTable';
+import { formatDuration } from '../format';
+import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
+
+export function OperatorsTable({ rows }: { rows: StatsOperatorRow[] }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  return (
+    <DataTable
+      rowLink={(r) => pathFor('stats-user', { id: r.user_id }) + location.search}
+      testId="table-operators"
+      fileName="operators"
+      rows={rows}
+      columns={[
+        { key: 'name', title: t('shell.stats.col.operator'), render: (r) => r.name, csv: (r) => r.name },
+        {
+          key: 'replies',
+          title: t('shell.stats.col.replies'),
+          render: (r) => r.replies,
+          csv: (r) => r.replies,
+          numeric: true,
+        },
+        {
+          key: 'closed',
+          title: t('shell.stats.col.closed'),
+          render: (r) => r.closed,
+          csv: (r) => r.closed,
+          numeric: true,
+        },
+        {
+          key: 'first',
+          title: t('shell.stats.col.firstReplies'),
+          render: (r) => r.first_replies,
+          csv: (r) => r.first_replies,
+          numeric: true,
+        },
+        {
+          key: 'frt',
+          title: t('shell.stats.col.frtMedian'),
+          render: (r) => formatDuration(t, r.frt_median),
+          csv: (r) => r.frt_median,
+          numeric: true,
+        },
+      ]}
+    />
+  );
+}
+
+export function Users({ frame }: { frame: StatsFrame }) {
+  const { t } = useTranslation();
+  const ops = useStats<StatsOperators>('operators', frame.query);
+  const rows = ops.data?.rows ?? [];
+  const option = useMemo(
+    () =>
+      barOption(
+        rows.map((r) => r.name),
+        [
+          { name: t('shell.stats.col.replies'), data: rows.map((r) => r.replies) },
+          { name: t('shell.stats.col.closed'), data: rows.map((r) => r.closed) },
+        ],
+      ),
+    [rows, t],
+  );
+  return (
+    <QueryState queries={[ops]}>
+      {() => (
+        <Stack gap="md">
+          <PeriodLine period={ops.data!.period} />
+          <StatsBlock title={t('shell.stats.blocks.users')}>
+            {rows.length > 0 && <Chart option={option} testId="chart-users" />}
+            <OperatorsTable rows={rows} />
+          </StatsBlock>
+        </Stack>
+      )}
+    </QueryState>
+  );
+}
+
+export default function UsersScreen() {
+  return <StatsPage tab="stats-users">{(frame) => <Users frame={frame} />}</StatsPage>;
+}

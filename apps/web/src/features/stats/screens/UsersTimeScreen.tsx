@@ -1,0 +1,77 @@
+import { Stack } from '@mantine/core';
+import type { StatsOperatorTimes } from '@otklik/shared';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useStats } from '../../../api/stats';
+import { QueryState } from '../../../components/QueryState';
+import { Chart } from '../Chart';
+import { barOption } from '../charts';
+import { DataTable } from '../DataTable';
+import { formatDuration, toMinutes } from '../format';
+import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
+
+export function UsersTime({ frame }: { frame: StatsFrame }) {
+  const { t } = useTranslation();
+  const stats = useStats<StatsOperatorTimes>('operator-times', frame.query);
+  const rows = stats.data?.rows ?? [];
+  const option = useMemo(() => {
+    const base = barOption(
+      rows.map((r) => r.name),
+      [
+        { name: t('shell.stats.col.frtMedian'), data: rows.map((r) => toMinutes(r.first_replies.median)) },
+        { name: t('shell.stats.col.frtP90'), data: rows.map((r) => toMinutes(r.first_replies.p90)) },
+      ],
+    );
+    return { ...base, yAxis: { type: 'value', name: t('shell.stats.minutes') } };
+  }, [rows, t]);
+  return (
+    <QueryState queries={[stats]}>
+      {() => (
+        <Stack gap="md">
+          <PeriodLine period={stats.data!.period} />
+          <StatsBlock title={t('shell.stats.blocks.userstime')}>
+            {rows.length > 0 && <Chart option={option} testId="chart-userstime" />}
+            <DataTable
+              testId="table-userstime"
+              fileName="team-response-time"
+              rows={rows}
+              columns={[
+                {
+                  key: 'name',
+                  title: t('shell.stats.col.operator'),
+                  render: (r) => r.name,
+                  csv: (r) => r.name,
+                },
+                {
+                  key: 'n',
+                  title: t('shell.stats.col.firstReplies'),
+                  render: (r) => r.first_replies.count,
+                  csv: (r) => r.first_replies.count,
+                  numeric: true,
+                },
+                {
+                  key: 'median',
+                  title: t('shell.stats.col.frtMedian'),
+                  render: (r) => formatDuration(t, r.first_replies.median),
+                  csv: (r) => r.first_replies.median,
+                  numeric: true,
+                },
+                {
+                  key: 'p90',
+                  title: t('shell.stats.col.frtP90'),
+                  render: (r) => formatDuration(t, r.first_replies.p90),
+                  csv: (r) => r.first_replies.p90,
+                  numeric: true,
+                },
+              ]}
+            />
+          </StatsBlock>
+        </Stack>
+      )}
+    </QueryState>
+  );
+}
+
+export default function UsersTimeScreen() {
+  return <StatsPage tab="stats-userstime">{(frame) => <UsersTime frame={frame} />}</StatsPage>;
+}

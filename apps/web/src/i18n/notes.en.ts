@@ -1,0 +1,35 @@
+import type { InboxDictionary } from './inbox.en';
+import type { notesRu } from './notes.ru';
+
+export const notesEn: InboxDictionary<typeof notesRu> = {
+  title: 'Team notes',
+  hint: 'Visible to colleagues only, never sent to the customer.',
+  placeholder: 'A note for colleagues. Type @ to mention someone',
+  label: 'Internal note',
+  add: 'Add note',
+  empty: 'No notes yet.',
+  edit: 'Edit',
+  save: 'Save',
+  cancel: 'Cancel',
+  delete: 'Delete',
+  deleteConfirm: 'Delete the note? The history keeps a record of it.',
+  deleted: 'Note deleted',
+  edited: 'edited',
+  badge: 'Note',
+  picker: 'Mention a colleague',
+  noColleague: 'No such colleague among those who see this record',
+  added: 'Note added',
+  view: 'Mentions',
+  viewTitle: 'Mentions of me',
+  mentionsEmpty: 'No new mentions.',
+  markAllRead: 'Mark all read',
+  markRead: 'Read',
+  by: '{{name}} mentioned you',
+  open: 'Open',
+  history: {
+    added: 'Note added',
+    edited: 'Note edited',
+    deleted: 'Note deleted',
+    mentioned: 'mentioned: {{names}}',
+  },
+};

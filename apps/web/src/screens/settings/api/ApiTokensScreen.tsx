@@ -1,0 +1,337 @@
+import {
+  Alert,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import {
+  type ApiTokenKind,
+  accessLabel,
+  type PresentedApiToken,
+  ROLE_PRESET_NAMES,
+  type RolePresetName,
+  translate,
+} from '@otklik/shared';
+import { IconKey, IconPlus } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useApiTokens, useCreateApiToken, useRevokeApiToken } from '../../../api/apiAccess';
+import { useShell } from '../../../app/shell/ShellContext';
+import { ConfirmAction } from '../../../components/ConfirmAction';
+import { showError, showSaved } from '../../../components/notify';
+import { PageHeader } from '../../../components/PageHeader';
+import { QueryState } from '../../../components/QueryState';
+import { SettingsSection } from '../../../components/SettingsSection';
+import { useLocale } from '../../../i18n/useLocale';
+import { formatDateTime } from '../../../lib/format';
+
+// settings/api (issue 14 item 9): personal tokens for everyone, space tokens for the spaces one
+// administers. A new token's secret is shown once, in the dialog that created it.
+
+const EXPIRY_DAYS = [30, 90, 365] as const;
+
+/** The secret of a token just made, with a copy button; never shown again. */
+export function SecretOnce({ secret, note, testId }: { secret: string; note: string; testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="xs">
+      <Alert color="yellow" variant="light">
+        {note}
+      </Alert>
+      <Group gap="xs" wrap="nowrap" align="center">
+        <Code
+          block
+          style={{ flex: 1, minWidth: 0, wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}
+          data-testid={testId}
+        >
+          {secret}
+        </Code>
+        <CopyButton value={secret}>
+          {({ copied, copy }) => (
+            <Button
+              variant="light"
+              onClick={copy}
+              color={copied ? 'green' : undefined}
+              data-testid={`${testId}-copy`}
+            >
+              {copied ? t('settings.apiAccess.tokens.copied') : t('settings.apiAccess.tokens.copy')}
+            </Button>
+          )}
+        </CopyButton>
+      </Group>
+    </Stack>
+  );
+}
+
+function CreateTokenDialog({ kind, onClose }: { kind: ApiTokenKind; onClose: () => void }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const { config } = useShell();
+  const tokens = useApiTokens();
+  const create = useCreateApiToken();
+  const adminSpaces = config.spaces.filter((s) => tokens.data?.admin_space_ids.includes(s.id));
+  const spaces = kind === 'space' ? adminSpaces : config.spaces;
+  const [name, setName] = useState('');
+  const [spaceId, setSpaceId] = useState<string | null>(
+    kind === 'space' ? String(spaces[0]?.id ?? '') : null,
+  );
+  const [role, setRole] = useState<string | null>(kind === 'space' ? 'read-only' : null);
+  const [expires, setExpires] = useState<string>('never');
+  const [secret, setSecret] = useState<string | null>(null);
+  const [nameError, setNameError] = useState<string | null>(null);
+
+  const submit = async () => {
+    if (!name.trim()) {
+      setNameError(translate(locale, 'field.required'));
+      return;
+    }
+    try {
+      const days = expires === 'never' ? null : Number(expires);
+      const result = await create.mutateAsync({
+        kind,
+        name: name.trim(),
+        space_id: spaceId ? Number(spaceId) : null,
+        role: (role as RolePresetName | null) ?? null,
+        expires_at: days ? Math.floor(Date.now() / 1000) + days * 86_400 : null,
+      });
+      // The dialog itself says it was created, with the secret: no toast over it.
+      setSecret(result.secret);
+    } catch (error) {
+      showError(error);
+    }
+  };
+
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={
+        kind === 'space'
+          ? t('settings.apiAccess.tokens.addSpace')
+          : t('settings.apiAccess.tokens.addPersonal')
+      }
+      size="lg"
+    >
+      {secret ? (
+        <Stack>
+          <SecretOnce
+            secret={secret}
+            note={t('settings.apiAccess.tokens.secretOnce')}
+            testId="token-secret"
+          />
+          <Text fz="sm" c="dimmed">
+            {t('settings.apiAccess.tokens.usage')}
+          </Text>
+          <Group justify="flex-end">
+            <Button onClick={onClose} data-testid="token-done">
+              {t('settings.apiAccess.tokens.done')}
+            </Button>
+          </Group>
+        </Stack>
+      ) : (
+        <Stack>
+          <TextInput
+            label={t('settings.apiAccess.tokens.name')}
+            placeholder={t('settings.apiAccess.tokens.namePlaceholder')}
+            value={name}
+            onChange={(e) => {
+              setName(e.currentTarget.value);
+              setNameError(null);
+            }}
+            error={nameError}
+            required
+            data-testid="token-name"
+            data-autofocus
+          />
+          <Select
+            label={t('settings.common.space')}
+            data={[
+              ...(kind === 'personal'
+                ? [{ value: '', label: t('settings.apiAccess.tokens.allSpaces') }]
+                : []),
+              ...spaces.map((s) => ({ value: String(s.id), label: s.name })),
+            ]}
+            value={spaceId ?? ''}
+            onChange={(v) => setSpaceId(v || null)}
+            allowDeselect={false}
+            data-testid="token-space"
+          />
+          <Select
+            label={t('settings.apiAccess.tokens.role')}
+            data={[
+              ...(kind === 'personal' ? [{ value: '', label: t('settings.apiAccess.tokens.roleOwn') }] : []),
+              ...ROLE_PRESET_NAMES.map((r) => ({ value: r, label: accessLabel(`role.${r}`, locale) })),
+            ]}
+            value={role ?? ''}
+            onChange={(v) => setRole(v || null)}
+            allowDeselect={false}
+            data-testid="token-role"
+          />
+          <Select
+            label={t('settings.apiAccess.tokens.expires')}
+            data={[
+              { value: 'never', label: t('settings.apiAccess.tokens.expiresNever') },
+              ...EXPIRY_DAYS.map((d) => ({
+                value: String(d),
+                label: t('settings.apiAccess.tokens.expiresDays', { count: d }),
+              })),
+            ]}
+            value={expires}
+            onChange={(v) => setExpires(v ?? 'never')}
+            allowDeselect={false}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('settings.apiAccess.tokens.cancel')}
+            </Button>
+            <Button onClick={() => void submit()} loading={create.isPending} data-testid="token-create">
+              {t('settings.apiAccess.tokens.create')}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
+
+function TokenRow({ token }: { token: PresentedApiToken }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const { config } = useShell();
+  const revoke = useRevokeApiToken();
+  const space = config.spaces.find((s) => s.id === token.space_id);
+  const scope = [
+    space?.name ?? t('settings.apiAccess.tokens.allSpaces'),
+    token.role ? accessLabel(`role.${token.role}`, locale) : t('settings.apiAccess.tokens.roleOwn'),
+  ].join(' · ');
+  return (
+    <Group
+      justify="space-between"
+      p="sm"
+      gap="sm"
+      style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}
+      data-testid="token-row"
+    >
+      <Stack gap={2} miw={0} style={{ flex: 1 }}>
+        <Group gap="xs" wrap="wrap">
+          <Text fw={600} fz="sm">
+            {token.name}
+          </Text>
+          <Code>{token.hint}</Code>
+        </Group>
+        <Text fz="xs" c="dimmed">
+          {t('settings.apiAccess.tokens.columns.scope')}: {scope}
+        </Text>
+        <Text fz="xs" c="dimmed" data-testid="token-last-used">
+          {t('settings.apiAccess.tokens.columns.lastUsed')}:{' '}
+          {token.last_used_at
+            ? formatDateTime(token.last_used_at, locale)
+            : t('settings.apiAccess.tokens.never')}
+          {' · '}
+          {t('settings.apiAccess.tokens.columns.expires')}:{' '}
+          {token.expires_at
+            ? formatDateTime(token.expires_at, locale)
+            : t('settings.apiAccess.tokens.noExpiry')}
+        </Text>
+      </Stack>
+      <ConfirmAction
+        title={t('settings.apiAccess.tokens.revokeTitle')}
+        message={t('settings.apiAccess.tokens.revokeText', { name: token.name })}
+        confirmLabel={t('settings.apiAccess.tokens.revoke')}
+        onConfirm={async () => {
+          await revoke.mutateAsync(token.id);
+          showSaved(t('settings.apiAccess.tokens.revoked'));
+        }}
+      >
+        {(open) => (
+          <Button variant="subtle" color="red" size="compact-sm" onClick={open} data-testid="token-revoke">
+            {t('settings.apiAccess.tokens.revoke')}
+          </Button>
+        )}
+      </ConfirmAction>
+    </Group>
+  );
+}
+
+function TokenList({ tokens, testId }: { tokens: PresentedApiToken[]; testId: string }) {
+  const { t } = useTranslation();
+  if (tokens.length === 0)
+    return (
+      <Text c="dimmed" fz="sm" data-testid={`${testId}-empty`}>
+        {t('settings.apiAccess.tokens.empty')}
+      </Text>
+    );
+  return (
+    <Paper withBorder radius="md" p={0} data-testid={testId}>
+      {tokens.map((token) => (
+        <TokenRow key={token.id} token={token} />
+      ))}
+    </Paper>
+  );
+}
+
+/** settings/api */
+export default function ApiTokensScreen() {
+  const { t } = useTranslation();
+  const tokens = useApiTokens();
+  const [creating, setCreating] = useState<ApiTokenKind | null>(null);
+  return (
+    <Stack gap="lg" maw={960}>
+      <PageHeader title={t('titles.settings-api')} description={t('settings.apiAccess.tokens.hint')} />
+      <QueryState queries={[tokens]}>
+        {() => {
+          const items = tokens.data?.items ?? [];
+          const admin = tokens.data?.admin_space_ids ?? [];
+          return (
+            <>
+              <SettingsSection title={t('settings.apiAccess.tokens.personal')} testId="tokens-personal">
+                <Group justify="space-between" gap="sm">
+                  <Text fz="sm" c="dimmed">
+                    {t('settings.apiAccess.tokens.personalHint')}
+                  </Text>
+                  <Button
+                    leftSection={<IconPlus size={16} />}
+                    onClick={() => setCreating('personal')}
+                    data-testid="token-add-personal"
+                  >
+                    {t('settings.apiAccess.tokens.add')}
+                  </Button>
+                </Group>
+                <TokenList
+                  tokens={items.filter((x) => x.kind === 'personal')}
+                  testId="tokens-personal-list"
+                />
+              </SettingsSection>
+              {admin.length > 0 && (
+                <SettingsSection title={t('settings.apiAccess.tokens.space')} testId="tokens-space">
+                  <Group justify="space-between" gap="sm">
+                    <Text fz="sm" c="dimmed">
+                      {t('settings.apiAccess.tokens.spaceHint')}
+                    </Text>
+                    <Button
+                      leftSection={<IconKey size={16} />}
+                      variant="light"
+                      onClick={() => setCreating('space')}
+                      data-testid="token-add-space"
+                    >
+                      {t('settings.apiAccess.tokens.add')}
+                    </Button>
+                  </Group>
+                  <TokenList tokens={items.filter((x) => x.kind === 'space')} testId="tokens-space-list" />
+                </SettingsSection>
+              )}
+            </>
+          );
+        }}
+      </QueryState>
+      {creating && <CreateTokenDialog kind={creating} onClose={() => setCreating(null)} />}
+    </Stack>
+  );
+}

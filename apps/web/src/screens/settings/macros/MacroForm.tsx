@@ -1,0 +1,452 @@
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  MultiSelect,
+  NumberInput,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import {
+  BLOCK_DURATIONS,
+  can,
+  MACRO_ACTION_TYPES,
+  MACRO_ACTIONS_MAX,
+  MACRO_SNOOZE_PRESETS,
+  MACRO_STATUSES,
+  type MacroActionInput,
+  type MacroActionType,
+  type MacroDto,
+  macroFormSchema,
+} from '@otklik/shared';
+import { pathFor } from '@otklik/shared/routes';
+import { IconArrowDown, IconArrowUp, IconPlus, IconX } from '@tabler/icons-react';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { ApiError } from '../../../api/errors';
+import { useCreateMacro, useUpdateMacro } from '../../../api/macros';
+import { useTemplates } from '../../../api/templates';
+import { useShell } from '../../../app/shell/ShellContext';
+import { showError, showSaved } from '../../../components/notify';
+import { PageHeader } from '../../../components/PageHeader';
+import { useInboxData } from '../../../features/inbox/hooks/useInboxData';
+import { useMessage } from '../../../i18n/useLocale';
+
+// The create/edit form of a macro: name, key, order and the action list editor (add, remove, reorder,
+// each action with its own fields), checked by the shared zod schema the server uses too.
+
+type Errors = Record<string, string>;
+type Row = { key: number; action: MacroActionInput };
+
+/** A new action of a type with its fields empty (the schema names what is missing). */
+function blankAction(type: MacroActionType): MacroActionInput {
+  switch (type) {
+    case 'reply_template':
+      return { type, template_id: null as unknown as number };
+    case 'tag':
+    case 'untag':
+      return { type, tag_ids: [] };
+    case 'assign':
+      return { type, user_id: null };
+    case 'set_status':
+      return { type, status: 'inprogress' };
+    case 'snooze':
+      return { type, preset: '1d' };
+    case 'create_task':
+      return { type, title: '' };
+    case 'block_author':
+      return { type, duration: 'week' };
+    default:
+      return { type } as MacroActionInput;
+  }
+}
+
+export function MacroForm({
+  macro,
+  spaceId,
+  canManageSpace,
+}: {
+  macro?: MacroDto;
+  spaceId: number;
+  canManageSpace: boolean;
+}) {
+  const { t } = useTranslation();
+  const message = useMessage();
+  const navigate = useNavigate();
+  const create = useCreateMacro();
+  const update = useUpdateMacro();
+  const seq = useRef(0);
+  const nextKey = () => {
+    seq.current += 1;
+    return seq.current;
+  };
+  const [name, setName] = useState(macro?.name ?? '');
+  const [shortcut, setShortcut] = useState<number | null>(macro?.shortcut ?? null);
+  const [sortOrder, setSortOrder] = useState<number>(macro?.sort_order ?? 0);
+  const [personal, setPersonal] = useState(macro ? macro.user_id !== null : !canManageSpace);
+  const [rows, setRows] = useState<Row[]>(() =>
+    (macro?.actions ?? []).map((action) => ({ key: nextKey(), action: action as MacroActionInput })),
+  );
+  const [serverErrors, setServerErrors] = useState<Errors>({});
+  const readOnly = macro !== undefined && macro.user_id === null && !canManageSpace;
+
+  const setAction = (key: number, action: MacroActionInput) =>
+    setRows((list) => list.map((r) => (r.key === key ? { key, action } : r)));
+  const move = (index: number, by: -1 | 1) =>
+    setRows((list) => {
+      const next = [...list];
+      const [row] = next.splice(index, 1);
+      next.splice(index + by, 0, row!);
+      return next;
+    });
+
+  const values = () => ({
+    name,
+    actions: rows.map((r) => r.action),
+    personal,
+    shortcut,
+    sort_order: sortOrder,
+  });
+  const errorsOf = (issues: Array<{ path: PropertyKey[]; message: string }>) => {
+    const next: Errors = {};
+    for (const issue of issues) {
+      const field = issue.path.map(String).join('.');
+      next[field] ??= message(issue.message);
+    }
+    return next;
+  };
+  // After a refused save, the messages follow the fields as they are corrected.
+  const [submitted, setSubmitted] = useState(false);
+  const live = submitted ? macroFormSchema.safeParse(values()) : null;
+  const errors: Errors = { ...(live && !live.success ? errorsOf(live.error.issues) : {}), ...serverErrors };
+
+  const submit = () => {
+    const parsed = macroFormSchema.safeParse(values());
+    setSubmitted(true);
+    if (!parsed.success) return;
+    setServerErrors({});
+    const done = {
+      onSuccess: () => {
+        showSaved(t('settings.macros.saved'));
+        navigate(pathFor('settings-macros', {}, { space_id: spaceId }));
+      },
+      onError: (error: Error) => {
+        // Field refusals (a key another macro has) go next to the field; the rest as a notice.
+        if (error instanceof ApiError && Object.keys(error.fields).length > 0) setServerErrors(error.fields);
+        else showError(error);
+      },
+    };
+    const { personal: isPersonal, ...body } = parsed.data;
+    if (macro) update.mutate({ id: macro.id, ...body }, done);
+    else create.mutate({ ...body, personal: isPersonal, space_id: spaceId }, done);
+  };
+
+  return (
+    <Stack gap="lg" maw={760}>
+      <PageHeader title={macro ? macro.name : t('settings.macros.newTitle')} />
+      {readOnly && (
+        <Alert color="gray" variant="light">
+          {t('settings.macros.readOnly')}
+        </Alert>
+      )}
+      <Paper withBorder radius="md" p="md">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            submit();
+          }}
+        >
+          <Stack gap="sm">
+            <TextInput
+              label={t('settings.macros.name')}
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              error={errors.name}
+              maxLength={120}
+              disabled={readOnly}
+              data-testid="macro-name"
+            />
+            <Group grow align="flex-start">
+              <Select
+                label={t('settings.macros.shortcut')}
+                description={t('settings.macros.shortcutHint')}
+                data={[
+                  { value: '', label: t('settings.macros.shortcutNone') },
+                  ...Array.from({ length: 9 }, (_, i) => ({ value: String(i + 1), label: String(i + 1) })),
+                ]}
+                value={shortcut === null ? '' : String(shortcut)}
+                onChange={(v) => setShortcut(v ? Number(v) : null)}
+                error={errors.shortcut}
+                allowDeselect={false}
+                disabled={readOnly}
+                data-testid="macro-shortcut"
+              />
+              <NumberInput
+                label={t('settings.macros.sortOrder')}
+                value={sortOrder}
+                onChange={(v) => setSortOrder(typeof v === 'number' ? v : 0)}
+                min={0}
+                max={10_000}
+                error={errors.sort_order}
+                disabled={readOnly}
+              />
+            </Group>
+            {!macro && (
+              <Checkbox
+                label={t('settings.macros.personal')}
+                description={t('settings.macros.personalHint')}
+                checked={personal}
+                disabled={!canManageSpace}
+                onChange={(e) => setPersonal(e.currentTarget.checked)}
+              />
+            )}
+
+            <Text fw={500} fz="sm" mt="sm">
+              {t('settings.macros.actions')}
+            </Text>
+            <Text fz="xs" c="dimmed">
+              {t('settings.macros.actionsHint')}
+            </Text>
+            {errors.actions && (
+              <Text fz="sm" c="red" role="alert">
+                {errors.actions}
+              </Text>
+            )}
+            {rows.map((row, index) => (
+              <Paper key={row.key} withBorder radius="sm" p="sm" data-testid="macro-action">
+                <Group justify="space-between" wrap="nowrap" align="flex-start">
+                  <Text fz="sm" fw={500} pt={4}>
+                    {index + 1}. {t(`settings.macros.types.${row.action.type}`)}
+                  </Text>
+                  {!readOnly && (
+                    <Group gap={4} wrap="nowrap">
+                      <Tooltip label={t('settings.macros.moveUp')}>
+                        <ActionIcon
+                          variant="subtle"
+                          disabled={index === 0}
+                          onClick={() => move(index, -1)}
+                          aria-label={t('settings.macros.moveUp')}
+                        >
+                          <IconArrowUp size={16} />
+                        </ActionIcon>
+                      </Tooltip>
+                      <Tooltip label={t('settings.macros.moveDown')}>
+                        <ActionIcon
+                          variant="subtle"
+                          disabled={index === rows.length - 1}
+                          onClick={() => move(index, 1)}
+                          aria-label={t('settings.macros.moveDown')}
+                        >
+                          <IconArrowDown size={16} />
+                        </ActionIcon>
+                      </Tooltip>
+                      <Tooltip label={t('settings.macros.remove')}>
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          onClick={() => setRows((list) => list.filter((r) => r.key !== row.key))}
+                          aria-label={t('settings.macros.remove')}
+                        >
+                          <IconX size={16} />
+                        </ActionIcon>
+                      </Tooltip>
+                    </Group>
+                  )}
+                </Group>
+                <ActionFields
+                  action={row.action}
+                  spaceId={spaceId}
+                  disabled={readOnly}
+                  errors={errors}
+                  prefix={`actions.${index}`}
+                  onChange={(action) => setAction(row.key, action)}
+                />
+              </Paper>
+            ))}
+            {!readOnly && rows.length < MACRO_ACTIONS_MAX && (
+              <Select
+                placeholder={t('settings.macros.addAction')}
+                aria-label={t('settings.macros.addAction')}
+                leftSection={<IconPlus size={16} />}
+                data={MACRO_ACTION_TYPES.map((type) => ({
+                  value: type,
+                  label: t(`settings.macros.types.${type}`),
+                }))}
+                value={null}
+                onChange={(type) => {
+                  if (type)
+                    setRows((list) => [
+                      ...list,
+                      { key: nextKey(), action: blankAction(type as MacroActionType) },
+                    ]);
+                }}
+                w={{ base: '100%', sm: 320 }}
+                data-testid="macro-add-action"
+              />
+            )}
+
+            <Group justify="flex-end" mt="md">
+              <Button
+                variant="default"
+                component={Link}
+                to={pathFor('settings-macros', {}, { space_id: spaceId })}
+              >
+                {t('settings.macros.cancel')}
+              </Button>
+              {!readOnly && (
+                <Button type="submit" loading={create.isPending || update.isPending} data-testid="macro-save">
+                  {t('settings.macros.save')}
+                </Button>
+              )}
+            </Group>
+          </Stack>
+        </form>
+      </Paper>
+    </Stack>
+  );
+}
+
+/** The fields of one action: template, tags, user, status, snooze preset or task title. */
+export function ActionFields({
+  action,
+  spaceId,
+  disabled,
+  errors,
+  prefix,
+  onChange,
+}: {
+  action: MacroActionInput;
+  spaceId: number;
+  disabled: boolean;
+  errors: Errors;
+  prefix: string;
+  onChange: (action: MacroActionInput) => void;
+}) {
+  const { t } = useTranslation();
+  const { actor } = useShell();
+  const data = useInboxData();
+  const templates = useTemplates(action.type === 'reply_template' && can(actor, 'templates.use', spaceId));
+  switch (action.type) {
+    case 'reply_template':
+      return (
+        <Select
+          mt="xs"
+          label={t('settings.macros.template')}
+          placeholder={t('settings.macros.templatePick')}
+          data={(templates.data?.items ?? [])
+            .filter((x) => x.space_id === spaceId)
+            .map((x) => ({ value: String(x.id), label: x.folder ? `${x.folder} / ${x.title}` : x.title }))}
+          value={action.template_id ? String(action.template_id) : null}
+          onChange={(v) => onChange({ ...action, template_id: v ? Number(v) : (null as unknown as number) })}
+          searchable
+          error={errors[`${prefix}.template_id`]}
+          disabled={disabled}
+          data-testid="macro-template"
+        />
+      );
+    case 'tag':
+    case 'untag':
+      return (
+        <MultiSelect
+          mt="xs"
+          label={t('settings.macros.tags')}
+          placeholder={action.tag_ids.length === 0 ? t('settings.macros.tagsPick') : undefined}
+          data={[...data.tagsById.values()]
+            .filter((tag) => tag.space_id === spaceId)
+            .map((tag) => ({ value: String(tag.id), label: tag.name }))}
+          value={action.tag_ids.map(String)}
+          onChange={(ids) => onChange({ ...action, tag_ids: ids.map(Number) })}
+          searchable
+          error={errors[`${prefix}.tag_ids`]}
+          disabled={disabled}
+          data-testid="macro-tags"
+        />
+      );
+    case 'assign':
+      return (
+        <Select
+          mt="xs"
+          label={t('settings.macros.user')}
+          data={[
+            { value: 'none', label: t('settings.macros.nobody') },
+            ...data.members
+              .filter((m) => m.space_id === spaceId)
+              .map((m) => ({ value: String(m.id), label: m.name })),
+          ]}
+          value={action.user_id === null ? 'none' : String(action.user_id)}
+          onChange={(v) => onChange({ ...action, user_id: !v || v === 'none' ? null : Number(v) })}
+          allowDeselect={false}
+          searchable
+          error={errors[`${prefix}.user_id`]}
+          disabled={disabled}
+          data-testid="macro-user"
+        />
+      );
+    case 'set_status':
+      return (
+        <Select
+          mt="xs"
+          label={t('settings.macros.status')}
+          data={MACRO_STATUSES.map((s) => ({ value: s, label: t(`settings.macros.statuses.${s}`) }))}
+          value={action.status}
+          onChange={(v) => v && onChange({ ...action, status: v as (typeof MACRO_STATUSES)[number] })}
+          allowDeselect={false}
+          error={errors[`${prefix}.status`]}
+          disabled={disabled}
+        />
+      );
+    case 'snooze':
+      return (
+        <Select
+          mt="xs"
+          label={t('settings.macros.preset')}
+          data={(Object.keys(MACRO_SNOOZE_PRESETS) as Array<keyof typeof MACRO_SNOOZE_PRESETS>).map((p) => ({
+            value: p,
+            label: t(`settings.macros.presets.${p}`),
+          }))}
+          value={action.preset}
+          onChange={(v) => v && onChange({ ...action, preset: v as keyof typeof MACRO_SNOOZE_PRESETS })}
+          allowDeselect={false}
+          error={errors[`${prefix}.preset`]}
+          disabled={disabled}
+        />
+      );
+    case 'block_author':
+      return (
+        <Select
+          mt="xs"
+          label={t('settings.macros.durationLabel')}
+          data={BLOCK_DURATIONS.map((d) => ({ value: d, label: t(`settings.macros.durations.${d}`) }))}
+          value={action.duration}
+          onChange={(v) => v && onChange({ ...action, duration: v as (typeof BLOCK_DURATIONS)[number] })}
+          allowDeselect={false}
+          error={errors[`${prefix}.duration`]}
+          disabled={disabled}
+        />
+      );
+    case 'create_task':
+      return (
+        <Stack gap={4} mt="xs">
+          <TextInput
+            label={t('settings.macros.taskTitle')}
+            value={action.title}
+            onChange={(e) => onChange({ ...action, title: e.currentTarget.value })}
+            error={errors[`${prefix}.title`]}
+            disabled={disabled}
+          />
+          <Text fz="xs" c="dimmed">
+            {t('settings.macros.taskUnavailable')}
+          </Text>
+        </Stack>
+      );
+    default:
+      return null;
+  }
+}

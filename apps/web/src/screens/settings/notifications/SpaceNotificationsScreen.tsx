@@ -1,0 +1,143 @@
+import { Alert, Anchor, Button, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
+import { can, defaultFrequency, type SpaceNotificationSettingsWire } from '@otklik/shared';
+import { pathFor } from '@otklik/shared/routes';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import {
+  notificationKeys,
+  saveSpaceNotificationSettings,
+  useSpaceNotificationSettings,
+  useTelegramLink,
+} from '../../../api/notifications';
+import { useShell } from '../../../app/shell/ShellContext';
+import { showError, showSaved } from '../../../components/notify';
+import { PageHeader } from '../../../components/PageHeader';
+import { SpaceSelect } from '../../../components/SpaceSelect';
+import { fromMatrix, type Matrix, offeredChannels, SubscriptionMatrix, toMatrix } from './SubscriptionMatrix';
+
+const HOURS = Array.from({ length: 24 }, (_, h) => `${String(h).padStart(2, '0')}:00`);
+
+/** settings/notifications (issue 18): a space's default subscriptions and quiet hours, for administrators. */
+export default function SpaceNotificationsScreen() {
+  const { t } = useTranslation();
+  const { config, actor } = useShell();
+  const spaces = config.spaces.filter((s) => can(actor, 'settings.manage', s.id));
+  const [spaceId, setSpaceId] = useState<number | null>(spaces[0]?.id ?? null);
+  const mine = (
+    <Anchor
+      component={Link}
+      to={pathFor('settings-subscriptions')}
+      fz="sm"
+      data-testid="my-subscriptions-link"
+    >
+      {t('shell.notify.space.mine')}
+    </Anchor>
+  );
+  return (
+    <Stack gap="md" data-testid="space-notifications-screen">
+      <PageHeader title={t('shell.notify.space.title')} description={t('shell.notify.space.description')} />
+      {mine}
+      {spaceId === null ? (
+        <Alert color="gray" variant="light" data-testid="space-notifications-admins">
+          {t('shell.notify.space.adminsOnly')}
+        </Alert>
+      ) : (
+        <>
+          <SpaceSelect spaces={spaces} value={spaceId} onChange={setSpaceId} />
+          <SpaceSettings key={spaceId} spaceId={spaceId} />
+        </>
+      )}
+    </Stack>
+  );
+}
+
+function SpaceSettings({ spaceId }: { spaceId: number }) {
+  const settings = useSpaceNotificationSettings(spaceId);
+  if (!settings.data) return null;
+  return <SpaceSettingsForm spaceId={spaceId} initial={settings.data} />;
+}
+
+function SpaceSettingsForm({
+  spaceId,
+  initial,
+}: {
+  spaceId: number;
+  initial: SpaceNotificationSettingsWire;
+}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [matrix, setMatrix] = useState<Matrix>(toMatrix(initial.defaults));
+  const telegram = useTelegramLink();
+  const [from, setFrom] = useState<string | null>(initial.quiet_from);
+  const [to, setTo] = useState<string | null>(initial.quiet_to);
+  const [zone, setZone] = useState(initial.time_zone);
+  const save = useMutation({
+    mutationFn: () =>
+      saveSpaceNotificationSettings({
+        space_id: spaceId,
+        defaults: fromMatrix(matrix),
+        quiet_from: from && to ? from : null,
+        quiet_to: from && to ? to : null,
+        time_zone: zone.trim() || 'UTC',
+      }),
+    onSuccess: (data) => {
+      queryClient.setQueryData(notificationKeys.space(spaceId), data);
+      showSaved(t('shell.notify.space.saved'));
+    },
+    onError: showError,
+  });
+  const hours = HOURS.map((h) => ({ value: h, label: h }));
+  return (
+    <Stack gap="md">
+      <Text fw={600}>{t('shell.notify.space.defaults')}</Text>
+      <SubscriptionMatrix
+        value={matrix}
+        fallback={defaultFrequency}
+        onChange={setMatrix}
+        testId="space-defaults"
+        channels={offeredChannels(telegram.data?.available)}
+      />
+      <Paper withBorder p="md">
+        <Text fw={600} fz="sm" mb="xs">
+          {t('shell.notify.space.quiet')}
+        </Text>
+        <Group gap="sm" align="flex-end">
+          <Select
+            label={t('shell.notify.space.quietFrom')}
+            placeholder={t('shell.notify.space.quietOff')}
+            data={hours}
+            value={from}
+            onChange={setFrom}
+            clearable
+            w={150}
+            data-testid="quiet-from"
+          />
+          <Select
+            label={t('shell.notify.space.quietTo')}
+            placeholder={t('shell.notify.space.quietOff')}
+            data={hours}
+            value={to}
+            onChange={setTo}
+            clearable
+            w={150}
+            data-testid="quiet-to"
+          />
+          <TextInput
+            label={t('shell.notify.space.timeZone')}
+            value={zone}
+            onChange={(e) => setZone(e.currentTarget.value)}
+            w={200}
+            maxLength={64}
+          />
+        </Group>
+      </Paper>
+      <Group>
+        <Button loading={save.isPending} onClick={() => save.mutate()} data-testid="space-notifications-save">
+          {t('shell.notify.space.save')}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

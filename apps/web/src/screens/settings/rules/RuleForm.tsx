@@ -1,0 +1,463 @@
+import {
+  ActionIcon,
+  Anchor,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  NumberInput,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import {
+  type MacroActionInput,
+  type MacroActionType,
+  RULE_ACTION_TYPES,
+  RULE_ACTIONS_MAX,
+  RULE_TRIGGERS,
+  type RuleDto,
+  type RuleGroup,
+  type RuleTrigger,
+  ruleFormSchema,
+} from '@otklik/shared';
+import { pathFor } from '@otklik/shared/routes';
+import { IconArrowDown, IconArrowUp, IconPlus, IconX } from '@tabler/icons-react';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { ApiError } from '../../../api/errors';
+import { useCreateRule, useDryRun, useRuleMatches, useUpdateRule } from '../../../api/rules';
+import { showError, showSaved } from '../../../components/notify';
+import { PageHeader } from '../../../components/PageHeader';
+import { useLocale, useMessage } from '../../../i18n/useLocale';
+import { formatDateTime } from '../../../lib/format';
+import { ActionFields } from '../macros/MacroForm';
+import { ConditionsEditor } from './ConditionsEditor';
+
+// The create/edit form of an auto-rule: name, trigger, order, pause and stop, the condition tree, the
+// action list (the macro action editor) and the dry run, checked by the shared schema the server uses.
+
+type Errors = Record<string, string>;
+type Row = { key: number; action: MacroActionInput };
+
+function blankAction(type: MacroActionType): MacroActionInput {
+  switch (type) {
+    case 'reply_template':
+      return { type, template_id: null as unknown as number };
+    case 'tag':
+    case 'untag':
+      return { type, tag_ids: [] };
+    case 'snooze':
+      return { type, preset: '1d' };
+    case 'assign':
+      return { type, user_id: null };
+    case 'set_status':
+      return { type, status: 'inprogress' };
+    case 'create_task':
+      return { type, title: '' };
+    case 'block_author':
+      return { type, duration: 'week' };
+    default:
+      return { type } as MacroActionInput;
+  }
+}
+
+export function RuleForm({ rule, spaceId }: { rule?: RuleDto; spaceId: number }) {
+  const { t } = useTranslation();
+  const message = useMessage();
+  const navigate = useNavigate();
+  const create = useCreateRule();
+  const update = useUpdateRule();
+  const seq = useRef(0);
+  const nextKey = () => {
+    seq.current += 1;
+    return seq.current;
+  };
+  const [name, setName] = useState(rule?.name ?? '');
+  const [trigger, setTrigger] = useState<RuleTrigger>(rule?.trigger ?? 'item_created');
+  const [minutes, setMinutes] = useState<number | null>(rule?.minutes ?? null);
+  const [position, setPosition] = useState<number>(rule?.position ?? 0);
+  const [paused, setPaused] = useState(rule?.paused ?? false);
+  const [stop, setStop] = useState(rule?.stop_processing ?? false);
+  const [conditions, setConditions] = useState<RuleGroup>(rule?.conditions ?? { all: [] });
+  const [rows, setRows] = useState<Row[]>(() =>
+    (rule?.actions ?? []).map((action) => ({ key: nextKey(), action: action as MacroActionInput })),
+  );
+  const [serverErrors, setServerErrors] = useState<Errors>({});
+
+  const setAction = (key: number, action: MacroActionInput) =>
+    setRows((list) => list.map((r) => (r.key === key ? { key, action } : r)));
+  const move = (index: number, by: -1 | 1) =>
+    setRows((list) => {
+      const next = [...list];
+      const [row] = next.splice(index, 1);
+      next.splice(index + by, 0, row!);
+      return next;
+    });
+
+  const values = () => ({
+    name,
+    trigger,
+    minutes: trigger === 'no_reply' ? minutes : null,
+    conditions,
+    actions: rows.map((r) => r.action),
+    paused,
+    stop_processing: stop,
+    position,
+  });
+  const errorsOf = (issues: Array<{ path: PropertyKey[]; message: string }>) => {
+    const next: Errors = {};
+    for (const issue of issues) {
+      const field = issue.path.map(String).join('.');
+      next[field || 'conditions'] ??= message(issue.message);
+    }
+    return next;
+  };
+  const [submitted, setSubmitted] = useState(false);
+  const live = submitted ? ruleFormSchema.safeParse(values()) : null;
+  const errors: Errors = { ...(live && !live.success ? errorsOf(live.error.issues) : {}), ...serverErrors };
+
+  const submit = () => {
+    const parsed = ruleFormSchema.safeParse(values());
+    setSubmitted(true);
+    if (!parsed.success) return;
+    setServerErrors({});
+    const done = {
+      onSuccess: () => {
+        showSaved(t('settings.rules.saved'));
+        navigate(pathFor('settings-rules', {}, { space_id: spaceId }));
+      },
+      onError: (error: Error) => {
+        if (error instanceof ApiError && Object.keys(error.fields).length > 0) setServerErrors(error.fields);
+        else showError(error);
+      },
+    };
+    if (rule) update.mutate({ id: rule.id, ...parsed.data }, done);
+    else create.mutate({ ...parsed.data, space_id: spaceId }, done);
+  };
+
+  return (
+    <Stack gap="lg" maw={820}>
+      <PageHeader title={rule ? rule.name : t('settings.rules.newTitle')} />
+      <Paper withBorder radius="md" p="md">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            submit();
+          }}
+        >
+          <Stack gap="sm">
+            <TextInput
+              label={t('settings.rules.name')}
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              error={errors.name}
+              maxLength={120}
+              data-testid="rule-name"
+            />
+            <Group grow align="flex-start">
+              <Select
+                label={t('settings.rules.trigger')}
+                data={RULE_TRIGGERS.map((v) => ({ value: v, label: t(`settings.rules.triggers.${v}`) }))}
+                value={trigger}
+                onChange={(v) => v && setTrigger(v as RuleTrigger)}
+                allowDeselect={false}
+                data-testid="rule-trigger"
+              />
+              {trigger === 'no_reply' && (
+                <NumberInput
+                  label={t('settings.rules.minutes')}
+                  value={minutes ?? ''}
+                  onChange={(v) => setMinutes(typeof v === 'number' ? v : null)}
+                  min={1}
+                  error={errors.minutes}
+                  data-testid="rule-minutes"
+                />
+              )}
+              <NumberInput
+                label={t('settings.rules.position')}
+                description={t('settings.rules.positionHint')}
+                value={position}
+                onChange={(v) => setPosition(typeof v === 'number' ? v : 0)}
+                min={0}
+                max={10_000}
+                error={errors.position}
+              />
+            </Group>
+            <Checkbox
+              label={t('settings.rules.pausedField')}
+              checked={paused}
+              onChange={(e) => setPaused(e.currentTarget.checked)}
+              data-testid="rule-paused"
+            />
+            <Checkbox
+              label={t('settings.rules.stopProcessing')}
+              checked={stop}
+              onChange={(e) => setStop(e.currentTarget.checked)}
+            />
+
+            <Text fw={500} fz="sm" mt="sm">
+              {t('settings.rules.conditions')}
+            </Text>
+            <Text fz="xs" c="dimmed">
+              {t('settings.rules.conditionsHint')}
+            </Text>
+            {errors.conditions && (
+              <Text fz="sm" c="red" role="alert">
+                {errors.conditions}
+              </Text>
+            )}
+            <ConditionsEditor value={conditions} onChange={setConditions} spaceId={spaceId} errors={errors} />
+
+            <Text fw={500} fz="sm" mt="sm">
+              {t('settings.rules.actions')}
+            </Text>
+            <Text fz="xs" c="dimmed">
+              {t('settings.rules.actionsHint')}
+            </Text>
+            {errors.actions && (
+              <Text fz="sm" c="red" role="alert">
+                {errors.actions}
+              </Text>
+            )}
+            {rows.map((row, index) => (
+              <Paper key={row.key} withBorder radius="sm" p="sm" data-testid="rule-action">
+                <Group justify="space-between" wrap="nowrap" align="flex-start">
+                  <Text fz="sm" fw={500} pt={4}>
+                    {index + 1}. {t(`settings.macros.types.${row.action.type}`)}
+                  </Text>
+                  <Group gap={4} wrap="nowrap">
+                    <Tooltip label={t('settings.rules.moveUp')}>
+                      <ActionIcon
+                        variant="subtle"
+                        disabled={index === 0}
+                        onClick={() => move(index, -1)}
+                        aria-label={t('settings.rules.moveUp')}
+                      >
+                        <IconArrowUp size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                    <Tooltip label={t('settings.rules.moveDown')}>
+                      <ActionIcon
+                        variant="subtle"
+                        disabled={index === rows.length - 1}
+                        onClick={() => move(index, 1)}
+                        aria-label={t('settings.rules.moveDown')}
+                      >
+                        <IconArrowDown size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                    <Tooltip label={t('settings.rules.remove')}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        onClick={() => setRows((list) => list.filter((r) => r.key !== row.key))}
+                        aria-label={t('settings.rules.remove')}
+                      >
+                        <IconX size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                  </Group>
+                </Group>
+                {row.action.type === 'close' ? (
+                  <Text fz="xs" c="dimmed" mt={4}>
+                    {t('settings.rules.closeHint')}
+                  </Text>
+                ) : (
+                  <ActionFields
+                    action={row.action}
+                    spaceId={spaceId}
+                    disabled={false}
+                    errors={errors}
+                    prefix={`actions.${index}`}
+                    onChange={(action) => setAction(row.key, action)}
+                  />
+                )}
+              </Paper>
+            ))}
+            {rows.length < RULE_ACTIONS_MAX && (
+              <Select
+                placeholder={t('settings.rules.addAction')}
+                aria-label={t('settings.rules.addAction')}
+                leftSection={<IconPlus size={16} />}
+                data={RULE_ACTION_TYPES.map((type) => ({
+                  value: type,
+                  label: t(`settings.macros.types.${type}`),
+                }))}
+                value={null}
+                onChange={(type) => {
+                  if (type)
+                    setRows((list) => [
+                      ...list,
+                      { key: nextKey(), action: blankAction(type as MacroActionType) },
+                    ]);
+                }}
+                w={{ base: '100%', sm: 320 }}
+                data-testid="rule-add-action"
+              />
+            )}
+
+            <Group justify="flex-end" mt="md">
+              <Button
+                variant="default"
+                component={Link}
+                to={pathFor('settings-rules', {}, { space_id: spaceId })}
+              >
+                {t('settings.rules.cancel')}
+              </Button>
+              <Button type="submit" loading={create.isPending || update.isPending} data-testid="rule-save">
+                {t('settings.rules.save')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Paper>
+      <DryRunPanel
+        spaceId={spaceId}
+        ruleId={rule?.id ?? null}
+        values={values}
+        onInvalid={() => setSubmitted(true)}
+      />
+      {rule && <RecentRuns ruleId={rule.id} />}
+    </Stack>
+  );
+}
+
+/** Dry run: which of the last 1,000 items the rule as it stands in the form would match, and what it would do. */
+function DryRunPanel({
+  spaceId,
+  ruleId,
+  values,
+  onInvalid,
+}: {
+  spaceId: number;
+  ruleId: number | null;
+  values: () => unknown;
+  onInvalid: () => void;
+}) {
+  const { t } = useTranslation();
+  const dry = useDryRun();
+  const run = () => {
+    const parsed = ruleFormSchema.safeParse(values());
+    if (!parsed.success) {
+      onInvalid();
+      return;
+    }
+    dry.mutate({ ...parsed.data, space_id: spaceId, rule_id: ruleId }, { onError: (e) => showError(e) });
+  };
+  const result = dry.data;
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="rule-dry-run">
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Text fw={600}>{t('settings.rules.dryRun.title')}</Text>
+          <Button variant="default" onClick={run} loading={dry.isPending} data-testid="rule-dry-run-start">
+            {t('settings.rules.dryRun.run')}
+          </Button>
+        </Group>
+        <Text fz="xs" c="dimmed">
+          {t('settings.rules.dryRun.hint')}
+        </Text>
+        {result && (
+          <>
+            <Text fz="sm" data-testid="rule-dry-run-summary">
+              {t('settings.rules.dryRun.result', { looked: result.looked_at, matched: result.matched })}
+            </Text>
+            {result.items.length === 0 ? (
+              <Text fz="sm" c="dimmed">
+                {t('settings.rules.dryRun.none')}
+              </Text>
+            ) : (
+              <Stack gap={4}>
+                {result.items.slice(0, 100).map((item) => (
+                  <Paper key={item.item_id} withBorder radius="sm" p="xs" data-testid="rule-dry-run-item">
+                    <Group justify="space-between" wrap="nowrap" gap="xs">
+                      <Text fz="sm" truncate="end" miw={0}>
+                        {item.excerpt || '—'}
+                      </Text>
+                      <Anchor component={Link} to={pathFor('item', { id: item.item_id })} fz="xs">
+                        {t('settings.rules.dryRun.open')}
+                      </Anchor>
+                    </Group>
+                    {item.actions && (
+                      <Group gap={4} mt={4}>
+                        {item.actions
+                          .map((a, pos) => ({ ...a, pos }))
+                          .map((a) => (
+                            <Badge
+                              key={a.pos}
+                              size="sm"
+                              variant="light"
+                              color={a.outcome === 'skip' || a.outcome === 'unavailable' ? 'gray' : 'blue'}
+                              title={a.message}
+                            >
+                              {t(`settings.macros.types.${a.type as MacroActionType}`)}:{' '}
+                              {t(`settings.rules.dryRun.outcome.${a.outcome}`)}
+                            </Badge>
+                          ))}
+                      </Group>
+                    )}
+                  </Paper>
+                ))}
+              </Stack>
+            )}
+          </>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+/** The items the rule ran on, newest first, with how each run went (the stats drill-down). */
+function RecentRuns({ ruleId }: { ruleId: number }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const runs = useRuleMatches(ruleId);
+  const list = runs.data?.items ?? [];
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="rule-runs">
+      <Stack gap="sm">
+        <Text fw={600}>{t('settings.rules.runs.title')}</Text>
+        {runs.isSuccess && list.length === 0 && (
+          <Text fz="sm" c="dimmed">
+            {t('settings.rules.runs.empty')}
+          </Text>
+        )}
+        {list.map((run) => (
+          <Paper key={run.item_id} withBorder radius="sm" p="xs" data-testid="rule-run">
+            <Group justify="space-between" wrap="nowrap" gap="xs">
+              <Group gap="xs" wrap="nowrap" miw={0}>
+                <Badge
+                  size="sm"
+                  // Shades dark enough for white text (WCAG AA).
+                  color={run.status === 'failed' ? 'red.9' : run.status === 'ok' ? 'teal.9' : 'gray.7'}
+                  style={{ flexShrink: 0 }}
+                >
+                  {t(`settings.rules.runs.status.${run.status}`)}
+                </Badge>
+                <Text fz="sm" truncate="end" miw={0}>
+                  {run.excerpt || '—'}
+                </Text>
+              </Group>
+              <Anchor
+                component={Link}
+                to={pathFor('item', { id: run.item_id })}
+                fz="xs"
+                style={{ flexShrink: 0 }}
+              >
+                {t('settings.rules.runs.open')}
+              </Anchor>
+            </Group>
+            <Text fz="xs" c={run.error ? 'red' : 'dimmed'}>
+              {[formatDateTime(Date.parse(run.at) / 1000, locale), run.error].filter(Boolean).join(' · ')}
+            </Text>
+          </Paper>
+        ))}
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,414 @@
+import { z } from 'zod';
+import { macroActionSchema } from './macros';
+import { CONTENT_KINDS } from './providers/types';
+
+// Auto-rules (issue 17): when something happens to an item (it arrives, or nobody answers it for N
+// minutes), check its conditions (an all/any tree) and run its actions through the same services macros
+// use. The schema is shared by the settings form and the API, and `matchesRule` is the one evaluator
+// (the server's engine and dry run). Message keys live in messages.ts (ru/en).
+
+/** An item arrives, the author edits it, the author deletes it (network events); nobody answers in N minutes. */
+export const RULE_TRIGGERS = ['item_created', 'item_edited', 'item_deleted', 'no_reply'] as const;
+export type RuleTrigger = (typeof RULE_TRIGGERS)[number];
+
+/** What a rule may do: the macro actions (the same runner does them). */
+export const RULE_ACTION_TYPES = [
+  'tag',
+  'untag',
+  'assign',
+  'set_status',
+  'close',
+  'snooze',
+  'hide',
+  'delete',
+  'like',
+  'block_author',
+  'reply_template',
+  'create_task',
+] as const;
+export type RuleActionType = (typeof RULE_ACTION_TYPES)[number];
+
+export const RULE_CONDITION_TYPES = [
+  'text_contains',
+  'regex',
+  'has_link',
+  'has_contact',
+  'only_emoji',
+  'network',
+  'account',
+  'company',
+  'kind',
+  'rating',
+  'tag',
+  'author_items',
+  'author_label',
+  'post_contains',
+] as const;
+export type RuleConditionType = (typeof RULE_CONDITION_TYPES)[number];
+
+export const RULE_NAME_MAX = 120;
+export const RULE_ACTIONS_MAX = 10;
+export const RULE_CONDITIONS_MAX = 30;
+export const RULE_DEPTH_MAX = 3;
+export const RULE_REGEX_MAX = 200;
+/** Only this much of an item's text is looked at by the text conditions. */
+export const RULE_TEXT_SCAN_MAX = 4_000;
+export const RULE_NO_REPLY_MINUTES_MAX = 60 * 24 * 30;
+/** Dry run: the newest items looked at. */
+export const RULE_DRY_RUN_ITEMS = 1_000;
+/** Dry run: matched items whose actions are spelled out. */
+export const RULE_DRY_RUN_DETAILS = 50;
+
+/**
+ * A pattern that cannot run away: no back-references or look-arounds, no quantified group that itself
+ * holds a quantifier ("(a+)+", "(x*)*", "(a|a)*" style catastrophic backtracking), within the length cap.
+ */
+export function isSafeRegex(pattern: string): boolean {
+  if (pattern.length === 0 || pattern.length > RULE_REGEX_MAX) return false;
+  if (/\\[1-9]|\\k<|\(\?<?[=!]/.test(pattern)) return false;
+  try {
+    new RegExp(pattern, 'iu');
+  } catch {
+    return false;
+  }
+  // Walk the groups: a group containing a quantifier or an alternation, itself quantified, is refused.
+  const stack: Array<{ inner: boolean }> = [];
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i += 1) {
+    const c = pattern[i]!;
+    if (c === '\\') {
+      i += 1;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      continue;
+    }
+    if (c === '[') inClass = true;
+    else if (c === '(') stack.push({ inner: false });
+    else if (c === ')') {
+      const group = stack.pop();
+      const next = pattern[i + 1];
+      const quantified = next === '*' || next === '+' || next === '{' || next === '?';
+      if (group?.inner && quantified && next !== '?') return false;
+      if (group?.inner && stack.length > 0) stack[stack.length - 1]!.inner = true;
+      if (quantified && stack.length > 0) stack[stack.length - 1]!.inner = true;
+    } else if ((c === '*' || c === '+' || c === '{' || c === '|') && stack.length > 0) {
+      stack[stack.length - 1]!.inner = true;
+    }
+  }
+  return true;
+}
+
+const id = z.number({ error: 'field.invalid' }).int('field.invalid').positive('field.invalid');
+
+export const ruleLeafSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.object({
+      type: z.literal('text_contains'),
+      /** Any of these words or phrases, case-insensitively. */
+      values: z
+        .array(z.string().trim().min(1, 'rules.text.required').max(200, 'field.tooLong'))
+        .min(1, 'rules.text.required')
+        .max(100, 'field.tooLong'),
+      negate: z.boolean().optional(),
+    }),
+    z.object({
+      type: z.literal('regex'),
+      pattern: z
+        .string()
+        .min(1, 'rules.regex.required')
+        .max(RULE_REGEX_MAX, 'rules.regex.tooLong')
+        .refine(isSafeRegex, 'rules.regex.unsafe'),
+      negate: z.boolean().optional(),
+    }),
+    z.object({ type: z.literal('has_link'), negate: z.boolean().optional() }),
+    z.object({ type: z.literal('has_contact'), negate: z.boolean().optional() }),
+    z.object({ type: z.literal('only_emoji'), negate: z.boolean().optional() }),
+    z.object({
+      type: z.literal('network'),
+      providers: z.array(z.string().min(1).max(40)).min(1, 'rules.choice.required').max(40),
+      negate: z.boolean().optional(),
+    }),
+    z.object({
+      type: z.literal('account'),
+      object_ids: z.array(id).min(1, 'rules.choice.required').max(200),
+      negate: z.boolean().optional(),
+    }),
+    z.object({
+      type: z.literal('company'),
+      company_ids: z.array(id).min(1, 'rules.choice.required').max(200),
+      negate: z.boolean().optional(),
+    }),
+    z.object({
+      type: z.literal('kind'),
+      kinds: z.array(z.enum(CONTENT_KINDS)).min(1, 'rules.choice.required'),
+      negate: z.boolean().optional(),
+    }),
+    z.object({
+      type: z.literal('rating'),
+      min: z.number().int('field.invalid').min(1, 'field.invalid').max(5, 'field.invalid'),
+      max: z.number().int('field.invalid').min(1, 'field.invalid').max(5, 'field.invalid'),
+      negate: z.boolean().optional(),
+    }),
+    z.object({
+      type: z.literal('tag'),
+      tag_ids: z.array(id).min(1, 'rules.choice.required').max(50),
+      negate: z.boolean().optional(),
+    }),
+    /** The author's items in the space, this one included: min 1 max 1 is "a new author". */
+    z.object({
+      type: z.literal('author_items'),
+      min: z.number().int('field.invalid').min(1, 'field.invalid').max(1_000_000, 'field.invalid'),
+      max: z.number().int('field.invalid').min(1, 'field.invalid').max(1_000_000, 'field.invalid').nullable(),
+      negate: z.boolean().optional(),
+    }),
+    z.object({
+      type: z.literal('author_label'),
+      label_ids: z.array(id).min(1, 'rules.choice.required').max(50),
+      negate: z.boolean().optional(),
+    }),
+    /** The publication the comment is under: its text contains any of these. */
+    z.object({
+      type: z.literal('post_contains'),
+      values: z
+        .array(z.string().trim().min(1, 'rules.text.required').max(200, 'field.tooLong'))
+        .min(1, 'rules.text.required')
+        .max(100, 'field.tooLong'),
+      negate: z.boolean().optional(),
+    }),
+  ],
+  { error: 'rules.condition.invalid' },
+);
+export type RuleLeaf = z.output<typeof ruleLeafSchema>;
+
+export type RuleGroup = { all: RuleNode[] } | { any: RuleNode[] };
+export type RuleNode = RuleLeaf | RuleGroup;
+
+export const isRuleGroup = (node: RuleNode): node is RuleGroup => 'all' in node || 'any' in node;
+
+const ruleNodeSchema: z.ZodType<RuleNode> = z.lazy(() =>
+  z.union([
+    z.object({ all: z.array(ruleNodeSchema).max(RULE_CONDITIONS_MAX, 'rules.conditions.tooMany') }).strict(),
+    z.object({ any: z.array(ruleNodeSchema).max(RULE_CONDITIONS_MAX, 'rules.conditions.tooMany') }).strict(),
+    ruleLeafSchema,
+  ]),
+);
+
+function depthAndCount(node: RuleNode, depth = 1): { depth: number; count: number } {
+  if (!isRuleGroup(node)) return { depth, count: 1 };
+  const children = 'all' in node ? node.all : node.any;
+  let d = depth;
+  let count = 0;
+  for (const child of children) {
+    const sub = depthAndCount(child, depth + 1);
+    d = Math.max(d, sub.depth);
+    count += sub.count;
+  }
+  return { depth: d, count };
+}
+
+/** The condition tree: a group at the top; an empty `all` matches everything. */
+export const ruleConditionsSchema = z
+  .union([
+    z.object({ all: z.array(ruleNodeSchema) }).strict(),
+    z.object({ any: z.array(ruleNodeSchema) }).strict(),
+  ])
+  .superRefine((tree, ctx) => {
+    const { depth, count } = depthAndCount(tree);
+    if (depth > RULE_DEPTH_MAX + 1) ctx.addIssue({ code: 'custom', message: 'rules.conditions.tooDeep' });
+    if (count > RULE_CONDITIONS_MAX) ctx.addIssue({ code: 'custom', message: 'rules.conditions.tooMany' });
+  }) as unknown as z.ZodType<RuleGroup>;
+
+export const ruleActionSchema = macroActionSchema.refine(
+  (a) => (RULE_ACTION_TYPES as readonly string[]).includes(a.type),
+  'macros.action.invalid',
+);
+export type RuleAction = z.output<typeof macroActionSchema>;
+
+export const ruleFormSchema = z
+  .object({
+    name: z
+      .string({ error: 'rules.name.required' })
+      .trim()
+      .min(1, 'rules.name.required')
+      .max(RULE_NAME_MAX, 'field.tooLong'),
+    trigger: z.enum(RULE_TRIGGERS, { error: 'rules.trigger.required' }),
+    /** no_reply: minutes without our reply. */
+    minutes: z
+      .number()
+      .int('field.invalid')
+      .min(1, 'rules.minutes.invalid')
+      .max(RULE_NO_REPLY_MINUTES_MAX, 'rules.minutes.invalid')
+      .nullable(),
+    conditions: ruleConditionsSchema,
+    actions: z
+      .array(ruleActionSchema, { error: 'macros.actions.required' })
+      .min(1, 'macros.actions.required')
+      .max(RULE_ACTIONS_MAX, 'macros.actions.tooMany')
+      .refine((list) => list.filter((a) => a.type === 'reply_template').length <= 1, 'macros.reply.once'),
+    paused: z.boolean(),
+    stop_processing: z.boolean(),
+    position: z.number().int('field.invalid').min(0, 'field.invalid').max(10_000, 'field.invalid'),
+  })
+  .superRefine((form, ctx) => {
+    if (form.trigger === 'no_reply' && form.minutes === null)
+      ctx.addIssue({ code: 'custom', path: ['minutes'], message: 'rules.minutes.invalid' });
+  });
+export type RuleForm = z.input<typeof ruleFormSchema>;
+
+export const createRuleBody = ruleFormSchema.safeExtend({ space_id: z.number().int().positive() });
+export const updateRuleBody = ruleFormSchema;
+
+export interface RuleDto {
+  id: number;
+  space_id: number;
+  name: string;
+  trigger: RuleTrigger;
+  minutes: number | null;
+  conditions: RuleGroup;
+  actions: RuleAction[];
+  paused: boolean;
+  stop_processing: boolean;
+  position: number;
+  /** Items it matched, ever. */
+  match_count: number;
+  last_matched_at: string | null;
+  updated_at: string;
+}
+
+/** One action's result in a run (the item's history and the stats keep it). */
+export interface RuleActionResult {
+  type: string;
+  outcome:
+    | 'applied'
+    | 'queued'
+    | 'skipped'
+    | 'failed'
+    | 'not_run'
+    | 'apply'
+    | 'queue'
+    | 'skip'
+    | 'unavailable';
+  reason?: string;
+  message?: string;
+  detail?: string;
+}
+
+export interface RuleDryRunItem {
+  item_id: number;
+  provider: string;
+  kind: string;
+  excerpt: string;
+  created_at: string;
+  /** What it would do (only for the first RULE_DRY_RUN_DETAILS matches). */
+  actions: RuleActionResult[] | null;
+}
+
+export interface RuleDryRunResult {
+  rule_id: number | null;
+  looked_at: number;
+  matched: number;
+  items: RuleDryRunItem[];
+}
+
+export interface RuleStatsRow {
+  rule_id: number;
+  name: string;
+  matches: number;
+  actions: number;
+  failed: number;
+  by_day: Array<{ day: string; matches: number; actions: number; failed: number }>;
+}
+
+/** What the conditions look at. `tagIds` are the item's tags now. */
+export interface RuleFacts {
+  text: string;
+  provider: string;
+  objectId: number;
+  /** The account's company, if any. */
+  companyId: number | null;
+  kind: string;
+  rating: number | null;
+  tagIds: readonly number[];
+  /** The author's items in the space, this one included (0 when there is no author). */
+  authorItems?: number;
+  authorLabelIds?: readonly number[];
+  /** The text of the publication the item is under ('' when none). */
+  postText?: string;
+}
+
+/** Which of the costlier facts a set of rules reads, so the engine loads only those. */
+export function factsNeeded(trees: readonly RuleGroup[]) {
+  const need = { authorItems: false, authorLabels: false, post: false };
+  const walk = (node: RuleNode) => {
+    if (isRuleGroup(node)) {
+      for (const child of 'all' in node ? node.all : node.any) walk(child);
+      return;
+    }
+    if (node.type === 'author_items') need.authorItems = true;
+    if (node.type === 'author_label') need.authorLabels = true;
+    if (node.type === 'post_contains') need.post = true;
+  };
+  for (const tree of trees) walk(tree);
+  return need;
+}
+
+const LINK =
+  /(?:https?:\/\/|www\.)\S+|\b[a-z0-9-]{2,}\.(?:ru|com|net|org|рф|su|io|me|info|biz|online|site|shop)\b/iu;
+const EMAIL = /[^\s@]+@[^\s@]+\.[^\s@]{2,}/u;
+const PHONE = /(?:\+7|\b8|\+\d{1,3})?[\s(-]*\d{3}[\s)-]*\d{3}[\s-]*\d{2}[\s-]*\d{2}\b/u;
+const EMOJI_ONLY =
+  /^(?:\p{Extended_Pictographic}|\p{Emoji_Component}|\p{Emoji_Modifier}|\u200d|\ufe0f|\s)+$/u;
+
+function leafMatches(leaf: RuleLeaf, facts: RuleFacts, text: string, lower: string): boolean {
+  switch (leaf.type) {
+    case 'text_contains':
+      return leaf.values.some((v) => lower.includes(v.toLocaleLowerCase()));
+    case 'regex':
+      if (!isSafeRegex(leaf.pattern)) return false;
+      return new RegExp(leaf.pattern, 'iu').test(text);
+    case 'has_link':
+      return LINK.test(text);
+    case 'has_contact':
+      return EMAIL.test(text) || PHONE.test(text);
+    case 'only_emoji':
+      return text.trim().length > 0 && EMOJI_ONLY.test(text) && /\p{Extended_Pictographic}/u.test(text);
+    case 'network':
+      return leaf.providers.includes(facts.provider);
+    case 'account':
+      return leaf.object_ids.includes(facts.objectId);
+    case 'company':
+      return facts.companyId !== null && leaf.company_ids.includes(facts.companyId);
+    case 'kind':
+      return (leaf.kinds as readonly string[]).includes(facts.kind);
+    case 'rating':
+      return facts.rating !== null && facts.rating >= leaf.min && facts.rating <= leaf.max;
+    case 'tag':
+      return leaf.tag_ids.some((t) => facts.tagIds.includes(t));
+    case 'author_items': {
+      const n = facts.authorItems ?? 0;
+      return n >= leaf.min && (leaf.max === null || n <= leaf.max);
+    }
+    case 'author_label':
+      return leaf.label_ids.some((l) => (facts.authorLabelIds ?? []).includes(l));
+    case 'post_contains': {
+      const post = (facts.postText ?? '').toLocaleLowerCase();
+      return leaf.values.some((v) => post.includes(v.toLocaleLowerCase()));
+    }
+  }
+}
+
+function nodeMatches(node: RuleNode, facts: RuleFacts, text: string, lower: string): boolean {
+  if ('all' in node) return node.all.every((n) => nodeMatches(n, facts, text, lower));
+  if ('any' in node) return node.any.some((n) => nodeMatches(n, facts, text, lower));
+  const hit = leafMatches(node, facts, text, lower);
+  return node.negate ? !hit : hit;
+}
+
+/** Whether an item meets the rule's conditions. An empty group: `all` matches, `any` does not. */
+export function matchesRule(conditions: RuleGroup, facts: RuleFacts): boolean {
+  const text = facts.text.slice(0, RULE_TEXT_SCAN_MAX);
+  return nodeMatches(conditions, facts, text, text.toLocaleLowerCase());
+}
