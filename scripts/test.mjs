@@ -22,6 +22,10 @@ let testsPassed = 0;
 let testsFailed = 0;
 let testsSkipped = 0;
 let current = null; // the running child, for signal forwarding
+/** Failed tests by name (`file > suite > test`), printed again under the summary so a CI log's tail says which. */
+const failedNames = [];
+/** Browser tests that passed only on their retry (e2e/harness/flaky-reporter.ts): listed, to be fixed. */
+const flaky = [];
 
 function run(command, args, env = {}) {
   return new Promise((resolvePromise) => {
@@ -112,6 +116,15 @@ async function vitestStep(name, extraArgs, reportName) {
       // A file that fails to load, or whose hooks fail, has no failed test of its own: count it once.
       for (const file of report.testResults ?? []) {
         const hasFailedTest = (file.assertionResults ?? []).some((test) => test.status === 'failed');
+        for (const test of file.assertionResults ?? []) {
+          if (test.status !== 'failed') continue;
+          const firstLine = String(test.failureMessages?.[0] ?? '')
+            .split('\n')[0]
+            .slice(0, 200);
+          failedNames.push(
+            `${relative(repoRoot, file.name)} > ${test.fullName}${firstLine ? `\n      ${firstLine}` : ''}`,
+          );
+        }
         if (file.status === 'failed' && !hasFailedTest) {
           failed += 1;
           notes.push(`${relative(repoRoot, file.name)} failed outside a test`);
@@ -183,9 +196,11 @@ if (!existsSync(chromiumPath)) {
 ) {
   await vitestStep(
     'e2e tests (vitest --config e2e/vitest.config.ts)',
-    ['--config', 'e2e/vitest.config.ts'],
+    ['--config', 'e2e/vitest.config.ts', '--reporter=./e2e/harness/flaky-reporter.ts'],
     'vitest-e2e.json',
   );
+  const flakyList = join(resultsDir, 'e2e-flaky.txt');
+  if (existsSync(flakyList)) flaky.push(...readFileSync(flakyList, 'utf8').split('\n').filter(Boolean));
 } else {
   notRunStep('e2e tests', 'e2e tests were NOT run: the web app did not build (counted as 1 failed above)');
 }
@@ -204,7 +219,16 @@ for (const step of steps) {
   console.log(`${mark}  ${step.name.padEnd(width)}  ${step.seconds.toFixed(1).padStart(6)} s${detail}`);
 }
 if (testsSkipped > 0) console.log(`(${testsSkipped} tests skipped or todo, not counted)`);
+if (failedNames.length > 0) {
+  console.log(paint(31, `Failed tests (${failedNames.length}):`));
+  for (const name of failedNames.slice(0, 30)) console.log(`  ${name}`);
+  if (failedNames.length > 30) console.log(`  ... and ${failedNames.length - 30} more`);
+}
 const notRun = steps.filter((step) => step.status === 'not run');
 if (notRun.length > 0) console.log(paint(33, `Not run: ${notRun.map((step) => step.name).join(', ')}`));
+if (flaky.length > 0) {
+  console.log(paint(33, `Flaky: passed only on retry (${flaky.length}), to be fixed:`));
+  for (const name of flaky) console.log(`  ${name}`);
+}
 console.log(`${testsPassed} passed, ${testsFailed} failed`);
 process.exit(testsFailed > 0 ? 1 : 0);
