@@ -16,6 +16,9 @@ export default defineConfig({
     fileParallelism: false,
     maxWorkers: 1,
     testTimeout: 120_000,
+    // expect.poll waits for something the app does eventually (a re-read, a socket push): Vitest's 1 s
+    // default is shorter than one busy moment of a loaded 2-core machine.
+    expect: { poll: { timeout: 45_000, interval: 100 } },
     hookTimeout: 180_000,
     teardownTimeout: 30_000,
     // A failed browser test runs once more. One that passes then is flaky, not green: it is listed by
