@@ -301,6 +301,10 @@ describe('action log', () => {
     expect(ran).toContain('Запустил макрос');
     expect(ran).toContain('«Отметить и закрыть»');
     expect(ran).toContain('выполнено');
+    // A macro's steps are named as the macro form names them, not shown as data.
+    const macroCreated = await entry('macro.created').textContent();
+    expect(macroCreated).toContain('1. Закрыть');
+    expect(macroCreated).not.toContain('"type"');
     await screenshot(page, 'action-log-day-ru-1381');
 
     // The kind filter narrows to tasks.

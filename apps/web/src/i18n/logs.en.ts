@@ -49,6 +49,12 @@ export const logsEn: Dictionary<typeof logsRu> = {
   yes: 'yes',
   no: 'no',
   empty_value: 'empty',
+  conditions: {
+    none: 'every conversation',
+    all: 'all of ({{list}})',
+    any: 'any of ({{list}})',
+    not: 'not “{{name}}”',
+  },
   groups: {
     space: 'Space',
     user: 'Users',

@@ -39,6 +39,12 @@ export const logsRu = {
   yes: 'да',
   no: 'нет',
   empty_value: 'пусто',
+  conditions: {
+    none: 'любое обращение',
+    all: 'все из ({{list}})',
+    any: 'любое из ({{list}})',
+    not: 'не «{{name}}»',
+  },
   groups: {
     space: 'Пространство',
     user: 'Пользователи',

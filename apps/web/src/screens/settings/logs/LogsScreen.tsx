@@ -317,7 +317,14 @@ type Words = ReturnType<typeof useEntryWords>;
 /** A value of before/after as a person reads it: yes/no, dates, role and feature names, quoted text. */
 function valueText(words: Words, key: string, value: unknown, kind = ''): string {
   const { t, locale } = words;
-  if (value === null || value === undefined || value === '') return t('settings.logs.empty_value');
+  if (
+    value === null ||
+    value === undefined ||
+    value === '' ||
+    (Array.isArray(value) && value.length === 0) ||
+    (isObject(value) && Object.keys(value).length === 0)
+  )
+    return t('settings.logs.empty_value');
   // A task's status and priority in the user's words (the tasks screens' own labels).
   if (kind.startsWith('issue.')) {
     const status = (v: unknown) => t(`shell.issues.status.${v as 'new'}`, String(v));
@@ -333,10 +340,45 @@ function valueText(words: Words, key: string, value: unknown, kind = ''): string
     const label = (ACCESS_LABELS[locale] as Record<string, string>)[`role.${value}`];
     if (label) return label;
   }
+  // A rule's trigger, a macro's or rule's actions and a rule's conditions: named as their screens name them.
+  if (key === 'trigger' && typeof value === 'string' && kind.startsWith('rule.'))
+    return t(`settings.rules.triggers.${value as 'no_reply'}`, value);
+  if (key === 'actions' && Array.isArray(value)) return actionsText(words, value);
+  if (key === 'conditions' && isObject(value)) return conditionsText(words, value);
   if (typeof value === 'string') return words.quote(value);
   if (typeof value === 'number') return String(value);
   if (Array.isArray(value) && value.every((v) => typeof v !== 'object')) return value.join(', ');
   return JSON.stringify(value);
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** "1. Add tags; 2. Close": the steps in order, by the names the macro and rule forms use. */
+function actionsText(words: Words, actions: unknown[]): string {
+  const { t } = words;
+  return actions
+    .map((action, index) => {
+      const type = isObject(action) && typeof action.type === 'string' ? action.type : '?';
+      return `${index + 1}. ${t(`settings.macros.types.${type as 'close'}`, type)}`;
+    })
+    .join('; ');
+}
+
+/** A condition tree in words: "all of (Text contains, not Has a link, any of (…))". */
+function conditionsText(words: Words, node: Record<string, unknown>): string {
+  const { t } = words;
+  const group = Array.isArray(node.all) ? node.all : Array.isArray(node.any) ? node.any : null;
+  if (group) {
+    if (group.length === 0) return t('settings.logs.conditions.none');
+    const inner = group.map((child) => (isObject(child) ? conditionsText(words, child) : '?')).join(', ');
+    return t(Array.isArray(node.all) ? 'settings.logs.conditions.all' : 'settings.logs.conditions.any', {
+      list: inner,
+    });
+  }
+  const type = typeof node.type === 'string' ? node.type : '?';
+  const name = t(`settings.rules.conditionTypes.${type as 'regex'}`, type);
+  return node.negate === true ? t('settings.logs.conditions.not', { name }) : name;
 }
 
 function fieldName(words: Words, e: AuditEntryDto, key: string): string {
