@@ -55,6 +55,8 @@ export function Kpi({
 /** ▲ 12.5% / ▼ 3% / =: green when the change is good news for this figure, red when bad. */
 export function Change({ change, testId }: { change: ReturnType<typeof changeOf>; testId: string }) {
   const { t, i18n } = useTranslation();
+  // Unknown on either side (no first response, nothing came in): nothing to compare.
+  if (change.direction === 'flat' && change.percent === null) return null;
   const percent =
     change.percent === null
       ? null
