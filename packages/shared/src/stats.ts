@@ -39,7 +39,14 @@ export const statsQuery = z
     provider: queryArray(z.enum(PROVIDER_IDS, invalid)),
     object_id: queryArray(id),
     kind: queryArray(z.enum(STATS_KINDS, invalid)),
-    /** compare=1: also the figures of the previous period of the same length. */
+    /** Accounts of these companies (objects.company_id). */
+    company_id: queryArray(id),
+    /** Items and dialogs carrying any of these tags now (as the inbox list's tag_id). */
+    tag_id: queryArray(id),
+    /**
+     * compare=1: also the figures of the previous period of the same length (overview, volume, time),
+     * counted by the same queries over the shifted period.
+     */
     compare: z
       .enum(['0', '1', 'true', 'false'], invalid)
       .optional()
@@ -128,6 +135,8 @@ export interface StatsVolume {
   /** Each local day of the period with its instants [start, end) (unix seconds), for drill-down. */
   days: { day: string; start: number; end: number }[];
   rows: StatsVolumeRow[];
+  /** With compare=1: the previous period's, day i aligned with day i of this period. */
+  previous?: Omit<StatsVolume, 'previous'> | null;
 }
 
 export interface StatsOperatorRow {
@@ -200,6 +209,8 @@ export interface StatsTime {
   buckets: { first_response: number[]; resolution: number[] };
   /** Median per local day of arrival. */
   days: { day: string; first_response: number | null; resolution: number | null }[];
+  /** With compare=1: the previous period's. */
+  previous?: Omit<StatsTime, 'previous'> | null;
 }
 
 export interface StatsOperatorTimeRow {

@@ -326,12 +326,15 @@ function patchConfig(queryClient: QueryClient, patch: Partial<AppConfig>) {
   );
 }
 
-/** POST /v1/me/filters → the refreshed list (docs/product/api.md). */
+/** POST /v1/me/filters → the refreshed list (docs/product/api.md); `stats` is kept with no route. */
 export function useSaveFilter() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { name: string; query: Record<string, unknown>; route: 'items' | 'chats' }) =>
-      api.post<{ items: SavedFilter[] }>('/v1/me/filters', body),
+    mutationFn: (body: {
+      name: string;
+      query: Record<string, unknown>;
+      route: 'items' | 'chats' | 'stats';
+    }) => api.post<{ items: SavedFilter[] }>('/v1/me/filters', body),
     onSuccess: (result) => patchConfig(queryClient, { filters: result.items }),
   });
 }

@@ -25,7 +25,7 @@ import type { InboxScope } from '../inbox/scope';
 // Every query is limited by the caller's inbox scope (one space, maybe a group's accounts) and the
 // request's filters; the period is the half-open range [start, end) of instants.
 
-export type StatsFilters = Pick<StatsQuery, 'provider' | 'object_id' | 'kind'>;
+export type StatsFilters = Pick<StatsQuery, 'provider' | 'object_id' | 'kind' | 'company_id' | 'tag_id'>;
 
 const ITEM_KINDS = ['comment', 'review', 'mention'] as const;
 const OPEN = sql`('new', 'inprogress', 'open')`;
@@ -39,6 +39,9 @@ const list = (values: readonly (string | number)[]) =>
     values.map((v) => sql`${v}`),
     sql`, `,
   );
+
+// The one filter builder (docs/statistics.md "Filters"): every query narrows its rows with itemWhere,
+// chatWhere or activityWhere, so the tabs, the comparison period and the drill-down count the same rows.
 
 /** `alias.space_id/object_id` within the scope (one space's entry), and the account filters. */
 function accountWhere(scope: InboxScope, alias: string, f: StatsFilters): SQL {
@@ -54,6 +57,8 @@ function accountWhere(scope: InboxScope, alias: string, f: StatsFilters): SQL {
   if (f.object_id) parts.push(sql`${object} IN (${list(f.object_id)})`);
   if (f.provider)
     parts.push(sql`${object} IN (SELECT id FROM objects WHERE provider IN (${list(f.provider)}))`);
+  if (f.company_id)
+    parts.push(sql`${object} IN (SELECT id FROM objects WHERE company_id IN (${list(f.company_id)}))`);
   return sql.join(parts, sql` AND `);
 }
 
@@ -68,6 +73,37 @@ function kindWhere(alias: string, f: StatsFilters): SQL {
   return kinds.length > 0 ? sql`${sql.raw(`${alias}.kind`)} IN (${list(kinds)})` : sql`false`;
 }
 
+/** Carries any of the filtered tags now (as the inbox list's tag_id filter); true without a tag filter. */
+function tagWhere(unit: 'item' | 'chat', idColumn: string, f: StatsFilters): SQL {
+  if (!f.tag_id) return sql`true`;
+  const table = sql.raw(unit === 'item' ? 'item_tags' : 'chat_tags');
+  const column = sql.raw(unit === 'item' ? 'item_id' : 'chat_id');
+  return sql`EXISTS (SELECT 1 FROM ${table} tg WHERE tg.${column} = ${sql.raw(idColumn)} AND tg.tag_id IN (${list(f.tag_id)}))`;
+}
+
+/** Rows of `items` (as `alias`) the scope and every filter keep. */
+function itemWhere(scope: InboxScope, alias: string, f: StatsFilters): SQL {
+  return sql`${accountWhere(scope, alias, f)} AND ${kindWhere(alias, f)} AND ${tagWhere('item', `${alias}.id`, f)}`;
+}
+
+/** Rows of `chats` (as `alias`) the scope and every filter keep; none when the kind filter leaves out chat. */
+function chatWhere(scope: InboxScope, alias: string, f: StatsFilters): SQL {
+  if (!chatsIncluded(f)) return sql`false`;
+  return sql`${accountWhere(scope, alias, f)} AND ${tagWhere('chat', `${alias}.id`, f)}`;
+}
+
+/** Rows of `activity a` on the items and dialogs itemWhere and chatWhere keep. */
+function activityWhere(scope: InboxScope, f: StatsFilters): SQL {
+  const kinds = itemKinds(f);
+  const item =
+    kinds.length > 0
+      ? sql`(SELECT kind FROM items WHERE id = a.item_id) IN (${list(kinds)}) AND ${tagWhere('item', 'a.item_id', f)}`
+      : sql`false`;
+  const chat = chatsIncluded(f) ? tagWhere('chat', 'a.chat_id', f) : sql`false`;
+  return sql`${accountWhere(scope, 'a', f)}
+    AND (a.item_id IS NOT NULL AND ${item} OR a.chat_id IS NOT NULL AND ${chat})`;
+}
+
 const at = (seconds: number) => sql`to_timestamp(${seconds})`;
 
 /**
@@ -78,7 +114,7 @@ function unitsCte(scope: InboxScope, f: StatsFilters, p: StatsPeriod): SQL {
   const itemsPart = sql`SELECT 'item'::text AS unit, i.id, i.kind, i.object_id, i.created_at AS arrived,
       i.first_reply_at, CASE WHEN i.status = 'closed' THEN i.closed_at END AS closed_at
     FROM items i
-    WHERE NOT i.is_own AND ${accountWhere(scope, 'i', f)} AND ${kindWhere('i', f)}
+    WHERE NOT i.is_own AND ${itemWhere(scope, 'i', f)}
       AND i.created_at >= ${at(p.start)} AND i.created_at < ${at(p.end)}`;
   if (!chatsIncluded(f)) return itemsPart;
   return sql`${itemsPart}
@@ -88,14 +124,14 @@ function unitsCte(scope: InboxScope, f: StatsFilters, p: StatsPeriod): SQL {
     FROM chats c
     JOIN LATERAL (SELECT min(m.created_at) AS arrived FROM messages m WHERE m.chat_id = c.id AND NOT m.is_own) fm
       ON true
-    WHERE ${accountWhere(scope, 'c', f)}
+    WHERE ${chatWhere(scope, 'c', f)}
       AND fm.arrived >= ${at(p.start)} AND fm.arrived < ${at(p.end)}`;
 }
 
 /** Customer messages (not own) written in the period, in dialogs of the scope. */
 function customerMessagesFrom(scope: InboxScope, f: StatsFilters, p: StatsPeriod): SQL {
   return sql`FROM messages m JOIN chats c ON c.id = m.chat_id
-    WHERE NOT m.is_own AND ${chatsIncluded(f) ? accountWhere(scope, 'c', f) : sql`false`}
+    WHERE NOT m.is_own AND ${chatWhere(scope, 'c', f)}
       AND m.created_at >= ${at(p.start)} AND m.created_at < ${at(p.end)}`;
 }
 
@@ -143,11 +179,11 @@ export async function figures(
     db,
     sql`SELECT close_reason AS reason, count(*)::int AS n FROM (
         SELECT i.close_reason FROM items i
-        WHERE NOT i.is_own AND i.status = 'closed' AND ${accountWhere(scope, 'i', f)} AND ${kindWhere('i', f)}
+        WHERE NOT i.is_own AND i.status = 'closed' AND ${itemWhere(scope, 'i', f)}
           AND i.closed_at >= ${at(p.start)} AND i.closed_at < ${at(p.end)}
         UNION ALL
         SELECT c.close_reason FROM chats c
-        WHERE ${chatsIncluded(f) ? sql`true` : sql`false`} AND c.status = 'closed' AND ${accountWhere(scope, 'c', f)}
+        WHERE c.status = 'closed' AND ${chatWhere(scope, 'c', f)}
           AND c.closed_at >= ${at(p.start)} AND c.closed_at < ${at(p.end)}
       ) x GROUP BY close_reason`,
   );
@@ -169,15 +205,15 @@ export async function backlog(db: Db, scope: InboxScope, f: StatsFilters) {
     db,
     sql`SELECT
       (SELECT count(*)::int FROM items i WHERE NOT i.is_own AND i.status IN ${OPEN}
-         AND ${accountWhere(scope, 'i', f)} AND ${kindWhere('i', f)}) AS items,
-      (SELECT count(*)::int FROM chats c WHERE ${chatsIncluded(f) ? sql`true` : sql`false`}
-         AND c.status IN ${OPEN} AND ${accountWhere(scope, 'c', f)}) AS chats,
+         AND ${itemWhere(scope, 'i', f)}) AS items,
+      (SELECT count(*)::int FROM chats c WHERE c.status IN ${OPEN}
+         AND ${chatWhere(scope, 'c', f)}) AS chats,
       (SELECT extract(epoch FROM min(t))::bigint FROM (
          SELECT min(i.created_at) AS t FROM items i WHERE NOT i.is_own AND i.status IN ${OPEN}
-           AND ${accountWhere(scope, 'i', f)} AND ${kindWhere('i', f)}
+           AND ${itemWhere(scope, 'i', f)}
          UNION ALL
-         SELECT min(c.last_message_at) FROM chats c WHERE ${chatsIncluded(f) ? sql`true` : sql`false`}
-           AND c.status IN ${OPEN} AND ${accountWhere(scope, 'c', f)}) x) AS oldest`,
+         SELECT min(c.last_message_at) FROM chats c WHERE c.status IN ${OPEN}
+           AND ${chatWhere(scope, 'c', f)}) x) AS oldest`,
   );
   return {
     items: Number(row!.items),
@@ -223,21 +259,13 @@ export async function hours(
     sql`SELECT extract(isodow FROM t AT TIME ZONE ${tz})::int AS wd, extract(hour FROM t AT TIME ZONE ${tz})::int AS h,
         count(*)::int AS n FROM (
         SELECT i.created_at AS t FROM items i
-        WHERE NOT i.is_own AND ${accountWhere(scope, 'i', f)} AND ${kindWhere('i', f)}
+        WHERE NOT i.is_own AND ${itemWhere(scope, 'i', f)}
           AND i.created_at >= ${at(p.start)} AND i.created_at < ${at(p.end)}
         UNION ALL
         SELECT m.created_at ${customerMessagesFrom(scope, f, p)}
       ) x GROUP BY 1, 2 ORDER BY 1, 2`,
   );
   return result.map((r) => ({ weekday: Number(r.wd), hour: Number(r.h), count: Number(r.n) }));
-}
-
-/** Activity on items of the filtered kinds, or on dialogs when `chat` is in. */
-function activityKind(f: StatsFilters): SQL {
-  const kinds = itemKinds(f);
-  return sql`(a.item_id IS NOT NULL AND ${
-    kinds.length > 0 ? sql`(SELECT kind FROM items WHERE id = a.item_id) IN (${list(kinds)})` : sql`false`
-  } OR a.chat_id IS NOT NULL AND ${chatsIncluded(f) ? sql`true` : sql`false`})`;
 }
 
 /**
@@ -283,7 +311,7 @@ export async function operators(
           count(*) FILTER (WHERE a.type IN ('item.status', 'chat.status') AND a.data->>'to' = 'closed')::int AS closed
         FROM activity a
         WHERE a.cause_kind = 'user' AND a.user_id IS NOT NULL AND ${who}
-          AND ${accountWhere(scope, 'a', f)} AND ${activityKind(f)}
+          AND ${activityWhere(scope, f)}
           AND a.at >= ${at(p.start)} AND a.at < ${at(p.end)}
         GROUP BY a.user_id
       ), firsts AS (${firstsQuery(scope, f, p, onlyUserId)})
@@ -341,7 +369,8 @@ export async function tagsOverTime(
 
 /**
  * Per post: customer items under it that arrived in the period, how many of them got a reply (ever), and
- * our own replies written under it in the period. The top STATS_TOP_POSTS by items.
+ * our own replies written under it in the period (a tag filter narrows the customer items only: our
+ * replies carry no tags). The top STATS_TOP_POSTS by items.
  */
 export async function postsOf(
   db: Db,
@@ -365,7 +394,7 @@ export async function postsOf(
         count(*) FILTER (WHERE NOT i.is_own AND i.first_reply_at IS NOT NULL)::int AS replied,
         count(*) FILTER (WHERE i.is_own)::int AS replies
       FROM items i JOIN posts po ON po.id = i.post_id JOIN objects o ON o.id = po.object_id
-      WHERE ${accountWhere(scope, 'i', f)} AND ${kindWhere('i', f)}
+      WHERE ${itemWhere(scope, 'i', { ...f, tag_id: undefined })} AND (i.is_own OR ${tagWhere('item', 'i.id', f)})
         AND i.created_at >= ${at(p.start)} AND i.created_at < ${at(p.end)}
       GROUP BY po.id, o.provider
       HAVING count(*) FILTER (WHERE NOT i.is_own) > 0
@@ -416,7 +445,7 @@ export async function closedBy(
             ELSE 'noreply' END AS how
         FROM activity a
         WHERE a.type IN ('item.status', 'chat.status') AND a.data->>'to' = 'closed' AND ${who}
-          AND ${accountWhere(scope, 'a', f)} AND ${activityKind(f)}
+          AND ${activityWhere(scope, f)}
           AND a.at >= ${at(p.start)} AND a.at < ${at(p.end)}
       ) x LEFT JOIN users usr ON usr.id = x.uid
       GROUP BY x.uid, usr.name
@@ -647,11 +676,10 @@ export async function workingTimes(
  */
 export async function waitingNow(db: Db, scope: InboxScope, f: StatsFilters) {
   const open = sql`SELECT 'item'::text AS unit, i.id, i.object_id, i.created_at AS since, i.excerpt
-      FROM items i WHERE NOT i.is_own AND i.status IN ${OPEN} AND ${accountWhere(scope, 'i', f)} AND ${kindWhere('i', f)}
+      FROM items i WHERE NOT i.is_own AND i.status IN ${OPEN} AND ${itemWhere(scope, 'i', f)}
     UNION ALL
     SELECT 'chat', c.id, c.object_id, c.last_message_at, c.last_message_excerpt
-      FROM chats c WHERE ${chatsIncluded(f) ? sql`true` : sql`false`} AND c.status IN ${OPEN}
-        AND ${accountWhere(scope, 'c', f)}`;
+      FROM chats c WHERE c.status IN ${OPEN} AND ${chatWhere(scope, 'c', f)}`;
   const accounts = await rows<{
     object_id: number;
     provider: string;

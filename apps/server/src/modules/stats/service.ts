@@ -9,6 +9,7 @@ import {
   type StatsOperators,
   type StatsOperatorTimes,
   type StatsOverview,
+  type StatsPeriod,
   type StatsPerson,
   type StatsPosts,
   type StatsQuery,
@@ -61,10 +62,24 @@ async function contextFor(db: Db, actor: ServerActor, ability: Ability, spaceId:
   return { scope: { spaces: new Map([[spaceId, full.spaces.get(spaceId)!]]) }, timezone: row.space.timezone };
 }
 
+/**
+ * With compare=1: `run` again over the previous period of the same length (the same queries over the
+ * shifted period — docs/statistics.md "Comparison"); null without it.
+ */
+async function compared<T>(
+  db: Db,
+  q: StatsQuery,
+  period: StatsPeriod,
+  run: (p: StatsPeriod) => Promise<T>,
+): Promise<(T & { period: StatsPeriod }) | null> {
+  if (!q.compare) return null;
+  const prev = await previousPeriod(db, period);
+  return { ...(await run(prev)), period: prev };
+}
+
 export async function overview(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<StatsOverview> {
   const { scope, timezone } = await contextFor(db, actor, 'stats.view', q.space_id);
   const period = await resolvePeriod(db, timezone, q, now);
-  const prev = q.compare ? await previousPeriod(db, period) : null;
   const byProvider = new Map<string, { provider: string; items: number; chats: number; messages: number }>();
   for (const row of await volume(db, scope, q, period)) {
     const entry = byProvider.get(row.provider) ?? { provider: row.provider, items: 0, chats: 0, messages: 0 };
@@ -76,7 +91,7 @@ export async function overview(db: Db, actor: ServerActor, q: StatsQuery, now: D
   return {
     period,
     current: await figures(db, scope, q, period),
-    previous: prev ? { ...(await figures(db, scope, q, prev)), period: prev } : null,
+    previous: await compared(db, q, period, (p) => figures(db, scope, q, p)),
     backlog: await backlog(db, scope, q),
     by_provider: [...byProvider.values()].sort(
       (a, b) => b.items + b.messages - (a.items + a.messages) || a.provider.localeCompare(b.provider),
@@ -87,7 +102,8 @@ export async function overview(db: Db, actor: ServerActor, q: StatsQuery, now: D
 export async function volumeOf(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<StatsVolume> {
   const { scope, timezone } = await contextFor(db, actor, 'stats.view', q.space_id);
   const period = await resolvePeriod(db, timezone, q, now);
-  return { period, days: await daysOf(db, period), rows: await volume(db, scope, q, period) };
+  const run = async (p: StatsPeriod) => ({ days: await daysOf(db, p), rows: await volume(db, scope, q, p) });
+  return { period, ...(await run(period)), previous: await compared(db, q, period, run) };
 }
 
 export async function hoursOf(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<StatsHours> {
@@ -139,7 +155,8 @@ export async function closedOf(db: Db, actor: ServerActor, q: StatsQuery, now: D
 
 export async function timeOf(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<StatsTime> {
   const { scope, period } = await viewed(db, actor, q, now);
-  return { period, ...(await times(db, scope, q, period)) };
+  const run = (p: StatsPeriod) => times(db, scope, q, p);
+  return { period, ...(await run(period)), previous: await compared(db, q, period, run) };
 }
 
 export async function operatorTimesOf(

@@ -18,10 +18,18 @@ import { useObjects } from '../../api/config';
 import { useShell } from '../../app/shell/ShellContext';
 import { PageHeader } from '../../components/PageHeader';
 import { SpaceSelect } from '../../components/SpaceSelect';
-import { parseStatsParams, type StatsParams, statsQueryOf } from './model';
+import {
+  paramsOfSaved,
+  parseStatsParams,
+  type StatsParams,
+  statsQueryOf,
+  withCompanyAccounts,
+} from './model';
+import { SavedStatsFilters } from './SavedFilters';
 
 // The one frame every statistics tab uses: tabs, period picker with comparison, filters (space,
-// network, account, kind), all kept in the address; the tab renders its charts and tables below.
+// network, account, company, tag, kind), saved stats filters, all kept in the address; the tab renders
+// its charts and tables below.
 
 export const STATS_TABS = [
   ['stats', 'overview'],
@@ -89,6 +97,9 @@ export function StatsPage({
     );
   const accounts = (objects.data?.items ?? []).filter((o) => o.space_id === spaceId);
   const networks = [...new Set(accounts.map((o) => o.provider))].filter(isProviderId);
+  const companies = (objects.data?.companies ?? []).filter((c) => c.space_id === spaceId);
+  const tags = (objects.data?.tags ?? []).filter((tag) => tag.space_id === spaceId);
+  const applySaved = (query: Record<string, unknown>) => setSearch(paramsOfSaved(query), { replace: true });
 
   if (spaceId === null)
     return (
@@ -169,7 +180,9 @@ export function StatsPage({
             <SpaceSelect
               spaces={spaces}
               value={spaceId}
-              onChange={(id) => update({ space_id: id, object_id: [], provider: [] })}
+              onChange={(id) =>
+                update({ space_id: id, object_id: [], provider: [], company_id: [], tag_id: [] })
+              }
             />
             <MultiSelect
               label={t('shell.stats.network')}
@@ -202,10 +215,41 @@ export function StatsPage({
               w={220}
               data-testid="stats-kind"
             />
+            {companies.length > 0 && (
+              <MultiSelect
+                label={t('shell.stats.company')}
+                placeholder={params.company_id.length ? undefined : t('shell.stats.all')}
+                data={companies.map((c) => ({ value: String(c.id), label: c.name }))}
+                value={params.company_id.map(String)}
+                onChange={(ids) => update({ company_id: ids.map(Number) })}
+                clearable
+                searchable
+                w={220}
+                data-testid="stats-company"
+              />
+            )}
+            {tags.length > 0 && (
+              <MultiSelect
+                label={t('shell.stats.tag')}
+                placeholder={params.tag_id.length ? undefined : t('shell.stats.all')}
+                data={tags.map((tag) => ({ value: String(tag.id), label: tag.name }))}
+                value={params.tag_id.map(String)}
+                onChange={(ids) => update({ tag_id: ids.map(Number) })}
+                clearable
+                searchable
+                w={220}
+                data-testid="stats-tag"
+              />
+            )}
+            <SavedStatsFilters query={statsQueryOf(params, spaceId)} onApply={applySaved} />
           </Group>
         </Stack>
       </Paper>
-      {children({ params, spaceId, query: statsQueryOf(params, spaceId) })}
+      {children({
+        params: withCompanyAccounts(params, accounts),
+        spaceId,
+        query: statsQueryOf(params, spaceId),
+      })}
     </Stack>
   );
 }

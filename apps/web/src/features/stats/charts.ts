@@ -4,6 +4,20 @@
 export interface BarSeries {
   name: string;
   data: Array<number | null>;
+  /** The previous period's series (compare): drawn faded and dashed behind this period's. */
+  faded?: boolean;
+}
+
+/** How a previous-period series looks: the same kind of mark, faded, a dashed line. */
+export const FADED = {
+  itemStyle: { opacity: 0.35 },
+  lineStyle: { type: 'dashed', opacity: 0.5 },
+  z: 1,
+} as const;
+
+/** The previous period's series beside this period's (compare), aligned by day offset (alignPrevious). */
+export function previousLine(name: string, data: Array<number | null>) {
+  return { name, type: 'line', connectNulls: true, symbolSize: 4, data, ...FADED };
 }
 
 export function barOption(
@@ -23,7 +37,8 @@ export function barOption(
       name: s.name,
       type: 'bar',
       barMaxWidth: 48,
-      ...(stack ? { stack: 'total' } : {}),
+      ...(stack && !s.faded ? { stack: 'total' } : {}),
+      ...(s.faded ? FADED : {}),
       data: s.data,
     })),
   };
@@ -51,6 +66,12 @@ export function lineOption(
     grid: { left: 8, right: 16, bottom: 8, top: series.length > 1 ? 32 : 16, containLabel: true },
     xAxis: { type: 'category', data: categories },
     yAxis: { type: 'value', ...valueAxis },
-    series: series.map((s) => ({ name: s.name, type: 'line', connectNulls: true, data: s.data })),
+    series: series.map((s) => ({
+      name: s.name,
+      type: 'line',
+      connectNulls: true,
+      data: s.data,
+      ...(s.faded ? FADED : {}),
+    })),
   };
 }

@@ -6,8 +6,9 @@ import { useNavigate } from 'react-router';
 import { useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
+import { previousLine } from '../charts';
 import { DataTable } from '../DataTable';
-import { itemsLink } from '../model';
+import { alignPrevious, itemsLink } from '../model';
 import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
 
 const KINDS = ['comment', 'review', 'mention', 'chat', 'message'] as const;
@@ -44,9 +45,25 @@ export function Overall({ frame }: { frame: StatsFrame }) {
         stack: 'all',
         barMaxWidth: 48,
         data: days.map((d) => d[k]),
-      })),
+      })).concat(
+        // compare: the previous period's daily total, day k against day k (faded; no drill-down).
+        volume.data?.previous
+          ? [
+              previousLine(
+                `${t('shell.stats.col.total')} · ${t('shell.stats.previousPeriod')}`,
+                alignPrevious(
+                  days,
+                  volume.data.period.from,
+                  volume.data.previous.period.from,
+                  pivotDays(volume.data.previous),
+                  (d) => d.total,
+                ),
+              ) as never,
+            ]
+          : [],
+      ),
     }),
-    [days, t],
+    [days, t, volume.data],
   );
   const itemKinds = ['comment', 'review', 'mention'];
   return (

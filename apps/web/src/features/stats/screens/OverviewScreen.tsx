@@ -9,7 +9,7 @@ import { QueryState } from '../../../components/QueryState';
 import { DataTable } from '../DataTable';
 import { formatDuration, formatShare } from '../format';
 import { Kpi } from '../Kpi';
-import { itemsLink } from '../model';
+import { changeOf, itemsLink } from '../model';
 import { PeriodLine, STATS_TABS, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
 import { Person } from './PersonScreen';
 import { OperatorsTable } from './UsersScreen';
@@ -43,6 +43,7 @@ function Overview({ frame }: { frame: StatsFrame }) {
                 label={t('shell.stats.kpi.items')}
                 value={String(c.incoming.items)}
                 previous={p ? String(p.incoming.items) : null}
+                change={p ? changeOf(c.incoming.items, p.incoming.items) : null}
                 to={c.incoming.items > 0 ? itemsLink(frame.params, o.period) : undefined}
               />
               <Kpi
@@ -50,12 +51,14 @@ function Overview({ frame }: { frame: StatsFrame }) {
                 label={t('shell.stats.kpi.chats')}
                 value={String(c.incoming.chats)}
                 previous={p ? String(p.incoming.chats) : null}
+                change={p ? changeOf(c.incoming.chats, p.incoming.chats) : null}
               />
               <Kpi
                 testId="kpi-messages"
                 label={t('shell.stats.kpi.messages')}
                 value={String(c.incoming.messages)}
                 previous={p ? String(p.incoming.messages) : null}
+                change={p ? changeOf(c.incoming.messages, p.incoming.messages) : null}
               />
               <Kpi
                 testId="kpi-waiting"
@@ -67,24 +70,28 @@ function Overview({ frame }: { frame: StatsFrame }) {
                 label={t('shell.stats.kpi.repliedShare')}
                 value={formatShare(c.replied_share)}
                 previous={p ? formatShare(p.replied_share) : null}
+                change={p ? changeOf(c.replied_share, p.replied_share) : null}
               />
               <Kpi
                 testId="kpi-frt"
                 label={t('shell.stats.kpi.frtMedian')}
                 value={formatDuration(t, c.first_response.median)}
                 previous={p ? formatDuration(t, p.first_response.median) : null}
+                change={p ? changeOf(c.first_response.median, p.first_response.median, false) : null}
               />
               <Kpi
                 testId="kpi-frt-p90"
                 label={t('shell.stats.kpi.frtP90')}
                 value={formatDuration(t, c.first_response.p90)}
                 previous={p ? formatDuration(t, p.first_response.p90) : null}
+                change={p ? changeOf(c.first_response.p90, p.first_response.p90, false) : null}
               />
               <Kpi
                 testId="kpi-closed"
                 label={t('shell.stats.kpi.closedReply')}
                 value={String(c.closed.reply)}
                 previous={p ? String(p.closed.reply) : null}
+                change={p ? changeOf(c.closed.reply, p.closed.reply) : null}
               />
             </SimpleGrid>
             <Text fz="sm" data-testid="frt-today">

@@ -9,6 +9,7 @@ import { barOption, lineOption } from '../charts';
 import { DataTable } from '../DataTable';
 import { FiguresTable } from '../FiguresTable';
 import { formatDuration, toMinutes } from '../format';
+import { alignPrevious } from '../model';
 import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
 
 const BUCKETS = [...STATS_TIME_BUCKETS, null].map((_, i) => `b${i}` as `b${0 | 1 | 2 | 3 | 4 | 5}`);
@@ -39,6 +40,33 @@ export function Time({ frame }: { frame: StatsFrame }) {
           // Minutes on the axis: readable, and the tooltip shows the same.
           { name: names.fr, data: data.days.map((d) => toMinutes(d.first_response)) },
           { name: names.res, data: data.days.map((d) => toMinutes(d.resolution)) },
+          // compare: the previous period's medians, day k against day k (faded).
+          ...(data.previous
+            ? [
+                {
+                  name: `${names.fr} · ${t('shell.stats.previousPeriod')}`,
+                  faded: true,
+                  data: alignPrevious(
+                    data.days,
+                    data.period.from,
+                    data.previous.period.from,
+                    data.previous.days,
+                    (d) => toMinutes(d.first_response),
+                  ),
+                },
+                {
+                  name: `${names.res} · ${t('shell.stats.previousPeriod')}`,
+                  faded: true,
+                  data: alignPrevious(
+                    data.days,
+                    data.period.from,
+                    data.previous.period.from,
+                    data.previous.days,
+                    (d) => toMinutes(d.resolution),
+                  ),
+                },
+              ]
+            : []),
         ],
         { name: t('shell.stats.minutes') },
       ),
