@@ -19,3 +19,4 @@ export * from './spaces';
 export * from './statuses';
 export * from './templates';
 export * from './users';
+export * from './reports';
