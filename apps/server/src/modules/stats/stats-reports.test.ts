@@ -7,7 +7,7 @@ import { type CaughtMail, startSmtpServer } from '../../../test/smtp';
 import { activity, items, memberships, spaces, statsReports } from '../../db/schema';
 import { StatsReportsJob } from '../../jobs/stats-reports';
 import { taskClock } from '../../lib/clock';
-import { buildAdmin, buildMember, buildObject } from '../authors/test-helpers';
+import { buildAdmin, buildMember, buildObject, buildUserGroup } from '../authors/test-helpers';
 
 // Scheduled reports (issue 15 item 6) against a real database and a real SMTP server: the schedule in the
 // space's time zone, the job with a moved clock, the XLSX attachment's figures (worked out by hand below
@@ -433,5 +433,59 @@ describe('stats reports', () => {
     );
     expect(run.status).toBe('failed');
     expect(run.error).toBe('Автор отчёта больше не может смотреть статистику пространства');
+  });
+  it('a report holds only what its creator may see: a creator limited to a user group sends its accounts only', async () => {
+    const db = t.deps.database.db;
+    const a2 = await buildObject(t, s.spaceId, { provider: 'telegram' });
+    // Local Mon 2026-11-02: one comment on each account (outside every other test's period), closed so the
+    // backlog other tests count stays as it was.
+    const shut = {
+      status: 'closed' as const,
+      closeReason: 'noreply' as const,
+      closedAt: Z('2026-11-02T08:00:00Z'),
+    };
+    await db.insert(items).values([
+      {
+        spaceId: s.spaceId,
+        objectId: s.a1.id,
+        kind: 'comment',
+        externalId: 'g-1',
+        createdAt: Z('2026-11-02T06:00:00Z'),
+        ...shut,
+      },
+      {
+        spaceId: s.spaceId,
+        objectId: a2.id,
+        kind: 'comment',
+        externalId: 'g-2',
+        createdAt: Z('2026-11-02T07:00:00Z'),
+        ...shut,
+      },
+    ]);
+    const group = await buildUserGroup(t, s.spaceId, [a2.id]);
+    const limited = await buildMember(t, s.spaceId, 'analyst', { name: 'Limited', groupId: group.id });
+    clockAt('2026-11-03T06:00:00Z'); // Tue Nov 3 local: a daily report covers Mon Nov 2
+    const body = (email: string) =>
+      weekly(s.spaceId, {
+        name: `Daily ${email}`,
+        frequency: 'daily',
+        weekday: null,
+        tabs: ['overall'],
+        emails: [email],
+      });
+    const mine = await ok<ReportWire>(limited.headers, 'POST', '/stats/reports', body('group@example.com'));
+    const all = await ok<ReportWire>(s.admin.headers, 'POST', '/stats/reports', body('all@example.com'));
+    // Sent by the administrator, the limited member's report still has the member's scope.
+    for (const r of [mine, all]) await ok(s.admin.headers, 'POST', `/stats/reports/${r.id}/send`);
+    const count = async (to: string) => {
+      const mail = await smtp.waitForMail({ to, subject: /Daily/ });
+      const sheets = await sheetsOf(attachmentsOf(mail)[0]!.content);
+      return sheets['Incoming by day']!.slice(1);
+    };
+    expect(await count('group@example.com')).toEqual([['2026-11-02', 'Telegram', 1, 0, 0, 0, 0]]);
+    expect(await count('all@example.com')).toEqual([
+      ['2026-11-02', 'Sandbox', 1, 0, 0, 0, 0],
+      ['2026-11-02', 'Telegram', 1, 0, 0, 0, 0],
+    ]);
   });
 });
