@@ -357,9 +357,9 @@ function Reports({ spaceId }: { spaceId: number }) {
                           </Table.Td>
                           <Table.Td>
                             {r.last_run ? (
-                              <Badge color={r.last_run.status === 'sent' ? 'green' : 'red'}>
+                              <Text fz="sm" c={r.last_run.status === 'sent' ? 'green' : 'red'}>
                                 {formatDateTime(r.last_run.sent_at, locale, tz)}
-                              </Badge>
+                              </Text>
                             ) : (
                               <Text c="dimmed" fz="sm">
                                 {t('shell.stats.reports.never')}
@@ -436,11 +436,11 @@ function Reports({ spaceId }: { spaceId: number }) {
                               : t('shell.stats.reports.scheduled')}
                           </Table.Td>
                           <Table.Td>
-                            <Badge color={run.status === 'sent' ? 'green' : 'red'}>
+                            <Text fz="sm" fw={600} c={run.status === 'sent' ? 'green' : 'red'}>
                               {run.status === 'sent'
                                 ? t('shell.stats.reports.statusSent')
                                 : t('shell.stats.reports.statusFailed')}
-                            </Badge>
+                            </Text>
                             {run.error && (
                               <Text fz="xs" c="red">
                                 {run.error}
