@@ -12,6 +12,7 @@ import { PollingManager } from './jobs/pollers';
 import { RulesNoReplyJob } from './jobs/rules-no-reply';
 import { RulesWorker } from './jobs/rules-worker';
 import { SpaceExpiryJob } from './jobs/space-expiry';
+import { StatsReportsJob } from './jobs/stats-reports';
 import { WebhookWorker } from './jobs/webhook-worker';
 import { Sealer } from './lib/crypto';
 import { lockDataDir } from './lib/data-dir-lock';
@@ -142,6 +143,8 @@ export async function createRuntime(
     cleanups.push(() => notificationEmails.stop());
     const expiry = new SpaceExpiryJob({ db: database.db, log, mailer, appUrl: config.appUrl, bus });
     cleanups.push(() => expiry.stop());
+    const statsReports = new StatsReportsJob({ db: database.db, log, mailer, appUrl: config.appUrl });
+    cleanups.push(() => statsReports.stop());
     if (opts.startBackground ?? true) {
       await markUnreadableCredentials(database.db, deps.sealer, log).catch((error: unknown) =>
         log.error({ err: String(error) }, 'Could not check stored credentials'),
@@ -158,6 +161,7 @@ export async function createRuntime(
       auditRetention.start();
       expiry.start();
       notificationEmails.start();
+      statsReports.start();
       await notifyBot?.start();
     }
     if (secret.generated && !config.isTest) {

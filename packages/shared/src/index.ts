@@ -17,6 +17,7 @@ export * from './oauthapps';
 export * from './providers';
 export * from './rules';
 export * from './stats';
+export * from './stats-reports';
 export * from './templates';
 export * from './user-settings';
 export * from './validation-messages';

@@ -16,6 +16,8 @@ export interface OutgoingMail {
   from?: string;
   /** A stable Message-ID: the same mail retried after a crash is recognisably the same. */
   messageId?: string;
+  /** Files sent with the mail (a scheduled report's workbook); the outbox keeps only the text. */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 /**
@@ -90,6 +92,7 @@ export class Mailer {
         html: mail.html,
         headers: mail.headers,
         messageId: mail.messageId,
+        attachments: mail.attachments,
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -114,6 +117,7 @@ export class Mailer {
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
+        attachments: mail.attachments,
       });
       await this.db
         .update(mailOutbox)

@@ -1,5 +1,6 @@
+import type { ReportInput, ReportRunWire, ReportsListWire, ReportWire } from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
 
 // Statistics endpoints (GET /v1/stats/*): one hook, the endpoint and the shared query as the key.
@@ -31,3 +32,34 @@ export function useStats<T>(endpoint: StatsEndpoint, query: RouteQuery | null) {
     staleTime: 30_000,
   });
 }
+
+// Scheduled reports (stats/reports, /reports): the list with its history, changes, send-now.
+
+const reportsKey = (spaceId: number | null) => ['stats-reports', spaceId] as const;
+
+export const useReports = (spaceId: number | null) =>
+  useQuery({
+    queryKey: reportsKey(spaceId),
+    queryFn: ({ signal }) =>
+      api.get<ReportsListWire>('/v1/stats/reports', { signal, query: { space_id: spaceId ?? undefined } }),
+    enabled: spaceId !== null,
+  });
+
+function useReportMutation<TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['stats-reports'] }),
+  });
+}
+
+export const useSaveReport = () =>
+  useReportMutation(({ id, ...body }: ReportInput & { id: number | null }) =>
+    id === null
+      ? api.post<ReportWire>('/v1/stats/reports', body)
+      : api.put<ReportWire>(`/v1/stats/reports/${id}`, body),
+  );
+export const useDeleteReport = () =>
+  useReportMutation((id: number) => api.delete<{ ok: true }>(`/v1/stats/reports/${id}`));
+export const useSendReport = () =>
+  useReportMutation((id: number) => api.post<ReportRunWire>(`/v1/stats/reports/${id}/send`, {}));

@@ -53,6 +53,11 @@ export const screens: Partial<Record<RouteName, LazyExoticComponent<ComponentTyp
   'stats-live': lazyScreen(() => import('../features/stats/screens/LiveScreen')),
   live: lazyScreen(() => import('../features/stats/screens/LiveScreen')),
   'stats-rules': lazyScreen(() => import('../features/stats/screens/RulesStatsScreen')),
+  // Scheduled reports: the statistics tab and the /reports section, one screen (docs/statistics.md).
+  'stats-reports': lazyScreen(() => import('../features/stats/screens/ReportsScreen')),
+  reports: lazyScreen(() =>
+    import('../features/stats/screens/ReportsScreen').then((m) => ({ default: m.ReportsSection })),
+  ),
   'settings-profile': lazyScreen(() => import('../screens/settings/profile/ProfileScreen')),
   'settings-custom-facts': lazyScreen(() => import('../screens/settings/facts/FactsScreen')),
   'settings-logs': lazyScreen(() => import('../screens/settings/logs/LogsScreen')),

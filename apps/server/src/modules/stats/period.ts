@@ -7,7 +7,7 @@ import type { Db } from '../../db/client';
 // across a DST change).
 
 /** Today's local date in `timezone` at `now`. */
-async function localToday(db: Db, timezone: string, now: Date): Promise<string> {
+export async function localToday(db: Db, timezone: string, now: Date): Promise<string> {
   const res = await db.execute(
     sql`SELECT to_char((${now.toISOString()}::timestamptz AT TIME ZONE ${timezone})::date, 'YYYY-MM-DD') AS d`,
   );

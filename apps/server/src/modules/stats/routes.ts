@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
 import { loadActor } from '../spaces/actor';
+import { registerReportRoutes } from './reports-routes';
 import {
   closedOf,
   dashboardOf,
@@ -73,6 +74,7 @@ export async function registerStatsModule(
       async (req) => run(db, await loadActor(db, req.auth!.user), req.query, new Date()),
     );
   }
+  registerReportRoutes(root, deps, authenticate);
   const person = [
     ['/stats/users/:id', "One team member's figures", userStats],
     ['/stats/users/:id/statuses', "One member's time in each user status", userStatusesOf],

@@ -50,6 +50,7 @@ export const STATS_TABS = [
   ['stats-issues', 'issues'],
   ['stats-rules', 'rules'],
   ['stats-export', 'export'],
+  ['stats-reports', 'reports'],
 ] as const;
 export type StatsTabRoute = (typeof STATS_TABS)[number][0];
 
@@ -65,6 +66,8 @@ export function StatsPage({
   children,
   own = false,
   periodless = false,
+  bare = false,
+  standalone = false,
 }: {
   tab: StatsTabRoute;
   children: (frame: StatsFrame) => ReactNode;
@@ -72,6 +75,10 @@ export function StatsPage({
   own?: boolean;
   /** The tab has its own fixed periods (the dashboard): no period picker. */
   periodless?: boolean;
+  /** The tab keeps its own periods and filters (reports): only the space is chosen here. */
+  bare?: boolean;
+  /** Outside the statistics tabs (the /reports section): no tab list. */
+  standalone?: boolean;
 }) {
   const { t } = useTranslation();
   const { config, actor } = useShell();
@@ -80,7 +87,10 @@ export function StatsPage({
   const location = useLocation();
   const objects = useObjects();
   const params = parseStatsParams(search);
-  const spaces = config.spaces.filter((space) => can(actor, own ? 'stats.viewOwn' : 'stats.view', space.id));
+  // Reports are managed with stats.export (docs/statistics.md "Scheduled reports").
+  const title = standalone ? t('shell.stats.reports.title') : t('shell.stats.title');
+  const ability = bare ? 'stats.export' : own ? 'stats.viewOwn' : 'stats.view';
+  const spaces = config.spaces.filter((space) => can(actor, ability, space.id));
   const spaceId = spaces.find((s) => s.id === params.space_id)?.id ?? spaces[0]?.id ?? null;
   const update = (next: Partial<StatsParams>) =>
     setSearch(
@@ -104,14 +114,14 @@ export function StatsPage({
   if (spaceId === null)
     return (
       <Stack>
-        <PageHeader title={t('shell.stats.title')} />
-        <Text c="dimmed">{t('shell.stats.noSpaces')}</Text>
+        <PageHeader title={title} />
+        <Text c="dimmed">{t(bare ? 'shell.stats.reports.noSpaces' : 'shell.stats.noSpaces')}</Text>
       </Stack>
     );
   return (
     <Stack gap="md">
-      <PageHeader title={t('shell.stats.title')} />
-      {!own && (
+      <PageHeader title={title} />
+      {!own && !standalone && (
         <Tabs
           value={tab}
           onChange={(value) => value && navigate(pathFor(value as StatsTabRoute) + location.search)}
@@ -119,8 +129,10 @@ export function StatsPage({
         >
           <Tabs.List>
             {STATS_TABS.filter(
-              // Auto-rules are administrators' (rules.manage); others never see the tab.
-              ([route]) => route !== 'stats-rules' || can(actor, 'rules.manage', spaceId),
+              // Auto-rules are administrators' (rules.manage), reports need stats.export; others never see them.
+              ([route]) =>
+                (route !== 'stats-rules' || can(actor, 'rules.manage', spaceId)) &&
+                (route !== 'stats-reports' || can(actor, 'stats.export', spaceId)),
             ).map(([route, key]) => (
               <Tabs.Tab key={route} value={route} data-testid={`stats-tab-${key}`}>
                 {t(`shell.stats.tabs.${key}`)}
@@ -129,122 +141,126 @@ export function StatsPage({
           </Tabs.List>
         </Tabs>
       )}
-      <Paper withBorder p="sm">
-        <Stack gap="sm">
-          {!periodless && (
+      {bare ? (
+        <SpaceSelect spaces={spaces} value={spaceId} onChange={(id) => update({ space_id: id })} />
+      ) : (
+        <Paper withBorder p="sm">
+          <Stack gap="sm">
+            {!periodless && (
+              <Group gap="sm" wrap="wrap" align="flex-end">
+                <SegmentedControl
+                  data-testid="stats-period"
+                  value={params.preset}
+                  onChange={(value) =>
+                    value === 'custom'
+                      ? update({
+                          preset: 'custom',
+                          from: params.from || todayIso(),
+                          to: params.to || todayIso(),
+                        })
+                      : update({ preset: value as StatsParams['preset'], from: '', to: '' })
+                  }
+                  data={(['today', '7d', '30d', '90d', 'custom'] as const).map((value) => ({
+                    value,
+                    label: t(`shell.stats.presets.${value}`),
+                  }))}
+                />
+                {params.preset === 'custom' && (
+                  <>
+                    <TextInput
+                      type="date"
+                      label={t('shell.stats.from')}
+                      value={params.from}
+                      onChange={(e) => e.currentTarget.value && update({ from: e.currentTarget.value })}
+                      data-testid="stats-from"
+                    />
+                    <TextInput
+                      type="date"
+                      label={t('shell.stats.to')}
+                      value={params.to}
+                      onChange={(e) => e.currentTarget.value && update({ to: e.currentTarget.value })}
+                      data-testid="stats-to"
+                    />
+                  </>
+                )}
+                <Checkbox
+                  label={t('shell.stats.compare')}
+                  checked={params.compare}
+                  onChange={(e) => update({ compare: e.currentTarget.checked })}
+                  data-testid="stats-compare"
+                />
+              </Group>
+            )}
             <Group gap="sm" wrap="wrap" align="flex-end">
-              <SegmentedControl
-                data-testid="stats-period"
-                value={params.preset}
-                onChange={(value) =>
-                  value === 'custom'
-                    ? update({
-                        preset: 'custom',
-                        from: params.from || todayIso(),
-                        to: params.to || todayIso(),
-                      })
-                    : update({ preset: value as StatsParams['preset'], from: '', to: '' })
+              <SpaceSelect
+                spaces={spaces}
+                value={spaceId}
+                onChange={(id) =>
+                  update({ space_id: id, object_id: [], provider: [], company_id: [], tag_id: [] })
                 }
-                data={(['today', '7d', '30d', '90d', 'custom'] as const).map((value) => ({
-                  value,
-                  label: t(`shell.stats.presets.${value}`),
-                }))}
               />
-              {params.preset === 'custom' && (
-                <>
-                  <TextInput
-                    type="date"
-                    label={t('shell.stats.from')}
-                    value={params.from}
-                    onChange={(e) => e.currentTarget.value && update({ from: e.currentTarget.value })}
-                    data-testid="stats-from"
-                  />
-                  <TextInput
-                    type="date"
-                    label={t('shell.stats.to')}
-                    value={params.to}
-                    onChange={(e) => e.currentTarget.value && update({ to: e.currentTarget.value })}
-                    data-testid="stats-to"
-                  />
-                </>
+              <MultiSelect
+                label={t('shell.stats.network')}
+                placeholder={params.provider.length ? undefined : t('shell.stats.all')}
+                data={networks.map((id) => ({ value: id, label: providers[id].name }))}
+                value={params.provider}
+                onChange={(provider) => update({ provider })}
+                clearable
+                w={220}
+                data-testid="stats-network"
+              />
+              <MultiSelect
+                label={t('shell.stats.account')}
+                placeholder={params.object_id.length ? undefined : t('shell.stats.all')}
+                data={accounts.map((o) => ({ value: String(o.id), label: o.name }))}
+                value={params.object_id.map(String)}
+                onChange={(ids) => update({ object_id: ids.map(Number) })}
+                clearable
+                searchable
+                w={240}
+                data-testid="stats-account"
+              />
+              <MultiSelect
+                label={t('shell.stats.kind')}
+                placeholder={params.kind.length ? undefined : t('shell.stats.all')}
+                data={STATS_KINDS.map((value) => ({ value, label: t(`shell.stats.kinds.${value}`) }))}
+                value={params.kind}
+                onChange={(kind) => update({ kind: kind as StatsParams['kind'] })}
+                clearable
+                w={220}
+                data-testid="stats-kind"
+              />
+              {companies.length > 0 && (
+                <MultiSelect
+                  label={t('shell.stats.company')}
+                  placeholder={params.company_id.length ? undefined : t('shell.stats.all')}
+                  data={companies.map((c) => ({ value: String(c.id), label: c.name }))}
+                  value={params.company_id.map(String)}
+                  onChange={(ids) => update({ company_id: ids.map(Number) })}
+                  clearable
+                  searchable
+                  w={220}
+                  data-testid="stats-company"
+                />
               )}
-              <Checkbox
-                label={t('shell.stats.compare')}
-                checked={params.compare}
-                onChange={(e) => update({ compare: e.currentTarget.checked })}
-                data-testid="stats-compare"
-              />
+              {tags.length > 0 && (
+                <MultiSelect
+                  label={t('shell.stats.tag')}
+                  placeholder={params.tag_id.length ? undefined : t('shell.stats.all')}
+                  data={tags.map((tag) => ({ value: String(tag.id), label: tag.name }))}
+                  value={params.tag_id.map(String)}
+                  onChange={(ids) => update({ tag_id: ids.map(Number) })}
+                  clearable
+                  searchable
+                  w={220}
+                  data-testid="stats-tag"
+                />
+              )}
+              <SavedStatsFilters query={statsQueryOf(params, spaceId)} onApply={applySaved} />
             </Group>
-          )}
-          <Group gap="sm" wrap="wrap" align="flex-end">
-            <SpaceSelect
-              spaces={spaces}
-              value={spaceId}
-              onChange={(id) =>
-                update({ space_id: id, object_id: [], provider: [], company_id: [], tag_id: [] })
-              }
-            />
-            <MultiSelect
-              label={t('shell.stats.network')}
-              placeholder={params.provider.length ? undefined : t('shell.stats.all')}
-              data={networks.map((id) => ({ value: id, label: providers[id].name }))}
-              value={params.provider}
-              onChange={(provider) => update({ provider })}
-              clearable
-              w={220}
-              data-testid="stats-network"
-            />
-            <MultiSelect
-              label={t('shell.stats.account')}
-              placeholder={params.object_id.length ? undefined : t('shell.stats.all')}
-              data={accounts.map((o) => ({ value: String(o.id), label: o.name }))}
-              value={params.object_id.map(String)}
-              onChange={(ids) => update({ object_id: ids.map(Number) })}
-              clearable
-              searchable
-              w={240}
-              data-testid="stats-account"
-            />
-            <MultiSelect
-              label={t('shell.stats.kind')}
-              placeholder={params.kind.length ? undefined : t('shell.stats.all')}
-              data={STATS_KINDS.map((value) => ({ value, label: t(`shell.stats.kinds.${value}`) }))}
-              value={params.kind}
-              onChange={(kind) => update({ kind: kind as StatsParams['kind'] })}
-              clearable
-              w={220}
-              data-testid="stats-kind"
-            />
-            {companies.length > 0 && (
-              <MultiSelect
-                label={t('shell.stats.company')}
-                placeholder={params.company_id.length ? undefined : t('shell.stats.all')}
-                data={companies.map((c) => ({ value: String(c.id), label: c.name }))}
-                value={params.company_id.map(String)}
-                onChange={(ids) => update({ company_id: ids.map(Number) })}
-                clearable
-                searchable
-                w={220}
-                data-testid="stats-company"
-              />
-            )}
-            {tags.length > 0 && (
-              <MultiSelect
-                label={t('shell.stats.tag')}
-                placeholder={params.tag_id.length ? undefined : t('shell.stats.all')}
-                data={tags.map((tag) => ({ value: String(tag.id), label: tag.name }))}
-                value={params.tag_id.map(String)}
-                onChange={(ids) => update({ tag_id: ids.map(Number) })}
-                clearable
-                searchable
-                w={220}
-                data-testid="stats-tag"
-              />
-            )}
-            <SavedStatsFilters query={statsQueryOf(params, spaceId)} onApply={applySaved} />
-          </Group>
-        </Stack>
-      </Paper>
+          </Stack>
+        </Paper>
+      )}
       {children({
         params: withCompanyAccounts(params, accounts),
         spaceId,

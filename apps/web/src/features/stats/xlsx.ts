@@ -1,3 +1,4 @@
+import { xlsxColumnWidths, xlsxSheetName } from '@otklik/shared';
 import { downloadBlob } from './model';
 
 // The XLSX export of a stats table: exceljs (docs/statistics.md, "Exports"), loaded on first use so the
@@ -13,13 +14,12 @@ export async function downloadXlsx(
 ) {
   const { default: ExcelJS } = await import('exceljs');
   const book = new ExcelJS.Workbook();
-  // Sheet names: at most 31 characters, none of : \ / ? * [ ].
-  const ws = book.addWorksheet(sheet.replace(/[:\\/?*[\]]/g, ' ').slice(0, 31) || 'Sheet');
+  const ws = book.addWorksheet(xlsxSheetName(sheet));
   ws.addRow(header).font = { bold: true };
   for (const row of rows) ws.addRow(row.map((v) => (v === null ? '' : v)));
+  const widths = xlsxColumnWidths(header, rows);
   ws.columns.forEach((column, i) => {
-    const widest = Math.max(...[header, ...rows].map((r) => String(r[i] ?? '').length));
-    column.width = Math.min(60, Math.max(8, widest + 2));
+    column.width = widths[i] ?? 8;
   });
   const buffer = await book.xlsx.writeBuffer();
   downloadBlob(name, new Blob([buffer], { type: XLSX_TYPE }));
