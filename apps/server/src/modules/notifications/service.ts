@@ -437,8 +437,9 @@ async function skipWaiting(
 }
 
 /**
- * The user's email channel as it works lately: deliveries that failed for good in the last 30 days and
- * the last error (shown on settings/subscriptions so a broken address is noticed).
+ * The user's channels as they work lately: notification emails that failed for good in the last 30 days
+ * and the last error, and the user's spaces (`spaceIds`) whose Slack stopped taking messages (shown on
+ * settings/subscriptions and the profile, so a broken address or a revoked Slack token is noticed).
  */
 export async function channelHealth(db: Db, userId: number, now = new Date(), spaceIds: number[] = []) {
   const since = new Date(now.getTime() - 30 * 86_400_000);
