@@ -92,9 +92,6 @@ export const notifyEn: Dictionary<typeof notifyRu> = {
     noChannels: 'No channels',
     failing: 'Slack does not accept messages: {{error}}. Install again or choose another channel.',
     failingSpace: 'Slack of the space “{{space}}” does not accept notifications: {{error}}.',
-    installing: 'Installing Slack…',
-    installFailed: 'Slack was not installed',
-    back: 'Back to notification settings',
   },
   email: {
     title: 'Email sending',

@@ -96,9 +96,6 @@ export const notifyRu = {
     noChannels: 'Нет каналов',
     failing: 'Slack не принимает сообщения: {{error}}. Установите заново или выберите другой канал.',
     failingSpace: 'Slack пространства «{{space}}» не принимает уведомления: {{error}}.',
-    installing: 'Устанавливаем Slack…',
-    installFailed: 'Slack не установлен',
-    back: 'К настройкам уведомлений',
   },
   email: {
     title: 'Рассылка на почту',

@@ -3,12 +3,12 @@ import type { SlackInstallWire } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../../api/client';
 import { finishSlackInstall, slackKey } from '../../api/notifications';
 import { AuthLayout } from '../../components/AuthLayout';
 import { ResultCard } from '../../components/ResultCard';
+import { useInboxT } from '../../features/inbox/i18n';
 import { useMessage } from '../../i18n/useLocale';
 import { callbackOutcome, callbackRedirectUri } from './popupResult';
 
@@ -27,7 +27,8 @@ export interface SlackReturnState {
  * exchange is shown with the way back.
  */
 export default function SlackCallback() {
-  const { t } = useTranslation();
+  // The callback screens are outside the shell: their words are the inbox dictionary's `callback`.
+  const t = useInboxT();
   const message = useMessage();
   const navigate = useNavigate();
   const location = useLocation();
@@ -73,8 +74,8 @@ export default function SlackCallback() {
     return (
       <ResultCard
         kind="error"
-        title={t('shell.notify.slack.installFailed')}
-        action={{ label: t('shell.notify.slack.back'), to: pathFor('settings-notifications') }}
+        title={t('callback.slackFailed')}
+        action={{ label: t('callback.slackBack'), to: pathFor('settings-notifications') }}
       >
         <Text c="dimmed" data-testid="callback-error">
           {error}
@@ -86,7 +87,7 @@ export default function SlackCallback() {
       <Center py="lg">
         <Stack align="center" gap="sm" data-testid="callback-working">
           <Loader />
-          <Text c="dimmed">{t('shell.notify.slack.installing')}</Text>
+          <Text c="dimmed">{t('callback.slackWorking')}</Text>
         </Stack>
       </Center>
     </AuthLayout>
