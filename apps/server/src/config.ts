@@ -125,6 +125,16 @@ const envSchema = z.object({
   TELEGRAM_API_URL: z.string().url().default('https://api.telegram.org'),
   /** Issue 18: the bot that sends users their notifications in Telegram (linked from settings/subscriptions). */
   NOTIFY_TELEGRAM_BOT_TOKEN: z.string().min(1).optional(),
+  /**
+   * Issue 18: the Slack app an administrator installs into a workspace (settings/notifications) so a
+   * space's notifications go to a chosen channel. Without the id and secret Slack is not offered.
+   */
+  SLACK_CLIENT_ID: z.string().min(1).optional(),
+  SLACK_CLIENT_SECRET: z.string().min(1).optional(),
+  /** Verifies the requests Slack sends (`/v1/slack/events`: the app uninstalled, tokens revoked). */
+  SLACK_SIGNING_SECRET: z.string().min(1).optional(),
+  SLACK_API_URL: z.string().url().default('https://slack.com/api'),
+  SLACK_OAUTH_URL: z.string().url().default('https://slack.com/oauth/v2/authorize'),
   VK_OAUTH_GROUP_SCOPE: z.string().default('messages,wall,photos,video,manage'),
   VK_API_VERSION: z.string().default('5.199'),
   WHATSAPP_GRAPH_URL: z.string().url().default('https://graph.facebook.com'),

@@ -21,6 +21,7 @@ import { MemoryRateLimiter, RedisRateLimiter } from './lib/rate-limit';
 import { resolveSecretKey } from './lib/secret';
 import { Mailer } from './mail/mailer';
 import { AuditRetentionJob } from './modules/audit/retention';
+import { slackApi, slackConfigured } from './modules/notifications/slack';
 import { TelegramNotifyBot } from './modules/notifications/telegram';
 import { WorkinghoursScheduler } from './modules/workinghours/scheduler';
 import { markUnreadableCredentials } from './providers/context';
@@ -139,6 +140,8 @@ export async function createRuntime(
       sealer: deps.sealer,
       appUrl: config.appUrl,
       telegram: notifyBotApi,
+      // Issue 18: the space's Slack channels, when the instance has a Slack app.
+      slack: slackConfigured(config) ? slackApi(config) : undefined,
     });
     cleanups.push(() => notificationEmails.stop());
     const expiry = new SpaceExpiryJob({ db: database.db, log, mailer, appUrl: config.appUrl, bus });

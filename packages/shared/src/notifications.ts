@@ -24,9 +24,11 @@ export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
 /**
  * in-app: the centre and the socket toast; browser: a desktop notification; email: at once or a digest;
- * telegram: a message from the instance's bot to the chat the user linked (immediately).
+ * telegram: a message from the instance's bot to the chat the user linked (immediately); slack: a message
+ * in the Slack channel an administrator chose for the space (immediately, one per event however many
+ * members it is for).
  */
-export const NOTIFICATION_CHANNELS = ['inapp', 'browser', 'email', 'telegram'] as const;
+export const NOTIFICATION_CHANNELS = ['inapp', 'browser', 'email', 'telegram', 'slack'] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 
 export type NotificationFrequency = (typeof NOTIFICATION_FREQUENCIES)[number];
@@ -52,6 +54,8 @@ export const DEFAULT_FREQUENCY: Record<NotificationChannel, NotificationFrequenc
   email: 'hourly',
   /** Only once the user linked a chat with the bot. */
   telegram: 'at_once',
+  /** Only once an administrator installed Slack in the space and chose a channel. */
+  slack: 'at_once',
 };
 
 /**
@@ -208,6 +212,47 @@ export interface TelegramCodeWire {
   link: string | null;
   expires_at: number;
 }
+
+/** Slack in a space (settings/notifications): installed into a workspace, posting to one channel. */
+export interface SlackInstallWire {
+  space_id: number;
+  /** The instance has a Slack app (SLACK_CLIENT_ID and SLACK_CLIENT_SECRET). */
+  configured: boolean;
+  installed: boolean;
+  team_name: string | null;
+  channel_id: string | null;
+  channel_name: string | null;
+  /** Slack's error of the last failed message (e.g. token_revoked, channel_not_found); null when it works. */
+  error: string | null;
+  /** Unix seconds of that error. */
+  error_at: number | null;
+}
+
+export interface SlackChannelWire {
+  id: string;
+  name: string;
+  is_private: boolean;
+}
+
+/** The Slack authorization address to send the administrator to (state sealed by the server). */
+export const slackStartBody = z.object({
+  space_id: spaceIdSchema(),
+  redirect_uri: z.string().url().max(2000),
+});
+
+/** docs/product/api.md POST v1/slack/auth: the callback page hands Slack's code back. */
+export const slackAuthBody = z.object({
+  code: z.string().min(1).max(500).optional(),
+  redirect_uri: z.string().max(2000),
+  state: z.string().max(2000).optional(),
+  error: z.string().max(200).optional(),
+});
+
+export const slackChannelBody = z.object({
+  space_id: spaceIdSchema(),
+  channel_id: z.string().regex(/^[A-Z0-9]{2,32}$/, 'field.invalid'),
+});
+export type SlackChannelBody = z.infer<typeof slackChannelBody>;
 
 /** settings/email: the sender of the space's notification emails (null: the instance's MAIL_FROM). */
 export const spaceEmailSettingsBody = z.object({

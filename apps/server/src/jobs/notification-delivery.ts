@@ -1,4 +1,4 @@
-import { EMAIL_DIGEST_INTERVAL_MS, type Locale } from '@otklik/shared';
+import { EMAIL_DIGEST_INTERVAL_MS, type Locale, translate } from '@otklik/shared';
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { issues, notificationDeliveries, notifications, spaces, users } from '../db/schema';
@@ -10,6 +10,13 @@ import { inScope, scopeFor } from '../modules/inbox/scope';
 import { issueInScope, issueScope } from '../modules/issues/policy';
 import { notificationLink, renderNotificationEmail, spaceSender } from '../modules/notifications/email';
 import { isQuiet, onDeliveriesQueued, spaceSettings } from '../modules/notifications/service';
+import {
+  markSlackBroken,
+  type SlackApi,
+  SlackError,
+  slackInstall,
+  slackToken,
+} from '../modules/notifications/slack';
 import { linkedChats } from '../modules/notifications/telegram';
 import { loadActor } from '../modules/spaces/actor';
 import type { TelegramApi } from '../providers/telegram/client';
@@ -33,7 +40,12 @@ export interface NotificationDeliveryDeps {
   spaceIds?: number[];
   /** The notification bot (NOTIFY_TELEGRAM_BOT_TOKEN): Telegram deliveries go out through it. */
   telegram?: TelegramApi;
+  /** The instance's Slack app (SLACK_CLIENT_ID): Slack deliveries go out through it. */
+  slack?: SlackApi;
 }
+
+/** Slack's mrkdwn: these three are control characters in message text. */
+const slackEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 type Delivery = typeof notificationDeliveries.$inferSelect;
 type Notification = typeof notifications.$inferSelect;
@@ -58,20 +70,26 @@ export class NotificationDeliveryJob {
   constructor(private readonly deps: NotificationDeliveryDeps) {
     this.task = new PeriodicTask('Notification emails', () => this.tick().then(() => undefined), deps.log);
     this.telegramTask = new PeriodicTask(
-      'Telegram notifications',
-      () => this.tickTelegram().then(() => undefined),
+      'Telegram and Slack notifications',
+      () => this.tickAtOnce().then(() => undefined),
       deps.log,
     );
   }
 
+  /** Telegram and Slack: both go out at once. */
+  async tickAtOnce(now = taskClock.now()) {
+    return (await this.tickTelegram(now)) + (await this.tickSlack(now));
+  }
+
   start(intervalMs = EMAIL_DIGEST_INTERVAL_MS) {
     this.task.start(intervalMs);
-    if (this.deps.telegram) {
-      // Telegram goes out at once (docs/product/limits.md): a short tick for retries, and a kick on every new delivery.
+    if (this.deps.telegram || this.deps.slack) {
+      // Telegram and Slack go out at once (docs/product/limits.md): a short tick for retries, and a kick
+      // on every new delivery.
       this.telegramTask.start(TELEGRAM_TICK_MS);
       onDeliveriesQueued(() => {
-        void this.tickTelegram().catch((error: unknown) =>
-          this.deps.log.error({ err: String(error) }, 'Telegram notifications failed'),
+        void this.tickAtOnce().catch((error: unknown) =>
+          this.deps.log.error({ err: String(error) }, 'Telegram or Slack notifications failed'),
         );
       });
     }
@@ -83,10 +101,15 @@ export class NotificationDeliveryJob {
     return this.task.stop();
   }
 
-  /** Sends the Telegram deliveries due at `now`, each as its own message; the number sent. */
-  async tickTelegram(now = taskClock.now()): Promise<number> {
-    const api = this.deps.telegram;
-    if (!api) return 0;
+  /**
+   * Sends the due deliveries of one at-once channel, each claimed with the lease just before it is sent:
+   * another run (or node) skips what this one holds. The number sent.
+   */
+  private async sendDue(
+    channel: 'telegram' | 'slack',
+    now: Date,
+    send: (d: Delivery) => Promise<boolean>,
+  ): Promise<number> {
     const { db } = this.deps;
     const due = await db
       .select({ id: notificationDeliveries.id })
@@ -94,7 +117,7 @@ export class NotificationDeliveryJob {
       .where(
         and(
           eq(notificationDeliveries.state, 'pending'),
-          eq(notificationDeliveries.channel, 'telegram'),
+          eq(notificationDeliveries.channel, channel),
           lte(notificationDeliveries.dueAt, now),
           or(isNull(notificationDeliveries.lockedUntil), lt(notificationDeliveries.lockedUntil, now)),
           this.deps.spaceIds ? inArray(notificationDeliveries.spaceId, this.deps.spaceIds) : undefined,
@@ -104,8 +127,7 @@ export class NotificationDeliveryJob {
       .limit(BATCH);
     let sent = 0;
     for (const { id } of due) {
-      // Claimed one by one with the lease: another run (or node) skips what this one holds.
-      const [claimed] = await db
+      const [row] = await db
         .update(notificationDeliveries)
         .set({
           lockedUntil: new Date(now.getTime() + DELIVERY_LEASE_MS),
@@ -119,10 +141,88 @@ export class NotificationDeliveryJob {
           ),
         )
         .returning();
-      if (!claimed) continue;
-      if (await this.sendTelegram(api, claimed, now)) sent++;
+      if (row && (await send(row))) sent++;
     }
     return sent;
+  }
+
+  /** Sends the Telegram deliveries due at `now`, each as its own message; the number sent. */
+  async tickTelegram(now = taskClock.now()): Promise<number> {
+    const api = this.deps.telegram;
+    if (!api) return 0;
+    return this.sendDue('telegram', now, (d) => this.sendTelegram(api, d, now));
+  }
+
+  /** Sends the Slack deliveries due at `now`, one message each in the space's channel; the number sent. */
+  async tickSlack(now = taskClock.now()): Promise<number> {
+    const api = this.deps.slack;
+    if (!api) return 0;
+    return this.sendDue('slack', now, (d) => this.sendSlack(api, d, now));
+  }
+
+  private async sendSlack(api: SlackApi, d: Delivery, now: Date): Promise<boolean> {
+    const { db } = this.deps;
+    const done = (set: Partial<Delivery>) =>
+      db
+        .update(notificationDeliveries)
+        .set({ lockedUntil: null, ...set })
+        .where(eq(notificationDeliveries.id, d.id));
+    if (isQuiet(await spaceSettings(db, d.spaceId), now)) {
+      await done({ attempts: d.attempts - 1, dueAt: new Date(now.getTime() + 5 * 60_000) });
+      return false;
+    }
+    const install = await slackInstall(db, d.spaceId);
+    const [n] = await db.select().from(notifications).where(eq(notifications.id, d.notificationId));
+    if (!install || !install.channelId || install.broken || !n || !d.payload) {
+      await done({ state: 'skipped', lastError: install?.error ?? 'not installed' });
+      return false;
+    }
+    const [space] = await db.select({ name: spaces.name }).from(spaces).where(eq(spaces.id, d.spaceId));
+    const locale: Locale = install.locale === 'en' ? 'en' : 'ru';
+    const link = notificationLink(this.deps.appUrl, n);
+    const text = [
+      `*${slackEscape(d.payload.title)}*`,
+      d.payload.text ? slackEscape(d.payload.text) : null,
+      d.payload.recipients.length > 0
+        ? `_${slackEscape(translate(locale, 'notify.slackFor', { names: d.payload.recipients.join(', ') }))}_`
+        : null,
+      [
+        link ? `<${link}|${slackEscape(translate(locale, 'notify.open'))}>` : null,
+        space ? `— ${slackEscape(space.name)}` : null,
+      ]
+        .filter(Boolean)
+        .join(' '),
+    ]
+      .filter(Boolean)
+      .join('\n');
+    try {
+      await api.postMessage(slackToken(this.deps.sealer, install), {
+        channel: install.channelId,
+        text: text.slice(0, 3900),
+      });
+      await done({ state: 'sent', sentAt: now, lastError: null });
+      return true;
+    } catch (error) {
+      const code =
+        error instanceof SlackError ? error.code : error instanceof Error ? error.message : String(error);
+      if (error instanceof SlackError && error.permanent) {
+        // The token or the channel is gone: the space's Slack shows it and stops taking messages.
+        await markSlackBroken(db, d.spaceId, code, now);
+        await done({ state: 'failed', lastError: code });
+      } else {
+        const wait =
+          error instanceof SlackError && error.retryAfter !== null
+            ? Math.max(error.retryAfter * 1000, 1_000)
+            : deliveryBackoffMs(d.attempts);
+        await done(
+          d.attempts >= MAX_DELIVERY_ATTEMPTS
+            ? { state: 'failed', lastError: code }
+            : { lastError: code, dueAt: new Date(now.getTime() + wait) },
+        );
+      }
+      this.deps.log.warn({ deliveryId: d.id, err: code }, 'Slack notification failed');
+      return false;
+    }
   }
 
   private async sendTelegram(api: TelegramApi, d: Delivery, now: Date): Promise<boolean> {

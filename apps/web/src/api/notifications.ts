@@ -3,6 +3,9 @@ import type {
   NotificationListWire,
   NotificationWatchBody,
   NotificationWatchWire,
+  SlackChannelBody,
+  SlackChannelWire,
+  SlackInstallWire,
   SpaceEmailSettingsBody,
   SpaceEmailSettingsWire,
   SpaceNotificationSettingsBody,
@@ -84,6 +87,8 @@ export const saveSpaceNotificationSettings = (body: SpaceNotificationSettingsBod
 
 export interface ChannelHealth {
   email: { failed: number; last_error: string | null; last_failed_at: number | null };
+  /** My spaces whose Slack channel stopped taking messages. */
+  slack: Array<{ space_id: number; space_name: string; error: string | null; error_at: number | null }>;
 }
 
 /** Whether my email channel delivers (failed notification emails in the last 30 days). */
@@ -142,3 +147,40 @@ export function useEmailPreview(spaceId: number, locale: 'ru' | 'en') {
 
 export const telegramCode = () => api.post<TelegramCodeWire>('/v1/notifications/telegram/code');
 export const unlinkTelegram = () => api.delete<TelegramLinkWire>('/v1/notifications/telegram');
+
+// Slack (issue 18): a space's workspace install and channel, for administrators; whether it is on, for all.
+
+export const slackKey = (spaceId: number) => ['notifications', 'slack', spaceId] as const;
+
+export function useSlack(spaceId: number | null) {
+  return useQuery({
+    queryKey: slackKey(spaceId ?? 0),
+    queryFn: ({ signal }) => api.get<SlackInstallWire>(`/v1/slack?space_id=${spaceId}`, { signal }),
+    enabled: spaceId !== null,
+  });
+}
+
+export function useSlackChannels(spaceId: number, enabled: boolean) {
+  return useQuery({
+    queryKey: ['notifications', 'slack', spaceId, 'channels'] as const,
+    queryFn: ({ signal }) =>
+      api.get<{ items: SlackChannelWire[] }>(`/v1/slack/channels?space_id=${spaceId}`, { signal }),
+    enabled,
+    staleTime: 60_000,
+  });
+}
+
+/** Slack's consent page for installing the app into a workspace for this space. */
+export const slackInstallUrl = (spaceId: number, redirectUri: string) =>
+  api.get<{ url: string }>(
+    `/v1/slack/auth/start?space_id=${spaceId}&redirect_uri=${encodeURIComponent(redirectUri)}`,
+  );
+
+/** docs/product/api.md POST v1/slack/auth: the callback page hands Slack's code back. */
+export const finishSlackInstall = (body: { code: string; state: string | undefined; redirect_uri: string }) =>
+  api.post<SlackInstallWire>('/v1/slack/auth', body);
+
+export const chooseSlackChannel = (body: SlackChannelBody) =>
+  api.put<SlackInstallWire>('/v1/slack/channel', body);
+
+export const removeSlack = (spaceId: number) => api.delete<SlackInstallWire>(`/v1/slack?space_id=${spaceId}`);

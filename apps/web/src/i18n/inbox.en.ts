@@ -306,6 +306,9 @@ export const inboxEn: InboxDictionary = {
     successPopup: 'You can close this window: the account is connected.',
     failed: 'Could not connect the account',
     backToAdd: 'Back to connecting accounts',
+    slackWorking: 'Installing Slack…',
+    slackFailed: 'Slack was not installed',
+    slackBack: 'Back to notification settings',
   },
   tags: {
     heading: 'Tags',

@@ -316,6 +316,9 @@ export const inboxRu = {
     successPopup: 'Окно можно закрыть — подключение завершено.',
     failed: 'Не удалось подключить аккаунт',
     backToAdd: 'К подключению аккаунтов',
+    slackWorking: 'Устанавливаем Slack…',
+    slackFailed: 'Slack не установлен',
+    slackBack: 'К настройкам уведомлений',
   },
   tags: {
     heading: 'Теги',

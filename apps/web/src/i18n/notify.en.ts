@@ -33,7 +33,7 @@ export const notifyEn: Dictionary<typeof notifyRu> = {
     save: 'Save',
     saved: 'Watching saved',
   },
-  channels: { inapp: 'In the app', browser: 'Browser', email: 'Email', telegram: 'Telegram' },
+  channels: { inapp: 'In the app', browser: 'Browser', email: 'Email', telegram: 'Telegram', slack: 'Slack' },
   frequencies: {
     never: 'Never',
     at_once: 'At once',
@@ -74,6 +74,24 @@ export const notifyEn: Dictionary<typeof notifyRu> = {
     linked: 'Telegram is linked: notifications come to your chat with the bot.',
     unlink: 'Unlink',
     check: 'I sent the code',
+  },
+  slack: {
+    title: 'Slack',
+    hint: 'The space’s notifications come to the chosen Slack channel at once, one message per event naming whom it is for. Which events go there is set in the subscriptions below (the Slack column).',
+    notConfigured:
+      'Slack is not configured on this server: the server’s administrator sets SLACK_CLIENT_ID and SLACK_CLIENT_SECRET.',
+    install: 'Add to Slack',
+    reinstall: 'Install again',
+    remove: 'Remove from the space',
+    installedNoChannel: 'Installed in the “{{team}}” workspace. Choose a channel.',
+    postsTo: 'Workspace “{{team}}”, channel #{{channel}}',
+    channel: 'Channel',
+    channelPick: 'Choose a channel',
+    channelSave: 'Save the channel',
+    channelSaved: 'Notifications will go to #{{channel}}',
+    noChannels: 'No channels',
+    failing: 'Slack does not accept messages: {{error}}. Install again or choose another channel.',
+    failingSpace: 'Slack of the space “{{space}}” does not accept notifications: {{error}}.',
   },
   email: {
     title: 'Email sending',

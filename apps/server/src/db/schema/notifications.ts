@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   index,
   integer,
   jsonb,
@@ -110,6 +111,11 @@ export const notificationDeliveries = pgTable(
     lastError: text('last_error'),
     /** The mail_outbox row it went out in (one digest mail carries several deliveries). */
     mailId: integer('mail_id'),
+    /**
+     * Slack: one message per event for all its recipients, written when the event happened (the space's
+     * Slack language, whom it is for); null for the other channels.
+     */
+    payload: jsonb().$type<{ title: string; text: string; recipients: string[] }>(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -157,3 +163,29 @@ export const notificationWatches = pgTable(
     index('notification_watches_space_idx').on(t.spaceId),
   ],
 );
+
+/**
+ * Slack in a space (issue 18): the workspace an administrator installed the instance's Slack app into
+ * (OAuth v2) and the channel the space's notifications go to. The bot token is sealed with SECRET_KEY
+ * like account credentials and never leaves the server. `error` is Slack's answer to the last failed
+ * message (token_revoked, channel_not_found…): while `broken`, nothing more is queued for Slack.
+ */
+export const notificationSlack = pgTable('notification_slack', {
+  spaceId: integer('space_id')
+    .primaryKey()
+    .references(() => spaces.id, { onDelete: 'cascade' }),
+  teamId: text('team_id').notNull(),
+  teamName: text('team_name').notNull(),
+  botUserId: text('bot_user_id'),
+  tokenSealed: text('token_sealed').notNull(),
+  scope: text().notNull().default(''),
+  channelId: text('channel_id'),
+  channelName: text('channel_name'),
+  /** The language of the channel's messages: the installing administrator's. */
+  locale: text().notNull().default('ru'),
+  installedBy: integer('installed_by').references(() => users.id, { onDelete: 'set null' }),
+  installedAt: timestamp('installed_at', { withTimezone: true }).notNull().defaultNow(),
+  error: text(),
+  errorAt: timestamp('error_at', { withTimezone: true }),
+  broken: boolean().notNull().default(false),
+});

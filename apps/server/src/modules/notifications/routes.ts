@@ -21,6 +21,7 @@ import { authorize, isMember, loadActor } from '../spaces/actor';
 import { emailSettingsOf, previewEmail, saveEmailSettings, spaceSender } from './email';
 import { presentNotification } from './presenter';
 import * as service from './service';
+import { registerSlackRoutes } from './slack-routes';
 import { createLinkCode, telegramLink, unlinkTelegram } from './telegram';
 import { openUnsubscribeToken } from './unsubscribe';
 import { saveWatch, watchOf } from './watches';
@@ -111,7 +112,8 @@ export async function registerNotificationsModule(
       preHandler: authenticated,
       schema: { tags: TAG, security: bearer, summary: 'Whether my channels deliver (failed emails lately)' },
     },
-    async (req) => service.channelHealth(db, req.auth!.user.id),
+    async (req) =>
+      service.channelHealth(db, req.auth!.user.id, new Date(), await memberSpaces(req.auth!.user)),
   );
 
   app.get(
@@ -396,6 +398,8 @@ export async function registerNotificationsModule(
       return telegramLink(db, req.auth!.user.id, await bot());
     },
   );
+
+  await registerSlackRoutes(root, deps, authenticate);
 
   // RFC 8058: GET shows a confirmation (link scanners must not unsubscribe anyone); POST unsubscribes,
   // from the page's button or from the mail client's one-click (body List-Unsubscribe=One-Click).

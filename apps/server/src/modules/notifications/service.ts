@@ -17,14 +17,17 @@ import type { Db } from '../../db/client';
 import {
   memberships,
   notificationDeliveries,
+  notificationSlack,
   notificationSpaceSettings,
   notificationSubscriptions,
   notifications,
+  spaces,
   userStatuses,
   users,
 } from '../../db/schema';
 import type { EventBus } from '../../realtime/bus';
 import { notifyUsers } from '../../realtime/hub';
+import { slackReady } from './slack';
 import { linkedChats } from './telegram';
 
 // Notifications (issue 18): the one path every event takes to reach a user. `notify()` writes the
@@ -158,7 +161,7 @@ export async function notify(deps: NotifyDeps, input: NotifyInput): Promise<Noti
   const now = input.now ?? new Date();
   // Members of the space only: a notification never reaches someone outside it.
   const people = await deps.db
-    .select({ id: users.id, locale: users.locale, offline: userStatuses.offline })
+    .select({ id: users.id, name: users.name, locale: users.locale, offline: userStatuses.offline })
     .from(users)
     .innerJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.spaceId, input.spaceId)))
     .leftJoin(userStatuses, eq(userStatuses.id, memberships.statusId))
@@ -177,11 +180,22 @@ export async function notify(deps: NotifyDeps, input: NotifyInput): Promise<Noti
     deps.db,
     people.map((p) => p.id),
   );
+  // Slack: one message in the space's channel for everyone this event is for who keeps Slack on.
+  const slack = await slackReady(deps.db, input.spaceId);
+  const slackPeople = slack
+    ? people
+        .filter((p) => frequencies.get(p.id)!.slack !== 'never')
+        .sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id))
+    : [];
+  const slackContent = slackPeople.length > 0 ? input.content(localeOf(slack!.locale)) : null;
+  let slackQueued = false;
   const written: NotificationRow[] = [];
   for (const person of people) {
     const freq = frequencies.get(person.id)!;
     const telegram = freq.telegram !== 'never' && telegramChats.has(person.id);
-    if (freq.inapp === 'never' && freq.browser === 'never' && freq.email === 'never' && !telegram) continue;
+    const toSlack = slackContent !== null && !slackQueued && slackPeople.includes(person);
+    if (freq.inapp === 'never' && freq.browser === 'never' && freq.email === 'never' && !telegram && !toSlack)
+      continue;
     const { title, text } = input.content(localeOf(person.locale));
     const row = await deps.db.transaction(async (tx) => {
       const [row] = await tx
@@ -227,8 +241,28 @@ export async function notify(deps: NotifyDeps, input: NotifyInput): Promise<Noti
             createdAt: now,
           })
           .onConflictDoNothing();
+      // Slack: on the first recipient's row, so the unique (notification, channel) sends it once.
+      if (toSlack)
+        await tx
+          .insert(notificationDeliveries)
+          .values({
+            notificationId: row!.id,
+            userId: person.id,
+            spaceId: input.spaceId,
+            channel: 'slack',
+            frequency: 'at_once',
+            dueAt: now,
+            createdAt: now,
+            payload: {
+              title: slackContent.title,
+              text: slackContent.text.slice(0, 3000),
+              recipients: slackPeople.map((p) => p.name),
+            },
+          })
+          .onConflictDoNothing();
       return row!;
     });
+    if (toSlack) slackQueued = true;
     written.push(row);
     if (freq.inapp !== 'never' || freq.browser !== 'never')
       await notifyUsers(deps.bus, input.spaceId, [person.id], {
@@ -247,7 +281,7 @@ export async function notify(deps: NotifyDeps, input: NotifyInput): Promise<Noti
         browser: freq.browser !== 'never' && !quiet && person.offline !== true,
       });
   }
-  if (written.length > 0 && telegramChats.size > 0) deliveryKick?.();
+  if (written.length > 0 && (telegramChats.size > 0 || slackQueued)) deliveryKick?.();
   if (written.length > 0)
     await deps.bus.publish({
       type: NOTIFICATIONS_CHANGED,
@@ -403,10 +437,11 @@ async function skipWaiting(
 }
 
 /**
- * The user's email channel as it works lately: deliveries that failed for good in the last 30 days and
- * the last error (shown on settings/subscriptions so a broken address is noticed).
+ * The user's channels as they work lately: notification emails that failed for good in the last 30 days
+ * and the last error, and the user's spaces (`spaceIds`) whose Slack stopped taking messages (shown on
+ * settings/subscriptions and the profile, so a broken address or a revoked Slack token is noticed).
  */
-export async function channelHealth(db: Db, userId: number, now = new Date()) {
+export async function channelHealth(db: Db, userId: number, now = new Date(), spaceIds: number[] = []) {
   const since = new Date(now.getTime() - 30 * 86_400_000);
   const failed = await db
     .select({ error: notificationDeliveries.lastError, at: notificationDeliveries.createdAt })
@@ -414,18 +449,39 @@ export async function channelHealth(db: Db, userId: number, now = new Date()) {
     .where(
       and(
         eq(notificationDeliveries.userId, userId),
+        eq(notificationDeliveries.channel, 'email'),
         eq(notificationDeliveries.state, 'failed'),
         gte(notificationDeliveries.createdAt, since),
       ),
     )
     .orderBy(desc(notificationDeliveries.id))
     .limit(50);
+  // Slack: the user's spaces whose channel stopped taking messages (token revoked, channel gone).
+  const slack =
+    spaceIds.length > 0
+      ? await db
+          .select({
+            spaceId: notificationSlack.spaceId,
+            spaceName: spaces.name,
+            error: notificationSlack.error,
+            at: notificationSlack.errorAt,
+          })
+          .from(notificationSlack)
+          .innerJoin(spaces, eq(spaces.id, notificationSlack.spaceId))
+          .where(and(inArray(notificationSlack.spaceId, spaceIds), eq(notificationSlack.broken, true)))
+      : [];
   return {
     email: {
       failed: failed.length,
       last_error: failed[0]?.error ?? null,
       last_failed_at: failed[0] ? Math.floor(failed[0].at.getTime() / 1000) : null,
     },
+    slack: slack.map((r) => ({
+      space_id: r.spaceId,
+      space_name: r.spaceName,
+      error: r.error,
+      error_at: r.at ? Math.floor(r.at.getTime() / 1000) : null,
+    })),
   };
 }
 

@@ -24,6 +24,7 @@ import {
   providerOfCallbackPath,
   serializePopupResult,
 } from './popupResult';
+import SlackCallback from './SlackCallback';
 
 type View = { kind: 'working' } | { kind: 'done'; result: PopupResult; popup: boolean };
 
@@ -37,6 +38,13 @@ const exchanges = new Map<string, Promise<ConnectedAccount>>();
  * on to accounts/add/success or shows what went wrong (docs/product/errors.md).
  */
 export default function CallbackScreen() {
+  const location = useLocation();
+  // Slack is not an account: it carries a space's notifications (issue 18), installed in this same tab.
+  if (providerOfCallbackPath(location.pathname) === 'slack') return <SlackCallback />;
+  return <AccountCallback />;
+}
+
+function AccountCallback() {
   const t = useInboxT();
   const message = useMessage();
   const navigate = useNavigate();

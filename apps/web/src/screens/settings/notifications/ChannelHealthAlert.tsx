@@ -12,22 +12,33 @@ import { useChannelHealth } from '../../../api/notifications';
 export function ChannelHealthAlert({ link = false }: { link?: boolean }) {
   const { t } = useTranslation();
   const health = useChannelHealth().data;
-  if (!health || health.email.failed === 0) return null;
-  return (
-    <Alert color="red" variant="light" data-testid="email-failing">
-      <Stack gap={4}>
-        <Text fz="sm">{t('shell.notify.subscriptions.emailFailing', { count: health.email.failed })}</Text>
-        {health.email.last_error && (
-          <Text fz="xs" c="dimmed" data-testid="email-failing-error">
-            {t('shell.notify.subscriptions.emailLastError', { error: health.email.last_error })}
-          </Text>
-        )}
-        {link && (
-          <Anchor component={Link} to={pathFor('settings-subscriptions')} fz="sm">
-            {t('shell.notify.subscriptions.emailFailingLink')}
-          </Anchor>
-        )}
-      </Stack>
+  if (!health) return null;
+  const slack = (health.slack ?? []).map((s) => (
+    <Alert key={s.space_id} color="red" variant="light" data-testid="slack-failing">
+      <Text fz="sm">
+        {t('shell.notify.slack.failingSpace', { space: s.space_name, error: s.error ?? '' })}
+      </Text>
     </Alert>
+  ));
+  if (health.email.failed === 0) return slack.length > 0 ? <Stack gap="xs">{slack}</Stack> : null;
+  return (
+    <Stack gap="xs">
+      {slack}
+      <Alert color="red" variant="light" data-testid="email-failing">
+        <Stack gap={4}>
+          <Text fz="sm">{t('shell.notify.subscriptions.emailFailing', { count: health.email.failed })}</Text>
+          {health.email.last_error && (
+            <Text fz="xs" c="dimmed" data-testid="email-failing-error">
+              {t('shell.notify.subscriptions.emailLastError', { error: health.email.last_error })}
+            </Text>
+          )}
+          {link && (
+            <Anchor component={Link} to={pathFor('settings-subscriptions')} fz="sm">
+              {t('shell.notify.subscriptions.emailFailingLink')}
+            </Anchor>
+          )}
+        </Stack>
+      </Alert>
+    </Stack>
   );
 }

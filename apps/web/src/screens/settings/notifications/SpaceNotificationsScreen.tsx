@@ -4,10 +4,11 @@ import { pathFor } from '@otklik/shared/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import {
   notificationKeys,
   saveSpaceNotificationSettings,
+  useSlack,
   useSpaceNotificationSettings,
   useTelegramLink,
 } from '../../../api/notifications';
@@ -15,6 +16,8 @@ import { useShell } from '../../../app/shell/ShellContext';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import type { SlackReturnState } from '../../callback/SlackCallback';
+import { SlackCard } from './SlackCard';
 import { fromMatrix, type Matrix, offeredChannels, SubscriptionMatrix, toMatrix } from './SubscriptionMatrix';
 
 const HOURS = Array.from({ length: 24 }, (_, h) => `${String(h).padStart(2, '0')}:00`);
@@ -24,7 +27,11 @@ export default function SpaceNotificationsScreen() {
   const { t } = useTranslation();
   const { config, actor } = useShell();
   const spaces = config.spaces.filter((s) => can(actor, 'settings.manage', s.id));
-  const [spaceId, setSpaceId] = useState<number | null>(spaces[0]?.id ?? null);
+  // Back from installing Slack: the space it was installed for.
+  const back = (useLocation().state as SlackReturnState | null)?.slackSpaceId;
+  const [spaceId, setSpaceId] = useState<number | null>(
+    spaces.find((s) => s.id === back)?.id ?? spaces[0]?.id ?? null,
+  );
   const mine = (
     <Anchor
       component={Link}
@@ -46,6 +53,7 @@ export default function SpaceNotificationsScreen() {
       ) : (
         <>
           <SpaceSelect spaces={spaces} value={spaceId} onChange={setSpaceId} />
+          <SlackCard key={`slack${spaceId}`} spaceId={spaceId} />
           <SpaceSettings key={spaceId} spaceId={spaceId} />
         </>
       )}
@@ -70,6 +78,7 @@ function SpaceSettingsForm({
   const queryClient = useQueryClient();
   const [matrix, setMatrix] = useState<Matrix>(toMatrix(initial.defaults));
   const telegram = useTelegramLink();
+  const slack = useSlack(spaceId);
   const [from, setFrom] = useState<string | null>(initial.quiet_from);
   const [to, setTo] = useState<string | null>(initial.quiet_to);
   const [zone, setZone] = useState(initial.time_zone);
@@ -97,7 +106,7 @@ function SpaceSettingsForm({
         fallback={defaultFrequency}
         onChange={setMatrix}
         testId="space-defaults"
-        channels={offeredChannels(telegram.data?.available)}
+        channels={offeredChannels(telegram.data?.available, slack.data?.installed)}
       />
       <Paper withBorder p="md">
         <Text fw={600} fz="sm" mb="xs">

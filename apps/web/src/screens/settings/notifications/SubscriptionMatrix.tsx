@@ -77,6 +77,8 @@ export function SubscriptionMatrix({
   );
 }
 
-/** The channels this instance offers: Telegram only with a notification bot. */
-export const offeredChannels = (telegram: boolean | undefined) =>
-  NOTIFICATION_CHANNELS.filter((c) => c !== 'telegram' || telegram === true);
+/** The channels offered: Telegram only with a notification bot, Slack only where the space installed it. */
+export const offeredChannels = (telegram: boolean | undefined, slack: boolean | undefined) =>
+  NOTIFICATION_CHANNELS.filter(
+    (c) => (c !== 'telegram' || telegram === true) && (c !== 'slack' || slack === true),
+  );

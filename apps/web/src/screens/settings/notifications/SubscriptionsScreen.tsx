@@ -9,6 +9,7 @@ import {
   saveWatches,
   telegramCode,
   unlinkTelegram,
+  useSlack,
   useSubscriptions,
   useTelegramLink,
   useWatches,
@@ -179,6 +180,7 @@ function MySubscriptions({ spaceId }: { spaceId: number }) {
   const queryClient = useQueryClient();
   const subs = useSubscriptions(spaceId);
   const telegram = useTelegramLink();
+  const slack = useSlack(spaceId);
   const [edited, setEdited] = useState<Matrix | null>(null);
   const save = useMutation({
     mutationFn: (matrix: Matrix) => saveSubscriptions({ space_id: spaceId, items: fromMatrix(matrix) }),
@@ -198,7 +200,7 @@ function MySubscriptions({ spaceId }: { spaceId: number }) {
         fallback={defaultFrequency}
         onChange={setEdited}
         testId="my-subscriptions"
-        channels={offeredChannels(telegram.data?.available)}
+        channels={offeredChannels(telegram.data?.available, slack.data?.installed)}
       />
       <Group>
         <Button

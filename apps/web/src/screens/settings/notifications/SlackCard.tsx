@@ -1,0 +1,147 @@
+import { Alert, Button, Group, Paper, Select, Stack, Text } from '@mantine/core';
+import { pathFor } from '@otklik/shared/routes';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  chooseSlackChannel,
+  notificationKeys,
+  removeSlack,
+  slackInstallUrl,
+  slackKey,
+  useSlack,
+  useSlackChannels,
+} from '../../../api/notifications';
+import { showError, showSaved } from '../../../components/notify';
+
+/**
+ * Slack in settings/notifications (issue 18): install the instance's Slack app into a workspace for this
+ * space (Slack's consent page in this tab, back through /callback/slack), choose the channel, see Slack's
+ * last error (a revoked token, a deleted channel), install again or remove. Without the instance's Slack
+ * app (SLACK_CLIENT_ID) it only says so.
+ */
+export function SlackCard({ spaceId }: { spaceId: number }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const slack = useSlack(spaceId);
+  const data = slack.data;
+  const installed = data?.installed === true;
+  const channels = useSlackChannels(spaceId, installed && !data?.error);
+  const [channel, setChannel] = useState<string | null>(null);
+  const update = (next: typeof data) => {
+    queryClient.setQueryData(slackKey(spaceId), next);
+    void queryClient.invalidateQueries({ queryKey: ['notifications', 'channels'] });
+    void queryClient.invalidateQueries({ queryKey: notificationKeys.space(spaceId) });
+  };
+  const install = useMutation({
+    mutationFn: () => slackInstallUrl(spaceId, `${window.location.origin}${pathFor('callback-slack')}`),
+    onSuccess: ({ url }) => window.location.assign(url),
+    onError: showError,
+  });
+  const choose = useMutation({
+    mutationFn: (id: string) => chooseSlackChannel({ space_id: spaceId, channel_id: id }),
+    onSuccess: (next) => {
+      update(next);
+      setChannel(null);
+      showSaved(t('shell.notify.slack.channelSaved', { channel: next.channel_name ?? '' }));
+    },
+    onError: showError,
+  });
+  const remove = useMutation({
+    mutationFn: () => removeSlack(spaceId),
+    onSuccess: update,
+    onError: showError,
+  });
+  if (!data) return null;
+  const selected = channel ?? data.channel_id;
+  return (
+    <Paper withBorder p="md" data-testid="slack-card">
+      <Stack gap="xs">
+        <Text fw={600} fz="sm">
+          {t('shell.notify.slack.title')}
+        </Text>
+        <Text fz="xs" c="dimmed">
+          {t('shell.notify.slack.hint')}
+        </Text>
+        {!data.configured && !installed ? (
+          <Alert color="gray" variant="light" data-testid="slack-not-configured">
+            {t('shell.notify.slack.notConfigured')}
+          </Alert>
+        ) : !installed ? (
+          <Group>
+            <Button
+              variant="light"
+              loading={install.isPending}
+              onClick={() => install.mutate()}
+              data-testid="slack-install"
+            >
+              {t('shell.notify.slack.install')}
+            </Button>
+          </Group>
+        ) : (
+          <>
+            <Text fz="sm" data-testid="slack-installed">
+              {data.channel_name
+                ? t('shell.notify.slack.postsTo', { team: data.team_name, channel: data.channel_name })
+                : t('shell.notify.slack.installedNoChannel', { team: data.team_name })}
+            </Text>
+            {data.error && (
+              <Alert color="red" variant="light" data-testid="slack-error">
+                {t('shell.notify.slack.failing', { error: data.error })}
+              </Alert>
+            )}
+            {!data.error && (
+              <Group gap="sm" align="flex-end">
+                <Select
+                  label={t('shell.notify.slack.channel')}
+                  placeholder={t('shell.notify.slack.channelPick')}
+                  data={(channels.data?.items ?? []).map((c) => ({
+                    value: c.id,
+                    label: `${c.is_private ? '🔒' : '#'}${c.name}`,
+                  }))}
+                  value={selected}
+                  onChange={setChannel}
+                  searchable
+                  nothingFoundMessage={channels.isLoading ? '…' : t('shell.notify.slack.noChannels')}
+                  w={260}
+                  data-testid="slack-channel"
+                />
+                <Button
+                  disabled={!channel || channel === data.channel_id}
+                  loading={choose.isPending}
+                  onClick={() => channel && choose.mutate(channel)}
+                  data-testid="slack-channel-save"
+                >
+                  {t('shell.notify.slack.channelSave')}
+                </Button>
+              </Group>
+            )}
+            <Group gap="sm">
+              {data.configured && (
+                <Button
+                  variant="default"
+                  size="xs"
+                  loading={install.isPending}
+                  onClick={() => install.mutate()}
+                  data-testid="slack-reinstall"
+                >
+                  {t('shell.notify.slack.reinstall')}
+                </Button>
+              )}
+              <Button
+                variant="subtle"
+                color="red"
+                size="xs"
+                loading={remove.isPending}
+                onClick={() => remove.mutate()}
+                data-testid="slack-remove"
+              >
+                {t('shell.notify.slack.remove')}
+              </Button>
+            </Group>
+          </>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
