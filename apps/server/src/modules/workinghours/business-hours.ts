@@ -106,6 +106,8 @@ export async function deleteBusinessHours(write: ScheduleWrite, spaceId: number,
  * of the space and of each company with an override (null = no schedule, nothing to measure).
  */
 export interface BusinessCalendar {
+  /** No schedule at all (neither the space's nor a company's): business-hours figures are null. */
+  empty: boolean;
   forCompany(companyId: number | null): BusinessSchedule | null;
 }
 
@@ -125,6 +127,7 @@ export async function loadBusinessCalendar(
   const byCompany = new Map<number, BusinessSchedule | null>();
   for (const row of rows) if (row.companyId !== null) byCompany.set(row.companyId, resolve(row));
   return {
+    empty: space === null && [...byCompany.values()].every((s) => s === null),
     forCompany: (companyId) =>
       companyId !== null && byCompany.has(companyId) ? byCompany.get(companyId)! : space,
   };
