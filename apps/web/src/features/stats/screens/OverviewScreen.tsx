@@ -80,6 +80,14 @@ function Overview({ frame }: { frame: StatsFrame }) {
                 value={formatDuration(t, c.first_response.p90)}
                 previous={p ? formatDuration(t, p.first_response.p90) : null}
               />
+              {o.business && (
+                <Kpi
+                  testId="kpi-frt-business"
+                  label={t('shell.stats.kpi.frtMedianBusiness')}
+                  value={formatDuration(t, o.business.current.median)}
+                  previous={o.business.previous ? formatDuration(t, o.business.previous.median) : null}
+                />
+              )}
               <Kpi
                 testId="kpi-closed"
                 label={t('shell.stats.kpi.closedReply')}
