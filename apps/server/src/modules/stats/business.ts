@@ -50,9 +50,9 @@ async function unitTimes(
     uid: unknown;
   }>(
     db,
-    sql`SELECT extract(epoch FROM u.arrived)::bigint AS a,
-        extract(epoch FROM u.first_reply_at)::bigint AS r,
-        extract(epoch FROM u.closed_at)::bigint AS c,
+    sql`SELECT extract(epoch FROM u.arrived)::float8 AS a,
+        extract(epoch FROM u.first_reply_at)::float8 AS r,
+        extract(epoch FROM u.closed_at)::float8 AS c,
         o.company_id, to_char((u.arrived AT TIME ZONE ${p.timezone})::date, 'YYYY-MM-DD') AS day,
         ${replier} AS uid
       FROM (${unitsCte(scope, f, p)}) u JOIN objects o ON o.id = u.object_id`,
@@ -86,7 +86,8 @@ function measurer(calendar: BusinessCalendar, units: UnitTimes[]) {
       timeline = new BusinessTimeline(schedule, from, to);
       timelines.set(schedule, timeline);
     }
-    return timeline.seconds(unit.arrived, end);
+    // Exact instants (microseconds), rounded once at the end like the calendar figures.
+    return Math.round(timeline.seconds(unit.arrived, end));
   };
 }
 
