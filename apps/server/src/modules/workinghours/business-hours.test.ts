@@ -1,7 +1,10 @@
+import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
-import { companies } from '../../db/schema';
+import { companies, items, objects } from '../../db/schema';
+import { buildObject } from '../authors/test-helpers';
+import { factsOf } from '../rules/engine';
 import { loadBusinessCalendar } from './business-hours';
 import { buildOperator, buildScheduleAdmin, recordBus } from './test-helpers';
 
@@ -230,5 +233,58 @@ describe('business hours (settings/workinghours)', () => {
       headers: a.headers,
     });
     expect(still.json().schedule.week).toEqual(office);
+  });
+});
+
+describe('the rules condition "arrived within business hours"', () => {
+  it('reads the schedule of the item’s company, else the space’s, in the space’s time zone', async () => {
+    const admin = await buildScheduleAdmin(t); // Europe/Moscow, UTC+3
+    const db = t.deps.database.db;
+    await inject({
+      method: 'PUT',
+      url: '/v1/workinghours/business',
+      headers: admin.headers,
+      payload: { space_id: admin.space.id, week: office, special_days: [] },
+    });
+    const account = await buildObject(t, admin.space.id, { provider: 'sandbox' });
+    let n = 0;
+    const item = async (iso: string) => {
+      n += 1;
+      const [row] = await db
+        .insert(items)
+        .values({
+          spaceId: admin.space.id,
+          objectId: account.id,
+          kind: 'comment',
+          externalId: `bh-${n}`,
+          createdAt: new Date(iso),
+        })
+        .returning();
+      return row!;
+    };
+    // Monday 12 Jan 2026: 10:00 MSK is 07:00 UTC, 19:00 MSK is 16:00 UTC; Saturday 17 Jan 12:00 MSK.
+    const monday = await item('2026-01-12T07:00:00Z');
+    const evening = await item('2026-01-12T16:00:00Z');
+    const saturday = await item('2026-01-17T09:00:00Z');
+    expect((await factsOf(db, monday)).withinBusinessHours).toBe(true);
+    expect((await factsOf(db, evening)).withinBusinessHours).toBe(false);
+    expect((await factsOf(db, saturday)).withinBusinessHours).toBe(false);
+
+    // The account's company works Saturdays only.
+    const company = await companyOf(admin.space.id, 'Weekend shop');
+    await db.update(objects).set({ companyId: company.id }).where(eq(objects.id, account.id));
+    await inject({
+      method: 'PUT',
+      url: '/v1/workinghours/business',
+      headers: admin.headers,
+      payload: {
+        space_id: admin.space.id,
+        company_id: company.id,
+        week: [{ weekday: 6, start: 600, end: 1080 }],
+        special_days: [],
+      },
+    });
+    expect((await factsOf(db, saturday)).withinBusinessHours).toBe(true);
+    expect((await factsOf(db, monday)).withinBusinessHours).toBe(false);
   });
 });

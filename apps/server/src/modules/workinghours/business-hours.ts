@@ -1,8 +1,8 @@
 import type { BusinessHoursAnswer, BusinessHoursSettings, BusinessSchedule } from '@otklik/shared';
-import { isEmptySchedule } from '@otklik/shared';
+import { isEmptySchedule, isWithinBusinessHours } from '@otklik/shared';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { businessHours, companies, holidays } from '../../db/schema';
+import { businessHours, companies, holidays, spaces } from '../../db/schema';
 import { badRequest } from '../../http/errors';
 import { publishSpaceScheduleChanged, type ScheduleWrite } from './events';
 
@@ -131,4 +131,20 @@ export async function loadBusinessCalendar(
     forCompany: (companyId) =>
       companyId !== null && byCompany.has(companyId) ? byCompany.get(companyId)! : space,
   };
+}
+
+/** The calendar of a space in its own time zone (rules and bots, which have no actor to read it from). */
+export async function spaceBusinessCalendar(db: Db, spaceId: number): Promise<BusinessCalendar> {
+  const [space] = await db
+    .select({ timezone: spaces.timezone })
+    .from(spaces)
+    .where(eq(spaces.id, spaceId))
+    .limit(1);
+  return loadBusinessCalendar(db, spaceId, space?.timezone ?? 'UTC');
+}
+
+/** Whether an instant falls within the business hours that apply to a company's account (rules' condition). */
+export function withinBusinessHours(calendar: BusinessCalendar, companyId: number | null, at: Date): boolean {
+  const schedule = calendar.forCompany(companyId);
+  return schedule !== null && isWithinBusinessHours(Math.floor(at.getTime() / 1000), schedule);
 }
