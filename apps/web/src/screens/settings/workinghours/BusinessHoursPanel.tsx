@@ -53,11 +53,14 @@ function toDraft(settings: BusinessHoursSettings | null): Draft {
   };
 }
 
-/** Minutes of a row; an end not after the start runs into the next morning. null = not a time. */
+/**
+ * Minutes of a row; an end not after the start runs into the next morning (00:00–00:00 is the whole day).
+ * null = not a time.
+ */
 function minutesOf(row: TimeRow): BusinessInterval | null {
   const start = parseMinutes(row.start);
   const end = parseMinutes(row.end);
-  if (start === null || end === null || start === end) return null;
+  if (start === null || end === null) return null;
   return { start, end: end > start ? end : end + 1440 };
 }
 
