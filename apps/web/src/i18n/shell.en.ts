@@ -255,6 +255,7 @@ export const settingsEn: Dictionary<SettingsResources> = {
     deleteAbsenceText: 'The absence of {{name}} will be deleted.',
   },
   businessHours: {
+    page: 'When the team works: business hours and holidays of the space.',
     title: 'Business hours',
     hint: 'The hours the team answers: statistics measure first response and resolution time in them (beside calendar time), rules and bots can check them. Time zone of the space: {{timezone}} (settings of the space). The holidays below are days off.',
     target: 'Schedule of',

@@ -84,7 +84,7 @@ function TimeRange({
         aria-label={t('settings.businessHours.from')}
         value={row.start}
         onChange={(e) => onChange({ ...row, start: e.currentTarget.value })}
-        w={110}
+        w={132}
         data-testid={`${testId}-start`}
         error={error}
       />
@@ -95,7 +95,7 @@ function TimeRange({
           aria-label={t('settings.businessHours.to')}
           value={row.end}
           onChange={(e) => onChange({ ...row, end: e.currentTarget.value })}
-          w={110}
+          w={132}
           data-testid={`${testId}-end`}
         />
         {iv && iv.end > 1440 && (

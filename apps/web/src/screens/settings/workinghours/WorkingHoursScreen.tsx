@@ -68,16 +68,21 @@ export default function WorkingHoursScreen() {
 
   return (
     <Stack gap="lg" maw={760}>
-      <PageHeader title={t('titles.settings-workinghours')} description={t('settings.holidays.hint')} />
+      <PageHeader title={t('titles.settings-workinghours')} description={t('settings.businessHours.page')} />
       {!space ? (
         <Alert color="gray">{t('settings.holidays.none')}</Alert>
       ) : (
         <>
           <SpaceSelect spaces={spaces} value={space.id} onChange={setSpaceId} />
           <BusinessHoursPanel key={space.id} spaceId={space.id} timezone={space.timezone} />
-          <Text fw={600} fz="lg">
-            {t('settings.holidays.title')}
-          </Text>
+          <div>
+            <Text fw={600} fz="lg">
+              {t('settings.holidays.title')}
+            </Text>
+            <Text fz="sm" c="dimmed">
+              {t('settings.holidays.hint')}
+            </Text>
+          </div>
           <Paper withBorder p={{ base: 'md', sm: 'lg' }} radius="md">
             <form onSubmit={(event) => void add(event)} noValidate>
               <Group align="flex-end" gap="sm" wrap="wrap">
