@@ -4,6 +4,7 @@ export * from './api-access';
 export * from './audit';
 export * from './billing';
 export * from './bulk';
+export * from './business-hours';
 export * from './constants';
 export * from './custom-facts';
 export * from './forms';

@@ -118,6 +118,7 @@ describe('author and publication conditions', () => {
       authorItems: false,
       authorLabels: false,
       post: false,
+      businessHours: false,
     });
     expect(
       factsNeeded([
@@ -128,7 +129,18 @@ describe('author and publication conditions', () => {
           ],
         },
       ]),
-    ).toEqual({ authorItems: true, authorLabels: false, post: true });
+    ).toEqual({ authorItems: true, authorLabels: false, post: true, businessHours: false });
+    expect(factsNeeded([{ any: [{ type: 'business_hours', negate: true }] }]).businessHours).toBe(true);
+  });
+
+  it('business hours: within when the fact says so; without a schedule (no fact) never', () => {
+    const within = { all: [{ type: 'business_hours' as const }] };
+    const outside = { all: [{ type: 'business_hours' as const, negate: true }] };
+    expect(matchesRule(within, facts({ withinBusinessHours: true }))).toBe(true);
+    expect(matchesRule(within, facts({ withinBusinessHours: false }))).toBe(false);
+    expect(matchesRule(within, facts())).toBe(false);
+    expect(matchesRule(outside, facts({ withinBusinessHours: false }))).toBe(true);
+    expect(ruleConditionsSchema.safeParse(within).success).toBe(true);
   });
 });
 

@@ -43,6 +43,7 @@ export const RULE_CONDITION_TYPES = [
   'author_items',
   'author_label',
   'post_contains',
+  'business_hours',
 ] as const;
 export type RuleConditionType = (typeof RULE_CONDITION_TYPES)[number];
 
@@ -178,6 +179,11 @@ export const ruleLeafSchema = z.discriminatedUnion(
         .max(100, 'field.tooLong'),
       negate: z.boolean().optional(),
     }),
+    /**
+     * The item arrived (its created_at) within business hours: the schedule of its account's company, else
+     * the space's (settings/workinghours, business-hours.ts). No schedule: never within.
+     */
+    z.object({ type: z.literal('business_hours'), negate: z.boolean().optional() }),
   ],
   { error: 'rules.condition.invalid' },
 );
@@ -337,11 +343,13 @@ export interface RuleFacts {
   authorLabelIds?: readonly number[];
   /** The text of the publication the item is under ('' when none). */
   postText?: string;
+  /** Whether the item arrived within business hours (false when the space has no schedule). */
+  withinBusinessHours?: boolean;
 }
 
 /** Which of the costlier facts a set of rules reads, so the engine loads only those. */
 export function factsNeeded(trees: readonly RuleGroup[]) {
-  const need = { authorItems: false, authorLabels: false, post: false };
+  const need = { authorItems: false, authorLabels: false, post: false, businessHours: false };
   const walk = (node: RuleNode) => {
     if (isRuleGroup(node)) {
       for (const child of 'all' in node ? node.all : node.any) walk(child);
@@ -350,6 +358,7 @@ export function factsNeeded(trees: readonly RuleGroup[]) {
     if (node.type === 'author_items') need.authorItems = true;
     if (node.type === 'author_label') need.authorLabels = true;
     if (node.type === 'post_contains') need.post = true;
+    if (node.type === 'business_hours') need.businessHours = true;
   };
   for (const tree of trees) walk(tree);
   return need;
@@ -397,6 +406,8 @@ function leafMatches(leaf: RuleLeaf, facts: RuleFacts, text: string, lower: stri
       const post = (facts.postText ?? '').toLocaleLowerCase();
       return leaf.values.some((v) => post.includes(v.toLocaleLowerCase()));
     }
+    case 'business_hours':
+      return facts.withinBusinessHours === true;
   }
 }
 

@@ -120,6 +120,11 @@ export interface StatsOverview {
   /** Open now (new, inprogress, open), regardless of the period. */
   backlog: { items: number; chats: number; oldest_at: number | null };
   by_provider: { provider: string; items: number; chats: number; messages: number }[];
+  /**
+   * First response time in business hours (docs/statistics.md "Business hours") of the current and the
+   * previous period; null when the space has no business-hours schedule.
+   */
+  business: { current: Durations; previous: Durations | null } | null;
 }
 
 export interface StatsVolumeRow {
@@ -146,6 +151,8 @@ export interface StatsOperatorRow {
   closed: number;
   first_replies: number;
   frt_median: number | null;
+  /** The same median in business hours; null when the space has no business-hours schedule. */
+  frt_median_business: number | null;
 }
 export interface StatsOperators {
   period: StatsPeriod;
@@ -201,8 +208,16 @@ export interface StatsClosed {
 
 /** Buckets of a duration distribution, upper bounds in seconds (the last one is open). */
 export const STATS_TIME_BUCKETS = [300, 900, 3600, 14_400, 86_400] as const;
+export interface StatsTimeFigures {
+  first_response: Durations;
+  resolution: Durations;
+  buckets: { first_response: number[]; resolution: number[] };
+  days: { day: string; first_response: number | null; resolution: number | null }[];
+}
 export interface StatsTime {
   period: StatsPeriod;
+  /** The same figures in business hours; null when the space has no business-hours schedule. */
+  business: StatsTimeFigures | null;
   first_response: Durations;
   resolution: Durations;
   /** Counts per bucket: [≤5 min, ≤15 min, ≤1 h, ≤4 h, ≤24 h, more], for each measure. */
@@ -210,13 +225,15 @@ export interface StatsTime {
   /** Median per local day of arrival. */
   days: { day: string; first_response: number | null; resolution: number | null }[];
   /** With compare=1: the previous period's. */
-  previous?: Omit<StatsTime, 'previous'> | null;
+  previous?: Omit<StatsTime, 'previous' | 'business'> | null;
 }
 
 export interface StatsOperatorTimeRow {
   user_id: number;
   name: string;
   first_replies: Durations;
+  /** In business hours; null when the space has no business-hours schedule. */
+  first_replies_business: Durations | null;
 }
 export interface StatsOperatorTimes {
   period: StatsPeriod;
@@ -230,6 +247,8 @@ export interface StatsPerson {
   row: StatsOperatorRow;
   closed: StatsClosedRow;
   first_replies: Durations;
+  /** In business hours; null when the space has no business-hours schedule. */
+  first_replies_business: Durations | null;
 }
 
 /** A user status of the space, as the status tabs show it (stats/users/statuses). */

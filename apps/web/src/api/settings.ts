@@ -1,4 +1,4 @@
-import type { RolePresetName } from '@otklik/shared';
+import type { BusinessHoursAnswer, BusinessHoursSettings, RolePresetName } from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
 import { type QueryKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
@@ -241,6 +241,33 @@ export const useHolidayCrud = () =>
     '/v1/workinghours/holidays',
     queryKeys.schedule,
   );
+
+/** GET /v1/workinghours/business: the space's business hours and companies' overrides. */
+export const useBusinessHours = (spaceId?: number) =>
+  useQuery({
+    queryKey: [...queryKeys.schedule, 'business', spaceId],
+    queryFn: ({ signal }) =>
+      api.get<BusinessHoursAnswer>('/v1/workinghours/business', { signal, query: { space_id: spaceId! } }),
+    enabled: spaceId !== undefined,
+  });
+
+/** Saving or removing the space's schedule or a company's override also changes the business-hours stats. */
+export const useBusinessHoursWrite = () => ({
+  save: useInvalidating(
+    (body: BusinessHoursSettings & { space_id: number; company_id: number | null }) =>
+      api.put<BusinessHoursAnswer>('/v1/workinghours/business', body),
+    queryKeys.schedule,
+    ['stats'],
+  ),
+  remove: useInvalidating(
+    ({ space_id, company_id }: { space_id: number; company_id: number | null }) =>
+      api.delete<BusinessHoursAnswer>('/v1/workinghours/business', undefined, {
+        query: company_id === null ? { space_id } : { space_id, company_id },
+      }),
+    queryKeys.schedule,
+    ['stats'],
+  ),
+});
 
 // ---------------------------------------------------------------- my settings
 

@@ -57,6 +57,7 @@ export const rulesEn: Dictionary<typeof rulesRu> = {
     author_items: "Author's conversations",
     author_label: 'Author label',
     post_contains: 'Publication contains',
+    business_hours: 'Arrived within business hours',
   },
   itemsFrom: 'From',
   itemsTo: 'To',

@@ -54,6 +54,7 @@ export const rulesRu = {
     author_items: 'Обращений автора',
     author_label: 'Метка автора',
     post_contains: 'Публикация содержит',
+    business_hours: 'Пришло в рабочие часы',
   },
   itemsFrom: 'От',
   itemsTo: 'До',

@@ -1,4 +1,18 @@
-import { bigint, boolean, date, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import type { BusinessSpecialDay, BusinessWeekInterval } from '@otklik/shared';
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { companies } from './organisation';
 import { spaces } from './spaces';
 import { users } from './users';
 
@@ -115,4 +129,24 @@ export const holidays = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('holidays_space_idx').on(t.spaceId, t.day)],
+);
+
+/**
+ * The business-hours schedule (settings/workinghours, docs/statistics.md "Business hours"): the space's
+ * (company_id null) or a company's override. The time zone is the space's; the days off are `holidays`.
+ */
+export const businessHours = pgTable(
+  'business_hours',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    spaceId: integer('space_id')
+      .notNull()
+      .references(() => spaces.id, { onDelete: 'cascade' }),
+    companyId: integer('company_id').references(() => companies.id, { onDelete: 'cascade' }),
+    week: jsonb().$type<BusinessWeekInterval[]>().notNull(),
+    specialDays: jsonb('special_days').$type<BusinessSpecialDay[]>().notNull(),
+    updatedBy: integer('updated_by'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('business_hours_space_company_uq').on(t.spaceId, sql`coalesce(${t.companyId}, 0)`)],
 );

@@ -12,6 +12,7 @@ import {
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { authorLabels, items, itemTags, objects, posts } from '../../db/schema';
 import { previewMacro } from '../macros/runner';
+import { spaceBusinessCalendar, withinBusinessHours } from '../workinghours/business-hours';
 import type { EngineDeps } from './engine';
 
 // Dry run (issue 17): before a rule is enabled, which of the space's last 1,000 customer items it would
@@ -58,6 +59,7 @@ export async function dryRun(
           );
   // The costlier facts for all of them at once, when the rule reads them.
   const need = factsNeeded([rule.conditions]);
+  const calendar = need.businessHours ? await spaceBusinessCalendar(db, spaceId) : null;
   const authorIds = [...new Set(rows.flatMap((r) => (r.authorId === null ? [] : [r.authorId])))];
   const postIds = [...new Set(rows.flatMap((r) => (r.postId === null ? [] : [r.postId])))];
   const counts =
@@ -95,6 +97,7 @@ export async function dryRun(
       authorItems: r.authorId === null ? 0 : (countOf.get(r.authorId) ?? 0),
       authorLabelIds: labelRows.filter((l) => l.authorId === r.authorId).map((l) => l.labelId),
       postText: r.postId === null ? '' : (postText.get(r.postId) ?? ''),
+      withinBusinessHours: calendar ? withinBusinessHours(calendar, r.companyId, r.createdAt) : false,
     }),
   );
   const detailed = matched.slice(0, RULE_DRY_RUN_DETAILS);

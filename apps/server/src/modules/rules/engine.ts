@@ -25,6 +25,7 @@ import { audit } from '../audit/record';
 import type { ActionDeps } from '../inbox/actions/send';
 import { runActions } from '../macros/runner';
 import { loadActor, type ServerActor } from '../spaces/actor';
+import { spaceBusinessCalendar, withinBusinessHours } from '../workinghours/business-hours';
 import { activeRules, type RuleRow } from './service';
 
 // The auto-rules engine (issue 17). An item that arrived (jobs/rules-worker.ts, fed by the ingestion
@@ -47,7 +48,7 @@ type ItemRow = typeof items.$inferSelect;
 export async function factsOf(
   db: Db,
   item: ItemRow,
-  need = { authorItems: true, authorLabels: true, post: true },
+  need = { authorItems: true, authorLabels: true, post: true, businessHours: true },
 ): Promise<RuleFacts> {
   const [object] = await db
     .select({ provider: objects.provider, companyId: objects.companyId })
@@ -85,6 +86,13 @@ export async function factsOf(
     authorItems: Number(count?.n ?? 0),
     authorLabelIds: labelRows.map((r) => r.id),
     postText: post?.text ?? '',
+    withinBusinessHours: need.businessHours
+      ? withinBusinessHours(
+          await spaceBusinessCalendar(db, item.spaceId),
+          object?.companyId ?? null,
+          item.createdAt,
+        )
+      : false,
   };
 }
 

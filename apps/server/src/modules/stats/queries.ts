@@ -30,7 +30,7 @@ export type StatsFilters = Pick<StatsQuery, 'provider' | 'object_id' | 'kind' | 
 const ITEM_KINDS = ['comment', 'review', 'mention'] as const;
 const OPEN = sql`('new', 'inprogress', 'open')`;
 
-async function rows<T>(db: Db, query: SQL): Promise<T[]> {
+export async function rows<T>(db: Db, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
@@ -110,7 +110,7 @@ const at = (seconds: number) => sql`to_timestamp(${seconds})`;
  * The units of work that came in during the period: customer items (arrival = created_at, the network's
  * time) and dialogs (arrival = their first customer message). One row each with its first reply.
  */
-function unitsCte(scope: InboxScope, f: StatsFilters, p: StatsPeriod): SQL {
+export function unitsCte(scope: InboxScope, f: StatsFilters, p: StatsPeriod): SQL {
   const itemsPart = sql`SELECT 'item'::text AS unit, i.id, i.kind, i.object_id, i.created_at AS arrived,
       i.first_reply_at, CASE WHEN i.status = 'closed' THEN i.closed_at END AS closed_at
     FROM items i
@@ -330,6 +330,7 @@ export async function operators(
     closed: Number(r.closed),
     first_replies: Number(r.n),
     frt_median: r.median === null || r.median === undefined ? null : Math.round(Number(r.median)),
+    frt_median_business: null,
   }));
 }
 
@@ -478,7 +479,7 @@ export async function times(
   scope: InboxScope,
   f: StatsFilters,
   p: StatsPeriod,
-): Promise<Omit<StatsTime, 'period'>> {
+): Promise<Omit<StatsTime, 'period' | 'business'>> {
   const bucketCols = (expr: SQL, name: string) =>
     sql.join(
       [...STATS_TIME_BUCKETS, null].map((upper, i) => {
@@ -538,7 +539,12 @@ export async function operatorTimes(
       FROM (${firstsQuery(scope, f, p, onlyUserId)}) x JOIN users usr ON usr.id = x.user_id
       ORDER BY x.median, usr.name, usr.id`,
   );
-  return result.map((r) => ({ user_id: Number(r.user_id), name: r.name, first_replies: toDurations(r) }));
+  return result.map((r) => ({
+    user_id: Number(r.user_id),
+    name: r.name,
+    first_replies: toDurations(r),
+    first_replies_business: null,
+  }));
 }
 
 /**

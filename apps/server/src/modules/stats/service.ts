@@ -27,6 +27,8 @@ import { type InboxScope, scopeFor } from '../inbox/scope';
 import { issueScope, scopeIssues } from '../issues/policy';
 import { expiredAt } from '../issues/service';
 import type { ServerActor } from '../spaces/actor';
+import { type BusinessCalendar, loadBusinessCalendar } from '../workinghours/business-hours';
+import { businessFirstResponse, businessFirstsByUser, businessTimes } from './business';
 import { daysOf, previousPeriod, resolvePeriod } from './period';
 import {
   backlog,
@@ -52,6 +54,12 @@ import {
 interface Context {
   scope: InboxScope;
   timezone: string;
+}
+
+/** The space's business-hours calendar, or null when it has no schedule (business figures are null). */
+async function calendarOf(db: Db, spaceId: number, timezone: string): Promise<BusinessCalendar | null> {
+  const calendar = await loadBusinessCalendar(db, spaceId, timezone);
+  return calendar.empty ? null : calendar;
 }
 
 /** The scope of `ability` narrowed to the requested space; 403 when the caller may not see it. */
@@ -80,6 +88,8 @@ async function compared<T>(
 export async function overview(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<StatsOverview> {
   const { scope, timezone } = await contextFor(db, actor, 'stats.view', q.space_id);
   const period = await resolvePeriod(db, timezone, q, now);
+  const prev = q.compare ? await previousPeriod(db, period) : null;
+  const calendar = await calendarOf(db, q.space_id, timezone);
   const byProvider = new Map<string, { provider: string; items: number; chats: number; messages: number }>();
   for (const row of await volume(db, scope, q, period)) {
     const entry = byProvider.get(row.provider) ?? { provider: row.provider, items: 0, chats: 0, messages: 0 };
@@ -96,6 +106,12 @@ export async function overview(db: Db, actor: ServerActor, q: StatsQuery, now: D
     by_provider: [...byProvider.values()].sort(
       (a, b) => b.items + b.messages - (a.items + a.messages) || a.provider.localeCompare(b.provider),
     ),
+    business: calendar
+      ? {
+          current: await businessFirstResponse(db, scope, q, period, calendar),
+          previous: prev ? await businessFirstResponse(db, scope, q, prev, calendar) : null,
+        }
+      : null,
   };
 }
 
@@ -129,7 +145,13 @@ export async function operatorsOf(
     only = actor.userId;
   }
   const period = await resolvePeriod(db, context.timezone, q, now);
-  return { period, rows: await operators(db, context.scope, q, period, only) };
+  const rows = await operators(db, context.scope, q, period, only);
+  const calendar = await calendarOf(db, q.space_id, context.timezone);
+  if (calendar) {
+    const business = await businessFirstsByUser(db, context.scope, q, period, calendar);
+    for (const row of rows) row.frt_median_business = business.get(row.user_id)?.median ?? null;
+  }
+  return { period, rows };
 }
 
 /** The space's scope and the resolved period for an endpoint that needs stats.view. */
@@ -156,7 +178,13 @@ export async function closedOf(db: Db, actor: ServerActor, q: StatsQuery, now: D
 export async function timeOf(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<StatsTime> {
   const { scope, period } = await viewed(db, actor, q, now);
   const run = (p: StatsPeriod) => times(db, scope, q, p);
-  return { period, ...(await run(period)), previous: await compared(db, q, period, run) };
+  const calendar = await calendarOf(db, q.space_id, period.timezone);
+  return {
+    period,
+    ...(await run(period)),
+    previous: await compared(db, q, period, run),
+    business: calendar ? await businessTimes(db, scope, q, period, calendar) : null,
+  };
 }
 
 export async function operatorTimesOf(
@@ -166,8 +194,16 @@ export async function operatorTimesOf(
   now: Date,
 ): Promise<StatsOperatorTimes> {
   const { scope, period } = await viewed(db, actor, q, now);
-  return { period, rows: await operatorTimes(db, scope, q, period, null) };
+  const rows = await operatorTimes(db, scope, q, period, null);
+  const calendar = await calendarOf(db, q.space_id, period.timezone);
+  if (calendar) {
+    const business = await businessFirstsByUser(db, scope, q, period, calendar);
+    for (const row of rows) row.first_replies_business = business.get(row.user_id) ?? EMPTY_DURATIONS;
+  }
+  return { period, rows };
 }
+
+const EMPTY_DURATIONS = { count: 0, median: null, p90: null };
 
 /** One person's figures within the caller's scope: the operators row, closings by how, first replies. */
 async function person(
@@ -188,6 +224,11 @@ async function person(
   const [row] = await operators(db, context.scope, q, period, userId);
   const [closed] = await closedBy(db, context.scope, q, period, userId);
   const [firsts] = await operatorTimes(db, context.scope, q, period, userId);
+  const calendar = await calendarOf(db, q.space_id, context.timezone);
+  const business = calendar
+    ? ((await businessFirstsByUser(db, context.scope, q, period, calendar)).get(userId) ?? EMPTY_DURATIONS)
+    : null;
+  if (row && business) row.frt_median_business = business.median;
   return {
     period,
     user: member,
@@ -198,9 +239,11 @@ async function person(
       closed: 0,
       first_replies: 0,
       frt_median: null,
+      frt_median_business: null,
     },
     closed: closed ?? { user_id: userId, name: member.name, reply: 0, noreply: 0, autorule: 0, total: 0 },
-    first_replies: firsts?.first_replies ?? { count: 0, median: null, p90: null },
+    first_replies: firsts?.first_replies ?? EMPTY_DURATIONS,
+    first_replies_business: business,
   };
 }
 

@@ -238,9 +238,25 @@ describe('stats — figures over a seeded space', () => {
     const body = await ok(s.admin.headers, 'operators', `space_id=${s.spaceId}&${PERIOD}`);
     expect(body.rows).toEqual([
       // Anna: replies i2, i3 (second), i7; closed i2, i7, i6; first replies 600 and 120 → median 120.
-      { user_id: s.op1.user.id, name: 'Anna', replies: 3, closed: 3, first_replies: 2, frt_median: 120 },
+      {
+        user_id: s.op1.user.id,
+        name: 'Anna',
+        replies: 3,
+        closed: 3,
+        first_replies: 2,
+        frt_median: 120,
+        frt_median_business: null,
+      },
       // Boris: replies i3, chat1; closed i3; first replies 3600 and 1800 → median 1800.
-      { user_id: s.op2.user.id, name: 'Boris', replies: 2, closed: 1, first_replies: 2, frt_median: 1800 },
+      {
+        user_id: s.op2.user.id,
+        name: 'Boris',
+        replies: 2,
+        closed: 1,
+        first_replies: 2,
+        frt_median: 1800,
+        frt_median_business: null,
+      },
     ]);
   });
 
@@ -318,7 +334,15 @@ describe('stats — who sees what', () => {
     const ops = await ok(analyst.headers, 'operators', `space_id=${s.spaceId}&${PERIOD}`);
     // Only Anna closed i6 on a2.
     expect(ops.rows).toEqual([
-      { user_id: s.op1.user.id, name: 'Anna', replies: 0, closed: 1, first_replies: 0, frt_median: null },
+      {
+        user_id: s.op1.user.id,
+        name: 'Anna',
+        replies: 0,
+        closed: 1,
+        first_replies: 0,
+        frt_median: null,
+        frt_median_business: null,
+      },
     ]);
   });
 
@@ -522,8 +546,18 @@ describe('stats — tags, posts, closings, times, one person', () => {
   it('userstime: per member first response median and p90', async () => {
     const body = await ok(s.admin.headers, 'operator-times', q());
     expect(body.rows).toEqual([
-      { user_id: s.op1.user.id, name: 'Anna', first_replies: { count: 2, median: 120, p90: 600 } },
-      { user_id: s.op2.user.id, name: 'Boris', first_replies: { count: 2, median: 1800, p90: 3600 } },
+      {
+        user_id: s.op1.user.id,
+        name: 'Anna',
+        first_replies: { count: 2, median: 120, p90: 600 },
+        first_replies_business: null,
+      },
+      {
+        user_id: s.op2.user.id,
+        name: 'Boris',
+        first_replies: { count: 2, median: 1800, p90: 3600 },
+        first_replies_business: null,
+      },
     ]);
     expect((await ok(limited.headers, 'operator-times', q())).rows).toEqual([]);
   });

@@ -29,7 +29,7 @@ export async function publishScheduleChanged(write: ScheduleWrite, spaceId: numb
 export async function publishSpaceScheduleChanged(
   write: ScheduleWrite,
   spaceId: number,
-  kind: 'templates' | 'holidays',
+  kind: 'templates' | 'holidays' | 'business',
 ) {
   await write.bus.publish({
     type: 'workinghours.changed',

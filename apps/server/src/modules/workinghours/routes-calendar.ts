@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { authorize } from '../spaces/actor';
 import { createAbsence, deleteAbsence, findAbsences, getAbsence, updateAbsence } from './absences';
+import { deleteBusinessHours, readBusinessHours, saveBusinessHours } from './business-hours';
 import { createHoliday, deleteHoliday, findHolidays, getHoliday, updateHoliday } from './holidays';
 import {
   authorizeRecord,
@@ -9,6 +10,7 @@ import {
   canManageSchedule,
   memberSpaceIds,
   requireMembership,
+  spaceTimeZone,
 } from './policy';
 import { presentAbsence, presentHoliday } from './presenter';
 import { actorOf, bearer, maybeDate, type RouteContext, toDate, writeOf } from './route-context';
@@ -16,6 +18,9 @@ import {
   absenceBody,
   absencePatch,
   absencesQuery,
+  businessHoursBody,
+  businessHoursDeleteQuery,
+  businessHoursQuery,
   holidayBody,
   holidayPatch,
   holidaysQuery,
@@ -153,6 +158,73 @@ export function registerHolidayRoutes(ctx: RouteContext) {
       const { actor, holiday } = await loadHoliday(req, req.params.id);
       await deleteHoliday(writeOf(ctx, actor), holiday);
       return { message: 'ok' };
+    },
+  );
+}
+
+/**
+ * The space's business-hours schedule and its companies' overrides (settings/workinghours): every member
+ * reads them (statistics and the rules use them); 'workinghours.manage' sets and removes them.
+ */
+export function registerBusinessHoursRoutes(ctx: RouteContext) {
+  const { app, db } = ctx;
+
+  app.get(
+    '/workinghours/business',
+    {
+      preHandler: ctx.authenticated,
+      schema: {
+        tags,
+        security: bearer,
+        summary: "The space's business hours (weekly hours, special working days) and companies' overrides",
+        querystring: businessHoursQuery,
+      },
+    },
+    async (req) => {
+      const actor = await actorOf(ctx, req);
+      const spaceId = req.query.space_id;
+      requireMembership(actor, spaceId);
+      return readBusinessHours(db, spaceId, spaceTimeZone(actor, spaceId));
+    },
+  );
+
+  app.put(
+    '/workinghours/business',
+    {
+      preHandler: ctx.authenticated,
+      schema: {
+        tags,
+        security: bearer,
+        summary: "Sets the space's business hours, or a company's override with company_id",
+        body: businessHoursBody,
+      },
+    },
+    async (req) => {
+      const actor = await actorOf(ctx, req);
+      const { space_id: spaceId, company_id: companyId, week, special_days } = req.body;
+      authorize(actor, 'workinghours.manage', spaceId);
+      await saveBusinessHours(writeOf(ctx, actor), spaceId, companyId ?? null, { week, special_days });
+      return readBusinessHours(db, spaceId, spaceTimeZone(actor, spaceId));
+    },
+  );
+
+  app.delete(
+    '/workinghours/business',
+    {
+      preHandler: ctx.authenticated,
+      schema: {
+        tags,
+        security: bearer,
+        summary: "Removes the space's business hours, or a company's override with company_id",
+        querystring: businessHoursDeleteQuery,
+      },
+    },
+    async (req) => {
+      const actor = await actorOf(ctx, req);
+      const { space_id: spaceId, company_id: companyId } = req.query;
+      authorize(actor, 'workinghours.manage', spaceId);
+      await deleteBusinessHours(writeOf(ctx, actor), spaceId, companyId ?? null);
+      return readBusinessHours(db, spaceId, spaceTimeZone(actor, spaceId));
     },
   );
 }

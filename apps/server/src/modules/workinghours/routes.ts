@@ -12,7 +12,7 @@ import {
 } from './policy';
 import { presentMySlot, presentSlot } from './presenter';
 import { actorOf, bearer, maybeDate, type RouteContext, toDate, writeOf } from './route-context';
-import { registerAbsenceRoutes, registerHolidayRoutes } from './routes-calendar';
+import { registerAbsenceRoutes, registerBusinessHoursRoutes, registerHolidayRoutes } from './routes-calendar';
 import { registerTemplateRoutes } from './routes-templates';
 import { idParams, meQuery, slotBody, slotPatch, slotsQuery } from './schemas';
 import { createSlot, deleteSlot, findMySchedule, findSlots, getSlot, readRange, updateSlot } from './slots';
@@ -34,6 +34,7 @@ export async function registerWorkinghoursModule(
   registerTemplateRoutes(ctx);
   registerAbsenceRoutes(ctx);
   registerHolidayRoutes(ctx);
+  registerBusinessHoursRoutes(ctx);
 }
 
 function registerMyScheduleRoutes(ctx: RouteContext) {

@@ -1,3 +1,4 @@
+import { businessHoursSettingsSchema } from '@otklik/shared';
 import { z } from 'zod';
 import { parseCivilDate } from './timezone';
 
@@ -106,3 +107,11 @@ export const holidayBody = z.object({
 export type HolidayBody = z.infer<typeof holidayBody>;
 export const holidayPatch = holidayBody.omit({ space_id: true }).partial();
 export type HolidayPatch = z.infer<typeof holidayPatch>;
+
+export const businessHoursQuery = z.object({ space_id: z.coerce.number().int().positive() });
+export const businessHoursBody = businessHoursSettingsSchema.and(
+  z.object({ space_id: id, company_id: id.nullable().optional() }),
+);
+export const businessHoursDeleteQuery = businessHoursQuery.extend({
+  company_id: z.coerce.number().int().positive().optional(),
+});

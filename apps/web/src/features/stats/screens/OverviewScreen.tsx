@@ -86,6 +86,14 @@ function Overview({ frame }: { frame: StatsFrame }) {
                 previous={p ? formatDuration(t, p.first_response.p90) : null}
                 change={p ? changeOf(c.first_response.p90, p.first_response.p90, false) : null}
               />
+              {o.business && (
+                <Kpi
+                  testId="kpi-frt-business"
+                  label={t('shell.stats.kpi.frtMedianBusiness')}
+                  value={formatDuration(t, o.business.current.median)}
+                  previous={o.business.previous ? formatDuration(t, o.business.previous.median) : null}
+                />
+              )}
               <Kpi
                 testId="kpi-closed"
                 label={t('shell.stats.kpi.closedReply')}

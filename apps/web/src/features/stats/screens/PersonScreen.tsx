@@ -57,6 +57,20 @@ export function Person({
             value: formatDuration(t, d.first_replies.p90),
             raw: d.first_replies.p90,
           },
+          ...(d.first_replies_business
+            ? [
+                {
+                  label: t('shell.stats.col.frtMedianBusiness'),
+                  value: formatDuration(t, d.first_replies_business.median),
+                  raw: d.first_replies_business.median,
+                },
+                {
+                  label: t('shell.stats.col.frtP90Business'),
+                  value: formatDuration(t, d.first_replies_business.p90),
+                  raw: d.first_replies_business.p90,
+                },
+              ]
+            : []),
         ];
         return (
           <Stack gap="md">

@@ -17,6 +17,7 @@ function Replies({ frame }: { frame: StatsFrame }) {
   const { t } = useTranslation();
   const overview = useStats<StatsOverview>('overview', frame.query);
   const c = overview.data?.current;
+  const business = overview.data?.business?.current;
   const closedRows = REASONS.map((reason) => ({
     reason,
     count: c?.closed[reason] ?? 0,
@@ -49,6 +50,21 @@ function Replies({ frame }: { frame: StatsFrame }) {
           value: formatDuration(t, c.first_response.p90),
           raw: c.first_response.p90,
         },
+        // Business hours beside calendar time, when the space has a schedule (docs/statistics.md).
+        ...(business
+          ? [
+              {
+                label: t('shell.stats.kpi.frtMedianBusiness'),
+                value: formatDuration(t, business.median),
+                raw: business.median,
+              },
+              {
+                label: t('shell.stats.kpi.frtP90Business'),
+                value: formatDuration(t, business.p90),
+                raw: business.p90,
+              },
+            ]
+          : []),
       ]
     : [];
   return (

@@ -81,13 +81,23 @@ export function Time({ frame }: { frame: StatsFrame }) {
           ['frtP90', d.first_response.p90],
           ['resMedian', d.resolution.median],
           ['resP90', d.resolution.p90],
+          // Business hours beside calendar time (docs/statistics.md "Business hours").
+          ...(d.business
+            ? ([
+                ['frtMedianBusiness', d.business.first_response.median],
+                ['frtP90Business', d.business.first_response.p90],
+                ['resMedianBusiness', d.business.resolution.median],
+                ['resP90Business', d.business.resolution.p90],
+              ] as const)
+            : []),
         ] as const;
+        const businessDays = new Map((d.business?.days ?? []).map((b) => [b.day, b]));
         const measured = d.first_response.count + d.resolution.count > 0;
         return (
           <Stack gap="md">
             <PeriodLine period={d.period} />
             <Text c="dimmed" fz="sm" data-testid="stats-calendar-time">
-              {t('shell.stats.calendarTime')}
+              {d.business ? t('shell.stats.businessTime') : t('shell.stats.calendarTime')}
             </Text>
             <SimpleGrid cols={{ base: 1, md: 2 }}>
               <StatsBlock title={t('shell.stats.blocks.times')}>
@@ -160,6 +170,26 @@ export function Time({ frame }: { frame: StatsFrame }) {
                     csv: (r) => r.resolution,
                     numeric: true,
                   },
+                  ...(d.business
+                    ? [
+                        {
+                          key: 'frBusiness',
+                          title: t('shell.stats.time.frtMedianBusiness'),
+                          render: (r: { day: string }) =>
+                            formatDuration(t, businessDays.get(r.day)?.first_response ?? null),
+                          csv: (r: { day: string }) => businessDays.get(r.day)?.first_response ?? null,
+                          numeric: true,
+                        },
+                        {
+                          key: 'resBusiness',
+                          title: t('shell.stats.time.resMedianBusiness'),
+                          render: (r: { day: string }) =>
+                            formatDuration(t, businessDays.get(r.day)?.resolution ?? null),
+                          csv: (r: { day: string }) => businessDays.get(r.day)?.resolution ?? null,
+                          numeric: true,
+                        },
+                      ]
+                    : []),
                 ]}
               />
             </StatsBlock>

@@ -51,6 +51,18 @@ export function OperatorsTable({ rows }: { rows: StatsOperatorRow[] }) {
           csv: (r) => r.frt_median,
           numeric: true,
         },
+        // Business hours beside calendar time, when the space has a schedule (docs/statistics.md).
+        ...(rows.some((r) => r.frt_median_business !== null)
+          ? [
+              {
+                key: 'frtBusiness',
+                title: t('shell.stats.col.frtMedianBusiness'),
+                render: (r: StatsOperatorRow) => formatDuration(t, r.frt_median_business),
+                csv: (r: StatsOperatorRow) => r.frt_median_business,
+                numeric: true,
+              },
+            ]
+          : []),
       ]}
     />
   );

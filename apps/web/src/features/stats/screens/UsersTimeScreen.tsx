@@ -1,5 +1,5 @@
 import { Stack } from '@mantine/core';
-import type { StatsOperatorTimes } from '@otklik/shared';
+import type { StatsOperatorTimeRow, StatsOperatorTimes } from '@otklik/shared';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStats } from '../../../api/stats';
@@ -63,6 +63,27 @@ export function UsersTime({ frame }: { frame: StatsFrame }) {
                   csv: (r) => r.first_replies.p90,
                   numeric: true,
                 },
+                // Business hours beside calendar time, when the space has a schedule (docs/statistics.md).
+                ...(rows.some((r) => r.first_replies_business !== null)
+                  ? [
+                      {
+                        key: 'medianBusiness',
+                        title: t('shell.stats.col.frtMedianBusiness'),
+                        render: (r: StatsOperatorTimeRow) =>
+                          formatDuration(t, r.first_replies_business?.median ?? null),
+                        csv: (r: StatsOperatorTimeRow) => r.first_replies_business?.median ?? null,
+                        numeric: true,
+                      },
+                      {
+                        key: 'p90Business',
+                        title: t('shell.stats.col.frtP90Business'),
+                        render: (r: StatsOperatorTimeRow) =>
+                          formatDuration(t, r.first_replies_business?.p90 ?? null),
+                        csv: (r: StatsOperatorTimeRow) => r.first_replies_business?.p90 ?? null,
+                        numeric: true,
+                      },
+                    ]
+                  : []),
               ]}
             />
           </StatsBlock>

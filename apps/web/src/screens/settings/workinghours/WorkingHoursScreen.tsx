@@ -12,6 +12,7 @@ import { QueryState } from '../../../components/QueryState';
 import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useLocale, useMessage } from '../../../i18n/useLocale';
 import { civilDateOf } from '../../../lib/zonedTime';
+import { BusinessHoursPanel } from './BusinessHoursPanel';
 
 function formatDay(day: string, locale: string) {
   return new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : 'ru-RU', {
@@ -23,7 +24,10 @@ function formatDay(day: string, locale: string) {
   }).format(new Date(`${day}T12:00:00Z`));
 }
 
-/** /settings/workinghours: the space's working calendar — holidays (days off for the whole team). */
+/**
+ * /settings/workinghours: the space's working calendar — business hours (weekly hours, special working
+ * days, companies' overrides) and holidays (days off for the whole team).
+ */
 export default function WorkingHoursScreen() {
   const { t } = useTranslation();
   const locale = useLocale();
@@ -64,12 +68,21 @@ export default function WorkingHoursScreen() {
 
   return (
     <Stack gap="lg" maw={760}>
-      <PageHeader title={t('titles.settings-workinghours')} description={t('settings.holidays.hint')} />
+      <PageHeader title={t('titles.settings-workinghours')} description={t('settings.businessHours.page')} />
       {!space ? (
         <Alert color="gray">{t('settings.holidays.none')}</Alert>
       ) : (
         <>
           <SpaceSelect spaces={spaces} value={space.id} onChange={setSpaceId} />
+          <BusinessHoursPanel key={space.id} spaceId={space.id} timezone={space.timezone} />
+          <div>
+            <Text fw={600} fz="lg">
+              {t('settings.holidays.title')}
+            </Text>
+            <Text fz="sm" c="dimmed">
+              {t('settings.holidays.hint')}
+            </Text>
+          </div>
           <Paper withBorder p={{ base: 'md', sm: 'lg' }} radius="md">
             <form onSubmit={(event) => void add(event)} noValidate>
               <Group align="flex-end" gap="sm" wrap="wrap">
