@@ -25,24 +25,24 @@ import { type NotifyDeps, notify } from './service';
 /** The rule_queue trigger of arrivals queued for the watches. */
 export const NOTIFY_QUEUE_TRIGGER = 'notify' as const;
 
-/** Called inside the ingestion transaction: true when something was queued (wake the worker). */
+/**
+ * Called inside the ingestion transaction: true when something was queued (wake the worker). One
+ * statement: the arrivals are inserted only when the space has a watch.
+ */
 export async function queueWatchedArrivals(db: Db, spaceId: number, itemIds: number[]): Promise<boolean> {
   if (itemIds.length === 0) return false;
-  const [watch] = await db
-    .select({ userId: notificationWatches.userId })
-    .from(notificationWatches)
-    .where(
-      and(
-        eq(notificationWatches.spaceId, spaceId),
-        sql`(jsonb_array_length(${notificationWatches.objectIds}) > 0 OR jsonb_array_length(${notificationWatches.filterIds}) > 0)`,
-      ),
+  const queued = (await db.execute(sql`
+    INSERT INTO ${ruleQueue} (space_id, item_id, trigger)
+    SELECT ${spaceId}, arrived.id, ${NOTIFY_QUEUE_TRIGGER}
+    FROM unnest(${`{${itemIds.map((id) => Math.trunc(id)).join(',')}}`}::bigint[]) WITH ORDINALITY AS arrived(id, n)
+    WHERE EXISTS (
+      SELECT 1 FROM ${notificationWatches} w
+      WHERE w.space_id = ${spaceId}
+        AND (jsonb_array_length(w.object_ids) > 0 OR jsonb_array_length(w.filter_ids) > 0)
     )
-    .limit(1);
-  if (!watch) return false;
-  await db
-    .insert(ruleQueue)
-    .values(itemIds.map((itemId) => ({ spaceId, itemId, trigger: NOTIFY_QUEUE_TRIGGER })));
-  return true;
+    ORDER BY arrived.n
+    RETURNING id`)) as unknown as { rows: unknown[] };
+  return queued.rows.length > 0;
 }
 
 const asList = (value: unknown): string[] =>
