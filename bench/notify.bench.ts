@@ -346,7 +346,9 @@ async function main() {
   );
 
   // 3. The digest run for all users: a week later, everything pending is due.
-  const mailer = new Mailer(db, silent, { smtpUrl: smtp.url, from: '"Otklik" <noreply@example.test>' });
+  // BENCH_NOTIFY_SMTP_POOL=1: nodemailer's pooled transport (SMTP_URL with ?pool=true), connections reused.
+  const smtpUrl = process.env.BENCH_NOTIFY_SMTP_POOL ? `${smtp.url}/?pool=true` : smtp.url;
+  const mailer = new Mailer(db, silent, { smtpUrl, from: '"Otklik" <noreply@example.test>' });
   const job = new NotificationDeliveryJob({
     db,
     log: silent,
