@@ -1,15 +1,29 @@
 import { EMAIL_DIGEST_INTERVAL_MS, type Locale, translate } from '@otklik/shared';
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { issues, notificationDeliveries, notifications, spaces, users } from '../db/schema';
+import {
+  issues,
+  memberships,
+  notificationDeliveries,
+  notifications,
+  spaces,
+  tariffs,
+  userGroups,
+  users,
+} from '../db/schema';
 import { taskClock } from '../lib/clock';
 import type { Sealer } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
 import type { Mailer } from '../mail/mailer';
 import { inScope, scopeFor } from '../modules/inbox/scope';
-import { issueInScope, issueScope } from '../modules/issues/policy';
+import { type IssueScope, issueInScope, VIEW } from '../modules/issues/policy';
 import { notificationLink, renderNotificationEmail, spaceSender } from '../modules/notifications/email';
-import { isQuiet, onDeliveriesQueued, spaceSettings } from '../modules/notifications/service';
+import {
+  isQuiet,
+  onDeliveriesQueued,
+  type SpaceSettings,
+  spaceSettings,
+} from '../modules/notifications/service';
 import {
   markSlackBroken,
   type SlackApi,
@@ -18,7 +32,7 @@ import {
   slackToken,
 } from '../modules/notifications/slack';
 import { linkedChats } from '../modules/notifications/telegram';
-import { loadActor } from '../modules/spaces/actor';
+import { actorOf, loadActor, type MembershipRow } from '../modules/spaces/actor';
 import type { TelegramApi } from '../providers/telegram/client';
 import { PeriodicTask } from './periodic';
 
@@ -28,7 +42,12 @@ export const MAX_DELIVERY_ATTEMPTS = 8;
 /** Notifications (and their deliveries) older than this are deleted: the centre is recent history. */
 export const NOTIFICATION_RETENTION_MS = 180 * 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
+/** Mails (user and space groups) per tick, and how many go out at once. */
 const BATCH = 500;
+const SEND_CONCURRENCY = 8;
+/** Due rows read per tick, and at most this many notifications in one mail. */
+const DUE_ROWS = 20_000;
+const PER_MAIL = 200;
 
 export interface NotificationDeliveryDeps {
   db: Db;
@@ -48,6 +67,16 @@ export interface NotificationDeliveryDeps {
 const slackEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 type Delivery = typeof notificationDeliveries.$inferSelect;
+type Group = { userId: number; spaceId: number; ids: number[] };
+interface TickContext {
+  spaces: Map<number, typeof spaces.$inferSelect>;
+  users: Map<number, typeof users.$inferSelect>;
+  /** `${userId}:${spaceId}` → the membership (with space and tariff); absent: no longer a member. */
+  memberOf: Map<string, MembershipRow>;
+  groups: Array<typeof userGroups.$inferSelect>;
+  settings: (spaceId: number) => Promise<SpaceSettings>;
+  sender: (spaceId: number) => Promise<string>;
+}
 type Notification = typeof notifications.$inferSelect;
 
 /** 1 min, 2, 4 … capped at 1 h. */
@@ -275,8 +304,14 @@ export class NotificationDeliveryJob {
       this.prunedAt = now.getTime();
       await this.prune(now);
     }
+    // The due rows themselves (on the partial due index), grouped here by user and space: each group is
+    // then claimed by its ids, not looked for again among every pending row.
     const due = await db
-      .selectDistinct({ userId: notificationDeliveries.userId, spaceId: notificationDeliveries.spaceId })
+      .select({
+        id: notificationDeliveries.id,
+        userId: notificationDeliveries.userId,
+        spaceId: notificationDeliveries.spaceId,
+      })
       .from(notificationDeliveries)
       .where(
         and(
@@ -287,16 +322,87 @@ export class NotificationDeliveryJob {
           this.deps.spaceIds ? inArray(notificationDeliveries.spaceId, this.deps.spaceIds) : undefined,
         ),
       )
-      .limit(BATCH);
-    let sent = 0;
-    for (const group of due) {
-      try {
-        if (await this.sendGroup(group.userId, group.spaceId, now)) sent++;
-      } catch (error) {
-        this.deps.log.error({ err: String(error), ...group }, 'Notification email failed');
+      .orderBy(asc(notificationDeliveries.id))
+      .limit(DUE_ROWS);
+    const groups = new Map<string, Group>();
+    for (const row of due) {
+      const key = `${row.userId}:${row.spaceId}`;
+      let group = groups.get(key);
+      if (!group) {
+        if (groups.size >= BATCH) continue;
+        group = { userId: row.userId, spaceId: row.spaceId, ids: [] };
+        groups.set(key, group);
       }
+      if (group.ids.length < PER_MAIL) group.ids.push(row.id);
     }
+    if (groups.size === 0) return 0;
+    const context = await this.readContext([...groups.values()]);
+    // Several mails in flight: SMTP round trips overlap (each group's rows are its own, claimed by id).
+    const queue = [...groups.values()];
+    let sent = 0;
+    const lane = async () => {
+      for (let group = queue.shift(); group; group = queue.shift()) {
+        try {
+          if (await this.sendGroup(group, context, now)) sent++;
+        } catch (error) {
+          this.deps.log.error(
+            { err: String(error), userId: group.userId, spaceId: group.spaceId },
+            'Notification email failed',
+          );
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: SEND_CONCURRENCY }, lane));
     return sent;
+  }
+
+  /**
+   * What every group of a tick needs, read once: the spaces (name, quiet hours, sender) and each
+   * recipient with their membership in that space and the space's user groups.
+   */
+  private async readContext(groups: Group[]): Promise<TickContext> {
+    const { db } = this.deps;
+    const spaceIds = [...new Set(groups.map((g) => g.spaceId))];
+    const userIds = [...new Set(groups.map((g) => g.userId))];
+    const [spaceRows, members, groupRows] = await Promise.all([
+      db.select().from(spaces).where(inArray(spaces.id, spaceIds)),
+      db
+        .select({ user: users, space: spaces, tariff: tariffs, membership: memberships })
+        .from(memberships)
+        .innerJoin(users, eq(users.id, memberships.userId))
+        .innerJoin(spaces, eq(spaces.id, memberships.spaceId))
+        .innerJoin(tariffs, eq(tariffs.id, spaces.tariffId))
+        .where(and(inArray(memberships.spaceId, spaceIds), inArray(memberships.userId, userIds))),
+      db.select().from(userGroups).where(inArray(userGroups.spaceId, spaceIds)),
+    ]);
+    const settings = new Map<number, Promise<SpaceSettings>>();
+    const senders = new Map<number, Promise<string>>();
+    const users_ = new Map<number, typeof users.$inferSelect>();
+    const memberOf = new Map<string, MembershipRow>();
+    for (const { user, ...row } of members) {
+      users_.set(user.id, user);
+      memberOf.set(`${user.id}:${row.space.id}`, row);
+    }
+    // A recipient who is no longer a member still needs their user row (the mail is then skipped).
+    const missing = userIds.filter((id) => !users_.has(id));
+    if (missing.length > 0)
+      for (const user of await db.select().from(users).where(inArray(users.id, missing)))
+        users_.set(user.id, user);
+    return {
+      spaces: new Map(spaceRows.map((r) => [r.id, r])),
+      users: users_,
+      memberOf,
+      groups: groupRows,
+      settings: (spaceId) => {
+        if (!settings.has(spaceId)) settings.set(spaceId, spaceSettings(db, spaceId));
+        return settings.get(spaceId)!;
+      },
+      sender: (spaceId) => {
+        if (!senders.has(spaceId))
+          senders.set(spaceId, spaceSender(db, spaceId, this.deps.mailer.defaultFrom));
+        return senders.get(spaceId)!;
+      },
+    };
   }
 
   /** Deletes notifications past NOTIFICATION_RETENTION_MS (their deliveries go with them); how many. */
@@ -318,42 +424,35 @@ export class NotificationDeliveryJob {
     return gone.length;
   }
 
-  /** Claims the due rows of one user and space (lease), so no other run takes them meanwhile. */
-  private async claim(userId: number, spaceId: number, now: Date): Promise<Delivery[]> {
-    const { db } = this.deps;
-    const ids = db
-      .select({ id: notificationDeliveries.id })
-      .from(notificationDeliveries)
+  /**
+   * Claims these due rows of one user and space (lease), so no other run takes them meanwhile: a row
+   * another run claimed or sent since the tick read it fails the conditions and is not taken.
+   */
+  private async claim(ids: number[], now: Date): Promise<Delivery[]> {
+    const claimed = await this.deps.db
+      .update(notificationDeliveries)
+      .set({
+        lockedUntil: new Date(now.getTime() + DELIVERY_LEASE_MS),
+        attempts: sql`${notificationDeliveries.attempts} + 1`,
+      })
       .where(
         and(
-          eq(notificationDeliveries.userId, userId),
-          eq(notificationDeliveries.spaceId, spaceId),
+          inArray(notificationDeliveries.id, ids),
           eq(notificationDeliveries.state, 'pending'),
-          eq(notificationDeliveries.channel, 'email'),
           lte(notificationDeliveries.dueAt, now),
           or(isNull(notificationDeliveries.lockedUntil), lt(notificationDeliveries.lockedUntil, now)),
         ),
       )
-      .orderBy(asc(notificationDeliveries.id))
-      .limit(200)
-      .for('update', { skipLocked: true });
-    return db.transaction((tx) =>
-      tx
-        .update(notificationDeliveries)
-        .set({
-          lockedUntil: new Date(now.getTime() + DELIVERY_LEASE_MS),
-          attempts: sql`${notificationDeliveries.attempts} + 1`,
-        })
-        .where(inArray(notificationDeliveries.id, ids))
-        .returning(),
-    );
+      .returning();
+    return claimed.sort((x, y) => x.id - y.id);
   }
 
-  private async sendGroup(userId: number, spaceId: number, now: Date): Promise<boolean> {
+  private async sendGroup(group: Group, context: TickContext, now: Date): Promise<boolean> {
     const { db } = this.deps;
+    const { userId, spaceId } = group;
     // Quiet hours of the space: the mail waits (the rows stay pending, unclaimed).
-    if (isQuiet(await spaceSettings(db, spaceId), now)) return false;
-    const claimed = await this.claim(userId, spaceId, now);
+    if (isQuiet(await context.settings(spaceId), now)) return false;
+    const claimed = await this.claim(group.ids, now);
     if (claimed.length === 0) return false;
     const ids = claimed.map((d) => d.id);
     const skipAll = (reason: string) =>
@@ -361,8 +460,8 @@ export class NotificationDeliveryJob {
         .update(notificationDeliveries)
         .set({ state: 'skipped', lockedUntil: null, lastError: reason })
         .where(inArray(notificationDeliveries.id, ids));
-    const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
-    const [space] = await db.select().from(spaces).where(eq(spaces.id, spaceId)).limit(1);
+    const user = context.users.get(userId);
+    const space = context.spaces.get(spaceId);
     if (!user || !space || !user.email) {
       await skipAll('no recipient');
       return false;
@@ -377,7 +476,11 @@ export class NotificationDeliveryJob {
         ),
       )
       .orderBy(asc(notifications.id));
-    const visible = await this.visibleOnly(user, rows);
+    const membership = context.memberOf.get(`${userId}:${spaceId}`);
+    const visible = await this.visibleOnly(user, rows, {
+      memberships: membership ? [membership] : [],
+      groups: context.groups,
+    });
     const hidden = claimed.filter((d) => !visible.some((n) => n.id === d.notificationId)).map((d) => d.id);
     if (hidden.length > 0)
       await db
@@ -388,7 +491,7 @@ export class NotificationDeliveryJob {
     if (visible.length === 0) return false;
     const locale: Locale = user.locale === 'en' ? 'en' : 'ru';
     const mail = renderNotificationEmail(this.deps, locale, space.name, userId, spaceId, visible);
-    const from = await spaceSender(db, spaceId, this.deps.mailer.defaultFrom);
+    const from = await context.sender(spaceId);
     const shownIds = shown.map((d) => d.id);
     try {
       const mailId = await this.deps.mailer.sendNow({
@@ -425,12 +528,20 @@ export class NotificationDeliveryJob {
   }
 
   /** What the user may see now: items and chats by the inbox scope, tasks by the tasks scope. */
-  private async visibleOnly(user: typeof users.$inferSelect, rows: Notification[]) {
+  private async visibleOnly(
+    user: typeof users.$inferSelect,
+    rows: Notification[],
+    /** The user's membership in the rows' space and its user groups, when the tick read them already. */
+    read?: { memberships: MembershipRow[]; groups: Array<typeof userGroups.$inferSelect> },
+  ) {
     const { db } = this.deps;
-    const actor = await loadActor(db, user);
-    const itemScope = await scopeFor(db, actor, 'items.view');
-    const chatScope = await scopeFor(db, actor, 'messages.view');
-    const taskScope = await issueScope(db, actor);
+    const actor = read ? actorOf(user, read.memberships) : await loadActor(db, user);
+    const itemScope = await scopeFor(db, actor, 'items.view', read?.groups);
+    const chatScope = await scopeFor(db, actor, 'messages.view', read?.groups);
+    const taskScope: IssueScope = {
+      userId: actor.userId,
+      inbox: await scopeFor(db, actor, VIEW, read?.groups),
+    };
     const issueIds = rows.map((r) => r.issueId).filter((id): id is number => id !== null);
     const tasks =
       issueIds.length > 0 ? await db.select().from(issues).where(inArray(issues.id, issueIds)) : [];

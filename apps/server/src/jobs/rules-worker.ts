@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { ruleQueue } from '../db/schema';
 import type { Logger } from '../lib/logger';
-import { NOTIFY_QUEUE_TRIGGER, notifyArrival } from '../modules/notifications/watches';
+import { MatchCache, NOTIFY_QUEUE_TRIGGER, notifyArrival } from '../modules/notifications/watches';
 import { type EngineDeps, runRules } from '../modules/rules/engine';
 import { RULES_QUEUED } from '../modules/rules/queue';
 import { activeRules, type RuleRow } from '../modules/rules/service';
@@ -101,8 +101,12 @@ export class RulesWorker {
       .where(inArray(ruleQueue.id, candidates))
       .returning();
     claimed.sort((a, b) => a.id - b.id);
-    // A space's rules are read once per batch, not once per item.
+    // A space's rules are read once per batch, not once per item; so are the watches and what matching
+    // them needs (the items, filters, memberships, groups).
     const bySpace = new Map<string, Promise<RuleRow[]>>();
+    const watched = new MatchCache(db);
+    const arrivals = claimed.filter((r) => r.trigger === NOTIFY_QUEUE_TRIGGER).map((r) => r.itemId);
+    if (arrivals.length > 0) await watched.prefetch(arrivals).catch(() => undefined);
     for (const row of claimed) {
       const rules = (spaceId: number) => {
         const key = `${spaceId}:${row.trigger}`;
@@ -112,7 +116,7 @@ export class RulesWorker {
       };
       const trigger = row.trigger;
       try {
-        if (trigger === NOTIFY_QUEUE_TRIGGER) await notifyArrival(this.deps, row.itemId);
+        if (trigger === NOTIFY_QUEUE_TRIGGER) await notifyArrival(this.deps, row.itemId, watched);
         else await runRules(this.deps, row.itemId, trigger, { rules, event: row.event });
       } catch (error) {
         this.deps.log.error({ err: String(error), item: row.itemId }, 'Auto-rules failed on an item');

@@ -46,10 +46,19 @@ export class Sealer {
   open(sealed: string): string {
     const [version, iv, tag, data] = sealed.split('.');
     if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('Unsupported sealed value');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString(
-      'utf8',
-    );
+    const decipher = createDecipheriv('aes-256-gcm', this.key, canonical(iv));
+    decipher.setAuthTag(canonical(tag));
+    return Buffer.concat([decipher.update(canonical(data)), decipher.final()]).toString('utf8');
   }
+}
+
+/**
+ * base64url as `seal` writes it, nothing else: Node's decoder ignores stray trailing characters, so
+ * without this check `value` and `value + 'x'` would open alike (a sealed state or token must have
+ * exactly one spelling).
+ */
+function canonical(part: string): Buffer {
+  const bytes = Buffer.from(part, 'base64url');
+  if (bytes.toString('base64url') !== part) throw new Error('Malformed sealed value');
+  return bytes;
 }

@@ -16,7 +16,13 @@ export interface InboxScope {
   spaces: Map<number, number[] | null>;
 }
 
-export async function scopeFor(db: Db, actor: ServerActor, ability: Ability): Promise<InboxScope> {
+export async function scopeFor(
+  db: Db,
+  actor: ServerActor,
+  ability: Ability,
+  /** The user groups of the actor's spaces, when the caller read them already (a batch of users). */
+  preloadedGroups?: Array<typeof userGroups.$inferSelect>,
+): Promise<InboxScope> {
   const spaceIds = spaceIdsWhere(actor, ability);
   const scope: InboxScope = { spaces: new Map() };
   if (spaceIds.length === 0) return scope;
@@ -24,7 +30,11 @@ export async function scopeFor(db: Db, actor: ServerActor, ability: Ability): Pr
     .filter((r) => spaceIds.includes(r.space.id) && r.membership.groupId !== null)
     .map((r) => r.membership.groupId!);
   const groups =
-    groupIds.length > 0 ? await db.select().from(userGroups).where(inArray(userGroups.id, groupIds)) : [];
+    groupIds.length === 0
+      ? []
+      : preloadedGroups
+        ? preloadedGroups.filter((g) => groupIds.includes(g.id))
+        : await db.select().from(userGroups).where(inArray(userGroups.id, groupIds));
   for (const row of actor.rows) {
     if (!spaceIds.includes(row.space.id)) continue;
     if (row.membership.groupId === null) {

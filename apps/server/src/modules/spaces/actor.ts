@@ -57,10 +57,12 @@ export interface ServerActor extends Actor {
 }
 
 export async function loadActor(db: Db, user: UserRow): Promise<ServerActor> {
-  const rows = scopedMemberships(
-    user,
-    takePrefetchedMemberships(user) ?? (await loadMemberships(db, user.id)),
-  );
+  return actorOf(user, takePrefetchedMemberships(user) ?? (await loadMemberships(db, user.id)));
+}
+
+/** The actor of a user whose memberships were read already (a job that reads many users' at once). */
+export function actorOf(user: UserRow, memberships: MembershipRow[]): ServerActor {
+  const rows = scopedMemberships(user, memberships);
   return {
     userId: user.id,
     rows,

@@ -221,7 +221,16 @@ describe('stats — company and tag filters', () => {
     // Olga replied to x1 (Delivery) and x4 (Payment): only x1 with the Delivery filter.
     const ops = await ok(s.admin.headers, 'operators', q);
     expect(ops.rows).toEqual([
-      { user_id: s.op.user.id, name: 'Olga', replies: 1, closed: 0, first_replies: 1, frt_median: 60 },
+      {
+        user_id: s.op.user.id,
+        name: 'Olga',
+        replies: 1,
+        closed: 0,
+        first_replies: 1,
+        frt_median: 60,
+        // No business-hours schedule in this space (docs/statistics.md "Business hours").
+        frt_median_business: null,
+      },
     ]);
     const all = await ok(s.admin.headers, 'operators', `space_id=${s.spaceId}&${PERIOD}`);
     expect(all.rows[0]).toMatchObject({ replies: 2, first_replies: 2 });
