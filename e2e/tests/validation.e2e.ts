@@ -429,6 +429,8 @@ describe('public screens: validation messages, language, titles, not-found, scre
         await waitForPath(page, '/');
         await page.getByTestId('user-menu').waitFor();
         await waitForTitle(page, locale === 'ru' ? 'Статистика — Otklik' : 'Statistics — Otklik');
+        // The overview itself, not its loader: the width check is about what a person gets to see.
+        await page.getByTestId('stats-period').waitFor();
         for (const width of widths) {
           await atWidth(page, width);
           await page.getByTestId('user-menu').waitFor();

@@ -52,7 +52,7 @@ export function SavedStatsFilters({
   };
 
   return (
-    <Group gap="xs" wrap="nowrap">
+    <Group gap="xs" wrap="wrap">
       <Menu position="bottom-end" withinPortal>
         <Menu.Target>
           <Button variant="default" leftSection={<IconBookmark size={16} />} data-testid="stats-saved">

@@ -1,4 +1,5 @@
 import {
+  Box,
   Checkbox,
   Group,
   MultiSelect,
@@ -148,23 +149,26 @@ export function StatsPage({
           <Stack gap="sm">
             {!periodless && (
               <Group gap="sm" wrap="wrap" align="flex-end">
-                <SegmentedControl
-                  data-testid="stats-period"
-                  value={params.preset}
-                  onChange={(value) =>
-                    value === 'custom'
-                      ? update({
-                          preset: 'custom',
-                          from: params.from || todayIso(),
-                          to: params.to || todayIso(),
-                        })
-                      : update({ preset: value as StatsParams['preset'], from: '', to: '' })
-                  }
-                  data={(['today', '7d', '30d', '90d', 'custom'] as const).map((value) => ({
-                    value,
-                    label: t(`shell.stats.presets.${value}`),
-                  }))}
-                />
+                {/* On a phone the five periods are wider than the screen: they scroll sideways here. */}
+                <Box maw="100%" style={{ overflowX: 'auto' }}>
+                  <SegmentedControl
+                    data-testid="stats-period"
+                    value={params.preset}
+                    onChange={(value) =>
+                      value === 'custom'
+                        ? update({
+                            preset: 'custom',
+                            from: params.from || todayIso(),
+                            to: params.to || todayIso(),
+                          })
+                        : update({ preset: value as StatsParams['preset'], from: '', to: '' })
+                    }
+                    data={(['today', '7d', '30d', '90d', 'custom'] as const).map((value) => ({
+                      value,
+                      label: t(`shell.stats.presets.${value}`),
+                    }))}
+                  />
+                </Box>
                 {params.preset === 'custom' && (
                   <>
                     <TextInput
