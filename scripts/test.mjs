@@ -4,7 +4,7 @@
 // Nothing stops the sequence early: all steps run, then a summary is printed, ending with one line
 // `N passed, N failed` (tests counted from Vitest's JSON reports; a failing typecheck, lint or build
 // step counts as 1 failed). Exit code 0 only when nothing failed.
-// Env: CHROMIUM_PATH (default /usr/bin/chromium), TEST_STEP_TIMEOUT_MINUTES (default 30).
+// Env: CHROMIUM_PATH (default /usr/bin/chromium), TEST_STEP_TIMEOUT_MINUTES (default 30; .ci/run sets 35).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
