@@ -111,9 +111,13 @@ describe("the operator's day: views, item navigation, shortcuts, history", () =>
     // From the All list into the newest comment, then j/k without going back to the list.
     await page.getByTestId('view-all').click();
     await page.getByTestId('item-row').filter({ hasText: 'Четвёртый вопрос' }).waitFor();
-    const order = await page.getByTestId('item-row').allTextContents();
-    expect(order[0]).toContain('Четвёртый');
-    expect(order[1]).toContain('Третий');
+    // The All list may show its cached rows for a moment before its re-read puts the newest on top.
+    await expect
+      .poll(async () => {
+        const order = await page.getByTestId('item-row').allTextContents();
+        return [order[0]?.includes('Четвёртый'), order[1]?.includes('Третий')];
+      })
+      .toEqual([true, true]);
     await page
       .getByTestId('item-row')
       .filter({ hasText: 'Четвёртый вопрос' })

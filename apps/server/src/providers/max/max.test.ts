@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectKeptFile } from '../../../test/cdn';
 import { items, messages, objects, outbox } from '../../db/schema';
@@ -108,7 +108,11 @@ describe('inbound', () => {
       chat_id: dialogOf(peter).chat_id!,
       user_id: peter.user_id,
     });
-    const stored = await db().select().from(messages).where(eq(messages.chatId, chatId));
+    const stored = await db()
+      .select()
+      .from(messages)
+      .where(eq(messages.chatId, chatId))
+      .orderBy(asc(messages.id));
     expect(stored.map((m) => [m.externalId, m.text, m.isDeleted])).toEqual([
       [first.body.mid, 'Добрый день! Где заказ?', false],
       [second.body.mid, 'Алло?', true],

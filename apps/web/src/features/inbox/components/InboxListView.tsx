@@ -15,7 +15,7 @@ import {
 import type { BulkAction, MacroDto } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
 import { IconKeyboard, IconRefresh, IconUsers } from '@tabler/icons-react';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useChatsList, useItemsList } from '../../../api/inbox';
@@ -190,7 +190,28 @@ export function InboxListView({ kind, split = false }: { kind: ListKind; split?:
     filterSlot.close();
   };
   const applied = countAppliedFilters(filters, kind);
-  const selectedRows = rows.filter((row) => nav.state.selected.includes(row.id));
+  // The selected rows as last seen: a row that leaves the list for a moment (a re-read, a live change)
+  // keeps its place in the selection and the bar stays open with it.
+  const seenRows = useRef(new Map<number, Row>());
+  const rowsById = useMemo(() => new Map(rows.map((row) => [row.id, row])), [rows]);
+  const selectedRows = useMemo(() => {
+    const seen = seenRows.current;
+    const picked = new Set(nav.state.selected);
+    for (const id of seen.keys()) if (!picked.has(id)) seen.delete(id);
+    const out: Row[] = [];
+    for (const id of nav.state.selected) {
+      const row = rowsById.get(id) ?? seen.get(id);
+      if (!row) continue;
+      seen.set(id, row);
+      out.push(row);
+    }
+    return out;
+  }, [nav.state.selected, rowsById]);
+  // Another filter is another list: the selection of the previous one ends.
+  useEffect(() => {
+    navDispatch({ type: 'clear' });
+    seenRows.current.clear();
+  }, [search, kind, navDispatch]);
   const [macroRun, setMacroRun] = useState<{ macro: MacroDto; itemIds: number[] } | null>(null);
   const hasAccounts = (objects?.items.length ?? 0) > 0;
   const title = tc(kind === 'items' ? 'titles.items' : 'titles.chats');

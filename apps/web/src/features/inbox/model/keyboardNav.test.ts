@@ -29,7 +29,15 @@ describe('list keyboard navigation', () => {
   it('keeps the focus on the same row when a live row arrives on top', () => {
     const state = { focus: 1, selected: [20, 99] };
     const next = navReducer(state, { type: 'rows', previousIds: [10, 20, 30], ids: [5, 10, 20, 30] });
-    expect(next).toEqual({ focus: 2, selected: [20] });
+    expect(next).toEqual({ focus: 2, selected: [20, 99] });
+  });
+
+  it('keeps the selection while its rows are away from the list for a moment (a re-read, a live change)', () => {
+    const state = { focus: -1, selected: [10, 20] };
+    const away = navReducer(state, { type: 'rows', previousIds: [10, 20, 30], ids: [] });
+    expect(away.selected).toEqual([10, 20]);
+    const back = navReducer(away, { type: 'rows', previousIds: [], ids: [10, 20, 30] });
+    expect(back.selected).toEqual([10, 20]);
   });
 
   it('stays unfocused until the first key press when rows load', () => {

@@ -16,7 +16,7 @@ export type NavAction =
   | { type: 'toggle'; id: number }
   | { type: 'select'; ids: number[] }
   | { type: 'clear' }
-  /** The list changed (live rows, a new filter): keep the focus on the same row when it is still there. */
+  /** The list changed (live rows, a re-read): keep the focus on the same row when it is still there. */
   | { type: 'rows'; previousIds: number[]; ids: number[] };
 
 export const initialNavState: NavState = { focus: -1, selected: [] };
@@ -50,9 +50,9 @@ export function navReducer(state: NavState, action: NavAction): NavState {
       const focusedId = action.previousIds[state.focus];
       const kept = focusedId === undefined ? -1 : action.ids.indexOf(focusedId);
       const focus = kept >= 0 ? kept : state.focus < 0 ? -1 : clamp(state.focus, action.ids.length);
-      const selected = state.selected.filter((id) => action.ids.includes(id));
-      if (focus === state.focus && selected.length === state.selected.length) return state;
-      return { focus, selected };
+      // The selection stays: a row may leave the list for a moment while it re-reads itself or a live
+      // change passes through. It ends with Esc, an action that finishes it, or another filter.
+      return focus === state.focus ? state : { ...state, focus };
     }
   }
 }
