@@ -208,10 +208,14 @@ export function InboxListView({ kind, split = false }: { kind: ListKind; split?:
     return out;
   }, [nav.state.selected, rowsById]);
   // Another filter is another list: the selection of the previous one ends.
+  const listKey = `${kind}?${search}`;
+  const shownList = useRef(listKey);
   useEffect(() => {
+    if (shownList.current === listKey) return;
+    shownList.current = listKey;
     navDispatch({ type: 'clear' });
     seenRows.current.clear();
-  }, [search, kind, navDispatch]);
+  }, [listKey, navDispatch]);
   const [macroRun, setMacroRun] = useState<{ macro: MacroDto; itemIds: number[] } | null>(null);
   const hasAccounts = (objects?.items.length ?? 0) > 0;
   const title = tc(kind === 'items' ? 'titles.items' : 'titles.chats');
