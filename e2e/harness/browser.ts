@@ -65,11 +65,28 @@ export async function launchBrowser(): Promise<BrowserHandle> {
   };
 }
 
+/** Chromium refuses captures taller than 16,384 px. */
+const SCREENSHOT_MAX_HEIGHT = 16_384;
+
 /** Saves a full-page PNG to test-results/screens/<name>.png and returns its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(screensDir, { recursive: true });
   const path = join(screensDir, `${name.replace(/[^\w.-]+/g, '_')}.png`);
-  await page.screenshot({ path, fullPage: true });
+  // The whole page, at the viewport's own width. Playwright's fullPage capture lays the page out at the
+  // document's width for a moment (1366 px in a 1381 px window with a scrollbar): media queries flip, the
+  // split view unmounts its list and a selection made in it is gone. A taller viewport keeps the width.
+  const viewport = page.viewportSize();
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  if (!viewport || height <= viewport.height) {
+    await page.screenshot({ path });
+    return path;
+  }
+  await page.setViewportSize({ width: viewport.width, height: Math.min(height, SCREENSHOT_MAX_HEIGHT) });
+  try {
+    await page.screenshot({ path });
+  } finally {
+    await page.setViewportSize(viewport);
+  }
   return path;
 }
 
