@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { repoRoot } from './build-web.mjs';
 
 const bin = (name) => join(repoRoot, 'node_modules/.bin', name);
@@ -32,10 +33,18 @@ function run(command, args, env = {}) {
     const child = spawn(command, args, {
       cwd: repoRoot,
       env: { ...process.env, ...env },
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // own process group: a timeout or Ctrl-C stops the step and all it started
     });
     current = child;
+    // Passed through as it comes; the last 64 KB kept, so a failed check can name its first error below.
+    let tail = '';
+    const keep = (chunk, out) => {
+      out.write(chunk);
+      tail = (tail + chunk.toString()).slice(-65_536);
+    };
+    child.stdout.on('data', (chunk) => keep(chunk, process.stdout));
+    child.stderr.on('data', (chunk) => keep(chunk, process.stderr));
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -47,12 +56,12 @@ function run(command, args, env = {}) {
       clearTimeout(timer);
       current = null;
       console.error(`Could not run ${command}: ${error.message}`);
-      resolvePromise({ code: 127, timedOut });
+      resolvePromise({ code: 127, timedOut, output: tail });
     });
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
       current = null;
-      resolvePromise({ code: code ?? 128, signal, timedOut });
+      resolvePromise({ code: code ?? 128, signal, timedOut, output: tail });
     });
   });
 }
@@ -83,8 +92,24 @@ async function checkStep(name, command, args, env) {
     detail: passed ? '' : result.timedOut ? 'timed out' : `exit code ${result.code}`,
     seconds,
   });
-  if (!passed) testsFailed += 1;
+  if (!passed) {
+    testsFailed += 1;
+    failedNames.push(`${name}: ${firstError(result.output)}`);
+  }
   return passed;
+}
+
+/** The line of a failed check's output that says what is wrong (ANSI colours removed). */
+function firstError(output = '') {
+  const lines = stripVTControlCharacters(output)
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const at = lines.findIndex((line) => /^[×✖]|\berror( TS\d+)?:/i.test(line));
+  if (at < 0) return (lines.at(-1) ?? 'no output').slice(0, 240);
+  // Biome names the place on the line before its message.
+  const place = at > 0 && /:\d+:\d+/.test(lines[at - 1]) ? `${lines[at - 1].split(' ')[0]} ` : '';
+  return `${place}${lines[at]}`.slice(0, 240);
 }
 
 /** A Vitest run: counts come from its JSON report, the exit code catches what the report can't. */
