@@ -10,6 +10,7 @@ export * from './custom-facts';
 export * from './forms';
 export * from './i18n';
 export * from './issues';
+export * from './csi';
 export * from './macros';
 export * from './messages';
 export * from './notes';
