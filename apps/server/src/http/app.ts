@@ -27,6 +27,7 @@ import { registerMediaRoutes } from '../modules/inbox/media';
 import { ListPageCache } from '../modules/inbox/page-cache';
 import { registerInboxModule } from '../modules/inbox/routes';
 import { registerIssuesModule } from '../modules/issues/routes';
+import { registerCsiModule } from '../modules/csi/routes';
 import { registerMacrosModule } from '../modules/macros/routes';
 import { registerNotesModule } from '../modules/notes/routes';
 import { registerNotificationsModule } from '../modules/notifications/routes';
@@ -172,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await registerAuthorsModule(v1, deps, authenticate);
       await registerFactsModule(v1, deps, authenticate);
       await registerStatsModule(v1, deps, authenticate);
+      await registerCsiModule(v1, deps, authenticate);
       // Sockets belong to a login (the hub ends them with its session); API tokens use the HTTP API.
       await registerRealtimeRoutes(v1, hub, authenticateSession, originChecker(config));
       await registerWebhookRoutes(v1, deps);
