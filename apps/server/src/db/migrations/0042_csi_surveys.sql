@@ -20,7 +20,8 @@ CREATE TABLE "csi_surveys" (
 	"score" smallint,
 	"comment" text,
 	"answered_at" timestamp with time zone,
-	"commented_at" timestamp with time zone
+	"commented_at" timestamp with time zone,
+	"answer_message_ids" bigint[] DEFAULT '{}'::bigint[] NOT NULL
 );
 --> statement-breakpoint
 ALTER TABLE "csi_settings" ADD CONSTRAINT "csi_settings_object_id_objects_id_fk" FOREIGN KEY ("object_id") REFERENCES "public"."objects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

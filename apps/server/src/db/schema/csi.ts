@@ -44,6 +44,11 @@ export const csiSurveys = pgTable(
     comment: text(),
     answeredAt: timestamp('answered_at', { withTimezone: true }),
     commentedAt: timestamp('commented_at', { withTimezone: true }),
+    /** The customer messages taken as this survey's answers (not a new conversation). */
+    answerMessageIds: bigint('answer_message_ids', { mode: 'number' })
+      .array()
+      .notNull()
+      .default(sql`'{}'::bigint[]`),
   },
   (t) => [
     index('csi_surveys_chat_idx').on(t.chatId, t.sentAt.desc()),

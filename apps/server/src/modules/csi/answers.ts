@@ -61,7 +61,11 @@ export async function captureAnswers(
       const first = survey.score === null;
       await db
         .update(csiSurveys)
-        .set({ score: Number(score), answeredAt: message.receivedAt })
+        .set({
+          score: Number(score),
+          answeredAt: message.receivedAt,
+          answerMessageIds: sql`array_append(${csiSurveys.answerMessageIds}, ${message.id}::bigint)`,
+        })
         .where(eq(csiSurveys.id, survey.id));
       survey.score = Number(score);
       if (first) reply = texts.comment || texts.thanks || null;
@@ -69,7 +73,11 @@ export async function captureAnswers(
       const comment = message.text.trim();
       await db
         .update(csiSurveys)
-        .set({ comment, commentedAt: message.receivedAt })
+        .set({
+          comment,
+          commentedAt: message.receivedAt,
+          answerMessageIds: sql`array_append(${csiSurveys.answerMessageIds}, ${message.id}::bigint)`,
+        })
         .where(eq(csiSurveys.id, survey.id));
       survey.comment = comment;
       reply = texts.thanks || null;
@@ -120,7 +128,7 @@ async function keepClosed(
         eq(messages.chatId, survey.chatId),
         eq(messages.isOwn, false),
         lte(sql`${survey.sentAt.toISOString()}::timestamptz`, messages.receivedAt),
-        notInArray(messages.id, answerIds),
+        notInArray(messages.id, [...survey.answerMessageIds, ...answerIds]),
       ),
     )
     .limit(1);
