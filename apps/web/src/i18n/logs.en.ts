@@ -137,7 +137,7 @@ export const logsEn: Dictionary<typeof logsRu> = {
     'issue.closed': 'Closed a task',
     'issue.deleted': 'Deleted a task',
     'issue.settings': 'Changed the task settings',
-    'csi.settings': 'Changed an account\'s satisfaction survey',
+    'csi.settings': "Changed an account's satisfaction survey",
     other: 'Action',
   },
   fields: {

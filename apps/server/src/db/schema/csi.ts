@@ -53,8 +53,6 @@ export const csiSurveys = pgTable(
   (t) => [
     index('csi_surveys_chat_idx').on(t.chatId, t.sentAt.desc()),
     index('csi_surveys_space_sent_idx').on(t.spaceId, t.sentAt.desc()),
-    index('csi_surveys_answered_idx')
-      .on(t.spaceId, t.answeredAt.desc())
-      .where(sql`"score" IS NOT NULL`),
+    index('csi_surveys_answered_idx').on(t.spaceId, t.answeredAt.desc()).where(sql`"score" IS NOT NULL`),
   ],
 );
