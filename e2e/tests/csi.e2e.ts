@@ -120,7 +120,7 @@ describe('CSI surveys', () => {
 
     await api('PUT', '/v1/me', { locale: 'en' });
     await page.goto('/stats/csi?locale=en');
-    await page.getByText('Response rate').waitFor();
+    await page.getByTestId('kpi-csi-rate').getByText('Response rate').waitFor();
     await screenshot(page, 'csi-stats-en-375');
     await page.setViewportSize({ width: 1381, height: 900 });
     await screenshot(page, 'csi-stats-en-1381');
