@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildObject, messageEvent } from '../../../test/inbox-helpers';
 import { chats, csiSurveys, messages } from '../../db/schema';
+import { updateToEvents } from '../../providers/telegram/mapping';
 import {
   connectBot,
   customer,
@@ -179,6 +180,32 @@ describe('CSI on Telegram', () => {
     await enable(account.id, { enabled: false });
     await closeChat(chatId);
     expect(await surveysOf(chatId)).toHaveLength(0);
+  });
+});
+
+describe('Telegram button presses', () => {
+  it('a press in a private chat is the customer message with the button data; elsewhere nothing', () => {
+    const anna = customer();
+    const message = { message_id: 7, chat: privateChat(anna), date: 1_700_000_000 };
+    const [event] = updateToEvents({
+      update_id: 42,
+      callback_query: { id: 'cq1', from: anna, message, data: '3' },
+    });
+    expect(event).toMatchObject({
+      type: 'message',
+      chatExternalId: String(anna.id),
+      externalId: `${anna.id}:cb42`,
+      text: '3',
+      isOwn: false,
+      author: { externalId: String(anna.id) },
+    });
+    const group = { id: -100_123, type: 'supergroup' as const, title: 'Shop chat' };
+    expect(
+      updateToEvents({
+        update_id: 43,
+        callback_query: { id: 'cq2', from: anna, message: { ...message, chat: group }, data: '3' },
+      }),
+    ).toEqual([]);
   });
 });
 
