@@ -67,6 +67,7 @@ export const AUDIT_KINDS = [
   'issue.closed',
   'issue.deleted',
   'issue.settings',
+  'csi.settings',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -88,6 +89,7 @@ export const AUDIT_GROUPS = [
   'item',
   'author',
   'issue',
+  'csi',
 ] as const;
 export type AuditGroup = (typeof AUDIT_GROUPS)[number];
 

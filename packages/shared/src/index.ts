@@ -6,6 +6,7 @@ export * from './billing';
 export * from './bulk';
 export * from './business-hours';
 export * from './constants';
+export * from './csi';
 export * from './custom-facts';
 export * from './forms';
 export * from './i18n';

@@ -20,6 +20,7 @@ import { registerAuthModule } from '../modules/auth/routes';
 import { authenticateAccessToken, liveSessionIds } from '../modules/auth/tokens';
 import { registerAuthorsModule } from '../modules/authors/routes';
 import { registerBillingRoutes } from '../modules/billing/routes';
+import { registerCsiModule } from '../modules/csi/routes';
 import { registerFactsModule } from '../modules/facts/routes';
 import { registerInboxActionsModule } from '../modules/inbox/actions/routes';
 import { registerFailuresRoutes } from '../modules/inbox/failures-routes';
@@ -172,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await registerAuthorsModule(v1, deps, authenticate);
       await registerFactsModule(v1, deps, authenticate);
       await registerStatsModule(v1, deps, authenticate);
+      await registerCsiModule(v1, deps, authenticate);
       // Sockets belong to a login (the hub ends them with its session); API tokens use the HTTP API.
       await registerRealtimeRoutes(v1, hub, authenticateSession, originChecker(config));
       await registerWebhookRoutes(v1, deps);

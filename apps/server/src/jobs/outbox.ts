@@ -46,6 +46,10 @@ export const outboxPayloadSchemas = {
   react: z.object({ value: z.string().nullable(), previous: reactionList.default([]) }),
   edit: z.object({ previousText: z.string() }),
   block: z.object({ authorExternalId: z.string(), until: z.string().nullable() }),
+  /** Answer buttons under a message (a CSI survey), sent only where the connector has `buttons`. */
+  message: z.object({
+    buttons: z.array(z.object({ label: z.string(), data: z.string() })).optional(),
+  }),
 };
 
 export const MAX_ATTEMPTS = 8;

@@ -47,6 +47,16 @@ export interface OutgoingContent {
    * idempotency keys (VK random_id / guid) drops a repeat after a retry whose answer was lost.
    */
   idempotencyKey?: string;
+  /**
+   * Answer buttons under the message (a CSI survey's 1–5 scale), for a connector with `buttons`; a press
+   * comes back as a customer message whose text is the button's `data`. Others never get this field.
+   */
+  buttons?: OutgoingButton[];
+}
+
+export interface OutgoingButton {
+  label: string;
+  data: string;
 }
 
 export interface SentRef {
@@ -159,6 +169,8 @@ export interface Connector {
   /** Provider-specific set-up right after the account row exists (tokens, seed data, webhooks). */
   connect?(ctx: ConnectorContext): Promise<ConnectResult>;
   /** A public reply under a comment/review (our reply becomes a child of `target`). */
+  /** The network shows OutgoingContent.buttons as native buttons (Telegram inline keyboards). */
+  buttons?: boolean;
   sendReply(ctx: ConnectorContext, target: ItemRef, content: OutgoingContent): Promise<SentRef>;
   /** 'Direct': one private message to the author of a comment (docs/product/limits.md). */
   sendDirect?(ctx: ConnectorContext, target: ItemRef, content: OutgoingContent): Promise<SentRef>;

@@ -53,6 +53,9 @@ export const screens: Partial<Record<RouteName, LazyExoticComponent<ComponentTyp
   'stats-live': lazyScreen(() => import('../features/stats/screens/LiveScreen')),
   live: lazyScreen(() => import('../features/stats/screens/LiveScreen')),
   'stats-rules': lazyScreen(() => import('../features/stats/screens/RulesStatsScreen')),
+  'stats-csi': lazyScreen(() => import('../features/stats/screens/CsiStatsScreen')),
+  csi: lazyScreen(() => import('../screens/csi/CsiScreen')),
+  'settings-csi': lazyScreen(() => import('../screens/settings/csi/CsiSettingsScreen')),
   // Scheduled reports: the statistics tab and the /reports section, one screen (docs/statistics.md).
   'stats-reports': lazyScreen(() => import('../features/stats/screens/ReportsScreen')),
   reports: lazyScreen(() =>

@@ -73,6 +73,7 @@ export const logsEn: Dictionary<typeof logsRu> = {
     item: 'Comment moderation',
     author: 'Author blocking',
     issue: 'Tasks',
+    csi: 'CSI',
   },
   kinds: {
     'space.renamed': 'Renamed the space',
@@ -136,6 +137,7 @@ export const logsEn: Dictionary<typeof logsRu> = {
     'issue.closed': 'Closed a task',
     'issue.deleted': 'Deleted a task',
     'issue.settings': 'Changed the task settings',
+    'csi.settings': "Changed an account's satisfaction survey",
     other: 'Action',
   },
   fields: {

@@ -63,6 +63,7 @@ export const logsRu = {
     item: 'Модерация комментариев',
     author: 'Блокировка авторов',
     issue: 'Задачи',
+    csi: 'Оценки клиентов',
   },
   kinds: {
     'space.renamed': 'Переименовал пространство',
@@ -126,6 +127,7 @@ export const logsRu = {
     'issue.closed': 'Закрыл задачу',
     'issue.deleted': 'Удалил задачу',
     'issue.settings': 'Изменил настройки задач',
+    'csi.settings': 'Изменил опрос удовлетворённости аккаунта',
     other: 'Действие',
   },
   fields: {

@@ -1,5 +1,6 @@
 import { apiAccessEn } from './apiAccess.en';
 import { billingEn } from './billing.en';
+import { csiEn } from './csi.en';
 import { factsEn } from './facts.en';
 import { issuesEn } from './issues.en';
 import { logsEn } from './logs.en';
@@ -92,6 +93,7 @@ export const shellEn: Dictionary<ShellResources> = {
 };
 
 export const settingsEn: Dictionary<SettingsResources> = {
+  csi: csiEn,
   facts: factsEn,
   oauth: oauthEn,
   logs: logsEn,

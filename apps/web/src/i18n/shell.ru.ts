@@ -2,6 +2,7 @@
 
 import { apiAccessRu } from './apiAccess.ru';
 import { billingRu } from './billing.ru';
+import { csiRu } from './csi.ru';
 import { factsRu } from './facts.ru';
 import { issuesRu } from './issues.ru';
 import { logsRu } from './logs.ru';
@@ -94,6 +95,7 @@ export const shellRu = {
 export type ShellResources = typeof shellRu;
 
 export const settingsRu = {
+  csi: csiRu,
   facts: factsRu,
   oauth: oauthRu,
   logs: logsRu,

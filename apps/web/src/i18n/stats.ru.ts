@@ -22,6 +22,7 @@ export const statsRu = {
     dashboard: 'Дашборд',
     statuses: 'Статусы',
     workinghours: 'Рабочее время',
+    csi: 'Оценки',
   },
   presets: { today: 'Сегодня', '7d': '7 дней', '30d': '30 дней', '90d': '90 дней', custom: 'Период' },
   from: 'С',

@@ -5,6 +5,7 @@ import { activity, companies, items, memberships, messages, type objects, posts 
 import { isDataRefusal, refusalMessage } from '../../db/sqlstate';
 import { pgSafeDeep } from '../../lib/pg-text';
 import type { EventBus } from '../../realtime/bus';
+import { captureAnswers } from '../csi/answers';
 import { queueWatchedArrivals } from '../notifications/watches';
 import { companySettingsSchema } from '../organisation/schemas';
 import { queueArrivals, rulesQueuedEvent } from '../rules/queue';
@@ -127,8 +128,12 @@ async function storeBatch(deps: { db: Db; bus: EventBus }, object: ObjectRow, pa
     const db = tx as unknown as Db;
     const arrival = itemEvents.length + messageEvents.length > 0 ? await arrivalRules(db, object) : NO_RULES;
     if (itemEvents.length > 0) await storeItems(db, object, settings, arrival, itemEvents, result, published);
-    if (messageEvents.length > 0)
+    if (messageEvents.length > 0) {
+      const before = result.messageIds.length;
       await storeMessages(db, object, settings, arrival, messageEvents, result, published);
+      // Answers to a satisfaction survey (modules/csi/answers.ts).
+      await captureAnswers(db, object, result.messageIds.slice(before), published);
+    }
     if (changeEvents.length > 0) await applyChanges(db, object, settings, changeEvents, result, published);
   });
   for (const event of published)

@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import { ConnectorError } from '../types';
-import type { TgMessage, TgUpdate, TgUser } from './types';
+import type { TgInlineKeyboardMarkup, TgMessage, TgUpdate, TgUser } from './types';
 
 // The Telegram Bot API over HTTP (PROVIDERS §1): `{TELEGRAM_API_URL}/bot{token}/{method}`, JSON
 // parameters, and the `{ok, result}` / `{ok:false, error_code, description, parameters}` envelope.
@@ -111,7 +111,11 @@ export function telegramApi(transport: TelegramTransport, token: string) {
       chat_id: number | string;
       text: string;
       reply_parameters?: { message_id: number; allow_sending_without_reply?: boolean };
+      reply_markup?: TgInlineKeyboardMarkup;
     }) => call<TgMessage>('sendMessage', params),
+    /** Stops the button's spinner on the customer's screen (PROVIDERS §1 callback queries). */
+    answerCallbackQuery: (params: { callback_query_id: string; text?: string }) =>
+      call<true>('answerCallbackQuery', params),
     sendPhoto: (params: Record<string, unknown>) => call<TgMessage>('sendPhoto', params),
     sendDocument: (params: Record<string, unknown>) => call<TgMessage>('sendDocument', params),
     sendMediaGroup: (params: Record<string, unknown>) => call<TgMessage[]>('sendMediaGroup', params),

@@ -58,6 +58,7 @@ export const telegramConnector: Connector = {
   },
 
   id: 'telegram',
+  buttons: true,
 
   async verifyCredentials(ctx, input) {
     const token = input.bot_token ?? '';
@@ -102,6 +103,13 @@ export const telegramConnector: Connector = {
     );
     const botId = botIdOf(ctx);
     const events = updates.flatMap((u) => updateToEvents(u, botId));
+    // Button presses stop spinning on the customer's screen once answered (best effort).
+    for (const u of updates) {
+      if (!u.callback_query) continue;
+      await api(ctx)
+        .answerCallbackQuery({ callback_query_id: u.callback_query.id })
+        .catch(() => undefined);
+    }
     const last = updates.reduce((max, u) => Math.max(max, u.update_id), -1);
     return { events, cursor: last >= 0 ? String(last + 1) : cursor };
   },

@@ -110,7 +110,8 @@ export class EmulatedBot {
     const text = typeof p.text === 'string' ? p.text : '';
     if (!text.trim()) return fail(400, 'Bad Request: message text is empty');
     if ([...text].length > 4096) return fail(400, 'Bad Request: message is too long');
-    return this.send(p, { text });
+    const markup = p.reply_markup as TgMessage['reply_markup'] | undefined;
+    return this.send(p, { text, ...(markup ? { reply_markup: markup } : {}) });
   }
 
   sendFile(p: Params, field: 'photo' | 'document'): Answer {

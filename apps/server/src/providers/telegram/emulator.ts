@@ -16,7 +16,7 @@ export interface TelegramCall {
 }
 
 /** Nested fields arrive as JSON strings in query strings and forms (PROVIDERS §1 "Parameters"). */
-const JSON_FIELDS = ['reply_parameters', 'allowed_updates', 'reaction', 'media'];
+const JSON_FIELDS = ['reply_parameters', 'allowed_updates', 'reaction', 'media', 'reply_markup'];
 
 async function readParams(req: IncomingMessage, url: URL): Promise<Params> {
   const params: Params = Object.fromEntries(url.searchParams);
@@ -129,6 +129,13 @@ export class TelegramEmulator {
     };
     bot.store(message, false);
     return message;
+  }
+
+  /** The customer presses an inline button under the bot's message `message`: a callback_query update. */
+  pressButton(token: string, from: TgUser, message: TgMessage, data: string) {
+    return this.deliver(token, {
+      callback_query: { id: `cq${Math.floor(Math.random() * 1e9)}`, from, message, data },
+    });
   }
 
   /**
@@ -260,6 +267,8 @@ export class TelegramEmulator {
         return bot.editMessageText(p, 'caption');
       case 'deletemessage':
         return bot.deleteMessage(p);
+      case 'answercallbackquery':
+        return { status: 200, body: { ok: true, result: true } };
       case 'setmessagereaction':
         return bot.setMessageReaction(p);
       case 'banchatmember':

@@ -1,5 +1,5 @@
 import type { InboundAuthor, InboundEvent } from '../../modules/inbox/inbound';
-import type { TgChat, TgMessage, TgReactionType, TgUpdate, TgUser } from './types';
+import type { TgCallbackQuery, TgChat, TgMessage, TgReactionType, TgUpdate, TgUser } from './types';
 
 // Telegram updates → InboundEvents (PROVIDERS §1 "Update shape").
 //
@@ -190,6 +190,25 @@ function reactionsChange(
     : { type: 'change', target: 'item', externalId, change: 'reactions', reactions, at: at(date) };
 }
 
+/**
+ * A press of one of our inline buttons in a private chat → the customer's message whose text is the
+ * button's data (a CSI score, modules/csi/answers.ts). Its id is per press (`${chat}:cb${update_id}`).
+ */
+function callbackEvent(query: TgCallbackQuery, updateId: number): InboundEvent | null {
+  const chat = query.message?.chat;
+  if (!chat || chat.type !== 'private' || !query.data) return null;
+  return {
+    type: 'message',
+    chatExternalId: String(chat.id),
+    externalId: `${chat.id}:cb${updateId}`,
+    author: userAuthor(query.from),
+    isOwn: false,
+    text: query.data,
+    attachments: [],
+    createdAt: new Date(),
+  };
+}
+
 /** One update → what it means for the inbox (usually one event, none for what we do not keep). */
 export function updateToEvents(update: TgUpdate, botId: number | null = null): InboundEvent[] {
   const out: Array<InboundEvent | null> = [];
@@ -215,6 +234,7 @@ export function updateToEvents(update: TgUpdate, botId: number | null = null): I
     const reactions = r.new_reaction.map((x) => ({ value: emojiOf(x), count: 1 }));
     out.push(reactionsChange(r.chat, r.message_id, reactions, r.date));
   }
+  if (update.callback_query) out.push(callbackEvent(update.callback_query, update.update_id));
   if (update.message_reaction_count) {
     // Anonymous reactions (channels, groups with hidden reactors) come as totals.
     const r = update.message_reaction_count;

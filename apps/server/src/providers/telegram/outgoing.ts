@@ -1,14 +1,19 @@
 import type { Attachment } from '../../db/schema';
-import { ConnectorError, type OutgoingContent, type SentRef } from '../types';
+import { ConnectorError, type OutgoingButton, type OutgoingContent, type SentRef } from '../types';
 import type { TelegramApi } from './client';
 import { messageKey, parseMessageKey } from './mapping';
-import type { TgMessage } from './types';
+import type { TgInlineKeyboardMarkup, TgMessage } from './types';
 
 // Sending text and files with the Bot API (PROVIDERS §1 sendMessage / sendPhoto / sendDocument /
 // sendMediaGroup). Files go by reference: a customer's file by its `file_id` (our `tg-file:` ref), one of
 // ours by its URL, which Telegram downloads itself (so APP_URL must be reachable from Telegram).
 
 type Where = { chat_id: number | string; reply_parameters?: { message_id: number } };
+
+/** Buttons in one row as an inline keyboard; a press comes back as a callback_query with the data. */
+export function inlineKeyboard(buttons: OutgoingButton[]): TgInlineKeyboardMarkup {
+  return { inline_keyboard: [buttons.map((b) => ({ text: b.label, callback_data: b.data.slice(0, 64) }))] };
+}
 
 const mediaOf = (a: Attachment) => (a.url.startsWith('tg-file:') ? a.url.slice('tg-file:'.length) : a.url);
 
@@ -27,7 +32,10 @@ export async function sendContent(
   content: OutgoingContent,
 ): Promise<SentRef> {
   const files = content.attachments;
-  if (files.length === 0) return sentRef(await api.sendMessage({ ...where, text: content.text }));
+  if (files.length === 0) {
+    const markup = content.buttons?.length ? { reply_markup: inlineKeyboard(content.buttons) } : {};
+    return sentRef(await api.sendMessage({ ...where, text: content.text, ...markup }));
+  }
   if (files.length === 1) {
     const file = files[0]!;
     const { method, field } = single(file);

@@ -68,6 +68,20 @@ export interface TgMessage {
   media_group_id?: string;
   is_automatic_forward?: boolean;
   forward_origin?: TgMessageOrigin;
+  reply_markup?: TgInlineKeyboardMarkup;
+}
+
+/** Buttons under a message (Bot API InlineKeyboardMarkup; only callback buttons are used). */
+export interface TgInlineKeyboardMarkup {
+  inline_keyboard: Array<Array<{ text: string; callback_data: string }>>;
+}
+
+/** A press of an inline button (Bot API CallbackQuery): must be answered with answerCallbackQuery. */
+export interface TgCallbackQuery {
+  id: string;
+  from: TgUser;
+  message?: TgMessage;
+  data?: string;
 }
 
 export type TgReactionType =
@@ -100,6 +114,7 @@ export interface TgUpdate {
   edited_channel_post?: TgMessage;
   message_reaction?: TgMessageReactionUpdated;
   message_reaction_count?: TgMessageReactionCountUpdated;
+  callback_query?: TgCallbackQuery;
 }
 
 /**
@@ -113,4 +128,5 @@ export const ALLOWED_UPDATES = [
   'edited_channel_post',
   'message_reaction',
   'message_reaction_count',
+  'callback_query',
 ];

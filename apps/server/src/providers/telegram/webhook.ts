@@ -32,5 +32,13 @@ export function handleTelegramWebhook(
   }
   if (!update || typeof update !== 'object' || typeof update.update_id !== 'number')
     return { status: 200, body: 'ok', events: [] };
-  return { status: 200, body: 'ok', events: updateToEvents(update, botId) };
+  const events = updateToEvents(update, botId);
+  // A button press is answered in the webhook's reply itself (Bot API "making requests when getting updates").
+  if (update.callback_query)
+    return {
+      status: 200,
+      body: { method: 'answerCallbackQuery', callback_query_id: update.callback_query.id },
+      events,
+    };
+  return { status: 200, body: 'ok', events };
 }

@@ -50,6 +50,7 @@ export const STATS_TABS = [
   ['stats-my', 'my'],
   ['stats-issues', 'issues'],
   ['stats-rules', 'rules'],
+  ['stats-csi', 'csi'],
   ['stats-export', 'export'],
   ['stats-reports', 'reports'],
 ] as const;
@@ -133,6 +134,7 @@ export function StatsPage({
               // Auto-rules are administrators' (rules.manage), reports need stats.export; others never see them.
               ([route]) =>
                 (route !== 'stats-rules' || can(actor, 'rules.manage', spaceId)) &&
+                (route !== 'stats-csi' || can(actor, 'csi.view', spaceId)) &&
                 (route !== 'stats-reports' || can(actor, 'stats.export', spaceId)),
             ).map(([route, key]) => (
               <Tabs.Tab key={route} value={route} data-testid={`stats-tab-${key}`}>

@@ -9,6 +9,7 @@ import type { Sealer } from '../../../lib/crypto';
 import type { EventBus } from '../../../realtime/bus';
 import type { LockStore } from '../../../realtime/locks';
 import { audit } from '../../audit/record';
+import { sendSurveys } from '../../csi/survey';
 import { assertUsable } from '../../templates/policy';
 import { countUse, getTemplate } from '../../templates/service';
 import { presentMessage } from '../presenter';
@@ -272,7 +273,11 @@ export async function sendChatMessage(
     });
     return recorded;
   });
-  return publishChatMessage(deps, performer, result);
+  const published = await publishChatMessage(deps, performer, result);
+  // "Send and close" closes the dialog: it may get a satisfaction survey after the reply (modules/csi).
+  if (result.chat.status === 'closed' && chat.status !== 'closed')
+    await sendSurveys(deps, [result.chat], userIdOf(performer));
+  return published;
 }
 
 /** 'Direct': one private message to a commenter (docs/product/limits.md), starting or continuing their chat. */

@@ -3,6 +3,7 @@ import { and, eq, inArray, isNull, ne, or } from 'drizzle-orm';
 import { activity, chats, chatTags, companies, items, itemTags, objects, tags } from '../../../db/schema';
 import type { CloseReason } from '../../../db/schema/inbox';
 import { AppError } from '../../../http/errors';
+import { sendSurveys } from '../../csi/survey';
 import { notifyAssigned } from '../../notifications/events';
 import { isSpaceMember } from '../../organisation/queries';
 import {
@@ -13,6 +14,7 @@ import {
   loadItemFor,
   loadItemsFor,
   type Performer,
+  userIdOf,
 } from './policy';
 import { presentChats, presentItems, publishBySpace } from './present';
 import { type ActionDeps, transaction } from './send';
@@ -139,6 +141,9 @@ export async function setChatsStatus(
   });
   const presented = await presentChats(deps.db, updated);
   await publishBySpace(deps.bus, 'chats.updated', 'chats', presented, causeOf(performer));
+  // A dialog that has just been closed may get a satisfaction survey (modules/csi).
+  const closedNow = updated.filter((u, i) => u.status === 'closed' && changes[i]!.row.status !== 'closed');
+  if (closedNow.length > 0) await sendSurveys(deps, closedNow, userIdOf(performer));
   return presented;
 }
 

@@ -1,0 +1,44 @@
+import type { CsiAccount, CsiResponsePage, CsiSettingsBody, CsiStats } from '@otklik/shared';
+import type { RouteQuery } from '@otklik/shared/routes';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from './instance';
+
+// CSI (issue 21): settings/csi per account, the responses list and the stats/csi figures.
+
+export const csiKeys = { all: ['csi'] as const };
+
+export const useCsiAccounts = (spaceId: number | null) =>
+  useQuery({
+    queryKey: [...csiKeys.all, 'accounts', spaceId],
+    queryFn: ({ signal }) =>
+      api.get<{ accounts: CsiAccount[] }>('/v1/csi/accounts', {
+        signal,
+        query: { space_id: spaceId ?? undefined },
+      }),
+    enabled: spaceId !== null,
+  });
+
+export function useSaveCsiAccount() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ object_id, ...body }: CsiSettingsBody & { object_id: number }) =>
+      api.put<CsiAccount>(`/v1/csi/accounts/${object_id}`, body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: csiKeys.all }),
+  });
+}
+
+export const useCsiResponses = (query: RouteQuery | null) =>
+  useQuery({
+    queryKey: [...csiKeys.all, 'responses', query],
+    queryFn: ({ signal }) =>
+      api.get<CsiResponsePage>('/v1/csi/responses', { signal, query: query ?? undefined }),
+    enabled: query !== null,
+  });
+
+export const useCsiStats = (query: RouteQuery | null) =>
+  useQuery({
+    queryKey: ['stats', 'csi', query],
+    queryFn: ({ signal }) => api.get<CsiStats>('/v1/stats/csi', { signal, query: query ?? undefined }),
+    enabled: query !== null,
+    staleTime: 30_000,
+  });
