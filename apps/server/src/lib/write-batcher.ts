@@ -1,0 +1,35 @@
+/**
+ * Coalesces writes that many concurrent tasks make one at a time (group commit): `add()` waits for its
+ * item to be written, and the items added while one batch is being written go together in the next,
+ * one statement for all of them. With one task it writes item by item as before; the more tasks wait
+ * on the database, the fewer round trips. `write` gets the batch and returns one result per item, in
+ * order; when it throws, every item of that batch gets the error.
+ */
+export class WriteBatcher<Item, Result = void> {
+  private waiting: Array<{ item: Item; resolve: (r: Result) => void; reject: (e: unknown) => void }> = [];
+  private writing = false;
+
+  constructor(private readonly write: (items: Item[]) => Promise<Result[] | undefined>) {}
+
+  add(item: Item): Promise<Result> {
+    return new Promise<Result>((resolve, reject) => {
+      this.waiting.push({ item, resolve, reject });
+      if (!this.writing) void this.drain();
+    });
+  }
+
+  private async drain() {
+    this.writing = true;
+    while (this.waiting.length > 0) {
+      const batch = this.waiting;
+      this.waiting = [];
+      try {
+        const results = await this.write(batch.map((w) => w.item));
+        for (const [i, w] of batch.entries()) w.resolve(results?.[i] as Result);
+      } catch (error) {
+        for (const w of batch) w.reject(error);
+      }
+    }
+    this.writing = false;
+  }
+}
