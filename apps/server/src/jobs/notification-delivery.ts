@@ -55,6 +55,12 @@ const SEND_CONCURRENCY = SMTP_POOL_CONNECTIONS;
  * is sent.
  */
 const CLAIM_CHUNK = 4 * SEND_CONCURRENCY;
+/**
+ * The sent marks of the mails SMTP accepted within this long go in one statement (the lanes send on
+ * meanwhile). A crash in between leaves them leased and sent again after the lease, as a crash between
+ * SMTP and any write would; their Message-ID is the same.
+ */
+const MARK_LINGER_MS = 20;
 /** Due rows read per tick, and at most this many notifications in one mail. */
 const DUE_ROWS = 20_000;
 const PER_MAIL = 200;
@@ -89,10 +95,11 @@ interface TickContext {
   sender: Map<number, string>;
 }
 type Notification = typeof notifications.$inferSelect;
-/** A mail ready to go: its group's claimed rows that it shows, rendered. */
+/** A mail ready to go: its group's claimed rows that it shows, rendered and recorded in the outbox. */
 interface PreparedMail {
   shown: Delivery[];
   mail: OutgoingMail;
+  mailId: number;
   /** performance.now() when its rows were claimed (the lease began). */
   claimedAt: number;
 }
@@ -368,9 +375,9 @@ export class NotificationDeliveryJob {
 
   /**
    * Sends the groups' mails, SEND_CONCURRENCY at a time (SMTP round trips overlap; each group's rows are
-   * its own, claimed by id). Groups are claimed and read CLAIM_CHUNK at a time, the next lot while the
-   * last goes out; each mail is recorded in the outbox before SMTP and its rows marked sent after SMTP
-   * accepted it, the records and marks of the mails in flight written together (WriteBatcher).
+   * its own, claimed by id). Groups are claimed, read and recorded in the outbox CLAIM_CHUNK at a time,
+   * the next lot while the last goes out; a mail's rows are marked sent once SMTP accepted it, the marks
+   * of the mails accepted meanwhile written together (WriteBatcher) while the lanes go on sending.
    */
   private async sendGroups(queue: Group[], context: TickContext, now: Date): Promise<number> {
     const ready: PreparedMail[] = [];
@@ -393,8 +400,8 @@ export class NotificationDeliveryJob {
       }
       return preparing;
     };
-    const records = new WriteBatcher((mails: OutgoingMail[]) => this.deps.mailer.record(mails));
-    const marks = new WriteBatcher((mails: SentMail[]) => this.markSent(mails, now));
+    const marks = new WriteBatcher((mails: SentMail[]) => this.markSent(mails, now), MARK_LINGER_MS);
+    const marking: Array<Promise<void>> = [];
     let sent = 0;
     const lane = async () => {
       for (;;) {
@@ -406,17 +413,26 @@ export class NotificationDeliveryJob {
           await waiting;
           continue;
         }
-        try {
-          if (await this.sendPrepared(next, records, marks, now)) sent++;
-        } catch (error) {
+        const failed = (error: unknown) =>
           this.deps.log.error(
             { err: String(error), userId: next.shown[0]?.userId, spaceId: next.shown[0]?.spaceId },
             'Notification email failed',
           );
+        try {
+          const accepted = await this.sendPrepared(next, now);
+          if (accepted)
+            marking.push(
+              marks.add(accepted).then(() => {
+                sent++;
+              }, failed),
+            );
+        } catch (error) {
+          failed(error);
         }
       }
     };
     await Promise.all(Array.from({ length: SEND_CONCURRENCY }, lane));
+    await Promise.all(marking);
     return sent;
   }
 
@@ -539,7 +555,7 @@ export class NotificationDeliveryJob {
     }
     const noRecipient: number[] = [];
     const hidden: number[] = [];
-    const mails: PreparedMail[] = [];
+    const mails: Array<Omit<PreparedMail, 'mailId'>> = [];
     for (const group of lot) {
       const { userId, spaceId } = group;
       const mine = byGroup.get(`${userId}:${spaceId}`);
@@ -578,18 +594,18 @@ export class NotificationDeliveryJob {
     }
     await this.skip(noRecipient, 'no recipient');
     await this.skip(hidden, 'not visible');
-    return mails;
+    // Every mail in the outbox before it goes out (Mailer.sendNow's order), the lot in one statement.
+    const mailIds = await this.deps.mailer.record(mails.map((m) => m.mail));
+    return mails.map((m, i) => ({ ...m, mailId: mailIds[i]! }));
   }
 
-  /** Records, sends and marks one prepared mail; true once sent. Throws when SMTP refuses it. */
-  private async sendPrepared(
-    prepared: PreparedMail,
-    records: WriteBatcher<OutgoingMail, number>,
-    marks: WriteBatcher<SentMail>,
-    now: Date,
-  ): Promise<boolean> {
+  /**
+   * Sends one prepared mail: what to mark sent once SMTP accepted it (or, without SMTP_URL, logged it),
+   * null when it was given back unsent. Throws when SMTP refuses it.
+   */
+  private async sendPrepared(prepared: PreparedMail, now: Date): Promise<SentMail | null> {
     const { db } = this.deps;
-    const { shown, mail } = prepared;
+    const { shown, mail, mailId } = prepared;
     const ids = shown.map((d) => d.id);
     if (performance.now() - prepared.claimedAt > DELIVERY_LEASE_MS / 2) {
       // Its lease half gone while it waited its turn (a very slow mail server): given back unsent, the
@@ -598,13 +614,12 @@ export class NotificationDeliveryJob {
         .update(notificationDeliveries)
         .set({ lockedUntil: null, attempts: sql`${notificationDeliveries.attempts} - 1` })
         .where(inArray(notificationDeliveries.id, ids));
-      return false;
+      await this.deps.mailer.markUnsent(mailId, 'not sent: its turn came after half its lease');
+      return null;
     }
-    const mailId = await records.add(mail);
     try {
       const transmitted = await this.deps.mailer.transmit(mailId, mail);
-      await marks.add({ mailId, transmitted, deliveryIds: ids });
-      return true;
+      return { mailId, transmitted, deliveryIds: ids };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       for (const d of shown) {
@@ -630,15 +645,16 @@ export class NotificationDeliveryJob {
   private async markSent(mails: SentMail[], now: Date): Promise<undefined> {
     await this.deps.mailer.markSent(mails.filter((m) => m.transmitted).map((m) => m.mailId));
     const rows = mails.flatMap((m) => m.deliveryIds.map((id) => [id, m.mailId] as const));
+    const ids = rows.map((r) => r[0]);
     await this.deps.db.execute(sql`
       UPDATE notification_deliveries AS d
       SET state = 'sent', locked_until = NULL, mail_id = v.mail_id, sent_at = ${now.toISOString()}::timestamptz,
         last_error = NULL
       FROM ${unnestRows('v', [
-        ['id', 'bigint', rows.map((r) => r[0])],
+        ['id', 'bigint', ids],
         ['mail_id', 'integer', rows.map((r) => r[1])],
       ])}
-      WHERE d.id = v.id`);
+      WHERE d.id = v.id AND d.id = ANY(${sql.param(ids)}::bigint[])`);
     return undefined;
   }
 
