@@ -1,6 +1,8 @@
+import { performance } from 'node:perf_hooks';
 import { EMAIL_DIGEST_INTERVAL_MS, type Locale, translate } from '@otklik/shared';
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { unnestRows } from '../db/rows';
 import {
   issues,
   memberships,
@@ -14,15 +16,17 @@ import {
 import { taskClock } from '../lib/clock';
 import type { Sealer } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
-import type { Mailer } from '../mail/mailer';
+import { WriteBatcher } from '../lib/write-batcher';
+import { type Mailer, type OutgoingMail, SMTP_POOL_CONNECTIONS } from '../mail/mailer';
 import { inScope, scopeFor } from '../modules/inbox/scope';
 import { type IssueScope, issueInScope, VIEW } from '../modules/issues/policy';
-import { notificationLink, renderNotificationEmail, spaceSender } from '../modules/notifications/email';
+import { notificationLink, renderNotificationEmail, senderOf } from '../modules/notifications/email';
 import {
   isQuiet,
   onDeliveriesQueued,
   type SpaceSettings,
   spaceSettings,
+  spaceSettingsMany,
 } from '../modules/notifications/service';
 import {
   markSlackBroken,
@@ -42,9 +46,21 @@ export const MAX_DELIVERY_ATTEMPTS = 8;
 /** Notifications (and their deliveries) older than this are deleted: the centre is recent history. */
 export const NOTIFICATION_RETENTION_MS = 180 * 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
-/** Mails (user and space groups) per tick, and how many go out at once. */
+/** Mails (user and space groups) per tick, and how many go out at once (one pooled SMTP connection each). */
 const BATCH = 500;
-const SEND_CONCURRENCY = 8;
+const SEND_CONCURRENCY = SMTP_POOL_CONNECTIONS;
+/**
+ * Mails claimed (leased) and read together, the next lot while the last one goes out: a tick's reads
+ * and claims are a few statements per lot, not per mail, and a mail is still claimed shortly before it
+ * is sent.
+ */
+const CLAIM_CHUNK = 4 * SEND_CONCURRENCY;
+/**
+ * The sent marks of the mails SMTP accepted within this long go in one statement (the lanes send on
+ * meanwhile). A crash in between leaves them leased and sent again after the lease, as a crash between
+ * SMTP and any write would; their Message-ID is the same.
+ */
+const MARK_LINGER_MS = 20;
 /** Due rows read per tick, and at most this many notifications in one mail. */
 const DUE_ROWS = 20_000;
 const PER_MAIL = 200;
@@ -74,10 +90,25 @@ interface TickContext {
   /** `${userId}:${spaceId}` → the membership (with space and tariff); absent: no longer a member. */
   memberOf: Map<string, MembershipRow>;
   groups: Array<typeof userGroups.$inferSelect>;
-  settings: (spaceId: number) => Promise<SpaceSettings>;
-  sender: (spaceId: number) => Promise<string>;
+  /** Every space of the tick: its quiet hours and the From of its mails. */
+  settings: Map<number, SpaceSettings>;
+  sender: Map<number, string>;
 }
 type Notification = typeof notifications.$inferSelect;
+/** A mail ready to go: its group's claimed rows that it shows, rendered and recorded in the outbox. */
+interface PreparedMail {
+  shown: Delivery[];
+  mail: OutgoingMail;
+  mailId: number;
+  /** performance.now() when its rows were claimed (the lease began). */
+  claimedAt: number;
+}
+/** A mail SMTP accepted (or, without SMTP_URL, logged) and the deliveries it carried. */
+interface SentMail {
+  mailId: number;
+  transmitted: boolean;
+  deliveryIds: number[];
+}
 
 /** 1 min, 2, 4 … capped at 1 h. */
 export const deliveryBackoffMs = (attempts: number) =>
@@ -337,22 +368,71 @@ export class NotificationDeliveryJob {
     }
     if (groups.size === 0) return 0;
     const context = await this.readContext([...groups.values()]);
-    // Several mails in flight: SMTP round trips overlap (each group's rows are its own, claimed by id).
-    const queue = [...groups.values()];
+    // Quiet hours of the space: its mails wait (the rows stay pending, unclaimed).
+    const queue = [...groups.values()].filter((g) => !isQuiet(context.settings.get(g.spaceId)!, now));
+    return this.sendGroups(queue, context, now);
+  }
+
+  /**
+   * Sends the groups' mails, SEND_CONCURRENCY at a time (SMTP round trips overlap; each group's rows are
+   * its own, claimed by id). Groups are claimed, read and recorded in the outbox CLAIM_CHUNK at a time,
+   * the next lot while the last goes out; a mail's rows are marked sent once SMTP accepted it, the marks
+   * of the mails accepted meanwhile written together (WriteBatcher) while the lanes go on sending.
+   */
+  private async sendGroups(queue: Group[], context: TickContext, now: Date): Promise<number> {
+    const ready: PreparedMail[] = [];
+    let preparing: Promise<void> | undefined;
+    /** Claims and reads the next lot, unless one is under way; undefined once nothing is left. */
+    const prepareNext = () => {
+      if (!preparing && queue.length > 0) {
+        const lot = queue.splice(0, CLAIM_CHUNK);
+        preparing = this.prepare(lot, context, now)
+          .then((mails) => {
+            ready.push(...mails);
+          })
+          .catch((error: unknown) =>
+            // The lot's claimed rows stay leased and are taken again when the lease ends.
+            this.deps.log.error({ err: String(error), mails: lot.length }, 'Notification emails failed'),
+          )
+          .finally(() => {
+            preparing = undefined;
+          });
+      }
+      return preparing;
+    };
+    const marks = new WriteBatcher((mails: SentMail[]) => this.markSent(mails, now), MARK_LINGER_MS);
+    const marking: Array<Promise<void>> = [];
     let sent = 0;
     const lane = async () => {
-      for (let group = queue.shift(); group; group = queue.shift()) {
-        try {
-          if (await this.sendGroup(group, context, now)) sent++;
-        } catch (error) {
+      for (;;) {
+        if (ready.length <= SEND_CONCURRENCY) void prepareNext();
+        const next = ready.shift();
+        if (!next) {
+          const waiting = prepareNext();
+          if (!waiting) return;
+          await waiting;
+          continue;
+        }
+        const failed = (error: unknown) =>
           this.deps.log.error(
-            { err: String(error), userId: group.userId, spaceId: group.spaceId },
+            { err: String(error), userId: next.shown[0]?.userId, spaceId: next.shown[0]?.spaceId },
             'Notification email failed',
           );
+        try {
+          const accepted = await this.sendPrepared(next, now);
+          if (accepted)
+            marking.push(
+              marks.add(accepted).then(() => {
+                sent++;
+              }, failed),
+            );
+        } catch (error) {
+          failed(error);
         }
       }
     };
     await Promise.all(Array.from({ length: SEND_CONCURRENCY }, lane));
+    await Promise.all(marking);
     return sent;
   }
 
@@ -364,7 +444,7 @@ export class NotificationDeliveryJob {
     const { db } = this.deps;
     const spaceIds = [...new Set(groups.map((g) => g.spaceId))];
     const userIds = [...new Set(groups.map((g) => g.userId))];
-    const [spaceRows, members, groupRows] = await Promise.all([
+    const [spaceRows, members, groupRows, settings] = await Promise.all([
       db.select().from(spaces).where(inArray(spaces.id, spaceIds)),
       db
         .select({ user: users, space: spaces, tariff: tariffs, membership: memberships })
@@ -374,9 +454,8 @@ export class NotificationDeliveryJob {
         .innerJoin(tariffs, eq(tariffs.id, spaces.tariffId))
         .where(and(inArray(memberships.spaceId, spaceIds), inArray(memberships.userId, userIds))),
       db.select().from(userGroups).where(inArray(userGroups.spaceId, spaceIds)),
+      spaceSettingsMany(db, spaceIds),
     ]);
-    const settings = new Map<number, Promise<SpaceSettings>>();
-    const senders = new Map<number, Promise<string>>();
     const users_ = new Map<number, typeof users.$inferSelect>();
     const memberOf = new Map<string, MembershipRow>();
     for (const { user, ...row } of members) {
@@ -393,15 +472,8 @@ export class NotificationDeliveryJob {
       users: users_,
       memberOf,
       groups: groupRows,
-      settings: (spaceId) => {
-        if (!settings.has(spaceId)) settings.set(spaceId, spaceSettings(db, spaceId));
-        return settings.get(spaceId)!;
-      },
-      sender: (spaceId) => {
-        if (!senders.has(spaceId))
-          senders.set(spaceId, spaceSender(db, spaceId, this.deps.mailer.defaultFrom));
-        return senders.get(spaceId)!;
-      },
+      settings,
+      sender: new Map([...settings].map(([id, own]) => [id, senderOf(own, this.deps.mailer.defaultFrom)])),
     };
   }
 
@@ -425,8 +497,8 @@ export class NotificationDeliveryJob {
   }
 
   /**
-   * Claims these due rows of one user and space (lease), so no other run takes them meanwhile: a row
-   * another run claimed or sent since the tick read it fails the conditions and is not taken.
+   * Claims the due rows of these groups (lease), so no other run takes them meanwhile: a row another run
+   * claimed or sent since the tick read it fails the conditions and is not taken.
    */
   private async claim(ids: number[], now: Date): Promise<Delivery[]> {
     const claimed = await this.deps.db
@@ -447,65 +519,107 @@ export class NotificationDeliveryJob {
     return claimed.sort((x, y) => x.id - y.id);
   }
 
-  private async sendGroup(group: Group, context: TickContext, now: Date): Promise<boolean> {
+  /** Marks rows skipped (and no longer leased), with the reason. */
+  private async skip(ids: number[], reason: string) {
+    if (ids.length === 0) return;
+    await this.deps.db
+      .update(notificationDeliveries)
+      .set({ state: 'skipped', lockedUntil: null, lastError: reason })
+      .where(inArray(notificationDeliveries.id, ids));
+  }
+
+  /**
+   * Claims a lot of groups' rows and reads their notifications (one statement each for the whole lot),
+   * keeps what each user may see now (the rest skipped), and renders each group's mail.
+   */
+  private async prepare(lot: Group[], context: TickContext, now: Date): Promise<PreparedMail[]> {
     const { db } = this.deps;
-    const { userId, spaceId } = group;
-    // Quiet hours of the space: the mail waits (the rows stay pending, unclaimed).
-    if (isQuiet(await context.settings(spaceId), now)) return false;
-    const claimed = await this.claim(group.ids, now);
-    if (claimed.length === 0) return false;
-    const ids = claimed.map((d) => d.id);
-    const skipAll = (reason: string) =>
-      db
-        .update(notificationDeliveries)
-        .set({ state: 'skipped', lockedUntil: null, lastError: reason })
-        .where(inArray(notificationDeliveries.id, ids));
-    const user = context.users.get(userId);
-    const space = context.spaces.get(spaceId);
-    if (!user || !space || !user.email) {
-      await skipAll('no recipient');
-      return false;
-    }
+    const claimed = await this.claim(
+      lot.flatMap((g) => g.ids),
+      now,
+    );
+    const claimedAt = performance.now();
+    if (claimed.length === 0) return [];
     const rows = await db
       .select()
       .from(notifications)
-      .where(
-        inArray(
-          notifications.id,
-          claimed.map((d) => d.notificationId),
-        ),
-      )
+      .where(inArray(notifications.id, [...new Set(claimed.map((d) => d.notificationId))]))
       .orderBy(asc(notifications.id));
-    const membership = context.memberOf.get(`${userId}:${spaceId}`);
-    const visible = await this.visibleOnly(user, rows, {
-      memberships: membership ? [membership] : [],
-      groups: context.groups,
-    });
-    const hidden = claimed.filter((d) => !visible.some((n) => n.id === d.notificationId)).map((d) => d.id);
-    if (hidden.length > 0)
-      await db
-        .update(notificationDeliveries)
-        .set({ state: 'skipped', lockedUntil: null, lastError: 'not visible' })
-        .where(inArray(notificationDeliveries.id, hidden));
-    const shown = claimed.filter((d) => !hidden.includes(d.id));
-    if (visible.length === 0) return false;
-    const locale: Locale = user.locale === 'en' ? 'en' : 'ru';
-    const mail = renderNotificationEmail(this.deps, locale, space.name, userId, spaceId, visible);
-    const from = await context.sender(spaceId);
-    const shownIds = shown.map((d) => d.id);
-    try {
-      const mailId = await this.deps.mailer.sendNow({
-        to: user.email,
-        kind: 'notification',
-        ...mail,
-        from,
-        messageId: `<notify-${shownIds[0]}-${shownIds.length}@otklik>`,
+    const issueIds = [...new Set(rows.map((r) => r.issueId).filter((id): id is number => id !== null))];
+    const tasks =
+      issueIds.length > 0 ? await db.select().from(issues).where(inArray(issues.id, issueIds)) : [];
+    const byGroup = new Map<string, Delivery[]>();
+    for (const d of claimed) {
+      const key = `${d.userId}:${d.spaceId}`;
+      byGroup.set(key, [...(byGroup.get(key) ?? []), d]);
+    }
+    const noRecipient: number[] = [];
+    const hidden: number[] = [];
+    const mails: Array<Omit<PreparedMail, 'mailId'>> = [];
+    for (const group of lot) {
+      const { userId, spaceId } = group;
+      const mine = byGroup.get(`${userId}:${spaceId}`);
+      if (!mine) continue;
+      const user = context.users.get(userId);
+      const space = context.spaces.get(spaceId);
+      if (!user || !space || !user.email) {
+        noRecipient.push(...mine.map((d) => d.id));
+        continue;
+      }
+      const wanted = new Set(mine.map((d) => d.notificationId));
+      const membership = context.memberOf.get(`${userId}:${spaceId}`);
+      const visible = await this.visibleOnly(
+        user,
+        rows.filter((n) => wanted.has(n.id)),
+        { memberships: membership ? [membership] : [], groups: context.groups },
+        tasks,
+      );
+      const seen = new Set(visible.map((n) => n.id));
+      hidden.push(...mine.filter((d) => !seen.has(d.notificationId)).map((d) => d.id));
+      const shown = mine.filter((d) => seen.has(d.notificationId));
+      if (visible.length === 0) continue;
+      const locale: Locale = user.locale === 'en' ? 'en' : 'ru';
+      const rendered = renderNotificationEmail(this.deps, locale, space.name, userId, spaceId, visible);
+      mails.push({
+        shown,
+        claimedAt,
+        mail: {
+          to: user.email,
+          kind: 'notification',
+          ...rendered,
+          from: context.sender.get(spaceId)!,
+          messageId: `<notify-${shown[0]!.id}-${shown.length}@otklik>`,
+        },
       });
+    }
+    await this.skip(noRecipient, 'no recipient');
+    await this.skip(hidden, 'not visible');
+    // Every mail in the outbox before it goes out (Mailer.sendNow's order), the lot in one statement.
+    const mailIds = await this.deps.mailer.record(mails.map((m) => m.mail));
+    return mails.map((m, i) => ({ ...m, mailId: mailIds[i]! }));
+  }
+
+  /**
+   * Sends one prepared mail: what to mark sent once SMTP accepted it (or, without SMTP_URL, logged it),
+   * null when it was given back unsent. Throws when SMTP refuses it.
+   */
+  private async sendPrepared(prepared: PreparedMail, now: Date): Promise<SentMail | null> {
+    const { db } = this.deps;
+    const { shown, mail, mailId } = prepared;
+    const ids = shown.map((d) => d.id);
+    if (performance.now() - prepared.claimedAt > DELIVERY_LEASE_MS / 2) {
+      // Its lease half gone while it waited its turn (a very slow mail server): given back unsent, the
+      // attempt not counted, so no other run can take it while it is still going out.
       await db
         .update(notificationDeliveries)
-        .set({ state: 'sent', lockedUntil: null, mailId, sentAt: now, lastError: null })
-        .where(inArray(notificationDeliveries.id, shownIds));
-      return true;
+        .set({ lockedUntil: null, attempts: sql`${notificationDeliveries.attempts} - 1` })
+        .where(inArray(notificationDeliveries.id, ids));
+      await this.deps.mailer.markUnsent(mailId, 'not sent: its turn came after half its lease');
+      return null;
+    }
+    try {
+      const transmitted = await this.deps.mailer.transmit(mailId, mail);
+      return { mailId, transmitted, deliveryIds: ids };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       for (const d of shown) {
@@ -527,12 +641,31 @@ export class NotificationDeliveryJob {
     }
   }
 
+  /** The mails SMTP accepted: their outbox rows, then their deliveries, each in one statement. */
+  private async markSent(mails: SentMail[], now: Date): Promise<undefined> {
+    await this.deps.mailer.markSent(mails.filter((m) => m.transmitted).map((m) => m.mailId));
+    const rows = mails.flatMap((m) => m.deliveryIds.map((id) => [id, m.mailId] as const));
+    const ids = rows.map((r) => r[0]);
+    await this.deps.db.execute(sql`
+      UPDATE notification_deliveries AS d
+      SET state = 'sent', locked_until = NULL, mail_id = v.mail_id, sent_at = ${now.toISOString()}::timestamptz,
+        last_error = NULL
+      FROM ${unnestRows('v', [
+        ['id', 'bigint', ids],
+        ['mail_id', 'integer', rows.map((r) => r[1])],
+      ])}
+      WHERE d.id = v.id AND d.id = ANY(${sql.param(ids)}::bigint[])`);
+    return undefined;
+  }
+
   /** What the user may see now: items and chats by the inbox scope, tasks by the tasks scope. */
   private async visibleOnly(
     user: typeof users.$inferSelect,
     rows: Notification[],
     /** The user's membership in the rows' space and its user groups, when the tick read them already. */
     read?: { memberships: MembershipRow[]; groups: Array<typeof userGroups.$inferSelect> },
+    /** The rows' tasks, when the tick read them already. */
+    readTasks?: Array<typeof issues.$inferSelect>,
   ) {
     const { db } = this.deps;
     const actor = read ? actorOf(user, read.memberships) : await loadActor(db, user);
@@ -544,7 +677,8 @@ export class NotificationDeliveryJob {
     };
     const issueIds = rows.map((r) => r.issueId).filter((id): id is number => id !== null);
     const tasks =
-      issueIds.length > 0 ? await db.select().from(issues).where(inArray(issues.id, issueIds)) : [];
+      readTasks ??
+      (issueIds.length > 0 ? await db.select().from(issues).where(inArray(issues.id, issueIds)) : []);
     return rows.filter((r) => {
       if (!actor.rows.some((m) => m.space.id === r.spaceId)) return false;
       if (r.issueId !== null) {

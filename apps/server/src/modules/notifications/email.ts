@@ -98,7 +98,14 @@ export async function emailSettingsOf(db: Db, spaceId: number) {
 
 /** The From of a space's notification emails: its own name and address, each falling back to MAIL_FROM's. */
 export async function spaceSender(db: Db, spaceId: number, defaultFrom: string): Promise<string> {
-  const own = await emailSettingsOf(db, spaceId);
+  return senderOf(await emailSettingsOf(db, spaceId), defaultFrom);
+}
+
+/** spaceSender() from the space's settings already read. */
+export function senderOf(
+  own: { fromName: string | null; fromAddress: string | null },
+  defaultFrom: string,
+): string {
   if (!own.fromName && !own.fromAddress) return defaultFrom;
   const defaultName = /^\s*"?([^"<]*?)"?\s*</.exec(defaultFrom)?.[1]?.trim() || null;
   return formatFrom(own.fromName ?? defaultName, own.fromAddress ?? addressOf(defaultFrom));

@@ -77,29 +77,72 @@ export interface SpaceSettings {
   timeZone: string;
 }
 
+type SettingsRow = typeof notificationSpaceSettings.$inferSelect;
+
+const settingsOf = (row: SettingsRow | undefined): SpaceSettings => ({
+  defaults: (row?.defaults ?? []) as SubscriptionWire[],
+  quietFrom: row?.quietFrom ?? null,
+  quietTo: row?.quietTo ?? null,
+  timeZone: row?.timeZone ?? 'UTC',
+});
+
 export async function spaceSettings(db: Db, spaceId: number): Promise<SpaceSettings> {
   const [row] = await db
     .select()
     .from(notificationSpaceSettings)
     .where(eq(notificationSpaceSettings.spaceId, spaceId))
     .limit(1);
-  return {
-    defaults: (row?.defaults ?? []) as SubscriptionWire[],
-    quietFrom: row?.quietFrom ?? null,
-    quietTo: row?.quietTo ?? null,
-    timeZone: row?.timeZone ?? 'UTC',
-  };
+  return settingsOf(row);
 }
+
+/**
+ * Several spaces' settings in one read (the email job's tick): each space's SpaceSettings and its own
+ * sender name and address (settings/email; null: MAIL_FROM's), every asked space present.
+ */
+export async function spaceSettingsMany(
+  db: Db,
+  spaceIds: number[],
+): Promise<Map<number, SpaceSettings & { fromName: string | null; fromAddress: string | null }>> {
+  const rows =
+    spaceIds.length === 0
+      ? []
+      : await db
+          .select()
+          .from(notificationSpaceSettings)
+          .where(inArray(notificationSpaceSettings.spaceId, spaceIds));
+  const bySpace = new Map(rows.map((r) => [r.spaceId, r]));
+  return new Map(
+    spaceIds.map((id) => {
+      const row = bySpace.get(id);
+      return [
+        id,
+        {
+          ...settingsOf(row),
+          fromName: row?.emailFromName ?? null,
+          fromAddress: row?.emailFromAddress ?? null,
+        },
+      ];
+    }),
+  );
+}
+
+/** One formatter per time zone: building an Intl.DateTimeFormat costs far more than using one. */
+const clockFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** Minutes since midnight in a time zone (an unknown zone counts as UTC). */
 function minutesIn(now: Date, timeZone: string): number {
   try {
-    const parts = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    }).formatToParts(now);
+    let format = clockFormats.get(timeZone);
+    if (!format) {
+      format = new Intl.DateTimeFormat('en-GB', {
+        timeZone,
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      });
+      clockFormats.set(timeZone, format);
+    }
+    const parts = format.formatToParts(now);
     const get = (t: string) => Number(parts.find((p) => p.type === t)?.value ?? 0);
     return get('hour') * 60 + get('minute');
   } catch {
