@@ -128,10 +128,12 @@ export async function performOutboxCall(
     case 'message': {
       const chat = await loadChatRef(db, row.chatId);
       const message = await loadMessage(db, row.messageId);
+      const buttons = Array.isArray(row.payload.buttons) ? row.payload.buttons.map(String) : undefined;
       return method(connector, 'sendMessage')(ctx, chat, {
         text: message.text,
         attachments: message.attachments,
         idempotencyKey: keyOf(row),
+        ...(buttons?.length ? { buttons } : {}),
       });
     }
     case 'edit': {

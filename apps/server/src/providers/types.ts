@@ -47,6 +47,11 @@ export interface OutgoingContent {
    * idempotency keys (VK random_id / guid) drops a repeat after a retry whose answer was lost.
    */
   idempotencyKey?: string;
+  /**
+   * A chat-bot's options (modules/bots): networks with native keyboards show them as buttons (Telegram
+   * inline keyboard); others ignore this, the bot has written them into the text as numbered lines.
+   */
+  buttons?: string[];
 }
 
 export interface SentRef {

@@ -111,7 +111,9 @@ export function telegramApi(transport: TelegramTransport, token: string) {
       chat_id: number | string;
       text: string;
       reply_parameters?: { message_id: number; allow_sending_without_reply?: boolean };
+      reply_markup?: { inline_keyboard: Array<Array<{ text: string; callback_data: string }>> };
     }) => call<TgMessage>('sendMessage', params),
+    answerCallbackQuery: (params: { callback_query_id: string }) => call<true>('answerCallbackQuery', params),
     sendPhoto: (params: Record<string, unknown>) => call<TgMessage>('sendPhoto', params),
     sendDocument: (params: Record<string, unknown>) => call<TgMessage>('sendDocument', params),
     sendMediaGroup: (params: Record<string, unknown>) => call<TgMessage[]>('sendMediaGroup', params),

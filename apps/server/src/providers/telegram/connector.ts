@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { posts } from '../../db/schema';
+import type { InboundEvent } from '../../modules/inbox/inbound';
 import { downloadMedia, MediaTooLarge } from '../media';
 import { type Connector, type ConnectorContext, ConnectorError } from '../types';
 import { telegramApi } from './client';
@@ -35,6 +36,19 @@ async function knownGroups(ctx: ConnectorContext): Promise<string[]> {
 }
 
 const FILE_REF = 'tg-file:';
+
+/**
+ * A pressed inline button (a chat-bot's option, mapping.ts `cb:<id>`) shows a spinner until answered
+ * (PROVIDERS §1 answerCallbackQuery). Answered in the background: a failure only leaves the spinner.
+ */
+function answerButtons(ctx: ConnectorContext, events: InboundEvent[]) {
+  for (const e of events) {
+    if (e.type !== 'message' || !e.externalId.startsWith('cb:')) continue;
+    void api(ctx)
+      .answerCallbackQuery({ callback_query_id: e.externalId.slice(3) })
+      .catch(() => undefined);
+  }
+}
 
 export const telegramConnector: Connector = {
   /** `tg-file:<file_id>` → getFile → `{base}/file/bot{token}/{file_path}` (PROVIDERS §1 file download). */
@@ -89,7 +103,9 @@ export const telegramConnector: Connector = {
   },
 
   async handleWebhook(ctx, request) {
-    return handleTelegramWebhook(request, ctx.credentials.webhook_secret, botIdOf(ctx));
+    const result = handleTelegramWebhook(request, ctx.credentials.webhook_secret, botIdOf(ctx));
+    answerButtons(ctx, result.events);
+    return result;
   },
 
   async poll(ctx, cursor, { timeoutSeconds, signal }) {
@@ -102,6 +118,7 @@ export const telegramConnector: Connector = {
     );
     const botId = botIdOf(ctx);
     const events = updates.flatMap((u) => updateToEvents(u, botId));
+    answerButtons(ctx, events);
     const last = updates.reduce((max, u) => Math.max(max, u.update_id), -1);
     return { events, cursor: last >= 0 ? String(last + 1) : cursor };
   },

@@ -16,7 +16,7 @@ export interface TelegramCall {
 }
 
 /** Nested fields arrive as JSON strings in query strings and forms (PROVIDERS §1 "Parameters"). */
-const JSON_FIELDS = ['reply_parameters', 'allowed_updates', 'reaction', 'media'];
+const JSON_FIELDS = ['reply_parameters', 'allowed_updates', 'reaction', 'media', 'reply_markup'];
 
 async function readParams(req: IncomingMessage, url: URL): Promise<Params> {
   const params: Params = Object.fromEntries(url.searchParams);
@@ -248,6 +248,10 @@ export class TelegramEmulator {
         return this.getUpdates(bot, p, res);
       case 'sendmessage':
         return bot.sendMessage(p);
+      case 'answercallbackquery':
+        return p.callback_query_id
+          ? { status: 200, body: { ok: true, result: true } }
+          : fail(400, 'Bad Request: query id is empty');
       case 'sendphoto':
         return bot.sendFile(p, 'photo');
       case 'senddocument':

@@ -206,6 +206,20 @@ export function updateToEvents(update: TgUpdate, botId: number | null = null): I
       out.push({ type: 'change', target: 'message', chatExternalId: String(m.chat.id), externalId, ...edit });
     else if (isGroup(m.chat)) out.push({ type: 'change', target: 'item', externalId, ...edit });
   }
+  if (update.callback_query?.data && update.callback_query.message?.chat.type === 'private') {
+    // A chat-bot's button pressed: the customer "said" the option (its label, outgoing.ts callbackData).
+    const q = update.callback_query;
+    out.push({
+      type: 'message',
+      chatExternalId: String(q.message!.chat.id),
+      externalId: `cb:${q.id}`,
+      author: userAuthor(q.from),
+      isOwn: false,
+      text: q.data!,
+      attachments: [],
+      createdAt: new Date(),
+    });
+  }
   // channel_post / edited_channel_post: a post alone is not an inbox item; it is stored (with its text)
   // when the first comment under it arrives, because that comment carries the automatic forward.
   if (update.message_reaction) {

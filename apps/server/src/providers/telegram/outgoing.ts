@@ -20,6 +20,23 @@ function single(a: Attachment): { method: 'sendPhoto' | 'sendDocument'; field: s
 
 const sentRef = (m: TgMessage): SentRef => ({ externalId: messageKey(m.chat.id, m.message_id) });
 
+/**
+ * A chat-bot's options as an inline keyboard, one button a row. A press comes back as a callback_query
+ * whose data is the label (cut to the Bot API's 64 bytes; mapping.ts turns it into the customer's message).
+ */
+export function inlineKeyboard(buttons: string[]) {
+  return { inline_keyboard: buttons.map((text) => [{ text, callback_data: callbackData(text) }]) };
+}
+
+export function callbackData(label: string): string {
+  let out = '';
+  for (const ch of label) {
+    if (Buffer.byteLength(out + ch) > 64) break;
+    out += ch;
+  }
+  return out;
+}
+
 /** Sends `content` to `where`; returns the id of the (first) message Telegram created. */
 export async function sendContent(
   api: TelegramApi,
@@ -27,7 +44,14 @@ export async function sendContent(
   content: OutgoingContent,
 ): Promise<SentRef> {
   const files = content.attachments;
-  if (files.length === 0) return sentRef(await api.sendMessage({ ...where, text: content.text }));
+  if (files.length === 0)
+    return sentRef(
+      await api.sendMessage({
+        ...where,
+        text: content.text,
+        ...(content.buttons?.length ? { reply_markup: inlineKeyboard(content.buttons) } : {}),
+      }),
+    );
   if (files.length === 1) {
     const file = files[0]!;
     const { method, field } = single(file);

@@ -100,6 +100,15 @@ export interface TgUpdate {
   edited_channel_post?: TgMessage;
   message_reaction?: TgMessageReactionUpdated;
   message_reaction_count?: TgMessageReactionCountUpdated;
+  /** A press on an inline keyboard button we sent (a chat-bot's option). */
+  callback_query?: TgCallbackQuery;
+}
+
+export interface TgCallbackQuery {
+  id: string;
+  from: TgUser;
+  message?: TgMessage;
+  data?: string;
 }
 
 /**
@@ -113,4 +122,5 @@ export const ALLOWED_UPDATES = [
   'edited_channel_post',
   'message_reaction',
   'message_reaction_count',
+  'callback_query',
 ];

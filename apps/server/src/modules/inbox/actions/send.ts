@@ -9,6 +9,7 @@ import type { Sealer } from '../../../lib/crypto';
 import type { EventBus } from '../../../realtime/bus';
 import type { LockStore } from '../../../realtime/locks';
 import { audit } from '../../audit/record';
+import { stopBotSession } from '../../bots/sessions';
 import { assertUsable } from '../../templates/policy';
 import { countUse, getTemplate } from '../../templates/service';
 import { presentMessage } from '../presenter';
@@ -62,6 +63,8 @@ export interface DraftInput {
   close?: boolean;
   /** The reply template the text came from (the composer's picker, a macro): one use and a log entry. */
   template_id?: number;
+  /** A chat-bot's options, shown as the network's buttons where it has them (modules/bots). */
+  buttons?: string[];
 }
 
 type TemplateRow = NonNullable<Awaited<ReturnType<typeof getTemplate>>>;
@@ -260,6 +263,7 @@ export async function sendChatMessage(
   const result = await transaction(deps.db, async (tx) => {
     const now = new Date();
     const recorded = await recordChatMessage(tx, performer, chat, draft, now, {}, input.close ?? false);
+    if (performer.kind === 'user') await stopBotSession(tx, chat.id, now);
     await recordTemplateUse(tx, performer, template, { chat: chat.id });
     await enqueueOutbox(tx, {
       spaceId: chat.spaceId,
@@ -268,6 +272,7 @@ export async function sendChatMessage(
       chatId: chat.id,
       messageId: recorded.message.id,
       userId: userIdOf(performer),
+      ...(input.buttons?.length ? { payload: { buttons: input.buttons } } : {}),
       ...(input.undoable ? heldFor(now, chatUndoState(chat)) : {}),
     });
     return recorded;
