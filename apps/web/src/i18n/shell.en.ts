@@ -1,5 +1,6 @@
 import { apiAccessEn } from './apiAccess.en';
 import { billingEn } from './billing.en';
+import { botsEn } from './bots.en';
 import { factsEn } from './facts.en';
 import { issuesEn } from './issues.en';
 import { logsEn } from './logs.en';
@@ -97,6 +98,7 @@ export const settingsEn: Dictionary<SettingsResources> = {
   logs: logsEn,
   macros: macrosEn,
   rules: rulesEn,
+  bots: botsEn,
   space: spaceEn,
   billing: billingEn,
   referral: referralEn,

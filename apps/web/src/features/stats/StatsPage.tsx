@@ -50,6 +50,7 @@ export const STATS_TABS = [
   ['stats-my', 'my'],
   ['stats-issues', 'issues'],
   ['stats-rules', 'rules'],
+  ['stats-bots', 'bots'],
   ['stats-export', 'export'],
   ['stats-reports', 'reports'],
 ] as const;
@@ -130,9 +131,10 @@ export function StatsPage({
         >
           <Tabs.List>
             {STATS_TABS.filter(
-              // Auto-rules are administrators' (rules.manage), reports need stats.export; others never see them.
+              // Auto-rules and bots are administrators' (rules.manage, bots.manage), reports need stats.export; others never see them.
               ([route]) =>
                 (route !== 'stats-rules' || can(actor, 'rules.manage', spaceId)) &&
+                (route !== 'stats-bots' || can(actor, 'bots.manage', spaceId)) &&
                 (route !== 'stats-reports' || can(actor, 'stats.export', spaceId)),
             ).map(([route, key]) => (
               <Tabs.Tab key={route} value={route} data-testid={`stats-tab-${key}`}>
