@@ -43,9 +43,10 @@ export const useBotStats = (query: RouteQuery | null) =>
   });
 
 /** The chat's bot conversation and what it collected (null: the bot never talked in it). */
-export const useChatBot = (chatId: number) =>
+export const useChatBot = (chatId: number, version: unknown) =>
   useQuery({
-    queryKey: ['chat-bot', chatId],
+    // `version` (the chat's last message time) reads it again as the conversation moves.
+    queryKey: ['chat-bot', chatId, version],
     queryFn: ({ signal }) =>
       api.get<{ session: PresentedBotSession | null }>(`/v1/chats/${chatId}/bot`, {
         signal,
