@@ -95,9 +95,14 @@ describe('chat-bots', () => {
     await apiOk(app.url, 'POST', `/v1/sandbox/${sandboxToken}/messages`, {
       body: { author_name: 'Пётр Соколов', text: '1', peer: 'petr' },
     });
-    await expect.poll(async () => (await texts()).includes('Передаю оператору'), { timeout: 30_000 }).toBe(true);
+    await expect
+      .poll(async () => (await texts()).includes('Передаю оператору'), { timeout: 30_000 })
+      .toBe(true);
     await page.goto(`/chats/${chatId}/messages`);
-    await page.getByTestId('chat-bot-card').getByText('бот передал чат оператору').waitFor({ timeout: 60_000 });
+    await page
+      .getByTestId('chat-bot-card')
+      .getByText('бот передал чат оператору')
+      .waitFor({ timeout: 60_000 });
     await context.close();
   }, 600_000);
 

@@ -47,7 +47,13 @@ const FLOW = [
       { label: 'Другое', next: 'handoff' },
     ],
   },
-  { id: 'phone', type: 'collect', field: 'phone', text: 'Напишите ваш телефон', retry_text: 'Это не телефон' },
+  {
+    id: 'phone',
+    type: 'collect',
+    field: 'phone',
+    text: 'Напишите ваш телефон',
+    retry_text: 'Это не телефон',
+  },
   { id: 'handoff', type: 'handoff', text: 'Передаю оператору' },
 ];
 
@@ -70,7 +76,9 @@ describe('chat-bots on Telegram', { timeout: 120_000 }, () => {
       await outbox.run();
     };
     const sentTo = (user: TgUser) =>
-      w.tg.callsOf('sendMessage').filter((c) => c.token === bot.token && String(c.params.chat_id) === String(user.id));
+      w.tg
+        .callsOf('sendMessage')
+        .filter((c) => c.token === bot.token && String(c.params.chat_id) === String(user.id));
     const say = async (user: TgUser, text: string) => {
       await w.tg.deliver(bot.token, {
         message: w.tg.customerMessage(bot.token, { chat: privateChat(user), from: user, text }),
@@ -94,7 +102,12 @@ describe('chat-bots on Telegram', { timeout: 120_000 }, () => {
       steps: FLOW,
     });
     // One bot per account.
-    await api('POST', '/v1/bots', { space_id: w.spaceId, object_id: account.id, name: 'Второй', steps: FLOW }, 409);
+    await api(
+      'POST',
+      '/v1/bots',
+      { space_id: w.spaceId, object_id: account.id, name: 'Второй', steps: FLOW },
+      409,
+    );
 
     // 1. Greeting and the menu as an inline keyboard.
     const anna = customer();

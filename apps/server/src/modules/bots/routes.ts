@@ -54,7 +54,10 @@ export async function registerBotsModule(
 
   app.get(
     '/bots/:id',
-    { preHandler: authenticated, schema: { tags: TAG, security: bearer, summary: 'One chat-bot', params: idParams } },
+    {
+      preHandler: authenticated,
+      schema: { tags: TAG, security: bearer, summary: 'One chat-bot', params: idParams },
+    },
     async (req) => {
       const actor = await loadActor(db, req.auth!.user);
       return service.presentBot(assertBot(actor, await service.getBot(db, req.params.id)));
@@ -84,7 +87,13 @@ export async function registerBotsModule(
     '/bots/:id',
     {
       preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'Change a chat-bot', params: idParams, body: updateBotBody },
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Change a chat-bot',
+        params: idParams,
+        body: updateBotBody,
+      },
     },
     async (req) => {
       const actor = await loadActor(db, req.auth!.user);

@@ -14,7 +14,16 @@ import {
 import { and, desc, eq, gte, isNotNull, sql } from 'drizzle-orm';
 import { Agent, request } from 'undici';
 import type { Db } from '../../db/client';
-import { authors, botSessions, bots, chats, messages, objects, replyTemplates, ruleQueue } from '../../db/schema';
+import {
+  authors,
+  botSessions,
+  bots,
+  chats,
+  messages,
+  objects,
+  replyTemplates,
+  ruleQueue,
+} from '../../db/schema';
 import { AppError } from '../../http/errors';
 import type { Logger } from '../../lib/logger';
 import { guardedConnector } from '../../providers/media';
@@ -183,7 +192,11 @@ class Run {
   }
 
   /** Sends through the send path; false when refused (an operator holds the chat, the network refuses). */
-  private async send(session: SessionRow, text: string, options?: Array<{ label: string }>): Promise<boolean> {
+  private async send(
+    session: SessionRow,
+    text: string,
+    options?: Array<{ label: string }>,
+  ): Promise<boolean> {
     if (!text.trim() && !options?.length) return true;
     const native = BOT_NATIVE_KEYBOARDS[await this.providerOf()];
     const input = options?.length
@@ -268,7 +281,8 @@ class Run {
     }
     if (step.type === 'menu') {
       const chosen = matchBotOption(step.options, text);
-      if (chosen < 0) return this.retry(session, step, step.retry_text || this.say('bots.retry.menu'), step.options);
+      if (chosen < 0)
+        return this.retry(session, step, step.retry_text || this.say('bots.retry.menu'), step.options);
       return this.from(session, this.nextIndex(steps, index, step.options[chosen]!.next));
     }
     const value = validateBotField(step.field, text);
@@ -295,7 +309,11 @@ class Run {
   private async retry(session: SessionRow, step: BotStep, text: string, options?: Array<{ label: string }>) {
     const retries = session.retries + 1;
     if (retries >= BOT_RETRIES_MAX) {
-      return this.handOff(session, { stepId: step.id, path: session.path, fields: session.fields, retries }, null);
+      return this.handOff(
+        session,
+        { stepId: step.id, path: session.path, fields: session.fields, retries },
+        null,
+      );
     }
     await this.save(session, { retries });
     await this.send(session, text, options);

@@ -48,9 +48,12 @@ export async function assertBotAccount(db: Db, spaceId: number, objectId: number
     .from(objects)
     .where(and(eq(objects.id, objectId), eq(objects.spaceId, spaceId)))
     .limit(1);
-  if (!object) throw new AppError(400, 'bots.account.required', { fields: { object_id: 'bots.account.required' } });
+  if (!object)
+    throw new AppError(400, 'bots.account.required', { fields: { object_id: 'bots.account.required' } });
   if (!isProviderId(object.provider) || !getProvider(object.provider).messages)
-    throw new AppError(400, 'bots.account.notMessenger', { fields: { object_id: 'bots.account.notMessenger' } });
+    throw new AppError(400, 'bots.account.notMessenger', {
+      fields: { object_id: 'bots.account.notMessenger' },
+    });
   const [taken] = await db.select({ id: bots.id }).from(bots).where(eq(bots.objectId, objectId)).limit(1);
   if (taken && taken.id !== botId)
     throw new AppError(409, 'bots.account.taken', { fields: { object_id: 'bots.account.taken' } });
@@ -167,7 +170,12 @@ type Rows<T> = { rows: T[] };
  * per step, how many reached it and how many were dropped there (left silent for BOT_IDLE_HOURS or taken
  * over by an operator before the bot finished). Definitions: docs/statistics.md "Chat-bots".
  */
-export async function botStats(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<BotStatsAnswer> {
+export async function botStats(
+  db: Db,
+  actor: ServerActor,
+  q: StatsQuery,
+  now: Date,
+): Promise<BotStatsAnswer> {
   authorize(actor, 'stats.view', q.space_id);
   authorize(actor, 'bots.manage', q.space_id);
   const row = actor.rows.find((r) => r.space.id === q.space_id);
@@ -217,8 +225,16 @@ export async function botStats(db: Db, actor: ServerActor, q: StatsQuery, now: D
     bots: list.map((b) => {
       const t = totals.rows.find((r) => Number(r.bot_id) === b.id);
       const stepRow = (flow: 'main' | 'off_hours', s: BotStep) => {
-        const found = steps.rows.find((r) => Number(r.bot_id) === b.id && r.flow === flow && r.step_id === s.id);
-        return { step_id: s.id, type: s.type, flow, reached: Number(found?.reached ?? 0), dropped: Number(found?.dropped ?? 0) };
+        const found = steps.rows.find(
+          (r) => Number(r.bot_id) === b.id && r.flow === flow && r.step_id === s.id,
+        );
+        return {
+          step_id: s.id,
+          type: s.type,
+          flow,
+          reached: Number(found?.reached ?? 0),
+          dropped: Number(found?.dropped ?? 0),
+        };
       };
       return {
         bot_id: b.id,

@@ -49,6 +49,24 @@ import { useMessage } from '../../../i18n/useLocale';
 type Errors = Record<string, string>;
 type Flow = 'steps' | 'off_hours_steps';
 
+// Stable React keys for steps and options while they are edited, moved and removed: an edit makes a new
+// object, which carries its predecessor's key.
+const keys = new WeakMap<object, number>();
+let keySeq = 0;
+function keyOf(o: object): number {
+  let key = keys.get(o);
+  if (key === undefined) {
+    keySeq += 1;
+    key = keySeq;
+    keys.set(o, key);
+  }
+  return key;
+}
+function carry<T extends object>(from: object, to: T): T {
+  keys.set(to, keyOf(from));
+  return to;
+}
+
 function freshId(type: BotStepType, taken: string[]) {
   for (let n = 1; ; n++) {
     const id = `${type}-${n}`;
@@ -240,7 +258,8 @@ function FlowEditor({
 }) {
   const { t } = useTranslation();
   const ids = steps.map((s) => s.id);
-  const set = (index: number, step: BotStepInput) => onChange(steps.map((s, i) => (i === index ? step : s)));
+  const set = (index: number, step: BotStepInput) =>
+    onChange(steps.map((s, i) => (i === index ? carry(s, step) : s)));
   const move = (index: number, by: -1 | 1) => {
     const next = [...steps];
     const [row] = next.splice(index, 1);
@@ -263,7 +282,7 @@ function FlowEditor({
         </div>
         {steps.map((step, index) => (
           <Paper
-            key={index}
+            key={keyOf(step)}
             withBorder
             radius="sm"
             p="sm"
@@ -450,7 +469,7 @@ function StepFields({
                   options: step.options.map((o, j) => (j === i ? { ...o, ...patch } : o)),
                 });
               return (
-                <Paper key={i} withBorder radius="sm" p="xs" data-testid="bot-option">
+                <Paper key={keyOf(option)} withBorder radius="sm" p="xs" data-testid="bot-option">
                   <Group align="flex-start" wrap="wrap" gap="xs">
                     <Text fz="sm" c="dimmed" mt={26}>
                       {i + 1}.
