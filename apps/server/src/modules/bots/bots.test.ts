@@ -191,6 +191,46 @@ describe('chat-bots on Telegram', { timeout: 120_000 }, () => {
     }
   });
 
+  it('outside business hours runs the off-hours flow, which can end by itself (completed)', async () => {
+    const bot = newBot(w.tg);
+    const { account } = await connectBot(w, bot.token);
+    // Business hours of one minute a day (00:00–00:01): now is outside them.
+    await api('PUT', '/v1/workinghours/business', {
+      space_id: w.spaceId,
+      week: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, start: 0, end: 1 })),
+      special_days: [],
+    });
+    const created = await api('POST', '/v1/bots', {
+      space_id: w.spaceId,
+      object_id: account.id,
+      name: 'Ночной',
+      steps: [{ id: 'day', type: 'message', text: 'Днём отвечаем сразу' }],
+      off_hours_steps: [{ id: 'night', type: 'message', text: 'Мы ответим утром' }],
+    });
+    const rules = new RulesWorker({
+      db: db(),
+      bus: w.t.deps.bus,
+      config: w.t.deps.config,
+      sealer: w.t.deps.sealer,
+      locks: w.t.deps.locks,
+      log: w.t.deps.log,
+      spaceIds: [w.spaceId],
+    });
+    const vera = customer();
+    await w.tg.deliver(bot.token, {
+      message: w.tg.customerMessage(bot.token, { chat: privateChat(vera), from: vera, text: 'Есть кто?' }),
+    });
+    await rules.drain();
+    await workerOf(w).run();
+    const sent = w.tg
+      .callsOf('sendMessage')
+      .filter((c) => c.token === bot.token && String(c.params.chat_id) === String(vera.id));
+    expect(sent.map((c) => c.params.text)).toEqual(['Мы ответим утром']);
+    const [session] = await db().select().from(botSessions).where(eq(botSessions.botId, created.id));
+    expect(session).toMatchObject({ flow: 'off_hours', state: 'completed', path: ['night'] });
+    await api('PUT', '/v1/workinghours/business', { space_id: w.spaceId, week: [], special_days: [] });
+  });
+
   it('gives other networks numbered options and matches a typed number (shared helpers)', async () => {
     const { matchBotOption, numberedOptions, validateBotField } = await import('@otklik/shared');
     const options = [{ label: 'Статус заказа', keywords: ['заказ'] }, { label: 'Другое' }];
