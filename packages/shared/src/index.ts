@@ -3,6 +3,7 @@ export * from './accounts';
 export * from './api-access';
 export * from './audit';
 export * from './billing';
+export * from './bots';
 export * from './bulk';
 export * from './business-hours';
 export * from './constants';

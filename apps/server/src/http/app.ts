@@ -21,6 +21,7 @@ import { authenticateAccessToken, liveSessionIds } from '../modules/auth/tokens'
 import { registerAuthorsModule } from '../modules/authors/routes';
 import { registerBillingRoutes } from '../modules/billing/routes';
 import { registerCsiModule } from '../modules/csi/routes';
+import { registerBotsModule } from '../modules/bots/routes';
 import { registerFactsModule } from '../modules/facts/routes';
 import { registerInboxActionsModule } from '../modules/inbox/actions/routes';
 import { registerFailuresRoutes } from '../modules/inbox/failures-routes';
@@ -170,6 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await registerNotificationsModule(v1, deps, authenticate);
       await registerMacrosModule(v1, deps, authenticate);
       await registerRulesModule(v1, deps, authenticate);
+      await registerBotsModule(v1, deps, authenticate);
       await registerAuthorsModule(v1, deps, authenticate);
       await registerFactsModule(v1, deps, authenticate);
       await registerStatsModule(v1, deps, authenticate);

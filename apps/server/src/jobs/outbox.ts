@@ -46,9 +46,9 @@ export const outboxPayloadSchemas = {
   react: z.object({ value: z.string().nullable(), previous: reactionList.default([]) }),
   edit: z.object({ previousText: z.string() }),
   block: z.object({ authorExternalId: z.string(), until: z.string().nullable() }),
-  /** Answer buttons under a message (a CSI survey), sent only where the connector has `buttons`. */
+  /** Rows of answer buttons under a message (a CSI survey, a chat-bot's menu), sent only where the connector has `buttons`. */
   message: z.object({
-    buttons: z.array(z.object({ label: z.string(), data: z.string() })).optional(),
+    buttons: z.array(z.array(z.object({ label: z.string(), data: z.string() }))).optional(),
   }),
 };
 

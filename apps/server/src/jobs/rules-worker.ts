@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { ruleQueue } from '../db/schema';
 import type { Logger } from '../lib/logger';
+import { BOT_QUEUE_TRIGGER, runBotOn } from '../modules/bots/runtime';
 import { MatchCache, NOTIFY_QUEUE_TRIGGER, notifyArrival } from '../modules/notifications/watches';
 import { type EngineDeps, runRules } from '../modules/rules/engine';
 import { RULES_QUEUED } from '../modules/rules/queue';
@@ -110,13 +111,15 @@ export class RulesWorker {
     for (const row of claimed) {
       const rules = (spaceId: number) => {
         const key = `${spaceId}:${row.trigger}`;
-        if (row.trigger === NOTIFY_QUEUE_TRIGGER) return Promise.resolve([]);
+        if (row.trigger === NOTIFY_QUEUE_TRIGGER || row.trigger === BOT_QUEUE_TRIGGER)
+          return Promise.resolve([]);
         if (!bySpace.has(key)) bySpace.set(key, activeRules(db, spaceId, row.trigger));
         return bySpace.get(key)!;
       };
       const trigger = row.trigger;
       try {
         if (trigger === NOTIFY_QUEUE_TRIGGER) await notifyArrival(this.deps, row.itemId, watched);
+        else if (trigger === BOT_QUEUE_TRIGGER) await runBotOn(this.deps, row.itemId);
         else await runRules(this.deps, row.itemId, trigger, { rules, event: row.event });
       } catch (error) {
         this.deps.log.error({ err: String(error), item: row.itemId }, 'Auto-rules failed on an item');

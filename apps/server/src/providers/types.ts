@@ -48,10 +48,11 @@ export interface OutgoingContent {
    */
   idempotencyKey?: string;
   /**
-   * Answer buttons under the message (a CSI survey's 1–5 scale), for a connector with `buttons`; a press
-   * comes back as a customer message whose text is the button's `data`. Others never get this field.
+   * Answer buttons under the message, in rows (a CSI survey's 1–5 scale is one row, a chat-bot's menu one
+   * option a row), for a connector with `buttons`; a press comes back as a customer message whose text is
+   * the button's `data`. Others never get this field.
    */
-  buttons?: OutgoingButton[];
+  buttons?: OutgoingButton[][];
 }
 
 export interface OutgoingButton {

@@ -56,6 +56,7 @@ export const screens: Partial<Record<RouteName, LazyExoticComponent<ComponentTyp
   'stats-csi': lazyScreen(() => import('../features/stats/screens/CsiStatsScreen')),
   csi: lazyScreen(() => import('../screens/csi/CsiScreen')),
   'settings-csi': lazyScreen(() => import('../screens/settings/csi/CsiSettingsScreen')),
+  'stats-bots': lazyScreen(() => import('../features/stats/screens/BotsStatsScreen')),
   // Scheduled reports: the statistics tab and the /reports section, one screen (docs/statistics.md).
   'stats-reports': lazyScreen(() => import('../features/stats/screens/ReportsScreen')),
   reports: lazyScreen(() =>
@@ -157,6 +158,15 @@ export const screens: Partial<Record<RouteName, LazyExoticComponent<ComponentTyp
   ),
   'settings-macro': lazyScreen(() =>
     import('../screens/settings/macros/MacrosScreens').then((m) => ({ default: m.MacroScreen })),
+  ),
+  'settings-bots': lazyScreen(() =>
+    import('../screens/settings/bots/BotsScreens').then((m) => ({ default: m.BotsScreen })),
+  ),
+  'settings-bots-create': lazyScreen(() =>
+    import('../screens/settings/bots/BotsScreens').then((m) => ({ default: m.BotScreen })),
+  ),
+  'settings-bot': lazyScreen(() =>
+    import('../screens/settings/bots/BotsScreens').then((m) => ({ default: m.BotScreen })),
   ),
   'settings-rules': lazyScreen(() =>
     import('../screens/settings/rules/RulesScreens').then((m) => ({ default: m.RulesScreen })),

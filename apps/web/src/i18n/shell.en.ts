@@ -1,6 +1,7 @@
 import { apiAccessEn } from './apiAccess.en';
 import { billingEn } from './billing.en';
 import { csiEn } from './csi.en';
+import { botsEn } from './bots.en';
 import { factsEn } from './facts.en';
 import { issuesEn } from './issues.en';
 import { logsEn } from './logs.en';
@@ -99,6 +100,7 @@ export const settingsEn: Dictionary<SettingsResources> = {
   logs: logsEn,
   macros: macrosEn,
   rules: rulesEn,
+  bots: botsEn,
   space: spaceEn,
   billing: billingEn,
   referral: referralEn,

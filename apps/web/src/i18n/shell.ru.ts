@@ -3,6 +3,7 @@
 import { apiAccessRu } from './apiAccess.ru';
 import { billingRu } from './billing.ru';
 import { csiRu } from './csi.ru';
+import { botsRu } from './bots.ru';
 import { factsRu } from './facts.ru';
 import { issuesRu } from './issues.ru';
 import { logsRu } from './logs.ru';
@@ -101,6 +102,7 @@ export const settingsRu = {
   logs: logsRu,
   macros: macrosRu,
   rules: rulesRu,
+  bots: botsRu,
   space: spaceRu,
   billing: billingRu,
   referral: referralRu,

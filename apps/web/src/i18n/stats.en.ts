@@ -21,6 +21,7 @@ export const statsEn: typeof statsRu = {
     reports: 'Reports',
     issues: 'Tasks',
     rules: 'Auto-rules',
+    bots: 'Chat-bots',
     dashboard: 'Dashboard',
     statuses: 'Statuses',
     workinghours: 'Working hours',

@@ -19,6 +19,7 @@ export const statsRu = {
     reports: 'Отчёты',
     issues: 'Задачи',
     rules: 'Автоправила',
+    bots: 'Чат-боты',
     dashboard: 'Дашборд',
     statuses: 'Статусы',
     workinghours: 'Рабочее время',

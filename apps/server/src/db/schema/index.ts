@@ -3,6 +3,7 @@ export * from './audit';
 export * from './auth';
 export * from './billing';
 export * from './csi';
+export * from './bots';
 export * from './facts';
 export * from './inbox';
 export * from './instance';

@@ -82,8 +82,9 @@ export const ruleQueue = pgTable(
     id: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     spaceId: integer('space_id').notNull(),
     itemId: bigint('item_id', { mode: 'number' }).notNull(),
-    /** `notify`: an arrival queued for the notification watches (modules/notifications/watches.ts). */
-    trigger: text().$type<RuleTrigger | 'notify'>().notNull().default('item_created'),
+    /** `notify`: an arrival queued for the notification watches (modules/notifications/watches.ts);
+     * `bot`: a customer message (item_id is the message's id) for the chat-bot (modules/bots/runtime.ts). */
+    trigger: text().$type<RuleTrigger | 'notify' | 'bot'>().notNull().default('item_created'),
     event: text().notNull().default(''),
     attempts: integer().notNull().default(0),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),

@@ -79,7 +79,7 @@ export async function queueOwnMessage(
   return { message: message!, chat: updated! };
 }
 
-export const SCALE_BUTTONS = CSI_SCORES.map((n) => ({ label: String(n), data: String(n) }));
+export const SCALE_BUTTONS = [CSI_SCORES.map((n) => ({ label: String(n), data: String(n) }))];
 
 /** The survey's text as sent: with the digit line where the network has no buttons. */
 export function surveyText(settings: CsiSettingsBody, language: CsiLanguage, buttons: boolean) {

@@ -3,6 +3,8 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { columnsWithout, rowsOf, unnestRows } from '../../db/rows';
 import { authors, chats, messages } from '../../db/schema';
+import { queueBotMessages } from '../bots/runtime';
+import { rulesQueuedEvent } from '../rules/queue';
 import type { InboundMessage } from './inbound';
 import type { ArrivalRules, IngestResult, ObjectRow } from './ingest';
 import { authorCtes, compare, lateAuthors, type Published, sortedAuthors, uniqueBy } from './ingest-batch';
@@ -185,6 +187,13 @@ export async function storeMessages(
   result.duplicates += kept.length - inserted.length;
   if (inserted.length === 0) return;
   result.messageIds.push(...inserted.map((m) => m.id));
+  // The account's chat-bot answers customer messages after the commit (modules/bots/runtime.ts).
+  const botQueued = await queueBotMessages(
+    db,
+    object,
+    inserted.filter((m) => !m.isOwn).map((m) => m.id),
+  );
+  if (botQueued) published.push(rulesQueuedEvent());
   const authorById = new Map([...authorRows.values()].map((a) => [a.id, presentAuthor(a)]));
   published.push({
     type: 'messages.created',

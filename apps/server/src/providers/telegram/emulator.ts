@@ -158,7 +158,18 @@ export class TelegramEmulator {
       },
       body: JSON.stringify(prepared),
     });
-    await res.arrayBuffer();
+    // A webhook may answer with a Bot API call in its body ("making requests when getting updates"):
+    // Telegram performs it, so the emulator records it as a call of that bot.
+    const reply = await res.text();
+    try {
+      const call = JSON.parse(reply) as { method?: unknown } & Record<string, unknown>;
+      if (res.ok && typeof call?.method === 'string') {
+        const { method, ...params } = call;
+        this.calls.push({ token, method, params });
+      }
+    } catch {
+      // a plain-text answer ('ok')
+    }
     this.pushes.push({ url: bot.webhook.url, status: res.status, update: prepared });
     return { status: res.status, update: prepared };
   }
@@ -255,6 +266,10 @@ export class TelegramEmulator {
         return this.getUpdates(bot, p, res);
       case 'sendmessage':
         return bot.sendMessage(p);
+      case 'answercallbackquery':
+        return p.callback_query_id
+          ? { status: 200, body: { ok: true, result: true } }
+          : fail(400, 'Bad Request: query id is empty');
       case 'sendphoto':
         return bot.sendFile(p, 'photo');
       case 'senddocument':
@@ -267,8 +282,6 @@ export class TelegramEmulator {
         return bot.editMessageText(p, 'caption');
       case 'deletemessage':
         return bot.deleteMessage(p);
-      case 'answercallbackquery':
-        return { status: 200, body: { ok: true, result: true } };
       case 'setmessagereaction':
         return bot.setMessageReaction(p);
       case 'banchatmember':

@@ -10,9 +10,13 @@ import type { TgInlineKeyboardMarkup, TgMessage } from './types';
 
 type Where = { chat_id: number | string; reply_parameters?: { message_id: number } };
 
-/** Buttons in one row as an inline keyboard; a press comes back as a callback_query with the data. */
-export function inlineKeyboard(buttons: OutgoingButton[]): TgInlineKeyboardMarkup {
-  return { inline_keyboard: [buttons.map((b) => ({ text: b.label, callback_data: b.data.slice(0, 64) }))] };
+/** Rows of buttons as an inline keyboard; a press comes back as a callback_query with the data. */
+export function inlineKeyboard(rows: OutgoingButton[][]): TgInlineKeyboardMarkup {
+  return {
+    inline_keyboard: rows.map((row) =>
+      row.map((b) => ({ text: b.label, callback_data: callbackData(b.data) })),
+    ),
+  };
 }
 
 const mediaOf = (a: Attachment) => (a.url.startsWith('tg-file:') ? a.url.slice('tg-file:'.length) : a.url);
@@ -24,6 +28,16 @@ function single(a: Attachment): { method: 'sendPhoto' | 'sendDocument'; field: s
 }
 
 const sentRef = (m: TgMessage): SentRef => ({ externalId: messageKey(m.chat.id, m.message_id) });
+
+/** Telegram's limit for a button's callback_data is 64 bytes: cut on a whole character. */
+export function callbackData(label: string): string {
+  let out = '';
+  for (const ch of label) {
+    if (Buffer.byteLength(out + ch) > 64) break;
+    out += ch;
+  }
+  return out;
+}
 
 /** Sends `content` to `where`; returns the id of the (first) message Telegram created. */
 export async function sendContent(

@@ -51,6 +51,7 @@ export const STATS_TABS = [
   ['stats-issues', 'issues'],
   ['stats-rules', 'rules'],
   ['stats-csi', 'csi'],
+  ['stats-bots', 'bots'],
   ['stats-export', 'export'],
   ['stats-reports', 'reports'],
 ] as const;
@@ -131,10 +132,11 @@ export function StatsPage({
         >
           <Tabs.List>
             {STATS_TABS.filter(
-              // Auto-rules are administrators' (rules.manage), reports need stats.export; others never see them.
+              // Auto-rules and bots are administrators' (rules.manage, bots.manage), reports need stats.export; others never see them.
               ([route]) =>
                 (route !== 'stats-rules' || can(actor, 'rules.manage', spaceId)) &&
                 (route !== 'stats-csi' || can(actor, 'csi.view', spaceId)) &&
+                (route !== 'stats-bots' || can(actor, 'bots.manage', spaceId)) &&
                 (route !== 'stats-reports' || can(actor, 'stats.export', spaceId)),
             ).map(([route, key]) => (
               <Tabs.Tab key={route} value={route} data-testid={`stats-tab-${key}`}>

@@ -45,6 +45,7 @@ import { LinkedIssues } from '../../features/issues/LinkedIssues';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
 import { RefusedMessageAction } from '../items/RefusedAction';
+import { ChatBotCard } from './ChatBotCard';
 
 /** chats/:id/messages — a private conversation, oldest → newest, with the reply box. */
 export default function ChatScreen() {
@@ -237,6 +238,7 @@ function ChatPage({ chat }: { chat: InboxChat }) {
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Stack gap="md">
+            <ChatBotCard chatId={chat.id} version={chat.last_message_at} />
             <LinkedIssues kind="chat" id={chat.id} spaceId={chat.space_id} />
             <RecordSide
               spaceId={chat.space_id}

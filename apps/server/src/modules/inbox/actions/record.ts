@@ -134,7 +134,9 @@ export async function recordChatMessage(
       createdAt: now,
     })
     .returning();
-  const status = close ? 'closed' : statusAfterReply(chat.status);
+  // A chat-bot's message (modules/bots) leaves the chat's status and first reply to the operators.
+  const bot = performer.kind === 'bot';
+  const status = close ? 'closed' : bot ? chat.status : statusAfterReply(chat.status);
   const same = status === chat.status && (!close || chat.closeReason === 'reply');
   const [updated] = await db
     .update(chats)
@@ -142,12 +144,12 @@ export async function recordChatMessage(
       lastMessageAt: sql`greatest(${chats.lastMessageAt}, ${now})`,
       lastMessageText: draft.text,
       lastMessageIsOwn: true,
-      unreadCount: 0,
       status,
       closeReason: close ? 'reply' : same ? chat.closeReason : null,
       closedAt: close ? now : same ? chat.closedAt : null,
       delayedUntil: same ? chat.delayedUntil : null,
-      firstReplyAt: sql`coalesce(${chats.firstReplyAt}, ${now})`,
+      firstReplyAt: bot ? chats.firstReplyAt : sql`coalesce(${chats.firstReplyAt}, ${now})`,
+      unreadCount: bot ? chats.unreadCount : 0,
       updatedAt: now,
     })
     .where(eq(chats.id, chat.id))

@@ -6,9 +6,11 @@ import { authors, chats, type items, objects } from '../../../db/schema';
 import { AppError } from '../../../http/errors';
 import { enqueueOutbox, kickOutbox } from '../../../jobs/outbox';
 import type { Sealer } from '../../../lib/crypto';
+import type { OutgoingButton } from '../../../providers/types';
 import type { EventBus } from '../../../realtime/bus';
 import type { LockStore } from '../../../realtime/locks';
 import { audit } from '../../audit/record';
+import { stopBotSession } from '../../bots/sessions';
 import { sendSurveys } from '../../csi/survey';
 import { assertUsable } from '../../templates/policy';
 import { countUse, getTemplate } from '../../templates/service';
@@ -63,6 +65,8 @@ export interface DraftInput {
   close?: boolean;
   /** The reply template the text came from (the composer's picker, a macro): one use and a log entry. */
   template_id?: number;
+  /** A chat-bot's options in rows, shown as the network's buttons where it has them (modules/bots). */
+  buttons?: OutgoingButton[][];
 }
 
 type TemplateRow = NonNullable<Awaited<ReturnType<typeof getTemplate>>>;
@@ -261,6 +265,7 @@ export async function sendChatMessage(
   const result = await transaction(deps.db, async (tx) => {
     const now = new Date();
     const recorded = await recordChatMessage(tx, performer, chat, draft, now, {}, input.close ?? false);
+    if (performer.kind === 'user') await stopBotSession(tx, chat.id, now);
     await recordTemplateUse(tx, performer, template, { chat: chat.id });
     await enqueueOutbox(tx, {
       spaceId: chat.spaceId,
@@ -269,6 +274,7 @@ export async function sendChatMessage(
       chatId: chat.id,
       messageId: recorded.message.id,
       userId: userIdOf(performer),
+      ...(input.buttons?.length ? { payload: { buttons: input.buttons } } : {}),
       ...(input.undoable ? heldFor(now, chatUndoState(chat)) : {}),
     });
     return recorded;

@@ -4,6 +4,7 @@ import { activity, chats, chatTags, companies, items, itemTags, objects, tags } 
 import type { CloseReason } from '../../../db/schema/inbox';
 import { AppError } from '../../../http/errors';
 import { sendSurveys } from '../../csi/survey';
+import { stopBotSession } from '../../bots/sessions';
 import { notifyAssigned } from '../../notifications/events';
 import { isSpaceMember } from '../../organisation/queries';
 import {
@@ -334,6 +335,8 @@ export async function assignChat(
       ...activityCause(performer),
       data: { from: chat.assignedUserId, to: userId },
     });
+    // Taking the chat (assigning it to someone) stops its chat-bot (modules/bots).
+    if (userId !== null && performer.kind === 'user') await stopBotSession(tx, chat.id);
     return row!;
   });
   const [presented] = await presentChats(deps.db, [updated]);

@@ -1,0 +1,246 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { botSessions, chats, spaces } from '../../db/schema';
+import { RulesWorker } from '../../jobs/rules-worker';
+import {
+  connectBot,
+  customer,
+  newBot,
+  privateChat,
+  startTelegramWorld,
+  type TelegramWorld,
+  workerOf,
+} from '../../providers/telegram/test-kit';
+import type { TgUser } from '../../providers/telegram/types';
+
+// Chat-bots (issue 17) on the real database and the Telegram emulator: the bot greets, shows its options
+// as an inline keyboard (reply_markup recorded by the emulator), takes a button press (callback_query),
+// refuses a bad phone with the retry message, accepts a good one and hands the chat to operators with
+// the phone shown on the chat; an operator's reply stops the bot; stats/bots counts the funnel.
+
+let w: TelegramWorld;
+beforeAll(async () => {
+  w = await startTelegramWorld();
+  // The space's `bots` flag (docs/product/roles.md `bots.manage`).
+  await db()
+    .update(spaces)
+    .set({ settings: sql`${spaces.settings} || '{"bots": true}'::jsonb` })
+    .where(eq(spaces.id, w.spaceId));
+}, 240_000);
+afterAll(() => w?.close());
+
+const db = () => w.t.deps.database.db;
+const api = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, status = 200) => {
+  const res = await w.t.app.inject({ method, url, headers: w.headers, payload: payload as object });
+  expect(res.statusCode, res.body).toBe(status);
+  return res.json();
+};
+
+const FLOW = [
+  { id: 'greet', type: 'message', text: 'Здравствуйте! Я бот магазина.' },
+  {
+    id: 'menu',
+    type: 'menu',
+    text: 'Чем помочь?',
+    options: [
+      { label: 'Статус заказа', keywords: ['заказ'], next: 'phone' },
+      { label: 'Другое', next: 'handoff' },
+    ],
+  },
+  {
+    id: 'phone',
+    type: 'collect',
+    field: 'phone',
+    text: 'Напишите ваш телефон',
+    retry_text: 'Это не телефон',
+  },
+  { id: 'handoff', type: 'handoff', text: 'Передаю оператору' },
+];
+
+describe('chat-bots on Telegram', { timeout: 120_000 }, () => {
+  it('greets, shows buttons, validates a phone, hands off with the fields; an operator reply stops it; the funnel counts', async () => {
+    const bot = newBot(w.tg);
+    const { account } = await connectBot(w, bot.token);
+    const rules = new RulesWorker({
+      db: db(),
+      bus: w.t.deps.bus,
+      config: w.t.deps.config,
+      sealer: w.t.deps.sealer,
+      locks: w.t.deps.locks,
+      log: w.t.deps.log,
+      spaceIds: [w.spaceId],
+    });
+    const outbox = workerOf(w);
+    const settle = async () => {
+      await rules.drain();
+      await outbox.run();
+    };
+    const sentTo = (user: TgUser) =>
+      w.tg
+        .callsOf('sendMessage')
+        .filter((c) => c.token === bot.token && String(c.params.chat_id) === String(user.id));
+    const say = async (user: TgUser, text: string) => {
+      await w.tg.deliver(bot.token, {
+        message: w.tg.customerMessage(bot.token, { chat: privateChat(user), from: user, text }),
+      });
+      await settle();
+    };
+
+    // A bad flow is refused in the caller's language: a `next` to a step that does not exist.
+    const bad = await api(
+      'POST',
+      '/v1/bots',
+      { space_id: w.spaceId, object_id: account.id, name: 'Бот', steps: [{ ...FLOW[0], next: 'nowhere' }] },
+      400,
+    );
+    expect(Object.values(bad.fields as Record<string, string>)).toContain('Такого шага нет');
+
+    const created = await api('POST', '/v1/bots', {
+      space_id: w.spaceId,
+      object_id: account.id,
+      name: 'Магазин',
+      steps: FLOW,
+    });
+    // One bot per account.
+    await api(
+      'POST',
+      '/v1/bots',
+      { space_id: w.spaceId, object_id: account.id, name: 'Второй', steps: FLOW },
+      409,
+    );
+
+    // 1. Greeting and the menu as an inline keyboard.
+    const anna = customer();
+    await say(anna, 'Привет');
+    let sent = sentTo(anna);
+    expect(sent.map((c) => c.params.text)).toEqual(['Здравствуйте! Я бот магазина.', 'Чем помочь?']);
+    expect(sent[1]!.params.reply_markup).toEqual({
+      inline_keyboard: [
+        [{ text: 'Статус заказа', callback_data: 'Статус заказа' }],
+        [{ text: 'Другое', callback_data: 'Другое' }],
+      ],
+    });
+    const chatId = (await api('GET', `/v1/chats?object_id=${account.id}`)).items[0].id as number;
+
+    // 2. A button press arrives as callback_query: answered, and the bot asks for the phone.
+    const menuMessage = lastBotMessage(anna);
+    await w.tg.deliver(bot.token, {
+      callback_query: { id: 'cq-1', from: anna, message: menuMessage, data: 'Статус заказа' },
+    });
+    await settle();
+    expect(w.tg.callsOf('answerCallbackQuery').map((c) => c.params.callback_query_id)).toContain('cq-1');
+    sent = sentTo(anna);
+    expect(sent.at(-1)!.params.text).toBe('Напишите ваш телефон');
+    expect(sent.at(-1)!.params.reply_markup).toBeUndefined();
+
+    // 3. A bad phone: the retry message; a good one: hand-off.
+    await say(anna, 'не скажу');
+    expect(sentTo(anna).at(-1)!.params.text).toBe('Это не телефон');
+    await say(anna, '8 (900) 123-45-67');
+    expect(sentTo(anna).at(-1)!.params.text).toBe('Передаю оператору');
+    const view = await api('GET', `/v1/chats/${chatId}/bot`);
+    expect(view.session).toMatchObject({
+      bot_id: created.id,
+      bot_name: 'Магазин',
+      state: 'handed_off',
+      step_id: 'handoff',
+      fields: { phone: '+79001234567' },
+    });
+    const [chat] = await db().select().from(chats).where(eq(chats.id, chatId));
+    expect(chat!.status).toBe('new');
+    expect(chat!.unreadCount).toBeGreaterThan(0);
+    expect(chat!.firstReplyAt).toBeNull(); // the bot's messages are not the team's first reply
+    // After the hand-off the bot stays out of the chat.
+    const before = sentTo(anna).length;
+    await say(anna, 'Ау?');
+    expect(sentTo(anna).length).toBe(before);
+
+    // 4. An operator's reply stops the bot in another chat; it does not answer again.
+    const boris = customer();
+    await say(boris, 'Здравствуйте');
+    expect(sentTo(boris)).toHaveLength(2);
+    const borisChat = (await api('GET', `/v1/chats?object_id=${account.id}`)).items.find(
+      (c: { id: number }) => c.id !== chatId,
+    ).id as number;
+    await api('POST', `/v1/chats/${borisChat}/messages`, { text: 'Я оператор, слушаю' });
+    await outbox.run();
+    const [stopped] = await db().select().from(botSessions).where(eq(botSessions.chatId, borisChat));
+    expect(stopped!.state).toBe('stopped');
+    await say(boris, 'Статус заказа');
+    expect(sentTo(boris).map((c) => c.params.text)).toEqual([
+      'Здравствуйте! Я бот магазина.',
+      'Чем помочь?',
+      'Я оператор, слушаю',
+    ]);
+
+    // 5. The funnel: two conversations, one handed off, one dropped at the menu.
+    const stats = await api('GET', `/v1/stats/bots?space_id=${w.spaceId}&preset=7d`);
+    const mine = stats.bots.find((b: { bot_id: number }) => b.bot_id === created.id);
+    expect(mine).toMatchObject({ started: 2, completed: 0, handed_off: 1, dropped: 1, active: 0 });
+    const step = (id: string) => mine.steps.find((s: { step_id: string }) => s.step_id === id);
+    expect(step('greet')).toMatchObject({ reached: 2, dropped: 0 });
+    expect(step('menu')).toMatchObject({ reached: 2, dropped: 1 });
+    expect(step('phone')).toMatchObject({ reached: 1, dropped: 0 });
+    expect(step('handoff')).toMatchObject({ reached: 1, dropped: 0 });
+
+    function lastBotMessage(user: TgUser) {
+      const mine = [...w.tg.bot(bot.token).messages.values()].filter(
+        (m) => m.fromBot && m.message.chat.id === user.id,
+      );
+      return mine.at(-1)!.message;
+    }
+  });
+
+  it('outside business hours runs the off-hours flow, which can end by itself (completed)', async () => {
+    const bot = newBot(w.tg);
+    const { account } = await connectBot(w, bot.token);
+    // Business hours of one minute a day (00:00–00:01): now is outside them.
+    await api('PUT', '/v1/workinghours/business', {
+      space_id: w.spaceId,
+      week: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, start: 0, end: 1 })),
+      special_days: [],
+    });
+    const created = await api('POST', '/v1/bots', {
+      space_id: w.spaceId,
+      object_id: account.id,
+      name: 'Ночной',
+      steps: [{ id: 'day', type: 'message', text: 'Днём отвечаем сразу' }],
+      off_hours_steps: [{ id: 'night', type: 'message', text: 'Мы ответим утром' }],
+    });
+    const rules = new RulesWorker({
+      db: db(),
+      bus: w.t.deps.bus,
+      config: w.t.deps.config,
+      sealer: w.t.deps.sealer,
+      locks: w.t.deps.locks,
+      log: w.t.deps.log,
+      spaceIds: [w.spaceId],
+    });
+    const vera = customer();
+    await w.tg.deliver(bot.token, {
+      message: w.tg.customerMessage(bot.token, { chat: privateChat(vera), from: vera, text: 'Есть кто?' }),
+    });
+    await rules.drain();
+    await workerOf(w).run();
+    const sent = w.tg
+      .callsOf('sendMessage')
+      .filter((c) => c.token === bot.token && String(c.params.chat_id) === String(vera.id));
+    expect(sent.map((c) => c.params.text)).toEqual(['Мы ответим утром']);
+    const [session] = await db().select().from(botSessions).where(eq(botSessions.botId, created.id));
+    expect(session).toMatchObject({ flow: 'off_hours', state: 'completed', path: ['night'] });
+    await api('PUT', '/v1/workinghours/business', { space_id: w.spaceId, week: [], special_days: [] });
+  });
+
+  it('gives other networks numbered options and matches a typed number (shared helpers)', async () => {
+    const { matchBotOption, numberedOptions, validateBotField } = await import('@otklik/shared');
+    const options = [{ label: 'Статус заказа', keywords: ['заказ'] }, { label: 'Другое' }];
+    expect(numberedOptions('Чем помочь?', options)).toBe('Чем помочь?\n\n1. Статус заказа\n2. Другое');
+    expect(matchBotOption(options, '2')).toBe(1);
+    expect(matchBotOption(options, 'где мой заказ')).toBe(0);
+    expect(matchBotOption(options, 'погода')).toBe(-1);
+    expect(validateBotField('email', 'Anna@Example.com')).toBe('anna@example.com');
+    expect(validateBotField('email', 'anna@')).toBeNull();
+    expect(validateBotField('phone', '+1 555 123 4567')).toBe('+15551234567');
+    expect(validateBotField('phone', '12345')).toBeNull();
+  });
+});

@@ -1,0 +1,150 @@
+import { createBotBody, statsQuery, updateBotBody } from '@otklik/shared';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../http/app';
+import { type AuthContext, requireAuth } from '../../http/auth';
+import { notFound } from '../../http/errors';
+import { taskClock } from '../../lib/clock';
+import { getScopedChat } from '../inbox/scope';
+import { authorize, isMember, loadActor, type ServerActor, spaceIdsWhere } from '../spaces/actor';
+import { listSpaceIds } from '../tags/policy';
+import * as service from './service';
+
+const bearer = [{ bearer: [] }];
+const TAG = ['settings'];
+const MANAGE = 'bots.manage' as const;
+const idParams = z.object({ id: z.coerce.number().int().positive() });
+const spaceQuery = z.object({ space_id: z.coerce.number().int().positive().optional() });
+
+function assertBot(actor: ServerActor, row: service.BotRow | undefined): service.BotRow {
+  if (!row || !isMember(actor, row.spaceId)) throw notFound();
+  authorize(actor, MANAGE, row.spaceId);
+  return row;
+}
+
+/** Settings → chat-bots, stats/bots and a chat's bot conversation (issue 17). */
+export async function registerBotsModule(
+  root: FastifyInstance,
+  deps: AppDeps,
+  authenticate: (token: string) => Promise<AuthContext>,
+) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const authenticated = requireAuth(authenticate);
+  const { db } = deps.database;
+
+  app.get(
+    '/bots',
+    {
+      preHandler: authenticated,
+      schema: { tags: TAG, security: bearer, summary: 'Chat-bots', querystring: spaceQuery },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const asked = listSpaceIds(actor, req.query.space_id);
+      if (req.query.space_id !== undefined) authorize(actor, MANAGE, req.query.space_id);
+      const allowed = new Set(spaceIdsWhere(actor, MANAGE));
+      const rows = await service.listBots(
+        db,
+        asked.filter((id) => allowed.has(id)),
+      );
+      return { items: rows.map(service.presentBot) };
+    },
+  );
+
+  app.get(
+    '/bots/:id',
+    {
+      preHandler: authenticated,
+      schema: { tags: TAG, security: bearer, summary: 'One chat-bot', params: idParams },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      return service.presentBot(assertBot(actor, await service.getBot(db, req.params.id)));
+    },
+  );
+
+  app.post(
+    '/bots',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Create a chat-bot on a messenger account',
+        body: createBotBody.safeExtend({ space_id: z.number().int().positive() }),
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const { space_id, object_id, ...input } = req.body;
+      authorize(actor, MANAGE, space_id);
+      return service.presentBot(await service.createBot(db, space_id, object_id, input, actor));
+    },
+  );
+
+  app.put(
+    '/bots/:id',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Change a chat-bot',
+        params: idParams,
+        body: updateBotBody,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const row = assertBot(actor, await service.getBot(db, req.params.id));
+      return service.presentBot(await service.updateBot(db, row, req.body, actor));
+    },
+  );
+
+  app.delete(
+    '/bots/:id',
+    {
+      preHandler: authenticated,
+      schema: { tags: TAG, security: bearer, summary: 'Delete a chat-bot', params: idParams },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const row = assertBot(actor, await service.getBot(db, req.params.id));
+      await service.deleteBot(db, row, actor);
+      return { message: 'ok' as const };
+    },
+  );
+
+  app.get(
+    '/chats/:id/bot',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: ['chats'],
+        security: bearer,
+        summary: "The chat's latest chat-bot conversation and the fields it collected (null: none)",
+        params: idParams,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const chat = await getScopedChat(db, actor, req.params.id, 'messages.view');
+      return { session: await service.chatBotSession(db, chat.id) };
+    },
+  );
+
+  app.get(
+    '/stats/bots',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: ['stats'],
+        security: bearer,
+        summary: 'Per chat-bot: conversations started, completed, handed off, dropped; per step a funnel',
+        querystring: statsQuery,
+      },
+    },
+    async (req) => service.botStats(db, await loadActor(db, req.auth!.user), req.query, taskClock.now()),
+  );
+}

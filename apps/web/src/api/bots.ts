@@ -1,0 +1,56 @@
+import type { BotForm, BotStatsAnswer, PresentedBot, PresentedBotSession } from '@otklik/shared';
+import type { RouteQuery } from '@otklik/shared/routes';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from './instance';
+
+// Chat-bots (issue 17): Settings → chat-bots, stats/bots and the bot's conversation on the chat page.
+
+export const botKeys = { all: ['bots'] as const };
+
+/** GET /v1/bots; `enabled` false skips the request (bots not available to the caller). */
+export const useBots = (enabled = true) =>
+  useQuery({
+    queryKey: botKeys.all,
+    queryFn: ({ signal }) => api.get<{ items: PresentedBot[] }>('/v1/bots', { signal }),
+    enabled,
+    staleTime: 30_000,
+  });
+
+function useInvalidating<TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: botKeys.all }),
+  });
+}
+
+export const useCreateBot = () =>
+  useInvalidating((body: BotForm & { space_id: number; object_id: number }) =>
+    api.post<PresentedBot>('/v1/bots', body),
+  );
+export const useUpdateBot = () =>
+  useInvalidating(({ id, ...body }: BotForm & { id: number }) =>
+    api.put<PresentedBot>(`/v1/bots/${id}`, body),
+  );
+export const useDeleteBot = () =>
+  useInvalidating((id: number) => api.delete<{ message: string }>(`/v1/bots/${id}`));
+
+export const useBotStats = (query: RouteQuery | null) =>
+  useQuery({
+    queryKey: ['stats', 'bots', query],
+    queryFn: ({ signal }) => api.get<BotStatsAnswer>('/v1/stats/bots', { signal, query: query ?? undefined }),
+    enabled: query !== null,
+  });
+
+/** The chat's bot conversation and what it collected (null: the bot never talked in it). */
+export const useChatBot = (chatId: number, version: unknown) =>
+  useQuery({
+    // `version` (the chat's last message time) reads it again as the conversation moves.
+    queryKey: ['chat-bot', chatId, version],
+    queryFn: ({ signal }) =>
+      api.get<{ session: PresentedBotSession | null }>(`/v1/chats/${chatId}/bot`, {
+        signal,
+        forbiddenPage: false,
+      }),
+    staleTime: 10_000,
+  });
