@@ -1,7 +1,7 @@
 import { apiAccessEn } from './apiAccess.en';
 import { billingEn } from './billing.en';
-import { csiEn } from './csi.en';
 import { botsEn } from './bots.en';
+import { csiEn } from './csi.en';
 import { factsEn } from './facts.en';
 import { issuesEn } from './issues.en';
 import { logsEn } from './logs.en';

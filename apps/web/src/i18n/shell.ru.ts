@@ -2,8 +2,8 @@
 
 import { apiAccessRu } from './apiAccess.ru';
 import { billingRu } from './billing.ru';
-import { csiRu } from './csi.ru';
 import { botsRu } from './bots.ru';
+import { csiRu } from './csi.ru';
 import { factsRu } from './facts.ru';
 import { issuesRu } from './issues.ru';
 import { logsRu } from './logs.ru';

@@ -3,8 +3,8 @@ import { and, eq, inArray, isNull, ne, or } from 'drizzle-orm';
 import { activity, chats, chatTags, companies, items, itemTags, objects, tags } from '../../../db/schema';
 import type { CloseReason } from '../../../db/schema/inbox';
 import { AppError } from '../../../http/errors';
-import { sendSurveys } from '../../csi/survey';
 import { stopBotSession } from '../../bots/sessions';
+import { sendSurveys } from '../../csi/survey';
 import { notifyAssigned } from '../../notifications/events';
 import { isSpaceMember } from '../../organisation/queries';
 import {
