@@ -158,7 +158,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<AppHandle
     stop,
   };
 
-  const timeoutMs = options.startTimeoutMs ?? Number(process.env.E2E_APP_START_TIMEOUT_MS || 90_000);
+  const timeoutMs = options.startTimeoutMs ?? Number(process.env.E2E_APP_START_TIMEOUT_MS || 240_000);
   const deadline = Date.now() + timeoutMs;
   let lastProblem = 'no answer yet';
   while (true) {
