@@ -7,6 +7,7 @@ export * from './bulk';
 export * from './business-hours';
 export * from './constants';
 export * from './custom-facts';
+export * from './emotions';
 export * from './forms';
 export * from './i18n';
 export * from './issues';

@@ -20,6 +20,7 @@ import { registerAuthModule } from '../modules/auth/routes';
 import { authenticateAccessToken, liveSessionIds } from '../modules/auth/tokens';
 import { registerAuthorsModule } from '../modules/authors/routes';
 import { registerBillingRoutes } from '../modules/billing/routes';
+import { registerEmotionsModule } from '../modules/emotions/routes';
 import { registerFactsModule } from '../modules/facts/routes';
 import { registerInboxActionsModule } from '../modules/inbox/actions/routes';
 import { registerFailuresRoutes } from '../modules/inbox/failures-routes';
@@ -169,6 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await registerNotificationsModule(v1, deps, authenticate);
       await registerMacrosModule(v1, deps, authenticate);
       await registerRulesModule(v1, deps, authenticate);
+      await registerEmotionsModule(v1, deps, authenticate);
       await registerAuthorsModule(v1, deps, authenticate);
       await registerFactsModule(v1, deps, authenticate);
       await registerStatsModule(v1, deps, authenticate);

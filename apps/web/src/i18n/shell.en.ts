@@ -1,5 +1,6 @@
 import { apiAccessEn } from './apiAccess.en';
 import { billingEn } from './billing.en';
+import { emotionsEn } from './emotions.en';
 import { factsEn } from './facts.en';
 import { issuesEn } from './issues.en';
 import { logsEn } from './logs.en';
@@ -16,6 +17,7 @@ type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary
 
 export const shellEn: Dictionary<ShellResources> = {
   stats: statsEn,
+  emotions: emotionsEn,
   issues: issuesEn,
   notify: notifyEn,
   nav: { settings: 'Settings' },

@@ -2,6 +2,7 @@
 
 import { apiAccessRu } from './apiAccess.ru';
 import { billingRu } from './billing.ru';
+import { emotionsRu } from './emotions.ru';
 import { factsRu } from './facts.ru';
 import { issuesRu } from './issues.ru';
 import { logsRu } from './logs.ru';
@@ -15,6 +16,7 @@ import { statsRu } from './stats.ru';
 
 export const shellRu = {
   stats: statsRu,
+  emotions: emotionsRu,
   issues: issuesRu,
   notify: notifyRu,
   nav: { settings: 'Настройки' },

@@ -2,6 +2,7 @@ export * from './api-access';
 export * from './audit';
 export * from './auth';
 export * from './billing';
+export * from './emotions';
 export * from './facts';
 export * from './inbox';
 export * from './instance';
