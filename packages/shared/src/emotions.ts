@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { StatsPeriod } from './stats';
 
 // Emotions (issue 21, docs/product/emotions.md): every incoming comment and message gets a sentiment
 // (negative / neutral / positive) and, for negative ones, the category `anger` when it shows, from the
@@ -48,4 +49,29 @@ export interface EmotionSettingsDto {
   space_id: number;
   enabled: boolean;
   words: EmotionWord[];
+}
+
+/** Counts of rated texts by sentiment, and how many of the negative ones were angry. */
+export interface EmotionCounts {
+  negative: number;
+  neutral: number;
+  positive: number;
+  anger: number;
+}
+
+/**
+ * stats/emotions (docs/statistics.md "Emotions"): the rated customer texts of the period — comments,
+ * reviews and mentions, and the customer's messages in dialogs — by sentiment.
+ */
+export interface StatsEmotions {
+  period: StatsPeriod;
+  totals: EmotionCounts & { unrated: number };
+  /** Per local day of the text's arrival. */
+  days: Array<EmotionCounts & { day: string }>;
+  by_object: Array<EmotionCounts & { object_id: number; provider: string }>;
+  by_provider: Array<EmotionCounts & { provider: string }>;
+  /** The top posts (STATS_TOP_POSTS) by rated comments under them. */
+  by_post: Array<
+    EmotionCounts & { post_id: number; object_id: number; provider: string; text: string; url: string | null }
+  >;
 }
