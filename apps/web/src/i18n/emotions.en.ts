@@ -9,6 +9,13 @@ export const emotionsEn: ShellResources['emotions'] = {
     positive: 'Positive',
     anger: 'Anger',
   },
+  stats: {
+    byDay: 'Share of negative, neutral and positive by day, %',
+    byAccount: 'By account',
+    byNetwork: 'By network',
+    byPost: 'By post',
+    negativeShare: 'Negative share',
+  },
   badge: 'Emotion: {{value}}',
   settings: {
     heading: 'Emotions',

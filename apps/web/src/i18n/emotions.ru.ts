@@ -7,6 +7,13 @@ export const emotionsRu = {
     positive: 'Позитив',
     anger: 'Гнев',
   },
+  stats: {
+    byDay: 'Доля негатива, нейтральных и позитива по дням, %',
+    byAccount: 'По аккаунтам',
+    byNetwork: 'По соцсетям',
+    byPost: 'По публикациям',
+    negativeShare: 'Доля негатива',
+  },
   badge: 'Эмоция: {{value}}',
   settings: {
     heading: 'Эмоции',
