@@ -10,6 +10,7 @@ export const AUDIT_KINDS = [
   'space.timezone',
   'space.flag',
   'space.retention',
+  'space.emotions',
   'user.invited',
   'user.invitation_revoked',
   'user.added',

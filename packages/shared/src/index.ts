@@ -9,6 +9,7 @@ export * from './business-hours';
 export * from './constants';
 export * from './csi';
 export * from './custom-facts';
+export * from './emotions';
 export * from './forms';
 export * from './i18n';
 export * from './issues';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMOTION_CHOICES, type EmotionChoice } from './emotions';
 import { macroActionSchema } from './macros';
 import { CONTENT_KINDS } from './providers/types';
 
@@ -44,6 +45,7 @@ export const RULE_CONDITION_TYPES = [
   'author_label',
   'post_contains',
   'business_hours',
+  'sentiment',
 ] as const;
 export type RuleConditionType = (typeof RULE_CONDITION_TYPES)[number];
 
@@ -184,6 +186,12 @@ export const ruleLeafSchema = z.discriminatedUnion(
      * the space's (settings/workinghours, business-hours.ts). No schedule: never within.
      */
     z.object({ type: z.literal('business_hours'), negate: z.boolean().optional() }),
+    /** Emotions (issue 21): the item's sentiment is one of these (`anger`: negative and angry). */
+    z.object({
+      type: z.literal('sentiment'),
+      values: z.array(z.enum(EMOTION_CHOICES)).min(1, 'rules.choice.required').max(EMOTION_CHOICES.length),
+      negate: z.boolean().optional(),
+    }),
   ],
   { error: 'rules.condition.invalid' },
 );
@@ -337,6 +345,9 @@ export interface RuleFacts {
   companyId: number | null;
   kind: string;
   rating: number | null;
+  /** The classifier's reading (null: not read — ours, or switched off in the space). */
+  sentiment?: string | null;
+  emotion?: string | null;
   tagIds: readonly number[];
   /** The author's items in the space, this one included (0 when there is no author). */
   authorItems?: number;
@@ -408,6 +419,10 @@ function leafMatches(leaf: RuleLeaf, facts: RuleFacts, text: string, lower: stri
     }
     case 'business_hours':
       return facts.withinBusinessHours === true;
+    case 'sentiment':
+      return leaf.values.some((v: EmotionChoice) =>
+        v === 'anger' ? facts.emotion === 'anger' : facts.sentiment === v,
+      );
   }
 }
 

@@ -22,6 +22,7 @@ import { registerAuthorsModule } from '../modules/authors/routes';
 import { registerBillingRoutes } from '../modules/billing/routes';
 import { registerBotsModule } from '../modules/bots/routes';
 import { registerCsiModule } from '../modules/csi/routes';
+import { registerEmotionsModule } from '../modules/emotions/routes';
 import { registerFactsModule } from '../modules/facts/routes';
 import { registerInboxActionsModule } from '../modules/inbox/actions/routes';
 import { registerFailuresRoutes } from '../modules/inbox/failures-routes';
@@ -172,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await registerMacrosModule(v1, deps, authenticate);
       await registerRulesModule(v1, deps, authenticate);
       await registerBotsModule(v1, deps, authenticate);
+      await registerEmotionsModule(v1, deps, authenticate);
       await registerAuthorsModule(v1, deps, authenticate);
       await registerFactsModule(v1, deps, authenticate);
       await registerStatsModule(v1, deps, authenticate);

@@ -1,6 +1,8 @@
 // Wire shapes of the inbox (apps/server/src/modules/inbox/presenter.ts, authors/presenter.ts,
 // objects/presenter.ts, providers/sandbox/page.ts). The server's presenters are the source of truth.
 
+import type { EmotionCategory, Sentiment } from '@otklik/shared';
+
 export type InboxStatus = 'new' | 'inprogress' | 'open' | 'closed' | 'deleted' | 'delayed' | 'waiting';
 export type SettableStatus = Exclude<InboxStatus, 'deleted'>;
 export type CloseReason = 'reply' | 'noreply' | 'autorule';
@@ -66,6 +68,9 @@ export interface InboxItem {
   /** docs/product/limits.md: the first 100 characters. */
   excerpt: string;
   rating: number | null;
+  /** Emotions (issue 21): the classifier's reading of a received text; null for ours or when off. */
+  sentiment: Sentiment | null;
+  emotion: EmotionCategory | null;
   attachments: Attachment[];
   reactions: Reaction[];
   url: string | null;
@@ -127,6 +132,8 @@ export interface InboxMessage {
   is_own: boolean;
   user_id: number | null;
   text: string;
+  sentiment?: Sentiment | null;
+  emotion?: EmotionCategory | null;
   attachments: Attachment[];
   reactions: Reaction[];
   delivery: DeliveryState;

@@ -13,6 +13,7 @@ export type StatsEndpoint =
   | 'tags'
   | 'posts'
   | 'closed'
+  | 'emotions'
   | 'time'
   | 'operator-times'
   | 'my'

@@ -39,6 +39,7 @@ export const screens: Partial<Record<RouteName, LazyExoticComponent<ComponentTyp
   'stats-userstime': lazyScreen(() => import('../features/stats/screens/UsersTimeScreen')),
   'stats-tags': lazyScreen(() => import('../features/stats/screens/TagsScreen')),
   'stats-posts': lazyScreen(() => import('../features/stats/screens/PostsScreen')),
+  'stats-emotions': lazyScreen(() => import('../features/stats/screens/EmotionsScreen')),
   'stats-my': lazyScreen(() => import('../features/stats/screens/MyScreen')),
   'stats-user': lazyScreen(() => import('../features/stats/screens/UserScreen')),
   'stats-export': lazyScreen(() => import('../features/stats/screens/ExportScreen')),
@@ -168,6 +169,7 @@ export const screens: Partial<Record<RouteName, LazyExoticComponent<ComponentTyp
   'settings-bot': lazyScreen(() =>
     import('../screens/settings/bots/BotsScreens').then((m) => ({ default: m.BotScreen })),
   ),
+  'settings-emotions': lazyScreen(() => import('../screens/settings/emotions/EmotionsSettingsScreen')),
   'settings-rules': lazyScreen(() =>
     import('../screens/settings/rules/RulesScreens').then((m) => ({ default: m.RulesScreen })),
   ),

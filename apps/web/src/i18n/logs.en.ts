@@ -81,6 +81,7 @@ export const logsEn: Dictionary<typeof logsRu> = {
     'space.timezone': 'Changed the time zone',
     'space.flag': 'Switched a feature',
     'space.retention': 'Changed the log retention',
+    'space.emotions': 'Changed the emotion settings',
     'user.invited': 'Invited a user',
     'user.invitation_revoked': 'Revoked an invitation',
     'user.added': 'Added a user',

@@ -71,6 +71,7 @@ export const logsRu = {
     'space.timezone': 'Сменил часовой пояс',
     'space.flag': 'Переключил функцию',
     'space.retention': 'Изменил срок хранения журнала',
+    'space.emotions': 'Изменил настройки эмоций',
     'user.invited': 'Пригласил пользователя',
     'user.invitation_revoked': 'Отозвал приглашение',
     'user.added': 'Добавил пользователя',

@@ -58,6 +58,7 @@ export const rulesEn: Dictionary<typeof rulesRu> = {
     author_label: 'Author label',
     post_contains: 'Publication contains',
     business_hours: 'Arrived within business hours',
+    sentiment: 'Emotion',
   },
   itemsFrom: 'From',
   itemsTo: 'To',

@@ -55,6 +55,7 @@ export const rulesRu = {
     author_label: 'Метка автора',
     post_contains: 'Публикация содержит',
     business_hours: 'Пришло в рабочие часы',
+    sentiment: 'Эмоция',
   },
   itemsFrom: 'От',
   itemsTo: 'До',

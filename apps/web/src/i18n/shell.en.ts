@@ -2,6 +2,7 @@ import { apiAccessEn } from './apiAccess.en';
 import { billingEn } from './billing.en';
 import { botsEn } from './bots.en';
 import { csiEn } from './csi.en';
+import { emotionsEn } from './emotions.en';
 import { factsEn } from './facts.en';
 import { issuesEn } from './issues.en';
 import { logsEn } from './logs.en';
@@ -18,6 +19,7 @@ type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary
 
 export const shellEn: Dictionary<ShellResources> = {
   stats: statsEn,
+  emotions: emotionsEn,
   issues: issuesEn,
   notify: notifyEn,
   nav: { settings: 'Settings' },

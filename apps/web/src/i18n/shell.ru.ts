@@ -4,6 +4,7 @@ import { apiAccessRu } from './apiAccess.ru';
 import { billingRu } from './billing.ru';
 import { botsRu } from './bots.ru';
 import { csiRu } from './csi.ru';
+import { emotionsRu } from './emotions.ru';
 import { factsRu } from './facts.ru';
 import { issuesRu } from './issues.ru';
 import { logsRu } from './logs.ru';
@@ -17,6 +18,7 @@ import { statsRu } from './stats.ru';
 
 export const shellRu = {
   stats: statsRu,
+  emotions: emotionsRu,
   issues: issuesRu,
   notify: notifyRu,
   nav: { settings: 'Настройки' },

@@ -13,6 +13,7 @@ export const statsEn: typeof statsRu = {
     users: 'Team',
     tags: 'Tags',
     posts: 'Posts',
+    emotions: 'Emotions',
     closed: 'Closings',
     time: 'Time',
     userstime: 'Team time',

@@ -11,6 +11,7 @@ export const statsRu = {
     users: 'Сотрудники',
     tags: 'Теги',
     posts: 'Публикации',
+    emotions: 'Эмоции',
     closed: 'Закрытия',
     time: 'Время',
     userstime: 'Время сотрудников',

@@ -1,3 +1,4 @@
+import type { EmotionCategory, Sentiment } from '@otklik/shared';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -140,6 +141,10 @@ export const items = pgTable(
     userId: integer('user_id'),
     text: text().notNull().default(''),
     rating: smallint(),
+    /** The classifier's reading of a received text (modules/emotions); null: ours, or switched off. */
+    sentiment: text().$type<Sentiment>(),
+    /** A category on top of a negative sentiment: 'anger'. */
+    emotion: text().$type<EmotionCategory>(),
     attachments: jsonb().$type<Attachment[]>().notNull().default(sql`'[]'::jsonb`),
     reactions: jsonb().$type<Reaction[]>().notNull().default(sql`'[]'::jsonb`),
     url: text(),
@@ -274,6 +279,9 @@ export const messages = pgTable(
     isOwn: boolean('is_own').notNull(),
     userId: integer('user_id'),
     text: text().notNull().default(''),
+    /** As items.sentiment / items.emotion, for the customer's messages. */
+    sentiment: text().$type<Sentiment>(),
+    emotion: text().$type<EmotionCategory>(),
     attachments: jsonb().$type<Attachment[]>().notNull().default(sql`'[]'::jsonb`),
     reactions: jsonb().$type<Reaction[]>().notNull().default(sql`'[]'::jsonb`),
     delivery: text().$type<DeliveryState>().notNull().default('received'),

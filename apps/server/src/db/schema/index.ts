@@ -4,6 +4,7 @@ export * from './auth';
 export * from './billing';
 export * from './bots';
 export * from './csi';
+export * from './emotions';
 export * from './facts';
 export * from './inbox';
 export * from './instance';

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { columnsWithout, rowsOf, unnestRows } from '../../db/rows';
 import { authors, chats, messages } from '../../db/schema';
 import { queueBotMessages } from '../bots/runtime';
+import { emotionColumns } from '../emotions/service';
 import { rulesQueuedEvent } from '../rules/queue';
 import type { InboundMessage } from './inbound';
 import type { ArrivalRules, IngestResult, ObjectRow } from './ingest';
@@ -112,11 +113,14 @@ export async function storeMessages(
     chatByExternal.set(chat.externalId, { ...chat, authorId: author.id });
   }
 
+  const readings = kept.map((e) => emotionColumns(arrival.readEmotion ?? null, e.text, e.isOwn));
   const messageInput = unnestRows('i', [
     ['chat_id', 'bigint', kept.map((e) => chatByExternal.get(e.chatExternalId)!.id)],
     ['external_id', 'text', kept.map((e) => e.externalId)],
     ['is_own', 'boolean', kept.map((e) => e.isOwn)],
     ['text', 'text', kept.map((e) => e.text)],
+    ['sentiment', 'text', readings.map((r) => r.sentiment)],
+    ['emotion', 'text', readings.map((r) => r.emotion)],
     [
       'attachments',
       'text',
@@ -132,8 +136,8 @@ export async function storeMessages(
   // (delayed: back as jobs/delayed.ts would bring it, ending the delay early). Row locks on
   // the chats are taken in id order, the same in every batch (batcher.ts may overlap batches).
   const written = (await db.execute(sql`WITH stored AS (
-      INSERT INTO messages (space_id, chat_id, external_id, is_own, text, attachments, delivery, created_at)
-      SELECT ${object.spaceId}, i.chat_id, i.external_id, i.is_own, i.text, i.attachments::jsonb,
+      INSERT INTO messages (space_id, chat_id, external_id, is_own, text, sentiment, emotion, attachments, delivery, created_at)
+      SELECT ${object.spaceId}, i.chat_id, i.external_id, i.is_own, i.text, i.sentiment, i.emotion, i.attachments::jsonb,
         CASE WHEN i.is_own THEN 'sent' ELSE 'received' END, i.created_at
       FROM ${messageInput}
       ON CONFLICT (chat_id, external_id) DO NOTHING

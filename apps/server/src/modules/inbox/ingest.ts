@@ -6,6 +6,7 @@ import { isDataRefusal, refusalMessage } from '../../db/sqlstate';
 import { pgSafeDeep } from '../../lib/pg-text';
 import type { EventBus } from '../../realtime/bus';
 import { captureAnswers } from '../csi/answers';
+import { type EmotionReader, emotionColumns, emotionReader } from '../emotions/service';
 import { queueWatchedArrivals } from '../notifications/watches';
 import { companySettingsSchema } from '../organisation/schemas';
 import { queueArrivals, rulesQueuedEvent } from '../rules/queue';
@@ -126,7 +127,14 @@ async function storeBatch(deps: { db: Db; bus: EventBus }, object: ObjectRow, pa
   const published: Published[] = [];
   await deps.db.transaction(async (tx) => {
     const db = tx as unknown as Db;
-    const arrival = itemEvents.length + messageEvents.length > 0 ? await arrivalRules(db, object) : NO_RULES;
+    const arrival =
+      itemEvents.length + messageEvents.length > 0 ? await arrivalRules(db, object) : NO_RULES();
+    // Emotions (issue 21): every received text is read in the pipeline, with the space's own words.
+    const readEmotion =
+      itemEvents.length + messageEvents.length > 0 || changeEvents.some((e) => e.change === 'edited')
+        ? await emotionReader(db, object.spaceId)
+        : null;
+    arrival.readEmotion = readEmotion;
     if (itemEvents.length > 0) await storeItems(db, object, settings, arrival, itemEvents, result, published);
     if (messageEvents.length > 0) {
       const before = result.messageIds.length;
@@ -134,7 +142,8 @@ async function storeBatch(deps: { db: Db; bus: EventBus }, object: ObjectRow, pa
       // Answers to a satisfaction survey (modules/csi/answers.ts).
       await captureAnswers(db, object, result.messageIds.slice(before), published);
     }
-    if (changeEvents.length > 0) await applyChanges(db, object, settings, changeEvents, result, published);
+    if (changeEvents.length > 0)
+      await applyChanges(db, object, settings, readEmotion, changeEvents, result, published);
   });
   for (const event of published)
     await deps.bus.publish(typeof event === 'function' ? await event(deps.db) : event);
@@ -160,12 +169,14 @@ function merge(into: IngestResult, part: IngestResult) {
 export interface ArrivalRules {
   assignedUserId: number | null;
   chatStatus: 'new' | 'open';
+  /** The space's emotion reader for this batch (null: switched off). */
+  readEmotion?: EmotionReader | null;
 }
 
-const NO_RULES: ArrivalRules = { assignedUserId: null, chatStatus: 'new' };
+const NO_RULES = (): ArrivalRules => ({ assignedUserId: null, chatStatus: 'new' });
 
 async function arrivalRules(db: Db, object: ObjectRow): Promise<ArrivalRules> {
-  if (object.companyId === null) return NO_RULES;
+  if (object.companyId === null) return NO_RULES();
   const [row] = await db
     .select({ settings: companies.settings, member: memberships.userId })
     .from(companies)
@@ -182,7 +193,7 @@ async function arrivalRules(db: Db, object: ObjectRow): Promise<ArrivalRules> {
     )
     .where(eq(companies.id, object.companyId))
     .limit(1);
-  if (!row) return NO_RULES;
+  if (!row) return NO_RULES();
   const company = companySettingsSchema.parse(row.settings ?? {});
   return { assignedUserId: row.member ?? null, chatStatus: company.status_open ? 'open' : 'new' };
 }
@@ -268,6 +279,7 @@ async function storeItems(
         authorId: authorRows.get(e.author.externalId)?.id ?? null,
         isOwn: e.isOwn,
         text: e.text,
+        ...emotionColumns(arrival.readEmotion ?? null, e.text, e.isOwn),
         rating: e.rating,
         attachments: settings.stickers ? e.attachments : e.attachments.filter((a) => a.type !== 'sticker'),
         url: e.url,
@@ -352,6 +364,7 @@ async function applyChanges(
   db: Db,
   object: ObjectRow,
   settings: AccountSettings,
+  readEmotion: EmotionReader | null,
   events: InboundChange[],
   result: IngestResult,
   published: Published[],
@@ -365,9 +378,16 @@ async function applyChanges(
       continue;
     }
     if (e.target === 'item') {
+      // An edited text is read again (our own replies keep none).
+      const reread = emotionColumns(readEmotion, e.text ?? '', false);
       const set =
         e.change === 'edited'
-          ? { text: e.text ?? '', editedAt: e.at ?? new Date() }
+          ? {
+              text: e.text ?? '',
+              editedAt: e.at ?? new Date(),
+              sentiment: sql`CASE WHEN ${items.isOwn} THEN NULL ELSE ${reread.sentiment}::text END`,
+              emotion: sql`CASE WHEN ${items.isOwn} THEN NULL ELSE ${reread.emotion}::text END`,
+            }
           : e.change === 'deleted'
             ? { isDeleted: true, status: 'deleted' as const }
             : e.change === 'restored'
@@ -386,9 +406,15 @@ async function applyChanges(
       const chatFilter = e.chatExternalId
         ? sql`${messages.chatId} IN (SELECT id FROM chats WHERE object_id = ${object.id} AND external_id = ${e.chatExternalId})`
         : sql`${messages.chatId} IN (SELECT id FROM chats WHERE object_id = ${object.id})`;
+      const reread = emotionColumns(readEmotion, e.text ?? '', false);
       const set =
         e.change === 'edited'
-          ? { text: e.text ?? '', editedAt: e.at ?? new Date() }
+          ? {
+              text: e.text ?? '',
+              editedAt: e.at ?? new Date(),
+              sentiment: sql`CASE WHEN ${messages.isOwn} THEN NULL ELSE ${reread.sentiment}::text END`,
+              emotion: sql`CASE WHEN ${messages.isOwn} THEN NULL ELSE ${reread.emotion}::text END`,
+            }
           : e.change === 'deleted'
             ? { isDeleted: true }
             : e.change === 'restored'

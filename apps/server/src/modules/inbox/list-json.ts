@@ -53,6 +53,8 @@ export const ITEM_JSON = sql.raw(
     ['text', 'i.text'],
     ['excerpt', 'i.excerpt'],
     ['rating', 'i.rating'],
+    ['sentiment', 'i.sentiment'],
+    ['emotion', 'i.emotion'],
     ['attachments', 'i.attachments'],
     ['reactions', 'i.reactions'],
     ['url', 'i.url'],

@@ -1,4 +1,4 @@
-import { DEFAULT_CHAT_STATUSES, DEFAULT_ITEM_STATUSES, PROVIDER_IDS } from '@otklik/shared';
+import { DEFAULT_CHAT_STATUSES, DEFAULT_ITEM_STATUSES, EMOTION_CHOICES, PROVIDER_IDS } from '@otklik/shared';
 import { z } from 'zod';
 import type { CloseReason, InboxStatus, ItemKind } from '../../db/schema';
 
@@ -146,6 +146,8 @@ export const itemListQuery = z
     // docs/product/limits.md: the default status filter is new and inprogress.
     status: statusFilter,
     kind: queryArray(z.enum(ITEM_KINDS, invalid)),
+    /** Emotions (issue 21): a sentiment, or `anger`; several values widen the list. */
+    sentiment: queryArray(z.enum(EMOTION_CHOICES, invalid)),
   })
   .transform(withStatuses(DEFAULT_ITEM_STATUSES, SEARCH_ITEM_STATUSES));
 

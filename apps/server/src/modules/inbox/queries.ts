@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { MATCH_END, MATCH_START } from '@otklik/shared';
+import { type EmotionChoice, MATCH_END, MATCH_START, type Sentiment } from '@otklik/shared';
 import {
   and,
   asc,
@@ -159,12 +159,22 @@ function assignedTo(column: AnyPgColumn, values: Array<number | 'none'>): SQL | 
 const providerObjects = (objectColumn: AnyPgColumn, providers: string[]) =>
   sql`${objectColumn} IN (SELECT ${objects.id} FROM ${objects} WHERE ${inArray(objects.provider, providers)})`;
 
+/** The emotion filter: sentiments by value, `anger` by the category (docs/product/emotions.md). */
+function emotionIs(sentiment: AnyPgColumn, emotion: AnyPgColumn, values: readonly EmotionChoice[]) {
+  const sentiments = values.filter((v): v is Sentiment => v !== 'anger');
+  return or(
+    sentiments.length > 0 ? inArray(sentiment, sentiments) : undefined,
+    values.includes('anger') ? eq(emotion, 'anger') : undefined,
+  );
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Comments, reviews, mentions
 
 function itemFilters(p: ItemListParams): SQL {
   const where: Array<SQL | undefined> = [
     p.kind && inArray(items.kind, p.kind),
+    p.sentiment && emotionIs(items.sentiment, items.emotion, p.sentiment),
     p.object_id && inArray(items.objectId, p.object_id),
     p.provider && providerObjects(items.objectId, p.provider),
     p.tag_id &&

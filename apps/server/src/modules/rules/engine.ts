@@ -82,6 +82,8 @@ export async function factsOf(
     companyId: object?.companyId ?? null,
     kind: item.kind,
     rating: item.rating,
+    sentiment: item.sentiment,
+    emotion: item.emotion,
     tagIds: tagRows.map((r) => r.id),
     authorItems: Number(count?.n ?? 0),
     authorLabelIds: labelRows.map((r) => r.id),

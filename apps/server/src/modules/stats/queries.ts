@@ -1,8 +1,10 @@
 import {
   type Durations,
+  type EmotionCounts,
   STATS_TIME_BUCKETS,
   STATS_TOP_POSTS,
   type StatsClosedRow,
+  type StatsEmotions,
   type StatsFigures,
   type StatsHours,
   type StatsKind,
@@ -749,4 +751,94 @@ export async function membersByStatus(db: Db, s: PeopleScope) {
       WHERE ${peopleWhere(s)}
       ORDER BY us.position NULLS LAST, us.id NULLS LAST, usr.name, ms.user_id`,
   );
+}
+
+/**
+ * Emotions (docs/statistics.md "Emotions"): the customer's texts of the period — items by created_at,
+ * dialog messages by created_at — with the classifier's sentiment, counted by day, account, network and
+ * post. Texts without a sentiment (switched off, empty, from before the classifier) count as unrated.
+ */
+export async function emotions(
+  db: Db,
+  scope: InboxScope,
+  f: StatsFilters,
+  p: StatsPeriod,
+): Promise<Omit<StatsEmotions, 'period'>> {
+  const kinds = itemKinds(f);
+  const itemsPart =
+    kinds.length > 0
+      ? sql`SELECT i.created_at AS at, i.sentiment, i.emotion, i.object_id, i.post_id
+          FROM items i
+          WHERE NOT i.is_own AND ${itemWhere(scope, 'i', f)}
+            AND i.created_at >= ${at(p.start)} AND i.created_at < ${at(p.end)}`
+      : null;
+  const messagesPart = chatsIncluded(f)
+    ? sql`SELECT m.created_at, m.sentiment, m.emotion, c.object_id, NULL::bigint ${customerMessagesFrom(scope, f, p)}`
+    : null;
+  const parts = [itemsPart, messagesPart].filter((x): x is SQL => x !== null);
+  const empty = { negative: 0, neutral: 0, positive: 0, anger: 0 };
+  if (parts.length === 0)
+    return { totals: { ...empty, unrated: 0 }, days: [], by_object: [], by_provider: [], by_post: [] };
+  const texts = sql`(${sql.join(parts, sql` UNION ALL `)}) t`;
+  const counts = sql`count(*) FILTER (WHERE t.sentiment = 'negative')::int AS negative,
+    count(*) FILTER (WHERE t.sentiment = 'neutral')::int AS neutral,
+    count(*) FILTER (WHERE t.sentiment = 'positive')::int AS positive,
+    count(*) FILTER (WHERE t.emotion = 'anger')::int AS anger`;
+  type Counted = { negative: number; neutral: number; positive: number; anger: number };
+  const num = (r: Counted): EmotionCounts => ({
+    negative: Number(r.negative),
+    neutral: Number(r.neutral),
+    positive: Number(r.positive),
+    anger: Number(r.anger),
+  });
+  const [total] = await rows<Counted & { unrated: number }>(
+    db,
+    sql`SELECT ${counts}, count(*) FILTER (WHERE t.sentiment IS NULL)::int AS unrated FROM ${texts}`,
+  );
+  const days = await rows<Counted & { day: string }>(
+    db,
+    sql`SELECT ${localDay(p, sql`t.at`)} AS day, ${counts} FROM ${texts}
+      WHERE t.sentiment IS NOT NULL GROUP BY 1 ORDER BY 1`,
+  );
+  const byObject = await rows<Counted & { object_id: number; provider: string }>(
+    db,
+    sql`SELECT t.object_id, o.provider, ${counts} FROM ${texts} JOIN objects o ON o.id = t.object_id
+      WHERE t.sentiment IS NOT NULL GROUP BY t.object_id, o.provider ORDER BY count(*) DESC, t.object_id`,
+  );
+  const byPost = await rows<
+    Counted & { post_id: number; object_id: number; provider: string; text: string; url: string | null }
+  >(
+    db,
+    sql`SELECT po.id AS post_id, po.object_id, o.provider, left(po.text, 200) AS text, po.url, ${counts}
+      FROM ${texts} JOIN posts po ON po.id = t.post_id JOIN objects o ON o.id = po.object_id
+      WHERE t.sentiment IS NOT NULL
+      GROUP BY po.id, o.provider ORDER BY count(*) DESC, po.id LIMIT ${STATS_TOP_POSTS}`,
+  );
+  const providers = new Map<string, EmotionCounts & { provider: string }>();
+  for (const r of byObject) {
+    const entry = providers.get(r.provider) ?? { provider: r.provider, ...empty };
+    const n = num(r);
+    entry.negative += n.negative;
+    entry.neutral += n.neutral;
+    entry.positive += n.positive;
+    entry.anger += n.anger;
+    providers.set(r.provider, entry);
+  }
+  const size = (c: EmotionCounts) => c.negative + c.neutral + c.positive;
+  return {
+    totals: { ...num(total!), unrated: Number(total!.unrated) },
+    days: days.map((r) => ({ day: r.day, ...num(r) })),
+    by_object: byObject.map((r) => ({ object_id: Number(r.object_id), provider: r.provider, ...num(r) })),
+    by_provider: [...providers.values()].sort(
+      (a, b) => size(b) - size(a) || a.provider.localeCompare(b.provider),
+    ),
+    by_post: byPost.map((r) => ({
+      post_id: Number(r.post_id),
+      object_id: Number(r.object_id),
+      provider: r.provider,
+      text: r.text,
+      url: r.url,
+      ...num(r),
+    })),
+  };
 }

@@ -9,6 +9,7 @@ import { registerReportRoutes } from './reports-routes';
 import {
   closedOf,
   dashboardOf,
+  emotionsOf,
   hoursOf,
   liveOf,
   myStats,
@@ -47,6 +48,7 @@ export async function registerStatsModule(
     ['/stats/tags', 'Incoming per tag and local day; the top tags', tagsOf],
     ['/stats/posts', 'Top posts: incoming items, replied, our replies', postsStats],
     ['/stats/closed', 'Closings per team member (or rules) and how', closedOf],
+    ['/stats/emotions', 'Rated customer texts by sentiment: per day, account, network and post', emotionsOf],
     ['/stats/time', 'First response and resolution time: median, p90, distribution', timeOf],
     ['/stats/operator-times', 'Per operator: first response time median and p90', operatorTimesOf],
     ['/stats/my', "The caller's own figures", myStats],

@@ -3,6 +3,7 @@ import {
   can,
   type StatsClosed,
   type StatsDashboard,
+  type StatsEmotions,
   type StatsHours,
   type StatsLive,
   type StatsLiveQueue,
@@ -33,6 +34,7 @@ import { daysOf, previousPeriod, resolvePeriod } from './period';
 import {
   backlog,
   closedBy,
+  emotions,
   figures,
   hours,
   membersByStatus,
@@ -113,6 +115,17 @@ export async function overview(db: Db, actor: ServerActor, q: StatsQuery, now: D
         }
       : null,
   };
+}
+
+export async function emotionsOf(
+  db: Db,
+  actor: ServerActor,
+  q: StatsQuery,
+  now: Date,
+): Promise<StatsEmotions> {
+  const { scope, timezone } = await contextFor(db, actor, 'stats.view', q.space_id);
+  const period = await resolvePeriod(db, timezone, q, now);
+  return { period, ...(await emotions(db, scope, q, period)) };
 }
 
 export async function volumeOf(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<StatsVolume> {

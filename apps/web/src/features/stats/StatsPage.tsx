@@ -47,6 +47,7 @@ export const STATS_TABS = [
   ['stats-users-workinghours', 'workinghours'],
   ['stats-tags', 'tags'],
   ['stats-posts', 'posts'],
+  ['stats-emotions', 'emotions'],
   ['stats-my', 'my'],
   ['stats-issues', 'issues'],
   ['stats-rules', 'rules'],

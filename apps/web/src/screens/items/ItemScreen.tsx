@@ -48,6 +48,7 @@ import { ActionsBar, type ExtraAction } from '../../features/inbox/components/Ac
 import { LockNote, StatusBadge } from '../../features/inbox/components/badges';
 import { Composer } from '../../features/inbox/components/Composer';
 import { Attachments, PlainText } from '../../features/inbox/components/content';
+import { EmotionBadge } from '../../features/inbox/components/EmotionBadge';
 import { HistoryTimeline } from '../../features/inbox/components/HistoryTimeline';
 import layout from '../../features/inbox/components/layout.module.css';
 import { MacroRunner } from '../../features/inbox/components/MacroRunner';
@@ -285,6 +286,7 @@ function ItemPage({ item, post, parent, thread }: NonNullable<ReturnType<typeof 
                       aria-label={t('item.rating', { rating: item.rating })}
                     />
                   )}
+                  <EmotionBadge sentiment={item.sentiment} emotion={item.emotion} />
                   {item.is_hidden && (
                     <Badge size="sm" color="gray" variant="light" leftSection={<IconEyeOff size={12} />}>
                       {t('item.hidden')}

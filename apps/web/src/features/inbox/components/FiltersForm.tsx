@@ -10,9 +10,10 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { savedFilterNameSchema } from '@otklik/shared';
+import { EMOTION_CHOICES, savedFilterNameSchema } from '@otklik/shared';
 import { IconTrash } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useDeleteFilter, useSaveFilter } from '../../../api/inbox';
 import type { SavedFilter } from '../../../api/types';
 import { useShell } from '../../../app/shell/ShellContext';
@@ -58,6 +59,7 @@ export function FiltersForm({
   data: InboxData;
 }) {
   const t = useInboxT();
+  const { t: shellT } = useTranslation();
   const message = useMessage();
   const { config } = useShell();
   const [draft, setDraft] = useState(filters);
@@ -128,6 +130,16 @@ export function FiltersForm({
           value={draft.kind}
           optionLabel={(k) => t(`kind.${k}`)}
           onChange={(kinds) => set('kind', kinds)}
+        />
+      )}
+      {kind === 'items' && (
+        <ChipChoice
+          label={shellT('shell.emotions.label')}
+          options={EMOTION_CHOICES}
+          value={draft.sentiment}
+          optionLabel={(v) => shellT(`shell.emotions.sentiment.${v}`)}
+          testId="filter-sentiment"
+          onChange={(values) => set('sentiment', values)}
         />
       )}
       <TextInput

@@ -9,6 +9,7 @@ import { useInboxT } from '../i18n';
 import { matchParts } from '../model/match';
 import { formatWhen } from '../model/time';
 import { LockNote, ReturnedBadge, StatusBadge, TagBadges } from './badges';
+import { EmotionBadge } from './EmotionBadge';
 import { ProviderIcon } from './ProviderIcon';
 import classes from './rows.module.css';
 
@@ -135,6 +136,7 @@ export function ItemRow({ item, ...props }: RowProps & { item: InboxItem }) {
                 {t('kind.mention')}
               </Badge>
             )}
+            <EmotionBadge sentiment={item.sentiment} emotion={item.emotion} />
           </Group>
           <Text fz="sm" lineClamp={2} c={item.excerpt ? undefined : 'dimmed'} data-testid="row-excerpt">
             {item.match ? <Passage match={item.match} /> : item.excerpt || t('list.noText')}

@@ -24,7 +24,7 @@ describe('inbox filters ↔ address ↔ API', () => {
 
   it('reads every filter and drops malformed values', () => {
     const filters = parseFilters(
-      'status=closed&status=bogus&provider=vk&provider=nope&object_id=5&object_id=x&tag_id=3&assigned_user_id=none&assigned_user_id=7&created_at_from=100&created_at_to=-1&q=+hello+&kind=review&locale=en',
+      'status=closed&status=bogus&provider=vk&provider=nope&object_id=5&object_id=x&tag_id=3&assigned_user_id=none&assigned_user_id=7&created_at_from=100&created_at_to=-1&q=+hello+&kind=review&sentiment=anger&sentiment=sad&locale=en',
       'items',
     );
     expect(filters).toEqual({
@@ -40,13 +40,15 @@ describe('inbox filters ↔ address ↔ API', () => {
       close_reason: [],
       q: 'hello',
       source: [],
+      sentiment: ['anger'],
     });
-    expect(countAppliedFilters(filters, 'items')).toBe(8);
+    expect(countAppliedFilters(filters, 'items')).toBe(9);
   });
 
   it('chats have no kind filter and no deleted status', () => {
-    const filters = parseFilters('kind=review&status=deleted', 'chats');
+    const filters = parseFilters('kind=review&status=deleted&sentiment=negative', 'chats');
     expect(filters.kind).toEqual([]);
+    expect(filters.sentiment).toEqual([]);
     expect(filters.status).toEqual(['new', 'inprogress', 'open']);
   });
 

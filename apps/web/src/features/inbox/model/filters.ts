@@ -1,4 +1,10 @@
-import { DEFAULT_CHAT_STATUSES, DEFAULT_ITEM_STATUSES, isProviderId } from '@otklik/shared';
+import {
+  DEFAULT_CHAT_STATUSES,
+  DEFAULT_ITEM_STATUSES,
+  EMOTION_CHOICES,
+  type EmotionChoice,
+  isProviderId,
+} from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
 import type { CloseReason, InboxItem, InboxStatus, ItemKind } from '../../../api/inboxTypes';
 
@@ -72,6 +78,8 @@ export interface InboxFilters {
    * ids). The server narrows by it like object_id; with both, the intersection.
    */
   source: number[];
+  /** Emotions (issue 21, comments only): a sentiment or anger; several widen the list. */
+  sentiment: EmotionChoice[];
 }
 
 /** Query parameters that are this list's filters (the top bar counts them, docs/product/screens-and-routes.md filter button). */
@@ -89,7 +97,7 @@ export function filterKeys(kind: ListKind): string[] {
     'q',
     'source',
   ];
-  return kind === 'items' ? [...keys, 'kind'] : keys;
+  return kind === 'items' ? [...keys, 'kind', 'sentiment'] : keys;
 }
 
 const unique = <T>(list: T[]) => [...new Set(list)];
@@ -137,6 +145,12 @@ export function parseFilters(search: string | URLSearchParams, kind: ListKind): 
       : [],
     q,
     source: ids(all('source')),
+    sentiment:
+      kind === 'items'
+        ? unique(all('sentiment')).filter((v): v is EmotionChoice =>
+            (EMOTION_CHOICES as readonly string[]).includes(v),
+          )
+        : [],
   };
 }
 
@@ -156,6 +170,7 @@ export function filtersToQuery(filters: InboxFilters, kind: ListKind): RouteQuer
       filters.close_reason.length > 0 && filters.status.includes('closed') ? filters.close_reason : undefined,
     q: filters.q || undefined,
     source: filters.source.length > 0 ? filters.source : undefined,
+    sentiment: kind === 'items' && filters.sentiment.length > 0 ? filters.sentiment : undefined,
   };
 }
 
@@ -223,6 +238,8 @@ export const EMPTY_FILTERS = (kind: ListKind): InboxFilters => parseFilters('', 
 
 type Row = Pick<InboxItem, 'status' | 'object_id' | 'tags' | 'assigned_user_id' | 'created_at'> & {
   close_reason?: CloseReason | null;
+  sentiment?: string | null;
+  emotion?: string | null;
   provider?: string;
   kind?: ItemKind;
   author?: { id: number } | null;
@@ -253,6 +270,12 @@ export function rowMatches(filters: InboxFilters, row: Row, kind: ListKind): boo
     filters.close_reason.length > 0 &&
     row.status === 'closed' &&
     (!row.close_reason || !filters.close_reason.includes(row.close_reason))
+  )
+    return false;
+  if (
+    kind === 'items' &&
+    filters.sentiment.length > 0 &&
+    !filters.sentiment.some((v) => (v === 'anger' ? row.emotion === 'anger' : row.sentiment === v))
   )
     return false;
   if (filters.q) return 'unknown';

@@ -16,6 +16,8 @@ import {
 } from '@mantine/core';
 import {
   CONTENT_KINDS,
+  EMOTION_CHOICES,
+  type EmotionChoice,
   isProviderId,
   isRuleGroup,
   providers,
@@ -60,6 +62,8 @@ function blankLeaf(type: RuleConditionType): RuleLeaf {
     case 'author_label':
       return { type, label_ids: [] };
     case 'post_contains':
+      return { type, values: [] };
+    case 'sentiment':
       return { type, values: [] };
     default:
       return { type } as RuleLeaf;
@@ -400,6 +404,19 @@ function LeafFields({
             disabled={disabled}
           />
         </Group>
+      );
+    case 'sentiment':
+      return (
+        <MultiSelect
+          mt={4}
+          size="xs"
+          data={EMOTION_CHOICES.map((v) => ({ value: v, label: t(`shell.emotions.sentiment.${v}`) }))}
+          value={leaf.values}
+          onChange={(list) => onChange({ ...leaf, values: list as EmotionChoice[] })}
+          error={error}
+          disabled={disabled}
+          aria-label={t('settings.rules.conditionTypes.sentiment')}
+        />
       );
     case 'tag':
       return (
