@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { classify, type Sentiment } from './classifier';
 
-// The labelled sets (apps/server/test/data/emotions/<lang>.txt) and the figures the README quotes:
+// The labelled sets (apps/server/test/fixtures/emotions/<lang>.txt) and the figures the README quotes:
 // accuracy and macro-F1 over negative / neutral / positive, and anger's precision and recall.
 
 export interface Labelled {
@@ -19,7 +19,7 @@ const MARKS: Record<string, { sentiment: Sentiment; anger: boolean }> = {
 };
 
 export function loadLabelled(language: 'ru' | 'en'): Labelled[] {
-  const path = fileURLToPath(new URL(`../../../test/data/emotions/${language}.txt`, import.meta.url));
+  const path = fileURLToPath(new URL(`../../../test/fixtures/emotions/${language}.txt`, import.meta.url));
   return readFileSync(path, 'utf8')
     .split('\n')
     .flatMap((line) => {
