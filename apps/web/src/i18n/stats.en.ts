@@ -33,6 +33,7 @@ export const statsEn: typeof statsRu = {
   account: 'Account',
   kind: 'Type',
   company: 'Company',
+  operator: 'Team member',
   tag: 'Tag',
   all: 'All',
   saved: {
@@ -52,6 +53,7 @@ export const statsEn: typeof statsRu = {
   empty: 'No data for this period',
   csv: 'CSV',
   xlsx: 'XLSX',
+  png: 'Download the chart (PNG)',
 
   previous: 'was {{value}}',
   change: { up: 'up {{percent}}', down: 'down {{percent}}', flat: 'no change', new: 'was 0' },
@@ -73,6 +75,7 @@ export const statsEn: typeof statsRu = {
   frtToday: 'Median first response today: {{value}}',
   duration: { h: '{{h}} h {{m}} min', m: '{{m}} min {{s}} s', s: '{{s}} s', none: '—' },
   col: {
+    previousOf: '{{title}}, previous period',
     day: 'Day',
     network: 'Network',
     items: 'Comments and reviews',
@@ -184,6 +187,11 @@ export const statsEn: typeof statsRu = {
     trend: 'Last 7 days by day',
   },
   live: {
+    calendarHint: 'Calendar time, around the clock',
+    frtBusiness: 'First response in business hours',
+    businessHint: 'Working time of the schedule only',
+    online: 'Team online',
+    onlineHint: 'of {{total}} members',
     title: 'Queue now',
     fullscreen: 'Full screen',
     exitFullscreen: 'Exit full screen',

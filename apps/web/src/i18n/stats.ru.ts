@@ -31,6 +31,7 @@ export const statsRu = {
   account: 'Аккаунт',
   kind: 'Тип',
   company: 'Компания',
+  operator: 'Сотрудник',
   tag: 'Тег',
   all: 'Все',
   saved: {
@@ -50,6 +51,7 @@ export const statsRu = {
   empty: 'За этот период данных нет',
   csv: 'CSV',
   xlsx: 'XLSX',
+  png: 'Скачать диаграмму (PNG)',
 
   previous: 'было {{value}}',
   change: { up: 'рост {{percent}}', down: 'снижение {{percent}}', flat: 'без изменений', new: 'было 0' },
@@ -71,6 +73,7 @@ export const statsRu = {
   frtToday: 'Медиана первого ответа сегодня: {{value}}',
   duration: { h: '{{h}} ч {{m}} мин', m: '{{m}} мин {{s}} с', s: '{{s}} с', none: '—' },
   col: {
+    previousOf: '{{title}}, прошлый период',
     day: 'День',
     network: 'Сеть',
     items: 'Комментарии и отзывы',
@@ -182,6 +185,11 @@ export const statsRu = {
     trend: 'Последние 7 дней по дням',
   },
   live: {
+    calendarHint: 'Календарное время, круглосуточно',
+    frtBusiness: 'Первый ответ в рабочее время',
+    businessHint: 'Только рабочие часы по графику',
+    online: 'Команда на линии',
+    onlineHint: 'из {{total}} сотрудников',
     title: 'Очередь сейчас',
     fullscreen: 'Во весь экран',
     exitFullscreen: 'Выйти из полноэкранного режима',

@@ -17,7 +17,7 @@ import type { ServerActor } from '../spaces/actor';
 import type { BusinessCalendar } from '../workinghours/business-hours';
 import { businessFirstResponse } from './business';
 import { daysOf, resolvePeriod } from './period';
-import { figures, rows as sqlRows, type StatsFilters, times, unitsCte } from './queries';
+import { figures, type StatsFilters, rows as sqlRows, times, unitsCte } from './queries';
 import { calendarOf, compared, contextFor } from './service';
 
 // /analytics (docs/statistics.md "Analytics"): the overview's figures split by one dimension. There is no

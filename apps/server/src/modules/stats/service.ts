@@ -57,13 +57,22 @@ interface Context {
 }
 
 /** The space's business-hours calendar, or null when it has no schedule (business figures are null). */
-export async function calendarOf(db: Db, spaceId: number, timezone: string): Promise<BusinessCalendar | null> {
+export async function calendarOf(
+  db: Db,
+  spaceId: number,
+  timezone: string,
+): Promise<BusinessCalendar | null> {
   const calendar = await loadBusinessCalendar(db, spaceId, timezone);
   return calendar.empty ? null : calendar;
 }
 
 /** The scope of `ability` narrowed to the requested space; 403 when the caller may not see it. */
-export async function contextFor(db: Db, actor: ServerActor, ability: Ability, spaceId: number): Promise<Context> {
+export async function contextFor(
+  db: Db,
+  actor: ServerActor,
+  ability: Ability,
+  spaceId: number,
+): Promise<Context> {
   const full = await scopeFor(db, actor, ability);
   const row = actor.rows.find((r) => r.space.id === spaceId);
   if (!full.spaces.has(spaceId) || !row) throw new AppError(403, 'error.noAccess');
@@ -166,7 +175,10 @@ async function viewed(db: Db, actor: ServerActor, q: StatsQuery, now: Date) {
 
 export async function tagsOf(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<StatsTags> {
   const { scope, period } = await viewed(db, actor, q, now);
-  const run = async (p: StatsPeriod) => ({ days: await daysOf(db, p), ...(await tagsOverTime(db, scope, q, p)) });
+  const run = async (p: StatsPeriod) => ({
+    days: await daysOf(db, p),
+    ...(await tagsOverTime(db, scope, q, p)),
+  });
   return { period, ...(await run(period)), previous: await compared(db, q, period, run) };
 }
 

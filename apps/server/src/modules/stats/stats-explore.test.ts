@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
-import { activity, chats, itemTags, items, messages, spaces, tags } from '../../db/schema';
+import { activity, chats, items, itemTags, messages, spaces, tags } from '../../db/schema';
 import { buildAdmin, buildMember, buildObject } from '../authors/test-helpers';
 
 // The operator filter, /analytics (GET /v1/stats/explore), the comparison on the team, closings, team
@@ -104,7 +104,13 @@ async function seed() {
     .returning();
   await db
     .insert(messages)
-    .values({ spaceId, chatId: c1!.id, isOwn: false, createdAt: Z('2026-11-11T08:00:00Z'), externalId: 'em-1' });
+    .values({
+      spaceId,
+      chatId: c1!.id,
+      isOwn: false,
+      createdAt: Z('2026-11-11T08:00:00Z'),
+      externalId: 'em-1',
+    });
   await db.insert(itemTags).values([
     { itemId: x1.id, tagId: delivery!.id, spaceId },
     { itemId: p1.id, tagId: delivery!.id, spaceId },
@@ -166,7 +172,9 @@ describe('stats — the operator filter', () => {
     expect(anna.rows[0]).toEqual(all.rows[0]);
     const closed = await ok('closed', `${PERIOD}&operator_id=${s.A}`);
     // The rule's closing of x4 is nobody's: it leaves under an operator filter.
-    expect(closed.rows).toEqual([{ user_id: s.A, name: 'Anna', reply: 1, noreply: 0, autorule: 0, total: 1 }]);
+    expect(closed.rows).toEqual([
+      { user_id: s.A, name: 'Anna', reply: 1, noreply: 0, autorule: 0, total: 1 },
+    ]);
     expect((await ok('closed', PERIOD)).rows).toHaveLength(2);
     const times = await ok('operator-times', `${PERIOD}&operator_id=${s.B}`);
     expect(times.rows).toEqual([
@@ -294,7 +302,10 @@ describe('business-hours FRT on the dashboard and the wall', () => {
       firstReplyAt: new Date(now - 10_000),
     });
     const read = async (path: string) => {
-      const res = await t.app.inject({ url: `/v1/stats/${path}?space_id=${spaceId}`, headers: admin.headers });
+      const res = await t.app.inject({
+        url: `/v1/stats/${path}?space_id=${spaceId}`,
+        headers: admin.headers,
+      });
       expect(res.statusCode, res.body).toBe(200);
       return res.json();
     };

@@ -16,6 +16,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useObjects } from '../../api/config';
+import { useMembers } from '../../api/inbox';
 import { useShell } from '../../app/shell/ShellContext';
 import { PageHeader } from '../../components/PageHeader';
 import { SpaceSelect } from '../../components/SpaceSelect';
@@ -29,7 +30,7 @@ import {
 import { SavedStatsFilters } from './SavedFilters';
 
 // The one frame every statistics tab uses: tabs, period picker with comparison, filters (space,
-// network, account, company, tag, kind), saved stats filters, all kept in the address; the tab renders
+// network, account, company, tag, operator, kind), saved stats filters, all kept in the address; the tab renders
 // its charts and tables below.
 
 export const STATS_TABS = [
@@ -87,6 +88,7 @@ export function StatsPage({
   const navigate = useNavigate();
   const location = useLocation();
   const objects = useObjects();
+  const members = useMembers();
   const params = parseStatsParams(search);
   // Reports are managed with stats.export (docs/statistics.md "Scheduled reports").
   const title = standalone ? t('shell.stats.reports.title') : t('shell.stats.title');
@@ -110,6 +112,7 @@ export function StatsPage({
   const networks = [...new Set(accounts.map((o) => o.provider))].filter(isProviderId);
   const companies = (objects.data?.companies ?? []).filter((c) => c.space_id === spaceId);
   const tags = (objects.data?.tags ?? []).filter((tag) => tag.space_id === spaceId);
+  const operators = (members.data ?? []).filter((m) => m.space_id === spaceId);
   const applySaved = (query: Record<string, unknown>) => setSearch(paramsOfSaved(query), { replace: true });
 
   if (spaceId === null)
@@ -200,7 +203,14 @@ export function StatsPage({
                 spaces={spaces}
                 value={spaceId}
                 onChange={(id) =>
-                  update({ space_id: id, object_id: [], provider: [], company_id: [], tag_id: [] })
+                  update({
+                    space_id: id,
+                    object_id: [],
+                    provider: [],
+                    company_id: [],
+                    tag_id: [],
+                    operator_id: [],
+                  })
                 }
               />
               <MultiSelect
@@ -258,6 +268,19 @@ export function StatsPage({
                   searchable
                   w={220}
                   data-testid="stats-tag"
+                />
+              )}
+              {operators.length > 0 && (
+                <MultiSelect
+                  label={t('shell.stats.operator')}
+                  placeholder={params.operator_id.length ? undefined : t('shell.stats.all')}
+                  data={operators.map((m) => ({ value: String(m.id), label: m.name }))}
+                  value={params.operator_id.map(String)}
+                  onChange={(ids) => update({ operator_id: ids.map(Number) })}
+                  clearable
+                  searchable
+                  w={220}
+                  data-testid="stats-operator"
                 />
               )}
               <SavedStatsFilters query={statsQueryOf(params, spaceId)} onApply={applySaved} />
