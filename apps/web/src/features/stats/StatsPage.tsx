@@ -56,6 +56,21 @@ export const STATS_TABS = [
 ] as const;
 export type StatsTabRoute = (typeof STATS_TABS)[number][0];
 
+/** The address keys the frame owns (statsQueryOf); any other key belongs to the screen. */
+const FRAME_KEYS = new Set([
+  'space_id',
+  'preset',
+  'from',
+  'to',
+  'compare',
+  'provider',
+  'object_id',
+  'kind',
+  'company_id',
+  'tag_id',
+  'operator_id',
+]);
+
 export interface StatsFrame {
   params: StatsParams;
   spaceId: number;
@@ -70,6 +85,7 @@ export function StatsPage({
   periodless = false,
   bare = false,
   standalone = false,
+  analytics = false,
 }: {
   tab: StatsTabRoute;
   children: (frame: StatsFrame) => ReactNode;
@@ -81,6 +97,8 @@ export function StatsPage({
   bare?: boolean;
   /** Outside the statistics tabs (the /reports section): no tab list. */
   standalone?: boolean;
+  /** The /analytics section (analytics.view): the frame without the tab list, under its own title. */
+  analytics?: boolean;
 }) {
   const { t } = useTranslation();
   const { config, actor } = useShell();
@@ -91,19 +109,30 @@ export function StatsPage({
   const members = useMembers();
   const params = parseStatsParams(search);
   // Reports are managed with stats.export (docs/statistics.md "Scheduled reports").
-  const title = standalone ? t('shell.stats.reports.title') : t('shell.stats.title');
-  const ability = bare ? 'stats.export' : own ? 'stats.viewOwn' : 'stats.view';
+  const title = analytics
+    ? t('shell.stats.analytics.title')
+    : standalone
+      ? t('shell.stats.reports.title')
+      : t('shell.stats.title');
+  const ability = analytics ? 'analytics.view' : bare ? 'stats.export' : own ? 'stats.viewOwn' : 'stats.view';
+  // The screen's own address keys (e.g. the analytics' metric and breakdown) survive a frame change.
+  const withOwnKeys = (next: URLSearchParams) => {
+    for (const [key, value] of search) if (!FRAME_KEYS.has(key)) next.append(key, value);
+    return next;
+  };
   const spaces = config.spaces.filter((space) => can(actor, ability, space.id));
   const spaceId = spaces.find((s) => s.id === params.space_id)?.id ?? spaces[0]?.id ?? null;
   const update = (next: Partial<StatsParams>) =>
     setSearch(
-      new URLSearchParams(
-        Object.entries(statsQueryOf({ ...params, ...next }, next.space_id ?? spaceId)).flatMap(([k, v]) =>
-          v === undefined || v === null
-            ? []
-            : Array.isArray(v)
-              ? v.map((x) => [k, String(x)])
-              : [[k, String(v)]],
+      withOwnKeys(
+        new URLSearchParams(
+          Object.entries(statsQueryOf({ ...params, ...next }, next.space_id ?? spaceId)).flatMap(([k, v]) =>
+            v === undefined || v === null
+              ? []
+              : Array.isArray(v)
+                ? v.map((x) => [k, String(x)])
+                : [[k, String(v)]],
+          ),
         ),
       ),
       { replace: true },
@@ -113,19 +142,28 @@ export function StatsPage({
   const companies = (objects.data?.companies ?? []).filter((c) => c.space_id === spaceId);
   const tags = (objects.data?.tags ?? []).filter((tag) => tag.space_id === spaceId);
   const operators = (members.data ?? []).filter((m) => m.space_id === spaceId);
-  const applySaved = (query: Record<string, unknown>) => setSearch(paramsOfSaved(query), { replace: true });
+  const applySaved = (query: Record<string, unknown>) =>
+    setSearch(withOwnKeys(paramsOfSaved(query)), { replace: true });
 
   if (spaceId === null)
     return (
       <Stack>
         <PageHeader title={title} />
-        <Text c="dimmed">{t(bare ? 'shell.stats.reports.noSpaces' : 'shell.stats.noSpaces')}</Text>
+        <Text c="dimmed">
+          {t(
+            analytics
+              ? 'shell.stats.analytics.noSpaces'
+              : bare
+                ? 'shell.stats.reports.noSpaces'
+                : 'shell.stats.noSpaces',
+          )}
+        </Text>
       </Stack>
     );
   return (
     <Stack gap="md">
       <PageHeader title={title} />
-      {!own && !standalone && (
+      {!own && !standalone && !analytics && (
         <Tabs
           value={tab}
           onChange={(value) => value && navigate(pathFor(value as StatsTabRoute) + location.search)}
