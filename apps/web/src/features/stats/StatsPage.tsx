@@ -86,6 +86,7 @@ export function StatsPage({
   bare = false,
   standalone = false,
   analytics = false,
+  wall = false,
 }: {
   tab: StatsTabRoute;
   children: (frame: StatsFrame) => ReactNode;
@@ -99,6 +100,8 @@ export function StatsPage({
   standalone?: boolean;
   /** The /analytics section (analytics.view): the frame without the tab list, under its own title. */
   analytics?: boolean;
+  /** A team-room screen (/live, /dashboard): no tab list, so the figures fill the display. */
+  wall?: boolean;
 }) {
   const { t } = useTranslation();
   const { config, actor } = useShell();
@@ -163,7 +166,7 @@ export function StatsPage({
   return (
     <Stack gap="md">
       <PageHeader title={title} />
-      {!own && !standalone && !analytics && (
+      {!own && !standalone && !analytics && !wall && (
         <Tabs
           value={tab}
           onChange={(value) => value && navigate(pathFor(value as StatsTabRoute) + location.search)}

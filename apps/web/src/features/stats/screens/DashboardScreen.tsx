@@ -1,7 +1,9 @@
 import { Box, Button, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { Durations, StatsDashboard, StatsFigures } from '@otklik/shared';
+import { pathFor } from '@otklik/shared/routes';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import { useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
@@ -165,8 +167,10 @@ function FullscreenDashboard({ frame }: { frame: StatsFrame }) {
 }
 
 export default function DashboardScreen() {
+  // The top-level /dashboard is the team-room screen; the stats tab keeps the tab list.
+  const wall = useLocation().pathname === pathFor('dashboard');
   return (
-    <StatsPage tab="stats-dashboard" periodless>
+    <StatsPage tab="stats-dashboard" periodless wall={wall}>
       {(frame) => <FullscreenDashboard frame={frame} />}
     </StatsPage>
   );

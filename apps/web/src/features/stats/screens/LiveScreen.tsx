@@ -4,7 +4,7 @@ import { pathFor, type RouteQuery } from '@otklik/shared/routes';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { api } from '../../../api/instance';
 import { queryKeys } from '../../../api/keys';
 import { QueryState } from '../../../components/QueryState';
@@ -302,8 +302,10 @@ function Live({ frame }: { frame: StatsFrame }) {
 }
 
 export default function LiveScreen() {
+  // The top-level /live is the team-room screen; the stats tab keeps the tab list.
+  const wall = useLocation().pathname === pathFor('live');
   return (
-    <StatsPage tab="stats-live" periodless>
+    <StatsPage tab="stats-live" periodless wall={wall}>
       {(frame) => <Live frame={frame} />}
     </StatsPage>
   );
