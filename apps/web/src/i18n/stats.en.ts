@@ -222,7 +222,7 @@ export const statsEn: typeof statsRu = {
     chart: 'Chart',
     table: 'Rows',
     none: 'Not set',
-    topHint: 'The {{top}} values with the most incoming in the period.',
+    topHint: 'At most {{top}} values: those with the most incoming in the period.',
     metrics: {
       incoming: 'Incoming (items and new dialogs)',
       items: 'Comments, reviews, mentions',

@@ -43,7 +43,13 @@ async function seed() {
     n += 1;
     const [row] = await db
       .insert(items)
-      .values({ spaceId, objectId: object.id, kind: 'comment', externalId: `e-${n}`, ...values })
+      .values({
+        spaceId,
+        objectId: object.id,
+        kind: 'comment',
+        externalId: `e-${n}`,
+        ...values,
+      } as typeof items.$inferInsert)
       .returning();
     return row!;
   };
@@ -102,15 +108,13 @@ async function seed() {
       lastMessageAt: Z('2026-11-11T08:00:00Z'),
     })
     .returning();
-  await db
-    .insert(messages)
-    .values({
-      spaceId,
-      chatId: c1!.id,
-      isOwn: false,
-      createdAt: Z('2026-11-11T08:00:00Z'),
-      externalId: 'em-1',
-    });
+  await db.insert(messages).values({
+    spaceId,
+    chatId: c1!.id,
+    isOwn: false,
+    createdAt: Z('2026-11-11T08:00:00Z'),
+    externalId: 'em-1',
+  });
   await db.insert(itemTags).values([
     { itemId: x1.id, tagId: delivery!.id, spaceId },
     { itemId: p1.id, tagId: delivery!.id, spaceId },

@@ -213,7 +213,7 @@ function Analytics({ frame }: { frame: StatsFrame }) {
               value={metric}
               onChange={(v) => v && choose('metric', v)}
               allowDeselect={false}
-              w={320}
+              w={380}
               maw="100%"
               data-testid="analytics-metric"
             />
