@@ -345,6 +345,8 @@ const ru = {
   'oauth.verifierMismatch': 'code_verifier не подходит к code_challenge',
   'oauth.notForApps': 'Стороннему приложению эта операция недоступна',
   // Scheduled statistics reports (issue 15, docs/statistics.md "Scheduled reports")
+  'stats.explore.tooManyRows':
+    'Слишком много строк: выберите период короче или разбивку крупнее (не больше {{max}})',
   'report.tabs.required': 'Выберите хотя бы одну вкладку',
   'report.email.invalid': 'Укажите корректный email получателя',
   'report.recipients.required': 'Укажите хотя бы одного получателя',
@@ -744,6 +746,8 @@ const en: Record<MessageKey, string> = {
   'oauth.invalidCode': 'The authorization code is invalid, expired or already used',
   'oauth.verifierMismatch': 'code_verifier does not match code_challenge',
   'oauth.notForApps': 'Third-party apps may not do this',
+  'stats.explore.tooManyRows':
+    'Too many rows: pick a shorter period or a coarser breakdown (at most {{max}})',
   'report.tabs.required': 'Choose at least one tab',
   'report.email.invalid': "Enter a valid recipient's email",
   'report.recipients.required': 'Add at least one recipient',

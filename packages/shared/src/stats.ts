@@ -30,36 +30,42 @@ function queryArray<T extends z.ZodType>(item: T) {
  * The period is either a preset (ending today, in the space's time zone) or `from`..`to`, both local
  * dates of the space, inclusive. The server turns it into the half-open instant range [from, to).
  */
-export const statsQuery = z
-  .object({
-    space_id: id,
-    preset: z.enum(STATS_PRESETS, invalid).optional(),
-    from: isoDate.optional(),
-    to: isoDate.optional(),
-    provider: queryArray(z.enum(PROVIDER_IDS, invalid)),
-    object_id: queryArray(id),
-    kind: queryArray(z.enum(STATS_KINDS, invalid)),
-    /** Accounts of these companies (objects.company_id). */
-    company_id: queryArray(id),
-    /** Items and dialogs carrying any of these tags now (as the inbox list's tag_id). */
-    tag_id: queryArray(id),
-    /**
-     * compare=1: also the figures of the previous period of the same length (overview, volume, time),
-     * counted by the same queries over the shifted period.
-     */
-    compare: z
-      .enum(['0', '1', 'true', 'false'], invalid)
-      .optional()
-      .transform((v) => v === '1' || v === 'true'),
-  })
-  .superRefine((q, ctx) => {
-    if ((q.from === undefined) !== (q.to === undefined))
-      ctx.addIssue({ code: 'custom', path: [q.from ? 'to' : 'from'], message: 'field.required' });
-    if (q.from && q.to && q.from > q.to)
-      ctx.addIssue({ code: 'custom', path: ['to'], message: 'field.invalid' });
-    if (q.from && q.to && daysBetween(q.from, q.to) + 1 > STATS_MAX_DAYS)
-      ctx.addIssue({ code: 'custom', path: ['to'], message: 'field.invalid' });
-  });
+const statsQueryObject = z.object({
+  space_id: id,
+  preset: z.enum(STATS_PRESETS, invalid).optional(),
+  from: isoDate.optional(),
+  to: isoDate.optional(),
+  provider: queryArray(z.enum(PROVIDER_IDS, invalid)),
+  object_id: queryArray(id),
+  kind: queryArray(z.enum(STATS_KINDS, invalid)),
+  /** Accounts of these companies (objects.company_id). */
+  company_id: queryArray(id),
+  /** Items and dialogs carrying any of these tags now (as the inbox list's tag_id). */
+  tag_id: queryArray(id),
+  /**
+   * Operators (docs/statistics.md "Filters"): items and dialogs assigned to one of them now; on the
+   * per-person figures (team tables, closings, statuses) the rows and actions of these members.
+   */
+  operator_id: queryArray(id),
+  /**
+   * compare=1: also the figures of the previous period of the same length (overview, volume, time,
+   * team, closings, team time, tags, hours, analytics), counted by the same queries over the shifted
+   * period.
+   */
+  compare: z
+    .enum(['0', '1', 'true', 'false'], invalid)
+    .optional()
+    .transform((v) => v === '1' || v === 'true'),
+});
+function refinePeriod(q: { from?: string | undefined; to?: string | undefined }, ctx: z.RefinementCtx) {
+  if ((q.from === undefined) !== (q.to === undefined))
+    ctx.addIssue({ code: 'custom', path: [q.from ? 'to' : 'from'], message: 'field.required' });
+  if (q.from && q.to && q.from > q.to)
+    ctx.addIssue({ code: 'custom', path: ['to'], message: 'field.invalid' });
+  if (q.from && q.to && daysBetween(q.from, q.to) + 1 > STATS_MAX_DAYS)
+    ctx.addIssue({ code: 'custom', path: ['to'], message: 'field.invalid' });
+}
+export const statsQuery = statsQueryObject.superRefine(refinePeriod);
 export type StatsQuery = z.output<typeof statsQuery>;
 export type StatsQueryInput = z.input<typeof statsQuery>;
 
@@ -157,12 +163,16 @@ export interface StatsOperatorRow {
 export interface StatsOperators {
   period: StatsPeriod;
   rows: StatsOperatorRow[];
+  /** With compare=1: the previous period's rows (match them by user_id). */
+  previous?: { period: StatsPeriod; rows: StatsOperatorRow[] } | null;
 }
 
 export interface StatsHours {
   period: StatsPeriod;
   /** ISO weekday 1 (Monday)..7 × hour 0..23, local time of the space: incoming items + customer messages. */
   cells: { weekday: number; hour: number; count: number }[];
+  /** With compare=1: the previous period's cells (match them by weekday and hour). */
+  previous?: { period: StatsPeriod; cells: { weekday: number; hour: number; count: number }[] } | null;
 }
 
 /** Per tag: incoming items of the period carrying the tag, per local day (stats/tags). */
@@ -172,6 +182,8 @@ export interface StatsTags {
   /** Every tag with at least one item, most items first: the top tags. */
   tags: { tag_id: number; name: string; count: number }[];
   rows: { day: string; tag_id: number; count: number }[];
+  /** With compare=1: the previous period's tags and per-day rows (match tags by tag_id). */
+  previous?: Omit<StatsTags, 'previous'> | null;
 }
 
 /** Per post: incoming items of the period under it, how many got a reply, our replies (stats/posts). */
@@ -204,6 +216,8 @@ export interface StatsClosedRow {
 export interface StatsClosed {
   period: StatsPeriod;
   rows: StatsClosedRow[];
+  /** With compare=1: the previous period's rows (match them by user_id; null = rules). */
+  previous?: { period: StatsPeriod; rows: StatsClosedRow[] } | null;
 }
 
 /** Buckets of a duration distribution, upper bounds in seconds (the last one is open). */
@@ -238,6 +252,8 @@ export interface StatsOperatorTimeRow {
 export interface StatsOperatorTimes {
   period: StatsPeriod;
   rows: StatsOperatorTimeRow[];
+  /** With compare=1: the previous period's rows (match them by user_id). */
+  previous?: { period: StatsPeriod; rows: StatsOperatorTimeRow[] } | null;
 }
 
 /** One person's figures (stats/my, stats/users/:id). */
@@ -305,6 +321,8 @@ export interface StatsDashboard {
   expired_tasks: number | null;
   /** Per local day of the 7 days: incoming (items + new dialogs), median first response. */
   days: { day: string; incoming: number; first_response: number | null }[];
+  /** Median first response in business hours, today and the 7 days; null without a schedule. */
+  business: { today: Durations; week: Durations } | null;
 }
 
 /** Open now per network or account: how many wait and since when the oldest waits (unix seconds). */
@@ -326,6 +344,8 @@ export interface StatsLive {
   today: StatsPeriod;
   /** Today's figures (the dashboard's query). */
   figures: StatsFigures;
+  /** Today's first response time in business hours; null when the space has no schedule. */
+  business: Durations | null;
   /** Open now, as the dashboard's backlog. */
   waiting: { items: number; chats: number; oldest_at: number | null };
   by_provider: StatsLiveQueue[];
@@ -348,4 +368,62 @@ export interface StatsLive {
     count: number;
     users: { id: number; name: string }[];
   }[];
+}
+
+/**
+ * /analytics (docs/statistics.md "Analytics"): the figures of the period split by one dimension. Each row
+ * is the overview's figures with that dimension's value added to the filters (time buckets: the period
+ * cut into local days, ISO weeks or months), so a row counts exactly what its drill-down lists.
+ */
+export const STATS_EXPLORE_DIMENSIONS = [
+  'day',
+  'week',
+  'month',
+  'provider',
+  'object',
+  'company',
+  'kind',
+  'tag',
+  'operator',
+] as const;
+export type StatsExploreDimension = (typeof STATS_EXPLORE_DIMENSIONS)[number];
+/** At most this many rows: time buckets beyond it are refused, other values keep the top ones. */
+export const STATS_EXPLORE_MAX_ROWS = 60;
+/** Of the non-time dimensions, the values with the most incoming units (then by name). */
+export const STATS_EXPLORE_TOP = 25;
+
+export const statsExploreQuery = statsQueryObject
+  .extend({ by: z.enum(STATS_EXPLORE_DIMENSIONS, invalid).default('day') })
+  .superRefine(refinePeriod);
+export type StatsExploreQuery = z.output<typeof statsExploreQuery>;
+
+export interface StatsExploreRow {
+  /** The dimension's value: a local date (first day of the bucket), a network, an id or a kind. */
+  key: string;
+  /** Its name (account, company, tag, member); null for dates, networks and kinds (named by the screen). */
+  name: string | null;
+  /** The instants the row counts [start, end) (the bucket for time dimensions, else the period). */
+  start: number;
+  end: number;
+  figures: StatsFigures;
+  /** Resolution time (closed − arrival) as the time tab. */
+  resolution: Durations;
+  /** First response in business hours; null when the space has no schedule. */
+  business: Durations | null;
+}
+export interface StatsExplore {
+  period: StatsPeriod;
+  by: StatsExploreDimension;
+  /** The whole period with the filters alone (not a sum of the rows: a unit may be under two tags). */
+  total: Omit<StatsExploreRow, 'key' | 'name'>;
+  rows: StatsExploreRow[];
+  /**
+   * With compare=1: the previous period's; time buckets are matched by position (the k-th day/week/month),
+   * the other rows by key.
+   */
+  previous?: {
+    period: StatsPeriod;
+    total: Omit<StatsExploreRow, 'key' | 'name'>;
+    rows: StatsExploreRow[];
+  } | null;
 }

@@ -21,6 +21,7 @@ export type StatsEndpoint =
   | 'my/statuses'
   | 'workinghours'
   | 'dashboard'
+  | 'explore'
   | `users/${number}`
   | `users/${number}/statuses`
   | `users/${number}/workinghours`;

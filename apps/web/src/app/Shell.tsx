@@ -202,7 +202,13 @@ function ShellLayout({ onRetry }: { onRetry: () => void }) {
         <NetworkBanner onRetry={onRetry} />
         {user.email_status < 1 && <EmailConfirmBanner user={user} />}
         {config.otp_required && <OtpRequiredBanner />}
-        <Container size="xl" px={{ base: 'sm', sm: 'lg' }} py={{ base: 'md', sm: 'lg' }}>
+        {/* The team-room screens (/live, /dashboard) use the whole width of a wall display. */}
+        <Container
+          size="xl"
+          fluid={routeName === 'live' || routeName === 'dashboard'}
+          px={{ base: 'sm', sm: 'lg' }}
+          py={{ base: 'md', sm: 'lg' }}
+        >
           {main}
         </Container>
       </AppShell.Main>

@@ -49,6 +49,7 @@ export const screens: Partial<Record<RouteName, LazyExoticComponent<ComponentTyp
   'stats-user-statuses': lazyScreen(() => import('../features/stats/screens/UserStatusesScreen')),
   'stats-users-workinghours': lazyScreen(() => import('../features/stats/screens/WorkinghoursScreen')),
   'stats-user-workinghours': lazyScreen(() => import('../features/stats/screens/UserWorkinghoursScreen')),
+  analytics: lazyScreen(() => import('../features/stats/screens/AnalyticsScreen')),
   'stats-dashboard': lazyScreen(() => import('../features/stats/screens/DashboardScreen')),
   dashboard: lazyScreen(() => import('../features/stats/screens/DashboardScreen')),
   'stats-live': lazyScreen(() => import('../features/stats/screens/LiveScreen')),

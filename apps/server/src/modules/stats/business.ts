@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { InboxScope } from '../inbox/scope';
 import type { BusinessCalendar } from '../workinghours/business-hours';
-import { rows, type StatsFilters, unitsCte } from './queries';
+import { rows, type StatsFilters, unitFilters, unitsCte } from './queries';
 
 // Business-hours durations (docs/statistics.md "Business hours"). The SQL cannot see a weekly schedule
 // with holidays, special days, company overrides and DST, so the units of the period are read once —
@@ -169,11 +169,12 @@ export async function businessFirstsByUser(
   p: StatsPeriod,
   calendar: BusinessCalendar,
 ): Promise<Map<number, Durations>> {
-  const units = await unitTimes(db, scope, f, p, true);
+  // As firstsQuery: the operator filter picks the first repliers, not the units' assignees.
+  const units = await unitTimes(db, scope, unitFilters(f), p, true);
   const measure = measurer(calendar, units);
   const byUser = new Map<number, number[]>();
   for (const u of units) {
-    if (u.userId === null) continue;
+    if (u.userId === null || (f.operator_id && !f.operator_id.includes(u.userId))) continue;
     const v = measure(u, u.replied);
     if (v === null) continue;
     byUser.set(u.userId, [...(byUser.get(u.userId) ?? []), v]);

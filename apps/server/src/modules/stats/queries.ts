@@ -27,7 +27,10 @@ import type { InboxScope } from '../inbox/scope';
 // Every query is limited by the caller's inbox scope (one space, maybe a group's accounts) and the
 // request's filters; the period is the half-open range [start, end) of instants.
 
-export type StatsFilters = Pick<StatsQuery, 'provider' | 'object_id' | 'kind' | 'company_id' | 'tag_id'>;
+export type StatsFilters = Pick<
+  StatsQuery,
+  'provider' | 'object_id' | 'kind' | 'company_id' | 'tag_id' | 'operator_id'
+>;
 
 const ITEM_KINDS = ['comment', 'review', 'mention'] as const;
 const OPEN = sql`('new', 'inprogress', 'open')`;
@@ -83,26 +86,44 @@ function tagWhere(unit: 'item' | 'chat', idColumn: string, f: StatsFilters): SQL
   return sql`EXISTS (SELECT 1 FROM ${table} tg WHERE tg.${column} = ${sql.raw(idColumn)} AND tg.tag_id IN (${list(f.tag_id)}))`;
 }
 
+/** Assigned now to one of the filtered operators (as the inbox list's assigned_user_id); true without one. */
+function assignedWhere(alias: string, f: StatsFilters): SQL {
+  return f.operator_id ? sql`${sql.raw(`${alias}.assigned_user_id`)} IN (${list(f.operator_id)})` : sql`true`;
+}
+
 /** Rows of `items` (as `alias`) the scope and every filter keep. */
 function itemWhere(scope: InboxScope, alias: string, f: StatsFilters): SQL {
-  return sql`${accountWhere(scope, alias, f)} AND ${kindWhere(alias, f)} AND ${tagWhere('item', `${alias}.id`, f)}`;
+  return sql`${accountWhere(scope, alias, f)} AND ${kindWhere(alias, f)} AND ${tagWhere('item', `${alias}.id`, f)}
+    AND ${assignedWhere(alias, f)}`;
 }
 
 /** Rows of `chats` (as `alias`) the scope and every filter keep; none when the kind filter leaves out chat. */
 function chatWhere(scope: InboxScope, alias: string, f: StatsFilters): SQL {
   if (!chatsIncluded(f)) return sql`false`;
-  return sql`${accountWhere(scope, alias, f)} AND ${tagWhere('chat', `${alias}.id`, f)}`;
+  return sql`${accountWhere(scope, alias, f)} AND ${tagWhere('chat', `${alias}.id`, f)} AND ${assignedWhere(alias, f)}`;
 }
 
-/** Rows of `activity a` on the items and dialogs itemWhere and chatWhere keep. */
+/**
+ * The filters for figures about people's actions (replies, closings, first replies): the operator filter
+ * picks whose actions count (the actor), not whose items — so it leaves the units' filters.
+ */
+export function unitFilters(f: StatsFilters): StatsFilters {
+  return { ...f, operator_id: undefined };
+}
+
+/**
+ * Rows of `activity a` on the items and dialogs itemWhere and chatWhere keep (whoever they are assigned
+ * to), done by one of the filtered operators when there is an operator filter.
+ */
 function activityWhere(scope: InboxScope, f: StatsFilters): SQL {
+  const by = f.operator_id ? sql`a.user_id IN (${list(f.operator_id)})` : sql`true`;
   const kinds = itemKinds(f);
   const item =
     kinds.length > 0
       ? sql`(SELECT kind FROM items WHERE id = a.item_id) IN (${list(kinds)}) AND ${tagWhere('item', 'a.item_id', f)}`
       : sql`false`;
   const chat = chatsIncluded(f) ? tagWhere('chat', 'a.chat_id', f) : sql`false`;
-  return sql`${accountWhere(scope, 'a', f)}
+  return sql`${accountWhere(scope, 'a', f)} AND ${by}
     AND (a.item_id IS NOT NULL AND ${item} OR a.chat_id IS NOT NULL AND ${chat})`;
 }
 
@@ -276,9 +297,10 @@ export async function hours(
  */
 function firstsQuery(scope: InboxScope, f: StatsFilters, p: StatsPeriod, onlyUserId: number | null): SQL {
   const spaceIds = [...scope.spaces.keys()];
-  const who = onlyUserId === null ? sql`true` : sql`a.user_id = ${onlyUserId}`;
+  const who = sql`${onlyUserId === null ? sql`true` : sql`a.user_id = ${onlyUserId}`}
+    AND ${f.operator_id ? sql`a.user_id IN (${list(f.operator_id)})` : sql`true`}`;
   return sql`SELECT a.user_id, ${durations(FRT)}
-    FROM (${unitsCte(scope, f, p)}) u JOIN activity a
+    FROM (${unitsCte(scope, unitFilters(f), p)}) u JOIN activity a
       ON a.type = (u.unit || '.replied') AND a.data->>'first' = 'true' AND a.cause_kind = 'user'
      AND (u.unit = 'item' AND a.item_id = u.id OR u.unit = 'chat' AND a.chat_id = u.id)
     WHERE a.space_id IN (${list(spaceIds)}) AND ${who}
@@ -397,7 +419,9 @@ export async function postsOf(
         count(*) FILTER (WHERE NOT i.is_own AND i.first_reply_at IS NOT NULL)::int AS replied,
         count(*) FILTER (WHERE i.is_own)::int AS replies
       FROM items i JOIN posts po ON po.id = i.post_id JOIN objects o ON o.id = po.object_id
-      WHERE ${itemWhere(scope, 'i', { ...f, tag_id: undefined })} AND (i.is_own OR ${tagWhere('item', 'i.id', f)})
+      WHERE ${itemWhere(scope, 'i', { ...f, tag_id: undefined, operator_id: undefined })}
+        AND (i.is_own OR ${tagWhere('item', 'i.id', f)} AND ${assignedWhere('i', f)})
+        AND (NOT i.is_own OR ${f.operator_id ? sql`i.user_id IN (${list(f.operator_id)})` : sql`true`})
         AND i.created_at >= ${at(p.start)} AND i.created_at < ${at(p.end)}
       GROUP BY po.id, o.provider
       HAVING count(*) FILTER (WHERE NOT i.is_own) > 0
@@ -559,6 +583,8 @@ export interface PeopleScope {
   groupId?: number;
   /** Only this member (stats/my/statuses, stats/users/:id/statuses). */
   userId?: number;
+  /** Only these members (the operator filter). */
+  userIds?: number[];
 }
 
 function peopleWhere(s: PeopleScope): SQL {
@@ -567,6 +593,7 @@ function peopleWhere(s: PeopleScope): SQL {
       sql`ms.space_id = ${s.spaceId}`,
       ...(s.groupId === undefined ? [] : [sql`ms.group_id = ${s.groupId}`]),
       ...(s.userId === undefined ? [] : [sql`ms.user_id = ${s.userId}`]),
+      ...(s.userIds === undefined ? [] : [sql`ms.user_id IN (${list(s.userIds)})`]),
     ],
     sql` AND `,
   );

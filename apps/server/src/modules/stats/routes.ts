@@ -1,10 +1,11 @@
-import { statsQuery } from '@otklik/shared';
+import { statsExploreQuery, statsQuery } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
 import { loadActor } from '../spaces/actor';
+import { exploreOf } from './explore';
 import { registerReportRoutes } from './reports-routes';
 import {
   closedOf,
@@ -76,6 +77,19 @@ export async function registerStatsModule(
       async (req) => run(db, await loadActor(db, req.auth!.user), req.query, new Date()),
     );
   }
+  app.get(
+    '/stats/explore',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Analytics: the overview figures split by a dimension (time bucket, network, account, ...)',
+        querystring: statsExploreQuery,
+      },
+    },
+    async (req) => exploreOf(db, await loadActor(db, req.auth!.user), req.query, new Date()),
+  );
   registerReportRoutes(root, deps, authenticate);
   const person = [
     ['/stats/users/:id', "One team member's figures", userStats],

@@ -59,13 +59,22 @@ interface Context {
 }
 
 /** The space's business-hours calendar, or null when it has no schedule (business figures are null). */
-async function calendarOf(db: Db, spaceId: number, timezone: string): Promise<BusinessCalendar | null> {
+export async function calendarOf(
+  db: Db,
+  spaceId: number,
+  timezone: string,
+): Promise<BusinessCalendar | null> {
   const calendar = await loadBusinessCalendar(db, spaceId, timezone);
   return calendar.empty ? null : calendar;
 }
 
 /** The scope of `ability` narrowed to the requested space; 403 when the caller may not see it. */
-async function contextFor(db: Db, actor: ServerActor, ability: Ability, spaceId: number): Promise<Context> {
+export async function contextFor(
+  db: Db,
+  actor: ServerActor,
+  ability: Ability,
+  spaceId: number,
+): Promise<Context> {
   const full = await scopeFor(db, actor, ability);
   const row = actor.rows.find((r) => r.space.id === spaceId);
   if (!full.spaces.has(spaceId) || !row) throw new AppError(403, 'error.noAccess');
@@ -76,7 +85,7 @@ async function contextFor(db: Db, actor: ServerActor, ability: Ability, spaceId:
  * With compare=1: `run` again over the previous period of the same length (the same queries over the
  * shifted period — docs/statistics.md "Comparison"); null without it.
  */
-async function compared<T>(
+export async function compared<T>(
   db: Db,
   q: StatsQuery,
   period: StatsPeriod,
@@ -138,7 +147,8 @@ export async function volumeOf(db: Db, actor: ServerActor, q: StatsQuery, now: D
 export async function hoursOf(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<StatsHours> {
   const { scope, timezone } = await contextFor(db, actor, 'stats.view', q.space_id);
   const period = await resolvePeriod(db, timezone, q, now);
-  return { period, cells: await hours(db, scope, q, period) };
+  const run = async (p: StatsPeriod) => ({ cells: await hours(db, scope, q, p) });
+  return { period, ...(await run(period)), previous: await compared(db, q, period, run) };
 }
 
 /** Everyone's rows with stats.view; only the caller's own row with stats.viewOwn alone. */
@@ -158,13 +168,16 @@ export async function operatorsOf(
     only = actor.userId;
   }
   const period = await resolvePeriod(db, context.timezone, q, now);
-  const rows = await operators(db, context.scope, q, period, only);
   const calendar = await calendarOf(db, q.space_id, context.timezone);
-  if (calendar) {
-    const business = await businessFirstsByUser(db, context.scope, q, period, calendar);
-    for (const row of rows) row.frt_median_business = business.get(row.user_id)?.median ?? null;
-  }
-  return { period, rows };
+  const run = async (p: StatsPeriod) => {
+    const rows = await operators(db, context.scope, q, p, only);
+    if (calendar) {
+      const business = await businessFirstsByUser(db, context.scope, q, p, calendar);
+      for (const row of rows) row.frt_median_business = business.get(row.user_id)?.median ?? null;
+    }
+    return { rows };
+  };
+  return { period, ...(await run(period)), previous: await compared(db, q, period, run) };
 }
 
 /** The space's scope and the resolved period for an endpoint that needs stats.view. */
@@ -175,7 +188,11 @@ async function viewed(db: Db, actor: ServerActor, q: StatsQuery, now: Date) {
 
 export async function tagsOf(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<StatsTags> {
   const { scope, period } = await viewed(db, actor, q, now);
-  return { period, days: await daysOf(db, period), ...(await tagsOverTime(db, scope, q, period)) };
+  const run = async (p: StatsPeriod) => ({
+    days: await daysOf(db, p),
+    ...(await tagsOverTime(db, scope, q, p)),
+  });
+  return { period, ...(await run(period)), previous: await compared(db, q, period, run) };
 }
 
 export async function postsStats(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<StatsPosts> {
@@ -185,7 +202,8 @@ export async function postsStats(db: Db, actor: ServerActor, q: StatsQuery, now:
 
 export async function closedOf(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<StatsClosed> {
   const { scope, period } = await viewed(db, actor, q, now);
-  return { period, rows: await closedBy(db, scope, q, period, null) };
+  const run = async (p: StatsPeriod) => ({ rows: await closedBy(db, scope, q, p, null) });
+  return { period, ...(await run(period)), previous: await compared(db, q, period, run) };
 }
 
 export async function timeOf(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<StatsTime> {
@@ -207,13 +225,16 @@ export async function operatorTimesOf(
   now: Date,
 ): Promise<StatsOperatorTimes> {
   const { scope, period } = await viewed(db, actor, q, now);
-  const rows = await operatorTimes(db, scope, q, period, null);
   const calendar = await calendarOf(db, q.space_id, period.timezone);
-  if (calendar) {
-    const business = await businessFirstsByUser(db, scope, q, period, calendar);
-    for (const row of rows) row.first_replies_business = business.get(row.user_id) ?? EMPTY_DURATIONS;
-  }
-  return { period, rows };
+  const run = async (p: StatsPeriod) => {
+    const rows = await operatorTimes(db, scope, q, p, null);
+    if (calendar) {
+      const business = await businessFirstsByUser(db, scope, q, p, calendar);
+      for (const row of rows) row.first_replies_business = business.get(row.user_id) ?? EMPTY_DURATIONS;
+    }
+    return { rows };
+  };
+  return { period, ...(await run(period)), previous: await compared(db, q, period, run) };
 }
 
 const EMPTY_DURATIONS = { count: 0, median: null, p90: null };
@@ -286,13 +307,16 @@ export async function userStats(
 // People tabs (statuses, working hours): rows are members, not accounts, so a caller limited to a user
 // group sees the members of that group only.
 
-function peopleOf(actor: ServerActor, context: Context, spaceId: number, userId?: number): PeopleScope {
+function peopleOf(actor: ServerActor, context: Context, q: StatsQuery, userId?: number): PeopleScope {
+  const spaceId = q.space_id;
   const limited = context.scope.spaces.get(spaceId) !== null;
   const groupId = actor.rows.find((r) => r.space.id === spaceId)?.membership.groupId ?? null;
   return {
     spaceId,
     ...(limited ? { groupId: groupId ?? -1 } : {}),
     ...(userId === undefined ? {} : { userId }),
+    // The operator filter keeps these members' rows (docs/statistics.md "Filters").
+    ...(q.operator_id ? { userIds: q.operator_id } : {}),
   };
 }
 
@@ -348,7 +372,7 @@ async function statusesFor(
 /** stats/users/statuses: every visible member's time per status (stats.view). */
 export async function statusesOf(db: Db, actor: ServerActor, q: StatsQuery, now: Date) {
   const context = await contextFor(db, actor, 'stats.view', q.space_id);
-  return statusesFor(db, context, peopleOf(actor, context, q.space_id), q, now);
+  return statusesFor(db, context, peopleOf(actor, context, q), q, now);
 }
 
 /** stats/my/statuses: the caller's own time per status (stats.viewOwn or stats.view). */
@@ -360,7 +384,7 @@ export async function myStatuses(db: Db, actor: ServerActor, q: StatsQuery, now:
 /** stats/users/:id/statuses: one member's time per status (stats.view). */
 export async function userStatusesOf(db: Db, actor: ServerActor, q: StatsQuery, now: Date, userId: number) {
   const context = await contextFor(db, actor, 'stats.view', q.space_id);
-  const people = peopleOf(actor, context, q.space_id, userId);
+  const people = peopleOf(actor, context, q, userId);
   await visibleMember(db, people);
   return statusesFor(db, context, people, q, now);
 }
@@ -374,7 +398,7 @@ export async function workinghoursOf(
 ): Promise<StatsWorkinghours> {
   const context = await contextFor(db, actor, 'stats.view', q.space_id);
   const period = await resolvePeriod(db, context.timezone, q, now);
-  return { period, rows: await workingTimes(db, peopleOf(actor, context, q.space_id), period, now) };
+  return { period, rows: await workingTimes(db, peopleOf(actor, context, q), period, now) };
 }
 
 /** stats/users/:id/workinghours: one member's (stats.view). */
@@ -386,7 +410,7 @@ export async function userWorkinghoursOf(
   userId: number,
 ): Promise<StatsWorkinghours> {
   const context = await contextFor(db, actor, 'stats.view', q.space_id);
-  const people = peopleOf(actor, context, q.space_id, userId);
+  const people = peopleOf(actor, context, q, userId);
   await visibleMember(db, people);
   const period = await resolvePeriod(db, context.timezone, q, now);
   return { period, rows: await workingTimes(db, people, period, now) };
@@ -418,9 +442,16 @@ export async function dashboardOf(
       .where(and(scopeIssues(await issueScope(db, actor)), eq(issues.spaceId, q.space_id), expiredAt(now)));
     expired = Number(row?.n ?? 0);
   }
+  const calendar = await calendarOf(db, q.space_id, timezone);
   return {
     today,
     week,
+    business: calendar
+      ? {
+          today: await businessFirstResponse(db, scope, q, today, calendar),
+          week: await businessFirstResponse(db, scope, q, week, calendar),
+        }
+      : null,
     figures: { today: await figures(db, scope, q, today), week: await figures(db, scope, q, week) },
     backlog: await backlog(db, scope, q),
     expired_tasks: expired,
@@ -473,7 +504,7 @@ export async function liveOf(db: Db, actor: ServerActor, q: StatsQuery, now: Dat
     }
   }
   const statuses = new Map<number | null, StatsLive['statuses'][number]>();
-  for (const m of await membersByStatus(db, peopleOf(actor, context, q.space_id))) {
+  for (const m of await membersByStatus(db, peopleOf(actor, context, q))) {
     const key = m.status_id === null ? null : Number(m.status_id);
     const entry = statuses.get(key) ?? {
       status_id: key,
@@ -487,10 +518,12 @@ export async function liveOf(db: Db, actor: ServerActor, q: StatsQuery, now: Dat
     entry.users.push({ id: Number(m.user_id), name: m.name });
     statuses.set(key, entry);
   }
+  const calendar = await calendarOf(db, q.space_id, timezone);
   return {
     now: nowSec,
     today,
     figures: await figures(db, scope, q, today),
+    business: calendar ? await businessFirstResponse(db, scope, q, today, calendar) : null,
     waiting: await backlog(db, scope, q),
     by_provider: [...providers.values()]
       .sort((a, b) => b.count - a.count || a.oldest_at - b.oldest_at || a.provider.localeCompare(b.provider))

@@ -1,5 +1,8 @@
-import { Box, Center, Loader } from '@mantine/core';
+import { ActionIcon, Box, Center, Loader, Tooltip } from '@mantine/core';
+import { IconPhotoDown } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { downloadBlob } from './model';
 
 // ECharts, loaded on first use (its own chunk) with only the parts the stats tabs draw: bar, line and
 // heatmap series, grid, tooltip, legend, visual map, canvas renderer.
@@ -16,18 +19,27 @@ export interface ChartClick {
   dataIndex: number;
 }
 
-/** A chart of `option` (ECharts option object); clicks on a bar/cell report series and data index. */
+/**
+ * A chart of `option` (ECharts option object); clicks on a bar/cell report series and data index. Every
+ * chart (but sparklines, `png={false}`) has a PNG button: the drawn chart at twice its pixels on white.
+ */
 export function Chart({
   option,
   height = 280,
   onClick,
   testId,
+  fileName,
+  png = true,
 }: {
   option: Record<string, unknown>;
   height?: number;
   onClick?: (click: ChartClick) => void;
   testId?: string;
+  /** The PNG's name (without .png); the test id or "chart" when not given. */
+  fileName?: string;
+  png?: boolean;
 }) {
+  const { t } = useTranslation();
   const ref = useRef<HTMLDivElement>(null);
   const chart = useRef<ReturnType<ECharts['echarts']['init']> | null>(null);
   const clickRef = useRef(onClick);
@@ -60,9 +72,34 @@ export function Chart({
     if (ready) chart.current?.setOption({ animation: false, ...option }, true);
   }, [ready, option]);
 
+  const savePng = () => {
+    const url = chart.current?.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: '#fff' });
+    if (!url) return;
+    // Decoded here rather than fetched: a data: address may be outside the page's connect-src.
+    const bytes = Uint8Array.from(atob(url.slice(url.indexOf(',') + 1)), (c) => c.charCodeAt(0));
+    downloadBlob(`${fileName ?? testId ?? 'chart'}.png`, new Blob([bytes], { type: 'image/png' }));
+  };
+
   return (
     <Box pos="relative" h={height} data-testid={testId}>
       <Box ref={ref} h={height} />
+      {png && ready && (
+        <Tooltip label={t('shell.stats.png')}>
+          <ActionIcon
+            pos="absolute"
+            top={0}
+            right={0}
+            variant="subtle"
+            color="gray"
+            size="sm"
+            aria-label={t('shell.stats.png')}
+            onClick={savePng}
+            data-testid={testId ? `${testId}-png` : undefined}
+          >
+            <IconPhotoDown size={16} />
+          </ActionIcon>
+        </Tooltip>
+      )}
       {!ready && (
         <Center pos="absolute" inset={0}>
           <Loader size="sm" />

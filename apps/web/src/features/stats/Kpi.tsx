@@ -13,6 +13,7 @@ export function Kpi({
   to,
   testId,
   children,
+  big = false,
 }: {
   label: string;
   value: string;
@@ -23,14 +24,16 @@ export function Kpi({
   testId: string;
   /** Under the figure: a sparkline (the dashboard). */
   children?: ReactNode;
+  /** Wall size on wide screens (the dashboard, read from across a room at 1920×1080). */
+  big?: boolean;
 }) {
   const { t } = useTranslation();
   return (
     <Paper withBorder p="sm" data-testid={testId}>
-      <Text c="dimmed" fz="xs">
+      <Text c="dimmed" fz={big ? { base: 'xs', xl: 20 } : 'xs'} fw={big ? 600 : undefined}>
         {label}
       </Text>
-      <Text fz={26} fw={700} data-testid={`${testId}-value`}>
+      <Text fz={big ? { base: 26, xl: 56 } : 26} fw={700} lh={1.15} data-testid={`${testId}-value`}>
         {to ? (
           <Anchor component={Link} to={to} inherit>
             {value}

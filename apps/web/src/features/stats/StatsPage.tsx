@@ -16,6 +16,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useObjects } from '../../api/config';
+import { useMembers } from '../../api/inbox';
 import { useShell } from '../../app/shell/ShellContext';
 import { PageHeader } from '../../components/PageHeader';
 import { SpaceSelect } from '../../components/SpaceSelect';
@@ -29,7 +30,7 @@ import {
 import { SavedStatsFilters } from './SavedFilters';
 
 // The one frame every statistics tab uses: tabs, period picker with comparison, filters (space,
-// network, account, company, tag, kind), saved stats filters, all kept in the address; the tab renders
+// network, account, company, tag, operator, kind), saved stats filters, all kept in the address; the tab renders
 // its charts and tables below.
 
 export const STATS_TABS = [
@@ -58,6 +59,21 @@ export const STATS_TABS = [
 ] as const;
 export type StatsTabRoute = (typeof STATS_TABS)[number][0];
 
+/** The address keys the frame owns (statsQueryOf); any other key belongs to the screen. */
+const FRAME_KEYS = new Set([
+  'space_id',
+  'preset',
+  'from',
+  'to',
+  'compare',
+  'provider',
+  'object_id',
+  'kind',
+  'company_id',
+  'tag_id',
+  'operator_id',
+]);
+
 export interface StatsFrame {
   params: StatsParams;
   spaceId: number;
@@ -72,6 +88,8 @@ export function StatsPage({
   periodless = false,
   bare = false,
   standalone = false,
+  analytics = false,
+  wall = false,
 }: {
   tab: StatsTabRoute;
   children: (frame: StatsFrame) => ReactNode;
@@ -83,6 +101,10 @@ export function StatsPage({
   bare?: boolean;
   /** Outside the statistics tabs (the /reports section): no tab list. */
   standalone?: boolean;
+  /** The /analytics section (analytics.view): the frame without the tab list, under its own title. */
+  analytics?: boolean;
+  /** A team-room screen (/live, /dashboard): no tab list, so the figures fill the display. */
+  wall?: boolean;
 }) {
   const { t } = useTranslation();
   const { config, actor } = useShell();
@@ -90,21 +112,33 @@ export function StatsPage({
   const navigate = useNavigate();
   const location = useLocation();
   const objects = useObjects();
+  const members = useMembers();
   const params = parseStatsParams(search);
   // Reports are managed with stats.export (docs/statistics.md "Scheduled reports").
-  const title = standalone ? t('shell.stats.reports.title') : t('shell.stats.title');
-  const ability = bare ? 'stats.export' : own ? 'stats.viewOwn' : 'stats.view';
+  const title = analytics
+    ? t('shell.stats.analytics.title')
+    : standalone
+      ? t('shell.stats.reports.title')
+      : t('shell.stats.title');
+  const ability = analytics ? 'analytics.view' : bare ? 'stats.export' : own ? 'stats.viewOwn' : 'stats.view';
+  // The screen's own address keys (e.g. the analytics' metric and breakdown) survive a frame change.
+  const withOwnKeys = (next: URLSearchParams) => {
+    for (const [key, value] of search) if (!FRAME_KEYS.has(key)) next.append(key, value);
+    return next;
+  };
   const spaces = config.spaces.filter((space) => can(actor, ability, space.id));
   const spaceId = spaces.find((s) => s.id === params.space_id)?.id ?? spaces[0]?.id ?? null;
   const update = (next: Partial<StatsParams>) =>
     setSearch(
-      new URLSearchParams(
-        Object.entries(statsQueryOf({ ...params, ...next }, next.space_id ?? spaceId)).flatMap(([k, v]) =>
-          v === undefined || v === null
-            ? []
-            : Array.isArray(v)
-              ? v.map((x) => [k, String(x)])
-              : [[k, String(v)]],
+      withOwnKeys(
+        new URLSearchParams(
+          Object.entries(statsQueryOf({ ...params, ...next }, next.space_id ?? spaceId)).flatMap(([k, v]) =>
+            v === undefined || v === null
+              ? []
+              : Array.isArray(v)
+                ? v.map((x) => [k, String(x)])
+                : [[k, String(v)]],
+          ),
         ),
       ),
       { replace: true },
@@ -113,19 +147,29 @@ export function StatsPage({
   const networks = [...new Set(accounts.map((o) => o.provider))].filter(isProviderId);
   const companies = (objects.data?.companies ?? []).filter((c) => c.space_id === spaceId);
   const tags = (objects.data?.tags ?? []).filter((tag) => tag.space_id === spaceId);
-  const applySaved = (query: Record<string, unknown>) => setSearch(paramsOfSaved(query), { replace: true });
+  const operators = (members.data ?? []).filter((m) => m.space_id === spaceId);
+  const applySaved = (query: Record<string, unknown>) =>
+    setSearch(withOwnKeys(paramsOfSaved(query)), { replace: true });
 
   if (spaceId === null)
     return (
       <Stack>
         <PageHeader title={title} />
-        <Text c="dimmed">{t(bare ? 'shell.stats.reports.noSpaces' : 'shell.stats.noSpaces')}</Text>
+        <Text c="dimmed">
+          {t(
+            analytics
+              ? 'shell.stats.analytics.noSpaces'
+              : bare
+                ? 'shell.stats.reports.noSpaces'
+                : 'shell.stats.noSpaces',
+          )}
+        </Text>
       </Stack>
     );
   return (
     <Stack gap="md">
       <PageHeader title={title} />
-      {!own && !standalone && (
+      {!own && !standalone && !analytics && !wall && (
         <Tabs
           value={tab}
           onChange={(value) => value && navigate(pathFor(value as StatsTabRoute) + location.search)}
@@ -205,7 +249,14 @@ export function StatsPage({
                 spaces={spaces}
                 value={spaceId}
                 onChange={(id) =>
-                  update({ space_id: id, object_id: [], provider: [], company_id: [], tag_id: [] })
+                  update({
+                    space_id: id,
+                    object_id: [],
+                    provider: [],
+                    company_id: [],
+                    tag_id: [],
+                    operator_id: [],
+                  })
                 }
               />
               <MultiSelect
@@ -263,6 +314,19 @@ export function StatsPage({
                   searchable
                   w={220}
                   data-testid="stats-tag"
+                />
+              )}
+              {operators.length > 0 && (
+                <MultiSelect
+                  label={t('shell.stats.operator')}
+                  placeholder={params.operator_id.length ? undefined : t('shell.stats.all')}
+                  data={operators.map((m) => ({ value: String(m.id), label: m.name }))}
+                  value={params.operator_id.map(String)}
+                  onChange={(ids) => update({ operator_id: ids.map(Number) })}
+                  clearable
+                  searchable
+                  w={220}
+                  data-testid="stats-operator"
                 />
               )}
               <SavedStatsFilters query={statsQueryOf(params, spaceId)} onApply={applySaved} />

@@ -28,6 +28,7 @@ describe('stats frame model', () => {
       kind: ['chat'],
       company_id: [],
       tag_id: [],
+      operator_id: [],
     });
     expect(parseStatsParams(new URLSearchParams('from=2026-11-07&to=2026-11-01')).preset).toBe('7d');
     expect(statsQueryOf(parseStatsParams(new URLSearchParams('preset=today')), 5)).toEqual({
@@ -41,6 +42,7 @@ describe('stats frame model', () => {
       kind: undefined,
       company_id: undefined,
       tag_id: undefined,
+      operator_id: undefined,
     });
   });
 
@@ -84,6 +86,17 @@ describe('stats frame model', () => {
     // A saved filter stores that query; applying it gives the same frame back.
     const stored = JSON.parse(JSON.stringify(query));
     expect(parseStatsParams(paramsOfSaved(stored))).toEqual({ ...p, space_id: 2 });
+  });
+
+  it('operator filter: read, sent, and passed to the drill-down as the list assigned_user_id', () => {
+    const p = parseStatsParams(new URLSearchParams('operator_id=5&operator_id=x&operator_id=5'));
+    expect(p.operator_id).toEqual([5]);
+    expect(statsQueryOf(p, 1)).toMatchObject({ operator_id: [5] });
+    const link = new URL(itemsLink(p, { start: 0, end: 10 }), 'http://x');
+    expect(link.searchParams.getAll('assigned_user_id')).toEqual(['5']);
+    // A row of one member (analytics by operator) narrows to that member.
+    const one = new URL(itemsLink(p, { start: 0, end: 10 }, { operator_id: 7 }), 'http://x');
+    expect(one.searchParams.getAll('assigned_user_id')).toEqual(['7']);
   });
 
   it('drill-down: a tag is passed as the list tag_id, a company as its accounts (within the account filter)', () => {

@@ -14,6 +14,8 @@ export interface StatsParams {
   kind: StatsKind[];
   company_id: number[];
   tag_id: number[];
+  /** Team members: items assigned to them; their rows on the people tabs (docs/statistics.md "Filters"). */
+  operator_id: number[];
   /**
    * For the drill-down only: the accounts a company filter stands for (the inbox list filters by account,
    * not company), intersected with `object_id`; null without a company filter. See withCompanyAccounts.
@@ -54,6 +56,7 @@ export function parseStatsParams(search: URLSearchParams): StatsParams {
     ),
     company_id: ids(search, 'company_id'),
     tag_id: ids(search, 'tag_id'),
+    operator_id: ids(search, 'operator_id'),
   };
 }
 
@@ -70,6 +73,7 @@ export function statsQueryOf(p: StatsParams, spaceId: number | null): RouteQuery
     kind: p.kind.length > 0 ? p.kind : undefined,
     company_id: p.company_id.length > 0 ? p.company_id : undefined,
     tag_id: p.tag_id.length > 0 ? p.tag_id : undefined,
+    operator_id: p.operator_id.length > 0 ? p.operator_id : undefined,
   };
 }
 
@@ -135,13 +139,22 @@ const ITEM_KINDS = ['comment', 'review', 'mention'];
 /**
  * Drill-down: the comments list with exactly the items a figure counted (docs/statistics.md): arrival in
  * [start, end) — the list's upper bound is inclusive to the second — every status, the same filters (a
- * company as its accounts, company_object_id; tags as the list's tag_id, any of them).
+ * company as its accounts, company_object_id; tags as the list's tag_id, any of them; operators as the
+ * list's assigned_user_id).
  * `narrow` narrows further (one day, one network, one kind, a close reason).
  */
 export function itemsLink(
   p: StatsParams,
   range: { start: number; end: number },
-  narrow: { provider?: string; kind?: string; status?: string[]; close_reason?: string } = {},
+  narrow: {
+    provider?: string;
+    kind?: string;
+    status?: string[];
+    close_reason?: string;
+    object_id?: number;
+    tag_id?: number;
+    operator_id?: number;
+  } = {},
 ): string {
   const kinds = narrow.kind ? [narrow.kind] : p.kind.filter((k) => ITEM_KINDS.includes(k));
   return pathFor(
@@ -153,8 +166,21 @@ export function itemsLink(
       created_at_to: range.end - 1,
       kind: kinds.length > 0 ? kinds : undefined,
       provider: narrow.provider ? [narrow.provider] : p.provider.length > 0 ? p.provider : undefined,
-      object_id: p.company_object_id ? p.company_object_id : p.object_id.length > 0 ? p.object_id : undefined,
-      tag_id: p.tag_id.length > 0 ? p.tag_id : undefined,
+      object_id:
+        narrow.object_id !== undefined
+          ? [narrow.object_id]
+          : p.company_object_id
+            ? p.company_object_id
+            : p.object_id.length > 0
+              ? p.object_id
+              : undefined,
+      tag_id: narrow.tag_id !== undefined ? [narrow.tag_id] : p.tag_id.length > 0 ? p.tag_id : undefined,
+      assigned_user_id:
+        narrow.operator_id !== undefined
+          ? [narrow.operator_id]
+          : p.operator_id.length > 0
+            ? p.operator_id
+            : undefined,
       close_reason: narrow.close_reason ? [narrow.close_reason] : undefined,
     },
   );

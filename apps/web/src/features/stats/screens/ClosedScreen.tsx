@@ -6,6 +6,7 @@ import { useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
 import { barOption } from '../charts';
+import { previousBy, previousColumn } from '../compare';
 import { DataTable } from '../DataTable';
 import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
 
@@ -16,6 +17,8 @@ export function Closed({ frame }: { frame: StatsFrame }) {
   const stats = useStats<StatsClosed>('closed', frame.query);
   const rows = stats.data?.rows ?? [];
   const who = (r: StatsClosedRow) => r.name ?? t('shell.stats.rules');
+  const previous = stats.data?.previous ?? null;
+  const before = previousBy(previous?.rows, (r) => r.user_id);
   const option = useMemo(
     () =>
       barOption(
@@ -52,6 +55,13 @@ export function Closed({ frame }: { frame: StatsFrame }) {
                   csv: (r) => r.total,
                   numeric: true,
                 },
+                ...previousColumn<StatsClosedRow>(t, {
+                  key: 'total',
+                  title: t('shell.stats.col.total'),
+                  comparing: previous !== null,
+                  current: (r) => r.total,
+                  previous: (r) => before(r.user_id)?.total ?? 0,
+                }),
               ]}
             />
           </StatsBlock>

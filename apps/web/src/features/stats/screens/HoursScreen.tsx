@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
+import { previousBy, previousColumn } from '../compare';
 import { DataTable } from '../DataTable';
 import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
 
@@ -17,6 +18,8 @@ function Hours({ frame }: { frame: StatsFrame }) {
   const hours = useStats<StatsHours>('hours', frame.query);
   const cells = hours.data?.cells ?? [];
   const max = Math.max(1, ...cells.map((c) => c.count));
+  const previous = hours.data?.previous ?? null;
+  const before = previousBy(previous?.cells, (c) => c.weekday * 100 + c.hour);
   const option = useMemo(
     () => ({
       tooltip: { position: 'top' },
@@ -71,6 +74,13 @@ function Hours({ frame }: { frame: StatsFrame }) {
                   csv: (r) => r.count,
                   numeric: true,
                 },
+                ...previousColumn<StatsHours['cells'][number]>(t, {
+                  key: 'count',
+                  title: t('shell.stats.col.count'),
+                  comparing: previous !== null,
+                  current: (r) => r.count,
+                  previous: (r) => before(r.weekday * 100 + r.hour)?.count ?? 0,
+                }),
               ]}
             />
           </StatsBlock>

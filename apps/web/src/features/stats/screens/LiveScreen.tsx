@@ -2,13 +2,14 @@ import { Anchor, Badge, Box, Button, Group, Paper, SimpleGrid, Stack, Table, Tex
 import type { StatsLive, StatsLiveQueue } from '@otklik/shared';
 import { pathFor, type RouteQuery } from '@otklik/shared/routes';
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, type RefObject, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { api } from '../../../api/instance';
 import { queryKeys } from '../../../api/keys';
 import { QueryState } from '../../../components/QueryState';
 import { formatDuration } from '../format';
+import { useFullscreen } from '../fullscreen';
 import { type StatsFrame, StatsPage } from '../StatsPage';
 import { networkName } from './OverviewScreen';
 
@@ -39,21 +40,6 @@ function useElapsed(since: number) {
   return Math.max(0, Math.floor((now - since) / 1000));
 }
 
-function useFullscreen(target: RefObject<HTMLElement | null>) {
-  const [active, setActive] = useState(false);
-  useEffect(() => {
-    const sync = () => setActive(document.fullscreenElement === target.current && target.current !== null);
-    document.addEventListener('fullscreenchange', sync);
-    return () => document.removeEventListener('fullscreenchange', sync);
-  }, [target]);
-  const supported = typeof document !== 'undefined' && document.fullscreenEnabled;
-  const toggle = () => {
-    if (document.fullscreenElement) void document.exitFullscreen();
-    else void target.current?.requestFullscreen?.();
-  };
-  return { active, supported, toggle };
-}
-
 function Tile({
   label,
   value,
@@ -70,7 +56,7 @@ function Tile({
       <Text c="gray.3" fz={{ base: 18, xl: 24 }} fw={600}>
         {label}
       </Text>
-      <Text c="white" fz={{ base: 44, xl: 72 }} fw={800} lh={1.1} data-testid={`${testId}-value`}>
+      <Text c="white" fz={{ base: 44, xl: 64 }} fw={800} lh={1.1} data-testid={`${testId}-value`}>
         {value}
       </Text>
       {hint && (
@@ -142,9 +128,13 @@ function Wall({ data, fetchedAt }: { data: StatsLive; fetchedAt: number }) {
   const waiting = data.waiting.items + data.waiting.chats;
   const closed = f.closed.reply + f.closed.noreply + f.closed.autorule;
   const longest = data.longest;
+  // Online: members in a status that is not an "offline" one (no status counts as not online).
+  const online = data.statuses
+    .filter((s) => s.status_id !== null && !s.offline)
+    .reduce((sum, s) => sum + s.count, 0);
   return (
     <Stack gap="md">
-      <SimpleGrid cols={{ base: 1, xs: 2, lg: 3 }} spacing="md">
+      <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }} spacing="md">
         <Tile
           testId="live-waiting"
           label={t('shell.stats.live.waiting')}
@@ -176,6 +166,24 @@ function Wall({ data, fetchedAt }: { data: StatsLive; fetchedAt: number }) {
           testId="live-today-frt"
           label={t('shell.stats.dashboard.frt')}
           value={formatDuration(t, f.first_response.median)}
+          hint={t('shell.stats.live.calendarHint')}
+        />
+        {/* Business hours beside calendar time, when the space has a schedule (docs/statistics.md). */}
+        {data.business && (
+          <Tile
+            testId="live-today-frt-business"
+            label={t('shell.stats.live.frtBusiness')}
+            value={formatDuration(t, data.business.median)}
+            hint={t('shell.stats.live.businessHint')}
+          />
+        )}
+        <Tile
+          testId="live-online"
+          label={t('shell.stats.live.online')}
+          value={String(online)}
+          hint={t('shell.stats.live.onlineHint', {
+            total: data.statuses.reduce((sum, s) => sum + s.count, 0),
+          })}
         />
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, lg: 3 }} spacing="md">
@@ -294,8 +302,10 @@ function Live({ frame }: { frame: StatsFrame }) {
 }
 
 export default function LiveScreen() {
+  // The top-level /live is the team-room screen; the stats tab keeps the tab list.
+  const wall = useLocation().pathname === pathFor('live');
   return (
-    <StatsPage tab="stats-live" periodless>
+    <StatsPage tab="stats-live" periodless wall={wall}>
       {(frame) => <Live frame={frame} />}
     </StatsPage>
   );

@@ -6,6 +6,7 @@ import { useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
 import { barOption } from '../charts';
+import { previousBy, previousColumn } from '../compare';
 import { DataTable } from '../DataTable';
 import { formatShare } from '../format';
 import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
@@ -18,6 +19,8 @@ export function Tags({ frame }: { frame: StatsFrame }) {
   const stats = useStats<StatsTags>('tags', frame.query);
   const data = stats.data;
   const total = (data?.tags ?? []).reduce((sum, tag) => sum + tag.count, 0);
+  const previous = data?.previous ?? null;
+  const before = previousBy(previous?.tags, (r) => r.tag_id);
   const option = useMemo(() => {
     if (!data) return null;
     const top = data.tags.slice(0, CHART_TAGS);
@@ -51,6 +54,13 @@ export function Tags({ frame }: { frame: StatsFrame }) {
                   csv: (r) => r.count,
                   numeric: true,
                 },
+                ...previousColumn<StatsTags['tags'][number]>(t, {
+                  key: 'count',
+                  title: t('shell.stats.col.count'),
+                  comparing: previous !== null,
+                  current: (r) => r.count,
+                  previous: (r) => before(r.tag_id)?.count ?? 0,
+                }),
                 {
                   key: 'share',
                   title: t('shell.stats.col.share'),

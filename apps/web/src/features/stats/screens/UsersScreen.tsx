@@ -8,13 +8,23 @@ import { useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
 import { barOption } from '../charts';
+import { previousBy, previousColumn } from '../compare';
 import { DataTable } from '../DataTable';
 import { formatDuration } from '../format';
 import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
 
-export function OperatorsTable({ rows }: { rows: StatsOperatorRow[] }) {
+export function OperatorsTable({
+  rows,
+  previous,
+}: {
+  rows: StatsOperatorRow[];
+  /** The previous period's rows (compare): a column with the previous value and change per figure. */
+  previous?: StatsOperatorRow[] | null;
+}) {
   const { t } = useTranslation();
   const location = useLocation();
+  const comparing = previous != null;
+  const before = previousBy(previous ?? undefined, (r) => r.user_id);
   return (
     <DataTable
       rowLink={(r) => pathFor('stats-user', { id: r.user_id }) + location.search}
@@ -30,6 +40,13 @@ export function OperatorsTable({ rows }: { rows: StatsOperatorRow[] }) {
           csv: (r) => r.replies,
           numeric: true,
         },
+        ...previousColumn<StatsOperatorRow>(t, {
+          key: 'replies',
+          title: t('shell.stats.col.replies'),
+          comparing,
+          current: (r) => r.replies,
+          previous: (r) => before(r.user_id)?.replies ?? 0,
+        }),
         {
           key: 'closed',
           title: t('shell.stats.col.closed'),
@@ -37,6 +54,13 @@ export function OperatorsTable({ rows }: { rows: StatsOperatorRow[] }) {
           csv: (r) => r.closed,
           numeric: true,
         },
+        ...previousColumn<StatsOperatorRow>(t, {
+          key: 'closed',
+          title: t('shell.stats.col.closed'),
+          comparing,
+          current: (r) => r.closed,
+          previous: (r) => before(r.user_id)?.closed ?? 0,
+        }),
         {
           key: 'first',
           title: t('shell.stats.col.firstReplies'),
@@ -51,6 +75,15 @@ export function OperatorsTable({ rows }: { rows: StatsOperatorRow[] }) {
           csv: (r) => r.frt_median,
           numeric: true,
         },
+        ...previousColumn<StatsOperatorRow>(t, {
+          key: 'frt',
+          title: t('shell.stats.col.frtMedian'),
+          comparing,
+          current: (r) => r.frt_median,
+          previous: (r) => before(r.user_id)?.frt_median ?? null,
+          format: (v) => formatDuration(t, v),
+          upIsGood: false,
+        }),
         // Business hours beside calendar time, when the space has a schedule (docs/statistics.md).
         ...(rows.some((r) => r.frt_median_business !== null)
           ? [
@@ -72,17 +105,33 @@ export function Users({ frame }: { frame: StatsFrame }) {
   const { t } = useTranslation();
   const ops = useStats<StatsOperators>('operators', frame.query);
   const rows = ops.data?.rows ?? [];
-  const option = useMemo(
-    () =>
-      barOption(
-        rows.map((r) => r.name),
-        [
-          { name: t('shell.stats.col.replies'), data: rows.map((r) => r.replies) },
-          { name: t('shell.stats.col.closed'), data: rows.map((r) => r.closed) },
-        ],
-      ),
-    [rows, t],
-  );
+  const previous = ops.data?.previous ?? null;
+  const option = useMemo(() => {
+    const before = previousBy(previous?.rows, (r) => r.user_id);
+    const prevName = (name: string) => `${name} (${t('shell.stats.previousPeriod').toLowerCase()})`;
+    return barOption(
+      rows.map((r) => r.name),
+      [
+        { name: t('shell.stats.col.replies'), data: rows.map((r) => r.replies) },
+        { name: t('shell.stats.col.closed'), data: rows.map((r) => r.closed) },
+        // Compare: the previous period's bars beside, faded (the same members, matched by id).
+        ...(previous
+          ? [
+              {
+                name: prevName(t('shell.stats.col.replies')),
+                data: rows.map((r) => before(r.user_id)?.replies ?? 0),
+                faded: true,
+              },
+              {
+                name: prevName(t('shell.stats.col.closed')),
+                data: rows.map((r) => before(r.user_id)?.closed ?? 0),
+                faded: true,
+              },
+            ]
+          : []),
+      ],
+    );
+  }, [rows, previous, t]);
   return (
     <QueryState queries={[ops]}>
       {() => (
@@ -90,7 +139,7 @@ export function Users({ frame }: { frame: StatsFrame }) {
           <PeriodLine period={ops.data!.period} />
           <StatsBlock title={t('shell.stats.blocks.users')}>
             {rows.length > 0 && <Chart option={option} testId="chart-users" />}
-            <OperatorsTable rows={rows} />
+            <OperatorsTable rows={rows} previous={previous?.rows ?? null} />
           </StatsBlock>
         </Stack>
       )}

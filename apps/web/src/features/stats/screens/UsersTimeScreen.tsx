@@ -6,6 +6,7 @@ import { useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
 import { barOption } from '../charts';
+import { previousBy, previousColumn } from '../compare';
 import { DataTable } from '../DataTable';
 import { formatDuration, toMinutes } from '../format';
 import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
@@ -14,6 +15,8 @@ export function UsersTime({ frame }: { frame: StatsFrame }) {
   const { t } = useTranslation();
   const stats = useStats<StatsOperatorTimes>('operator-times', frame.query);
   const rows = stats.data?.rows ?? [];
+  const previous = stats.data?.previous ?? null;
+  const before = previousBy(previous?.rows, (r) => r.user_id);
   const option = useMemo(() => {
     const base = barOption(
       rows.map((r) => r.name),
@@ -56,6 +59,15 @@ export function UsersTime({ frame }: { frame: StatsFrame }) {
                   csv: (r) => r.first_replies.median,
                   numeric: true,
                 },
+                ...previousColumn<StatsOperatorTimeRow>(t, {
+                  key: 'median',
+                  title: t('shell.stats.col.frtMedian'),
+                  comparing: previous !== null,
+                  current: (r) => r.first_replies.median,
+                  previous: (r) => before(r.user_id)?.first_replies.median ?? null,
+                  format: (v) => formatDuration(t, v),
+                  upIsGood: false,
+                }),
                 {
                   key: 'p90',
                   title: t('shell.stats.col.frtP90'),
