@@ -19,6 +19,8 @@ export * from './providers';
 export * from './rules';
 export * from './stats';
 export * from './stats-reports';
+export * from './stats-exports';
+export * from './csv';
 export * from './templates';
 export * from './user-settings';
 export * from './validation-messages';

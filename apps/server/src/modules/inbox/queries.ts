@@ -162,7 +162,7 @@ const providerObjects = (objectColumn: AnyPgColumn, providers: string[]) =>
 // ---------------------------------------------------------------------------------------------------
 // Comments, reviews, mentions
 
-function itemFilters(p: ItemListParams): SQL {
+export function itemFilters(p: ItemListParams): SQL {
   const where: Array<SQL | undefined> = [
     p.kind && inArray(items.kind, p.kind),
     p.object_id && inArray(items.objectId, p.object_id),
@@ -333,7 +333,7 @@ export async function findItemThread(db: Db, item: Pick<ItemRow, 'id' | 'objectI
 // ---------------------------------------------------------------------------------------------------
 // Chats (private messages)
 
-function chatFilters(p: ChatListParams): SQL {
+export function chatFilters(p: ChatListParams): SQL {
   const where: Array<SQL | undefined> = [
     p.object_id && inArray(chats.objectId, p.object_id),
     p.provider && providerObjects(chats.objectId, p.provider),

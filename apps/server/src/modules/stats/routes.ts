@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
 import { loadActor } from '../spaces/actor';
+import { registerExportRoutes } from './exports-routes';
 import { registerReportRoutes } from './reports-routes';
 import {
   closedOf,
@@ -75,6 +76,7 @@ export async function registerStatsModule(
     );
   }
   registerReportRoutes(root, deps, authenticate);
+  registerExportRoutes(root, deps, authenticate);
   const person = [
     ['/stats/users/:id', "One team member's figures", userStats],
     ['/stats/users/:id/statuses', "One member's time in each user status", userStatusesOf],
