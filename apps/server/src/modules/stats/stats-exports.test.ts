@@ -135,15 +135,13 @@ async function seed() {
   // Another space with its own item in the same period.
   const other = await buildAdmin(t);
   const o1 = await buildObject(t, other.space.id, { provider: 'sandbox' });
-  await db
-    .insert(items)
-    .values({
-      spaceId: other.space.id,
-      objectId: o1.id,
-      kind: 'comment',
-      externalId: 'o-1',
-      createdAt: Z('2026-11-17T00:00:00Z'),
-    });
+  await db.insert(items).values({
+    spaceId: other.space.id,
+    objectId: o1.id,
+    kind: 'comment',
+    externalId: 'o-1',
+    createdAt: Z('2026-11-17T00:00:00Z'),
+  });
   return { admin, spaceId, a1, a2, anna, i1, i2, r1, chat: chat!, m1: m1!, m2: m2!, other };
 }
 
