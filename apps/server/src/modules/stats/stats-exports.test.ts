@@ -347,7 +347,7 @@ describe('stats exports', () => {
     expect(existsSync(path)).toBe(false);
     const res = await call(s.admin.headers, 'GET', `/stats/exports/${wire.id}/file`);
     expect(res.statusCode).toBe(410);
-    expect(res.json().error).toBe('Срок хранения файла истёк');
+    expect(res.json().error).toBe('The file has expired');
     const list = (await call(s.admin.headers, 'GET', `/stats/exports?space_id=${s.spaceId}`)).json();
     expect((list as ExportsListWire).items.find((e) => e.id === wire.id)?.status).toBe('expired');
   });
