@@ -60,7 +60,7 @@ describe('statistics exports', () => {
     const row = page.locator('[data-testid^="export-row-"]').first();
     await row.getByText('Комментарии, отзывы, упоминания').waitFor();
     // The progress bar gives way to "Ready" once the job has written the file (pushed over the socket).
-    await page.locator('[data-testid^="export-row-"][data-status="done"]').waitFor();
+    await page.locator('[data-testid^="export-row-"][data-status="done"]').waitFor({ timeout: 60_000 });
     await row.getByText('Готово').waitFor();
     expect(
       await row.locator('[data-testid^="export-rows-"]').textContent(),
@@ -107,7 +107,10 @@ describe('statistics exports', () => {
     await page.getByTestId('exports-submit').click();
     const row = page.locator('[data-testid^="export-row-"]').first();
     await row.getByText('Dialogs').waitFor();
-    await page.locator('[data-testid^="export-row-"][data-status="done"]').first().waitFor();
+    await page
+      .locator('[data-testid^="export-row-"][data-status="done"]')
+      .first()
+      .waitFor({ timeout: 60_000 });
     await row.getByText('Ready').waitFor();
     expect(
       await row.locator('[data-testid^="export-rows-"]').textContent(),

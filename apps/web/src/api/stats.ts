@@ -83,6 +83,10 @@ export const useExports = (spaceId: number | null) =>
     queryFn: ({ signal }) =>
       api.get<ExportsListWire>('/v1/stats/exports', { signal, query: { space_id: spaceId ?? undefined } }),
     enabled: spaceId !== null,
+    // Progress comes over the socket; while an export waits or runs the list is also re-read every 10 s,
+    // so a push missed while the socket was reconnecting does not leave the bar standing.
+    refetchInterval: (query) =>
+      query.state.data?.items.some((e) => e.status === 'queued' || e.status === 'running') ? 10_000 : false,
   });
 
 export const useStartExport = () => {
