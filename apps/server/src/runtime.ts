@@ -12,6 +12,7 @@ import { PollingManager } from './jobs/pollers';
 import { RulesNoReplyJob } from './jobs/rules-no-reply';
 import { RulesWorker } from './jobs/rules-worker';
 import { SpaceExpiryJob } from './jobs/space-expiry';
+import { StatsExportsJob } from './jobs/stats-exports';
 import { StatsReportsJob } from './jobs/stats-reports';
 import { WebhookWorker } from './jobs/webhook-worker';
 import { Sealer } from './lib/crypto';
@@ -148,6 +149,15 @@ export async function createRuntime(
     cleanups.push(() => expiry.stop());
     const statsReports = new StatsReportsJob({ db: database.db, log, mailer, appUrl: config.appUrl });
     cleanups.push(() => statsReports.stop());
+    const statsExports = new StatsExportsJob({
+      db: database.db,
+      log,
+      mailer,
+      bus,
+      appUrl: config.appUrl,
+      dataDir: config.dataDir,
+    });
+    cleanups.push(() => statsExports.stop());
     if (opts.startBackground ?? true) {
       await markUnreadableCredentials(database.db, deps.sealer, log).catch((error: unknown) =>
         log.error({ err: String(error) }, 'Could not check stored credentials'),
@@ -165,6 +175,7 @@ export async function createRuntime(
       expiry.start();
       notificationEmails.start();
       statsReports.start();
+      statsExports.start();
       await notifyBot?.start();
     }
     if (secret.generated && !config.isTest) {

@@ -28,7 +28,8 @@ export class PeriodicTask {
     await this.running;
   }
 
-  private wake() {
+  /** Runs a tick now (unless one is running). */
+  wake() {
     if (this.busy) return;
     this.busy = true;
     this.running = this.run()

@@ -1,4 +1,12 @@
-import type { ReportInput, ReportRunWire, ReportsListWire, ReportWire } from '@otklik/shared';
+import type {
+  ExportInput,
+  ExportsListWire,
+  ExportWire,
+  ReportInput,
+  ReportRunWire,
+  ReportsListWire,
+  ReportWire,
+} from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
@@ -65,3 +73,31 @@ export const useDeleteReport = () =>
   useReportMutation((id: number) => api.delete<{ ok: true }>(`/v1/stats/reports/${id}`));
 export const useSendReport = () =>
   useReportMutation((id: number) => api.post<ReportRunWire>(`/v1/stats/reports/${id}/send`, {}));
+
+// Background exports (stats/export): the caller's exports with progress (pushed over the socket), start,
+// download (the file comes with the session's token, as a Blob).
+
+export const exportsKey = (spaceId: number | null) => ['stats-exports', spaceId] as const;
+
+export const useExports = (spaceId: number | null) =>
+  useQuery({
+    queryKey: exportsKey(spaceId),
+    queryFn: ({ signal }) =>
+      api.get<ExportsListWire>('/v1/stats/exports', { signal, query: { space_id: spaceId ?? undefined } }),
+    enabled: spaceId !== null,
+    // Progress comes over the socket; while an export waits or runs the list is also re-read every 10 s,
+    // so a push missed while the socket was reconnecting does not leave the bar standing.
+    refetchInterval: (query) =>
+      query.state.data?.items.some((e) => e.status === 'queued' || e.status === 'running') ? 10_000 : false,
+  });
+
+export const useStartExport = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ExportInput) => api.post<ExportWire>('/v1/stats/exports', body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['stats-exports'] }),
+  });
+};
+
+export const downloadExportFile = (id: number) =>
+  api.get<Blob>(`/v1/stats/exports/${id}/file`, { responseType: 'blob' });

@@ -64,3 +64,45 @@ export const statsReportRuns = pgTable(
   },
   (t) => [index('stats_report_runs_report_idx').on(t.reportId, t.id)],
 );
+
+/**
+ * A background export of raw rows (issue 15, docs/statistics.md "Exports"): items, dialogs, messages or
+ * replies with inbox filters, written by jobs/stats-exports.ts to a file under DATA_DIR/exports and
+ * downloadable by its creator only until `expires_at`. `filters` is the inbox list query the job parses
+ * (modules/inbox/list-params.ts); `heartbeat_at` is the running job's lease (a node that died leaves it
+ * stale and another node takes the export over).
+ */
+export const statsExports = pgTable(
+  'stats_exports',
+  {
+    id: integer().primaryKey().generatedAlwaysAsIdentity(),
+    spaceId: integer('space_id')
+      .notNull()
+      .references(() => spaces.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text().notNull(),
+    format: text().notNull(),
+    locale: text().notNull(),
+    filters: jsonb().$type<Record<string, unknown>>().notNull(),
+    periodFrom: text('period_from').notNull(),
+    periodTo: text('period_to').notNull(),
+    status: text().notNull().default('queued'),
+    rowsDone: integer('rows_done').notNull().default(0),
+    rowsTotal: integer('rows_total'),
+    size: bigint({ mode: 'number' }),
+    /** The file's name under DATA_DIR/exports (random, never derived from the id alone). */
+    file: text(),
+    error: text(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('stats_exports_user_idx').on(t.spaceId, t.userId, t.id),
+    index('stats_exports_pending_idx').on(t.id).where(sql`status IN ('queued', 'running')`),
+    index('stats_exports_expiry_idx').on(t.expiresAt).where(sql`status = 'done'`),
+  ],
+);

@@ -171,7 +171,7 @@ function emotionIs(sentiment: AnyPgColumn, emotion: AnyPgColumn, values: readonl
 // ---------------------------------------------------------------------------------------------------
 // Comments, reviews, mentions
 
-function itemFilters(p: ItemListParams): SQL {
+export function itemFilters(p: ItemListParams): SQL {
   const where: Array<SQL | undefined> = [
     p.kind && inArray(items.kind, p.kind),
     p.sentiment && emotionIs(items.sentiment, items.emotion, p.sentiment),
@@ -343,7 +343,7 @@ export async function findItemThread(db: Db, item: Pick<ItemRow, 'id' | 'objectI
 // ---------------------------------------------------------------------------------------------------
 // Chats (private messages)
 
-function chatFilters(p: ChatListParams): SQL {
+export function chatFilters(p: ChatListParams): SQL {
   const where: Array<SQL | undefined> = [
     p.object_id && inArray(chats.objectId, p.object_id),
     p.provider && providerObjects(chats.objectId, p.provider),

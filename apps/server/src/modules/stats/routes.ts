@@ -6,6 +6,7 @@ import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
 import { loadActor } from '../spaces/actor';
 import { exploreOf } from './explore';
+import { registerExportRoutes } from './exports-routes';
 import { registerReportRoutes } from './reports-routes';
 import {
   closedOf,
@@ -91,6 +92,7 @@ export async function registerStatsModule(
     async (req) => exploreOf(db, await loadActor(db, req.auth!.user), req.query, new Date()),
   );
   registerReportRoutes(root, deps, authenticate);
+  registerExportRoutes(root, deps, authenticate);
   const person = [
     ['/stats/users/:id', "One team member's figures", userStats],
     ['/stats/users/:id/statuses', "One member's time in each user status", userStatusesOf],

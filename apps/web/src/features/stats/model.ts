@@ -1,4 +1,13 @@
-import { daysBetween, STATS_KINDS, STATS_PRESETS, type StatsKind, type StatsPreset } from '@otklik/shared';
+import {
+  CSV_BOM,
+  csvLine,
+  daysBetween,
+  STATS_KINDS,
+  STATS_PRESETS,
+  type StatsKind,
+  type StatsPreset,
+  safeText,
+} from '@otklik/shared';
 import { pathFor, type RouteQuery } from '@otklik/shared/routes';
 
 // The stats frame's state lives in the address (shareable, survives reload): period, compare, filters.
@@ -186,21 +195,15 @@ export function itemsLink(
   );
 }
 
-/** A text cell a spreadsheet would run as a formula (= + - @, tab, CR) gets a leading apostrophe. */
-export function safeText(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-}
+export { safeText };
 
 /**
  * A CSV file (RFC 4180, `;`-free: comma separated, quoted when needed, BOM so spreadsheets read UTF-8).
- * Text cells are guarded against formula injection (numbers stay numbers).
+ * Text cells are guarded against formula injection (numbers stay numbers); the cells are the shared
+ * ones the background exports write too (packages/shared csv.ts).
  */
 export function toCsv(header: string[], rows: Array<Array<string | number | null>>): string {
-  const cell = (v: string | number | null) => {
-    const text = v === null ? '' : typeof v === 'number' ? String(v) : safeText(v);
-    return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  return `\ufeff${[header, ...rows].map((r) => r.map(cell).join(',')).join('\r\n')}\r\n`;
+  return `${CSV_BOM}${[header, ...rows].map(csvLine).join('')}`;
 }
 
 export function downloadCsv(name: string, csv: string) {

@@ -2,6 +2,7 @@ import { Select, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { BackgroundExports } from '../BackgroundExports';
 import { StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
 import { Closed } from './ClosedScreen';
 import { Overall } from './OverallScreen';
@@ -11,7 +12,8 @@ import { Time } from './TimeScreen';
 import { Users } from './UsersScreen';
 import { UsersTime } from './UsersTimeScreen';
 
-// stats/export: pick a tab, get its tables with the same filters, each with CSV and XLSX download.
+// stats/export: background exports of raw rows with the frame's filters (BackgroundExports), and a
+// tab's tables with the same filters, each with CSV and XLSX download.
 // The tab bodies are the tabs' own components: one definition per figure (docs/statistics.md).
 const TABLES = {
   overall: Overall,
@@ -32,7 +34,8 @@ export default function ExportScreen() {
     <StatsPage tab="stats-export">
       {(frame) => (
         <Stack gap="md">
-          <StatsBlock title={t('shell.stats.blocks.export')}>
+          <BackgroundExports frame={frame} />
+          <StatsBlock title={t('shell.stats.exports.tables')}>
             <Select
               data-testid="stats-export-table"
               w={280}

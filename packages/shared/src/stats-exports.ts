@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { PROVIDER_IDS } from './providers';
+import { daysBetween, STATS_KINDS, STATS_MAX_DAYS, STATS_PRESETS } from './stats';
+
+// Background exports of raw data (issue 15 item 5, docs/statistics.md "Exports"): items, dialogs,
+// messages or our replies with the stats filters and an inbox status, as CSV or XLSX, written by a
+// background job and downloaded by their creator from stats/export until they expire.
+
+/** What an export holds: customer items, dialogs, dialog messages, our own replies to items. */
+export const EXPORT_KINDS = ['items', 'chats', 'messages', 'replies'] as const;
+export type ExportKind = (typeof EXPORT_KINDS)[number];
+export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export const EXPORT_STATES = ['queued', 'running', 'done', 'failed', 'expired'] as const;
+export type ExportState = (typeof EXPORT_STATES)[number];
+/** A finished export's file is kept this many days, then deleted (the row stays, as expired). */
+export const EXPORT_KEEP_DAYS = 7;
+/** At most this many of one user's exports may wait or run at once. */
+export const EXPORT_MAX_ACTIVE = 3;
+/** The download list shows a user's last this many exports of the space. */
+export const EXPORT_LIST_SIZE = 50;
+/** Inbox statuses an export may be narrowed to (items and dialogs; never for replies). */
+export const EXPORT_STATUSES = [
+  'new',
+  'inprogress',
+  'open',
+  'closed',
+  'deleted',
+  'delayed',
+  'waiting',
+] as const;
+
+const invalid = { message: 'field.invalid' } as const;
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, invalid);
+const id = z
+  .number(invalid)
+  .int(invalid)
+  .positive(invalid)
+  .max(2 ** 31 - 1, invalid);
+const list = <T extends z.ZodType>(item: T) => z.array(item).max(100, invalid).default([]);
+
+/** POST /v1/stats/exports: the stats frame's period and filters, plus a status narrowing. */
+export const exportInput = z
+  .object({
+    space_id: id,
+    kind: z.enum(EXPORT_KINDS, invalid),
+    format: z.enum(EXPORT_FORMATS, invalid),
+    preset: z.enum(STATS_PRESETS, invalid).optional(),
+    from: isoDate.optional(),
+    to: isoDate.optional(),
+    provider: list(z.enum(PROVIDER_IDS, invalid)),
+    object_id: list(id),
+    /** Item kinds (comment, review, mention); `chat` is ignored here (the export kind says it). */
+    item_kind: list(z.enum(STATS_KINDS, invalid)),
+    company_id: list(id),
+    tag_id: list(id),
+    /** Inbox statuses; empty = every status. */
+    status: list(z.enum(EXPORT_STATUSES, invalid)),
+  })
+  .superRefine((q, ctx) => {
+    if ((q.from === undefined) !== (q.to === undefined))
+      ctx.addIssue({ code: 'custom', path: [q.from ? 'to' : 'from'], message: 'field.required' });
+    if (q.from && q.to && (q.from > q.to || daysBetween(q.from, q.to) + 1 > STATS_MAX_DAYS))
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'field.invalid' });
+  });
+export type ExportInput = z.input<typeof exportInput>;
+export type ExportValues = z.output<typeof exportInput>;
+
+export interface ExportWire {
+  id: number;
+  space_id: number;
+  kind: ExportKind;
+  format: ExportFormat;
+  status: ExportState;
+  /** Local dates of the space the export covers. */
+  period_from: string;
+  period_to: string;
+  rows_done: number;
+  /** Known once the job has counted the rows; null while queued. */
+  rows_total: number | null;
+  /** File size in bytes, once done. */
+  size: number | null;
+  error: string | null;
+  /** Unix seconds. */
+  created_at: number;
+  finished_at: number | null;
+  expires_at: number | null;
+}
+
+export interface ExportsListWire {
+  space_id: number;
+  /** SPEC §6: export is available (some space not a trial, or accounts connected and none YouTube). */
+  available: boolean;
+  items: ExportWire[];
+}
+
+/** The socket event a running export's progress comes in (payload `export`: ExportWire), to its creator. */
+export const EXPORT_EVENT = 'stats.export';
