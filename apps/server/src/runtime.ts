@@ -5,6 +5,7 @@ import { type Database, openDatabase } from './db/client';
 import { type App, type AppDeps, buildApp } from './http/app';
 import { DelayedReturns } from './jobs/delayed';
 import { IssuesDueJob } from './jobs/issues-due';
+import { QaSamplingJob } from './jobs/qa-sampling';
 import { NotificationDeliveryJob } from './jobs/notification-delivery';
 import { OutboxPruner } from './jobs/outbox-prune';
 import { OutboxWorker } from './jobs/outbox-worker';
@@ -117,6 +118,8 @@ export async function createRuntime(
     cleanups.push(() => delayed.stop());
     const issuesDue = new IssuesDueJob({ db: database.db, bus, log });
     cleanups.push(() => issuesDue.stop());
+    const qaSampling = new QaSamplingJob({ db: database.db, log });
+    cleanups.push(() => qaSampling.stop());
     const ruleDeps = { db: database.db, bus, sealer: deps.sealer, config, locks, log };
     const rulesWorker = new RulesWorker(ruleDeps);
     cleanups.push(() => rulesWorker.stop());
@@ -158,6 +161,7 @@ export async function createRuntime(
       pollers.start();
       delayed.start();
       issuesDue.start();
+      qaSampling.start();
       rulesWorker.start();
       rulesNoReply.start();
       pruner.start();

@@ -11,6 +11,7 @@ export * from './forms';
 export * from './i18n';
 export * from './issues';
 export * from './macros';
+export * from './qa';
 export * from './messages';
 export * from './notes';
 export * from './notifications';

@@ -28,6 +28,7 @@ import { ListPageCache } from '../modules/inbox/page-cache';
 import { registerInboxModule } from '../modules/inbox/routes';
 import { registerIssuesModule } from '../modules/issues/routes';
 import { registerMacrosModule } from '../modules/macros/routes';
+import { registerQaModule } from '../modules/qa/routes';
 import { registerNotesModule } from '../modules/notes/routes';
 import { registerNotificationsModule } from '../modules/notifications/routes';
 import { registerOAuthAppsModule } from '../modules/oauthapps/routes';
@@ -168,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await registerIssuesModule(v1, deps, authenticate);
       await registerNotificationsModule(v1, deps, authenticate);
       await registerMacrosModule(v1, deps, authenticate);
+      await registerQaModule(v1, deps, authenticate);
       await registerRulesModule(v1, deps, authenticate);
       await registerAuthorsModule(v1, deps, authenticate);
       await registerFactsModule(v1, deps, authenticate);
