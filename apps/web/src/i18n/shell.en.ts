@@ -2,6 +2,7 @@ import { apiAccessEn } from './apiAccess.en';
 import { billingEn } from './billing.en';
 import { factsEn } from './facts.en';
 import { issuesEn } from './issues.en';
+import { qaEn } from './qa.en';
 import { logsEn } from './logs.en';
 import { macrosEn } from './macros.en';
 import { notifyEn } from './notify.en';
@@ -17,6 +18,7 @@ type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary
 export const shellEn: Dictionary<ShellResources> = {
   stats: statsEn,
   issues: issuesEn,
+  qa: qaEn,
   notify: notifyEn,
   nav: { settings: 'Settings' },
   userMenu: 'User menu',

@@ -4,6 +4,7 @@ import { apiAccessRu } from './apiAccess.ru';
 import { billingRu } from './billing.ru';
 import { factsRu } from './facts.ru';
 import { issuesRu } from './issues.ru';
+import { qaRu } from './qa.ru';
 import { logsRu } from './logs.ru';
 import { macrosRu } from './macros.ru';
 import { notifyRu } from './notify.ru';
@@ -16,6 +17,7 @@ import { statsRu } from './stats.ru';
 export const shellRu = {
   stats: statsRu,
   issues: issuesRu,
+  qa: qaRu,
   notify: notifyRu,
   nav: { settings: 'Настройки' },
   userMenu: 'Меню пользователя',
