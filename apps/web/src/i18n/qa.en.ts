@@ -57,7 +57,7 @@ export const qaEn: Dictionary<typeof qaRu> = {
     status: 'Status',
     total: 'Total',
     reviews: 'Reviews',
-    average: 'Average score, %',
+    average: 'Average, %',
     criterion: 'Criterion',
   },
   stats: {

@@ -54,7 +54,7 @@ export const qaRu = {
     status: 'Статус',
     total: 'Итог',
     reviews: 'Проверок',
-    average: 'Средняя оценка, %',
+    average: 'Средняя, %',
     criterion: 'Критерий',
   },
   stats: {
