@@ -62,7 +62,8 @@ const scorecardFields = {
 };
 
 export const createScorecardBody = z.object({ space_id: id, ...scorecardFields });
-export const updateScorecardBody = z.object(scorecardFields).partial();
+/** PUT: the server makes every field optional without defaults (http/validation.ts patchOf). */
+export const updateScorecardBody = z.object(scorecardFields);
 export type CreateScorecardBody = z.input<typeof createScorecardBody>;
 
 export interface QaCriterion {

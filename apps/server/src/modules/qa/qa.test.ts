@@ -149,6 +149,20 @@ describe('qa — sampling', { timeout: 120_000 }, () => {
       random_percent: 0,
       conditions: { user_ids: [alice.user.id], providers: ['telegram'] },
     });
+    // An update naming one field keeps the others (no defaults come back).
+    const renamed = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/qa/scorecards/${card.id}`,
+      headers: admin.headers,
+      payload: { name: 'Alice, Telegram' },
+    });
+    expect(renamed.json()).toMatchObject({
+      name: 'Alice, Telegram',
+      conditions: { user_ids: [alice.user.id], providers: ['telegram'], object_ids: [] },
+      active: true,
+      random_percent: 0,
+    });
+    expect(renamed.json().criteria.map((c: { id: string }) => c.id)).toEqual(card.criteria.map((c) => c.id));
     expect(await sampleSpace(db(), spaceId, { now: NOW })).toEqual({ random: 0, condition: 3 });
     const got = await samplesOf(card.id);
     expect(got.every((s) => s.operatorId === alice.user.id && s.objectId === object.id)).toBe(true);

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
 import { notFound } from '../../http/errors';
+import { patchOf } from '../../http/validation';
 import { taskClock } from '../../lib/clock';
 import { scopeFor } from '../inbox/scope';
 import { authorize, loadActor, spaceIdsWhere } from '../spaces/actor';
@@ -86,7 +87,7 @@ export async function registerQaModule(
         security: bearer,
         summary: 'Change a scorecard',
         params: idParams,
-        body: updateScorecardBody,
+        body: patchOf(updateScorecardBody),
       },
     },
     async (req) => {

@@ -288,7 +288,11 @@ export async function conversationOf(db: Db, s: typeof qaSamples.$inferSelect): 
     .limit(CONTEXT_AFTER);
   const seen = new Set<number>();
   return [...before.reverse(), ...after]
-    .filter((r) => (seen.has(r.id) ? false : (seen.add(r.id), true)))
+    .filter((r) => {
+      if (seen.has(r.id)) return false;
+      seen.add(r.id);
+      return true;
+    })
     .map((r) => ({
       id: r.id,
       is_own: r.isOwn,
