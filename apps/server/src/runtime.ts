@@ -9,6 +9,7 @@ import { NotificationDeliveryJob } from './jobs/notification-delivery';
 import { OutboxPruner } from './jobs/outbox-prune';
 import { OutboxWorker } from './jobs/outbox-worker';
 import { PollingManager } from './jobs/pollers';
+import { QaSamplingJob } from './jobs/qa-sampling';
 import { RulesNoReplyJob } from './jobs/rules-no-reply';
 import { RulesWorker } from './jobs/rules-worker';
 import { SpaceExpiryJob } from './jobs/space-expiry';
@@ -118,6 +119,8 @@ export async function createRuntime(
     cleanups.push(() => delayed.stop());
     const issuesDue = new IssuesDueJob({ db: database.db, bus, log });
     cleanups.push(() => issuesDue.stop());
+    const qaSampling = new QaSamplingJob({ db: database.db, log });
+    cleanups.push(() => qaSampling.stop());
     const ruleDeps = { db: database.db, bus, sealer: deps.sealer, config, locks, log };
     const rulesWorker = new RulesWorker(ruleDeps);
     cleanups.push(() => rulesWorker.stop());
@@ -168,6 +171,7 @@ export async function createRuntime(
       pollers.start();
       delayed.start();
       issuesDue.start();
+      qaSampling.start();
       rulesWorker.start();
       rulesNoReply.start();
       pruner.start();

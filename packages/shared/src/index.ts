@@ -20,6 +20,7 @@ export * from './notes';
 export * from './notifications';
 export * from './oauthapps';
 export * from './providers';
+export * from './qa';
 export * from './rules';
 export * from './stats';
 export * from './stats-exports';

@@ -35,6 +35,7 @@ import { registerNotesModule } from '../modules/notes/routes';
 import { registerNotificationsModule } from '../modules/notifications/routes';
 import { registerOAuthAppsModule } from '../modules/oauthapps/routes';
 import { registerObjectsModule } from '../modules/objects/routes';
+import { registerQaModule } from '../modules/qa/routes';
 import { registerReferralRoutes } from '../modules/referral/routes';
 import { registerRulesModule } from '../modules/rules/routes';
 import { registerSpacesModule } from '../modules/spaces/routes';
@@ -171,6 +172,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await registerIssuesModule(v1, deps, authenticate);
       await registerNotificationsModule(v1, deps, authenticate);
       await registerMacrosModule(v1, deps, authenticate);
+      await registerQaModule(v1, deps, authenticate);
       await registerRulesModule(v1, deps, authenticate);
       await registerBotsModule(v1, deps, authenticate);
       await registerEmotionsModule(v1, deps, authenticate);

@@ -152,6 +152,20 @@ export const screens: Partial<Record<RouteName, LazyExoticComponent<ComponentTyp
   'settings-template': lazyScreen(() =>
     import('../screens/settings/templates/TemplatesScreens').then((m) => ({ default: m.TemplateScreen })),
   ),
+  qa: lazyScreen(() => import('../screens/qa/QaScreens').then((m) => ({ default: m.QaOverviewScreen }))),
+  'qa-review': lazyScreen(() =>
+    import('../screens/qa/QaScreens').then((m) => ({ default: m.QaReviewScreen })),
+  ),
+  'qa-my': lazyScreen(() => import('../screens/qa/QaScreens').then((m) => ({ default: m.QaMyScreen }))),
+  'qa-stats': lazyScreen(() => import('../screens/qa/QaScreens').then((m) => ({ default: m.QaStatsScreen }))),
+  'qa-item': lazyScreen(() => import('../screens/qa/QaScreens').then((m) => ({ default: m.QaSampleScreen }))),
+  'qa-chat': lazyScreen(() => import('../screens/qa/QaScreens').then((m) => ({ default: m.QaSampleScreen }))),
+  'settings-qa': lazyScreen(() =>
+    import('../screens/settings/qa/QaSettingsScreens').then((m) => ({ default: m.QaSettingsScreen })),
+  ),
+  'settings-logsrandom': lazyScreen(() =>
+    import('../screens/settings/qa/QaSettingsScreens').then((m) => ({ default: m.LogsRandomScreen })),
+  ),
   'settings-macros': lazyScreen(() =>
     import('../screens/settings/macros/MacrosScreens').then((m) => ({ default: m.MacrosScreen })),
   ),

@@ -9,6 +9,7 @@ import { logsEn } from './logs.en';
 import { macrosEn } from './macros.en';
 import { notifyEn } from './notify.en';
 import { oauthEn } from './oauth.en';
+import { qaEn } from './qa.en';
 import { referralEn } from './referral.en';
 import { rulesEn } from './rules.en';
 import type { SettingsResources, ShellResources } from './shell.ru';
@@ -21,6 +22,7 @@ export const shellEn: Dictionary<ShellResources> = {
   stats: statsEn,
   emotions: emotionsEn,
   issues: issuesEn,
+  qa: qaEn,
   notify: notifyEn,
   nav: { settings: 'Settings' },
   userMenu: 'User menu',

@@ -11,6 +11,7 @@ import { logsRu } from './logs.ru';
 import { macrosRu } from './macros.ru';
 import { notifyRu } from './notify.ru';
 import { oauthRu } from './oauth.ru';
+import { qaRu } from './qa.ru';
 import { referralRu } from './referral.ru';
 import { rulesRu } from './rules.ru';
 import { spaceRu } from './space.ru';
@@ -20,6 +21,7 @@ export const shellRu = {
   stats: statsRu,
   emotions: emotionsRu,
   issues: issuesRu,
+  qa: qaRu,
   notify: notifyRu,
   nav: { settings: 'Настройки' },
   userMenu: 'Меню пользователя',

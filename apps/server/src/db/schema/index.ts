@@ -16,6 +16,7 @@ export * from './notifications';
 export * from './oauthapps';
 export * from './organisation';
 export * from './preferences';
+export * from './qa';
 export * from './reports';
 export * from './rules';
 export * from './sandbox';

@@ -1,0 +1,99 @@
+import type {
+  CreateScorecardBody,
+  QaOverviewDto,
+  QaReviewBody,
+  QaSampleDetailDto,
+  QaSampleDto,
+  QaScorecardDto,
+  QaStatsDto,
+} from '@otklik/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from './instance';
+
+// Quality check (issue 21): scorecards (settings/qa), samples and reviews (qa/*), settings/logsrandom.
+
+export const qaKeys = { all: ['qa'] as const };
+
+const query = (params: Record<string, string | number | undefined>) => {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+};
+
+export const useScorecards = (spaceId: number | null) =>
+  useQuery({
+    queryKey: [...qaKeys.all, 'scorecards', spaceId],
+    queryFn: ({ signal }) =>
+      api.get<{ items: QaScorecardDto[] }>(`/v1/qa/scorecards${query({ space_id: spaceId ?? undefined })}`, {
+        signal,
+      }),
+    enabled: spaceId !== null,
+  });
+
+export interface SampleListParams {
+  space_id?: number;
+  status?: 'pending' | 'reviewed';
+  source?: 'random' | 'condition';
+  view?: 'review' | 'logs';
+}
+
+export const useSamples = (params: SampleListParams, enabled = true) =>
+  useQuery({
+    queryKey: [...qaKeys.all, 'samples', params],
+    queryFn: ({ signal }) =>
+      api.get<{ items: QaSampleDto[] }>(`/v1/qa/samples${query({ ...params })}`, { signal }),
+    enabled,
+  });
+
+export const useSample = (id: number) =>
+  useQuery({
+    queryKey: [...qaKeys.all, 'sample', id],
+    queryFn: ({ signal }) => api.get<QaSampleDetailDto>(`/v1/qa/samples/${id}`, { signal }),
+  });
+
+export const useMyReviews = () =>
+  useQuery({
+    queryKey: [...qaKeys.all, 'my'],
+    queryFn: ({ signal }) => api.get<{ items: QaSampleDto[] }>('/v1/qa/my', { signal }),
+  });
+
+export const useQaStats = (weeks: number) =>
+  useQuery({
+    queryKey: [...qaKeys.all, 'stats', weeks],
+    queryFn: ({ signal }) => api.get<QaStatsDto>(`/v1/qa/stats${query({ weeks })}`, { signal }),
+  });
+
+export const useQaOverview = () =>
+  useQuery({
+    queryKey: [...qaKeys.all, 'overview'],
+    queryFn: ({ signal }) => api.get<QaOverviewDto>('/v1/qa/overview', { signal }),
+  });
+
+function useInvalidating<TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: qaKeys.all }),
+  });
+}
+
+export const useSaveScorecard = () =>
+  useInvalidating(({ id, body }: { id: number | null; body: CreateScorecardBody }) => {
+    if (id === null) return api.post<QaScorecardDto>('/v1/qa/scorecards', body);
+    const { space_id: _space, ...rest } = body;
+    return api.put<QaScorecardDto>(`/v1/qa/scorecards/${id}`, rest);
+  });
+
+export const useDeleteScorecard = () =>
+  useInvalidating((id: number) => api.delete<{ message: string }>(`/v1/qa/scorecards/${id}`));
+
+export const useRunSampling = () =>
+  useInvalidating((spaceId: number) =>
+    api.post<{ random: number; condition: number }>('/v1/qa/sampling/run', { space_id: spaceId }),
+  );
+
+export const useReview = () =>
+  useInvalidating(({ id, body }: { id: number; body: QaReviewBody }) =>
+    api.post<QaSampleDto>(`/v1/qa/samples/${id}/review`, body),
+  );

@@ -1,0 +1,634 @@
+import {
+  Anchor,
+  Badge,
+  Button,
+  Grid,
+  Group,
+  Paper,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Tabs,
+  Text,
+  Textarea,
+} from '@mantine/core';
+import { can, type QaCriterion, type QaSampleDto, type QaScore, qaTotal } from '@otklik/shared';
+import { pathFor } from '@otklik/shared/routes';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useMyReviews, useQaOverview, useQaStats, useReview, useSample, useSamples } from '../../api/qa';
+import { RecordLoading } from '../../app/RecordNotFound';
+import { useShell } from '../../app/shell/ShellContext';
+import { showError, showSaved } from '../../components/notify';
+import { PageHeader } from '../../components/PageHeader';
+import { QueryState } from '../../components/QueryState';
+import { PlainText } from '../../features/inbox/components/content';
+import { providerName } from '../../features/inbox/components/ProviderIcon';
+import { Chart } from '../../features/stats/Chart';
+import { DataTable } from '../../features/stats/DataTable';
+import { StatsBlock } from '../../features/stats/StatsPage';
+import { useLocale } from '../../i18n/useLocale';
+import { formatDateTime } from '../../lib/format';
+
+// Quality check (issue 21, docs/product/qa.md): qa (overview), qa/review (the reviewer's queue), qa/my
+// (the operator's own results), qa/stats (scores by week, operator and criterion), qa/items/:id and
+// qa/chats/:id (a sample: the conversation with the scorecard beside it; :id is the sample's id).
+
+const seconds = (iso: string) => Date.parse(iso) / 1000;
+
+export function samplePath(s: Pick<QaSampleDto, 'id' | 'kind'>) {
+  return pathFor(s.kind === 'item' ? 'qa-item' : 'qa-chat', { id: s.id });
+}
+
+function QaTabs({ current }: { current: 'qa' | 'qa-review' | 'qa-my' | 'qa-stats' }) {
+  const { t } = useTranslation();
+  const { actor } = useShell();
+  const navigate = useNavigate();
+  const reviewer = can(actor, 'qa.review');
+  const tabs = [
+    ['qa', 'overview'],
+    ...(reviewer ? [['qa-review', 'review']] : []),
+    ...(can(actor, 'qa.viewOwn') ? [['qa-my', 'my']] : []),
+    ...(reviewer ? [['qa-stats', 'stats']] : []),
+  ] as Array<['qa' | 'qa-review' | 'qa-my' | 'qa-stats', 'overview' | 'review' | 'my' | 'stats']>;
+  return (
+    <Tabs value={current} onChange={(v) => v && navigate(pathFor(v as typeof current))}>
+      <Tabs.List style={{ flexWrap: 'nowrap', overflowX: 'auto' }}>
+        {tabs.map(([route, key]) => (
+          <Tabs.Tab key={route} value={route} data-testid={`qa-tab-${key}`}>
+            {t(`shell.qa.tabs.${key}`)}
+          </Tabs.Tab>
+        ))}
+      </Tabs.List>
+    </Tabs>
+  );
+}
+
+function Figure({ label, value, testId }: { label: string; value: string | number; testId: string }) {
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Text fz="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text fz={28} fw={600} data-testid={testId}>
+        {value}
+      </Text>
+    </Paper>
+  );
+}
+
+const pct = (v: number | null) => (v === null ? '—' : `${v}%`);
+
+/** qa */
+export function QaOverviewScreen() {
+  const { t } = useTranslation();
+  const overview = useQaOverview();
+  return (
+    <Stack gap="lg">
+      <PageHeader title={t('titles.qa')} />
+      <QaTabs current="qa" />
+      <Text c="dimmed" fz="sm">
+        {t('shell.qa.overview.hint')}
+      </Text>
+      <QueryState queries={[overview]}>
+        {() => {
+          const o = overview.data!;
+          return (
+            <Stack gap="md">
+              <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
+                {o.can_review && (
+                  <>
+                    <Figure label={t('shell.qa.overview.pending')} value={o.pending} testId="qa-pending" />
+                    <Figure
+                      label={t('shell.qa.overview.reviewedWeek')}
+                      value={o.reviewed_week}
+                      testId="qa-week"
+                    />
+                    <Figure
+                      label={t('shell.qa.overview.averageWeek')}
+                      value={pct(o.average_week)}
+                      testId="qa-week-avg"
+                    />
+                  </>
+                )}
+                <Figure
+                  label={t('shell.qa.overview.myAverage')}
+                  value={pct(o.my_average)}
+                  testId="qa-my-avg"
+                />
+              </SimpleGrid>
+              <Group gap="sm">
+                {o.can_review && (
+                  <Button component={Link} to={pathFor('qa-review')} data-testid="qa-to-queue">
+                    {t('shell.qa.overview.toQueue')}
+                  </Button>
+                )}
+                {o.can_manage && (
+                  <Button component={Link} to={pathFor('settings-qa')} variant="default">
+                    {t('shell.qa.overview.toSettings')}
+                  </Button>
+                )}
+              </Group>
+            </Stack>
+          );
+        }}
+      </QueryState>
+    </Stack>
+  );
+}
+
+/** The samples as a table (queue, own results, settings/logsrandom). */
+export function SamplesTable({
+  rows,
+  testId,
+  mine,
+}: {
+  rows: QaSampleDto[];
+  testId: string;
+  mine?: boolean;
+}) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  return (
+    <DataTable
+      testId={testId}
+      fileName="qa"
+      rows={rows}
+      rowLink={(s) => samplePath(s)}
+      columns={[
+        {
+          key: 'reply',
+          title: t('shell.qa.columns.reply'),
+          render: (s) => (
+            <Anchor component={Link} to={samplePath(s)} fz="sm" lineClamp={2} data-testid="qa-sample-link">
+              {s.reply_text || '…'}
+            </Anchor>
+          ),
+          csv: (s) => s.reply_text,
+        },
+        ...(mine
+          ? []
+          : [
+              {
+                key: 'operator',
+                title: t('shell.qa.columns.operator'),
+                render: (s: QaSampleDto) => s.operator?.name ?? '—',
+                csv: (s: QaSampleDto) => s.operator?.name ?? '',
+              },
+            ]),
+        {
+          key: 'account',
+          title: t('shell.qa.columns.account'),
+          render: (s) => `${s.object_name} · ${providerName(s.provider)}`,
+          csv: (s) => s.object_name,
+        },
+        {
+          key: 'when',
+          title: t('shell.qa.columns.when'),
+          render: (s) => formatDateTime(seconds(s.reply_at), locale),
+          csv: (s) => s.reply_at,
+        },
+        {
+          key: 'source',
+          title: t('shell.qa.columns.source'),
+          render: (s) => t(`shell.qa.source.${s.source}`),
+          csv: (s) => s.source,
+        },
+        {
+          key: 'total',
+          title: t('shell.qa.columns.total'),
+          render: (s) =>
+            s.status === 'reviewed' ? (
+              <Badge
+                color={s.critical_failed ? 'red' : (s.total ?? 0) >= 80 ? 'green' : 'yellow'}
+                variant="light"
+              >
+                {pct(s.total)}
+              </Badge>
+            ) : (
+              <Text fz="sm" c="dimmed">
+                {t('shell.qa.status.pending')}
+              </Text>
+            ),
+          csv: (s) => s.total,
+          numeric: true,
+        },
+      ]}
+    />
+  );
+}
+
+/** qa/review */
+export function QaReviewScreen() {
+  const { t } = useTranslation();
+  const [status, setStatus] = useState<'pending' | 'reviewed'>('pending');
+  const list = useSamples({ status });
+  return (
+    <Stack gap="lg">
+      <PageHeader title={t('titles.qa-review')} />
+      <QaTabs current="qa-review" />
+      <SegmentedControl
+        w="fit-content"
+        value={status}
+        onChange={(v) => setStatus(v as typeof status)}
+        data={[
+          { value: 'pending', label: t('shell.qa.review.pending') },
+          { value: 'reviewed', label: t('shell.qa.review.reviewed') },
+        ]}
+      />
+      <QueryState queries={[list]}>
+        {() =>
+          list.data!.items.length === 0 ? (
+            <Paper withBorder p="xl" radius="md">
+              <Text ta="center" c="dimmed" data-testid="qa-queue-empty">
+                {t('shell.qa.review.empty')}
+              </Text>
+            </Paper>
+          ) : (
+            <Paper withBorder p="sm" radius="md">
+              <SamplesTable rows={list.data!.items} testId="qa-queue" />
+            </Paper>
+          )
+        }
+      </QueryState>
+    </Stack>
+  );
+}
+
+function ScoreList({ scores }: { scores: QaScore[] }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap={4}>
+      {scores.map((s) => (
+        <Group key={s.id} justify="space-between" gap="xs" wrap="nowrap">
+          <Text fz="sm" truncate="end">
+            {s.name}
+            {s.critical ? ' *' : ''}
+          </Text>
+          <Text fz="sm" fw={500}>
+            {s.kind === 'yesno'
+              ? t(s.value ? 'shell.qa.sample.yes' : 'shell.qa.sample.no')
+              : `${s.value} / 5`}
+          </Text>
+        </Group>
+      ))}
+    </Stack>
+  );
+}
+
+/** qa/my */
+export function QaMyScreen() {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const list = useMyReviews();
+  return (
+    <Stack gap="lg">
+      <PageHeader title={t('titles.qa-my')} />
+      <QaTabs current="qa-my" />
+      <QueryState queries={[list]}>
+        {() =>
+          list.data!.items.length === 0 ? (
+            <Paper withBorder p="xl" radius="md">
+              <Text ta="center" c="dimmed">
+                {t('shell.qa.my.empty')}
+              </Text>
+            </Paper>
+          ) : (
+            <Stack gap="sm" data-testid="qa-my-list">
+              {list.data!.items.map((s) => (
+                <Paper key={s.id} withBorder p="md" radius="md" data-testid="qa-my-row">
+                  <Grid gap="md">
+                    <Grid.Col span={{ base: 12, sm: 7 }}>
+                      <Stack gap={6}>
+                        <Group gap="xs">
+                          <Badge
+                            size="lg"
+                            color={s.critical_failed ? 'red' : (s.total ?? 0) >= 80 ? 'green' : 'yellow'}
+                            data-testid="qa-my-total"
+                          >
+                            {pct(s.total)}
+                          </Badge>
+                          <Text fz="xs" c="dimmed">
+                            {s.reviewer ? t('shell.qa.my.by', { name: s.reviewer.name }) : ''} ·{' '}
+                            {s.reviewed_at ? formatDateTime(seconds(s.reviewed_at), locale) : ''}
+                          </Text>
+                        </Group>
+                        <Anchor component={Link} to={samplePath(s)} fz="sm" lineClamp={3}>
+                          {s.reply_text}
+                        </Anchor>
+                        {s.comment && (
+                          <Paper bg="gray.0" p="xs" radius="sm" data-testid="qa-my-comment">
+                            <PlainText text={s.comment} />
+                          </Paper>
+                        )}
+                        {s.critical_failed && (
+                          <Text fz="xs" c="red">
+                            {t('shell.qa.sample.criticalFailed')}
+                          </Text>
+                        )}
+                      </Stack>
+                    </Grid.Col>
+                    <Grid.Col span={{ base: 12, sm: 5 }}>
+                      <ScoreList scores={s.scores} />
+                    </Grid.Col>
+                  </Grid>
+                </Paper>
+              ))}
+            </Stack>
+          )
+        }
+      </QueryState>
+    </Stack>
+  );
+}
+
+function Scorecard({
+  sampleId,
+  criteria,
+  initial,
+  initialComment,
+  canReview,
+}: {
+  sampleId: number;
+  criteria: QaCriterion[];
+  initial: QaScore[];
+  initialComment: string;
+  canReview: boolean;
+}) {
+  const { t } = useTranslation();
+  const review = useReview();
+  const [values, setValues] = useState<Record<string, number>>(() =>
+    Object.fromEntries(initial.map((s) => [s.id, s.value])),
+  );
+  const [comment, setComment] = useState(initialComment);
+  const scored = criteria
+    .filter((c) => values[c.id] !== undefined)
+    .map((c) => ({ ...c, value: values[c.id]! }));
+  const preview = scored.length === criteria.length ? qaTotal(scored) : null;
+  return (
+    <Stack gap="sm" data-testid="qa-scorecard">
+      {criteria.map((c) => (
+        <Stack key={c.id} gap={4}>
+          <Group gap={6}>
+            <Text fz="sm" fw={500}>
+              {c.name}
+            </Text>
+            <Text fz="xs" c="dimmed">
+              {t('shell.qa.sample.weight', { weight: c.weight })}
+            </Text>
+            {c.critical && (
+              <Badge size="xs" color="red" variant="light">
+                {t('shell.qa.sample.critical')}
+              </Badge>
+            )}
+          </Group>
+          <SegmentedControl
+            size="xs"
+            fullWidth
+            disabled={!canReview}
+            value={values[c.id] === undefined ? '' : String(values[c.id])}
+            onChange={(v) => setValues((prev) => ({ ...prev, [c.id]: Number(v) }))}
+            data-testid={`qa-criterion-${c.name}`}
+            data={
+              c.kind === 'yesno'
+                ? [
+                    { value: '1', label: t('shell.qa.sample.yes') },
+                    { value: '0', label: t('shell.qa.sample.no') },
+                  ]
+                : ['1', '2', '3', '4', '5'].map((v) => ({ value: v, label: v }))
+            }
+          />
+        </Stack>
+      ))}
+      <Textarea
+        label={t('shell.qa.sample.comment')}
+        value={comment}
+        onChange={(e) => setComment(e.currentTarget.value)}
+        disabled={!canReview}
+        autosize
+        minRows={2}
+        data-testid="qa-comment"
+      />
+      <Group justify="space-between">
+        <Text fw={600} data-testid="qa-total">
+          {t('shell.qa.sample.total')}: {preview ? pct(preview.total) : '—'}
+        </Text>
+        {canReview && (
+          <Button
+            loading={review.isPending}
+            disabled={!preview}
+            data-testid="qa-save"
+            onClick={() =>
+              review.mutate(
+                { id: sampleId, body: { scores: values, comment } },
+                { onSuccess: () => showSaved(t('shell.qa.sample.saved')), onError: showError },
+              )
+            }
+          >
+            {t('shell.qa.sample.save')}
+          </Button>
+        )}
+      </Group>
+      {preview?.criticalFailed && (
+        <Text fz="xs" c="red">
+          {t('shell.qa.sample.criticalFailed')}
+        </Text>
+      )}
+      {!canReview && (
+        <Text fz="xs" c="dimmed">
+          {t('shell.qa.sample.readOnly')}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** qa/items/:id and qa/chats/:id */
+export function QaSampleScreen() {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const id = Number(useParams().id);
+  const sample = useSample(id);
+  if (!sample.data) return <RecordLoading query={sample} notFoundTitle={t('shell.qa.sample.notFound')} />;
+  const s = sample.data;
+  return (
+    <Stack gap="lg">
+      <PageHeader title={t(s.kind === 'item' ? 'titles.qa-item' : 'titles.qa-chat')} />
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <Paper withBorder p="md" radius="md">
+            <Stack gap="sm">
+              <Group justify="space-between" gap="xs">
+                <Text fw={600}>{t('shell.qa.sample.conversation')}</Text>
+                <Text fz="xs" c="dimmed">
+                  {s.object_name} · {providerName(s.provider)} · {t(`shell.qa.source.${s.source}`)}
+                </Text>
+              </Group>
+              {s.conversation.map((line) => (
+                <Paper
+                  key={line.id}
+                  withBorder
+                  radius="md"
+                  p="sm"
+                  ml={line.is_own ? { base: 16, sm: 40 } : 0}
+                  bg={line.is_sample ? 'yellow.0' : line.is_own ? 'indigo.0' : undefined}
+                  style={line.is_sample ? { borderColor: 'var(--mantine-color-yellow-6)' } : undefined}
+                  data-testid={line.is_sample ? 'qa-reply' : 'qa-line'}
+                >
+                  <Group justify="space-between" gap="xs" mb={4} wrap="nowrap">
+                    <Text fz="xs" fw={600} truncate="end">
+                      {line.author ?? (line.is_own ? '' : t('shell.qa.sample.customer'))}
+                      {line.is_sample ? ` · ${t('shell.qa.sample.reply')}` : ''}
+                    </Text>
+                    <Text fz="xs" c="dimmed" style={{ flexShrink: 0 }}>
+                      {formatDateTime(seconds(line.created_at), locale)}
+                    </Text>
+                  </Group>
+                  <PlainText text={line.text} />
+                </Paper>
+              ))}
+            </Stack>
+          </Paper>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <Paper withBorder p="md" radius="md">
+            <Stack gap="sm">
+              <Text fw={600}>{t('shell.qa.sample.scorecard', { name: s.scorecard_name })}</Text>
+              <Text fz="xs" c="dimmed">
+                {t('shell.qa.sample.operator')}: {s.operator?.name ?? '—'}
+                {s.reviewer ? ` · ${t('shell.qa.my.by', { name: s.reviewer.name })}` : ''}
+              </Text>
+              <Scorecard
+                key={`${s.id}-${s.reviewed_at ?? ''}`}
+                sampleId={s.id}
+                criteria={s.criteria}
+                initial={s.scores}
+                initialComment={s.comment}
+                canReview={s.can_review}
+              />
+            </Stack>
+          </Paper>
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}
+
+/** qa/stats */
+export function QaStatsScreen() {
+  const { t } = useTranslation();
+  const [weeks, setWeeks] = useState('12');
+  const stats = useQaStats(Number(weeks));
+  const option = useMemo(() => {
+    const rows = stats.data?.weeks ?? [];
+    return {
+      tooltip: { trigger: 'axis' },
+      grid: { left: 8, right: 8, bottom: 8, top: 16, containLabel: true },
+      xAxis: { type: 'category', data: rows.map((w) => w.week) },
+      yAxis: { type: 'value', min: 0, max: 100 },
+      series: [
+        {
+          type: 'line',
+          name: t('shell.qa.columns.average'),
+          connectNulls: true,
+          data: rows.map((w) => w.average),
+        },
+      ],
+    };
+  }, [stats.data, t]);
+  const criteriaOption = useMemo(() => {
+    const rows = stats.data?.criteria ?? [];
+    return {
+      tooltip: { trigger: 'axis' },
+      grid: { left: 8, right: 16, bottom: 8, top: 8, containLabel: true },
+      xAxis: { type: 'value', min: 0, max: 100 },
+      yAxis: { type: 'category', data: rows.map((c) => c.name) },
+      series: [{ type: 'bar', data: rows.map((c) => c.average) }],
+    };
+  }, [stats.data]);
+  return (
+    <Stack gap="lg">
+      <PageHeader title={t('titles.qa-stats')} />
+      <QaTabs current="qa-stats" />
+      <Group gap="xs">
+        <Text fz="sm">{t('shell.qa.stats.weeks')}</Text>
+        <SegmentedControl size="xs" value={weeks} onChange={setWeeks} data={['4', '12', '26', '52']} />
+      </Group>
+      <QueryState queries={[stats]}>
+        {() => (
+          <Stack gap="md" data-testid="qa-stats">
+            <StatsBlock title={t('shell.qa.stats.byWeek')}>
+              <Chart option={option} height={240} testId="chart-qa-weeks" />
+            </StatsBlock>
+            <StatsBlock title={t('shell.qa.stats.byOperator')}>
+              <DataTable
+                testId="table-qa-operators"
+                fileName="qa-operators"
+                rows={stats.data!.operators}
+                columns={[
+                  {
+                    key: 'name',
+                    title: t('shell.qa.columns.operator'),
+                    render: (r) => r.name,
+                    csv: (r) => r.name,
+                  },
+                  {
+                    key: 'reviews',
+                    title: t('shell.qa.columns.reviews'),
+                    render: (r) => r.reviews,
+                    csv: (r) => r.reviews,
+                    numeric: true,
+                  },
+                  {
+                    key: 'average',
+                    title: t('shell.qa.columns.average'),
+                    render: (r) => pct(r.average),
+                    csv: (r) => r.average,
+                    numeric: true,
+                  },
+                ]}
+              />
+            </StatsBlock>
+            <StatsBlock title={t('shell.qa.stats.byCriterion')}>
+              {stats.data!.criteria.length > 0 && (
+                <Chart
+                  option={criteriaOption}
+                  height={Math.max(120, stats.data!.criteria.length * 36)}
+                  testId="chart-qa-criteria"
+                />
+              )}
+              <DataTable
+                testId="table-qa-criteria"
+                fileName="qa-criteria"
+                rows={stats.data!.criteria}
+                columns={[
+                  {
+                    key: 'name',
+                    title: t('shell.qa.columns.criterion'),
+                    render: (r) => r.name,
+                    csv: (r) => r.name,
+                  },
+                  {
+                    key: 'reviews',
+                    title: t('shell.qa.columns.reviews'),
+                    render: (r) => r.reviews,
+                    csv: (r) => r.reviews,
+                    numeric: true,
+                  },
+                  {
+                    key: 'average',
+                    title: t('shell.qa.columns.average'),
+                    render: (r) => pct(r.average),
+                    csv: (r) => r.average,
+                    numeric: true,
+                  },
+                ]}
+              />
+            </StatsBlock>
+          </Stack>
+        )}
+      </QueryState>
+    </Stack>
+  );
+}
