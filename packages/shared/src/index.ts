@@ -17,6 +17,7 @@ export * from './notifications';
 export * from './oauthapps';
 export * from './providers';
 export * from './rules';
+export * from './language';
 export * from './stats';
 export * from './stats-reports';
 export * from './templates';
