@@ -24,7 +24,8 @@ const ENGLISH_WORDS = new Set(
 
 /** The language of a text (its first 4,000 characters), or null when it has no letters. */
 export function detectLanguage(input: string): RuleLanguage | null {
-  const text = input.slice(0, 4_000);
+  // Links, addresses and handles are Latin in any language: they are not looked at.
+  const text = input.slice(0, 4_000).replace(/(?:https?:\/\/|www\.)\S+|\S+@\S+|[@#]\S+/giu, ' ');
   let cyrillic = 0;
   let latin = 0;
   let other = 0;
@@ -35,9 +36,7 @@ export function detectLanguage(input: string): RuleLanguage | null {
   }
   const letters = cyrillic + latin + other;
   if (letters === 0) return null;
-  // Links and handles are Latin in any language: they do not make a Russian text English.
   const words = text
-    .replace(/(?:https?:\/\/|www\.)\S+|\S+@\S+|[@#]\S+/giu, ' ')
     .toLocaleLowerCase()
     .split(/[^\p{L}']+/u)
     .filter(Boolean);

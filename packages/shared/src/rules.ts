@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { detectLanguage, RULE_LANGUAGES, type RuleLanguage } from './language';
 import { type MacroAction, macroActionSchema } from './macros';
-import { RULE_LANGUAGES, type RuleLanguage, detectLanguage } from './language';
 import { CONTENT_KINDS } from './providers/types';
 
 // Auto-rules (issue 17): when something happens to an item (it arrives, or nobody answers it for N

@@ -17,7 +17,11 @@ export interface RulesNoReplyDeps extends EngineDeps {
 }
 
 /** The triggers the clock starts (the others come from the ingestion queue). */
-export const TIMED_TRIGGERS = ['no_reply', 'waiting_customer', 'task_due'] as const satisfies readonly RuleTrigger[];
+export const TIMED_TRIGGERS = [
+  'no_reply',
+  'waiting_customer',
+  'task_due',
+] as const satisfies readonly RuleTrigger[];
 
 /**
  * The time-based auto-rules (issue 17). "No reply for N minutes": for each active rule, the customer

@@ -1,4 +1,10 @@
-import { RULE_TIMED_TRIGGERS, type RuleAction, type RuleDto, type RuleGroup, type RuleTrigger } from '@otklik/shared';
+import {
+  RULE_TIMED_TRIGGERS,
+  type RuleAction,
+  type RuleDto,
+  type RuleGroup,
+  type RuleTrigger,
+} from '@otklik/shared';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rules } from '../../db/schema';
