@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { detectLanguage, RULE_LANGUAGES, type RuleLanguage } from './language';
-import { type MacroAction, macroActionSchema } from './macros';
+import { type MacroAction, type MacroActionInput, macroActionSchema } from './macros';
 import { CONTENT_KINDS } from './providers/types';
 
 // Auto-rules (issue 17): when something happens to an item (it arrives, or nobody answers it for N
@@ -297,6 +297,8 @@ export const ruleOnlyActionSchema = z.discriminatedUnion(
   { error: 'macros.action.invalid' },
 );
 export type RuleOnlyAction = z.output<typeof ruleOnlyActionSchema>;
+export type RuleOnlyActionInput = z.input<typeof ruleOnlyActionSchema>;
+export type RuleActionInput = MacroActionInput | RuleOnlyActionInput;
 
 export const ruleActionSchema = z
   .union([macroActionSchema, ruleOnlyActionSchema], { error: 'macros.action.invalid' })
