@@ -115,6 +115,13 @@ export const rulesEn: Dictionary<typeof rulesRu> = {
     },
     open: 'Open',
   },
+  failures: {
+    title: 'Auto-rule errors',
+    hint: 'Runs of the last 7 days where an action failed: nothing of them was changed on the conversation.',
+    empty: 'Auto-rules ran without errors.',
+    open: 'Open the conversation',
+    rule: 'Rule “{{name}}”',
+  },
   runs: {
     title: 'Recent runs',
     empty: 'The rule has not run yet.',

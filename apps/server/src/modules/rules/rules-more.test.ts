@@ -301,6 +301,19 @@ describe('auto-rules — private reply', { timeout: 120_000 }, () => {
       .from(auditLog)
       .where(and(eq(auditLog.spaceId, spaceId), eq(auditLog.kind, 'rule.applied')));
     expect(log).toHaveLength(1);
+    // settings/errors lists it for those who see errors, not for an operator.
+    const errors = await t.app.inject({ url: '/v1/errors/rules', headers: admin.headers });
+    expect(errors.statusCode, errors.body).toBe(200);
+    expect(errors.json().items).toMatchObject([
+      {
+        rule_id: rule.id,
+        rule: 'Ответ в личку на YouTube',
+        item_id: id,
+        error: expect.stringContaining('личные'),
+      },
+    ]);
+    const operator = await buildMember(t, spaceId, 'operator');
+    expect((await t.app.inject({ url: '/v1/errors/rules', headers: operator.headers })).statusCode).toBe(403);
   });
 });
 
