@@ -268,7 +268,10 @@ export const ruleOnlyActionSchema = z.discriminatedUnion(
      */
     z.object({
       type: z.literal('assign_round_robin'),
-      group_id: id,
+      group_id: z
+        .number({ error: 'rules.group.required' })
+        .int('rules.group.required')
+        .positive('rules.group.required'),
       capacity: z
         .number({ error: 'rules.capacity.invalid' })
         .int('rules.capacity.invalid')
@@ -292,7 +295,13 @@ export const ruleOnlyActionSchema = z.discriminatedUnion(
         .max(RULE_NOTIFY_USERS_MAX, 'field.tooLong'),
     }),
     /** POST the item to one of the space's webhook endpoints (signed, retried by the webhook worker). */
-    z.object({ type: z.literal('webhook'), webhook_id: id }),
+    z.object({
+      type: z.literal('webhook'),
+      webhook_id: z
+        .number({ error: 'rules.webhook.required' })
+        .int('rules.webhook.required')
+        .positive('rules.webhook.required'),
+    }),
   ],
   { error: 'macros.action.invalid' },
 );
@@ -300,8 +309,11 @@ export type RuleOnlyAction = z.output<typeof ruleOnlyActionSchema>;
 export type RuleOnlyActionInput = z.input<typeof ruleOnlyActionSchema>;
 export type RuleActionInput = MacroActionInput | RuleOnlyActionInput;
 
+/** One discriminated union, so a field's error lands on its own path (`actions.0.group_id`). */
 export const ruleActionSchema = z
-  .union([macroActionSchema, ruleOnlyActionSchema], { error: 'macros.action.invalid' })
+  .discriminatedUnion('type', [...macroActionSchema.options, ...ruleOnlyActionSchema.options], {
+    error: 'macros.action.invalid',
+  })
   .refine((a) => (RULE_ACTION_TYPES as readonly string[]).includes(a.type), 'macros.action.invalid');
 export type RuleAction = MacroAction | RuleOnlyAction;
 
