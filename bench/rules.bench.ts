@@ -6,7 +6,9 @@
 // 2. the rules worker on those items: per item, the time to evaluate the 100 rules (conditions only, in
 //    process) and the whole pass (item, facts, conditions; one matching rule tags the item) — p95;
 // 3. the "no reply for N minutes" query over BENCH_RULES_ITEMS items of one space (1,000,000 on
-//    PostgreSQL, 200,000 on PGlite by default), EXPLAIN ANALYZE printed: it must use items_unreplied_idx.
+//    PostgreSQL, 200,000 on PGlite by default), EXPLAIN ANALYZE printed: it must use items_unreplied_idx;
+//    likewise the waiting-for-the-customer query (items_queue_idx) and the task-due query
+//    (issues_open_due_idx, one task per 10 items).
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/otklik_bench npm run bench -- rules
 import { randomUUID } from 'node:crypto';
@@ -19,7 +21,7 @@ import { eq } from 'drizzle-orm';
 import { testConfig } from '../apps/server/src/config';
 import { openDatabase } from '../apps/server/src/db/client';
 import { items, objects, ruleQueue, rules, tags } from '../apps/server/src/db/schema';
-import { dueItemsQuery } from '../apps/server/src/jobs/rules-no-reply';
+import { dueItemsQuery, dueTasksQuery, dueWaitingQuery } from '../apps/server/src/jobs/rules-no-reply';
 import { Sealer } from '../apps/server/src/lib/crypto';
 import type { Logger } from '../apps/server/src/lib/logger';
 import { ingest } from '../apps/server/src/modules/inbox/ingest';
@@ -196,6 +198,72 @@ async function main() {
   const indexed = text.includes('items_unreplied_idx') && !/Seq Scan on items\b/.test(text);
   console.log(
     `no-reply query: ${indexed ? 'on items_unreplied_idx' : 'NOT on the index'} ${verdict(indexed)}`,
+  );
+
+  // 4. The other time-based triggers: waiting for the customer (the space's waiting queue on
+  // items_queue_idx) and tasks due (issues_open_due_idx), over the same items and one task per 10 items.
+  const explain = async (
+    name: string,
+    index: string,
+    table: string,
+    sqlText: { sql: string; params: unknown[] },
+  ) => {
+    const rows = await query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN (ANALYZE, BUFFERS) ${sqlText.sql}`,
+      sqlText.params,
+    );
+    const out = rows.rows.map((r) => r['QUERY PLAN']).join('\n');
+    console.log(out);
+    const ok = out.includes(index) && !new RegExp(`Seq Scan on ${table}\\b`).test(out);
+    console.log(`${name} query: ${ok ? `on ${index}` : 'NOT on the index'} ${verdict(ok)}`);
+  };
+  const [waitingRule] = await db
+    .insert(rules)
+    .values({
+      spaceId: space.id,
+      name: 'Ждём клиента 24 часа',
+      trigger: 'waiting_customer',
+      minutes: 24 * 60,
+      conditions: { all: [] },
+      actions: [{ type: 'tag', tag_ids: [tag!.id] }],
+      createdAt: new Date(Date.now() - 30 * 86_400_000),
+    })
+    .returning();
+  await explain(
+    'waiting-for-the-customer',
+    'items_queue_idx',
+    'items',
+    dueWaitingQuery(deps, waitingRule!, new Date(), 24 * 3_600_000).toSQL(),
+  );
+  await query(
+    `INSERT INTO issues (space_id, title, status, due_at)
+     SELECT $1, 'Задача ' || g, (ARRAY['new','inprogress','closed'])[1 + g % 3], now() - (g % 43200) * interval '1 minute'
+     FROM generate_series(1, $2) AS g`,
+    [space.id, Math.floor(ITEMS / 10)],
+  );
+  await query(
+    `INSERT INTO issue_links (issue_id, space_id, kind, target_id)
+     SELECT i.id, i.space_id, 'item', (SELECT min(id) FROM items WHERE space_id = $1) + i.id % 1000 FROM issues i WHERE i.space_id = $1`,
+    [space.id],
+  );
+  await query('ANALYZE issues');
+  await query('ANALYZE issue_links');
+  const [taskRule] = await db
+    .insert(rules)
+    .values({
+      spaceId: space.id,
+      name: 'Срок задачи',
+      trigger: 'task_due',
+      conditions: { all: [] },
+      actions: [{ type: 'tag', tag_ids: [tag!.id] }],
+      createdAt: new Date(Date.now() - 3_600_000),
+    })
+    .returning();
+  await explain(
+    'task-due',
+    'issues_open_due_idx',
+    'issues',
+    dueTasksQuery(deps, taskRule!, new Date()).toSQL(),
   );
   await database.close();
 }

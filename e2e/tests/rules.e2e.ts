@@ -183,6 +183,21 @@ describe('auto-rules', () => {
     await page.getByTestId('rule-row').first().waitFor({ timeout: 60_000 });
     await page.getByText('Auto-rules').first().waitFor();
     await screenshot(page, 'rules-list-en-375');
+    // The form's later choices: the waiting trigger takes hours; the rule-only actions have their fields.
+    await page.getByTestId('rule-add').click();
+    await page.getByTestId('rule-trigger').click();
+    await page
+      .getByRole('option', { name: 'Waiting for the customer more than N hours', exact: true })
+      .click();
+    await page.getByTestId('rule-hours').fill('4');
+    await page.getByTestId('rule-add-action').click();
+    await page.getByRole('option', { name: 'Assign in turn within a group', exact: true }).click();
+    await page.getByTestId('rule-capacity').waitFor();
+    await page.getByTestId('rule-add-action').click();
+    await page.getByRole('option', { name: 'Call a webhook', exact: true }).click();
+    await page.getByTestId('rule-webhook').waitFor();
+    await page.getByTestId('rule-save').click();
+    await screenshot(page, 'rules-form-new-en-375');
     await context.close();
   }, 300_000);
 });

@@ -14,6 +14,7 @@ export * from './emotions';
 export * from './forms';
 export * from './i18n';
 export * from './issues';
+export * from './language';
 export * from './macros';
 export * from './messages';
 export * from './notes';

@@ -147,7 +147,8 @@ export type MacroActionOutcome =
   | 'not_run';
 
 export interface MacroActionReport {
-  type: MacroActionType;
+  /** A macro's action, or one only auto-rules have (rules.ts). */
+  type: MacroActionType | import('./rules').RuleActionType;
   outcome: MacroActionOutcome;
   /** A message key (messages.ts) saying why, for skip/unavailable/failed. */
   reason?: string;

@@ -19,6 +19,8 @@ export const NOTIFICATION_EVENTS = [
   'account_error',
   /** The space expires soon (billing warnings): its administrators are told. */
   'space_expiry',
+  /** An auto-rule's "notify users" action (issue 17): the members it names. */
+  'rule',
 ] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
@@ -86,6 +88,7 @@ export const NOTIFY_TYPE_OF: Record<
   comments_filter: 'comments_filter',
   account_error: 'failure',
   space_expiry: 'failure',
+  rule: 'item',
 };
 
 /** What new_item and comments_filter watch: accounts (object ids) and saved filters of the user. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EMOTION_CHOICES, type EmotionChoice } from './emotions';
-import { macroActionSchema } from './macros';
+import { detectLanguage, RULE_LANGUAGES, type RuleLanguage } from './language';
+import { type MacroAction, type MacroActionInput, macroActionSchema } from './macros';
 import { CONTENT_KINDS } from './providers/types';
 
 // Auto-rules (issue 17): when something happens to an item (it arrives, or nobody answers it for N
@@ -8,8 +9,19 @@ import { CONTENT_KINDS } from './providers/types';
 // use. The schema is shared by the settings form and the API, and `matchesRule` is the one evaluator
 // (the server's engine and dry run). Message keys live in messages.ts (ru/en).
 
-/** An item arrives, the author edits it, the author deletes it (network events); nobody answers in N minutes. */
-export const RULE_TRIGGERS = ['item_created', 'item_edited', 'item_deleted', 'no_reply'] as const;
+/**
+ * An item arrives, the author edits it, the author deletes it (network events); nobody answers in N
+ * minutes; the item has waited for the customer (status `waiting`) more than N hours; a task about the
+ * item is due (the time-based three are found by jobs/rules-no-reply.ts on indexes).
+ */
+export const RULE_TRIGGERS = [
+  'item_created',
+  'item_edited',
+  'item_deleted',
+  'no_reply',
+  'waiting_customer',
+  'task_due',
+] as const;
 export type RuleTrigger = (typeof RULE_TRIGGERS)[number];
 
 /** What a rule may do: the macro actions (the same runner does them). */
@@ -26,6 +38,10 @@ export const RULE_ACTION_TYPES = [
   'block_author',
   'reply_template',
   'create_task',
+  'assign_round_robin',
+  'private_reply',
+  'notify',
+  'webhook',
 ] as const;
 export type RuleActionType = (typeof RULE_ACTION_TYPES)[number];
 
@@ -46,6 +62,7 @@ export const RULE_CONDITION_TYPES = [
   'post_contains',
   'business_hours',
   'sentiment',
+  'language',
 ] as const;
 export type RuleConditionType = (typeof RULE_CONDITION_TYPES)[number];
 
@@ -57,6 +74,14 @@ export const RULE_REGEX_MAX = 200;
 /** Only this much of an item's text is looked at by the text conditions. */
 export const RULE_TEXT_SCAN_MAX = 4_000;
 export const RULE_NO_REPLY_MINUTES_MAX = 60 * 24 * 30;
+/** waiting_customer: the hours are kept as minutes (hours × 60); at most 30 days. */
+export const RULE_WAITING_HOURS_MAX = 24 * 30;
+/** The triggers that need `minutes`. */
+export const RULE_TIMED_TRIGGERS = ['no_reply', 'waiting_customer'] as const;
+/** assign_round_robin: open items an operator may hold at most. */
+export const RULE_CAPACITY_MAX = 1_000;
+/** notify: users told at most. */
+export const RULE_NOTIFY_USERS_MAX = 50;
 /** Dry run: the newest items looked at. */
 export const RULE_DRY_RUN_ITEMS = 1_000;
 /** Dry run: matched items whose actions are spelled out. */
@@ -192,6 +217,12 @@ export const ruleLeafSchema = z.discriminatedUnion(
       values: z.array(z.enum(EMOTION_CHOICES)).min(1, 'rules.choice.required').max(EMOTION_CHOICES.length),
       negate: z.boolean().optional(),
     }),
+    /** The text's language as language.ts detects it offline: ru, en or other (no letters: none). */
+    z.object({
+      type: z.literal('language'),
+      languages: z.array(z.enum(RULE_LANGUAGES)).min(1, 'rules.choice.required').max(RULE_LANGUAGES.length),
+      negate: z.boolean().optional(),
+    }),
   ],
   { error: 'rules.condition.invalid' },
 );
@@ -235,11 +266,64 @@ export const ruleConditionsSchema = z
     if (count > RULE_CONDITIONS_MAX) ctx.addIssue({ code: 'custom', message: 'rules.conditions.tooMany' });
   }) as unknown as z.ZodType<RuleGroup>;
 
-export const ruleActionSchema = macroActionSchema.refine(
-  (a) => (RULE_ACTION_TYPES as readonly string[]).includes(a.type),
-  'macros.action.invalid',
+/** The actions only a rule has (the macro runner does them for rules). */
+export const ruleOnlyActionSchema = z.discriminatedUnion(
+  'type',
+  [
+    /**
+     * Assign to an operator of a user group whose user status is online (a status not marked offline),
+     * holding fewer than `capacity` open items: the least loaded, ties in turn (longest since assigned).
+     */
+    z.object({
+      type: z.literal('assign_round_robin'),
+      group_id: z
+        .number({ error: 'rules.group.required' })
+        .int('rules.group.required')
+        .positive('rules.group.required'),
+      capacity: z
+        .number({ error: 'rules.capacity.invalid' })
+        .int('rules.capacity.invalid')
+        .min(1, 'rules.capacity.invalid')
+        .max(RULE_CAPACITY_MAX, 'rules.capacity.invalid'),
+    }),
+    /** Answer the commenter with a private message from a template, where the network has Direct. */
+    z.object({
+      type: z.literal('private_reply'),
+      template_id: z
+        .number({ error: 'macros.template.required' })
+        .int('macros.template.required')
+        .positive('macros.template.required'),
+    }),
+    /** Tell these members (in-app and each one's channels: email, Telegram, Slack). */
+    z.object({
+      type: z.literal('notify'),
+      user_ids: z
+        .array(id, { error: 'rules.users.required' })
+        .min(1, 'rules.users.required')
+        .max(RULE_NOTIFY_USERS_MAX, 'field.tooLong'),
+    }),
+    /** POST the item to one of the space's webhook endpoints (signed, retried by the webhook worker). */
+    z.object({
+      type: z.literal('webhook'),
+      webhook_id: z
+        .number({ error: 'rules.webhook.required' })
+        .int('rules.webhook.required')
+        .positive('rules.webhook.required'),
+    }),
+  ],
+  { error: 'macros.action.invalid' },
 );
-export type RuleAction = z.output<typeof macroActionSchema>;
+export type RuleOnlyAction = z.output<typeof ruleOnlyActionSchema>;
+export type RuleOnlyActionInput = z.input<typeof ruleOnlyActionSchema>;
+export type RuleActionInput = MacroActionInput | RuleOnlyActionInput;
+
+/** One discriminated union, so a field's error lands on its own path (`actions.0.group_id`). */
+export const ruleActionSchema = z
+  .discriminatedUnion('type', [...macroActionSchema.options, ...ruleOnlyActionSchema.options], {
+    error: 'macros.action.invalid',
+  })
+  .refine((a) => (RULE_ACTION_TYPES as readonly string[]).includes(a.type), 'macros.action.invalid');
+export type RuleAction = MacroAction | RuleOnlyAction;
 
 export const ruleFormSchema = z
   .object({
@@ -261,14 +345,23 @@ export const ruleFormSchema = z
       .array(ruleActionSchema, { error: 'macros.actions.required' })
       .min(1, 'macros.actions.required')
       .max(RULE_ACTIONS_MAX, 'macros.actions.tooMany')
-      .refine((list) => list.filter((a) => a.type === 'reply_template').length <= 1, 'macros.reply.once'),
+      .refine(
+        (list) => list.filter((a) => a.type === 'reply_template' || a.type === 'private_reply').length <= 1,
+        'macros.reply.once',
+      ),
     paused: z.boolean(),
     stop_processing: z.boolean(),
     position: z.number().int('field.invalid').min(0, 'field.invalid').max(10_000, 'field.invalid'),
   })
   .superRefine((form, ctx) => {
-    if (form.trigger === 'no_reply' && form.minutes === null)
+    if ((RULE_TIMED_TRIGGERS as readonly string[]).includes(form.trigger) && form.minutes === null)
       ctx.addIssue({ code: 'custom', path: ['minutes'], message: 'rules.minutes.invalid' });
+    if (
+      form.trigger === 'waiting_customer' &&
+      form.minutes !== null &&
+      (form.minutes % 60 !== 0 || form.minutes > RULE_WAITING_HOURS_MAX * 60)
+    )
+      ctx.addIssue({ code: 'custom', path: ['minutes'], message: 'rules.hours.invalid' });
   });
 export type RuleForm = z.input<typeof ruleFormSchema>;
 
@@ -356,6 +449,8 @@ export interface RuleFacts {
   postText?: string;
   /** Whether the item arrived within business hours (false when the space has no schedule). */
   withinBusinessHours?: boolean;
+  /** The text's language (language.ts); computed from `text` when absent. */
+  language?: RuleLanguage | null;
 }
 
 /** Which of the costlier facts a set of rules reads, so the engine loads only those. */
@@ -423,6 +518,10 @@ function leafMatches(leaf: RuleLeaf, facts: RuleFacts, text: string, lower: stri
       return leaf.values.some((v: EmotionChoice) =>
         v === 'anger' ? facts.emotion === 'anger' : facts.sentiment === v,
       );
+    case 'language': {
+      const lang = facts.language !== undefined ? facts.language : detectLanguage(text);
+      return lang !== null && leaf.languages.includes(lang);
+    }
   }
 }
 

@@ -63,6 +63,25 @@ export interface RuleMatchDto {
 }
 
 /** GET /v1/rules/:id/matches: the items a rule ran on, newest first (the stats drill-down). */
+/** A failed auto-rule run, for settings/errors (GET /v1/errors/rules). */
+export interface RuleFailureDto {
+  id: number;
+  space_id: number;
+  rule_id: number;
+  rule: string;
+  item_id: number;
+  excerpt: string;
+  error: string | null;
+  at: string;
+}
+
+export const useRuleFailures = () =>
+  useQuery({
+    queryKey: [...ruleKeys.all, 'failures'],
+    queryFn: ({ signal }) => api.get<{ items: RuleFailureDto[] }>('/v1/errors/rules', { signal }),
+    staleTime: 10_000,
+  });
+
 export const useRuleMatches = (id: number | null) =>
   useQuery({
     queryKey: [...ruleKeys.all, id, 'matches'],

@@ -51,6 +51,10 @@ export const macrosEn: Dictionary<typeof macrosRu> = {
     delete: 'Delete',
     like: 'Like',
     block_author: 'Block the author',
+    assign_round_robin: 'Assign in turn within a group',
+    private_reply: 'Reply privately',
+    notify: 'Notify users',
+    webhook: 'Call a webhook',
   },
   durationLabel: 'For how long',
   durations: {

@@ -48,6 +48,10 @@ export const macrosRu = {
     delete: 'Удалить',
     like: 'Поставить лайк',
     block_author: 'Заблокировать автора',
+    assign_round_robin: 'Назначить по очереди в группе',
+    private_reply: 'Ответить в личные сообщения',
+    notify: 'Уведомить пользователей',
+    webhook: 'Вызвать вебхук',
   },
   durationLabel: 'На какой срок',
   durations: {

@@ -23,6 +23,7 @@ export const notifyEn: Dictionary<typeof notifyRu> = {
     comments_filter: 'A new item matching a saved filter',
     account_error: 'An account has an error (token revoked, limit hit)',
     space_expiry: 'The space expires soon',
+    rule: 'An auto-rule notifies me',
   },
   watches: {
     title: 'What to watch',

@@ -43,6 +43,10 @@ export const issues = pgTable(
       .on(t.spaceId, t.assignedUserId, t.dueAt)
       .where(sql`${t.status} <> 'closed'`),
     index('issues_due_idx').on(t.dueAt).where(sql`${t.status} <> 'closed' AND ${t.dueNotifiedAt} IS NULL`),
+    // Auto-rules' "a task is due" (jobs/rules-no-reply.ts): a space's open tasks by due moment.
+    index('issues_open_due_idx')
+      .on(t.spaceId, t.dueAt)
+      .where(sql`${t.status} <> 'closed' AND ${t.dueAt} IS NOT NULL`),
   ],
 );
 

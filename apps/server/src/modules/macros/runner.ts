@@ -8,25 +8,42 @@ import {
   type MacroActionReport,
   type MacroItemReport,
   type MacroRunResult,
+  type MessageKey,
+  type RuleAction,
   translate,
   unavailableReason,
 } from '@otklik/shared';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { authors, items, itemTags, objects, replyTemplates, tags, users } from '../../db/schema';
+import {
+  authors,
+  items,
+  itemTags,
+  memberships,
+  objects,
+  replyTemplates,
+  tags,
+  userStatuses,
+  users,
+  webhookEndpoints,
+} from '../../db/schema';
 import { AppError } from '../../http/errors';
 import type { BusEvent, EventBus } from '../../realtime/bus';
 import { audit } from '../audit/record';
 import { blockAuthor } from '../inbox/actions/authors';
 import { moderateItem } from '../inbox/actions/moderation';
 import { assertDraftFits, assertNetworkAllows, type Performer } from '../inbox/actions/policy';
-import { type ActionDeps, replyToItem, transaction } from '../inbox/actions/send';
+import { type ActionDeps, replyToItem, sendDirect, transaction } from '../inbox/actions/send';
 import { assignItem, setItemsStatus, setItemTags } from '../inbox/actions/workflow';
+import { presentItems } from '../inbox/read-present';
 import { type InboxScope, inScope, scopeFor } from '../inbox/scope';
 import { createIssue, initialStatus } from '../issues/service';
+import { notify } from '../notifications/service';
 import { isSpaceMember } from '../organisation/queries';
 import type { ServerActor } from '../spaces/actor';
 import { renderTemplate } from '../templates/service';
+import { WEBHOOKS_QUEUED } from '../webhooks/events';
+import { enqueueDirectDelivery } from '../webhooks/service';
 import { countUse, type getMacro } from './service';
 
 // Running a macro (issue 16). `planMacro` decides, per item and per action, what will happen and why
@@ -38,7 +55,7 @@ import { countUse, type getMacro } from './service';
 
 type MacroRow = NonNullable<Awaited<ReturnType<typeof getMacro>>>;
 /** What runs: a macro, or an auto-rule (issue 17) — its id, space and actions. */
-export type ActionSource = Pick<MacroRow, 'id' | 'spaceId' | 'actions'>;
+export type ActionSource = Pick<MacroRow, 'id' | 'spaceId'> & { actions: readonly RuleAction[] };
 type ItemRow = typeof items.$inferSelect;
 type ObjectRow = typeof objects.$inferSelect;
 
@@ -51,7 +68,13 @@ type Step =
   | { kind: 'snooze'; seconds: number }
   | { kind: 'moderate'; action: 'hide' | 'delete' | 'like' }
   | { kind: 'task'; title: string }
-  | { kind: 'block'; authorId: number; duration: BlockDuration };
+  | { kind: 'block'; authorId: number; duration: BlockDuration }
+  // Auto-rules only (issue 17).
+  | { kind: 'direct'; text: string }
+  | { kind: 'notify'; userIds: number[] }
+  | { kind: 'webhook'; endpointId: number }
+  /** Planned to fail when run: the action cannot be done here, and a rule's run must say so. */
+  | { kind: 'fail'; key: MessageKey };
 
 interface PlannedAction {
   report: MacroActionReport;
@@ -178,15 +201,36 @@ class Planner {
   }
 
   private skip(
-    type: MacroAction['type'],
+    type: RuleAction['type'],
     key: string,
     params?: Record<string, string | number>,
   ): PlannedAction {
     return { report: { type, outcome: 'skip', ...this.say(key, params) } };
   }
 
+  /** A template of the space the run may use, rendered for the item; or why not (a message key). */
+  private async renderFor(item: ItemRow, templateId: number): Promise<{ text: string } | { key: string }> {
+    const [template] = await this.db
+      .select()
+      .from(replyTemplates)
+      .where(and(eq(replyTemplates.id, templateId), eq(replyTemplates.spaceId, item.spaceId)))
+      .limit(1);
+    const templateUsable =
+      template &&
+      (template.userId === null || (this.ctx.actor !== null && template.userId === this.ctx.actor.userId)) &&
+      (await this.may('templates.use', item));
+    if (!template || !templateUsable) return { key: 'macros.skip.template' };
+    const { text } = await renderTemplate(this.db, template, {
+      itemId: item.id,
+      operatorId: this.ctx.actor?.userId ?? this.ctx.delegate?.userId ?? 0,
+      locale: this.ctx.locale,
+      now: this.ctx.now ?? new Date(),
+    });
+    return { text };
+  }
+
   private async planAction(
-    action: MacroAction,
+    action: RuleAction,
     item: ItemRow,
     object: ObjectRow,
     state: {
@@ -353,8 +397,104 @@ class Planner {
         if (action.type === 'delete') state.status = 'deleted';
         return { report: { type, outcome: 'queue' }, step: { kind: 'moderate', action: action.type } };
       }
+      case 'assign_round_robin': {
+        if (!(await this.may('items.assign', item))) return this.skip(type, 'macros.skip.noAccess');
+        const pick = await pickOperator(this.db, item.spaceId, action.group_id, action.capacity);
+        if (!pick) return this.skip(type, 'rules.skip.group');
+        if (state.assigned === pick.id) return this.skip(type, 'macros.skip.nothing');
+        state.assigned = pick.id;
+        return {
+          report: { type, outcome: 'apply', detail: pick.name },
+          step: { kind: 'assign', userId: pick.id },
+        };
+      }
+      case 'private_reply': {
+        if (!(await this.may('items.reply', item))) return this.skip(type, 'macros.skip.noAccess');
+        if (!customer) return this.skip(type, 'macros.skip.notCustomer');
+        // The catalogue's `direct` (and the connector's sendDirect): where it is missing the rule's run
+        // fails, recorded with the reason, rather than quietly doing the rest.
+        if (networkRefusal('direct', 'sendDirect')) {
+          return {
+            report: { type, outcome: 'unavailable', ...this.say('rules.fail.direct') },
+            step: { kind: 'fail', key: 'rules.fail.direct' },
+          };
+        }
+        const rendered = await this.renderFor(item, action.template_id);
+        if ('key' in rendered) return this.skip(type, rendered.key);
+        const text = rendered.text.trim();
+        if (!text) return this.skip(type, 'reply.empty');
+        try {
+          assertDraftFits(object.provider, 'message', { text, attachments: 0 });
+        } catch (error) {
+          const { key, params } = keyOf(error);
+          return this.skip(type, key, params);
+        }
+        state.replied = true;
+        state.status = 'closed';
+        return { report: { type, outcome: 'queue', detail: text }, step: { kind: 'direct', text } };
+      }
+      case 'notify': {
+        const people = await this.db
+          .select({ id: users.id, name: users.name })
+          .from(users)
+          .innerJoin(
+            memberships,
+            and(eq(memberships.userId, users.id), eq(memberships.spaceId, item.spaceId)),
+          )
+          .where(inArray(users.id, action.user_ids))
+          .orderBy(asc(users.id));
+        if (people.length === 0) return this.skip(type, 'rules.skip.users');
+        return {
+          report: { type, outcome: 'apply', detail: people.map((p) => p.name).join(', ') },
+          step: { kind: 'notify', userIds: people.map((p) => p.id) },
+        };
+      }
+      case 'webhook': {
+        const [endpoint] = await this.db
+          .select({ id: webhookEndpoints.id, url: webhookEndpoints.url })
+          .from(webhookEndpoints)
+          .where(
+            and(
+              eq(webhookEndpoints.id, action.webhook_id),
+              eq(webhookEndpoints.spaceId, item.spaceId),
+              eq(webhookEndpoints.isEnabled, true),
+            ),
+          )
+          .limit(1);
+        if (!endpoint) return this.skip(type, 'rules.skip.webhook');
+        return {
+          report: { type, outcome: 'queue', detail: new URL(endpoint.url).host },
+          step: { kind: 'webhook', endpointId: endpoint.id },
+        };
+      }
     }
   }
+}
+
+/**
+ * Round-robin by load (auto-rules' assign_round_robin): the members of the user group whose user status
+ * is an online one (set, and not marked offline) holding fewer than `capacity` open items (new or in
+ * progress, assigned to them: items_assigned_open_idx) — the least loaded, ties by the group's order.
+ * Each assignment adds to the chosen one's load, so equal operators take turns.
+ */
+export async function pickOperator(db: Db, spaceId: number, groupId: number, capacity: number) {
+  const load = sql<number>`(SELECT count(*)::int FROM ${items} WHERE ${items.spaceId} = ${spaceId} AND NOT ${items.isOwn} AND ${items.assignedUserId} = ${users.id} AND ${items.status} IN ('new', 'inprogress'))`;
+  const [row] = await db
+    .select({ id: users.id, name: users.name, load })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .innerJoin(userStatuses, eq(userStatuses.id, memberships.statusId))
+    .where(
+      and(
+        eq(memberships.spaceId, spaceId),
+        eq(memberships.groupId, groupId),
+        eq(userStatuses.offline, false),
+        sql`${load} < ${capacity}`,
+      ),
+    )
+    .orderBy(load, asc(users.id))
+    .limit(1);
+  return row ?? null;
 }
 
 /** Events the services publish inside an item's transaction wait for its commit (dropped on rollback). */
@@ -418,6 +558,50 @@ async function applyStep(
     case 'block':
       await blockAuthor(deps, performer, step.authorId, step.duration);
       return;
+    case 'direct':
+      await sendDirect(deps, performer, item.id, { text: step.text });
+      return;
+    case 'fail':
+      throw new AppError(400, step.key);
+    case 'notify': {
+      const rule = performer.kind === 'user' ? '' : (performer.name ?? '');
+      await notify(deps, {
+        spaceId: item.spaceId,
+        userIds: step.userIds,
+        event: 'rule',
+        objectId: item.objectId,
+        itemId: item.id,
+        content: (locale) => ({
+          title: translate(locale, 'rules.notify.title', { rule }),
+          text: (item.excerpt ?? item.text).slice(0, 300),
+        }),
+        now,
+      });
+      return;
+    }
+    case 'webhook': {
+      const [presented] = await presentItems(deps.db, [item]);
+      const rule =
+        performer.kind === 'user' ? null : { id: performer.id ?? null, name: performer.name ?? null };
+      const queued = await enqueueDirectDelivery(
+        deps.db,
+        { id: step.endpointId, spaceId: item.spaceId },
+        {
+          type: 'rule.action',
+          key: `rule:${rule?.id ?? 0}:item:${item.id}:${now.getTime()}`,
+          data: { rule, item: presented ?? null },
+        },
+        now,
+      );
+      if (queued !== null)
+        await deps.bus.publish({
+          type: WEBHOOKS_QUEUED,
+          userIds: [],
+          payload: {},
+          cause: { kind: 'system' },
+        });
+      return;
+    }
     case 'task': {
       const by = performer.kind === 'user' ? performer.actor : delegate;
       if (!by) return;

@@ -1,14 +1,16 @@
-import { createRuleBody, statsQuery, updateRuleBody } from '@otklik/shared';
-import { and, desc, eq } from 'drizzle-orm';
+import { createRuleBody, isMessageKey, statsQuery, translate, updateRuleBody } from '@otklik/shared';
+import { and, desc, eq, gte } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { items, ruleMatches } from '../../db/schema';
+import { items, ruleMatches, rules } from '../../db/schema';
 import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
-import { notFound } from '../../http/errors';
+import { forbidden, notFound } from '../../http/errors';
 import { requestLocale } from '../../http/locale';
 import { taskClock } from '../../lib/clock';
+import { RECENT_FAILURE_DAYS } from '../inbox/failures';
+import { scopeCondition, scopeFor } from '../inbox/scope';
 import { authorize, isMember, loadActor, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 import { listSpaceIds } from '../tags/policy';
 import { dryRun } from './dry-run';
@@ -182,6 +184,63 @@ export async function registerRulesModule(
         .orderBy(desc(ruleMatches.at), desc(ruleMatches.id))
         .limit(100);
       return { items: list.map((m) => ({ ...m, at: m.at.toISOString(), excerpt: m.excerpt ?? '' })) };
+    },
+  );
+
+  app.get(
+    '/errors/rules',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: ['accounts'],
+        security: bearer,
+        summary: 'Recent failed auto-rule runs (settings/errors), newest first',
+        description:
+          'Runs of the last 7 days where an action failed (nothing of the run was kept), for those who see errors (`errors.view`), on the items of the accounts they see.',
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const scope = await scopeFor(db, actor, 'errors.view');
+      if (scope.spaces.size === 0) throw forbidden();
+      const since = new Date(taskClock.now().getTime() - RECENT_FAILURE_DAYS * 86_400_000);
+      const list = await db
+        .select({
+          id: ruleMatches.id,
+          space_id: ruleMatches.spaceId,
+          rule_id: ruleMatches.ruleId,
+          rule: rules.name,
+          item_id: ruleMatches.itemId,
+          excerpt: items.excerpt,
+          error: ruleMatches.error,
+          results: ruleMatches.results,
+          at: ruleMatches.at,
+        })
+        .from(ruleMatches)
+        .innerJoin(rules, eq(rules.id, ruleMatches.ruleId))
+        .innerJoin(items, eq(items.id, ruleMatches.itemId))
+        .where(
+          and(
+            eq(ruleMatches.status, 'failed'),
+            gte(ruleMatches.at, since),
+            scopeCondition(scope, ruleMatches.spaceId, items.objectId),
+          ),
+        )
+        .orderBy(desc(ruleMatches.at), desc(ruleMatches.id))
+        .limit(100);
+      const locale = requestLocale(req);
+      return {
+        items: list.map(({ results, ...m }) => {
+          // The failed action's reason in the caller's language; a failure of the moment keeps its text.
+          const reason = results.find((r) => r.outcome === 'failed')?.reason;
+          return {
+            ...m,
+            error: reason && isMessageKey(reason) ? translate(locale, reason) : m.error,
+            at: m.at.toISOString(),
+            excerpt: m.excerpt ?? '',
+          };
+        }),
+      };
     },
   );
 

@@ -1,4 +1,10 @@
-import type { RuleAction, RuleDto, RuleGroup, RuleTrigger } from '@otklik/shared';
+import {
+  RULE_TIMED_TRIGGERS,
+  type RuleAction,
+  type RuleDto,
+  type RuleGroup,
+  type RuleTrigger,
+} from '@otklik/shared';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rules } from '../../db/schema';
@@ -47,7 +53,7 @@ function columns(input: RuleInput) {
   return {
     name: input.name,
     trigger: input.trigger,
-    minutes: input.trigger === 'no_reply' ? input.minutes : null,
+    minutes: (RULE_TIMED_TRIGGERS as readonly string[]).includes(input.trigger) ? input.minutes : null,
     conditions: input.conditions,
     actions: input.actions,
     paused: input.paused,

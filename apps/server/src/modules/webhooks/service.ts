@@ -131,6 +131,33 @@ export interface WebhookEvent {
 }
 
 /**
+ * Queues one delivery to one endpoint whatever it subscribed to: an auto-rule's "call a webhook" action
+ * (issue 17, type `rule.action`). The worker signs, sends and retries it like any delivery. Returns the
+ * delivery's id, or null when the same key was queued already.
+ */
+export async function enqueueDirectDelivery(
+  db: Db,
+  endpoint: Pick<WebhookEndpointRow, 'id' | 'spaceId'>,
+  event: { type: string; key: string; data: Record<string, unknown> },
+  now = new Date(),
+): Promise<number | null> {
+  const [row] = await db
+    .insert(webhookDeliveries)
+    .values({
+      spaceId: endpoint.spaceId,
+      endpointId: endpoint.id,
+      messageId: newMessageId(),
+      eventKey: event.key,
+      eventType: event.type,
+      payload: { type: event.type, timestamp: now.toISOString(), data: event.data },
+      runAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ id: webhookDeliveries.id });
+  return row?.id ?? null;
+}
+
+/**
  * Queues one delivery per enabled endpoint of the event's space that subscribed to its type. Returns
  * how many were queued.
  */

@@ -44,6 +44,7 @@ import { useInboxT } from '../../../features/inbox/i18n';
 import { notifyDone } from '../../../features/inbox/notify';
 import { useFailureText, useLocale } from '../../../i18n/useLocale';
 import { formatDateTime } from '../../../lib/format';
+import { RuleFailuresSection } from '../rules/RuleFailuresSection';
 import { failureTargetPath } from './failureModel';
 
 /**
@@ -61,6 +62,7 @@ export default function ErrorsScreen() {
       <PageHeader title={t('titles.settings-errors')} />
       <AccountErrorsSection />
       <FailedActionsSection />
+      <RuleFailuresSection SectionTitle={SectionTitle} AllGood={AllGood} />
     </Stack>
   );
 }

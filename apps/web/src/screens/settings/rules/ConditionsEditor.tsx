@@ -23,8 +23,10 @@ import {
   providers,
   RULE_CONDITION_TYPES,
   RULE_DEPTH_MAX,
+  RULE_LANGUAGES,
   type RuleConditionType,
   type RuleGroup,
+  type RuleLanguage,
   type RuleLeaf,
   type RuleNode,
 } from '@otklik/shared';
@@ -65,6 +67,8 @@ function blankLeaf(type: RuleConditionType): RuleLeaf {
       return { type, values: [] };
     case 'sentiment':
       return { type, values: [] };
+    case 'language':
+      return { type, languages: [] };
     default:
       return { type } as RuleLeaf;
   }
@@ -416,6 +420,20 @@ function LeafFields({
           error={error}
           disabled={disabled}
           aria-label={t('settings.rules.conditionTypes.sentiment')}
+        />
+      );
+    case 'language':
+      return (
+        <MultiSelect
+          mt={4}
+          size="xs"
+          data={RULE_LANGUAGES.map((l) => ({ value: l, label: t(`settings.rules.languages.${l}`) }))}
+          value={leaf.languages}
+          onChange={(list) => onChange({ ...leaf, languages: list as RuleLanguage[] })}
+          error={error}
+          disabled={disabled}
+          aria-label={t('settings.rules.conditionTypes.language')}
+          data-testid="rule-languages"
         />
       );
     case 'tag':

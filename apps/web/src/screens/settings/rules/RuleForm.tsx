@@ -14,11 +14,11 @@ import {
   Tooltip,
 } from '@mantine/core';
 import {
-  type MacroActionInput,
-  type MacroActionType,
   RULE_ACTION_TYPES,
   RULE_ACTIONS_MAX,
   RULE_TRIGGERS,
+  type RuleActionInput,
+  type RuleActionType,
   type RuleDto,
   type RuleGroup,
   type RuleTrigger,
@@ -37,15 +37,24 @@ import { useLocale, useMessage } from '../../../i18n/useLocale';
 import { formatDateTime } from '../../../lib/format';
 import { ActionFields } from '../macros/MacroForm';
 import { ConditionsEditor } from './ConditionsEditor';
+import { isRuleOnly, RuleOnlyFields } from './RuleActionFields';
 
 // The create/edit form of an auto-rule: name, trigger, order, pause and stop, the condition tree, the
 // action list (the macro action editor) and the dry run, checked by the shared schema the server uses.
 
 type Errors = Record<string, string>;
-type Row = { key: number; action: MacroActionInput };
+type Row = { key: number; action: RuleActionInput };
 
-function blankAction(type: MacroActionType): MacroActionInput {
+function blankAction(type: RuleActionType): RuleActionInput {
   switch (type) {
+    case 'assign_round_robin':
+      return { type, group_id: null as unknown as number, capacity: 10 };
+    case 'private_reply':
+      return { type, template_id: null as unknown as number };
+    case 'notify':
+      return { type, user_ids: [] };
+    case 'webhook':
+      return { type, webhook_id: null as unknown as number };
     case 'reply_template':
       return { type, template_id: null as unknown as number };
     case 'tag':
@@ -62,7 +71,7 @@ function blankAction(type: MacroActionType): MacroActionInput {
     case 'block_author':
       return { type, duration: 'week' };
     default:
-      return { type } as MacroActionInput;
+      return { type } as RuleActionInput;
   }
 }
 
@@ -85,11 +94,11 @@ export function RuleForm({ rule, spaceId }: { rule?: RuleDto; spaceId: number })
   const [stop, setStop] = useState(rule?.stop_processing ?? false);
   const [conditions, setConditions] = useState<RuleGroup>(rule?.conditions ?? { all: [] });
   const [rows, setRows] = useState<Row[]>(() =>
-    (rule?.actions ?? []).map((action) => ({ key: nextKey(), action: action as MacroActionInput })),
+    (rule?.actions ?? []).map((action) => ({ key: nextKey(), action: action as RuleActionInput })),
   );
   const [serverErrors, setServerErrors] = useState<Errors>({});
 
-  const setAction = (key: number, action: MacroActionInput) =>
+  const setAction = (key: number, action: RuleActionInput) =>
     setRows((list) => list.map((r) => (r.key === key ? { key, action } : r)));
   const move = (index: number, by: -1 | 1) =>
     setRows((list) => {
@@ -102,7 +111,7 @@ export function RuleForm({ rule, spaceId }: { rule?: RuleDto; spaceId: number })
   const values = () => ({
     name,
     trigger,
-    minutes: trigger === 'no_reply' ? minutes : null,
+    minutes: trigger === 'no_reply' || trigger === 'waiting_customer' ? minutes : null,
     conditions,
     actions: rows.map((r) => r.action),
     paused,
@@ -176,6 +185,19 @@ export function RuleForm({ rule, spaceId }: { rule?: RuleDto; spaceId: number })
                   min={1}
                   error={errors.minutes}
                   data-testid="rule-minutes"
+                />
+              )}
+              {trigger === 'waiting_customer' && (
+                // Kept as minutes (hours × 60), entered in hours.
+                <NumberInput
+                  label={t('settings.rules.hours')}
+                  value={minutes === null ? '' : minutes / 60}
+                  onChange={(v) => setMinutes(typeof v === 'number' ? Math.round(v * 60) : null)}
+                  min={1}
+                  max={720}
+                  allowDecimal={false}
+                  error={errors.minutes}
+                  data-testid="rule-hours"
                 />
               )}
               <NumberInput
@@ -267,6 +289,14 @@ export function RuleForm({ rule, spaceId }: { rule?: RuleDto; spaceId: number })
                   <Text fz="xs" c="dimmed" mt={4}>
                     {t('settings.rules.closeHint')}
                   </Text>
+                ) : isRuleOnly(row.action) ? (
+                  <RuleOnlyFields
+                    action={row.action}
+                    spaceId={spaceId}
+                    errors={errors}
+                    prefix={`actions.${index}`}
+                    onChange={(action) => setAction(row.key, action)}
+                  />
                 ) : (
                   <ActionFields
                     action={row.action}
@@ -293,7 +323,7 @@ export function RuleForm({ rule, spaceId }: { rule?: RuleDto; spaceId: number })
                   if (type)
                     setRows((list) => [
                       ...list,
-                      { key: nextKey(), action: blankAction(type as MacroActionType) },
+                      { key: nextKey(), action: blankAction(type as RuleActionType) },
                     ]);
                 }}
                 w={{ base: '100%', sm: 320 }}
@@ -395,7 +425,7 @@ function DryRunPanel({
                               color={a.outcome === 'skip' || a.outcome === 'unavailable' ? 'gray' : 'blue'}
                               title={a.message}
                             >
-                              {t(`settings.macros.types.${a.type as MacroActionType}`)}:{' '}
+                              {t(`settings.macros.types.${a.type as RuleActionType}`)}:{' '}
                               {t(`settings.rules.dryRun.outcome.${a.outcome}`)}
                             </Badge>
                           ))}

@@ -158,7 +158,8 @@ export function RulesScreen() {
                 </Group>
                 <Text fz="xs" c="dimmed" truncate="end">
                   {t(`settings.rules.triggers.${x.trigger}`)}
-                  {x.trigger === 'no_reply' && x.minutes ? ` (${x.minutes})` : ''} →{' '}
+                  {x.trigger === 'no_reply' && x.minutes ? ` (${x.minutes})` : ''}
+                  {x.trigger === 'waiting_customer' && x.minutes ? ` (${x.minutes / 60})` : ''} →{' '}
                   {x.actions.map((a) => t(`settings.macros.types.${a.type}`)).join(', ')}
                 </Text>
               </Stack>

@@ -1,0 +1,1 @@
+CREATE INDEX "issues_open_due_idx" ON "issues" USING btree ("space_id","due_at") WHERE "issues"."status" <> 'closed' AND "issues"."due_at" IS NOT NULL;

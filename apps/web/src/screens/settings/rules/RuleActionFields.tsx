@@ -1,0 +1,127 @@
+import { MultiSelect, NumberInput, Select, Stack, Text } from '@mantine/core';
+import { can, RULE_CAPACITY_MAX, type RuleActionInput, type RuleOnlyActionInput } from '@otklik/shared';
+import { useTranslation } from 'react-i18next';
+import { useWebhooks } from '../../../api/apiAccess';
+import { useUserGroups } from '../../../api/settings';
+import { useTemplates } from '../../../api/templates';
+import { useShell } from '../../../app/shell/ShellContext';
+import { useInboxData } from '../../../features/inbox/hooks/useInboxData';
+
+// The fields of the actions only auto-rules have (issue 17): round-robin assignment, a private reply,
+// notifying users and calling a webhook. The macro actions keep the macro form's editor (ActionFields).
+
+type Errors = Record<string, string>;
+
+const RULE_ONLY = ['assign_round_robin', 'private_reply', 'notify', 'webhook'];
+
+export const isRuleOnly = (action: RuleActionInput): action is RuleOnlyActionInput =>
+  RULE_ONLY.includes(action.type);
+
+export function RuleOnlyFields({
+  action,
+  spaceId,
+  errors,
+  prefix,
+  onChange,
+}: {
+  action: RuleOnlyActionInput;
+  spaceId: number;
+  errors: Errors;
+  prefix: string;
+  onChange: (action: RuleOnlyActionInput) => void;
+}) {
+  const { t } = useTranslation();
+  const { actor } = useShell();
+  const data = useInboxData();
+  const groups = useUserGroups();
+  const templates = useTemplates(action.type === 'private_reply' && can(actor, 'templates.use', spaceId));
+  const webhooks = useWebhooks(action.type === 'webhook' ? spaceId : null);
+  const none = null as unknown as number;
+  switch (action.type) {
+    case 'assign_round_robin':
+      return (
+        <Stack gap={4} mt="xs">
+          <Select
+            label={t('settings.rules.group')}
+            placeholder={t('settings.rules.groupPick')}
+            data={(groups.data ?? [])
+              .filter((g) => g.space_id === spaceId)
+              .map((g) => ({ value: String(g.id), label: g.name }))}
+            value={action.group_id ? String(action.group_id) : null}
+            onChange={(v) => onChange({ ...action, group_id: v ? Number(v) : none })}
+            searchable
+            error={errors[`${prefix}.group_id`]}
+            data-testid="rule-group"
+          />
+          <NumberInput
+            label={t('settings.rules.capacity')}
+            description={t('settings.rules.capacityHint')}
+            value={action.capacity}
+            min={1}
+            max={RULE_CAPACITY_MAX}
+            allowDecimal={false}
+            onChange={(v) => onChange({ ...action, capacity: typeof v === 'number' ? v : none })}
+            error={errors[`${prefix}.capacity`]}
+            data-testid="rule-capacity"
+          />
+        </Stack>
+      );
+    case 'private_reply':
+      return (
+        <Stack gap={4} mt="xs">
+          <Select
+            label={t('settings.macros.template')}
+            placeholder={t('settings.macros.templatePick')}
+            data={(templates.data?.items ?? [])
+              .filter((x) => x.space_id === spaceId)
+              .map((x) => ({ value: String(x.id), label: x.folder ? `${x.folder} / ${x.title}` : x.title }))}
+            value={action.template_id ? String(action.template_id) : null}
+            onChange={(v) => onChange({ ...action, template_id: v ? Number(v) : none })}
+            searchable
+            error={errors[`${prefix}.template_id`]}
+            data-testid="rule-private-template"
+          />
+          <Text fz="xs" c="dimmed">
+            {t('settings.rules.privateReplyHint')}
+          </Text>
+        </Stack>
+      );
+    case 'notify':
+      return (
+        <MultiSelect
+          mt="xs"
+          label={t('settings.rules.notifyUsers')}
+          description={t('settings.rules.notifyHint')}
+          data={data.members
+            .filter((m) => m.space_id === spaceId)
+            .map((m) => ({ value: String(m.id), label: m.name }))}
+          value={action.user_ids.map(String)}
+          onChange={(ids) => onChange({ ...action, user_ids: ids.map(Number) })}
+          searchable
+          error={errors[`${prefix}.user_ids`]}
+          data-testid="rule-notify-users"
+        />
+      );
+    case 'webhook':
+      return (
+        <Select
+          mt="xs"
+          label={t('settings.rules.webhook')}
+          placeholder={t('settings.rules.webhookPick')}
+          description={t('settings.rules.webhookHint')}
+          data={(webhooks.data?.items ?? [])
+            .filter((w) => w.space_id === spaceId)
+            .map((w) => ({
+              value: String(w.id),
+              label: w.description ? `${w.description} — ${w.url}` : w.url,
+              disabled: !w.is_enabled,
+            }))}
+          value={action.webhook_id ? String(action.webhook_id) : null}
+          onChange={(v) => onChange({ ...action, webhook_id: v ? Number(v) : none })}
+          searchable
+          error={errors[`${prefix}.webhook_id`]}
+          data-testid="rule-webhook"
+        />
+      );
+  }
+}
