@@ -9,6 +9,7 @@ export * from './facts';
 export * from './inbox';
 export * from './instance';
 export * from './issues';
+export * from './ai';
 export * from './macros';
 export * from './mail';
 export * from './notes';
