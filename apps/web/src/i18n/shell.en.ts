@@ -6,6 +6,7 @@ import { emotionsEn } from './emotions.en';
 import { factsEn } from './facts.en';
 import { issuesEn } from './issues.en';
 import { logsEn } from './logs.en';
+import { aiEn } from './ai.en';
 import { macrosEn } from './macros.en';
 import { notifyEn } from './notify.en';
 import { oauthEn } from './oauth.en';
@@ -103,6 +104,7 @@ export const settingsEn: Dictionary<SettingsResources> = {
   oauth: oauthEn,
   logs: logsEn,
   macros: macrosEn,
+  ai: aiEn,
   rules: rulesEn,
   bots: botsEn,
   space: spaceEn,

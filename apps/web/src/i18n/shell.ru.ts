@@ -8,6 +8,7 @@ import { emotionsRu } from './emotions.ru';
 import { factsRu } from './facts.ru';
 import { issuesRu } from './issues.ru';
 import { logsRu } from './logs.ru';
+import { aiRu } from './ai.ru';
 import { macrosRu } from './macros.ru';
 import { notifyRu } from './notify.ru';
 import { oauthRu } from './oauth.ru';
@@ -105,6 +106,7 @@ export const settingsRu = {
   oauth: oauthRu,
   logs: logsRu,
   macros: macrosRu,
+  ai: aiRu,
   rules: rulesRu,
   bots: botsRu,
   space: spaceRu,
