@@ -1,3 +1,4 @@
+import { aiEn } from './ai.en';
 import { apiAccessEn } from './apiAccess.en';
 import { billingEn } from './billing.en';
 import { botsEn } from './bots.en';
@@ -6,7 +7,6 @@ import { emotionsEn } from './emotions.en';
 import { factsEn } from './facts.en';
 import { issuesEn } from './issues.en';
 import { logsEn } from './logs.en';
-import { aiEn } from './ai.en';
 import { macrosEn } from './macros.en';
 import { notifyEn } from './notify.en';
 import { oauthEn } from './oauth.en';

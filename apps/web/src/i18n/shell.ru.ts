@@ -1,5 +1,6 @@
 // Interface strings of the signed-in shell (top bar, status, billing) and of the settings screens.
 
+import { aiRu } from './ai.ru';
 import { apiAccessRu } from './apiAccess.ru';
 import { billingRu } from './billing.ru';
 import { botsRu } from './bots.ru';
@@ -8,7 +9,6 @@ import { emotionsRu } from './emotions.ru';
 import { factsRu } from './facts.ru';
 import { issuesRu } from './issues.ru';
 import { logsRu } from './logs.ru';
-import { aiRu } from './ai.ru';
 import { macrosRu } from './macros.ru';
 import { notifyRu } from './notify.ru';
 import { oauthRu } from './oauth.ru';

@@ -1,3 +1,4 @@
+export * from './ai';
 export * from './api-access';
 export * from './audit';
 export * from './auth';
@@ -9,7 +10,6 @@ export * from './facts';
 export * from './inbox';
 export * from './instance';
 export * from './issues';
-export * from './ai';
 export * from './macros';
 export * from './mail';
 export * from './notes';
