@@ -54,7 +54,13 @@ export const createAiAgentBody = aiAgentFields.extend({
   api_key: z.string().max(1000, 'field.tooLong').optional(),
 });
 
-export const updateAiAgentBody = aiAgentFields.partial().extend({
+// No defaults here: a body that sets nothing is refused (400) like every update.
+export const updateAiAgentBody = z.object({
+  name: name.optional(),
+  base_url: baseUrl.optional(),
+  model: model.optional(),
+  instructions: instructions.optional(),
+  knowledge: knowledge.optional(),
   /** Absent: keep; empty string: remove; text: replace. */
   api_key: z.string().max(1000, 'field.tooLong').optional(),
 });
