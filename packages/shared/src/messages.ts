@@ -475,6 +475,17 @@ const ru = {
   'report.weekday.5': 'Пт',
   'report.weekday.6': 'Сб',
   'report.weekday.7': 'Вс',
+  'ai.name.required': 'Введите название агента',
+  'ai.baseUrl.invalid': 'Введите адрес API, например https://api.openai.com/v1',
+  'ai.model.required': 'Введите модель',
+  'ai.knowledge.tooMany': 'Слишком много фрагментов знаний',
+  'ai.target.required': 'Укажите обращение или диалог',
+  'ai.provider.unauthorized': 'ИИ-провайдер отклонил ключ API (401): проверьте ключ в настройках агента',
+  'ai.provider.rateLimited': 'ИИ-провайдер ограничил частоту запросов (429): повторите позже',
+  'ai.provider.timeout': 'ИИ-провайдер не ответил вовремя: повторите позже',
+  'ai.provider.failed': 'ИИ-провайдер вернул ошибку ({{status}}): повторите позже',
+  'ai.provider.unreachable': 'Не удалось связаться с ИИ-провайдером: проверьте адрес API',
+  'ai.provider.empty': 'ИИ-провайдер вернул пустой ответ',
 } as const;
 
 export type MessageKey = keyof typeof ru;
@@ -935,6 +946,18 @@ const en: Record<MessageKey, string> = {
   'report.weekday.5': 'Fri',
   'report.weekday.6': 'Sat',
   'report.weekday.7': 'Sun',
+  'ai.name.required': 'Enter the agent name',
+  'ai.baseUrl.invalid': 'Enter the API address, e.g. https://api.openai.com/v1',
+  'ai.model.required': 'Enter the model',
+  'ai.knowledge.tooMany': 'Too many knowledge snippets',
+  'ai.target.required': 'Choose a comment or a dialog',
+  'ai.provider.unauthorized':
+    'The AI provider rejected the API key (401): check the key in the agent settings',
+  'ai.provider.rateLimited': 'The AI provider is rate limiting requests (429): try again later',
+  'ai.provider.timeout': 'The AI provider did not answer in time: try again later',
+  'ai.provider.failed': 'The AI provider returned an error ({{status}}): try again later',
+  'ai.provider.unreachable': 'Could not reach the AI provider: check the API address',
+  'ai.provider.empty': 'The AI provider returned an empty answer',
 };
 
 export const messages: Record<Locale, Record<MessageKey, string>> = { ru, en };

@@ -13,6 +13,7 @@ import type { Sealer } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
 import type { RateLimiter } from '../lib/rate-limit';
 import type { Mailer } from '../mail/mailer';
+import { registerAiModule } from '../modules/ai/routes';
 import { registerApiTokensModule } from '../modules/api-tokens/routes';
 import { authenticateApiToken, isApiToken } from '../modules/api-tokens/service';
 import { registerAuditModule } from '../modules/audit/routes';
@@ -176,6 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await registerRulesModule(v1, deps, authenticate);
       await registerBotsModule(v1, deps, authenticate);
       await registerEmotionsModule(v1, deps, authenticate);
+      await registerAiModule(v1, deps, authenticate);
       await registerAuthorsModule(v1, deps, authenticate);
       await registerFactsModule(v1, deps, authenticate);
       await registerStatsModule(v1, deps, authenticate);

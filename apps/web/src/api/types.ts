@@ -178,6 +178,8 @@ export interface ObjectsData {
   departments?: Department[];
   tag_groups?: Array<{ id: number; name: string; space_id: number }>;
   labels?: Array<{ id: number; name: string; color: string | null; space_id: number }>;
+  /** The AI agents the user may use for suggestions (issue 21). */
+  ai_agents?: Array<{ id: number; space_id: number; name: string }>;
 }
 
 /** One row of the errors dropdown (GET /v1/errors). */

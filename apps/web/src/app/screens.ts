@@ -175,6 +175,15 @@ export const screens: Partial<Record<RouteName, LazyExoticComponent<ComponentTyp
   'settings-macro': lazyScreen(() =>
     import('../screens/settings/macros/MacrosScreens').then((m) => ({ default: m.MacroScreen })),
   ),
+  'settings-ai': lazyScreen(() =>
+    import('../screens/settings/ai/AiScreens').then((m) => ({ default: m.AiAgentsScreen })),
+  ),
+  'settings-ai-create': lazyScreen(() =>
+    import('../screens/settings/ai/AiScreens').then((m) => ({ default: m.AiAgentScreen })),
+  ),
+  'settings-ai-agent': lazyScreen(() =>
+    import('../screens/settings/ai/AiScreens').then((m) => ({ default: m.AiAgentScreen })),
+  ),
   'settings-bots': lazyScreen(() =>
     import('../screens/settings/bots/BotsScreens').then((m) => ({ default: m.BotsScreen })),
   ),

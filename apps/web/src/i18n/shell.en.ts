@@ -1,3 +1,4 @@
+import { aiEn } from './ai.en';
 import { apiAccessEn } from './apiAccess.en';
 import { billingEn } from './billing.en';
 import { botsEn } from './bots.en';
@@ -103,6 +104,7 @@ export const settingsEn: Dictionary<SettingsResources> = {
   oauth: oauthEn,
   logs: logsEn,
   macros: macrosEn,
+  ai: aiEn,
   rules: rulesEn,
   bots: botsEn,
   space: spaceEn,

@@ -1,5 +1,6 @@
 // Interface strings of the signed-in shell (top bar, status, billing) and of the settings screens.
 
+import { aiRu } from './ai.ru';
 import { apiAccessRu } from './apiAccess.ru';
 import { billingRu } from './billing.ru';
 import { botsRu } from './bots.ru';
@@ -105,6 +106,7 @@ export const settingsRu = {
   oauth: oauthRu,
   logs: logsRu,
   macros: macrosRu,
+  ai: aiRu,
   rules: rulesRu,
   bots: botsRu,
   space: spaceRu,

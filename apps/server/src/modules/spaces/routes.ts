@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
+import { usableAgentRefs } from '../ai/service';
 import { membershipRoles } from '../auth/service';
 import { listStatuses } from '../statuses/service';
 import { presentUser } from '../users/presenter';
@@ -98,7 +99,12 @@ export async function registerSpacesModule(
         data.findCompanies(db, actor),
       ]);
       if (!withTags) return { items, companies };
-      return { items, companies, ...(await data.findTagsAndFriends(db, actor)), ai_agents: [] };
+      return {
+        items,
+        companies,
+        ...(await data.findTagsAndFriends(db, actor)),
+        ai_agents: await usableAgentRefs(db, actor),
+      };
     },
   );
 

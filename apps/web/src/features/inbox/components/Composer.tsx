@@ -25,6 +25,7 @@ import { showError } from '../../../components/notify';
 import { useInboxT } from '../i18n';
 import { checkFile, composerLimits, UPLOAD_ACCEPT } from '../model/composer';
 import { notifyDone, notifyProblem } from '../notify';
+import { AiSuggest } from './AiSuggest';
 import { type TemplateTarget, useTemplatePicker } from './TemplatePicker';
 
 // The reply box (docs/product/validation.md limits while typing): characters (and bytes) left for this network and kind, the
@@ -266,6 +267,7 @@ export function Composer({
           </Group>
         )}
         {templates.element}
+        <AiSuggest target={templateTarget} text={text} onText={changeText} disabled={sending} />
         <Textarea
           value={text}
           onChange={(event) => changeText(event.currentTarget.value)}

@@ -1,0 +1,177 @@
+import type { AiSuggestBody, MessageKey } from '@otklik/shared';
+import { and, asc, desc, eq, inArray, isNull, or } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { type aiAgents, authors, items, messages, replyTemplates } from '../../db/schema';
+import { AppError } from '../../http/errors';
+import type { Sealer } from '../../lib/crypto';
+
+// Suggestions (issue 21): the prompt is built only from the one conversation the caller asked about
+// (already scoped by the route), its space's templates and the agent's own instructions and knowledge.
+// The key goes only into the Authorization header, never into the prompt or a log.
+
+type Agent = typeof aiAgents.$inferSelect;
+type Item = typeof items.$inferSelect;
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+const HISTORY_LIMIT = 30;
+const TEMPLATES_LIMIT = 10;
+
+const TASKS: Record<AiSuggestBody['mode'], (b: AiSuggestBody) => string> = {
+  reply: () =>
+    'Write a reply from the operator to the customer’s last message, in the customer’s language. Output only the reply text.',
+  shorten: () =>
+    'Shorten the operator’s draft below, keeping its meaning and language. Output only the shortened text.',
+  rewrite_tone: (b) =>
+    `Rewrite the operator’s draft below in a ${b.target || 'polite, friendly'} tone, in the same language. Output only the rewritten text.`,
+  translate: (b) =>
+    `Translate the operator’s draft below into the language "${b.target || 'en'}". Output only the translation.`,
+};
+
+type Line = { own: boolean; author: string | null; text: string };
+
+async function authorNames(db: Db, ids: (number | null)[]): Promise<Map<number, string>> {
+  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .select({ id: authors.id, name: authors.name })
+    .from(authors)
+    .where(inArray(authors.id, wanted));
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** A comment with its post, its parent and the replies under it, oldest first. */
+export async function itemConversation(db: Db, item: Item): Promise<Line[]> {
+  const related = [item.postId, item.parentId].filter((id): id is number => id !== null);
+  const context = related.length
+    ? await db
+        .select()
+        .from(items)
+        .where(and(eq(items.spaceId, item.spaceId), inArray(items.id, related)))
+    : [];
+  const replies = await db
+    .select()
+    .from(items)
+    .where(and(eq(items.spaceId, item.spaceId), eq(items.parentId, item.id)))
+    .orderBy(asc(items.createdAt), asc(items.id))
+    .limit(HISTORY_LIMIT);
+  const rows = [...context.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()), item, ...replies];
+  const names = await authorNames(
+    db,
+    rows.map((r) => r.authorId),
+  );
+  return rows.map((r) => ({
+    own: r.isOwn,
+    author: r.authorId === null ? null : (names.get(r.authorId) ?? null),
+    text: r.text,
+  }));
+}
+
+/** The chat's last messages, oldest first. */
+export async function chatConversation(
+  db: Db,
+  chat: { id: number; spaceId: number; authorId: number | null },
+): Promise<Line[]> {
+  const rows = await db
+    .select({ isOwn: messages.isOwn, text: messages.text })
+    .from(messages)
+    .where(and(eq(messages.spaceId, chat.spaceId), eq(messages.chatId, chat.id)))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(HISTORY_LIMIT);
+  const names = await authorNames(db, [chat.authorId]);
+  const customer = chat.authorId === null ? null : (names.get(chat.authorId) ?? null);
+  return rows.reverse().map((r) => ({ own: r.isOwn, author: r.isOwn ? null : customer, text: r.text }));
+}
+
+export async function spaceTemplates(db: Db, spaceId: number, userId: number) {
+  return db
+    .select({ title: replyTemplates.title, text: replyTemplates.text })
+    .from(replyTemplates)
+    .where(
+      and(
+        eq(replyTemplates.spaceId, spaceId),
+        or(isNull(replyTemplates.userId), eq(replyTemplates.userId, userId)),
+      ),
+    )
+    .orderBy(desc(replyTemplates.usageCount), asc(replyTemplates.id))
+    .limit(TEMPLATES_LIMIT);
+}
+
+export function buildPrompt(
+  agent: Pick<Agent, 'instructions' | 'knowledge'>,
+  conversation: Line[],
+  templates: { title: string; text: string }[],
+  body: AiSuggestBody,
+): ChatMessage[] {
+  const system = [
+    'You help a customer-support operator answer customers on social networks and messengers.',
+    'The operator reviews and edits your text before anything is sent.',
+  ];
+  if (agent.instructions.trim()) system.push(`Instructions:\n${agent.instructions.trim()}`);
+  if (agent.knowledge.length) system.push(`Knowledge:\n${agent.knowledge.map((k) => `- ${k}`).join('\n')}`);
+  if (templates.length) {
+    system.push(
+      `Reply templates of the team:\n${templates.map((t) => `- ${t.title}: ${t.text}`).join('\n')}`,
+    );
+  }
+  const transcript = conversation
+    .filter((line) => line.text.trim())
+    .map(
+      (line) =>
+        `${line.own ? 'Operator' : `Customer${line.author ? ` (${line.author})` : ''}`}: ${line.text}`,
+    )
+    .join('\n');
+  const user = [`Conversation:\n${transcript || '(empty)'}`, TASKS[body.mode](body)];
+  if (body.mode !== 'reply') user.push(`Draft:\n${body.text ?? ''}`);
+  else if (body.text?.trim()) user.push(`The operator's draft so far:\n${body.text}`);
+  return [
+    { role: 'system', content: system.join('\n\n') },
+    { role: 'user', content: user.join('\n\n') },
+  ];
+}
+
+function providerError(status: number, key: MessageKey, params?: Record<string, string | number>) {
+  return new AppError(status, key, { errorType: 'ai_provider', ...(params ? { params } : {}) });
+}
+
+/** POST {base_url}/chat/completions, non-streaming; provider failures become translated errors. */
+export async function complete(
+  agent: Agent,
+  sealer: Sealer,
+  prompt: ChatMessage[],
+  timeoutMs: number,
+): Promise<string> {
+  const url = `${agent.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (agent.apiKeySealed) headers.authorization = `Bearer ${sealer.open(agent.apiKeySealed)}`;
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ model: agent.model, messages: prompt, stream: false }),
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'error',
+    });
+  } catch (error) {
+    const name = (error as Error).name;
+    if (name === 'TimeoutError' || name === 'AbortError') throw providerError(504, 'ai.provider.timeout');
+    throw providerError(502, 'ai.provider.unreachable');
+  }
+  if (res.status === 401 || res.status === 403) throw providerError(502, 'ai.provider.unauthorized');
+  if (res.status === 429) throw providerError(502, 'ai.provider.rateLimited');
+  if (!res.ok) throw providerError(502, 'ai.provider.failed', { status: res.status });
+  let json: { choices?: { message?: { content?: unknown } }[] };
+  try {
+    json = (await res.json()) as typeof json;
+  } catch (error) {
+    if ((error as Error).name === 'TimeoutError') throw providerError(504, 'ai.provider.timeout');
+    throw providerError(502, 'ai.provider.empty');
+  }
+  const content = json.choices?.[0]?.message?.content;
+  if (typeof content !== 'string' || !content.trim()) throw providerError(502, 'ai.provider.empty');
+  return content.trim();
+}

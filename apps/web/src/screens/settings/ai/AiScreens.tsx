@@ -1,0 +1,318 @@
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Center,
+  Checkbox,
+  Group,
+  Loader,
+  Paper,
+  PasswordInput,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import type { AiAgentDto } from '@otklik/shared';
+import { pathFor } from '@otklik/shared/routes';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useAiAgents, useCreateAiAgent, useDeleteAiAgent, useUpdateAiAgent } from '../../../api/ai';
+import { ApiError } from '../../../api/errors';
+import { RecordNotFound } from '../../../app/RecordNotFound';
+import { ConfirmAction } from '../../../components/ConfirmAction';
+import { showError, showSaved } from '../../../components/notify';
+import { PageHeader } from '../../../components/PageHeader';
+import { SpaceSelect } from '../../../components/SpaceSelect';
+import { useManagedSpace } from '../tags/TagsScreens';
+
+// Settings → AI assistant (issue 21): the space's agents — an OpenAI-compatible endpoint, model, key
+// (only "set / not set" comes back), instructions and knowledge. Suggestions themselves are
+// features/inbox/components/AiSuggest.tsx in the composer.
+
+/** settings/ai */
+export function AiAgentsScreen() {
+  const { t } = useTranslation();
+  const { spaces, spaceId, setSpace } = useManagedSpace('ai.manage');
+  const list = useAiAgents(spaces.length > 0);
+  const remove = useDeleteAiAgent();
+  if (spaces.length === 0) return <AiOff />;
+  const inSpace = (list.data?.items ?? []).filter((x) => x.space_id === spaceId);
+  return (
+    <Stack gap="lg">
+      <PageHeader
+        title={t('settings.ai.heading')}
+        actions={
+          <Button
+            component={Link}
+            to={pathFor('settings-ai-create', {}, { space_id: spaceId ?? undefined })}
+            leftSection={<IconPlus size={16} />}
+            data-testid="ai-add"
+          >
+            {t('settings.ai.add')}
+          </Button>
+        }
+      />
+      <Text c="dimmed" fz="sm">
+        {t('settings.ai.hint')}
+      </Text>
+      <SpaceSelect spaces={spaces} value={spaceId} onChange={setSpace} />
+      {list.isPending ? (
+        <Center py={40}>
+          <Loader />
+        </Center>
+      ) : list.error ? (
+        <Alert color="red" variant="light" role="alert" title={t('settings.ai.loadError')}>
+          <Group justify="space-between">
+            <Text fz="sm">{list.error.message}</Text>
+            <Button size="compact-sm" variant="white" onClick={() => void list.refetch()}>
+              {t('settings.ai.retry')}
+            </Button>
+          </Group>
+        </Alert>
+      ) : inSpace.length === 0 ? (
+        <Paper withBorder radius="md" p="xl">
+          <Text ta="center" c="dimmed" data-testid="ai-empty">
+            {t('settings.ai.empty')}
+          </Text>
+        </Paper>
+      ) : (
+        <Paper withBorder radius="md" p={0}>
+          {inSpace.map((agent) => (
+            <Group
+              key={agent.id}
+              justify="space-between"
+              p="sm"
+              wrap="nowrap"
+              style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}
+              data-testid="ai-row"
+            >
+              <Stack gap={2} miw={0}>
+                <Anchor
+                  component={Link}
+                  to={pathFor('settings-ai-agent', { id: agent.id })}
+                  fz="sm"
+                  fw={500}
+                  truncate="end"
+                >
+                  {agent.name}
+                </Anchor>
+                <Text fz="xs" c="dimmed" truncate="end">
+                  {agent.model} · {agent.base_url}
+                </Text>
+              </Stack>
+              <Group gap="xs" wrap="nowrap">
+                <Badge
+                  variant="light"
+                  color={agent.api_key_set ? 'teal' : 'gray'}
+                  style={{ textTransform: 'none' }}
+                >
+                  {agent.api_key_set ? t('settings.ai.keySet') : t('settings.ai.keyNotSet')}
+                </Badge>
+                <ConfirmAction
+                  title={t('settings.ai.deleteTitle', { name: agent.name })}
+                  message={t('settings.ai.deleteText')}
+                  confirmLabel={t('settings.ai.delete')}
+                  onConfirm={() => remove.mutateAsync(agent.id)}
+                >
+                  {(open) => (
+                    <Tooltip label={t('settings.ai.delete')}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        onClick={open}
+                        aria-label={t('settings.ai.delete')}
+                      >
+                        <IconTrash size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                  )}
+                </ConfirmAction>
+              </Group>
+            </Group>
+          ))}
+        </Paper>
+      )}
+    </Stack>
+  );
+}
+
+/** settings/ai/create and settings/ai/:id */
+export function AiAgentScreen() {
+  const { t } = useTranslation();
+  const params = useParams();
+  const id = params.id ? Number(params.id) : null;
+  const { spaces, spaceId } = useManagedSpace('ai.manage');
+  const list = useAiAgents(spaces.length > 0);
+  if (spaces.length === 0) return <AiOff />;
+  if (list.isPending) {
+    return (
+      <Center py={40}>
+        <Loader />
+      </Center>
+    );
+  }
+  if (list.error) {
+    return (
+      <Alert color="red" variant="light" role="alert" title={t('settings.ai.loadError')}>
+        {list.error.message}
+      </Alert>
+    );
+  }
+  const agent = id ? list.data?.items.find((x) => x.id === id) : undefined;
+  if (id && !agent) return <RecordNotFound title={t('settings.ai.notFound')} />;
+  return <AiAgentForm key={id ?? 'new'} agent={agent} spaceId={agent?.space_id ?? spaceId ?? 0} />;
+}
+
+/** Knowledge snippets are paragraphs: a blank line separates them. */
+const splitKnowledge = (text: string) =>
+  text
+    .split(/\n\s*\n/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+function AiAgentForm({ agent, spaceId }: { agent?: AiAgentDto; spaceId: number }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const create = useCreateAiAgent();
+  const update = useUpdateAiAgent();
+  const [name, setName] = useState(agent?.name ?? '');
+  const [baseUrl, setBaseUrl] = useState(agent?.base_url ?? '');
+  const [model, setModel] = useState(agent?.model ?? '');
+  const [apiKey, setApiKey] = useState('');
+  const [removeKey, setRemoveKey] = useState(false);
+  const [instructions, setInstructions] = useState(agent?.instructions ?? '');
+  const [knowledge, setKnowledge] = useState((agent?.knowledge ?? []).join('\n\n'));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const onError = (error: unknown) => {
+    if (error instanceof ApiError && Object.keys(error.fields).length > 0) setErrors(error.fields);
+    else showError(error);
+  };
+  return (
+    <Stack gap="lg" maw={640}>
+      <PageHeader title={agent ? agent.name : t('titles.settings-ai-create')} />
+      <Paper withBorder radius="md" p="md">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            setErrors({});
+            const body = {
+              name: name.trim(),
+              base_url: baseUrl.trim(),
+              model: model.trim(),
+              instructions,
+              knowledge: splitKnowledge(knowledge),
+              // Absent keeps the stored key; empty removes it.
+              ...(apiKey.trim() ? { api_key: apiKey.trim() } : removeKey ? { api_key: '' } : {}),
+            };
+            const done = {
+              onSuccess: () => {
+                showSaved(t('settings.ai.saved'));
+                navigate(pathFor('settings-ai', {}, { space_id: spaceId }));
+              },
+              onError,
+            };
+            if (agent) update.mutate({ id: agent.id, ...body }, done);
+            else create.mutate({ ...body, space_id: spaceId }, done);
+          }}
+        >
+          <Stack gap="sm">
+            <TextInput
+              label={t('settings.ai.name')}
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              error={errors.name}
+              maxLength={120}
+              data-testid="ai-name"
+            />
+            <TextInput
+              label={t('settings.ai.baseUrl')}
+              description={t('settings.ai.baseUrlHint')}
+              value={baseUrl}
+              onChange={(e) => setBaseUrl(e.currentTarget.value)}
+              error={errors.base_url}
+              placeholder="https://api.openai.com/v1"
+              data-testid="ai-base-url"
+            />
+            <TextInput
+              label={t('settings.ai.model')}
+              value={model}
+              onChange={(e) => setModel(e.currentTarget.value)}
+              error={errors.model}
+              placeholder="gpt-4o-mini"
+              data-testid="ai-model"
+            />
+            <PasswordInput
+              label={t('settings.ai.apiKey')}
+              description={agent?.api_key_set ? t('settings.ai.apiKeySet') : t('settings.ai.apiKeyHint')}
+              value={apiKey}
+              onChange={(e) => setApiKey(e.currentTarget.value)}
+              error={errors.api_key}
+              autoComplete="off"
+              data-testid="ai-api-key"
+            />
+            {agent?.api_key_set && !apiKey && (
+              <Checkbox
+                label={t('settings.ai.apiKeyRemove')}
+                checked={removeKey}
+                onChange={(e) => setRemoveKey(e.currentTarget.checked)}
+              />
+            )}
+            <Textarea
+              label={t('settings.ai.instructions')}
+              description={t('settings.ai.instructionsHint')}
+              value={instructions}
+              onChange={(e) => setInstructions(e.currentTarget.value)}
+              error={errors.instructions}
+              autosize
+              minRows={3}
+              maxRows={12}
+              data-testid="ai-instructions"
+            />
+            <Textarea
+              label={t('settings.ai.knowledge')}
+              description={t('settings.ai.knowledgeHint')}
+              value={knowledge}
+              onChange={(e) => setKnowledge(e.currentTarget.value)}
+              error={errors.knowledge}
+              autosize
+              minRows={3}
+              maxRows={16}
+              data-testid="ai-knowledge"
+            />
+            <Group>
+              <Button type="submit" loading={create.isPending || update.isPending} data-testid="ai-save">
+                {agent ? t('settings.ai.save') : t('settings.ai.create')}
+              </Button>
+              <Button
+                variant="default"
+                component={Link}
+                to={pathFor('settings-ai', {}, { space_id: spaceId })}
+              >
+                {t('settings.ai.cancel')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Paper>
+    </Stack>
+  );
+}
+
+/** The AI assistant is off for the caller (the space flag or the role). */
+function AiOff() {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="lg">
+      <PageHeader title={t('settings.ai.heading')} />
+      <Alert color="gray" variant="light" data-testid="ai-off">
+        {t('settings.ai.off')}
+      </Alert>
+    </Stack>
+  );
+}
