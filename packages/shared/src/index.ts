@@ -16,6 +16,7 @@ export * from './i18n';
 export * from './issues';
 export * from './language';
 export * from './macros';
+export * from './monitoring';
 export * from './messages';
 export * from './notes';
 export * from './notifications';
