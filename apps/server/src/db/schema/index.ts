@@ -10,6 +10,7 @@ export * from './inbox';
 export * from './instance';
 export * from './issues';
 export * from './macros';
+export * from './monitoring';
 export * from './mail';
 export * from './notes';
 export * from './notifications';
