@@ -185,7 +185,7 @@ const ru = {
   'monitoring.query.empty': 'Введите слова для поиска',
   'monitoring.query.quote': 'Не закрыта кавычка',
   'monitoring.query.paren': 'Не совпадают скобки',
-  'monitoring.query.operator': 'Оператору AND, OR или NOT не хватает слова рядом',
+  'monitoring.query.operator': 'Оператору И, ИЛИ или НЕ не хватает слова рядом',
   'monitoring.query.onlyNot': 'Запрос должен что-то искать, а не только исключать',
   'monitoring.query.tooLong': 'Слишком длинный запрос',
   'monitoring.queries.tooMany': 'В пространстве не больше {{limit}} запросов',

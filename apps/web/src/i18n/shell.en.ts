@@ -2,6 +2,7 @@ import { apiAccessEn } from './apiAccess.en';
 import { billingEn } from './billing.en';
 import { botsEn } from './bots.en';
 import { csiEn } from './csi.en';
+import { monitoringEn } from './monitoring.en';
 import { emotionsEn } from './emotions.en';
 import { factsEn } from './facts.en';
 import { issuesEn } from './issues.en';
@@ -99,6 +100,7 @@ export const shellEn: Dictionary<ShellResources> = {
 
 export const settingsEn: Dictionary<SettingsResources> = {
   csi: csiEn,
+  monitoring: monitoringEn,
   facts: factsEn,
   oauth: oauthEn,
   logs: logsEn,

@@ -4,6 +4,7 @@ import { apiAccessRu } from './apiAccess.ru';
 import { billingRu } from './billing.ru';
 import { botsRu } from './bots.ru';
 import { csiRu } from './csi.ru';
+import { monitoringRu } from './monitoring.ru';
 import { emotionsRu } from './emotions.ru';
 import { factsRu } from './facts.ru';
 import { issuesRu } from './issues.ru';
@@ -101,6 +102,7 @@ export type ShellResources = typeof shellRu;
 
 export const settingsRu = {
   csi: csiRu,
+  monitoring: monitoringRu,
   facts: factsRu,
   oauth: oauthRu,
   logs: logsRu,
