@@ -138,7 +138,8 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   monitoring: {
-    usage: 'monitoring <space id> <queries>             how many monitoring queries the space may keep (0 = off)',
+    usage:
+      'monitoring <space id> <queries>             how many monitoring queries the space may keep (0 = off)',
     async run(db, args, print) {
       const spaceId = intArg(args[0], 'space id');
       const limit = Number(args[1]);
