@@ -1,8 +1,10 @@
 import type { AddressInfo } from 'node:net';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { commentEvent, messageEvent } from '../../../test/inbox-helpers';
 import { openSocket } from '../../../test/socket';
+import { auditLog } from '../../db/schema';
 import { buildAdmin, buildMember, buildObject, buildUserGroup } from '../authors/test-helpers';
 import { ingest } from '../inbox/ingest';
 
@@ -107,6 +109,21 @@ describe('monitoring', { timeout: 120_000 }, () => {
     expect(read.json()).toEqual({ updated: 1 });
     expect(await counter(admin.headers)).toBe(0);
     expect((await mentions(admin.headers, queryId)).items[0]!.read).toBe(true);
+
+    // Deleting the query takes its mentions along; the action log keeps who added and deleted it.
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/v1/monitoring/queries/${queryId}`,
+      headers: admin.headers,
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    const logged = await db()
+      .select({ kind: auditLog.kind })
+      .from(auditLog)
+      .where(and(eq(auditLog.spaceId, spaceId)));
+    expect(logged.map((r) => r.kind)).toEqual(
+      expect.arrayContaining(['monitoring_query.created', 'monitoring_query.deleted']),
+    );
   });
 
   it('validates the query in the reader’s language, keeps the space’s query limit and the group limits', async () => {
