@@ -18,6 +18,7 @@ export * from './issues';
 export * from './language';
 export * from './macros';
 export * from './messages';
+export * from './monitoring';
 export * from './notes';
 export * from './notifications';
 export * from './oauthapps';

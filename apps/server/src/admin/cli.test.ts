@@ -121,6 +121,15 @@ describe('npm run admin', () => {
     expect((await spaceRow(owner.space.id)).settings).toMatchObject({ labels: false });
   });
 
+  it('sets how many monitoring queries a space keeps', async () => {
+    const owner = await buildAdmin(t);
+    const id = String(owner.space.id);
+    expect(await admin('monitoring', id, '3')).toEqual([`space ${id}: monitoring queries 3`]);
+    expect((await spaceRow(owner.space.id)).settings).toMatchObject({ monitoring_count: 3 });
+    await admin('monitoring', id, '0');
+    expect((await spaceRow(owner.space.id)).settings).toMatchObject({ monitoring_count: 0 });
+  });
+
   it('makes a user an administrator and resets a password, ending their sessions', async () => {
     const owner = await buildAdmin(t);
     const other = await buildAdmin(t);

@@ -137,6 +137,22 @@ export const COMMANDS: Record<string, Command> = {
       print(`space ${spaceId}: ${flag} ${args[2]}`);
     },
   },
+  monitoring: {
+    usage:
+      'monitoring <space id> <queries>             how many monitoring queries the space may keep (0 = off)',
+    async run(db, args, print) {
+      const spaceId = intArg(args[0], 'space id');
+      const limit = Number(args[1]);
+      if (!args[1] || !Number.isInteger(limit) || limit < 0 || limit > 1000)
+        throw new UsageError('queries must be a whole number from 0 to 1000');
+      await getSpace(db, spaceId);
+      await db
+        .update(spaces)
+        .set({ settings: sql`${spaces.settings} || ${JSON.stringify({ monitoring_count: limit })}::jsonb` })
+        .where(eq(spaces.id, spaceId));
+      print(`space ${spaceId}: monitoring queries ${limit}`);
+    },
+  },
   'make-admin': {
     usage: 'make-admin <email> <space id>              give a user the administrator role in a space',
     async run(db, args, print) {

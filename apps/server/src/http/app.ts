@@ -32,6 +32,7 @@ import { ListPageCache } from '../modules/inbox/page-cache';
 import { registerInboxModule } from '../modules/inbox/routes';
 import { registerIssuesModule } from '../modules/issues/routes';
 import { registerMacrosModule } from '../modules/macros/routes';
+import { registerMonitoringModule } from '../modules/monitoring/routes';
 import { registerNotesModule } from '../modules/notes/routes';
 import { registerNotificationsModule } from '../modules/notifications/routes';
 import { registerOAuthAppsModule } from '../modules/oauthapps/routes';
@@ -170,6 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await registerOAuthAppsModule(v1, deps, authenticate);
       await registerAuditModule(v1, deps, authenticate);
       await registerNotesModule(v1, deps, authenticate);
+      await registerMonitoringModule(v1, deps, authenticate);
       await registerIssuesModule(v1, deps, authenticate);
       await registerNotificationsModule(v1, deps, authenticate);
       await registerMacrosModule(v1, deps, authenticate);

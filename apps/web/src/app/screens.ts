@@ -57,6 +57,7 @@ export const screens: Partial<Record<RouteName, LazyExoticComponent<ComponentTyp
   'stats-rules': lazyScreen(() => import('../features/stats/screens/RulesStatsScreen')),
   'stats-csi': lazyScreen(() => import('../features/stats/screens/CsiStatsScreen')),
   csi: lazyScreen(() => import('../screens/csi/CsiScreen')),
+  'monitoring-page': lazyScreen(() => import('../screens/monitoring/MonitoringScreen')),
   'settings-csi': lazyScreen(() => import('../screens/settings/csi/CsiSettingsScreen')),
   'stats-bots': lazyScreen(() => import('../features/stats/screens/BotsStatsScreen')),
   // Scheduled reports: the statistics tab and the /reports section, one screen (docs/statistics.md).

@@ -8,6 +8,7 @@ import { factsEn } from './facts.en';
 import { issuesEn } from './issues.en';
 import { logsEn } from './logs.en';
 import { macrosEn } from './macros.en';
+import { monitoringEn } from './monitoring.en';
 import { notifyEn } from './notify.en';
 import { oauthEn } from './oauth.en';
 import { qaEn } from './qa.en';
@@ -100,6 +101,7 @@ export const shellEn: Dictionary<ShellResources> = {
 
 export const settingsEn: Dictionary<SettingsResources> = {
   csi: csiEn,
+  monitoring: monitoringEn,
   facts: factsEn,
   oauth: oauthEn,
   logs: logsEn,

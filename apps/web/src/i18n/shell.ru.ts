@@ -10,6 +10,7 @@ import { factsRu } from './facts.ru';
 import { issuesRu } from './issues.ru';
 import { logsRu } from './logs.ru';
 import { macrosRu } from './macros.ru';
+import { monitoringRu } from './monitoring.ru';
 import { notifyRu } from './notify.ru';
 import { oauthRu } from './oauth.ru';
 import { qaRu } from './qa.ru';
@@ -102,6 +103,7 @@ export type ShellResources = typeof shellRu;
 
 export const settingsRu = {
   csi: csiRu,
+  monitoring: monitoringRu,
   facts: factsRu,
   oauth: oauthRu,
   logs: logsRu,

@@ -25,6 +25,8 @@ const INVALIDATES: Record<string, readonly QueryKey[]> = {
   'issues.changed': [queryKeys.counts, ['issues']],
   // Issue 18: the user's own notifications changed (a new one, read in another tab): the bell reloads.
   'notifications.changed': [['notifications']],
+  // Issue 21: mentions landed or were read, a query changed: the monitoring page and its badge reload.
+  monitoring: [queryKeys.counts, ['monitoring']],
 };
 
 // The live wall (stats/live) follows the queue and people's statuses, but a busy space sends many messages

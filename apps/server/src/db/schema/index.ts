@@ -12,6 +12,7 @@ export * from './instance';
 export * from './issues';
 export * from './macros';
 export * from './mail';
+export * from './monitoring';
 export * from './notes';
 export * from './notifications';
 export * from './oauthapps';

@@ -7,6 +7,7 @@ import { pgSafeDeep } from '../../lib/pg-text';
 import type { EventBus } from '../../realtime/bus';
 import { captureAnswers } from '../csi/answers';
 import { type EmotionReader, emotionColumns, emotionReader } from '../emotions/service';
+import { matchArrivals } from '../monitoring/matcher';
 import { queueWatchedArrivals } from '../notifications/watches';
 import { companySettingsSchema } from '../organisation/schemas';
 import { queueArrivals, rulesQueuedEvent } from '../rules/queue';
@@ -343,6 +344,8 @@ async function storeItems(
     received.map((r) => r.id),
   );
   if (rulesQueued || watchQueued) published.push(rulesQueuedEvent());
+  // Monitoring (issue 21): keyword queries over received public content; matches become mentions.
+  await matchArrivals(db, object.spaceId, received, published);
   const authorById = new Map([...authorRows.values()].map((a) => [a.id, presentAuthor(a)]));
   published.push({
     type: 'items.created',

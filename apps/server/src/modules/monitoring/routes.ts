@@ -1,0 +1,152 @@
+import { monitoringQueryInputSchema } from '@otklik/shared';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../http/app';
+import { type AuthContext, requireAuth } from '../../http/auth';
+import { loadActor, spaceIdsWhere } from '../spaces/actor';
+import { registerCounter } from '../spaces/counts';
+import * as service from './service';
+
+const bearer = [{ bearer: [] }];
+const TAG = ['monitoring'];
+const id = z.coerce
+  .number()
+  .int()
+  .positive()
+  .max(2 ** 31 - 1);
+const idParams = z.object({ id });
+const spaceQuery = z.object({ space_id: id.optional() });
+const pageQuery = z.object({ page: z.coerce.number().int().min(1).max(10_000).default(1) });
+const readBody = z.object({ ids: z.array(id).max(500).optional() });
+
+const presentQuery = (r: { id: number; spaceId: number; name: string; query: string; createdAt: Date }) => ({
+  id: r.id,
+  space_id: r.spaceId,
+  name: r.name,
+  query: r.query,
+  unread: 0,
+  total: 0,
+  created_at: Math.floor(r.createdAt.getTime() / 1000),
+});
+
+/** Monitoring (issue 21): keyword queries per space and the mentions they caught. */
+export async function registerMonitoringModule(
+  root: FastifyInstance,
+  deps: AppDeps,
+  authenticate: (token: string) => Promise<AuthContext>,
+) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const authenticated = requireAuth(authenticate);
+  const { db } = deps.database;
+  registerCounter('monitoring_count', (d, actor) => service.unreadCount(d, actor));
+
+  app.get(
+    '/monitoring/queries',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Keyword queries with their unread and total mentions',
+        querystring: spaceQuery,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const allowed = spaceIdsWhere(actor, service.VIEW);
+      const spaceIds =
+        req.query.space_id === undefined ? allowed : allowed.filter((s) => s === req.query.space_id);
+      return { items: await service.listQueries(db, actor, spaceIds), spaces: allowed };
+    },
+  );
+
+  app.post(
+    '/monitoring/queries',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Add a keyword query',
+        body: monitoringQueryInputSchema,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      return presentQuery(await service.createQuery(db, actor, req.body));
+    },
+  );
+
+  app.put(
+    '/monitoring/queries/:id',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Change a keyword query (mentions caught before stay)',
+        params: idParams,
+        body: monitoringQueryInputSchema,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      return presentQuery(await service.updateQuery(db, actor, req.params.id, req.body));
+    },
+  );
+
+  app.delete(
+    '/monitoring/queries/:id',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Delete a keyword query and its mentions',
+        params: idParams,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      await service.deleteQuery(db, deps.bus, actor, req.params.id);
+      return { ok: true };
+    },
+  );
+
+  app.get(
+    '/monitoring/queries/:id/mentions',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Mentions a query caught, newest first, paged',
+        params: idParams,
+        querystring: pageQuery,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      return service.listMentions(db, actor, req.params.id, req.query.page);
+    },
+  );
+
+  app.post(
+    '/monitoring/queries/:id/read',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Mark mentions read: the listed ids, or all of the query',
+        params: idParams,
+        body: readBody,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      return { updated: await service.markRead(db, deps.bus, actor, req.params.id, req.body.ids) };
+    },
+  );
+}

@@ -1,0 +1,426 @@
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Grid,
+  Group,
+  Modal,
+  NavLink,
+  Paper,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import {
+  can,
+  MONITORING_NAME_MAX,
+  MONITORING_QUERY_MAX,
+  type MonitoringQueryDto,
+  monitoringQueryInputSchema,
+  spaceSettingsSchema,
+} from '@otklik/shared';
+import { pathFor } from '@otklik/shared/routes';
+import { IconCheck, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { ApiError } from '../../api/errors';
+import {
+  useDeleteMonitoringQuery,
+  useMarkMentionsRead,
+  useMonitoringMentions,
+  useMonitoringQueries,
+  useSaveMonitoringQuery,
+} from '../../api/monitoring';
+import { useShell } from '../../app/shell/ShellContext';
+import { ConfirmAction } from '../../components/ConfirmAction';
+import { showError, showSaved } from '../../components/notify';
+import { PageHeader } from '../../components/PageHeader';
+import { QueryState } from '../../components/QueryState';
+import { SpaceSelect } from '../../components/SpaceSelect';
+import { ProviderIcon } from '../../features/inbox/components/ProviderIcon';
+import { useLocale, useMessage } from '../../i18n/useLocale';
+import { formatDateTime } from '../../lib/format';
+
+// monitoring (issue 21): the space's keyword queries on the left (unread counts), the selected query's
+// mentions on the right, newest first, a page at a time; each opens its comment. The socket `monitoring`
+// message reloads both (realtime/cache.ts). Space, query and page are kept in the address.
+
+type Editing = { query?: MonitoringQueryDto } | null;
+
+export default function MonitoringScreen() {
+  const { t } = useTranslation();
+  const { config, actor } = useShell();
+  const [params, setParams] = useSearchParams();
+  const spaces = config.spaces.filter((s) => can(actor, 'monitoring.view', s.id));
+  const requested = Number(params.get('space_id'));
+  const spaceId = spaces.find((s) => s.id === requested)?.id ?? spaces[0]?.id ?? null;
+  const space = spaces.find((s) => s.id === spaceId);
+  const limit = space ? spaceSettingsSchema.parse(space.settings).monitoring_count : 0;
+  const list = useMonitoringQueries();
+  const queries = (list.data?.items ?? []).filter((q) => q.space_id === spaceId);
+  const selectedId = Number(params.get('query_id'));
+  const selected = queries.find((q) => q.id === selectedId) ?? queries[0] ?? null;
+  const page = Number(params.get('page')) || 1;
+  const [editing, setEditing] = useState<Editing>(null);
+  const remove = useDeleteMonitoringQuery();
+  const set = (next: Record<string, string | null>) => {
+    const p = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(next)) {
+      if (value) p.set(key, value);
+      else p.delete(key);
+    }
+    setParams(p, { replace: true });
+  };
+
+  return (
+    <Stack gap="lg">
+      <PageHeader
+        title={t('settings.monitoring.heading')}
+        description={t('settings.monitoring.hint')}
+        actions={
+          spaceId !== null && (
+            <Button
+              leftSection={<IconPlus size={16} />}
+              onClick={() => setEditing({})}
+              disabled={queries.length >= limit}
+              data-testid="monitoring-add"
+            >
+              {t('settings.monitoring.add')}
+            </Button>
+          )
+        }
+      />
+      <SpaceSelect
+        spaces={spaces}
+        value={spaceId}
+        onChange={(id) => set({ space_id: String(id), query_id: null, page: null })}
+      />
+      <QueryState queries={[list]}>
+        {() => (
+          <Grid gap="md">
+            <Grid.Col span={{ base: 12, md: 4 }}>
+              <Paper withBorder radius="md" p="xs" data-testid="monitoring-queries">
+                <Group justify="space-between" px="xs" pb="xs">
+                  <Text fw={600}>{t('settings.monitoring.queries')}</Text>
+                  <Text fz="xs" c="dimmed">
+                    {t('settings.monitoring.limit', { count: queries.length, limit })}
+                  </Text>
+                </Group>
+                {queries.length === 0 ? (
+                  <Text c="dimmed" fz="sm" p="xs" data-testid="monitoring-no-queries">
+                    {t('settings.monitoring.noQueries')}
+                  </Text>
+                ) : (
+                  queries.map((q) => (
+                    <NavLink
+                      key={q.id}
+                      active={q.id === selected?.id}
+                      onClick={() => set({ query_id: String(q.id), page: null })}
+                      label={q.name}
+                      description={q.query}
+                      data-testid="monitoring-query"
+                      rightSection={
+                        q.unread > 0 ? (
+                          <Badge color="red" size="sm" data-testid="monitoring-query-unread">
+                            {q.unread}
+                          </Badge>
+                        ) : undefined
+                      }
+                    />
+                  ))
+                )}
+              </Paper>
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 8 }}>
+              {selected ? (
+                <Stack gap="sm">
+                  <Group justify="space-between" wrap="wrap" gap="xs">
+                    <Stack gap={0}>
+                      <Text fw={600} fz="lg">
+                        {selected.name}
+                      </Text>
+                      <Text fz="xs" c="dimmed">
+                        {t('settings.monitoring.total', { count: selected.total })}
+                      </Text>
+                    </Stack>
+                    <Group gap="xs">
+                      <Tooltip label={t('settings.monitoring.edit')}>
+                        <ActionIcon
+                          variant="default"
+                          onClick={() => setEditing({ query: selected })}
+                          aria-label={t('settings.monitoring.edit')}
+                          data-testid="monitoring-edit"
+                        >
+                          <IconPencil size={16} />
+                        </ActionIcon>
+                      </Tooltip>
+                      <ConfirmAction
+                        title={t('settings.monitoring.deleteTitle', { name: selected.name })}
+                        message={t('settings.monitoring.deleteText')}
+                        confirmLabel={t('settings.monitoring.delete')}
+                        onConfirm={() => remove.mutateAsync(selected.id)}
+                      >
+                        {(open) => (
+                          <Tooltip label={t('settings.monitoring.delete')}>
+                            <ActionIcon
+                              variant="default"
+                              color="red"
+                              onClick={open}
+                              aria-label={t('settings.monitoring.delete')}
+                              data-testid="monitoring-delete"
+                            >
+                              <IconTrash size={16} />
+                            </ActionIcon>
+                          </Tooltip>
+                        )}
+                      </ConfirmAction>
+                    </Group>
+                  </Group>
+                  <Mentions
+                    query={selected}
+                    page={page}
+                    onPage={(p) => set({ page: p > 1 ? String(p) : null })}
+                  />
+                </Stack>
+              ) : (
+                queries.length > 0 && <Text c="dimmed">{t('settings.monitoring.pick')}</Text>
+              )}
+            </Grid.Col>
+          </Grid>
+        )}
+      </QueryState>
+      {editing && spaceId !== null && (
+        <QueryForm
+          spaceId={spaceId}
+          query={editing.query}
+          onClose={() => setEditing(null)}
+          onSaved={(id) => {
+            setEditing(null);
+            set({ query_id: String(id), page: null });
+          }}
+        />
+      )}
+    </Stack>
+  );
+}
+
+function Mentions({
+  query,
+  page,
+  onPage,
+}: {
+  query: MonitoringQueryDto;
+  page: number;
+  onPage: (page: number) => void;
+}) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const mentions = useMonitoringMentions(query.id, page);
+  const read = useMarkMentionsRead();
+  return (
+    <QueryState queries={[mentions]}>
+      {() => {
+        const rows = mentions.data!.items;
+        if (rows.length === 0 && page === 1)
+          return (
+            <Paper withBorder radius="md" p="xl">
+              <Text ta="center" c="dimmed" data-testid="monitoring-empty">
+                {t('settings.monitoring.empty')}
+              </Text>
+            </Paper>
+          );
+        return (
+          <Stack gap="xs" data-testid="monitoring-mentions">
+            {query.unread > 0 && (
+              <Group justify="flex-end">
+                <Button
+                  variant="subtle"
+                  size="xs"
+                  onClick={() => read.mutate({ queryId: query.id })}
+                  data-testid="monitoring-read-all"
+                >
+                  {t('settings.monitoring.markAllRead')}
+                </Button>
+              </Group>
+            )}
+            {rows.map((m) => (
+              <Paper
+                key={m.id}
+                withBorder
+                radius="md"
+                p="sm"
+                data-testid="monitoring-mention"
+                data-read={m.read ? 'true' : 'false'}
+                style={m.read ? undefined : { borderLeft: '3px solid var(--mantine-color-red-6)' }}
+              >
+                <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
+                  <Group gap={6} wrap="nowrap" miw={0}>
+                    <ProviderIcon provider={m.provider} size={18} />
+                    <Text fz="sm" fw={500} truncate="end">
+                      {m.author_name ?? t('settings.monitoring.unknownAuthor')}
+                    </Text>
+                    {!m.read && (
+                      <Badge color="red" variant="light" size="xs">
+                        {t('settings.monitoring.new')}
+                      </Badge>
+                    )}
+                  </Group>
+                  <Text fz="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                    {formatDateTime(m.matched_at, locale)}
+                  </Text>
+                </Group>
+                <Text
+                  fz="sm"
+                  mt={6}
+                  style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+                  lineClamp={6}
+                >
+                  {m.text}
+                </Text>
+                <Group gap="md" mt={6}>
+                  <Anchor component={Link} to={pathFor('item', { id: m.item_id })} fz="sm">
+                    {t('settings.monitoring.open')}
+                  </Anchor>
+                  {m.url && (
+                    <Anchor href={m.url} target="_blank" rel="noopener noreferrer" fz="sm">
+                      {t('settings.monitoring.source')}
+                    </Anchor>
+                  )}
+                  {!m.read && (
+                    <Button
+                      variant="subtle"
+                      size="compact-xs"
+                      leftSection={<IconCheck size={14} />}
+                      onClick={() => read.mutate({ queryId: query.id, ids: [m.id] })}
+                      data-testid="monitoring-mark-read"
+                    >
+                      {t('settings.monitoring.markRead')}
+                    </Button>
+                  )}
+                </Group>
+              </Paper>
+            ))}
+            {(page > 1 || mentions.data!.has_more) && (
+              <Group justify="center">
+                <Button variant="default" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+                  {t('settings.monitoring.prev')}
+                </Button>
+                <Text fz="sm">{t('settings.monitoring.page', { page })}</Text>
+                <Button
+                  variant="default"
+                  disabled={!mentions.data!.has_more}
+                  onClick={() => onPage(page + 1)}
+                >
+                  {t('settings.monitoring.next')}
+                </Button>
+              </Group>
+            )}
+          </Stack>
+        );
+      }}
+    </QueryState>
+  );
+}
+
+function QueryForm({
+  spaceId,
+  query,
+  onClose,
+  onSaved,
+}: {
+  spaceId: number;
+  query?: MonitoringQueryDto;
+  onClose: () => void;
+  onSaved: (id: number) => void;
+}) {
+  const { t } = useTranslation();
+  const message = useMessage();
+  const save = useSaveMonitoringQuery();
+  const [name, setName] = useState(query?.name ?? '');
+  const [text, setText] = useState(query?.query ?? '');
+  const [submitted, setSubmitted] = useState(false);
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const values = { space_id: spaceId, name, query: text };
+  // The same parser as the server's: errors follow the typing after the first save attempt.
+  const live = submitted ? monitoringQueryInputSchema.safeParse(values) : null;
+  const errors: Record<string, string> = { ...serverErrors };
+  if (live && !live.success)
+    for (const issue of live.error.issues) errors[String(issue.path[0])] ??= message(issue.message);
+
+  const submit = () => {
+    setSubmitted(true);
+    const parsed = monitoringQueryInputSchema.safeParse(values);
+    if (!parsed.success) return;
+    setServerErrors({});
+    save.mutate(
+      { ...parsed.data, id: query?.id },
+      {
+        onSuccess: (saved) => {
+          showSaved(t('settings.monitoring.saved'));
+          onSaved(saved.id);
+        },
+        onError: (error: Error) => {
+          if (error instanceof ApiError && Object.keys(error.fields).length > 0)
+            setServerErrors(error.fields);
+          else showError(error);
+        },
+      },
+    );
+  };
+
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={
+        query ? t('settings.monitoring.editTitle', { name: query.name }) : t('settings.monitoring.newTitle')
+      }
+      size="lg"
+    >
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <Stack gap="sm">
+          <TextInput
+            label={t('settings.monitoring.name')}
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            error={errors.name}
+            maxLength={MONITORING_NAME_MAX}
+            data-autofocus
+            data-testid="monitoring-name"
+          />
+          <Textarea
+            label={t('settings.monitoring.query')}
+            value={text}
+            onChange={(e) => setText(e.currentTarget.value)}
+            error={errors.query}
+            maxLength={MONITORING_QUERY_MAX}
+            autosize
+            minRows={2}
+            data-testid="monitoring-query-text"
+          />
+          <Alert variant="light" color="gray" p="xs">
+            <Text fz="xs">{t('settings.monitoring.syntax')}</Text>
+          </Alert>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('settings.monitoring.cancel')}
+            </Button>
+            <Button type="submit" loading={save.isPending} data-testid="monitoring-save">
+              {t('settings.monitoring.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

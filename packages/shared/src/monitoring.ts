@@ -1,0 +1,247 @@
+import { z } from 'zod';
+
+// Monitoring (issue 21): keyword queries over public content. A query is a boolean expression:
+//   доставка AND NOT спасибо · "служба доставки" OR курьер · (заказ OR доставка) AND -спасибо
+// Words and "quoted phrases" are matched case-insensitively as whole words (ё = е) in the text; AND binds
+// tighter than OR; juxtaposition means AND; NOT / a leading "-" negates. Operators are accepted in
+// Russian too (И, ИЛИ, НЕ). The same parser validates in the form (web) and on the server, and matches
+// in the ingestion pipeline. Error keys are message keys (messages.ts, ru/en).
+
+export const MONITORING_QUERY_MAX = 1000;
+export const MONITORING_NAME_MAX = 120;
+/** Queries per space. */
+export const MONITORING_QUERIES_MAX = 50;
+export const MONITORING_PAGE_SIZE = 30;
+
+export type MonitoringNode =
+  | { type: 'term'; words: string[] }
+  | { type: 'not'; node: MonitoringNode }
+  | { type: 'and' | 'or'; nodes: MonitoringNode[] };
+
+export type MonitoringParseError =
+  | 'monitoring.query.empty'
+  | 'monitoring.query.quote'
+  | 'monitoring.query.paren'
+  | 'monitoring.query.operator'
+  | 'monitoring.query.onlyNot'
+  | 'monitoring.query.tooLong';
+
+export type MonitoringParse = { ok: true; node: MonitoringNode } | { ok: false; error: MonitoringParseError };
+
+type Token =
+  | { t: 'word'; words: string[] }
+  | { t: 'and' }
+  | { t: 'or' }
+  | { t: 'not' }
+  | { t: '(' }
+  | { t: ')' };
+
+/** Lower case, ё → е, split into word tokens (letters, digits, and inner ' - _ @ #). */
+export function monitoringWords(text: string): string[] {
+  return (
+    text
+      .toLowerCase()
+      .replace(/ё/g, 'е')
+      .match(/[\p{L}\p{N}@#_]+(?:['’-][\p{L}\p{N}_]+)*/gu) ?? []
+  );
+}
+
+const OPERATORS: Record<string, Token> = {
+  AND: { t: 'and' },
+  И: { t: 'and' },
+  OR: { t: 'or' },
+  ИЛИ: { t: 'or' },
+  NOT: { t: 'not' },
+  НЕ: { t: 'not' },
+};
+
+class Fail extends Error {
+  constructor(readonly key: MonitoringParseError) {
+    super(key);
+  }
+}
+
+function tokenize(source: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < source.length) {
+    const c = source[i]!;
+    if (/\s/.test(c)) {
+      i += 1;
+    } else if (c === '(' || c === ')') {
+      tokens.push({ t: c });
+      i += 1;
+    } else if (c === '"' || c === '«' || c === '“') {
+      const close = c === '"' ? '"' : c === '«' ? '»' : '”';
+      const end = source.indexOf(close, i + 1);
+      if (end < 0) throw new Fail('monitoring.query.quote');
+      const words = monitoringWords(source.slice(i + 1, end));
+      if (words.length === 0) throw new Fail('monitoring.query.empty');
+      tokens.push({ t: 'word', words });
+      i = end + 1;
+    } else if (
+      c === '-' &&
+      (tokens.length === 0 || tokens[tokens.length - 1]!.t !== 'word' || /\s/.test(source[i - 1] ?? ' '))
+    ) {
+      tokens.push({ t: 'not' });
+      i += 1;
+    } else {
+      let end = i;
+      while (end < source.length && !/[\s()"«“]/.test(source[end]!)) end += 1;
+      const raw = source.slice(i, end);
+      i = end;
+      const op = OPERATORS[raw];
+      if (op) {
+        tokens.push(op);
+        continue;
+      }
+      const words = monitoringWords(raw);
+      if (words.length === 0) throw new Fail('monitoring.query.operator');
+      tokens.push({ t: 'word', words });
+    }
+  }
+  return tokens;
+}
+
+/** Parses a query; never throws. */
+export function parseMonitoringQuery(source: string): MonitoringParse {
+  if (source.length > MONITORING_QUERY_MAX) return { ok: false, error: 'monitoring.query.tooLong' };
+  try {
+    const tokens = tokenize(source);
+    if (tokens.length === 0) return { ok: false, error: 'monitoring.query.empty' };
+    let pos = 0;
+    const peek = () => tokens[pos];
+    const orExpr = (): MonitoringNode => {
+      const nodes = [andExpr()];
+      while (peek()?.t === 'or') {
+        pos += 1;
+        nodes.push(andExpr());
+      }
+      return nodes.length === 1 ? nodes[0]! : { type: 'or', nodes };
+    };
+    const andExpr = (): MonitoringNode => {
+      const nodes = [unary()];
+      for (;;) {
+        const next = peek();
+        if (next?.t === 'and') {
+          pos += 1;
+          nodes.push(unary());
+        } else if (next && (next.t === 'word' || next.t === 'not' || next.t === '(')) {
+          nodes.push(unary());
+        } else break;
+      }
+      return nodes.length === 1 ? nodes[0]! : { type: 'and', nodes };
+    };
+    const unary = (): MonitoringNode => {
+      const next = peek();
+      if (!next) throw new Fail('monitoring.query.operator');
+      if (next.t === 'not') {
+        pos += 1;
+        return { type: 'not', node: unary() };
+      }
+      if (next.t === '(') {
+        pos += 1;
+        if (peek()?.t === ')') throw new Fail('monitoring.query.empty');
+        const inner = orExpr();
+        if (peek()?.t !== ')') throw new Fail('monitoring.query.paren');
+        pos += 1;
+        return inner;
+      }
+      if (next.t === 'word') {
+        pos += 1;
+        return { type: 'term', words: next.words };
+      }
+      if (next.t === ')') throw new Fail('monitoring.query.paren');
+      throw new Fail('monitoring.query.operator');
+    };
+    const node = orExpr();
+    if (pos < tokens.length)
+      throw new Fail(tokens[pos]!.t === ')' ? 'monitoring.query.paren' : 'monitoring.query.operator');
+    if (!hasPositive(node)) return { ok: false, error: 'monitoring.query.onlyNot' };
+    return { ok: true, node };
+  } catch (error) {
+    if (error instanceof Fail) return { ok: false, error: error.key };
+    throw error;
+  }
+}
+
+/** A query must ask for something: a pure negation would match nearly everything. */
+function hasPositive(node: MonitoringNode): boolean {
+  switch (node.type) {
+    case 'term':
+      return true;
+    case 'not':
+      return false;
+    case 'and':
+      return node.nodes.some(hasPositive);
+    case 'or':
+      return node.nodes.every(hasPositive);
+  }
+}
+
+/** A text prepared once for many queries. */
+export function monitoringText(text: string): string[] {
+  return monitoringWords(text);
+}
+
+function hasPhrase(words: string[], phrase: string[]): boolean {
+  outer: for (let i = 0; i + phrase.length <= words.length; i += 1) {
+    for (let j = 0; j < phrase.length; j += 1) if (words[i + j] !== phrase[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/** Does the node match these words (from monitoringText)? */
+export function matchesMonitoring(node: MonitoringNode, words: string[]): boolean {
+  switch (node.type) {
+    case 'term':
+      return hasPhrase(words, node.words);
+    case 'not':
+      return !matchesMonitoring(node.node, words);
+    case 'and':
+      return node.nodes.every((n) => matchesMonitoring(n, words));
+    case 'or':
+      return node.nodes.some((n) => matchesMonitoring(n, words));
+  }
+}
+
+export const monitoringQueryInputSchema = z.object({
+  space_id: z.number({ error: 'field.invalid' }).int('field.invalid').positive('field.invalid'),
+  name: z
+    .string({ error: 'monitoring.name.required' })
+    .trim()
+    .min(1, 'monitoring.name.required')
+    .max(MONITORING_NAME_MAX, 'field.tooLong'),
+  query: z
+    .string({ error: 'monitoring.query.empty' })
+    .trim()
+    .superRefine((value, ctx) => {
+      const parsed = parseMonitoringQuery(value);
+      if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error });
+    }),
+});
+export type MonitoringQueryInput = z.infer<typeof monitoringQueryInputSchema>;
+
+export interface MonitoringQueryDto {
+  id: number;
+  space_id: number;
+  name: string;
+  query: string;
+  unread: number;
+  total: number;
+  created_at: number;
+}
+
+export interface MonitoringMentionDto {
+  id: number;
+  query_id: number;
+  item_id: number;
+  object_id: number;
+  provider: string;
+  text: string;
+  author_name: string | null;
+  url: string | null;
+  matched_at: number;
+  read: boolean;
+}
