@@ -9,6 +9,7 @@ import { NotificationDeliveryJob } from './jobs/notification-delivery';
 import { OutboxPruner } from './jobs/outbox-prune';
 import { OutboxWorker } from './jobs/outbox-worker';
 import { PollingManager } from './jobs/pollers';
+import { HdeSyncJob } from './jobs/hde-sync';
 import { QaSamplingJob } from './jobs/qa-sampling';
 import { RulesNoReplyJob } from './jobs/rules-no-reply';
 import { RulesWorker } from './jobs/rules-worker';
@@ -121,6 +122,8 @@ export async function createRuntime(
     cleanups.push(() => issuesDue.stop());
     const qaSampling = new QaSamplingJob({ db: database.db, log });
     cleanups.push(() => qaSampling.stop());
+    const hdeSync = new HdeSyncJob({ db: database.db, sealer: deps.sealer, log });
+    cleanups.push(() => hdeSync.stop());
     const ruleDeps = { db: database.db, bus, sealer: deps.sealer, config, locks, log };
     const rulesWorker = new RulesWorker(ruleDeps);
     cleanups.push(() => rulesWorker.stop());
@@ -172,6 +175,7 @@ export async function createRuntime(
       delayed.start();
       issuesDue.start();
       qaSampling.start();
+      hdeSync.start();
       rulesWorker.start();
       rulesNoReply.start();
       pruner.start();

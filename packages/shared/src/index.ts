@@ -30,3 +30,4 @@ export * from './templates';
 export * from './user-settings';
 export * from './validation-messages';
 export * from './zod-config';
+export * from './hde';

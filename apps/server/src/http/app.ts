@@ -24,6 +24,7 @@ import { registerBotsModule } from '../modules/bots/routes';
 import { registerCsiModule } from '../modules/csi/routes';
 import { registerEmotionsModule } from '../modules/emotions/routes';
 import { registerFactsModule } from '../modules/facts/routes';
+import { registerHdeModule } from '../modules/hde/routes';
 import { registerInboxActionsModule } from '../modules/inbox/actions/routes';
 import { registerFailuresRoutes } from '../modules/inbox/failures-routes';
 import { registerMediaRoutes } from '../modules/inbox/media';
@@ -169,6 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await registerOAuthAppsModule(v1, deps, authenticate);
       await registerAuditModule(v1, deps, authenticate);
       await registerNotesModule(v1, deps, authenticate);
+      await registerHdeModule(v1, deps, authenticate);
       await registerIssuesModule(v1, deps, authenticate);
       await registerNotificationsModule(v1, deps, authenticate);
       await registerMacrosModule(v1, deps, authenticate);
