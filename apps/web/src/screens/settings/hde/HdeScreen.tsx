@@ -3,7 +3,7 @@ import { type HdeForm, hdeFormSchema, type PresentedHde, translate } from '@otkl
 import { pathFor } from '@otklik/shared/routes';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useMatch, useNavigate, useParams } from 'react-router';
 import {
   useCreateHde,
   useHdeIntegration,
@@ -167,7 +167,7 @@ function Existing({ spaceId, currentId }: { spaceId: number; currentId: number |
 export default function HdeScreen() {
   const { t } = useTranslation();
   const params = useParams();
-  const isNew = params.id === 'new';
+  const isNew = useMatch(pathFor('settings-hde-new')) !== null;
   const id = isNew ? 0 : Number(params.id);
   const { spaces, spaceId, setSpace } = useManagedSpace('settings.manage');
   const one = useHdeIntegration(id);
