@@ -61,6 +61,7 @@ export interface PresentedHde {
   has_api_key: boolean;
   /** 'ok' | 'auth' | 'unreachable' after the last check, null before any. */
   last_check: 'ok' | 'auth' | 'unreachable' | null;
+  /** Unix seconds. */
   last_checked_at: number | null;
 }
 

@@ -1,6 +1,8 @@
 import type { PresentedHde, PresentedHdeTicket } from '@otklik/shared';
 import type { HdeRow, HdeTicketRow } from './service';
 
+const unix = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
+
 /** The only shape of an integration that leaves the server: the API key never does. */
 export function presentHde(row: HdeRow): PresentedHde {
   return {
@@ -10,7 +12,7 @@ export function presentHde(row: HdeRow): PresentedHde {
     email: row.email,
     has_api_key: row.apiKeySealed.length > 0,
     last_check: row.lastCheck ?? null,
-    last_checked_at: row.lastCheckedAt ? row.lastCheckedAt.getTime() : null,
+    last_checked_at: unix(row.lastCheckedAt),
   };
 }
 
@@ -22,7 +24,7 @@ export function presentHdeTicket(row: HdeTicketRow): PresentedHdeTicket {
     url: row.url,
     title: row.title,
     status: row.status,
-    status_synced_at: row.statusSyncedAt ? row.statusSyncedAt.getTime() : null,
-    created_at: row.createdAt.getTime(),
+    status_synced_at: unix(row.statusSyncedAt),
+    created_at: unix(row.createdAt)!,
   };
 }
