@@ -172,6 +172,11 @@ const envSchema = z.object({
    */
   WEBHOOKS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   /**
+   * HelpDeskEddy (issue 21) is reached on public addresses only; 'true' allows http and private hosts
+   * (a self-hosted helpdesk on the operator's network, and the emulator in tests).
+   */
+  HDE_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  /**
    * Memory for list pages reused while the database is unchanged (modules/inbox/page-cache.ts); 0 turns
    * the reuse off.
    */

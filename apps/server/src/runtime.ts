@@ -4,6 +4,7 @@ import type { Config } from './config';
 import { type Database, openDatabase } from './db/client';
 import { type App, type AppDeps, buildApp } from './http/app';
 import { DelayedReturns } from './jobs/delayed';
+import { HdeSyncJob } from './jobs/hde-sync';
 import { IssuesDueJob } from './jobs/issues-due';
 import { NotificationDeliveryJob } from './jobs/notification-delivery';
 import { OutboxPruner } from './jobs/outbox-prune';
@@ -121,6 +122,8 @@ export async function createRuntime(
     cleanups.push(() => issuesDue.stop());
     const qaSampling = new QaSamplingJob({ db: database.db, log });
     cleanups.push(() => qaSampling.stop());
+    const hdeSync = new HdeSyncJob({ db: database.db, sealer: deps.sealer, log });
+    cleanups.push(() => hdeSync.stop());
     const ruleDeps = { db: database.db, bus, sealer: deps.sealer, config, locks, log };
     const rulesWorker = new RulesWorker(ruleDeps);
     cleanups.push(() => rulesWorker.stop());
@@ -172,6 +175,7 @@ export async function createRuntime(
       delayed.start();
       issuesDue.start();
       qaSampling.start();
+      hdeSync.start();
       rulesWorker.start();
       rulesNoReply.start();
       pruner.start();

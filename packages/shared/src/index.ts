@@ -13,6 +13,7 @@ export * from './csv';
 export * from './custom-facts';
 export * from './emotions';
 export * from './forms';
+export * from './hde';
 export * from './i18n';
 export * from './issues';
 export * from './language';

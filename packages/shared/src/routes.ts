@@ -162,6 +162,7 @@ export const routes = {
   'settings-qa': settings('/qa'),
   'settings-issues': settings('/issues'),
   'settings-profile': settings('/profile'),
+  'settings-hde-new': settings('/hde/new'),
   'settings-hde': settings('/hde/:id'),
   'settings-custom-facts': settings('/custom/facts'),
   // Public API access (issue 14 item 9): API tokens, outgoing webhooks.

@@ -25,6 +25,7 @@ import { registerBotsModule } from '../modules/bots/routes';
 import { registerCsiModule } from '../modules/csi/routes';
 import { registerEmotionsModule } from '../modules/emotions/routes';
 import { registerFactsModule } from '../modules/facts/routes';
+import { registerHdeModule } from '../modules/hde/routes';
 import { registerInboxActionsModule } from '../modules/inbox/actions/routes';
 import { registerFailuresRoutes } from '../modules/inbox/failures-routes';
 import { registerMediaRoutes } from '../modules/inbox/media';
@@ -172,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await registerAuditModule(v1, deps, authenticate);
       await registerNotesModule(v1, deps, authenticate);
       await registerMonitoringModule(v1, deps, authenticate);
+      await registerHdeModule(v1, deps, authenticate);
       await registerIssuesModule(v1, deps, authenticate);
       await registerNotificationsModule(v1, deps, authenticate);
       await registerMacrosModule(v1, deps, authenticate);

@@ -74,6 +74,8 @@ export const screens: Partial<Record<RouteName, LazyExoticComponent<ComponentTyp
   'settings-referral': lazyScreen(() => import('../screens/settings/referral/ReferralScreen')),
   'settings-api': lazyScreen(() => import('../screens/settings/api/ApiTokensScreen')),
   'settings-webhooks': lazyScreen(() => import('../screens/settings/webhooks/WebhooksScreen')),
+  'settings-hde': lazyScreen(() => import('../screens/settings/hde/HdeScreen')),
+  'settings-hde-new': lazyScreen(() => import('../screens/settings/hde/HdeScreen')),
   // Notifications (issue 18): my subscriptions, the space's defaults and quiet hours.
   'settings-subscriptions': lazyScreen(() => import('../screens/settings/notifications/SubscriptionsScreen')),
   'settings-notifications': lazyScreen(

@@ -5,6 +5,7 @@ import { botsEn } from './bots.en';
 import { csiEn } from './csi.en';
 import { emotionsEn } from './emotions.en';
 import { factsEn } from './facts.en';
+import { hdeEn } from './hde.en';
 import { issuesEn } from './issues.en';
 import { logsEn } from './logs.en';
 import { macrosEn } from './macros.en';
@@ -113,6 +114,7 @@ export const settingsEn: Dictionary<SettingsResources> = {
   billing: billingEn,
   referral: referralEn,
   apiAccess: apiAccessEn,
+  hde: hdeEn,
   common: {
     space: 'Space',
     saved: 'Changes saved',

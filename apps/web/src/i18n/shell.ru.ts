@@ -1,3 +1,4 @@
+import { hdeRu } from './hde.ru';
 // Interface strings of the signed-in shell (top bar, status, billing) and of the settings screens.
 
 import { aiRu } from './ai.ru';
@@ -115,6 +116,7 @@ export const settingsRu = {
   billing: billingRu,
   referral: referralRu,
   apiAccess: apiAccessRu,
+  hde: hdeRu,
   common: {
     space: 'Пространство',
     saved: 'Изменения сохранены',

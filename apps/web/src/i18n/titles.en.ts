@@ -135,6 +135,7 @@ export const titlesEn: Record<RouteName, string> = {
   'settings-qa': 'Quality check',
   'settings-issues': 'Tasks',
   'settings-profile': 'Profile',
+  'settings-hde-new': 'Connect HelpDeskEddy',
   'settings-hde': 'HelpDeskEddy integration',
   'settings-custom-facts': 'Custom fields',
   'not-found': 'Page not found',

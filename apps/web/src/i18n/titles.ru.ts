@@ -136,6 +136,7 @@ export const titlesRu = {
   'settings-qa': 'Контроль качества',
   'settings-issues': 'Задачи',
   'settings-profile': 'Профиль',
+  'settings-hde-new': 'Подключение HelpDeskEddy',
   'settings-hde': 'Интеграция HelpDeskEddy',
   'settings-custom-facts': 'Пользовательские поля',
   'not-found': 'Страница не найдена',

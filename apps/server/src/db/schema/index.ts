@@ -7,6 +7,7 @@ export * from './bots';
 export * from './csi';
 export * from './emotions';
 export * from './facts';
+export * from './hde';
 export * from './inbox';
 export * from './instance';
 export * from './issues';

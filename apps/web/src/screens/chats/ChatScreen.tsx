@@ -24,6 +24,7 @@ import { ActionsBar } from '../../features/inbox/components/ActionsBar';
 import { LockNote, StatusBadge } from '../../features/inbox/components/badges';
 import { Composer } from '../../features/inbox/components/Composer';
 import { Attachments, Delivery, PlainText } from '../../features/inbox/components/content';
+import { HdeTicketsPanel } from '../../features/inbox/components/HdeTicketsPanel';
 import { HistoryTimeline } from '../../features/inbox/components/HistoryTimeline';
 import layout from '../../features/inbox/components/layout.module.css';
 import { NotesPanel } from '../../features/inbox/components/NotesPanel';
@@ -209,6 +210,12 @@ function ChatPage({ chat }: { chat: InboxChat }) {
               </Stack>
             </Paper>
             <NotesPanel kind="chats" id={chat.id} data={data} nowS={nowS} />
+            <HdeTicketsPanel
+              kind="chats"
+              id={chat.id}
+              spaceId={chat.space_id}
+              canManage={can('settings.manage')}
+            />
             {actions.reply && (
               <Box className={layout.stickyComposer}>
                 <Composer

@@ -49,6 +49,7 @@ import { LockNote, StatusBadge } from '../../features/inbox/components/badges';
 import { Composer } from '../../features/inbox/components/Composer';
 import { Attachments, PlainText } from '../../features/inbox/components/content';
 import { EmotionBadge } from '../../features/inbox/components/EmotionBadge';
+import { HdeTicketsPanel } from '../../features/inbox/components/HdeTicketsPanel';
 import { HistoryTimeline } from '../../features/inbox/components/HistoryTimeline';
 import layout from '../../features/inbox/components/layout.module.css';
 import { MacroRunner } from '../../features/inbox/components/MacroRunner';
@@ -387,6 +388,12 @@ function ItemPage({ item, post, parent, thread }: NonNullable<ReturnType<typeof 
             </Stack>
 
             <NotesPanel kind="items" id={item.id} data={data} nowS={nowS} />
+            <HdeTicketsPanel
+              kind="items"
+              id={item.id}
+              spaceId={item.space_id}
+              canManage={can('settings.manage')}
+            />
 
             <ItemComposer
               item={item}

@@ -1,0 +1,66 @@
+import type { HdeForm, HdeTicketsAnswer, PresentedHde, PresentedHdeTicket } from '@otklik/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from './instance';
+
+// HelpDeskEddy (issue 21): a space's connection (settings/hde/{id}) and tickets made from items and chats.
+
+export type HdeKind = 'items' | 'chats';
+const listKey = (spaceId: number | null) => ['hde', 'list', spaceId] as const;
+const oneKey = (id: number) => ['hde', 'one', id] as const;
+export const hdeTicketsKey = (kind: HdeKind, id: number) => ['hde', 'tickets', kind, id] as const;
+
+export const useHdeIntegrations = (spaceId: number | null) =>
+  useQuery({
+    queryKey: listKey(spaceId),
+    queryFn: ({ signal }) => api.get<{ items: PresentedHde[] }>(`/v1/hde?space_id=${spaceId}`, { signal }),
+    enabled: spaceId !== null,
+  });
+
+export const useHdeIntegration = (id: number) =>
+  useQuery({
+    queryKey: oneKey(id),
+    queryFn: ({ signal }) => api.get<{ integration: PresentedHde }>(`/v1/hde/${id}`, { signal }),
+    enabled: Number.isInteger(id) && id > 0,
+  });
+
+function useHdeMutation<V>(fn: (vars: V) => Promise<{ integration: PresentedHde }>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: (result) => {
+      queryClient.setQueryData(oneKey(result.integration.id), result);
+      void queryClient.invalidateQueries({ queryKey: ['hde', 'list'] });
+    },
+  });
+}
+
+export const useCreateHde = () =>
+  useHdeMutation((body: HdeForm & { space_id: number }) =>
+    api.post<{ integration: PresentedHde }>('/v1/hde', body),
+  );
+
+export const useUpdateHde = () =>
+  useHdeMutation(({ id, ...body }: HdeForm & { id: number }) =>
+    api.put<{ integration: PresentedHde }>(`/v1/hde/${id}`, body),
+  );
+
+export const useTestHde = () =>
+  useHdeMutation((id: number) => api.post<{ integration: PresentedHde }>(`/v1/hde/${id}/test`, {}));
+
+/** Tickets made from one record; refreshed every minute so a synced status shows without a reload. */
+export const useHdeTickets = (kind: HdeKind, id: number) =>
+  useQuery({
+    queryKey: hdeTicketsKey(kind, id),
+    queryFn: ({ signal }) => api.get<HdeTicketsAnswer>(`/v1/${kind}/${id}/hde-tickets`, { signal }),
+    enabled: Number.isInteger(id) && id > 0,
+    refetchInterval: 60_000,
+  });
+
+export function useCreateHdeTicket(kind: HdeKind, id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (title: string) =>
+      api.post<{ ticket: PresentedHdeTicket }>(`/v1/${kind}/${id}/hde-tickets`, title ? { title } : {}),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: hdeTicketsKey(kind, id) }),
+  });
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+// HelpDeskEddy integration (issue 21): a space's connection to its HelpDeskEddy helpdesk. Operators
+// turn an item or a chat into a ticket there; a job keeps the ticket's status in step.
+
+/** "acme.helpdeskeddy.com" or a full base URL ("https://help.example.com"); the API lives under /api/v2/. */
+export const HDE_DOMAIN_MAX = 200;
+export const HDE_TICKET_TITLE_MAX = 200;
+/** Characters of conversation text sent as the ticket's description. */
+export const HDE_TEXT_MAX = 20_000;
+
+const domain = z
+  .string()
+  .trim()
+  .min(1, 'hde.domain.required')
+  .max(HDE_DOMAIN_MAX, 'hde.domain.invalid')
+  .refine((v) => {
+    try {
+      const url = new URL(/^https?:\/\//i.test(v) ? v : `https://${v}`);
+      return url.hostname.includes('.') || url.hostname === 'localhost';
+    } catch {
+      return false;
+    }
+  }, 'hde.domain.invalid');
+
+export const hdeFormSchema = z.object({
+  domain,
+  email: z.string().trim().email('hde.email.invalid').max(200, 'hde.email.invalid'),
+  /** Blank on update keeps the stored key. */
+  api_key: z.string().trim().max(500, 'hde.apiKey.required'),
+});
+export type HdeForm = z.infer<typeof hdeFormSchema>;
+
+export const createHdeBody = hdeFormSchema.extend({
+  space_id: z.number().int().positive(),
+  api_key: z.string().trim().min(1, 'hde.apiKey.required').max(500, 'hde.apiKey.required'),
+});
+export const updateHdeBody = hdeFormSchema.partial();
+
+export const createHdeTicketBody = z.object({
+  title: z
+    .string()
+    .trim()
+    .min(1, 'hde.title.required')
+    .max(HDE_TICKET_TITLE_MAX, 'hde.title.required')
+    .optional(),
+});
+
+/** The base URL of the API for a stored domain. */
+export function hdeApiBase(domainValue: string): string {
+  const base = /^https?:\/\//i.test(domainValue) ? domainValue : `https://${domainValue}`;
+  return `${base.replace(/\/+$/, '')}/api/v2/`;
+}
+
+/** What leaves the server: never the key, only whether one is stored. */
+export interface PresentedHde {
+  id: number;
+  space_id: number;
+  domain: string;
+  email: string;
+  has_api_key: boolean;
+  /** 'ok' | 'auth' | 'unreachable' after the last check, null before any. */
+  last_check: 'ok' | 'auth' | 'unreachable' | null;
+  /** Unix seconds. */
+  last_checked_at: number | null;
+}
+
+export interface PresentedHdeTicket {
+  id: number;
+  integration_id: number;
+  ticket_id: string;
+  url: string;
+  title: string;
+  status: string;
+  status_synced_at: number | null;
+  created_at: number;
+}
+
+/** The item or chat page's block: tickets made from it, and whether a new one can be made. */
+export interface HdeTicketsAnswer {
+  tickets: PresentedHdeTicket[];
+  integration_id: number | null;
+}
