@@ -76,7 +76,10 @@ const maxLogChars = 2_000_000;
 export async function startApp(options: StartAppOptions = {}): Promise<AppHandle> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'otklik-e2e-'));
+  // On a shared PostgreSQL the servers of a run are nodes of one deployment: they share DATA_DIR too, as
+  // README asks of several nodes (a file one node writes — an export, a kept media file — another serves).
+  const sharedDir = usesSharedDatabase ? process.env.E2E_SHARED_DATA_DIR : undefined;
+  const dataDir = options.dataDir ?? sharedDir ?? mkdtempSync(join(tmpdir(), 'otklik-e2e-'));
 
   const env: Record<string, string | undefined> = { ...process.env };
   for (const key of Object.keys(env)) {
@@ -145,7 +148,8 @@ export async function startApp(options: StartAppOptions = {}): Promise<AppHandle
         await exited;
         clearTimeout(killTimer);
       }
-      if (!opts.keepData) rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
+      if (!opts.keepData && dataDir !== sharedDir)
+        rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
     }
   };
 

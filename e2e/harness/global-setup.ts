@@ -16,7 +16,9 @@ export default async function setup(): Promise<(() => void) | undefined> {
   // Every embedded-database server of this run starts from one migrated database (PGLITE_SEED).
   const dropSeed = await preparePgliteSeed();
   const dropWeb = setupWeb();
+  const dropShared = setupSharedDataDir();
   return () => {
+    dropShared?.();
     dropWeb?.();
     dropSeed?.();
   };
@@ -32,4 +34,12 @@ function setupWeb(): (() => void) | undefined {
   cpSync(join(repoRoot, 'apps/web/dist'), snapshot, { recursive: true });
   process.env.E2E_WEB_DIST = snapshot;
   return () => rmSync(snapshot, { recursive: true, force: true, maxRetries: 3 });
+}
+
+/** With DATABASE_URL the run's servers share one DATA_DIR (startApp), made here and removed at the end. */
+function setupSharedDataDir(): (() => void) | undefined {
+  if (!process.env.DATABASE_URL) return undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'otklik-e2e-shared-'));
+  process.env.E2E_SHARED_DATA_DIR = dir;
+  return () => rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
 }

@@ -154,6 +154,12 @@ describe('every route in Russian; not-found ids; the sandbox link; search', () =
     await smtp?.close();
   });
 
+  /**
+   * Records this seed has none of (a quality-check sample needs a scorecard and a sampled week): their
+   * routes show "not found", which is checked as text like any other; qa.e2e.ts opens real ones.
+   */
+  const UNSEEDED = new Set<RouteName>(['qa-item', 'qa-chat']);
+
   /** A route's path with its params filled: real ids where the seed has the record. */
   function pathOf(name: RouteName): string {
     const byName: Partial<Record<RouteName, number | string>> = {
@@ -232,14 +238,15 @@ describe('every route in Russian; not-found ids; the sandbox link; search', () =
       const path = pathOf(name);
       const words = latinWords(await visibleInApp(path, slow));
       if (words.length > 0) found.push(`${name} (${path}): ${[...new Set(words)].join(', ')}`);
-      if ((await page.getByTestId('record-not-found').count()) > 0) missing.push(name);
+      if ((await page.getByTestId('record-not-found').count()) > 0 && !UNSEEDED.has(name)) missing.push(name);
     }
     expect(found).toEqual([]);
     // The seeded records open (their screens, not "not found"); static routes beside `:id` ones too.
     expect(missing).toEqual([]);
     // Every screen settled (its heading, no spinner) within the bound: what was read is what it shows.
     expect(slow).toEqual([]);
-  });
+    // One fresh load per route (about 130): longer than the default on a loaded machine.
+  }, 600_000);
 
   test('wrong texts: labels and tag groups name themselves, a colleague’s schedule is theirs', async () => {
     expect(await visibleText('/settings/tag_groups/999999')).toContain('Группа тегов не найдена');
@@ -386,5 +393,6 @@ describe('every route in Russian; not-found ids; the sandbox link; search', () =
     }
     expect(found).toEqual([]);
     expect(slow).toEqual([]);
-  });
+    // One fresh load per route (about 130): longer than the default on a loaded machine.
+  }, 600_000);
 });
