@@ -6,6 +6,7 @@ export const csiEn: Dictionary<typeof csiRu> = {
   heading: 'Satisfaction survey',
   hint: 'When a conversation is closed the customer is asked to “Rate us from 1 to 5”: with buttons where the network has them, else asked to reply with a digit. The answer is attached to the conversation, the operator and the account.',
   noAccounts: 'This space has no accounts with private messages.',
+  unavailable: 'The satisfaction survey is off in your spaces or not available to your role.',
   enabled: 'Send the survey',
   on: 'On',
   off: 'Off',

@@ -65,6 +65,15 @@ export default function CsiScreen() {
   const people = (members.data ?? []).filter((m) => m.space_id === spaceId);
   const total = list.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / (list.data?.page_size ?? 50)));
+  if (spaceId === null)
+    return (
+      <Stack gap="lg">
+        <PageHeader title={t('settings.csi.list.heading')} />
+        <Text c="dimmed" data-testid="csi-unavailable">
+          {t('settings.csi.unavailable')}
+        </Text>
+      </Stack>
+    );
   return (
     <Stack gap="lg">
       <PageHeader title={t('settings.csi.list.heading')} />

@@ -46,6 +46,15 @@ export default function CsiSettingsScreen() {
       { object_id: a.object_id, ...bodyOf(a), enabled },
       { onSuccess: () => showSaved(t('settings.common.saved')), onError: (e) => showError(e) },
     );
+  if (spaceId === null)
+    return (
+      <Stack gap="lg">
+        <PageHeader title={t('settings.csi.heading')} />
+        <Text c="dimmed" data-testid="csi-unavailable">
+          {t('settings.csi.unavailable')}
+        </Text>
+      </Stack>
+    );
   return (
     <Stack gap="lg">
       <PageHeader title={t('settings.csi.heading')} />

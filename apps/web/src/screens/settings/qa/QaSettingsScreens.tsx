@@ -267,7 +267,12 @@ export function QaSettingsScreen() {
   const run = useRunSampling();
   const [draft, setDraft] = useState<Draft | null>(null);
   if (spaces.length === 0 || spaceId === null) {
-    return <Text c="dimmed">{t('shell.qa.settings.off')}</Text>;
+    return (
+      <Stack gap="lg">
+        <PageHeader title={t('shell.qa.settings.heading')} />
+        <Text c="dimmed">{t('shell.qa.settings.off')}</Text>
+      </Stack>
+    );
   }
   const edit = (c: QaScorecardDto) =>
     setDraft({
@@ -394,7 +399,13 @@ export function LogsRandomScreen() {
     { view: 'logs', source: 'random', space_id: spaceId ?? undefined },
     spaceId !== null,
   );
-  if (spaces.length === 0 || spaceId === null) return <Text c="dimmed">{t('shell.qa.settings.off')}</Text>;
+  if (spaces.length === 0 || spaceId === null)
+    return (
+      <Stack gap="lg">
+        <PageHeader title={t('shell.qa.logs.heading')} />
+        <Text c="dimmed">{t('shell.qa.settings.off')}</Text>
+      </Stack>
+    );
   return (
     <Stack gap="lg">
       <PageHeader title={t('shell.qa.logs.heading')} />
