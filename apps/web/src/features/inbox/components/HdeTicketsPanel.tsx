@@ -33,7 +33,11 @@ export function HdeTicketsPanel({
     return (
       <Text size="sm" c="dimmed" data-testid="hde-not-configured">
         {t('settings.hde.tickets.notConfigured')} ·{' '}
-        <Anchor component={Link} to={pathFor('settings-hde-new', {}, { space_id: spaceId })}>
+        <Anchor
+          component={Link}
+          underline="always"
+          to={pathFor('settings-hde-new', {}, { space_id: spaceId })}
+        >
           {t('settings.hde.tickets.setUp')}
         </Anchor>
       </Text>
