@@ -161,8 +161,12 @@ export const screens: Partial<Record<RouteName, LazyExoticComponent<ComponentTyp
   ),
   'qa-my': lazyScreen(() => import('../screens/qa/QaScreens').then((m) => ({ default: m.QaMyScreen }))),
   'qa-stats': lazyScreen(() => import('../screens/qa/QaScreens').then((m) => ({ default: m.QaStatsScreen }))),
-  'qa-item': lazyScreen(() => import('../screens/qa/QaScreens').then((m) => ({ default: m.QaSampleScreen }))),
-  'qa-chat': lazyScreen(() => import('../screens/qa/QaScreens').then((m) => ({ default: m.QaSampleScreen }))),
+  'qa-item': lazyScreen(() =>
+    import('../screens/qa/QaSampleScreen').then((m) => ({ default: m.QaSampleScreen })),
+  ),
+  'qa-chat': lazyScreen(() =>
+    import('../screens/qa/QaSampleScreen').then((m) => ({ default: m.QaSampleScreen })),
+  ),
   'settings-qa': lazyScreen(() =>
     import('../screens/settings/qa/QaSettingsScreens').then((m) => ({ default: m.QaSettingsScreen })),
   ),
