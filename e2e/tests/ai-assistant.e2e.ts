@@ -95,6 +95,37 @@ describe('AI assistant', () => {
     expect(prompt).toContain('Когда вы открываетесь по выходным?');
     expect(prompt).toContain('INSTR-E2E');
     expect(prompt).not.toContain(KEY);
+    expect(sent.body.stream).toBe(true);
+
+    // A summary of the conversation opens beside the reply box and leaves the draft alone.
+    stub.reply.text = '- Клиентка спрашивает часы работы по выходным';
+    await page.getByTestId('ai-suggest-more').click();
+    await page.getByTestId('ai-summarize').click();
+    await expect
+      .poll(() => page.getByTestId('ai-summary').textContent(), { timeout: 30_000 })
+      .toBe(stub.reply.text);
+    expect(await page.getByTestId('composer-text').inputValue()).toBe(
+      'Здравствуйте, Мария! По выходным мы открыты с 10:00 до 20:00.',
+    );
+    await page.keyboard.press('Escape');
+
+    // Stop: the provider holds its stream after the first word; "Stop" keeps that word and the
+    // provider's request is closed.
+    stub.reply.text = 'Добрый день! Сейчас уточню.';
+    stub.reply.hold = true;
+    try {
+      const providerClosed = stub.nextCancel();
+      await page.getByTestId('ai-suggest').click();
+      await expect
+        .poll(() => page.getByTestId('composer-text').inputValue(), { timeout: 30_000 })
+        .toBe('Добрый ');
+      await page.getByTestId('ai-stop').click();
+      await providerClosed;
+      await page.getByTestId('ai-suggest').waitFor();
+      expect(await page.getByTestId('composer-text').inputValue()).toBe('Добрый ');
+    } finally {
+      stub.reply.hold = false;
+    }
     // Nothing was sent: the comment is still waiting for a reply.
     const item = await api<{ item: { status: string } }>('GET', `/v1/items/${itemId}`);
     expect(item.item.status).toBe('new');

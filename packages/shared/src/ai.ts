@@ -5,7 +5,7 @@ import { z } from 'zod';
 // sealed on the server and never returned: the API says only whether one is set. The operator always
 // confirms; a suggestion is never sent by itself. Message keys live in messages.ts (ru/en).
 
-export const AI_SUGGEST_MODES = ['reply', 'shorten', 'rewrite_tone', 'translate'] as const;
+export const AI_SUGGEST_MODES = ['reply', 'shorten', 'rewrite_tone', 'translate', 'summarize'] as const;
 export type AiSuggestMode = (typeof AI_SUGGEST_MODES)[number];
 
 export const AI_NAME_MAX = 120;
@@ -106,3 +106,15 @@ export interface AiAgentRef {
 export interface AiSuggestResult {
   text: string;
 }
+
+/**
+ * One line of POST /v1/ai/suggest/stream (JSON lines, `application/x-ndjson`): pieces of text as the
+ * provider writes them, then either `done` with the whole text or `error` (the caller's language).
+ */
+export type AiStreamLine =
+  | { delta: string }
+  | { done: true; text: string }
+  | { error: string; error_type: 'ai_provider' };
+
+/** Modes that work on the operator's draft (the others read only the conversation). */
+export const AI_DRAFT_MODES: readonly AiSuggestMode[] = ['shorten', 'rewrite_tone', 'translate'];

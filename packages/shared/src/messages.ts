@@ -505,6 +505,7 @@ const ru = {
   'ai.provider.failed': 'ИИ-провайдер вернул ошибку ({{status}}): повторите позже',
   'ai.provider.unreachable': 'Не удалось связаться с ИИ-провайдером: проверьте адрес API',
   'ai.provider.empty': 'ИИ-провайдер вернул пустой ответ',
+  'ai.provider.interrupted': 'Ответ ИИ-провайдера оборвался: повторите запрос',
 } as const;
 
 export type MessageKey = keyof typeof ru;
@@ -996,6 +997,7 @@ const en: Record<MessageKey, string> = {
   'ai.provider.failed': 'The AI provider returned an error ({{status}}): try again later',
   'ai.provider.unreachable': 'Could not reach the AI provider: check the API address',
   'ai.provider.empty': 'The AI provider returned an empty answer',
+  'ai.provider.interrupted': 'The AI provider’s answer broke off: try again',
 };
 
 export const messages: Record<Locale, Record<MessageKey, string>> = { ru, en };

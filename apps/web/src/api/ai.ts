@@ -1,5 +1,7 @@
-import type { AiAgentDto, AiSuggestBody, AiSuggestResult } from '@otklik/shared';
+import { type AiAgentDto, type AiStreamLine, type AiSuggestBody, translate } from '@otklik/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { currentLocale } from '../i18n';
+import { ApiError } from './errors';
 import { api } from './instance';
 import { queryKeys } from './keys';
 
@@ -50,5 +52,40 @@ export const useUpdateAiAgent = () =>
 export const useDeleteAiAgent = () =>
   useInvalidating((id: number) => api.delete<{ message: string }>(`/v1/ai/agents/${id}`));
 
-export const useAiSuggest = () =>
-  useMutation({ mutationFn: (body: AiSuggestBody) => api.post<AiSuggestResult>('/v1/ai/suggest', body) });
+/**
+ * A suggestion streamed from POST /v1/ai/suggest/stream (JSON lines): `onText` gets the text so far as
+ * it grows; resolves with the whole text. Aborting `signal` stops it (the server aborts the provider's
+ * request too). A provider failure mid-stream rejects with an ApiError in the user's language.
+ */
+export async function streamSuggestion(
+  body: AiSuggestBody,
+  signal: AbortSignal,
+  onText: (text: string) => void,
+): Promise<string> {
+  const stream = await api.post<ReadableStream<Uint8Array>>('/v1/ai/suggest/stream', body, {
+    signal,
+    responseType: 'stream',
+  });
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let text = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let newline = buffer.indexOf('\n');
+    while (newline !== -1) {
+      const line = JSON.parse(buffer.slice(0, newline)) as AiStreamLine;
+      buffer = buffer.slice(newline + 1);
+      newline = buffer.indexOf('\n');
+      if ('delta' in line) {
+        text += line.delta;
+        onText(text);
+      } else if ('done' in line) return line.text;
+      else throw new ApiError(502, { error: line.error, error_type: line.error_type }, line.error);
+    }
+  }
+  const message = translate(currentLocale(), 'ai.provider.interrupted');
+  throw new ApiError(502, { error: message, error_type: 'ai_provider' }, message);
+}

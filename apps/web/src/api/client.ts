@@ -52,8 +52,11 @@ export interface RequestOptions {
   auth?: boolean;
   /** false: a 403 is only thrown, the No-access page is not shown. */
   forbiddenPage?: boolean;
-  /** 'blob': a successful answer's body is returned as a Blob (files), not parsed. */
-  responseType?: 'json' | 'blob';
+  /**
+   * 'blob': a successful answer's body is returned as a Blob (files), not parsed; 'stream': as the
+   * body's ReadableStream, read by the caller as it arrives (streamed AI suggestions).
+   */
+  responseType?: 'json' | 'blob' | 'stream';
 }
 
 interface RawResponse {
@@ -108,7 +111,8 @@ function isInvalidRefresh(response: RawResponse): boolean {
   return response.status === 401;
 }
 
-function isAbort(error: unknown): boolean {
+/** An aborted request (the caller's AbortSignal), not a failure to show. */
+export function isAbort(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
 }
 
@@ -163,6 +167,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     response: Response,
     responseType: RequestOptions['responseType'],
   ): Promise<RawResponse> {
+    if (responseType === 'stream' && response.ok) {
+      return { status: response.status, ok: true, statusText: response.statusText, body: response.body };
+    }
     if (responseType === 'blob' && response.ok) {
       return {
         status: response.status,

@@ -1,17 +1,33 @@
-import { aiSuggestBody, createAiAgentBody, updateAiAgentBody } from '@otklik/shared';
-import type { FastifyInstance } from 'fastify';
+import {
+  type AiSuggestBody,
+  aiSuggestBody,
+  createAiAgentBody,
+  type ReplyKind,
+  updateAiAgentBody,
+} from '@otklik/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
 import { notFound } from '../../http/errors';
+import { requestLocale } from '../../http/locale';
 import { getScopedChat, getScopedItem } from '../inbox/scope';
 import { authorize, loadActor, spaceIdsWhere } from '../spaces/actor';
 import { listSpaceIds } from '../tags/policy';
 import { assertManageable, assertUsable, MANAGE } from './policy';
 import { presentAgent } from './presenter';
 import * as service from './service';
-import { buildPrompt, chatConversation, complete, itemConversation, spaceTemplates } from './suggest';
+import { relay } from './stream';
+import {
+  buildPrompt,
+  callProvider,
+  chatConversation,
+  complete,
+  itemConversation,
+  replyLimit,
+  spaceTemplates,
+} from './suggest';
 
 const bearer = [{ bearer: [] }];
 const TAG = ['settings'];
@@ -108,6 +124,38 @@ export async function registerAiModule(
     },
   );
 
+  /** The agent and the prompt for one suggestion; scoping and refusals happen here, before any call. */
+  async function prepare(req: FastifyRequest<{ Body: AiSuggestBody }>) {
+    const actor = await loadActor(db, req.auth!.user);
+    const agent = assertUsable(actor, await service.getAgent(db, req.body.agent_id));
+    let conversation: Awaited<ReturnType<typeof itemConversation>>;
+    let spaceId: number;
+    let objectId: number;
+    let kind: ReplyKind;
+    if (req.body.item_id !== undefined) {
+      const item = await getScopedItem(db, actor, req.body.item_id, 'items.reply');
+      spaceId = item.spaceId;
+      objectId = item.objectId;
+      kind = 'comment';
+      conversation = await itemConversation(db, item);
+    } else {
+      const chat = await getScopedChat(db, actor, req.body.chat_id!, 'messages.reply');
+      spaceId = chat.spaceId;
+      objectId = chat.objectId;
+      kind = 'message';
+      conversation = await chatConversation(db, chat);
+    }
+    // The agent works only on its own space's conversations.
+    if (spaceId !== agent.spaceId) throw notFound();
+    const templates = await spaceTemplates(db, spaceId, actor.userId);
+    const limit = await replyLimit(db, objectId, kind);
+    const prompt = buildPrompt(agent, conversation, templates, req.body, {
+      limit,
+      locale: requestLocale(req),
+    });
+    return { agent, prompt };
+  }
+
   app.post(
     '/ai/suggest',
     {
@@ -116,29 +164,51 @@ export async function registerAiModule(
         tags: ['inbox'],
         security: bearer,
         summary:
-          'A suggestion for the composer (reply, shorten, rewrite tone, translate); never sent by itself',
+          'A suggestion for the composer (reply, shorten, rewrite tone, translate, summarize); never sent by itself',
         body: aiSuggestBody,
       },
     },
     async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const agent = assertUsable(actor, await service.getAgent(db, req.body.agent_id));
-      let conversation: Awaited<ReturnType<typeof itemConversation>>;
-      let spaceId: number;
-      if (req.body.item_id !== undefined) {
-        const item = await getScopedItem(db, actor, req.body.item_id, 'items.reply');
-        spaceId = item.spaceId;
-        conversation = await itemConversation(db, item);
-      } else {
-        const chat = await getScopedChat(db, actor, req.body.chat_id!, 'messages.reply');
-        spaceId = chat.spaceId;
-        conversation = await chatConversation(db, chat);
-      }
-      // The agent works only on its own space's conversations.
-      if (spaceId !== agent.spaceId) throw notFound();
-      const templates = await spaceTemplates(db, spaceId, actor.userId);
-      const prompt = buildPrompt(agent, conversation, templates, req.body);
+      const { agent, prompt } = await prepare(req);
       return { text: await complete(agent, deps.sealer, prompt, deps.config.AI_TIMEOUT_MS) };
+    },
+  );
+
+  app.post(
+    '/ai/suggest/stream',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: ['inbox'],
+        security: bearer,
+        summary:
+          'The same suggestion streamed as JSON lines ({delta} …, then {done, text} or {error}); closing the connection cancels it',
+        body: aiSuggestBody,
+      },
+    },
+    async (req, reply) => {
+      const { agent, prompt } = await prepare(req);
+      const cancelled = new AbortController();
+      // The operator stopped (or the connection dropped) before the end: abort the provider's request too.
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) cancelled.abort();
+      });
+      // Refusals before the first byte (key, rate limit, status) are ordinary JSON errors.
+      const provider = await callProvider(agent, deps.sealer, prompt, {
+        timeoutMs: deps.config.AI_TIMEOUT_MS,
+        stream: true,
+        signal: cancelled.signal,
+      });
+      const body = relay(provider, {
+        locale: requestLocale(req),
+        cancelled: cancelled.signal,
+        log: deps.log,
+      });
+      return reply
+        .type('application/x-ndjson; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('x-accel-buffering', 'no')
+        .send(body);
     },
   );
 }

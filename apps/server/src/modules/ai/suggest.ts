@@ -1,7 +1,14 @@
-import type { AiSuggestBody, MessageKey } from '@otklik/shared';
+import {
+  AI_DRAFT_MODES,
+  type AiSuggestBody,
+  isProviderId,
+  type MessageKey,
+  type ReplyKind,
+  textLimit,
+} from '@otklik/shared';
 import { and, asc, desc, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { type aiAgents, authors, items, messages, replyTemplates } from '../../db/schema';
+import { type aiAgents, authors, items, messages, objects, replyTemplates } from '../../db/schema';
 import { AppError } from '../../http/errors';
 import type { Sealer } from '../../lib/crypto';
 
@@ -20,15 +27,27 @@ export interface ChatMessage {
 const HISTORY_LIMIT = 30;
 const TEMPLATES_LIMIT = 10;
 
-const TASKS: Record<AiSuggestBody['mode'], (b: AiSuggestBody) => string> = {
-  reply: () =>
-    'Write a reply from the operator to the customer’s last message, in the customer’s language. Output only the reply text.',
-  shorten: () =>
-    'Shorten the operator’s draft below, keeping its meaning and language. Output only the shortened text.',
-  rewrite_tone: (b) =>
-    `Rewrite the operator’s draft below in a ${b.target || 'polite, friendly'} tone, in the same language. Output only the rewritten text.`,
+/** What the prompt knows beyond the body: the reply box's limit on this network, the reader's language. */
+export interface PromptContext {
+  /** Characters a reply may have on the conversation's network (null: no limit known). */
+  limit: number | null;
+  /** The operator's language, for summaries written for them. */
+  locale: string;
+}
+
+const within = (ctx: PromptContext) => (ctx.limit ? ` It must be at most ${ctx.limit} characters long.` : '');
+
+const TASKS: Record<AiSuggestBody['mode'], (b: AiSuggestBody, ctx: PromptContext) => string> = {
+  reply: (_b, ctx) =>
+    `Write a reply from the operator to the customer’s last message, in the customer’s language.${within(ctx)} Output only the reply text.`,
+  shorten: (_b, ctx) =>
+    `Shorten the operator’s draft below, keeping its meaning and language.${within(ctx)} Output only the shortened text.`,
+  rewrite_tone: (b, ctx) =>
+    `Rewrite the operator’s draft below in a ${b.target || 'polite, friendly'} tone, in the same language.${within(ctx)} Output only the rewritten text.`,
   translate: (b) =>
     `Translate the operator’s draft below into the language "${b.target || 'en'}". Output only the translation.`,
+  summarize: (b, ctx) =>
+    `Summarize the conversation for a colleague in the language "${b.target || ctx.locale}": at most 5 short bullet points — what the customer wants, what has been answered, what is still open. Output only the summary.`,
 };
 
 type Line = { own: boolean; author: string | null; text: string };
@@ -100,11 +119,22 @@ export async function spaceTemplates(db: Db, spaceId: number, userId: number) {
     .limit(TEMPLATES_LIMIT);
 }
 
+/** The reply box's character limit on the account's network (shared limits table), or null. */
+export async function replyLimit(db: Db, objectId: number, kind: ReplyKind): Promise<number | null> {
+  const [row] = await db
+    .select({ provider: objects.provider })
+    .from(objects)
+    .where(eq(objects.id, objectId))
+    .limit(1);
+  return row && isProviderId(row.provider) ? textLimit(row.provider, kind, false) : null;
+}
+
 export function buildPrompt(
   agent: Pick<Agent, 'instructions' | 'knowledge'>,
   conversation: Line[],
   templates: { title: string; text: string }[],
   body: AiSuggestBody,
+  ctx: PromptContext = { limit: null, locale: 'ru' },
 ): ChatMessage[] {
   const system = [
     'You help a customer-support operator answer customers on social networks and messengers.',
@@ -124,51 +154,74 @@ export function buildPrompt(
         `${line.own ? 'Operator' : `Customer${line.author ? ` (${line.author})` : ''}`}: ${line.text}`,
     )
     .join('\n');
-  const user = [`Conversation:\n${transcript || '(empty)'}`, TASKS[body.mode](body)];
-  if (body.mode !== 'reply') user.push(`Draft:\n${body.text ?? ''}`);
-  else if (body.text?.trim()) user.push(`The operator's draft so far:\n${body.text}`);
+  const user = [`Conversation:\n${transcript || '(empty)'}`, TASKS[body.mode](body, ctx)];
+  if (AI_DRAFT_MODES.includes(body.mode)) user.push(`Draft:\n${body.text ?? ''}`);
+  else if (body.mode === 'reply' && body.text?.trim())
+    user.push(`The operator's draft so far:\n${body.text}`);
   return [
     { role: 'system', content: system.join('\n\n') },
     { role: 'user', content: user.join('\n\n') },
   ];
 }
 
-function providerError(status: number, key: MessageKey, params?: Record<string, string | number>) {
+export function providerError(status: number, key: MessageKey, params?: Record<string, string | number>) {
   return new AppError(status, key, { errorType: 'ai_provider', ...(params ? { params } : {}) });
 }
 
-/** POST {base_url}/chat/completions, non-streaming; provider failures become translated errors. */
+function isTimeout(error: unknown, signal?: AbortSignal) {
+  const name = (error as Error).name;
+  // An abort the caller asked for (the operator cancelled) is not the provider's timeout.
+  if (signal?.aborted) return false;
+  return name === 'TimeoutError' || name === 'AbortError';
+}
+
+/**
+ * POST {base_url}/chat/completions and check the answer's status; provider failures become translated
+ * errors. `signal` ends the call early (timeout, the operator cancelled).
+ */
+export async function callProvider(
+  agent: Agent,
+  sealer: Sealer,
+  prompt: ChatMessage[],
+  options: { timeoutMs: number; stream: boolean; signal?: AbortSignal },
+): Promise<Response> {
+  const url = `${agent.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (agent.apiKeySealed) headers.authorization = `Bearer ${sealer.open(agent.apiKeySealed)}`;
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ model: agent.model, messages: prompt, stream: options.stream }),
+      signal: options.signal ? AbortSignal.any([timeout, options.signal]) : timeout,
+      redirect: 'error',
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    if (isTimeout(error)) throw providerError(504, 'ai.provider.timeout');
+    throw providerError(502, 'ai.provider.unreachable');
+  }
+  if (res.status === 401 || res.status === 403) throw providerError(502, 'ai.provider.unauthorized');
+  if (res.status === 429) throw providerError(502, 'ai.provider.rateLimited');
+  if (!res.ok) throw providerError(502, 'ai.provider.failed', { status: res.status });
+  return res;
+}
+
+/** The whole answer at once (`stream: false`). */
 export async function complete(
   agent: Agent,
   sealer: Sealer,
   prompt: ChatMessage[],
   timeoutMs: number,
 ): Promise<string> {
-  const url = `${agent.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (agent.apiKeySealed) headers.authorization = `Bearer ${sealer.open(agent.apiKeySealed)}`;
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ model: agent.model, messages: prompt, stream: false }),
-      signal: AbortSignal.timeout(timeoutMs),
-      redirect: 'error',
-    });
-  } catch (error) {
-    const name = (error as Error).name;
-    if (name === 'TimeoutError' || name === 'AbortError') throw providerError(504, 'ai.provider.timeout');
-    throw providerError(502, 'ai.provider.unreachable');
-  }
-  if (res.status === 401 || res.status === 403) throw providerError(502, 'ai.provider.unauthorized');
-  if (res.status === 429) throw providerError(502, 'ai.provider.rateLimited');
-  if (!res.ok) throw providerError(502, 'ai.provider.failed', { status: res.status });
+  const res = await callProvider(agent, sealer, prompt, { timeoutMs, stream: false });
   let json: { choices?: { message?: { content?: unknown } }[] };
   try {
     json = (await res.json()) as typeof json;
   } catch (error) {
-    if ((error as Error).name === 'TimeoutError') throw providerError(504, 'ai.provider.timeout');
+    if (isTimeout(error)) throw providerError(504, 'ai.provider.timeout');
     throw providerError(502, 'ai.provider.empty');
   }
   const content = json.choices?.[0]?.message?.content;

@@ -1,16 +1,20 @@
-import { Button, Menu } from '@mantine/core';
+import { Button, CopyButton, Menu, Modal, Stack, Text } from '@mantine/core';
 import { type AiSuggestMode, can } from '@otklik/shared';
-import { IconChevronDown, IconSparkles } from '@tabler/icons-react';
+import { IconChevronDown, IconPlayerStop, IconSparkles } from '@tabler/icons-react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAiSuggest } from '../../../api/ai';
+import { streamSuggestion } from '../../../api/ai';
+import { isAbort } from '../../../api/client';
 import { useShell } from '../../../app/shell/ShellContext';
 import { showError } from '../../../components/notify';
 import { notifyDone } from '../notify';
 import type { TemplateTarget } from './TemplatePicker';
 
 // The composer's AI button (issue 21): "Suggest reply" and, on the draft, shorten / politer / translate,
-// through the space's first agent (GET /v1/objects ai_agents). The answer replaces the box's text for
-// the operator to check and edit; nothing is ever sent from here.
+// plus a summary of the conversation, through the space's first agent (GET /v1/objects ai_agents).
+// The text streams into the reply box as the provider writes it, and "Stop" ends it there (the server
+// aborts the provider's request). A failure puts the operator's draft back. Nothing is ever sent from
+// here. The summary is for the operator: it opens in a window and leaves the reply box alone.
 
 export function AiSuggest({
   target,
@@ -25,75 +29,154 @@ export function AiSuggest({
 }) {
   const { t } = useTranslation();
   const { actor, objects } = useShell();
-  const suggest = useAiSuggest();
+  const [running, setRunning] = useState<AiSuggestMode | null>(null);
+  const [summary, setSummary] = useState<string | null>(null);
+  const controller = useRef<AbortController | null>(null);
+  // Leaving the conversation stops a suggestion in progress.
+  useEffect(() => () => controller.current?.abort(), []);
   if (!target || !can(actor, 'ai.use', target.space_id)) return null;
   const agent = (objects?.ai_agents ?? []).find((a) => a.space_id === target.space_id);
   if (!agent) return null;
+
   const run = (mode: AiSuggestMode, extra: { target?: string } = {}) => {
-    suggest.mutate(
+    const abort = new AbortController();
+    controller.current = abort;
+    const draft = text;
+    const toSummary = mode === 'summarize';
+    if (toSummary) setSummary('');
+    setRunning(mode);
+    streamSuggestion(
       {
         agent_id: agent.id,
         mode,
         ...(target.item_id !== undefined ? { item_id: target.item_id } : { chat_id: target.chat_id }),
-        ...(text.trim() ? { text } : {}),
+        ...(draft.trim() && !toSummary ? { text: draft } : {}),
         ...extra,
       },
-      {
-        onSuccess: (res) => {
-          onText(res.text);
+      abort.signal,
+      toSummary ? setSummary : onText,
+    )
+      .then((whole) => {
+        if (toSummary) setSummary(whole);
+        else {
+          onText(whole);
           notifyDone(t('settings.ai.suggest.done'));
-        },
-        onError: showError,
-      },
-    );
+        }
+      })
+      .catch((error: unknown) => {
+        // Stopped by the operator: what was written so far stays.
+        if (isAbort(error)) return;
+        if (!toSummary) onText(draft);
+        else setSummary(null);
+        showError(error);
+      })
+      .finally(() => {
+        if (controller.current === abort) controller.current = null;
+        setRunning(null);
+      });
   };
+  const stop = () => controller.current?.abort();
+
   return (
-    <Button.Group>
-      <Button
-        variant="light"
-        color="violet"
-        size="compact-sm"
-        leftSection={<IconSparkles size={14} />}
-        loading={suggest.isPending}
-        disabled={disabled}
-        onClick={() => run('reply')}
-        data-testid="ai-suggest"
-      >
-        {t('settings.ai.suggest.reply')}
-      </Button>
-      <Menu position="top-start" withinPortal>
-        <Menu.Target>
+    <>
+      {running && running !== 'summarize' ? (
+        <Button
+          variant="light"
+          color="violet"
+          size="compact-sm"
+          leftSection={<IconPlayerStop size={14} />}
+          onClick={stop}
+          data-testid="ai-stop"
+        >
+          {t('settings.ai.suggest.stop')}
+        </Button>
+      ) : (
+        <Button.Group>
           <Button
             variant="light"
             color="violet"
             size="compact-sm"
-            px={4}
-            disabled={disabled || suggest.isPending}
-            aria-label={t('settings.ai.suggest.button')}
-            data-testid="ai-suggest-more"
+            leftSection={<IconSparkles size={14} />}
+            disabled={disabled || running !== null}
+            onClick={() => run('reply')}
+            data-testid="ai-suggest"
           >
-            <IconChevronDown size={14} />
+            {t('settings.ai.suggest.reply')}
           </Button>
-        </Menu.Target>
-        <Menu.Dropdown>
-          {!text.trim() && <Menu.Label>{t('settings.ai.suggest.needsText')}</Menu.Label>}
-          <Menu.Item disabled={!text.trim()} onClick={() => run('shorten')}>
-            {t('settings.ai.suggest.shorten')}
-          </Menu.Item>
-          <Menu.Item
-            disabled={!text.trim()}
-            onClick={() => run('rewrite_tone', { target: 'polite, friendly' })}
-          >
-            {t('settings.ai.suggest.rewrite_tone')}
-          </Menu.Item>
-          <Menu.Item disabled={!text.trim()} onClick={() => run('translate', { target: 'en' })}>
-            {t('settings.ai.suggest.translate')}
-          </Menu.Item>
-          <Menu.Item disabled={!text.trim()} onClick={() => run('translate', { target: 'ru' })}>
-            {t('settings.ai.suggest.translateRu')}
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
-    </Button.Group>
+          <Menu position="top-start" withinPortal>
+            <Menu.Target>
+              <Button
+                variant="light"
+                color="violet"
+                size="compact-sm"
+                px={4}
+                disabled={disabled || running !== null}
+                aria-label={t('settings.ai.suggest.button')}
+                data-testid="ai-suggest-more"
+              >
+                <IconChevronDown size={14} />
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown>
+              <Menu.Item onClick={() => run('summarize')} data-testid="ai-summarize">
+                {t('settings.ai.suggest.summarize')}
+              </Menu.Item>
+              <Menu.Divider />
+              {!text.trim() && <Menu.Label>{t('settings.ai.suggest.needsText')}</Menu.Label>}
+              <Menu.Item disabled={!text.trim()} onClick={() => run('shorten')}>
+                {t('settings.ai.suggest.shorten')}
+              </Menu.Item>
+              <Menu.Item
+                disabled={!text.trim()}
+                onClick={() => run('rewrite_tone', { target: 'polite, friendly' })}
+              >
+                {t('settings.ai.suggest.rewrite_tone')}
+              </Menu.Item>
+              <Menu.Item disabled={!text.trim()} onClick={() => run('translate', { target: 'en' })}>
+                {t('settings.ai.suggest.translate')}
+              </Menu.Item>
+              <Menu.Item disabled={!text.trim()} onClick={() => run('translate', { target: 'ru' })}>
+                {t('settings.ai.suggest.translateRu')}
+              </Menu.Item>
+            </Menu.Dropdown>
+          </Menu>
+        </Button.Group>
+      )}
+      <Modal
+        opened={summary !== null}
+        onClose={() => {
+          stop();
+          setSummary(null);
+        }}
+        title={t('settings.ai.suggest.summaryTitle')}
+        size="lg"
+      >
+        <Stack gap="sm">
+          <Text size="sm" style={{ whiteSpace: 'pre-wrap' }} data-testid="ai-summary">
+            {summary || t('settings.ai.suggest.loading')}
+          </Text>
+          {running === 'summarize' ? (
+            <Button
+              variant="light"
+              color="violet"
+              leftSection={<IconPlayerStop size={14} />}
+              onClick={stop}
+              data-testid="ai-summary-stop"
+              style={{ alignSelf: 'flex-start' }}
+            >
+              {t('settings.ai.suggest.stop')}
+            </Button>
+          ) : (
+            <CopyButton value={summary ?? ''}>
+              {({ copied, copy }) => (
+                <Button variant="light" onClick={copy} style={{ alignSelf: 'flex-start' }}>
+                  {copied ? t('settings.ai.suggest.copied') : t('settings.ai.suggest.copy')}
+                </Button>
+              )}
+            </CopyButton>
+          )}
+        </Stack>
+      </Modal>
+    </>
   );
 }
