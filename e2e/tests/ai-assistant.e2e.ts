@@ -126,6 +126,20 @@ describe('AI assistant', () => {
     } finally {
       stub.reply.hold = false;
     }
+    // Tag suggestions: the space's tags by name are 1 Время работы, 2 Жалоба; the agent answers [1].
+    const spaceId = (await api<ConfigBody>('GET', '/v1/config')).spaces[0]!.id;
+    const hours = await api<{ id: number }>('POST', '/v1/tags', { space_id: spaceId, name: 'Время работы' });
+    await api('POST', '/v1/tags', { space_id: spaceId, name: 'Жалоба' });
+    await page.reload();
+    stub.reply.text = '[1]';
+    await page.getByTestId('ai-tags-suggest').click({ timeout: 60_000 });
+    await page.getByTestId('ai-tag').getByText('Время работы').click();
+    await expect
+      .poll(async () => (await api<{ item: { tags: number[] } }>('GET', `/v1/items/${itemId}`)).item.tags)
+      .toEqual([hours.id]);
+    expect(JSON.stringify(stub.requests.at(-1)!.body.messages)).toContain('2. Жалоба');
+    await screenshot(page, 'ai-tags-ru-1381');
+
     // Nothing was sent: the comment is still waiting for a reply.
     const item = await api<{ item: { status: string } }>('GET', `/v1/items/${itemId}`);
     expect(item.item.status).toBe('new');

@@ -118,3 +118,25 @@ export type AiStreamLine =
 
 /** Modes that work on the operator's draft (the others read only the conversation). */
 export const AI_DRAFT_MODES: readonly AiSuggestMode[] = ['shorten', 'rewrite_tone', 'translate'];
+
+/** POST /v1/ai/tags: tags the agent suggests for one conversation, from its space's tags. */
+export const aiTagsBody = z
+  .object({
+    agent_id: z.number().int().positive(),
+    item_id: z.number().int().positive().optional(),
+    chat_id: z.number().int().positive().optional(),
+  })
+  .refine((b) => (b.item_id === undefined) !== (b.chat_id === undefined), {
+    message: 'ai.target.required',
+    path: ['item_id'],
+  });
+export type AiTagsBody = z.infer<typeof aiTagsBody>;
+
+export interface AiTagsResult {
+  /** The space's tags the agent chose, in its order; never a tag of another space. */
+  tag_ids: number[];
+}
+
+/** At most this many tags go into the prompt (the most used first) and come back. */
+export const AI_TAGS_OFFERED = 100;
+export const AI_TAGS_SUGGESTED = 5;

@@ -1,4 +1,11 @@
-import { type AiAgentDto, type AiStreamLine, type AiSuggestBody, translate } from '@otklik/shared';
+import {
+  type AiAgentDto,
+  type AiStreamLine,
+  type AiSuggestBody,
+  type AiTagsBody,
+  type AiTagsResult,
+  translate,
+} from '@otklik/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { currentLocale } from '../i18n';
 import { ApiError } from './errors';
@@ -89,3 +96,7 @@ export async function streamSuggestion(
   const message = translate(currentLocale(), 'ai.provider.interrupted');
   throw new ApiError(502, { error: message, error_type: 'ai_provider' }, message);
 }
+
+/** Tags the agent suggests for one conversation (POST /v1/ai/tags); nothing is tagged by itself. */
+export const useAiTags = () =>
+  useMutation({ mutationFn: (body: AiTagsBody) => api.post<AiTagsResult>('/v1/ai/tags', body) });

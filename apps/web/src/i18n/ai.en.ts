@@ -32,6 +32,12 @@ export const aiEn: Dictionary<typeof aiRu> = {
   delete: 'Delete',
   deleteTitle: 'Delete the agent “{{name}}”?',
   deleteText: 'Its suggestions disappear from the reply box.',
+  tags: {
+    suggest: 'Suggest tags (AI)',
+    none: 'The AI suggested no new tags',
+    allAdded: 'The suggested tags are added',
+    addAll: 'Add all',
+  },
   suggest: {
     button: 'AI',
     reply: 'Suggest reply',

@@ -1,6 +1,9 @@
 import {
   type AiSuggestBody,
+  type AiTagsBody,
+  type AiTagsResult,
   aiSuggestBody,
+  aiTagsBody,
   createAiAgentBody,
   type ReplyKind,
   updateAiAgentBody,
@@ -27,7 +30,10 @@ import {
   itemConversation,
   replyLimit,
   spaceTemplates,
+  systemMessage,
+  transcript,
 } from './suggest';
+import { offeredTags, parseTagAnswer, tagTask } from './tags';
 
 const bearer = [{ bearer: [] }];
 const TAG = ['settings'];
@@ -124,8 +130,8 @@ export async function registerAiModule(
     },
   );
 
-  /** The agent and the prompt for one suggestion; scoping and refusals happen here, before any call. */
-  async function prepare(req: FastifyRequest<{ Body: AiSuggestBody }>) {
+  /** The agent and the one conversation it may read; scoping and refusals happen here, before any call. */
+  async function scoped(req: FastifyRequest<{ Body: AiTagsBody }>) {
     const actor = await loadActor(db, req.auth!.user);
     const agent = assertUsable(actor, await service.getAgent(db, req.body.agent_id));
     let conversation: Awaited<ReturnType<typeof itemConversation>>;
@@ -148,6 +154,12 @@ export async function registerAiModule(
     // The agent works only on its own space's conversations.
     if (spaceId !== agent.spaceId) throw notFound();
     const templates = await spaceTemplates(db, spaceId, actor.userId);
+    return { agent, conversation, templates, spaceId, objectId, kind };
+  }
+
+  /** The agent and the prompt for one suggestion. */
+  async function prepare(req: FastifyRequest<{ Body: AiSuggestBody }>) {
+    const { agent, conversation, templates, objectId, kind } = await scoped(req);
     const limit = await replyLimit(db, objectId, kind);
     const prompt = buildPrompt(agent, conversation, templates, req.body, {
       limit,
@@ -155,6 +167,31 @@ export async function registerAiModule(
     });
     return { agent, prompt };
   }
+
+  app.post(
+    '/ai/tags',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: ['inbox'],
+        security: bearer,
+        summary: 'Tags of the space the agent suggests for one conversation; nothing is tagged by itself',
+        body: aiTagsBody,
+      },
+    },
+    async (req): Promise<AiTagsResult> => {
+      const { agent, conversation, templates, spaceId, objectId } = await scoped(req);
+      const offered = await offeredTags(db, spaceId, objectId);
+      if (offered.length === 0) return { tag_ids: [] };
+      const answer = await complete(
+        agent,
+        deps.sealer,
+        [systemMessage(agent, templates), tagTask(transcript(conversation), offered)],
+        deps.config.AI_TIMEOUT_MS,
+      );
+      return { tag_ids: parseTagAnswer(answer, offered) };
+    },
+  );
 
   app.post(
     '/ai/suggest',

@@ -129,13 +129,11 @@ export async function replyLimit(db: Db, objectId: number, kind: ReplyKind): Pro
   return row && isProviderId(row.provider) ? textLimit(row.provider, kind, false) : null;
 }
 
-export function buildPrompt(
+/** The system message: the role, the agent's instructions and knowledge, the team's templates. */
+export function systemMessage(
   agent: Pick<Agent, 'instructions' | 'knowledge'>,
-  conversation: Line[],
   templates: { title: string; text: string }[],
-  body: AiSuggestBody,
-  ctx: PromptContext = { limit: null, locale: 'ru' },
-): ChatMessage[] {
+): ChatMessage {
   const system = [
     'You help a customer-support operator answer customers on social networks and messengers.',
     'The operator reviews and edits your text before anything is sent.',
@@ -147,21 +145,33 @@ export function buildPrompt(
       `Reply templates of the team:\n${templates.map((t) => `- ${t.title}: ${t.text}`).join('\n')}`,
     );
   }
-  const transcript = conversation
+  return { role: 'system', content: system.join('\n\n') };
+}
+
+/** The conversation as a transcript, oldest first. */
+export function transcript(conversation: Line[]): string {
+  const lines = conversation
     .filter((line) => line.text.trim())
     .map(
       (line) =>
         `${line.own ? 'Operator' : `Customer${line.author ? ` (${line.author})` : ''}`}: ${line.text}`,
     )
     .join('\n');
-  const user = [`Conversation:\n${transcript || '(empty)'}`, TASKS[body.mode](body, ctx)];
+  return `Conversation:\n${lines || '(empty)'}`;
+}
+
+export function buildPrompt(
+  agent: Pick<Agent, 'instructions' | 'knowledge'>,
+  conversation: Line[],
+  templates: { title: string; text: string }[],
+  body: AiSuggestBody,
+  ctx: PromptContext = { limit: null, locale: 'ru' },
+): ChatMessage[] {
+  const user = [transcript(conversation), TASKS[body.mode](body, ctx)];
   if (AI_DRAFT_MODES.includes(body.mode)) user.push(`Draft:\n${body.text ?? ''}`);
   else if (body.mode === 'reply' && body.text?.trim())
     user.push(`The operator's draft so far:\n${body.text}`);
-  return [
-    { role: 'system', content: system.join('\n\n') },
-    { role: 'user', content: user.join('\n\n') },
-  ];
+  return [systemMessage(agent, templates), { role: 'user', content: user.join('\n\n') }];
 }
 
 export function providerError(status: number, key: MessageKey, params?: Record<string, string | number>) {

@@ -250,6 +250,7 @@ function ChatPage({ chat }: { chat: InboxChat }) {
             <RecordSide
               spaceId={chat.space_id}
               objectId={chat.object_id}
+              aiTarget={{ space_id: chat.space_id, chat_id: chat.id }}
               author={chat.author}
               data={data}
               tags={chat.tags}

@@ -427,6 +427,7 @@ function ItemPage({ item, post, parent, thread }: NonNullable<ReturnType<typeof 
             <RecordSide
               spaceId={item.space_id}
               objectId={item.object_id}
+              aiTarget={{ space_id: item.space_id, item_id: item.id }}
               author={item.author}
               data={data}
               tags={item.tags}

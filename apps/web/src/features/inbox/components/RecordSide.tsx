@@ -10,8 +10,10 @@ import { formatDateTime } from '../../../lib/format';
 import type { InboxData } from '../hooks/useInboxData';
 import { useInboxT } from '../i18n';
 import { handle } from '../model/handle';
+import { AiTagSuggest } from './AiTagSuggest';
 import { LabelBadges } from './badges';
 import { AssigneePicker, TagPicker } from './pickers';
+import type { TemplateTarget } from './TemplatePicker';
 
 // Beside an item or a chat: details, the author, tags and who it is assigned to.
 
@@ -49,6 +51,7 @@ export function RecordSide({
   onTags,
   onAssign,
   data,
+  aiTarget,
 }: {
   spaceId: number;
   /** The record's account (its company's tags_mode limits the tags offered). */
@@ -62,6 +65,8 @@ export function RecordSide({
   onTags: (ids: number[]) => Promise<unknown>;
   onAssign: (userId: number | null) => Promise<unknown>;
   data: InboxData;
+  /** The conversation, for tag suggestions by the space's AI agent. */
+  aiTarget: TemplateTarget;
 }) {
   const t = useInboxT();
   return (
@@ -112,6 +117,15 @@ export function RecordSide({
                 objectId={objectId}
                 data={data}
                 onChange={(ids) => void onTags(ids).catch(showError)}
+              />
+            )}
+            {canTag && (
+              <AiTagSuggest
+                target={aiTarget}
+                objectId={objectId}
+                value={tags}
+                data={data}
+                onAdd={(ids) => void onTags([...tags, ...ids]).catch(showError)}
               />
             )}
             {canAssign && (
