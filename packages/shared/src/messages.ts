@@ -506,6 +506,8 @@ const ru = {
   'ai.provider.unreachable': 'Не удалось связаться с ИИ-провайдером: проверьте адрес API',
   'ai.provider.empty': 'ИИ-провайдер вернул пустой ответ',
   'ai.provider.interrupted': 'Ответ ИИ-провайдера оборвался: повторите запрос',
+  'qa.ai.noAgent': 'В пространстве нет ИИ-агента: добавьте его в «Настройки → ИИ-ассистент»',
+  'qa.ai.unreadable': 'ИИ-агент не дал оценок по критериям: оцените вручную или повторите',
 } as const;
 
 export type MessageKey = keyof typeof ru;
@@ -998,6 +1000,8 @@ const en: Record<MessageKey, string> = {
   'ai.provider.unreachable': 'Could not reach the AI provider: check the API address',
   'ai.provider.empty': 'The AI provider returned an empty answer',
   'ai.provider.interrupted': 'The AI provider’s answer broke off: try again',
+  'qa.ai.noAgent': 'The space has no AI agent: add one in Settings → AI assistant',
+  'qa.ai.unreadable': 'The AI agent gave no scores for the criteria: score by hand or try again',
 };
 
 export const messages: Record<Locale, Record<MessageKey, string>> = { ru, en };

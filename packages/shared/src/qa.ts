@@ -202,3 +202,14 @@ export function qaTotal(scores: readonly QaScore[]): { total: number; criticalFa
   const got = scores.reduce((sum, s) => sum + s.weight * qaCriterionShare(s.kind, s.value), 0);
   return { total: Math.round((got / weight) * 1000) / 10, criticalFailed };
 }
+
+/**
+ * POST /v1/qa/samples/{id}/ai-score: the space's AI agent's proposal for a review. Nothing is saved:
+ * the reviewer checks, changes and saves it as their own review. Only valid values come back.
+ */
+export interface QaAiScoreDto {
+  agent: { id: number; name: string };
+  /** criterion id → proposed value (yesno 0/1, scale 1–5); criteria the agent left out are absent. */
+  scores: Record<string, number>;
+  comment: string;
+}

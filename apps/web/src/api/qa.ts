@@ -1,5 +1,6 @@
 import type {
   CreateScorecardBody,
+  QaAiScoreDto,
   QaOverviewDto,
   QaReviewBody,
   QaSampleDetailDto,
@@ -92,6 +93,10 @@ export const useRunSampling = () =>
   useInvalidating((spaceId: number) =>
     api.post<{ random: number; condition: number }>('/v1/qa/sampling/run', { space_id: spaceId }),
   );
+
+/** The space's AI agent proposes a review (POST /v1/qa/samples/:id/ai-score); nothing is saved. */
+export const useAiScore = () =>
+  useMutation({ mutationFn: (id: number) => api.post<QaAiScoreDto>(`/v1/qa/samples/${id}/ai-score`) });
 
 export const useReview = () =>
   useInvalidating(({ id, body }: { id: number; body: QaReviewBody }) =>

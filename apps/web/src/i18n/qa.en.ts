@@ -26,6 +26,8 @@ export const qaEn: Dictionary<typeof qaRu> = {
     by: 'Reviewed by {{name}}',
   },
   sample: {
+    aiScore: 'Propose scores (AI)',
+    aiProposed: 'Scores proposed by the AI agent “{{name}}” — check them before saving',
     conversation: 'Conversation',
     scorecard: 'Scorecard “{{name}}”',
     reply: 'Reply under review',

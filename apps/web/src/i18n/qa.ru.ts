@@ -23,6 +23,8 @@ export const qaRu = {
     by: 'Проверил(а): {{name}}',
   },
   sample: {
+    aiScore: 'Предложить оценку (ИИ)',
+    aiProposed: 'Оценку предложил ИИ-агент «{{name}}» — проверьте её перед сохранением',
     conversation: 'Переписка',
     scorecard: 'Анкета «{{name}}»',
     reply: 'Проверяемый ответ',

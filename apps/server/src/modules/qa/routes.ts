@@ -16,6 +16,7 @@ import { taskClock } from '../../lib/clock';
 import { scopeFor } from '../inbox/scope';
 import { authorize, loadActor, spaceIdsWhere } from '../spaces/actor';
 import { listSpaceIds } from '../tags/policy';
+import { aiScore } from './ai-score';
 import { assertManageable, assertReviewable, assertVisibleSample, LOGS, MANAGE, OWN, REVIEW } from './policy';
 import { presentSample, presentSampleDetail, presentScorecard } from './presenter';
 import { sampleSpace } from './sampling';
@@ -215,6 +216,34 @@ export async function registerQaModule(
         payload: { id: row.sample.id },
       });
       return presentSample(row);
+    },
+  );
+
+  app.post(
+    '/qa/samples/:id/ai-score',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: "The space's AI agent proposes a review (nothing is saved; the reviewer confirms)",
+        params: idParams,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const visible = await assertVisibleSample(db, actor, await service.getSample(db, req.params.id));
+      assertReviewable(actor, visible);
+      const card = await service.scorecardOf(db, visible.row.sample.scorecardId);
+      const conversation = await service.conversationOf(db, visible.row.sample);
+      return aiScore(
+        db,
+        deps.sealer,
+        deps.config.AI_TIMEOUT_MS,
+        visible.row.sample,
+        card.criteria,
+        conversation,
+      );
     },
   );
 

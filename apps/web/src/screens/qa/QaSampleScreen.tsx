@@ -1,10 +1,12 @@
 import { Badge, Button, Grid, Group, Paper, SegmentedControl, Stack, Text, Textarea } from '@mantine/core';
 import { type QaCriterion, type QaScore, qaTotal } from '@otklik/shared';
+import { IconSparkles } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { useReview, useSample } from '../../api/qa';
+import { useAiScore, useReview, useSample } from '../../api/qa';
 import { RecordLoading } from '../../app/RecordNotFound';
+import { useShell } from '../../app/shell/ShellContext';
 import { showError, showSaved } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';
 import { PlainText } from '../../features/inbox/components/content';
@@ -21,12 +23,14 @@ import { pct, seconds } from './QaScreens';
 
 function Scorecard({
   sampleId,
+  spaceId,
   criteria,
   initial,
   initialComment,
   canReview,
 }: {
   sampleId: number;
+  spaceId: number;
   criteria: QaCriterion[];
   initial: QaScore[];
   initialComment: string;
@@ -38,12 +42,46 @@ function Scorecard({
     Object.fromEntries(initial.map((s) => [s.id, s.value])),
   );
   const [comment, setComment] = useState(initialComment);
+  const { objects } = useShell();
+  const aiScore = useAiScore();
+  const [proposedBy, setProposedBy] = useState<string | null>(null);
+  // AI pre-scoring (issue 21) where the space has an agent the reviewer may use: a proposal that fills
+  // the form; the reviewer checks it and saves it as their own review.
+  const hasAgent = (objects?.ai_agents ?? []).some((a) => a.space_id === spaceId);
+  const propose = () =>
+    aiScore.mutate(sampleId, {
+      onSuccess: (res) => {
+        setValues((prev) => ({ ...prev, ...res.scores }));
+        if (res.comment) setComment((prev) => (prev.trim() ? prev : res.comment));
+        setProposedBy(res.agent.name);
+      },
+      onError: showError,
+    });
   const scored = criteria
     .filter((c) => values[c.id] !== undefined)
     .map((c) => ({ ...c, value: values[c.id]! }));
   const preview = scored.length === criteria.length ? qaTotal(scored) : null;
   return (
     <Stack gap="sm" data-testid="qa-scorecard">
+      {canReview && hasAgent && (
+        <Button
+          variant="light"
+          color="violet"
+          size="compact-sm"
+          leftSection={<IconSparkles size={14} />}
+          loading={aiScore.isPending}
+          onClick={propose}
+          style={{ alignSelf: 'flex-start' }}
+          data-testid="qa-ai-score"
+        >
+          {t('shell.qa.sample.aiScore')}
+        </Button>
+      )}
+      {proposedBy && (
+        <Text fz="xs" c="violet" data-testid="qa-ai-note">
+          {t('shell.qa.sample.aiProposed', { name: proposedBy })}
+        </Text>
+      )}
       {criteria.map((c) => (
         <Stack key={c.id} gap={4}>
           <Group gap={6}>
@@ -178,6 +216,7 @@ export function QaSampleScreen() {
               <Scorecard
                 key={`${s.id}-${s.reviewed_at ?? ''}`}
                 sampleId={s.id}
+                spaceId={s.space_id}
                 criteria={s.criteria}
                 initial={s.scores}
                 initialComment={s.comment}
