@@ -1,85 +1,48 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, loginTokens } from '../test/auth-helpers';
-import { SEED_ENV } from '../test/global-setup';
-import { createTestApp, uniqueEmail } from '../test/harness';
+import { createTestApp, type TestApp, uniqueEmail } from '../test/harness';
+import { type ServerProcess, startServerProcess } from '../test/process';
 import { openSocket } from '../test/socket';
 
 // Graceful shutdown (README "Deploying"): readiness turns 503 at once, sockets are closed with 1001 so
 // browsers reconnect to another node, requests in flight complete, the process exits 0.
 
-const root = resolve(import.meta.dirname, '../../..');
-
 describe('runtime.shutdown', () => {
-  it('answers /readyz 503 "draining" at once, then closes every socket with 1001', async () => {
-    const t = await createTestApp();
-    try {
-      await t.app.listen({ port: 0, host: '127.0.0.1' });
-      const address = t.app.server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      const { email } = await buildUser(t);
-      const token = (await loginTokens(t, email)).access_token;
-      const socket = await openSocket(`ws://127.0.0.1:${port}/v1/ws?access_token=${token}`);
-      expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(200);
-
-      const stopped = t.shutdown({ delayMs: 100 });
-      const ready = await t.app.inject({ url: '/readyz' });
-      expect(ready.statusCode).toBe(503);
-      expect(ready.json()).toMatchObject({ status: 'draining' });
-      // Still serving while the load balancer catches up.
-      expect((await t.app.inject({ url: '/livez' })).statusCode).toBe(200);
-      await stopped;
-      expect(await socket.waitForClose()).toEqual({ code: 1001, reason: 'server_shutdown' });
-    } finally {
-      await t.close();
-    }
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
   });
+  afterAll(() => t.close());
+
+  it('answers /readyz 503 "draining" at once, then closes every socket with 1001', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const { email } = await buildUser(t);
+    const token = (await loginTokens(t, email)).access_token;
+    const socket = await openSocket(`ws://127.0.0.1:${port}/v1/ws?access_token=${token}`);
+    expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(200);
+
+    const stopped = t.shutdown({ delayMs: 100 });
+    const ready = await t.app.inject({ url: '/readyz' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toMatchObject({ status: 'draining' });
+    // Still serving while the load balancer catches up.
+    expect((await t.app.inject({ url: '/livez' })).statusCode).toBe(200);
+    await stopped;
+    expect(await socket.waitForClose()).toEqual({ code: 1001, reason: 'server_shutdown' });
+  }, 60_000);
 });
 
 describe('SIGTERM to the server process', () => {
-  let child: ChildProcess | undefined;
-  const dataDir = mkdtempSync(join(tmpdir(), 'otklik-shutdown-'));
-  afterAll(() => {
-    if (child && child.exitCode === null) child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  let server: ServerProcess | undefined;
+  afterAll(() => server?.dispose());
 
   it('finishes the request in flight and exits 0', async () => {
-    child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH ?? '',
-        DATA_DIR: dataDir,
-        HOST: '127.0.0.1',
-        PORT: '0',
-        APP_URL: 'http://127.0.0.1:3000',
-        SECRET_KEY: 'shutdown-test-secret-key-0123456789abcdef',
-        LOG_LEVEL: 'info',
-        SHUTDOWN_DELAY_S: '1',
-        ...(process.env[SEED_ENV] ? { PGLITE_SEED: process.env[SEED_ENV] } : {}),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-    let stdout = '';
-    let stderr = '';
-    child.stderr!.on('data', (chunk) => {
-      stderr += String(chunk);
-    });
-    const port = await new Promise<number>((resolvePort, reject) => {
-      child!.stdout!.on('data', (chunk) => {
-        stdout += String(chunk);
-        const match = /Otklik is running on http:\/\/localhost:(\d+)/.exec(stdout);
-        if (match) resolvePort(Number(match[1]));
-      });
-      void exited.then(([code]) => reject(new Error(`server exited ${code}: ${stderr}`)));
-    });
-    const base = `http://127.0.0.1:${port}`;
+    server = await startServerProcess({ LOG_LEVEL: 'info', SHUTDOWN_DELAY_S: '1' });
+    const { base, child, exited } = server;
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
 
     // A signup whose headers the server has taken (it answered 100 Continue) and whose body is not sent yet.
@@ -120,8 +83,8 @@ describe('SIGTERM to the server process', () => {
     const answer = await response;
     expect(answer.status, answer.text).toBe(201);
     const [code, signal] = await exited;
-    expect({ code, signal, stderr }).toEqual({ code: 0, signal: null, stderr: '' });
-    expect(stdout).toContain('"msg":"Shutting down"');
-    expect(stdout).toContain('"msg":"Stopped"');
+    expect({ code, signal, stderr: server.stderr() }).toEqual({ code: 0, signal: null, stderr: '' });
+    expect(server.stdout()).toContain('"msg":"Shutting down"');
+    expect(server.stdout()).toContain('"msg":"Stopped"');
   }, 90_000);
 });
