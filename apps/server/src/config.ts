@@ -224,7 +224,17 @@ const envSchema = z.object({
    * forward. Never set it in production.
    */
   TEST_CLOCK: z.enum(['0', '1']).default('0'),
+  /**
+   * On SIGTERM/SIGINT: seconds /readyz answers 503 while requests are still served, so the load balancer
+   * stops sending new ones first (Kubernetes: a few seconds; alone on a machine: 0).
+   */
+  SHUTDOWN_DELAY_S: z.coerce.number().min(0).max(120).default(0),
+  /** On SIGTERM/SIGINT: seconds running requests and jobs get to finish before the process exits anyway (code 1). */
+  SHUTDOWN_TIMEOUT_S: z.coerce.number().min(1).max(600).default(25),
 });
+
+/** Every environment variable the server reads (the deployment files are checked against it). */
+export const ENV_NAMES: readonly string[] = Object.keys(envSchema.shape);
 
 export type Env = z.infer<typeof envSchema>;
 

@@ -9,11 +9,25 @@ async function main() {
   const runtime = await createRuntime(config);
   const { app } = runtime;
   let closing = false;
+  // SIGTERM (an orchestrator, `docker stop`) or SIGINT: drain, then exit 0; a second signal changes
+  // nothing. What does not finish within SHUTDOWN_TIMEOUT_S is abandoned with exit code 1.
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'Shutting down');
-    await runtime.close();
+    const delayMs = config.SHUTDOWN_DELAY_S * 1000;
+    const timeoutMs = config.SHUTDOWN_TIMEOUT_S * 1000;
+    app.log.info({ signal, delayMs, timeoutMs }, 'Shutting down');
+    setTimeout(() => {
+      app.log.error({ timeoutMs }, 'Shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, delayMs + timeoutMs).unref();
+    try {
+      await runtime.shutdown({ delayMs });
+    } catch (error) {
+      app.log.error({ err: error }, 'Shutdown failed');
+      process.exit(1);
+    }
+    app.log.info('Stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -38,7 +38,14 @@ export class StartupError extends Error {}
 export interface Runtime {
   app: App;
   deps: AppDeps;
+  /** Stops at once: no more requests, sockets closed, jobs finish what they hold, connections closed. */
   close(): Promise<void>;
+  /**
+   * The graceful stop (SIGTERM): /readyz turns 503 at once; after `delayMs` (the load balancer has
+   * noticed) close() — the listener stops accepting, sockets are closed with 1001, running requests and
+   * the jobs' batches in hand finish, then the bus, Redis and the database are closed.
+   */
+  shutdown(opts?: { delayMs?: number }): Promise<void>;
 }
 
 /** Everything `npm start` runs, wired together; tests build the same thing (optionally on a given db). */
@@ -191,12 +198,23 @@ export async function createRuntime(
         'SECRET_KEY is not set: using a generated key stored in the database. Set SECRET_KEY in production.',
       );
     }
+    let closing: Promise<void> | undefined;
+    const close = () => {
+      closing ??= (async () => {
+        app.draining = true;
+        await app.close();
+        for (const cleanup of cleanups.reverse()) await cleanup();
+      })();
+      return closing;
+    };
     return {
       app,
       deps,
-      close: async () => {
-        await app.close();
-        for (const cleanup of cleanups.reverse()) await cleanup();
+      close,
+      shutdown: async ({ delayMs = 0 } = {}) => {
+        app.draining = true;
+        if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+        await close();
       },
     };
   } catch (error) {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import { translate } from '@otklik/shared';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config';
@@ -63,6 +63,7 @@ import { registerInputGuard } from './input';
 import { requestLocale } from './locale';
 import { registerMetrics } from './metrics';
 import { parseQueryString } from './querystring';
+import { REQUEST_ID_LOG_LABEL, registerRequestIdHeader, requestId } from './request-id';
 import { originChecker, registerSecurityHeaders, trustProxyOption } from './security';
 import { validatorCompiler } from './validation';
 
@@ -99,8 +100,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     routerOptions: { querystringParser: parseQueryString },
     trustProxy: trustProxyOption(config),
     bodyLimit: 12 * 1024 * 1024,
+    // Every log line of a request carries its id (README "Deploying": logs).
+    requestIdHeader: false,
+    genReqId: requestId,
+    logController: new LogController({ requestIdLogLabel: REQUEST_ID_LOG_LABEL }),
   }).withTypeProvider<ZodTypeProvider>();
 
+  registerRequestIdHeader(app);
   registerSecurityHeaders(app, config);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -7,6 +7,9 @@ import type { RealtimeHub } from './hub';
 
 export { loadConnectionAccess } from './access';
 
+/** RFC 6455 1001: the server is going away; clients reconnect (to another node). */
+export const CLOSE_GOING_AWAY = 1001;
+
 /**
  * `GET /v1/ws?access_token=...` (docs/product/api.md): a bad token is refused before the upgrade with 401, a page
  * of a foreign origin with 403 (cross-site WebSocket hijacking; http/security.ts originChecker), and the
@@ -18,7 +21,15 @@ export async function registerRealtimeRoutes(
   authenticate: (token: string) => Promise<AuthContext>,
   originAllowed: (req: FastifyRequest) => boolean,
 ) {
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(websocket, {
+    options: { maxPayload: 64 * 1024 },
+    // On shutdown every socket is closed with 1001 "going away": the web app reconnects at once, through
+    // the load balancer, to a node that is still up (README "Deploying").
+    preClose(done) {
+      for (const client of this.websocketServer.clients) client.close(CLOSE_GOING_AWAY, 'server_shutdown');
+      this.websocketServer.close(() => done());
+    },
+  });
   // A browser cannot set headers on a websocket: the one route that takes the token in the address.
   const authenticated = requireAuth(authenticate, { allowQueryToken: true });
   app.get(
