@@ -162,7 +162,7 @@ export interface Connector {
   /** Before the account is removed: unsubscribe (delete the webhook). Failures are logged, not fatal. */
   deactivate?(ctx: ConnectorContext): Promise<void>;
   /**
-   * Networks with one callback for the whole app (Meta: /v1/webhooks/facebook): verifies the call
+   * Networks with one callback for the whole app (Meta: /v1/webhooks/facebook/app): verifies the call
    * (throws WebhookRejected) and names the accounts (their external ids) it concerns; each of them then
    * gets the same request through `handleWebhook`.
    */

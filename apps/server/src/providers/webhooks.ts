@@ -124,14 +124,17 @@ export async function registerWebhookRoutes(app: FastifyInstance, deps: AppDeps)
       } catch (error) {
         if (error instanceof WebhookRejected) {
           req.log.warn({ provider, reason: error.message }, 'Webhook rejected');
-          return reply.status(403).send({ error: 'Forbidden' });
+          // A POST without a valid signature is unauthenticated (401); a failed handshake is refused (403).
+          return req.method === 'POST'
+            ? reply.status(401).send({ error: 'Unauthorized' })
+            : reply.status(403).send({ error: 'Forbidden' });
         }
         throw error;
       }
     };
 
-    scope.post('/webhooks/:provider', { schema: { hide: true } }, handleApp);
-    scope.get('/webhooks/:provider', { schema: { hide: true } }, handleApp);
+    scope.post('/webhooks/:provider/app', { schema: { hide: true } }, handleApp);
+    scope.get('/webhooks/:provider/app', { schema: { hide: true } }, handleApp);
     scope.post('/webhooks/:provider/:id', { schema: { hide: true } }, handle);
     // Handshakes some networks do with GET (WhatsApp hub.challenge).
     scope.get('/webhooks/:provider/:id', { schema: { hide: true } }, handle);

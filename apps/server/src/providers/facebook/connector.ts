@@ -31,7 +31,7 @@ import { metaHandshake, verifyMetaSignature } from './meta';
 // Facebook Page (PROVIDERS.md §4a Messenger, §4b feed comments). Connected through the OAuth dialog
 // (/callback/facebook, POST v1/facebook/auth): the code becomes a long-lived user token, which gives the
 // chosen Pages' long-lived Page tokens; only the Page token is kept. Updates come by webhook only (Meta
-// has no polling for feed or Messenger): one callback for the whole app (/v1/webhooks/facebook), signed
+// has no polling for feed or Messenger): one callback for the whole app (/v1/webhooks/facebook/app), signed
 // with the app secret, routed to accounts by the entry's Page id.
 
 /** What the connector needs the user to grant (PROVIDERS §4a, §4b). */
@@ -90,7 +90,7 @@ export function parseDelivery(request: WebhookRequest): PageWebhook | null {
 }
 
 /**
- * The app-wide callback (/v1/webhooks/facebook): the handshake against FACEBOOK_VERIFY_TOKEN, or the
+ * The app-wide callback (/v1/webhooks/facebook/app): the handshake against FACEBOOK_VERIFY_TOKEN, or the
  * signature against the app secret, and the Page ids the delivery concerns.
  */
 export function facebookAppWebhook(

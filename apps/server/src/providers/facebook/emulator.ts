@@ -267,14 +267,12 @@ export class FacebookEmulator {
         .sort((a, b) => b.createdTime - a.createdTime);
       const limit = Number(query.limit ?? 25);
       return send(200, {
-        data: posts
-          .slice(0, limit)
-          .map((p) => ({
-            id: p.id,
-            message: p.message,
-            created_time: iso(p.createdTime),
-            permalink_url: `https://www.facebook.com/${p.id}`,
-          })),
+        data: posts.slice(0, limit).map((p) => ({
+          id: p.id,
+          message: p.message,
+          created_time: iso(p.createdTime),
+          permalink_url: `https://www.facebook.com/${p.id}`,
+        })),
       });
     }
     if (node === pageId && edge === 'messages' && method === 'POST')
