@@ -60,11 +60,6 @@ function pageIdOf(ctx: ConnectorContext): string {
   return id;
 }
 
-const notSupported = (what: string) =>
-  new ConnectorError('permanent', `Facebook does not allow ${what}`, {
-    reason: { key: 'failure.notSupported', params: { network: NETWORK } },
-  });
-
 /** Text plus what cannot go as a file: the first image goes as `attachment_url`, the rest as links. */
 function commentBody(content: OutgoingContent) {
   const image = content.attachments.find((a) => a.type === 'image');
@@ -230,10 +225,6 @@ export const facebookConnector: Connector = {
   async likeItem(ctx, item, liked) {
     pageIdOf(ctx);
     await setLike(auth(ctx), item.externalId, liked);
-  },
-
-  async restoreItem() {
-    throw notSupported('restoring a deleted comment');
   },
 
   /** Comments of the Page's recent posts, newest first (docs/product/limits.md: up to `limit`). */
