@@ -44,7 +44,7 @@ export const FACEBOOK_SCOPES = [
   'pages_messaging',
 ];
 /** Webhook fields each Page is subscribed to. */
-export const PAGE_FIELDS = ['feed', 'messages', 'message_edits'];
+export const PAGE_FIELDS = ['feed', 'mention', 'messages', 'message_edits'];
 /** How many recent posts the import on connect reads comments of. */
 const IMPORT_POSTS = 10;
 

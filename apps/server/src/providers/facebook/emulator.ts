@@ -141,6 +141,35 @@ export class FacebookEmulator {
     return { comment, payload: this.feedPayload(comment, 'add'), ...result };
   }
 
+  /** Someone mentions the Page in a post of their own (`field: "mention"`). */
+  async mention(pageId: string, opts: { from: { id: string; name: string }; message: string }) {
+    const postId = `${opts.from.id}_${this.network.next('9')}`;
+    const payload = {
+      object: 'page',
+      entry: [
+        {
+          id: pageId,
+          time: Math.floor(this.network.clock / 1000),
+          changes: [
+            {
+              field: 'mention',
+              value: {
+                item: 'post',
+                verb: 'add',
+                post_id: postId,
+                sender_id: opts.from.id,
+                sender_name: opts.from.name,
+                message: opts.message,
+                created_time: Math.floor(this.network.clock / 1000),
+              },
+            },
+          ],
+        },
+      ],
+    };
+    return { postId, payload, ...(await this.push(payload)) };
+  }
+
   /** A customer writes to the Page in Messenger: the 24-hour window opens and the webhook goes out. */
   async message(pageId: string, psid: string, text: string) {
     this.network.customerWrote(pageId, psid);

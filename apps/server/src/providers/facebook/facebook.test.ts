@@ -123,7 +123,7 @@ describe('Facebook Page', () => {
     const stored = openCredentials(t.deps.sealer, row!);
     expect(stored.page_token).toBe(first.token);
     expect(JSON.stringify(res.json())).not.toContain(first.token);
-    expect(first.subscribedFields).toEqual(expect.arrayContaining(['feed', 'messages']));
+    expect(first.subscribedFields).toEqual(expect.arrayContaining(['feed', 'mention', 'messages']));
     expect(second.subscribedFields).toEqual(expect.arrayContaining(['feed', 'messages']));
     const imported = await db().select().from(items).where(eq(items.objectId, row!.id));
     expect(imported[0]).toMatchObject({ text: 'Во сколько открываетесь?' });
@@ -152,7 +152,7 @@ describe('Facebook Page', () => {
     expect(none.json().error).toMatch(/страниц/);
   });
 
-  it('ingests comments with their post, replies to replies, edits and removals; a repeated delivery stores one item', async () => {
+  it('ingests comments with their post, replies to replies, edits, removals and mentions of the Page; a repeated delivery stores one item', async () => {
     const { page, post: fbPost, id } = await connectPage();
     const sent = await emu.comment(fbPost, {
       from: { id: '7001', name: 'Анна' },
@@ -180,6 +180,16 @@ describe('Facebook Page', () => {
     expect((await itemBy(id, sent.comment.id))?.text).toBe('Есть ли веганское меню?');
     await emu.push(emu.feedPayload(reply.comment, 'remove'));
     expect((await itemBy(id, reply.comment.id))?.isDeleted).toBe(true);
+    // A mention of the Page in someone's post is a mention item.
+    const mention = await emu.mention(page.id, {
+      from: { id: '7003', name: 'Дима' },
+      message: 'Лучший кофе у @Кофейня',
+    });
+    expect(mention.status).toBe(200);
+    expect(await itemBy(id, mention.postId)).toMatchObject({
+      kind: 'mention',
+      text: 'Лучший кофе у @Кофейня',
+    });
     // The Page's own comment (written in Facebook) is ours.
     const own = await emu.comment(fbPost, { from: { id: page.id, name: page.name }, message: 'Да!' });
     expect((await itemBy(id, own.comment.id))?.isOwn).toBe(true);

@@ -133,6 +133,53 @@ function feedEvents(pageId: string, raw: unknown, now: Date): InboundEvent[] {
   ];
 }
 
+/**
+ * `field: "mention"`: someone mentioned the Page in a post or comment (not in PROVIDERS; Meta's Page
+ * webhooks reference: `{item: "post"|"comment", verb, post_id, comment_id?, sender_id, sender_name,
+ * message, created_time}` — UNCONFIRMED). The mention becomes an item of kind `mention`.
+ */
+const mentionValue = z
+  .object({
+    item: z.string(),
+    verb: z.string(),
+    post_id: z.string(),
+    comment_id: z.string().optional(),
+    sender_id: z.string().optional(),
+    sender_name: z.string().optional(),
+    message: z.string().optional(),
+    created_time: z.union([z.number(), z.string()]).optional(),
+  })
+  .passthrough();
+
+function mentionEvents(raw: unknown, now: Date): InboundEvent[] {
+  const parsed = mentionValue.safeParse(raw);
+  if (!parsed.success) return [];
+  const value = parsed.data;
+  const externalId = value.item === 'comment' && value.comment_id ? value.comment_id : value.post_id;
+  const at = when(value.created_time, now);
+  if (value.verb === 'remove') return [{ type: 'change', target: 'item', externalId, change: 'deleted', at }];
+  if (value.verb !== 'add') return [];
+  const senderId = value.sender_id ?? 'unknown';
+  return [
+    {
+      type: 'item',
+      kind: 'mention',
+      externalId,
+      ...(value.item === 'comment'
+        ? { post: { externalId: value.post_id, text: '', url: `https://www.facebook.com/${value.post_id}` } }
+        : {}),
+      author: {
+        externalId: senderId,
+        name: value.sender_name ?? '',
+        url: `https://www.facebook.com/${senderId}`,
+      },
+      text: value.message ?? '',
+      url: `https://www.facebook.com/${externalId}`,
+      createdAt: at,
+    },
+  ];
+}
+
 function messagingEvents(pageId: string, raw: unknown): InboundEvent[] {
   const parsed = messagingItem.safeParse(raw);
   if (!parsed.success) return [];
@@ -185,6 +232,7 @@ export function mapPageWebhook(payload: PageWebhook, pageId: string, now: Date):
     if (entry.id !== pageId) continue;
     for (const change of entry.changes ?? []) {
       if (change.field === 'feed') events.push(...feedEvents(pageId, change.value, now));
+      if (change.field === 'mention') events.push(...mentionEvents(change.value, now));
     }
     for (const item of entry.messaging ?? []) events.push(...messagingEvents(pageId, item));
   }
