@@ -75,7 +75,10 @@ describe('connector: Facebook Page through the OAuth dialog', () => {
       await dialog.getByTestId('fb-page').first().waitFor();
       await dialog.getByTestId('fb-cancel').click();
       await dialog.waitForEvent('close', { timeout: 20_000 });
-      await form.getByTestId('connect-error').getByText('Вы не предоставили доступ к своему аккаунту').waitFor();
+      await form
+        .getByTestId('connect-error')
+        .getByText('Вы не предоставили доступ к своему аккаунту')
+        .waitFor();
 
       // Continue with the Page ticked: connected.
       const opened = page.waitForEvent('popup');
