@@ -111,6 +111,10 @@ const envSchema = z.object({
   FACEBOOK_CLIENT_SECRET: z.string().optional(),
   FACEBOOK_OAUTH_URL: z.string().url().default('https://www.facebook.com'),
   FACEBOOK_GRAPH_URL: z.string().url().default('https://graph.facebook.com'),
+  /** Graph API version in every Facebook Page call and in the OAuth dialog's path (PROVIDERS §4). */
+  FACEBOOK_API_VERSION: z.string().default('v21.0'),
+  /** What Meta's app dashboard sends as hub.verify_token when the Page webhook callback is saved. */
+  FACEBOOK_VERIFY_TOKEN: z.string().optional(),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   GOOGLE_OAUTH_URL: z.string().url().default('https://accounts.google.com'),

@@ -32,6 +32,10 @@ export const failureRu = {
   'failure.sandboxNotFound': 'Запись не найдена в песочнице',
   'failure.commentDeleted': 'Комментарий удалён, ответить нельзя',
   'failure.ownReplyOnly': 'Можно изменить только свой ответ',
+  'failure.messagingWindow':
+    '{{network}}: с последнего сообщения клиента прошло больше 24 часов — сеть примет ответ, когда клиент напишет снова',
+  'failure.privateReplyUsed':
+    '{{network}}: личный ответ на этот комментарий уже отправлен или прошло больше 7 дней — второй сеть не примет',
   'failure.unreadableCredentials':
     'Ключи аккаунта не открываются ключом SECRET_KEY этого сервера: переподключите аккаунт или запустите сервер с прежним ключом',
 } as const;
@@ -66,6 +70,10 @@ export const failureEn: Record<FailureKey, string> = {
   'failure.sandboxNotFound': 'The record is not in the sandbox',
   'failure.commentDeleted': 'The comment was deleted; it cannot be answered',
   'failure.ownReplyOnly': 'Only your own reply can be changed',
+  'failure.messagingWindow':
+    "{{network}}: more than 24 hours have passed since the customer's last message — the network accepts an answer once they write again",
+  'failure.privateReplyUsed':
+    '{{network}}: a private reply to this comment was already sent, or it is older than 7 days — the network accepts only one',
   'failure.unreadableCredentials':
     "Stored credentials cannot be decrypted with this server's SECRET_KEY: reconnect the account, or start the server with the key it was connected under",
 };

@@ -41,6 +41,10 @@ const ru = {
   'error.loadTags': 'Error on load tags',
   'error.missingCode': 'Отсутствует параметр code',
   'error.accessDenied': 'Вы не предоставили доступ к своему аккаунту',
+  'error.facebookNoPages':
+    'В Facebook не выбрано ни одной страницы. Подключите снова и в окне Facebook отметьте страницу, которой вы управляете (нужна роль с правом модерации и сообщений)',
+  'error.facebookPermissions':
+    'Facebook не дал разрешения: {{permissions}}. Подключите снова и в окне Facebook оставьте все разрешения включёнными',
   'error.noAccess': 'У вас нет доступа к этому разделу. Обратитесь к вашему администратору.',
   'error.sessionExpired': 'Сессия истекла',
   'error.serviceUnavailable': 'Сервис недоступен. Проверьте ваше интернет-соединение и повторите попытку.',
@@ -543,6 +547,10 @@ const en: Record<MessageKey, string> = {
   'error.loadTags': 'Error on load tags',
   'error.missingCode': 'Missing code parameter',
   'error.accessDenied': 'You have not granted access to your account',
+  'error.facebookNoPages':
+    'No Page was chosen in Facebook. Connect again and tick a Page you manage in the Facebook window (you need a role that can moderate and send messages)',
+  'error.facebookPermissions':
+    'Facebook did not grant the permissions: {{permissions}}. Connect again and keep every permission switched on in the Facebook window',
   'error.noAccess': 'You do not have access to this section. Contact your administrator.',
   'error.sessionExpired': 'Session expired',
   'error.serviceUnavailable': 'Service unavailable. Check your internet connection and try again.',

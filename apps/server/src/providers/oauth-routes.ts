@@ -127,13 +127,37 @@ export async function registerOAuthConnectRoutes(
       } catch (error) {
         throw asConnectFailure(error);
       }
+      const { others = [], ...main } = verified;
       const { object, imported } = await connectAccount(accountDeps, {
         provider,
         spaceId: state.spaceId,
         performedBy: actor.userId,
-        verified,
+        verified: main,
       });
-      return { status: 'ok', source: provider, object: { ...presentAccount(object), imported } };
+      // The same consent may give more accounts (Facebook: every Page chosen in its dialog).
+      const more = [];
+      for (const other of others) {
+        try {
+          const connected = await connectAccount(accountDeps, {
+            provider,
+            spaceId: state.spaceId,
+            performedBy: actor.userId,
+            verified: other,
+          });
+          more.push({ ...presentAccount(connected.object), imported: connected.imported });
+        } catch (error) {
+          req.log.warn(
+            { provider, err: (error as Error).message },
+            'A further account of the consent was not connected',
+          );
+        }
+      }
+      return {
+        status: 'ok',
+        source: provider,
+        object: { ...presentAccount(object), imported },
+        ...(more.length > 0 ? { others: more } : {}),
+      };
     },
   );
 }

@@ -1,5 +1,6 @@
 import { getProvider, isProviderId, PROVIDER_IDS, type ProviderId } from '@otklik/shared';
 import { avitoConnector } from './avito/connector';
+import { facebookConnector } from './facebook/connector';
 import { createIngestConnector } from './generic/connector';
 import { maxConnector } from './max/connector';
 import { sandboxConnector } from './sandbox/connector';
@@ -32,6 +33,7 @@ register(maxConnector);
 register(whatsappConnector);
 register(viberConnector);
 register(avitoConnector);
+register(facebookConnector);
 for (const id of PROVIDER_IDS.filter((p) => getProvider(p).connect === 'ingest_token')) {
   register(createIngestConnector(id));
 }

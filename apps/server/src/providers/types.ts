@@ -92,6 +92,8 @@ export interface AccountIdentity {
 export interface VerifiedAccount extends AccountIdentity {
   /** Stored sealed in objects.credentials. */
   credentials: Record<string, string>;
+  /** More accounts the same consent gave (Facebook: every Page chosen in the dialog), connected too. */
+  others?: VerifiedAccount[];
 }
 
 /** Talking to a network before the account row exists. */
@@ -159,6 +161,15 @@ export interface Connector {
   setupInstructions?(ctx: ConnectorContext): Record<string, string>;
   /** Before the account is removed: unsubscribe (delete the webhook). Failures are logged, not fatal. */
   deactivate?(ctx: ConnectorContext): Promise<void>;
+  /**
+   * Networks with one callback for the whole app (Meta: /v1/webhooks/facebook/app): verifies the call
+   * (throws WebhookRejected) and names the accounts (their external ids) it concerns; each of them then
+   * gets the same request through `handleWebhook`.
+   */
+  appWebhook?(
+    config: Config,
+    request: WebhookRequest,
+  ): { status: number; body: string | Record<string, unknown>; accounts: string[] };
   /** Verifies (throws WebhookRejected) and parses a webhook call into inbound events. */
   handleWebhook?(ctx: ConnectorContext, request: WebhookRequest): Promise<WebhookResult>;
   /** One long-poll round; `timeoutSeconds` bounds how long the network may hold the request. */

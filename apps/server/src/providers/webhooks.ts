@@ -1,5 +1,5 @@
 import { isProviderId } from '@otklik/shared';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { objects } from '../db/schema';
 import type { AppDeps } from '../http/app';
@@ -42,6 +42,15 @@ export async function registerWebhookRoutes(app: FastifyInstance, deps: AppDeps)
       done(null, body),
     );
 
+    const toRequest = (req: FastifyRequest): WebhookRequest => ({
+      method: req.method,
+      headers: Object.fromEntries(
+        Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]),
+      ),
+      query: req.query as WebhookRequest['query'],
+      rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+    });
+
     const handle = async (req: FastifyRequest, reply: FastifyReply) => {
       const { provider, id } = req.params as { provider: string; id: string };
       const objectId = Number(id);
@@ -50,14 +59,7 @@ export async function registerWebhookRoutes(app: FastifyInstance, deps: AppDeps)
         return reply.status(404).send({ error: 'Not found' });
       const object = await loadObject(objectId, provider);
       if (!object) return reply.status(404).send({ error: 'Not found' });
-      const request: WebhookRequest = {
-        method: req.method,
-        headers: Object.fromEntries(
-          Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : v]),
-        ),
-        query: req.query as WebhookRequest['query'],
-        rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
-      };
+      const request = toRequest(req);
       try {
         const result = await connector.handleWebhook(
           connectorContext({ ...deps, db: deps.database.db }, object),
@@ -86,6 +88,53 @@ export async function registerWebhookRoutes(app: FastifyInstance, deps: AppDeps)
       }
     };
 
+    /** One callback for the whole app (Meta): verified once, then handed to each account it concerns. */
+    const handleApp = async (req: FastifyRequest, reply: FastifyReply) => {
+      const { provider } = req.params as { provider: string };
+      const connector = isProviderId(provider) ? getConnector(provider) : undefined;
+      if (!connector?.appWebhook || !connector.handleWebhook)
+        return reply.status(404).send({ error: 'Not found' });
+      const request = toRequest(req);
+      try {
+        const routed = connector.appWebhook(deps.config, request);
+        const rows =
+          routed.accounts.length === 0
+            ? []
+            : await deps.database.db
+                .select()
+                .from(objects)
+                .where(
+                  and(
+                    eq(objects.provider, provider),
+                    eq(objects.isActive, true),
+                    inArray(objects.externalId, routed.accounts),
+                  ),
+                );
+        for (const object of rows) {
+          const result = await connector.handleWebhook(
+            connectorContext({ ...deps, db: deps.database.db }, object),
+            request,
+          );
+          if (result.events.length > 0) await batcher.submit(object, result.events);
+        }
+        return reply
+          .status(routed.status)
+          .type(typeof routed.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json')
+          .send(routed.body);
+      } catch (error) {
+        if (error instanceof WebhookRejected) {
+          req.log.warn({ provider, reason: error.message }, 'Webhook rejected');
+          // A POST without a valid signature is unauthenticated (401); a failed handshake is refused (403).
+          return req.method === 'POST'
+            ? reply.status(401).send({ error: 'Unauthorized' })
+            : reply.status(403).send({ error: 'Forbidden' });
+        }
+        throw error;
+      }
+    };
+
+    scope.post('/webhooks/:provider/app', { schema: { hide: true } }, handleApp);
+    scope.get('/webhooks/:provider/app', { schema: { hide: true } }, handleApp);
     scope.post('/webhooks/:provider/:id', { schema: { hide: true } }, handle);
     // Handshakes some networks do with GET (WhatsApp hub.challenge).
     scope.get('/webhooks/:provider/:id', { schema: { hide: true } }, handle);

@@ -54,7 +54,7 @@ export const socialNetworks = {
     icon: 'brand-facebook',
     hidden: false,
     settings: ['exclude', 'exclude_messages'],
-    comments: ['comment'],
+    comments: ['comment', 'mention'],
     messages: true,
     // PROVIDERS §4b comment endpoints: reply, edit own, hide/unhide, delete, like. §4a: private reply to a
     // comment (one message, within 7 days). Messenger reactions take any emoji; docs/product/limits.md defines no set.
