@@ -4,6 +4,7 @@ import { createIngestConnector } from './generic/connector';
 import { maxConnector } from './max/connector';
 import { sandboxConnector } from './sandbox/connector';
 import { telegramConnector } from './telegram/connector';
+import { tiktokConnector } from './tiktok/connector';
 import type { Connector } from './types';
 import { viberConnector } from './viber/connector';
 import { vkConnector } from './vk/connector';
@@ -32,6 +33,7 @@ register(maxConnector);
 register(whatsappConnector);
 register(viberConnector);
 register(avitoConnector);
+register(tiktokConnector);
 for (const id of PROVIDER_IDS.filter((p) => getProvider(p).connect === 'ingest_token')) {
   register(createIngestConnector(id));
 }
