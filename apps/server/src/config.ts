@@ -147,6 +147,9 @@ const envSchema = z.object({
   /** Where Avito's consent page lives (UNCONFIRMED in PROVIDERS: avito.ru/oauth, as Avito's guides say). */
   AVITO_OAUTH_URL: z.string().url().default('https://avito.ru/oauth'),
   VIBER_API_URL: z.string().url().default('https://chatapi.viber.com'),
+  /** Discord REST (`{base}/api/v10`) and the Gateway websocket (PROVIDERS §7c). */
+  DISCORD_API_URL: z.string().url().default('https://discord.com'),
+  DISCORD_GATEWAY_URL: z.string().url().default('wss://gateway.discord.gg'),
   /** TikTok API for Business (PROVIDERS §7g): `{base}/open_api/v1.3/...`. */
   TIKTOK_API_URL: z.string().url().default('https://business-api.tiktok.com'),
   /** The TikTok for Business app (app id and secret) that business accounts authorize; without them TikTok is not offered. */

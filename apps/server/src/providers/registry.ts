@@ -1,5 +1,6 @@
 import { getProvider, isProviderId, PROVIDER_IDS, type ProviderId } from '@otklik/shared';
 import { avitoConnector } from './avito/connector';
+import { discordConnector } from './discord/connector';
 import { createIngestConnector } from './generic/connector';
 import { maxConnector } from './max/connector';
 import { sandboxConnector } from './sandbox/connector';
@@ -34,6 +35,7 @@ register(whatsappConnector);
 register(viberConnector);
 register(avitoConnector);
 register(tiktokConnector);
+register(discordConnector);
 for (const id of PROVIDER_IDS.filter((p) => getProvider(p).connect === 'ingest_token')) {
   register(createIngestConnector(id));
 }
