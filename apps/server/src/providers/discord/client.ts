@@ -83,7 +83,7 @@ export async function discordCall<T>(
   if (response.status === 401) throw new ConnectorError('auth', errorText(parsed, 401));
   if (response.status >= 500) throw new ConnectorError('temporary', errorText(parsed, response.status));
   if (!response.ok) throw new ConnectorError('permanent', errorText(parsed, response.status));
-  return parsed as T;
+  return (parsed ?? {}) as T;
 }
 
 export interface DiscordUser {

@@ -1,7 +1,7 @@
 import type { InboundEvent } from '../../modules/inbox/inbound';
 import type { Connector, ConnectorContext } from '../types';
 import { ConnectorError } from '../types';
-import { createMessage, type DiscordAuth, type DiscordMessage, getMe, NETWORK } from './client';
+import { createMessage, type DiscordAuth, type DiscordMessage, discordCall, getMe, NETWORK } from './client';
 import { GatewaySession, readGatewayCursor, writeGatewayCursor } from './gateway';
 
 // Discord bot (PROVIDERS.md §7c): connected with a bot token (checked with GET /users/@me), messages
@@ -150,6 +150,27 @@ export const discordConnector: Connector = {
       target.externalId,
     );
     return { externalId: sent.id };
+  },
+
+  /** Deleting another user's message needs MANAGE_MESSAGES in the channel (PROVIDERS §7c). */
+  async deleteItem(ctx, item) {
+    if (!item.postExternalId) return;
+    await discordCall(
+      authOf(ctx, tokenOf(ctx)),
+      'DELETE',
+      `/channels/${item.postExternalId}/messages/${item.externalId}`,
+    );
+  },
+
+  /** Our own reply's text (Discord edits only the bot's own messages' content). */
+  async editReply(ctx, reply, content) {
+    if (!reply.postExternalId) return;
+    await discordCall(
+      authOf(ctx, tokenOf(ctx)),
+      'PATCH',
+      `/channels/${reply.postExternalId}/messages/${reply.externalId}`,
+      { content: textOf(content) },
+    );
   },
 
   async sendMessage(ctx, chat, content) {

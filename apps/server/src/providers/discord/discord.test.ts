@@ -122,6 +122,21 @@ describe('Discord', () => {
       expect(emu.sent.filter((s) => s.content === 'Да, по городу бесплатно')).toEqual([
         expect.objectContaining({ channelId: CHANNEL, replyTo: asked.id, id: reply.externalId }),
       ]);
+
+      // Moderation the catalogue offers: delete the customer's message, edit our reply.
+      const edited = await t.app.inject({
+        method: 'PUT',
+        url: `/v1/items/${replyId}`,
+        headers,
+        payload: { text: 'Да, и по области тоже' },
+      });
+      expect(edited.statusCode, edited.body).toBe(200);
+      expect(
+        (await t.app.inject({ method: 'POST', url: `/v1/items/${item.id}/delete`, headers })).statusCode,
+      ).toBe(200);
+      await drain();
+      expect(emu.sent.find((s) => s.id === reply.externalId)?.content).toBe('Да, и по области тоже');
+      expect(emu.deleted).toContain(asked.id);
     } finally {
       await polling.stop();
     }
@@ -149,6 +164,25 @@ describe('Discord', () => {
       const [row] = await db().select().from(objects).where(eq(objects.id, id));
       expect(readGatewayCursor(row!.pollCursor)?.sessionId).toBe(sessionId);
     } finally {
+      await polling.stop();
+    }
+  });
+
+  it('heartbeats not ACKed mean a dead link: the client reconnects and RESUMEs', async () => {
+    const { bot } = await connect('silentbot');
+    const polling = manager();
+    emu.heartbeatInterval = 100;
+    try {
+      await polling.scan();
+      await until(async () => emu.sessionOf(bot));
+      const sessionId = emu.sessionOf(bot)!.id;
+      emu.silent = true;
+      await until(async () =>
+        emu.gatewayOps.some((o) => o.op === 6 && (o.d as { session_id: string }).session_id === sessionId),
+      );
+    } finally {
+      emu.silent = false;
+      emu.heartbeatInterval = 45_000;
       await polling.stop();
     }
   });

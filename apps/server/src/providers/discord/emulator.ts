@@ -41,6 +41,7 @@ export class DiscordEmulator {
   readonly bots = new Map<string, Bot>();
   readonly sessions = new Map<string, Session>();
   readonly sent: Array<{ channelId: string; content: string; replyTo?: string; id: string }> = [];
+  readonly deleted: string[] = [];
   url = '';
   wsUrl = '';
   heartbeatInterval = 45_000;
@@ -210,6 +211,18 @@ export class DiscordEmulator {
         { id, channel_id: channel[1], content, author: { id: bot.id, username: bot.username, bot: true } },
         { 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '4', 'x-ratelimit-reset-after': '1.0' },
       );
+    }
+    const one = /^\/channels\/(\d+)\/messages\/(\d+)$/.exec(path);
+    if (one && req.method === 'DELETE') {
+      this.deleted.push(one[2]!);
+      res.writeHead(204);
+      return res.end();
+    }
+    if (one && req.method === 'PATCH') {
+      const own = this.sent.find((m) => m.id === one[2]);
+      if (!own) return send(403, { code: 50005, message: 'Cannot edit a message authored by another user' });
+      own.content = String(body?.content ?? '');
+      return send(200, { id: own.id, channel_id: own.channelId, content: own.content });
     }
     return send(404, { code: 0, message: '404: Not Found' });
   }
