@@ -43,6 +43,7 @@ export async function discordCall<T>(
   if (until && until > now) {
     throw new ConnectorError('rate_limited', 'Discord: the route bucket is empty', {
       retryAfterSeconds: Math.max(1, Math.ceil((until - now) / 1000)),
+      reason: { key: 'failure.rateLimited' },
     });
   }
   let response: Response;

@@ -155,7 +155,10 @@ export async function accessToken(a: TiktokAuth): Promise<string> {
       refresh_token: refreshToken,
     },
   });
-  if (!grant.access_token) throw new ConnectorError('auth', 'TikTok refused to refresh the token');
+  if (!grant.access_token)
+    throw new ConnectorError('auth', 'TikTok refused to refresh the token', {
+      reason: { key: 'failure.auth' },
+    });
   refreshed.set(key, { token: grant.access_token, expiresAt: now + (grant.expires_in ?? 86_400) * 1000 });
   return grant.access_token;
 }
