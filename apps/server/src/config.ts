@@ -151,6 +151,16 @@ const envSchema = z.object({
   /** Where Avito's consent page lives (UNCONFIRMED in PROVIDERS: avito.ru/oauth, as Avito's guides say). */
   AVITO_OAUTH_URL: z.string().url().default('https://avito.ru/oauth'),
   VIBER_API_URL: z.string().url().default('https://chatapi.viber.com'),
+  /** Discord REST (`{base}/api/v10`) and the Gateway websocket (PROVIDERS §7c). */
+  DISCORD_API_URL: z.string().url().default('https://discord.com'),
+  DISCORD_GATEWAY_URL: z.string().url().default('wss://gateway.discord.gg'),
+  /** TikTok API for Business (PROVIDERS §7g): `{base}/open_api/v1.3/...`. */
+  TIKTOK_API_URL: z.string().url().default('https://business-api.tiktok.com'),
+  /** The TikTok for Business app (app id and secret) that business accounts authorize; without them TikTok is not offered. */
+  TIKTOK_CLIENT_ID: z.string().optional(),
+  TIKTOK_CLIENT_SECRET: z.string().optional(),
+  /** Where TikTok's consent page for business accounts lives (UNCONFIRMED in PROVIDERS §7g). */
+  TIKTOK_OAUTH_URL: z.string().url().default('https://www.tiktok.com/v2/auth/authorize/'),
   /**
    * How accounts learn about new content: 'webhook' (the network pushes to APP_URL), 'polling' (we ask),
    * or 'auto' — webhooks when APP_URL is reachable from outside, polling when it is a local address.

@@ -1,10 +1,12 @@
 import { getProvider, isProviderId, PROVIDER_IDS, type ProviderId } from '@otklik/shared';
 import { avitoConnector } from './avito/connector';
 import { facebookConnector } from './facebook/connector';
+import { discordConnector } from './discord/connector';
 import { createIngestConnector } from './generic/connector';
 import { maxConnector } from './max/connector';
 import { sandboxConnector } from './sandbox/connector';
 import { telegramConnector } from './telegram/connector';
+import { tiktokConnector } from './tiktok/connector';
 import type { Connector } from './types';
 import { viberConnector } from './viber/connector';
 import { vkConnector } from './vk/connector';
@@ -34,6 +36,8 @@ register(whatsappConnector);
 register(viberConnector);
 register(avitoConnector);
 register(facebookConnector);
+register(tiktokConnector);
+register(discordConnector);
 for (const id of PROVIDER_IDS.filter((p) => getProvider(p).connect === 'ingest_token')) {
   register(createIngestConnector(id));
 }

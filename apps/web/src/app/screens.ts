@@ -26,6 +26,8 @@ export const screens: Partial<Record<RouteName, LazyExoticComponent<ComponentTyp
   'callback-gmaps': accountCallbackScreen,
   'callback-avito': accountCallbackScreen,
   'callback-tpulse': accountCallbackScreen,
+  // Public in the route table (SPEC: TikTok returns to one fixed address); the screen asks to sign in.
+  'callback-tiktok': accountCallbackScreen,
   // Third-party apps: the consent screen, or without a request the apps management screen.
   oauth: lazyScreen(() => import('../screens/oauth/OAuthScreen')),
   // Statistics (features/stats): one frame, the tabs built so far.

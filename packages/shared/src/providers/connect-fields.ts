@@ -65,6 +65,30 @@ export const CONNECT_FIELDS: Partial<Record<ProviderId, ConnectField[]>> = {
       },
     ),
   ],
+  discord: [
+    field(
+      'bot_token',
+      { ru: 'Токен бота Discord', en: 'Discord bot token' },
+      {
+        secret: true,
+        hint: {
+          ru: 'Developer Portal → ваше приложение → Bot → Reset Token. Включите Message Content Intent.',
+          en: 'Developer Portal → your application → Bot → Reset Token. Turn on the Message Content intent.',
+        },
+      },
+    ),
+    field(
+      'channel_ids',
+      { ru: 'ID каналов', en: 'Channel IDs' },
+      {
+        required: false,
+        hint: {
+          ru: 'Через запятую; пусто — все каналы, которые видит бот. Личные сообщения боту приходят всегда.',
+          en: 'Comma-separated; empty means every channel the bot can see. Direct messages to the bot always come in.',
+        },
+      },
+    ),
+  ],
   whatsapp: [
     field('phone_number_id', { ru: 'ID номера телефона', en: 'Phone number ID' }),
     field('access_token', { ru: 'Токен доступа', en: 'Access token' }, { secret: true }),

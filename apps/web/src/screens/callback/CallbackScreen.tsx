@@ -2,14 +2,15 @@ import { Center, Loader, Stack, Text } from '@mantine/core';
 import { pathFor } from '@otklik/shared/routes';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { Navigate, useLocation, useNavigate } from 'react-router';
 import { finishAccountOAuth } from '../../api/accounts';
 import { ApiError } from '../../api/client';
 import type { ConnectedAccount } from '../../api/inboxTypes';
 import { api } from '../../api/instance';
 import { queryKeys } from '../../api/keys';
-import { meQueryKey } from '../../api/me';
+import { meQueryKey, useHasToken } from '../../api/me';
 import type { Me } from '../../api/types';
+import { loginPath } from '../../app/session';
 import { AuthLayout } from '../../components/AuthLayout';
 import { ResultCard } from '../../components/ResultCard';
 import { useInboxT } from '../../features/inbox/i18n';
@@ -39,6 +40,10 @@ const exchanges = new Map<string, Promise<ConnectedAccount>>();
  */
 export default function CallbackScreen() {
   const location = useLocation();
+  const hasToken = useHasToken();
+  // /callback/tiktok is a public route (TikTok sends back to one fixed address): without a session the
+  // person signs in first and comes back here with the code, as the login-required callbacks do.
+  if (!hasToken) return <Navigate to={loginPath(location.pathname + location.search)} replace />;
   // Slack is not an account: it carries a space's notifications (issue 18), installed in this same tab.
   if (providerOfCallbackPath(location.pathname) === 'slack') return <SlackCallback />;
   return <AccountCallback />;

@@ -199,7 +199,9 @@ export const socialNetworks = {
     comments: ['comment'],
     // PROVIDERS §7g: direct messages are known from one third-party client only.
     messages: false,
-    // PROVIDERS §7g: reply, like, hide; delete works on our own comments only.
+    // PROVIDERS §7g: reply, like, hide/unhide. Not offered, with the reason: delete (the API deletes only
+    // the account's own comments, never a customer's), direct (DMs are known from one third-party client
+    // only). README's per-network table says the same.
     actions: actions({ reply: true, like: true, hide: true }),
     length: { comment: 150 },
     upload: {},
