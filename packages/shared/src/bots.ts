@@ -21,8 +21,16 @@ export const BOT_RETRIES_MAX = 3;
 export const BOT_IDLE_HOURS = 24;
 
 /** Networks whose own buttons the bot uses; everywhere else the options go as numbered lines of text. */
-export const BOT_NATIVE_KEYBOARDS: Readonly<Record<string, 'inline_keyboard'>> = {
+export const BOT_NATIVE_KEYBOARDS: Readonly<
+  Record<string, 'inline_keyboard' | 'vk_keyboard' | 'interactive' | 'viber_keyboard'>
+> = {
   telegram: 'inline_keyboard',
+  /** An inline keyboard of text buttons with a payload. */
+  vk: 'vk_keyboard',
+  /** Interactive messages: up to 3 reply buttons, else a list of up to 10 rows. */
+  whatsapp: 'interactive',
+  /** A keyboard of `reply` buttons whose ActionBody comes back as the message text. */
+  viber: 'viber_keyboard',
 };
 
 const stepId = z.string().trim().min(1, 'field.required').max(40, 'field.tooLong');
