@@ -71,12 +71,24 @@ export const botStepSchema = z.discriminatedUnion(
       template_id: z.number({ error: 'bots.template.required' }).int().positive('bots.template.required'),
       next,
     }),
-    z.object({
-      id: stepId,
-      type: z.literal('webhook'),
-      url: z.url({ error: 'bots.url.invalid', protocol: /^https?$/ }).max(2000, 'field.tooLong'),
-      next,
-    }),
+    z
+      .object({
+        id: stepId,
+        type: z.literal('webhook'),
+        /** An address called unsigned; kept for flows made before endpoints could be chosen. */
+        url: z
+          .union([z.literal(''), z.url({ error: 'bots.url.invalid', protocol: /^https?$/ })])
+          .optional()
+          .default('')
+          .pipe(z.string().max(2000, 'field.tooLong')),
+        /** An endpoint of settings/webhooks: its address, called signed with its secret (Standard Webhooks). */
+        webhook_id: z.number().int().positive().nullable().optional(),
+        next,
+      })
+      .refine((s) => Boolean(s.webhook_id) || s.url !== '', {
+        path: ['webhook_id'],
+        error: 'bots.webhook.required',
+      }),
     z.object({
       id: stepId,
       type: z.literal('handoff'),
