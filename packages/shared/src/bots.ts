@@ -21,8 +21,16 @@ export const BOT_RETRIES_MAX = 3;
 export const BOT_IDLE_HOURS = 24;
 
 /** Networks whose own buttons the bot uses; everywhere else the options go as numbered lines of text. */
-export const BOT_NATIVE_KEYBOARDS: Readonly<Record<string, 'inline_keyboard'>> = {
+export const BOT_NATIVE_KEYBOARDS: Readonly<
+  Record<string, 'inline_keyboard' | 'vk_keyboard' | 'interactive' | 'viber_keyboard'>
+> = {
   telegram: 'inline_keyboard',
+  /** An inline keyboard of text buttons with a payload. */
+  vk: 'vk_keyboard',
+  /** Interactive messages: up to 3 reply buttons, else a list of up to 10 rows. */
+  whatsapp: 'interactive',
+  /** A keyboard of `reply` buttons whose ActionBody comes back as the message text. */
+  viber: 'viber_keyboard',
 };
 
 const stepId = z.string().trim().min(1, 'field.required').max(40, 'field.tooLong');
@@ -63,12 +71,24 @@ export const botStepSchema = z.discriminatedUnion(
       template_id: z.number({ error: 'bots.template.required' }).int().positive('bots.template.required'),
       next,
     }),
-    z.object({
-      id: stepId,
-      type: z.literal('webhook'),
-      url: z.url({ error: 'bots.url.invalid', protocol: /^https?$/ }).max(2000, 'field.tooLong'),
-      next,
-    }),
+    z
+      .object({
+        id: stepId,
+        type: z.literal('webhook'),
+        /** An address called unsigned; kept for flows made before endpoints could be chosen. */
+        url: z
+          .union([z.literal(''), z.url({ error: 'bots.url.invalid', protocol: /^https?$/ })])
+          .optional()
+          .default('')
+          .pipe(z.string().max(2000, 'field.tooLong')),
+        /** An endpoint of settings/webhooks: its address, called signed with its secret (Standard Webhooks). */
+        webhook_id: z.number().int().positive().nullable().optional(),
+        next,
+      })
+      .refine((s) => Boolean(s.webhook_id) || s.url !== '', {
+        path: ['webhook_id'],
+        error: 'bots.webhook.required',
+      }),
     z.object({
       id: stepId,
       type: z.literal('handoff'),

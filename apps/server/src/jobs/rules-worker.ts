@@ -16,6 +16,8 @@ const MAX_ATTEMPTS = 3;
 
 export interface RulesWorkerDeps extends EngineDeps {
   log: Logger;
+  /** Pauses between a bot webhook's tries (modules/bots/webhook-call.ts); tests shorten them. */
+  webhookBackoffMs?: number[];
   /** Only these spaces' rows (tests share one PostgreSQL between files running at once); all by default. */
   spaceIds?: number[];
 }

@@ -10,6 +10,7 @@ import type { Db } from '../db/client';
 import { webhookDeliveries, webhookEndpoints } from '../db/schema';
 import type { Sealer } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
+import { noteRuleWebhookFailed } from '../modules/rules/webhook-failures';
 import { WEBHOOKS_QUEUED } from '../modules/webhooks/events';
 import {
   noteEndpointFailure,
@@ -183,6 +184,8 @@ export class WebhookWorker {
       })
       .where(eq(webhookDeliveries.id, row.id));
     await noteEndpointFailure(db, endpoint.id, this.deps.disableAfter ?? WEBHOOK_DISABLE_AFTER, now);
+    // An auto-rule's call that failed for good fails the rule's run (settings/errors, item history).
+    if (finalAttempt) await noteRuleWebhookFailed(db, row, outcome.error, now);
     this.deps.log.warn(
       {
         deliveryId: row.id,

@@ -50,13 +50,17 @@ export const botsEn: Dictionary<typeof botsRu> = {
   field: 'What to ask',
   template: 'Reply template',
   templatePick: 'Choose a template',
+  webhook: 'Webhook of settings',
+  webhookPick: 'Choose a webhook',
+  webhookHint:
+    'Called signed with its secret (Standard Webhooks) and tried up to 3 times; a failure is shown in the chat history',
   url: 'Webhook address',
   urlHint:
-    'A POST with JSON about the conversation and collected fields; an answer { "text": … } is sent to the customer',
+    'Or an address called unsigned: a POST with JSON about the conversation and collected fields; an answer { "text": … } is sent to the customer',
   assignTo: 'Assign to',
   assignNobody: 'Nobody: the shared queue',
   keyboards:
-    'Buttons: in Telegram an inline keyboard under the message, in other messengers a numbered list (the customer answers with a number or a word).',
+    'Buttons: in Telegram, VK, WhatsApp and Viber the messenger’s own buttons (in WhatsApp more than three options go as a list), in MAX and Avito a numbered list (the customer answers with a number or a word).',
   types: {
     message: 'Message',
     menu: 'Menu with buttons',

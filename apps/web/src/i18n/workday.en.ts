@@ -61,6 +61,7 @@ export const workdayEn: InboxDictionary<typeof workdayRu> = {
     delayEnded: 'Back after the delay',
     ruleRan: 'Rule “{{name}}” ran',
     ruleSkipped: 'Rule “{{name}}”: nothing to do',
+    botFailed: 'Bot “{{name}}”: step “{{step}}” failed: {{error}}',
     ruleFailed: 'Rule “{{name}}” failed: {{error}}',
     closedByRule: 'Closed by auto-rule',
   },

@@ -60,6 +60,7 @@ export const workdayRu = {
     delayEnded: 'Вернулось после отложенного срока',
     ruleRan: 'Сработало правило «{{name}}»',
     ruleSkipped: 'Правило «{{name}}»: делать нечего',
+    botFailed: 'Бот «{{name}}»: шаг «{{step}}» не выполнен: {{error}}',
     ruleFailed: 'Правило «{{name}}» не выполнено: {{error}}',
     closedByRule: 'Закрыто автоправилом',
   },

@@ -345,7 +345,9 @@ export type ActivityType =
   | 'note.edited'
   | 'note.deleted'
   // An auto-rule ran on the item (modules/rules/engine.ts): its name, status and each action's outcome.
-  | 'item.rule';
+  | 'item.rule'
+  // A chat-bot's step failed (modules/bots: a webhook that failed every try): the bot, the step, why.
+  | 'chat.bot';
 
 /** Append-only record of what happened (ARCHITECTURE "Record what happened"): statistics and QA read it. */
 export const activity = pgTable(

@@ -1,5 +1,7 @@
+import { translate } from '@otklik/shared';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReceiver, verifyStandardWebhook } from '../../../test/webhook-receiver';
 import { botSessions, chats, spaces } from '../../db/schema';
 import { RulesWorker } from '../../jobs/rules-worker';
 import {
@@ -20,7 +22,8 @@ import type { TgUser } from '../../providers/telegram/types';
 
 let w: TelegramWorld;
 beforeAll(async () => {
-  w = await startTelegramWorld();
+  // The webhook step's endpoint listens on 127.0.0.1.
+  w = await startTelegramWorld({ WEBHOOKS_ALLOW_PRIVATE: 'true' });
   // The space's `bots` flag (docs/product/roles.md `bots.manage`).
   await db()
     .update(spaces)
@@ -229,6 +232,118 @@ describe('chat-bots on Telegram', { timeout: 120_000 }, () => {
     const [session] = await db().select().from(botSessions).where(eq(botSessions.botId, created.id));
     expect(session).toMatchObject({ flow: 'off_hours', state: 'completed', path: ['night'] });
     await api('PUT', '/v1/workinghours/business', { space_id: w.spaceId, week: [], special_days: [] });
+  });
+
+  it('calls the webhook step signed, retries a 500, and puts a call that failed every try in the chat history', async () => {
+    const receiver = await startReceiver(
+      [500],
+      JSON.stringify({ text: 'Заказ 42 в пути', fields: { order: '42' } }),
+    );
+    try {
+      const bot = newBot(w.tg);
+      const { account } = await connectBot(w, bot.token);
+      const made = await api('POST', '/v1/webhooks', {
+        space_id: w.spaceId,
+        url: receiver.url,
+        description: 'CRM',
+        events: ['task.changed'],
+        is_enabled: true,
+      });
+      const { webhook, secret } = made as { webhook: { id: number }; secret: string };
+      await api('POST', '/v1/bots', {
+        space_id: w.spaceId,
+        object_id: account.id,
+        name: 'С вебхуком',
+        steps: [
+          { id: 'hook', type: 'webhook', webhook_id: webhook.id },
+          { id: 'bye', type: 'message', text: 'Спасибо' },
+        ],
+      });
+      const rules = new RulesWorker({
+        db: db(),
+        bus: w.t.deps.bus,
+        config: w.t.deps.config,
+        sealer: w.t.deps.sealer,
+        locks: w.t.deps.locks,
+        log: w.t.deps.log,
+        spaceIds: [w.spaceId],
+        webhookBackoffMs: [1, 1],
+      });
+      const write = async (user: TgUser, text: string) => {
+        await w.tg.deliver(bot.token, {
+          message: w.tg.customerMessage(bot.token, { chat: privateChat(user), from: user, text }),
+        });
+        await rules.drain();
+        await workerOf(w).run();
+        return w.tg
+          .callsOf('sendMessage')
+          .filter((c) => c.token === bot.token && String(c.params.chat_id) === String(user.id))
+          .map((c) => c.params.text);
+      };
+      // 1st try 500, 2nd 200: the same message id, signed with the endpoint's secret; its text is sent.
+      expect(await write(customer(), 'Где заказ?')).toEqual(['Заказ 42 в пути', 'Спасибо']);
+      expect(receiver.received).toHaveLength(2);
+      const [a, b] = receiver.received;
+      expect(a!.headers['webhook-id']).toBe(b!.headers['webhook-id']);
+      expect(verifyStandardWebhook(secret, b!.headers, b!.body)).toBe(true);
+      expect(verifyStandardWebhook(secret, b!.headers, `${b!.body} `)).toBe(false);
+      expect(JSON.parse(b!.body)).toMatchObject({ type: 'bot.step', data: { step_id: 'hook' } });
+
+      // Every try fails: the flow goes on, and the chat's history says which bot and step failed, and why.
+      receiver.statuses.push(500, 500, 500);
+      const gleb = customer();
+      expect(await write(gleb, 'Алло')).toEqual(['Спасибо']);
+      expect(receiver.received).toHaveLength(5);
+      const chats = (await api('GET', `/v1/chats?object_id=${account.id}`)).items as Array<{ id: number }>;
+      const histories = await Promise.all(chats.map((c) => api('GET', `/v1/chats/${c.id}/history`)));
+      const failed = histories.flatMap((h) => h.items).filter((e: { type: string }) => e.type === 'chat.bot');
+      expect(failed).toEqual([
+        expect.objectContaining({
+          data: { bot: 'С вебхуком', status: 'failed', step_id: 'hook', error: 'HTTP 500' },
+        }),
+      ]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("says its own retry texts in the customer's language (their answer, else their earlier messages)", async () => {
+    const bot = newBot(w.tg);
+    const { account } = await connectBot(w, bot.token);
+    await api('POST', '/v1/bots', {
+      space_id: w.spaceId,
+      object_id: account.id,
+      name: 'Телефон',
+      steps: [{ id: 'phone', type: 'collect', field: 'phone', text: 'Напишите телефон' }],
+    });
+    const rules = new RulesWorker({
+      db: db(),
+      bus: w.t.deps.bus,
+      config: w.t.deps.config,
+      sealer: w.t.deps.sealer,
+      locks: w.t.deps.locks,
+      log: w.t.deps.log,
+      spaceIds: [w.spaceId],
+    });
+    const last = async (user: TgUser, text: string) => {
+      await w.tg.deliver(bot.token, {
+        message: w.tg.customerMessage(bot.token, { chat: privateChat(user), from: user, text }),
+      });
+      await rules.drain();
+      await workerOf(w).run();
+      return w.tg
+        .callsOf('sendMessage')
+        .filter((c) => c.token === bot.token && String(c.params.chat_id) === String(user.id))
+        .at(-1)!.params.text;
+    };
+    const en = customer();
+    expect(await last(en, 'Hello, I need help with my order')).toBe('Напишите телефон');
+    expect(await last(en, 'no way')).toBe(translate('en', 'bots.retry.phone'));
+    // "12" has no letters: the customer's earlier English decides.
+    expect(await last(en, '12')).toBe(translate('en', 'bots.retry.phone'));
+    const ru = customer();
+    await last(ru, 'Здравствуйте');
+    expect(await last(ru, '12')).toBe(translate('ru', 'bots.retry.phone'));
   });
 
   it('gives other networks numbered options and matches a typed number (shared helpers)', async () => {

@@ -4,6 +4,8 @@ import {
   BOT_RETRIES_MAX,
   type BotStep,
   DEFAULT_LOCALE,
+  detectLanguage,
+  type Locale,
   matchBotOption,
   numberedOptions,
   renderTemplateText,
@@ -12,9 +14,9 @@ import {
   validateBotField,
 } from '@otklik/shared';
 import { and, desc, eq, gte, isNotNull, sql } from 'drizzle-orm';
-import { Agent, request } from 'undici';
 import type { Db } from '../../db/client';
 import {
+  activity,
   authors,
   botSessions,
   bots,
@@ -26,12 +28,11 @@ import {
 } from '../../db/schema';
 import { AppError } from '../../http/errors';
 import type { Logger } from '../../lib/logger';
-import { guardedConnector } from '../../providers/media';
-import { systemNetwork } from '../../providers/public-network';
 import type { Performer } from '../inbox/actions/policy';
 import { presentChats, publishBySpace } from '../inbox/actions/present';
 import { type ActionDeps, sendChatMessage } from '../inbox/actions/send';
 import { spaceBusinessCalendar, withinBusinessHours } from '../workinghours/business-hours';
+import { callBotWebhook } from './webhook-call';
 
 // The chat-bot runtime (issue 17). Ingestion queues each customer message of an account with an enabled
 // bot (queueBotMessages, in the ingestion transaction, on the rules worker's queue with trigger `bot`);
@@ -53,6 +54,8 @@ type ChatRow = typeof chats.$inferSelect;
 
 export interface BotDeps extends ActionDeps {
   log?: Logger;
+  /** Pauses between webhook tries (webhook-call.ts); tests shorten them. */
+  webhookBackoffMs?: number[];
 }
 
 /** Inside the ingestion transaction: queue customer messages for the account's bot; true when queued. */
@@ -248,7 +251,7 @@ class Run {
           continue;
         }
         case 'webhook': {
-          const reply = await this.callWebhook(step.url, step.id, fields);
+          const reply = await this.callWebhook(step, fields);
           Object.assign(fields, reply.fields);
           if (reply.text && !(await this.send(session, reply.text))) return;
           index = this.nextIndex(steps, index, step.next);
@@ -282,18 +285,23 @@ class Run {
     if (step.type === 'menu') {
       const chosen = matchBotOption(step.options, text);
       if (chosen < 0)
-        return this.retry(session, step, step.retry_text || this.say('bots.retry.menu'), step.options);
+        return this.retry(
+          session,
+          step,
+          step.retry_text || (await this.say('bots.retry.menu', text, step.text)),
+          step.options,
+        );
       return this.from(session, this.nextIndex(steps, index, step.options[chosen]!.next));
     }
     const value = validateBotField(step.field, text);
     if (value === null) {
-      const fallback =
+      const key =
         step.field === 'phone'
-          ? this.say('bots.retry.phone')
+          ? 'bots.retry.phone'
           : step.field === 'email'
-            ? this.say('bots.retry.email')
-            : this.say('bots.retry.default');
-      return this.retry(session, step, step.retry_text || fallback);
+            ? 'bots.retry.email'
+            : 'bots.retry.default';
+      return this.retry(session, step, step.retry_text || (await this.say(key, text, step.text)));
     }
     const key = step.field === 'text' ? step.id : step.field;
     return this.from(
@@ -302,8 +310,31 @@ class Run {
     );
   }
 
-  private say(key: 'bots.retry.menu' | 'bots.retry.phone' | 'bots.retry.email' | 'bots.retry.default') {
-    return translate(DEFAULT_LOCALE, key);
+  /**
+   * A retry text of ours in the customer's language: the language of their answer, else of their recent
+   * messages in the chat (a phone number has no letters), else the language the flow is written in;
+   * Russian or English (packages/shared language.ts), DEFAULT_LOCALE otherwise.
+   */
+  private async say(
+    key: 'bots.retry.menu' | 'bots.retry.phone' | 'bots.retry.email' | 'bots.retry.default',
+    answer: string,
+    stepText: string,
+  ) {
+    const known = (text: string): Locale | null => {
+      const language = detectLanguage(text);
+      return language === 'ru' || language === 'en' ? language : null;
+    };
+    let locale = known(answer);
+    if (!locale) {
+      const recent = await this.deps.db
+        .select({ text: messages.text })
+        .from(messages)
+        .where(and(eq(messages.chatId, this.chat.id), eq(messages.isOwn, false)))
+        .orderBy(desc(messages.id))
+        .limit(5);
+      locale = known(recent.map((m) => m.text).join('\n'));
+    }
+    return translate(locale ?? known(stepText) ?? DEFAULT_LOCALE, key);
   }
 
   private async retry(session: SessionRow, step: BotStep, text: string, options?: Array<{ label: string }>) {
@@ -361,43 +392,50 @@ class Run {
   }
 
   /**
-   * POSTs the conversation to `url` (5 s, public addresses only unless WEBHOOKS_ALLOW_PRIVATE). A JSON
-   * answer may give `text` (sent to the customer) and `fields` (merged into the collected ones). A failure
-   * is logged and the flow goes on.
+   * The webhook step (webhook-call.ts): signed when it names an endpoint, retried a few times. A JSON
+   * answer may give `text` (sent to the customer) and `fields` (merged into the collected ones). A call
+   * that failed every try is in the chat's history (activity `chat.bot`) and the log; the flow goes on.
    */
-  private async callWebhook(url: string, stepId: string, fields: Record<string, string>) {
-    const out: { text: string; fields: Record<string, string> } = { text: '', fields: {} };
-    const agent = new Agent({
-      connect: guardedConnector(systemNetwork, this.deps.config.WEBHOOKS_ALLOW_PRIVATE === 'true'),
-    });
-    try {
-      const response = await request(url, {
-        method: 'POST',
-        dispatcher: agent,
-        headers: { 'content-type': 'application/json', 'user-agent': 'Otklik-Bot' },
-        body: JSON.stringify({
-          event: 'bot.step',
+  private async callWebhook(
+    step: { id: string; url?: string; webhook_id?: number | null },
+    fields: Record<string, string>,
+  ) {
+    const outcome = await callBotWebhook(
+      {
+        db: this.deps.db,
+        sealer: this.deps.sealer,
+        allowPrivate: this.deps.config.WEBHOOKS_ALLOW_PRIVATE === 'true',
+        backoffMs: this.deps.webhookBackoffMs,
+      },
+      this.bot.spaceId,
+      step,
+      {
+        type: 'bot.step',
+        timestamp: this.now.toISOString(),
+        data: {
           bot_id: this.bot.id,
           bot_name: this.bot.name,
           chat_id: this.chat.id,
-          step_id: stepId,
+          step_id: step.id,
           fields,
-        }),
-        headersTimeout: 5_000,
-        bodyTimeout: 5_000,
-      });
-      const body = await response.body.text();
-      if (response.statusCode >= 300) throw new Error(`HTTP ${response.statusCode}`);
-      const parsed = body ? (JSON.parse(body) as { text?: unknown; fields?: unknown }) : {};
-      if (typeof parsed.text === 'string') out.text = parsed.text.slice(0, 4000);
-      if (parsed.fields && typeof parsed.fields === 'object')
-        for (const [k, v] of Object.entries(parsed.fields as Record<string, unknown>).slice(0, 20))
-          if (typeof v === 'string') out.fields[k.slice(0, 40)] = v.slice(0, 500);
-    } catch (error) {
-      this.deps.log?.warn({ bot: this.bot.id, err: String(error) }, 'Bot webhook failed');
-    } finally {
-      await agent.close().catch(() => undefined);
-    }
-    return out;
+        },
+      },
+    );
+    if (outcome.ok) return outcome.answer;
+    this.deps.log?.warn(
+      { bot: this.bot.id, chat: this.chat.id, attempts: outcome.attempts, err: outcome.error },
+      'Bot webhook failed',
+    );
+    await this.deps.db.insert(activity).values({
+      spaceId: this.chat.spaceId,
+      objectId: this.chat.objectId,
+      chatId: this.chat.id,
+      type: 'chat.bot',
+      causeKind: 'bot',
+      causeId: this.bot.id,
+      data: { bot: this.bot.name, status: 'failed', step_id: step.id, error: outcome.error },
+      at: this.now,
+    });
+    return { text: '', fields: {} };
   }
 }

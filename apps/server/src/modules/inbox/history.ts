@@ -41,6 +41,9 @@ const KEPT = [
   'rule',
   'status',
   'error',
+  // chat.bot: the bot's name and the failed step.
+  'bot',
+  'step_id',
 ];
 
 /** One "viewed" record per person and record in this window: opening it again soon adds nothing. */

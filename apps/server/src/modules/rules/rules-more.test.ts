@@ -1,10 +1,9 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { WEBHOOK_MAX_ATTEMPTS } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { commentEvent } from '../../../test/inbox-helpers';
+import { startReceiver, verifyStandardWebhook as verify } from '../../../test/webhook-receiver';
 import {
   activity,
   auditLog,
@@ -336,41 +335,6 @@ describe('auto-rules — notify users', { timeout: 120_000 }, () => {
   });
 });
 
-/** An endpoint on 127.0.0.1 that records requests. */
-async function startReceiver() {
-  const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => (body += chunk));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** Standard Webhooks verification from the specification (HMAC-SHA256 over `id.timestamp.body`). */
-function verify(secret: string, headers: IncomingHttpHeaders, body: string) {
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const expected = createHmac('sha256', key)
-    .update(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${body}`)
-    .digest();
-  return String(headers['webhook-signature'])
-    .split(' ')
-    .some((part) => {
-      const [version, signature] = part.split(',');
-      const given = Buffer.from(signature ?? '', 'base64');
-      return version === 'v1' && given.length === expected.length && timingSafeEqual(given, expected);
-    });
-}
-
 describe('auto-rules — outgoing webhook', { timeout: 120_000 }, () => {
   it('posts the item to the endpoint, signed, through the webhook deliveries', async () => {
     const receiver = await startReceiver();
@@ -424,6 +388,92 @@ describe('auto-rules — outgoing webhook', { timeout: 120_000 }, () => {
         type: 'rule.action',
         data: { rule: { id: rule.id, name: 'В CRM' }, item: { id } },
       });
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe('auto-rules — outgoing webhook retries', { timeout: 120_000 }, () => {
+  it('retries a 500 on the backoff with the same signed message; a call that fails for good fails the run', async () => {
+    const receiver = await startReceiver([500]);
+    try {
+      const { admin, spaceId, worker, arrive } = await scene();
+      const made = await t.app.inject({
+        method: 'POST',
+        url: '/v1/webhooks',
+        headers: admin.headers,
+        payload: {
+          space_id: spaceId,
+          url: receiver.url,
+          description: 'CRM',
+          events: ['task.changed'],
+          is_enabled: true,
+        },
+      });
+      expect(made.statusCode, made.body).toBe(200);
+      const { webhook, secret } = made.json() as { webhook: { id: number }; secret: string };
+      const rule = await createRule(admin.headers, {
+        space_id: spaceId,
+        name: 'В CRM с повтором',
+        conditions: { all: [{ type: 'text_contains', values: ['срочно'] }] },
+        actions: [{ type: 'webhook', webhook_id: webhook.id }],
+      });
+      const first = await arrive('Срочно перезвоните');
+      await worker.drain();
+      let clock = Date.now();
+      const sender = new WebhookWorker({
+        db: db(),
+        bus: t.deps.bus,
+        sealer: t.deps.sealer,
+        log: t.deps.log,
+        allowPrivate: true,
+        spaceIds: [spaceId],
+        now: () => new Date(clock),
+        disableAfter: 1_000,
+      });
+      // 1st try: 500; not due again until the first backoff step (5 s) has passed.
+      expect(await sender.drain()).toBe(1);
+      expect(await sender.drain()).toBe(0);
+      clock += 6_000;
+      expect(await sender.drain()).toBe(1);
+      expect(receiver.received).toHaveLength(2);
+      const [a, b] = receiver.received;
+      expect(a!.headers['webhook-id']).toBe(b!.headers['webhook-id']);
+      expect(verify(secret, b!.headers, b!.body)).toBe(true);
+      const [ok] = await db().select().from(ruleMatches).where(eq(ruleMatches.itemId, first));
+      expect(ok!.status).toBe('ok');
+
+      // Every try fails: after the last one the rule's run is failed, in settings/errors and the history.
+      const second = await arrive('Срочно, снова');
+      await worker.drain();
+      receiver.received.length = 0;
+      receiver.statuses.push(...Array.from({ length: WEBHOOK_MAX_ATTEMPTS }, () => 500));
+      // Each drain makes the one due try; the clock then passes the longest backoff step.
+      for (let i = 0; i < WEBHOOK_MAX_ATTEMPTS + 2; i++) {
+        await sender.drain();
+        clock += 11 * 3_600_000;
+      }
+      expect(receiver.received).toHaveLength(WEBHOOK_MAX_ATTEMPTS);
+      const [failed] = await db().select().from(ruleMatches).where(eq(ruleMatches.itemId, second));
+      expect(failed).toMatchObject({ status: 'failed', error: 'Webhook: HTTP 500: boom' });
+      const errors = await t.app.inject({ method: 'GET', url: '/v1/errors/rules', headers: admin.headers });
+      expect(errors.json().items).toEqual(
+        expect.arrayContaining([expect.objectContaining({ rule_id: rule.id, item_id: second })]),
+      );
+      const history = await t.app.inject({
+        method: 'GET',
+        url: `/v1/items/${second}/history`,
+        headers: admin.headers,
+      });
+      expect(history.json().items).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            type: 'item.rule',
+            data: expect.objectContaining({ status: 'failed', error: 'Webhook: HTTP 500: boom' }),
+          }),
+        ]),
+      );
     } finally {
       await receiver.close();
     }

@@ -1,5 +1,11 @@
 import { deliveryChange } from '../../modules/inbox/inbound';
-import { type Connector, type ConnectorContext, ConnectorError, WebhookRejected } from '../types';
+import {
+  type Connector,
+  type ConnectorContext,
+  ConnectorError,
+  type OutgoingContent,
+  WebhookRejected,
+} from '../types';
 import { getAccountInfo, parseViberJson, sendMessage, setWebhook, type ViberAuth } from './client';
 import { callbackSchema, mapCallback } from './mapping';
 import { verifySignature } from './webhook';
@@ -22,6 +28,29 @@ function chunks(text: string): string[] {
   const parts: string[] = [];
   for (let rest = text; rest.length > 0; rest = rest.slice(TEXT_LIMIT)) parts.push(rest.slice(0, TEXT_LIMIT));
   return parts;
+}
+
+/**
+ * Answer buttons as a Viber keyboard (REST Bot API keyboards): `reply` buttons, a row of up to six
+ * sharing the keyboard's six columns; a tap comes back as a message whose text is the ActionBody (our
+ * data), so it needs no mapping.
+ */
+function keyboardOf(content: OutgoingContent) {
+  const rows = content.buttons?.filter((r) => r.length > 0) ?? [];
+  if (rows.length === 0) return undefined;
+  return {
+    Type: 'keyboard',
+    DefaultHeight: false,
+    Buttons: rows.flatMap((row) =>
+      row.map((b) => ({
+        Columns: Math.max(1, Math.floor(6 / Math.min(row.length, 6))),
+        Rows: 1,
+        ActionType: 'reply',
+        ActionBody: b.data,
+        Text: b.label.slice(0, 250),
+      })),
+    ),
+  };
 }
 
 export const viberConnector: Connector = {
@@ -72,6 +101,9 @@ export const viberConnector: Connector = {
     });
   },
 
+  /** Keyboards of `reply` buttons (keyboardOf). */
+  buttons: true,
+
   async sendMessage(ctx, chat, content) {
     const text = [content.text, ...content.attachments.map((a) => a.url)].filter(Boolean).join('\n');
     const sender = {
@@ -79,12 +111,16 @@ export const viberConnector: Connector = {
       ...(ctx.object.image ? { avatar: ctx.object.image } : {}),
     };
     let first: string | null = null;
-    for (const part of chunks(text)) {
+    const parts = chunks(text);
+    const keyboard = keyboardOf(content);
+    for (const [i, part] of parts.entries()) {
       const token = await sendMessage(auth(ctx), {
         receiver: chat.externalId,
         sender,
         type: 'text',
         text: part,
+        // The buttons go with the last part (Viber shows a keyboard until the next message).
+        ...(keyboard && i === parts.length - 1 ? { keyboard } : {}),
       });
       first ??= token;
     }

@@ -40,6 +40,27 @@ function viberJson(value: unknown): string {
   );
 }
 
+interface ViberKeyboard {
+  Type: string;
+  Buttons: Array<{ Columns?: number; Rows?: number; ActionType?: string; ActionBody: string; Text?: string }>;
+}
+
+/** Viber's keyboard object: Type "keyboard", 1+ Buttons, each with ActionBody, Columns 1–6, Rows 1–2. */
+function validKeyboard(value: unknown): boolean {
+  const k = value as ViberKeyboard | undefined;
+  if (k?.Type !== 'keyboard' || !Array.isArray(k.Buttons) || k.Buttons.length === 0) return false;
+  const actions = ['reply', 'open-url', 'location-picker', 'share-phone', 'none'];
+  return k.Buttons.every(
+    (b) =>
+      typeof b.ActionBody === 'string' &&
+      b.ActionBody.length > 0 &&
+      (b.ActionType === undefined || actions.includes(b.ActionType)) &&
+      (b.Columns === undefined || (b.Columns >= 1 && b.Columns <= 6)) &&
+      (b.Rows === undefined || (b.Rows >= 1 && b.Rows <= 2)) &&
+      (b.Text?.length ?? 0) <= 250,
+  );
+}
+
 export class ViberEmulator {
   readonly calls: RecordedCall[] = [];
   clock = Date.now();
@@ -111,6 +132,20 @@ export class ViberEmulator {
       body: raw,
     });
     return { status: res.status, body: await res.text() };
+  }
+
+  /**
+   * A user taps a `reply` button of the latest keyboard the bot sent them: Viber sends the button's
+   * ActionBody as the text of an ordinary `message` callback.
+   */
+  async userTaps(authToken: string, userId: string, text: string) {
+    const keyboard = this.sent()
+      .map((c) => c.body as { receiver?: unknown; keyboard?: ViberKeyboard })
+      .filter((b) => b.receiver === userId && b.keyboard)
+      .at(-1)?.keyboard;
+    const button = keyboard?.Buttons.find((b) => b.Text === text);
+    if (!button) throw new Error(`Viber emulator: no button "${text}" shown to ${userId}`);
+    return this.pushMessage(authToken, { userId, text: button.ActionBody });
   }
 
   /** A user writes to the bot (and so becomes a subscriber it may answer). */
@@ -227,6 +262,8 @@ export class ViberEmulator {
       return { status: VIBER_STATUS.missingData, status_message: 'missingData' };
     }
     if (body.text.length === 0 || body.text.length > 7000)
+      return { status: VIBER_STATUS.badData, status_message: 'badData' };
+    if (body.keyboard !== undefined && !validKeyboard(body.keyboard))
       return { status: VIBER_STATUS.badData, status_message: 'badData' };
     if (!bot.subscribers.has(receiver)) {
       return { status: VIBER_STATUS.receiverNotSubscribed, status_message: 'receiverNotSubscribed' };

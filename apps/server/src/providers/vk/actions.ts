@@ -19,6 +19,7 @@ import {
   vkApi,
 } from './client';
 import { commentAddress, parseVkId, peerOf, SURFACES, vkId } from './ids';
+import { vkKeyboardOf } from './keyboard';
 
 // Replies, messages and moderation (PROVIDERS §2 "Outbound methods"). Comment moderation, editing and
 // likes need a community admin's user token; the community token does messages and wall replies.
@@ -105,7 +106,7 @@ export async function sendToPeer(ctx: ConnectorContext, peerId: number, content:
   const results = await asCommunity(ctx)<SendResult[]>('messages.send', {
     peer_ids: peerId,
     random_id: randomIdFor(idempotencyKeyOf(content)),
-    message: bodyOf(content),
+    ...vkKeyboardOf(content, bodyOf(content)),
   });
   const sent = Array.isArray(results) ? (results.find((r) => r.peer_id === peerId) ?? results[0]) : undefined;
   if (!sent)

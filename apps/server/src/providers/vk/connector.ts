@@ -35,6 +35,8 @@ export const vkConnector: Connector = {
   sendReply: sendCommentReply,
   sendDirect: sendDirectMessage,
   sendMessage: sendChatMessage,
+  /** Inline keyboards of text buttons (keyboard.ts); a tap comes back as message_new with the payload. */
+  buttons: true,
   deleteItem: (ctx, item) => deleteComment(ctx, item, true),
   restoreItem: (ctx, item) => deleteComment(ctx, item, false),
   likeItem: likeComment,

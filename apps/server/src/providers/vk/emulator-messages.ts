@@ -1,5 +1,11 @@
 import { type MethodContext, type MethodHandler, num } from './emulator-groups';
-import { type EmulatedGroup, fault, requireCommunity, type StoredMessage } from './emulator-state';
+import {
+  type EmulatedGroup,
+  fault,
+  requireCommunity,
+  type StoredMessage,
+  type VkKeyboard,
+} from './emulator-state';
 
 // TEST-ONLY. Emulated community messages (PROVIDERS §2 "Outbound methods"): messages.send with random_id
 // idempotency and peer_id / peer_ids answers, messages.edit, reactions by cmid, getConversations.
@@ -23,13 +29,23 @@ export function messageObject(m: StoredMessage) {
     important: false,
     is_hidden: false,
     random_id: m.random_id,
+    ...(m.payload ? { payload: m.payload } : {}),
   };
 }
 
 /** Stores a message in the conversation with `peer` (cmid counts per conversation). */
 export function storeMessage(
   group: EmulatedGroup,
-  m: { peer: number; fromId: number; text: string; date: number; randomId?: number; attachments?: unknown[] },
+  m: {
+    peer: number;
+    fromId: number;
+    text: string;
+    date: number;
+    randomId?: number;
+    attachments?: unknown[];
+    keyboard?: VkKeyboard;
+    payload?: string;
+  },
 ): StoredMessage {
   const conversation = group.conversations.get(m.peer) ?? [];
   group.conversations.set(m.peer, conversation);
@@ -45,6 +61,8 @@ export function storeMessage(
     date: m.date,
     random_id: m.randomId ?? 0,
     attachments: m.attachments ?? [],
+    ...(m.keyboard ? { keyboard: m.keyboard } : {}),
+    ...(m.payload ? { payload: m.payload } : {}),
     reactions: new Map(),
   };
   conversation.push(stored);
@@ -55,6 +73,43 @@ export function findMessage(group: EmulatedGroup, peer: number, cmid: number): S
   const found = group.conversations.get(peer)?.find((m) => m.conversation_message_id === cmid);
   if (!found) throw fault(104);
   return found;
+}
+
+/**
+ * messages.send `keyboard`: a JSON string (PROVIDERS §2). Checked as VK documents it for bots: buttons in
+ * rows, an inline keyboard at most 6 rows and 10 buttons, a text button's label up to 40 characters and
+ * its payload a JSON string up to 255; anything else is error 911 (keyboard format is invalid).
+ */
+function parseKeyboard(raw: string): VkKeyboard {
+  let keyboard: VkKeyboard;
+  try {
+    keyboard = JSON.parse(raw) as VkKeyboard;
+  } catch {
+    throw fault(911);
+  }
+  const rows = keyboard?.buttons;
+  if (!Array.isArray(rows) || rows.some((r) => !Array.isArray(r))) throw fault(911);
+  const buttons = rows.flat();
+  if (keyboard.inline && (rows.length > 6 || buttons.length > 10)) throw fault(911, 'Too many buttons');
+  for (const b of buttons) {
+    const action = b?.action;
+    if (!action || !['text', 'callback', 'open_link', 'location', 'vkpay', 'open_app'].includes(action.type))
+      throw fault(911);
+    if (
+      (action.type === 'text' || action.type === 'callback') &&
+      !(action.label && action.label.length <= 40)
+    )
+      throw fault(911, 'label');
+    if (action.payload !== undefined) {
+      if (action.payload.length > 255) throw fault(911, 'payload');
+      try {
+        JSON.parse(action.payload);
+      } catch {
+        throw fault(911, 'payload');
+      }
+    }
+  }
+  return keyboard;
 }
 
 function peersOf(ctx: MethodContext): number[] {
@@ -71,6 +126,7 @@ export const messageMethods: Record<string, MethodHandler> = {
     const text = ctx.params.message ?? '';
     if (!text && !ctx.params.attachment) throw fault(100, 'message is empty or invalid');
     if (text.length > 9000) throw fault(914);
+    const keyboard = ctx.params.keyboard ? parseKeyboard(ctx.params.keyboard) : undefined;
     const results = peersOf(ctx).map((peer) => {
       const key = `${peer}:${randomId}`;
       const repeated = randomId !== 0 ? group.randomIds.get(key) : undefined;
@@ -81,6 +137,7 @@ export const messageMethods: Record<string, MethodHandler> = {
         text,
         date: ctx.state.unix(),
         randomId,
+        keyboard,
       });
       group.randomIds.set(key, stored);
       ctx.echo(group.id, 'message_reply', messageObject(stored));

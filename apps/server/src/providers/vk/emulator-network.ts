@@ -55,6 +55,28 @@ export class VkNetworkSide {
     });
   }
 
+  /**
+   * A customer taps a text button of the community's latest keyboard in their conversation: VK sends the
+   * button's label as the message text with the button's `payload` (message_new).
+   */
+  async userTaps(groupId: number, m: { from: number; label: string }): Promise<VkUpdate> {
+    const group = this.state.group(groupId);
+    const withKeyboard = (group.conversations.get(m.from) ?? []).filter((s) => s.keyboard).at(-1);
+    const button = withKeyboard?.keyboard?.buttons.flat().find((b) => b.action.label === m.label);
+    if (!button) throw new Error(`VK emulator: no button "${m.label}" shown to ${m.from}`);
+    const stored = storeMessage(group, {
+      peer: m.from,
+      fromId: m.from,
+      text: m.label,
+      date: this.state.unix(),
+      payload: button.action.payload,
+    });
+    return this.events.emit(group, 'message_new', {
+      message: messageObject(stored),
+      client_info: { button_actions: ['text'], keyboard: true, inline_keyboard: true, lang_id: 0 },
+    });
+  }
+
   async userEditsMessage(groupId: number, m: { peer: number; cmid: number; text: string }) {
     const group = this.state.group(groupId);
     const stored = findMessage(group, m.peer, m.cmid);

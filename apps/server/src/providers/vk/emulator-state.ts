@@ -26,6 +26,7 @@ export const FAULT_TEXT: Record<number, string> = {
   100: 'One of the parameters specified was missing or invalid',
   104: 'Not found',
   909: "Can't edit this message, because it's too old",
+  911: 'Keyboard format is invalid',
   914: 'Message is too long',
   1009: 'Invalid reaction id',
 };
@@ -41,6 +42,13 @@ export interface EmulatedUser {
   photo_100?: string;
 }
 
+/** VK bot keyboard (dev.vk.com "Клавиатуры для ботов"): rows of buttons; `inline` ones sit under a message. */
+export interface VkKeyboard {
+  one_time?: boolean;
+  inline?: boolean;
+  buttons: Array<Array<{ action: { type: string; label?: string; payload?: string }; color?: string }>>;
+}
+
 export interface StoredMessage {
   id: number;
   conversation_message_id: number;
@@ -52,6 +60,10 @@ export interface StoredMessage {
   update_time?: number;
   random_id: number;
   attachments: unknown[];
+  /** messages.send `keyboard` (parsed JSON) of a message the community sent. */
+  keyboard?: VkKeyboard;
+  /** The button `payload` (a JSON string) of a customer's tap on a text button. */
+  payload?: string;
   /** reacting id → reaction id */
   reactions: Map<number, number>;
 }

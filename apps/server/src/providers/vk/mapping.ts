@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { InboundAuthor, InboundEvent } from '../../modules/inbox/inbound';
 import { mapAttachments } from './attachments';
 import { SURFACES, type Surface, vkId } from './ids';
+import { buttonDataOf } from './keyboard';
 
 // Callback API / Bots Long Poll updates (the same objects, PROVIDERS §2) → our inbound events. Authors
 // carry only VK ids here; `withProfiles` (profiles.ts) fills in names afterwards.
@@ -27,6 +28,8 @@ const messageSchema = z.object({
   out: z.number().optional(),
   text: z.string().optional(),
   attachments: z.array(z.unknown()).optional(),
+  /** A keyboard button's payload (a JSON string) when the customer tapped one. */
+  payload: z.string().optional(),
 });
 export type VkMessage = z.infer<typeof messageSchema>;
 
@@ -100,7 +103,8 @@ export function messageEvent(m: VkMessage, account: VkAccount, isOwn: boolean): 
     externalId: messageIdOf(m),
     author: authorOf(m.from_id, account),
     isOwn: isOwn || m.out === 1 || m.from_id === -account.groupId,
-    text: m.text ?? '',
+    // A tap on one of our keyboard buttons answers with the button's data (keyboard.ts).
+    text: buttonDataOf(m.payload) ?? m.text ?? '',
     attachments: mapAttachments(m.attachments),
     createdAt: at(m.date),
   };

@@ -11,6 +11,7 @@ import {
 } from '../types';
 import { webhookUrl } from '../updates';
 import { type GraphAuth, getMedia, getPhoneNumber, sendMessage } from './client';
+import { interactiveBody } from './interactive';
 import { MEDIA_REF, mapWebhook, webhookPayloadSchema } from './mapping';
 import { answerHandshake, verifySignature } from './webhook';
 
@@ -46,6 +47,9 @@ const MEDIA: Record<string, { type: string; caption: boolean }> = {
 
 async function sendContent(ctx: ConnectorContext, to: string, content: OutgoingContent): Promise<SentRef> {
   const phoneNumberId = phoneNumberIdOf(ctx);
+  if (content.buttons?.some((row) => row.length > 0) && content.attachments.length === 0) {
+    return { externalId: await sendMessage(auth(ctx), phoneNumberId, interactiveBody(to, content)) };
+  }
   const file = content.attachments[0];
   const media = file ? MEDIA[file.type] : undefined;
   if (!file || !media) {
@@ -145,6 +149,9 @@ export const whatsappConnector: Connector & {
       reason: { key: 'failure.notSupported', params: { network: 'WhatsApp' } },
     });
   },
+
+  /** Interactive reply buttons or a list (interactive.ts); the answer carries the option's id back. */
+  buttons: true,
 
   async sendMessage(ctx, chat: ChatRef, content) {
     return sendContent(ctx, chat.externalId, content);

@@ -60,6 +60,46 @@ export function metaJson(payload: unknown): string {
     .replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+interface Interactive {
+  type: string;
+  body?: { text?: string };
+  action: {
+    button?: string;
+    buttons?: Array<{ type: string; reply: { id: string; title: string } }>;
+    sections?: Array<{ title?: string; rows: Array<{ id: string; title: string; description?: string }> }>;
+  };
+}
+
+/**
+ * Meta's rules for interactive messages: reply buttons 1–3 with unique ids (≤ 256) and titles (≤ 20), body
+ * ≤ 1024; a list's button ≤ 20, 1–10 rows in all with unique ids, row titles ≤ 24, descriptions ≤ 72,
+ * body ≤ 4096. Returns what is wrong, or null.
+ */
+function invalidInteractive(value: unknown): string | null {
+  const i = value as Interactive | undefined;
+  if (!i?.action || !i.body?.text) return 'interactive.body.text';
+  const idsOk = (ids: string[]) =>
+    new Set(ids).size === ids.length && ids.every((id) => id && id.length <= 256);
+  if (i.type === 'button') {
+    const buttons = i.action.buttons ?? [];
+    if (i.body.text.length > 1024) return 'interactive.body.text';
+    if (buttons.length < 1 || buttons.length > 3) return 'interactive.action.buttons';
+    if (buttons.some((b) => b.type !== 'reply' || !b.reply?.title || b.reply.title.length > 20))
+      return 'interactive.action.buttons.reply.title';
+    return idsOk(buttons.map((b) => b.reply.id)) ? null : 'interactive.action.buttons.reply.id';
+  }
+  if (i.type === 'list') {
+    const rows = (i.action.sections ?? []).flatMap((s) => s.rows ?? []);
+    if (i.body.text.length > 4096) return 'interactive.body.text';
+    if (!i.action.button || i.action.button.length > 20) return 'interactive.action.button';
+    if (rows.length < 1 || rows.length > 10) return 'interactive.action.sections.rows';
+    if (rows.some((r) => !r.title || r.title.length > 24 || (r.description?.length ?? 0) > 72))
+      return 'interactive.action.sections.rows.title';
+    return idsOk(rows.map((r) => r.id)) ? null : 'interactive.action.sections.rows.id';
+  }
+  return 'interactive.type';
+}
+
 export class WhatsAppEmulator {
   readonly calls: RecordedCall[] = [];
   /** The network's clock (ms); the 24-hour window is measured on it. */
@@ -186,6 +226,32 @@ export class WhatsAppEmulator {
       }),
     );
     return { ...result, id };
+  }
+
+  /**
+   * A customer taps a reply button or picks a list row of the latest interactive message sent to them:
+   * the answer is an `interactive` message with button_reply / list_reply {id, title}.
+   */
+  async customerTaps(from: string, title: string) {
+    const last = this.sent()
+      .map((c) => c.body as Record<string, unknown> | undefined)
+      .filter((b) => b?.to === from && b.type === 'interactive')
+      .at(-1)?.interactive as Interactive | undefined;
+    if (!last) throw new Error(`WhatsApp emulator: nothing interactive was sent to ${from}`);
+    const choices =
+      last.type === 'button'
+        ? (last.action.buttons ?? []).map((b) => b.reply)
+        : (last.action.sections ?? []).flatMap((s) => s.rows);
+    const choice = choices.find((c) => c.title === title);
+    if (!choice) throw new Error(`WhatsApp emulator: no option "${title}" shown to ${from}`);
+    const kind = last.type === 'button' ? 'button_reply' : 'list_reply';
+    return this.pushMessage({
+      from,
+      message: {
+        type: 'interactive',
+        interactive: { type: kind, [kind]: { id: choice.id, title: choice.title } },
+      },
+    });
   }
 
   /** A file a customer sent: its media id, for an inbound image/document message. */
@@ -322,6 +388,15 @@ export class WhatsAppEmulator {
         code: 100,
         message: "(#100) Param text['body'] must be between 1 and 4096 characters",
       });
+    }
+    if (type === 'interactive') {
+      const invalid = invalidInteractive(body.interactive);
+      if (invalid)
+        return fail({
+          status: 400,
+          code: 131009,
+          message: `(#131009) Parameter value is not valid: ${invalid}`,
+        });
     }
     // PROVIDERS §3 "Limits": free-form messages only within 24 h of the customer's last message.
     const since = this.lastInbound.get(to);

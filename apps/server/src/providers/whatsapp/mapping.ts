@@ -35,8 +35,8 @@ const message = z.object({
   button: z.object({ text: z.string() }).optional(),
   interactive: z
     .object({
-      button_reply: z.object({ title: z.string() }).optional(),
-      list_reply: z.object({ title: z.string() }).optional(),
+      button_reply: z.object({ id: z.string().optional(), title: z.string() }).optional(),
+      list_reply: z.object({ id: z.string().optional(), title: z.string() }).optional(),
     })
     .optional(),
   contacts: z.array(z.object({ name: z.object({ formatted_name: z.string() }).optional() })).optional(),
@@ -119,7 +119,8 @@ function contentOf(m: WaMessage): {
   }
   if (m.button) return { text: m.button.text, attachments: [] };
   const choice = m.interactive?.button_reply ?? m.interactive?.list_reply;
-  if (choice) return { text: choice.title, attachments: [] };
+  // Our buttons' and rows' ids are the option's data (interactive.ts): the answer is that, not the title.
+  if (choice) return { text: choice.id || choice.title, attachments: [] };
   if (m.contacts) {
     const names = m.contacts.map((c) => c.name?.formatted_name).filter(Boolean);
     return { text: `👤 ${names.join(', ')}`, attachments: [] };

@@ -74,6 +74,10 @@ describe('auto-rule lines (issue 17)', () => {
       values: { name: 'Спам', error: 'Нет доступа' },
     });
     expect(at('item.rule', { rule: 'Спам', status: 'skipped' }).key).toBe('workday.history.ruleSkipped');
+    expect(at('chat.bot', { bot: 'Магазин', status: 'failed', step_id: 'hook', error: 'HTTP 500' })).toEqual({
+      key: 'workday.history.botFailed',
+      values: { name: 'Магазин', step: 'hook', error: 'HTTP 500' },
+    });
     expect(at('item.status', { from: 'new', to: 'closed', close_reason: 'autorule' }).key).toBe(
       'workday.history.closedByRule',
     );

@@ -59,6 +59,16 @@ export function historyLine(
         values: { name },
       };
     }
+    case 'bot':
+      // A chat-bot's webhook step failed every try (issue 17).
+      return {
+        key: 'workday.history.botFailed',
+        values: {
+          name: typeof d.bot === 'string' ? d.bot : '',
+          step: typeof d.step_id === 'string' ? d.step_id : '',
+          error: typeof d.error === 'string' ? d.error : '',
+        },
+      };
     case 'status': {
       if (d.reason === 'delay_ended') return { key: 'workday.history.delayEnded' };
       if (d.to === 'closed' && d.close_reason === 'autorule') return { key: 'workday.history.closedByRule' };

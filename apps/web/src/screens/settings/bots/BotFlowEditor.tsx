@@ -24,6 +24,7 @@ import {
 } from '@otklik/shared';
 import { IconArrowDown, IconArrowUp, IconPlus, IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { useWebhooks } from '../../../api/apiAccess';
 import { useTemplates } from '../../../api/templates';
 import { useInboxData } from '../../../features/inbox/hooks/useInboxData';
 
@@ -226,6 +227,7 @@ function StepFields({
   const { t } = useTranslation();
   const data = useInboxData();
   const templates = useTemplates(step.type === 'template');
+  const webhooks = useWebhooks(step.type === 'webhook' ? spaceId : null);
   const nextChoices = [
     { value: '', label: t('settings.bots.nextDefault') },
     ...ids.filter((id) => id !== step.id).map((id) => ({ value: id, label: id })),
@@ -420,6 +422,24 @@ function StepFields({
       case 'webhook':
         return (
           <>
+            <Select
+              label={t('settings.bots.webhook')}
+              placeholder={t('settings.bots.webhookPick')}
+              description={t('settings.bots.webhookHint')}
+              data={(webhooks.data?.items ?? [])
+                .filter((w) => w.space_id === spaceId)
+                .map((w) => ({
+                  value: String(w.id),
+                  label: w.description ? `${w.description} — ${w.url}` : w.url,
+                  disabled: !w.is_enabled,
+                }))}
+              value={step.webhook_id ? String(step.webhook_id) : null}
+              onChange={(v) => onChange({ ...step, webhook_id: v ? Number(v) : null })}
+              clearable
+              searchable
+              error={errors[`${prefix}.webhook_id`]}
+              data-testid="bot-step-webhook"
+            />
             <TextInput
               label={t('settings.bots.url')}
               description={t('settings.bots.urlHint')}
