@@ -299,7 +299,7 @@ async function creatorOf(db: Db, report: Report): Promise<ServerActor | null> {
   return can(actor, 'stats.view', report.spaceId) ? actor : null;
 }
 
-async function computeData(actor: ServerActor, db: Db, q: StatsQuery, tabs: ReportTab[], now: Date) {
+export async function computeData(actor: ServerActor, db: Db, q: StatsQuery, tabs: ReportTab[], now: Date) {
   const data: ReportData = {};
   for (const tab of tabs) {
     if (tab === 'overall')
