@@ -32,24 +32,10 @@ import type { ServerActor } from '../spaces/actor';
 import { type BusinessCalendar, loadBusinessCalendar } from '../workinghours/business-hours';
 import { businessFirstResponse, businessFirstsByUser, businessTimes } from './business';
 import { daysOf, previousPeriod, resolvePeriod } from './period';
-import {
-  backlog,
-  closedBy,
-  emotions,
-  figures,
-  hours,
-  membersByStatus,
-  operators,
-  operatorTimes,
-  type PeopleScope,
-  postsOf,
-  statusTimes,
-  tagsOverTime,
-  times,
-  volume,
-  waitingNow,
-  workingTimes,
-} from './queries';
+import { backlog, figures, hours, times, volume } from './queries';
+import { emotions, postsOf, tagsOverTime } from './queries-content';
+import { membersByStatus, type PeopleScope, statusTimes, waitingNow, workingTimes } from './queries-people';
+import { closedBy, operators, operatorTimes } from './queries-team';
 
 // Statistics for one space: the caller's scope (their user group's accounts when limited) within the
 // requested space, the period in that space's time zone, then the queries (queries.ts).
