@@ -63,14 +63,14 @@ export function TabExportButton({
           variant="default"
           leftSection={<IconFileExport size={16} />}
           loading={start.isPending}
-          data-testid="stats-tab-export"
+          data-testid="stats-bg-export"
         >
           {t('shell.stats.exports.tabExport')}
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
         {EXPORT_FORMATS.map((format) => (
-          <Menu.Item key={format} onClick={() => run(format)} data-testid={`stats-tab-export-${format}`}>
+          <Menu.Item key={format} onClick={() => run(format)} data-testid={`stats-bg-export-${format}`}>
             {format.toUpperCase()}
           </Menu.Item>
         ))}
@@ -78,7 +78,7 @@ export function TabExportButton({
         <Menu.Item
           component={Link}
           to={pathFor('stats-export', {}, { space_id: spaceId })}
-          data-testid="stats-tab-export-list"
+          data-testid="stats-bg-export-list"
         >
           {t('shell.stats.exports.list')}
         </Menu.Item>
