@@ -132,4 +132,33 @@ describe('statistics exports', () => {
     }
     await apiOk(app.url, 'PUT', '/v1/me', { token: owner.tokens.access_token, body: { locale: 'ru' } });
   });
+
+  test('a tab in the background: the team table from its tab, listed and downloaded on stats/export', async () => {
+    await apiOk(app.url, 'PUT', '/v1/me', { token: owner.tokens.access_token, body: { locale: 'en' } });
+    await page.setViewportSize({ width: 1381, height: 900 });
+    await page.goto('/stats/users?locale=en');
+    await page.getByTestId('stats-bg-export').click();
+    await screenshot(page, 'stats-tab-export-en-1381');
+    await page.getByTestId('stats-bg-export-csv').click();
+    await page.getByText('Export started: it will appear under Statistics → Export').waitFor();
+    await page.setViewportSize({ width: 375, height: 900 });
+    await screenshot(page, 'stats-tab-export-en-375');
+    await page.setViewportSize({ width: 1381, height: 900 });
+    await page.goto('/stats/export?locale=en');
+    const row = page.locator('[data-testid^="export-row-"]').first();
+    await row.getByText('Tab: Team').waitFor();
+    await page
+      .locator('[data-testid^="export-row-"][data-status="done"]')
+      .first()
+      .waitFor({ timeout: 60_000 });
+    await row.getByText('Ready').waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      row.locator('[data-testid^="export-download-"]').click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^users-.*\.csv$/);
+    const text = readFileSync((await download.path())!, 'utf8');
+    expect(text.startsWith('\uFEFFTeam member,Replies,Closed,First replies,')).toBe(true);
+    await apiOk(app.url, 'PUT', '/v1/me', { token: owner.tokens.access_token, body: { locale: 'ru' } });
+  });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PROVIDER_IDS } from './providers';
 import { daysBetween, STATS_KINDS, STATS_MAX_DAYS, STATS_PRESETS } from './stats';
+import { REPORT_TABS, type ReportTab } from './stats-reports';
 
 // Background exports of raw data (issue 15 item 5, docs/statistics.md "Exports"): items, dialogs,
 // messages or our replies with the stats filters and an inbox status, as CSV or XLSX, written by a
@@ -9,6 +10,13 @@ import { daysBetween, STATS_KINDS, STATS_MAX_DAYS, STATS_PRESETS } from './stats
 /** What an export holds: customer items, dialogs, dialog messages, our own replies to items. */
 export const EXPORT_KINDS = ['items', 'chats', 'messages', 'replies'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
+/**
+ * Every kind a background export job has: the raw rows above, or `tab` — one statistics tab's tables
+ * (the `tab` field names which, one of the report tabs) with the frame's period and filters, the very
+ * answers the tab's endpoints give.
+ */
+export const EXPORT_JOB_KINDS = [...EXPORT_KINDS, 'tab'] as const;
+export type ExportJobKind = (typeof EXPORT_JOB_KINDS)[number];
 export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export const EXPORT_STATES = ['queued', 'running', 'done', 'failed', 'expired'] as const;
@@ -43,7 +51,9 @@ const list = <T extends z.ZodType>(item: T) => z.array(item).max(100, invalid).d
 export const exportInput = z
   .object({
     space_id: id,
-    kind: z.enum(EXPORT_KINDS, invalid),
+    kind: z.enum(EXPORT_JOB_KINDS, invalid),
+    /** With kind `tab`: which tab's tables. */
+    tab: z.enum(REPORT_TABS, invalid).optional(),
     format: z.enum(EXPORT_FORMATS, invalid),
     preset: z.enum(STATS_PRESETS, invalid).optional(),
     from: isoDate.optional(),
@@ -54,10 +64,14 @@ export const exportInput = z
     item_kind: list(z.enum(STATS_KINDS, invalid)),
     company_id: list(id),
     tag_id: list(id),
+    /** Team members (kind `tab` only; as the stats frame's operator filter). */
+    operator_id: list(id),
     /** Inbox statuses; empty = every status. */
     status: list(z.enum(EXPORT_STATUSES, invalid)),
   })
   .superRefine((q, ctx) => {
+    if ((q.kind === 'tab') !== (q.tab !== undefined))
+      ctx.addIssue({ code: 'custom', path: ['tab'], message: q.tab ? 'field.invalid' : 'field.required' });
     if ((q.from === undefined) !== (q.to === undefined))
       ctx.addIssue({ code: 'custom', path: [q.from ? 'to' : 'from'], message: 'field.required' });
     if (q.from && q.to && (q.from > q.to || daysBetween(q.from, q.to) + 1 > STATS_MAX_DAYS))
@@ -69,7 +83,9 @@ export type ExportValues = z.output<typeof exportInput>;
 export interface ExportWire {
   id: number;
   space_id: number;
-  kind: ExportKind;
+  kind: ExportJobKind;
+  /** The tab of a `tab` export; null for raw rows. */
+  tab: ReportTab | null;
   format: ExportFormat;
   status: ExportState;
   /** Local dates of the space the export covers. */

@@ -49,8 +49,8 @@ const statsQueryObject = z.object({
   operator_id: queryArray(id),
   /**
    * compare=1: also the figures of the previous period of the same length (overview, volume, time,
-   * team, closings, team time, tags, hours, analytics), counted by the same queries over the shifted
-   * period.
+   * team, closings, team time, tags, hours, analytics, my figures and a member's, statuses and working
+   * hours), counted by the same queries over the shifted period.
    */
   compare: z
     .enum(['0', '1', 'true', 'false'], invalid)
@@ -257,14 +257,19 @@ export interface StatsOperatorTimes {
 }
 
 /** One person's figures (stats/my, stats/users/:id). */
-export interface StatsPerson {
-  period: StatsPeriod;
-  user: { id: number; name: string };
+/** One person's figures over a period (StatsPerson and its previous period). */
+export interface StatsPersonFigures {
   row: StatsOperatorRow;
   closed: StatsClosedRow;
   first_replies: Durations;
   /** In business hours; null when the space has no business-hours schedule. */
   first_replies_business: Durations | null;
+}
+export interface StatsPerson extends StatsPersonFigures {
+  period: StatsPeriod;
+  user: { id: number; name: string };
+  /** compare=1: the same figures over the previous period of the same length; null without it. */
+  previous: (StatsPersonFigures & { period: StatsPeriod }) | null;
 }
 
 /** A user status of the space, as the status tabs show it (stats/users/statuses). */
@@ -291,6 +296,8 @@ export interface StatsStatuses {
   period: StatsPeriod;
   statuses: StatsStatusInfo[];
   rows: StatsStatusRow[];
+  /** compare=1: the members' rows over the previous period of the same length; null without it. */
+  previous: { period: StatsPeriod; rows: StatsStatusRow[] } | null;
 }
 
 /** Per member: scheduled working-hours slots against the time actually spent in working statuses. */
@@ -309,6 +316,8 @@ export interface StatsWorkinghoursRow {
 export interface StatsWorkinghours {
   period: StatsPeriod;
   rows: StatsWorkinghoursRow[];
+  /** compare=1: the members' rows over the previous period of the same length; null without it. */
+  previous: { period: StatsPeriod; rows: StatsWorkinghoursRow[] } | null;
 }
 
 /** stats/dashboard: today's and the last 7 days' key figures with the 7 days' daily series. */

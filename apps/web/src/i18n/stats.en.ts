@@ -264,6 +264,9 @@ export const statsEn: typeof statsRu = {
     allStatuses: 'All statuses',
     start: 'Start export',
     started: 'Export started',
+    tabExport: 'Export in background',
+    tabStarted:
+      'Export started: it will appear under Statistics → Export, and we will email you when it is ready',
     unavailable: 'Export is unavailable: every space is on trial and YouTube is connected or no account is.',
     list: 'My exports',
     empty: 'No exports yet.',
@@ -279,6 +282,7 @@ export const statsEn: typeof statsRu = {
       chats: 'Dialogs',
       messages: 'Dialog messages',
       replies: 'Our replies',
+      tab: 'Tab: {{tab}}',
     },
     states: { queued: 'Waiting', running: 'Running', done: 'Ready', failed: 'Failed', expired: 'Expired' },
     inboxStatuses: {

@@ -48,7 +48,8 @@ export function registerExportRoutes(
       schema: {
         tags: TAG,
         security: bearer,
-        summary: 'Start a background export of items, dialogs, messages or replies (CSV or XLSX)',
+        summary:
+          'Start a background export of items, dialogs, messages, replies or one stats tab (CSV or XLSX)',
         body: exportInput,
       },
     },

@@ -1,18 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  CSV_BOM,
   can,
-  csvLine,
   EXPORT_EVENT,
   EXPORT_KEEP_DAYS,
   EXPORT_LIST_SIZE,
   EXPORT_MAX_ACTIVE,
   EXPORT_STATUSES,
   type ExportFormat,
+  type ExportJobKind,
   type ExportKind,
   type ExportsListWire,
   type ExportValues,
@@ -21,11 +18,11 @@ import {
   isMessageKey,
   type Locale,
   type MessageKey,
+  type ReportTab,
   translate,
 } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
 import type { Db } from '../../db/client';
 import { objects, spaces, statsExports, users } from '../../db/schema';
 import { AppError, badRequest } from '../../http/errors';
@@ -37,6 +34,8 @@ import { chatFilters, itemFilters } from '../inbox/queries';
 import { type InboxScope, scopeCondition, scopeFor } from '../inbox/scope';
 import { spaceSender } from '../notifications/email';
 import { loadActor, type ServerActor } from '../spaces/actor';
+import { csvSink, xlsxSink } from './export-sinks';
+import { type TabExportFilters, tabFiltersOf, writeTabExport } from './exports-tab';
 import { resolvePeriod } from './period';
 
 // Background exports of raw rows (issue 15 item 5; docs/statistics.md "Exports"). Starting one needs
@@ -64,8 +63,6 @@ export const EXPORT_BATCH = 5000;
 export const EXPORT_LEASE_MS = 120_000;
 /** Progress goes to the socket at most this often (and once at the end). */
 const PROGRESS_EVERY_MS = 300;
-/** An XLSX sheet holds 1,048,576 rows; a longer export continues on the next sheet. */
-const XLSX_SHEET_ROWS = 1_000_000;
 const DAY_MS = 86_400_000;
 const seconds = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
 
@@ -220,7 +217,8 @@ export function exportWire(locale: Locale, row: ExportRow): ExportWire {
   return {
     id: row.id,
     space_id: row.spaceId,
-    kind: row.kind as ExportKind,
+    kind: row.kind as ExportJobKind,
+    tab: row.kind === 'tab' ? (row.filters.tab as ReportTab) : null,
     format: row.format as ExportFormat,
     status: row.status as ExportWire['status'],
     period_from: row.periodFrom,
@@ -277,7 +275,9 @@ export async function startExport(
     .where(and(eq(statsExports.userId, actor.userId), inArray(statsExports.status, ['queued', 'running'])));
   if (Number(active?.n ?? 0) >= EXPORT_MAX_ACTIVE) throw badRequest('export.tooMany');
   const space = actor.rows.find((r) => r.space.id === input.space_id)!.space;
-  const { filters, period } = await filtersOf(db, space.timezone, input, now);
+  const raw = await filtersOf(db, space.timezone, input, now);
+  const { period } = raw;
+  const filters = input.kind === 'tab' ? { ...tabFiltersOf(input, period) } : raw.filters;
   const [row] = await db
     .insert(statsExports)
     .values({
@@ -338,7 +338,7 @@ export async function exportFile(db: Db, actor: ServerActor, dataDir: string, id
   if (row.status !== 'done' || !row.file) throw new AppError(409, 'export.notReady');
   return {
     path: join(exportsDir(dataDir), row.file),
-    name: `${row.kind}-${row.periodFrom}-${row.periodTo}.${row.format}`,
+    name: `${row.kind === 'tab' ? row.filters.tab : row.kind}-${row.periodFrom}-${row.periodTo}.${row.format}`,
     type: EXPORT_TYPES[row.format as ExportFormat],
     size: row.size,
   };
@@ -373,67 +373,6 @@ export async function claimExport(db: Db, now: Date, spaceIds?: number[]): Promi
   return row ?? null;
 }
 
-interface RowSink {
-  /** A promise only when the caller must wait (the file's buffer is full). */
-  write(cells: unknown[]): undefined | Promise<unknown>;
-  close(): Promise<void>;
-}
-
-/** Waits for the stream to take more (rejects on its error; listeners are removed either way). */
-const drain = (stream: WriteStream) => once(stream, 'drain');
-
-function csvSink(path: string, header: string[]): RowSink {
-  const stream = createWriteStream(path);
-  let buffer = CSV_BOM + csvLine(header);
-  return {
-    write(cells) {
-      buffer += csvLine(cells as Array<string | number | null>);
-      if (buffer.length < 1 << 16) return undefined;
-      const chunk = buffer;
-      buffer = '';
-      return stream.write(chunk) ? undefined : drain(stream);
-    },
-    async close() {
-      await new Promise<void>((resolve, reject) => {
-        stream.once('error', reject);
-        stream.end(buffer, () => resolve());
-      });
-    },
-  };
-}
-
-function xlsxSink(path: string, header: string[], sheetName: string): RowSink {
-  const book = new ExcelJS.stream.xlsx.WorkbookWriter({
-    filename: path,
-    useStyles: false,
-    useSharedStrings: false,
-  });
-  let sheet: ExcelJS.Worksheet | null = null;
-  let inSheet = 0;
-  let sheets = 0;
-  const next = async () => {
-    if (sheet) await (sheet as unknown as { commit(): Promise<void> }).commit();
-    sheets += 1;
-    sheet = book.addWorksheet(sheets === 1 ? sheetName : `${sheetName} ${sheets}`);
-    sheet.addRow(header).commit();
-    inSheet = 0;
-  };
-  return {
-    write(cells) {
-      if (!sheet || inSheet >= XLSX_SHEET_ROWS) return next().then(() => this.write(cells));
-      // Text stays text: exceljs writes a string cell as a string, never as a formula.
-      sheet.addRow(cells).commit();
-      inSheet += 1;
-      return undefined;
-    },
-    async close() {
-      if (!sheet) await next();
-      await (sheet as unknown as { commit(): Promise<void> }).commit();
-      await book.commit();
-    },
-  };
-}
-
 /** The export's creator when they may still export in its space; null otherwise. */
 async function creatorOf(db: Db, row: ExportRow): Promise<ServerActor | null> {
   const [user] = await db.select().from(users).where(eq(users.id, row.userId));
@@ -455,7 +394,6 @@ export async function runExport(
 ): Promise<ExportRow> {
   const { db } = deps;
   const locale = row.locale as Locale;
-  const kind = row.kind as ExportKind;
   const update = async (set: Partial<ExportRow>) => {
     const [next] = await db.update(statsExports).set(set).where(eq(statsExports.id, row.id)).returning();
     return next!;
@@ -483,57 +421,73 @@ export async function runExport(
   const path = join(exportsDir(deps.dataDir), file);
   try {
     const scope = await scopeIn(db, actor, row.spaceId);
-    const source = sourceOf(kind, row.filters, scope);
-    // One scan for the count and the id bounds; then id windows over the primary key, each a bounded
-    // range read (`id > a AND id <= b`), so every batch costs the same however far the export has got
-    // (a `id > last ORDER BY id LIMIT n` page can make the planner sort every match again per page).
-    const [bounds] = (
-      (await db.execute(
-        sql`SELECT count(*)::int AS n, min(${source.id})::float8 AS lo, max(${source.id})::float8 AS hi
-          FROM ${source.from} WHERE ${source.where}`,
-      )) as unknown as { rows: { n: number; lo: number | null; hi: number | null }[] }
-    ).rows;
-    let current = await update({ rowsTotal: Number(bounds?.n ?? 0), heartbeatAt: now() });
-    await publish(current);
     await mkdir(exportsDir(deps.dataDir), { recursive: true });
-    const header = exportHeader(kind, locale);
-    const sink =
-      row.format === 'xlsx'
-        ? xlsxSink(path, header, translate(locale, `export.kind.${kind}` as MessageKey).slice(0, 31))
-        : csvSink(path, header);
-    const columns = select(kind, space.timezone);
-    const width = COLUMNS[kind].length;
-    const hi = Number(bounds?.hi ?? 0);
-    let last = Number(bounds?.lo ?? 1) - 1;
-    // The window adapts to how densely the space's matching rows lie in the id range (other spaces'
-    // rows share it), staying between `batch` and 8 × `batch` ids so a batch never holds more rows.
-    let window = batch;
+    let current = row;
     let done = 0;
-    let reported = Date.now();
-    while (bounds?.hi !== null && last < hi) {
-      const upper = Math.min(hi, last + window);
-      const res = (await db.execute(
-        sql`SELECT ${columns} FROM ${source.from}
+    if (row.kind === 'tab') {
+      current = await update({ heartbeatAt: now() });
+      await publish(current);
+      done = await writeTabExport(
+        db,
+        actor,
+        locale,
+        row.filters as unknown as TabExportFilters,
+        row.format,
+        path,
+        now(),
+      );
+    } else {
+      const kind = row.kind as ExportKind;
+      const source = sourceOf(kind, row.filters, scope);
+      // One scan for the count and the id bounds; then id windows over the primary key, each a bounded
+      // range read (`id > a AND id <= b`), so every batch costs the same however far the export has got
+      // (a `id > last ORDER BY id LIMIT n` page can make the planner sort every match again per page).
+      const [bounds] = (
+        (await db.execute(
+          sql`SELECT count(*)::int AS n, min(${source.id})::float8 AS lo, max(${source.id})::float8 AS hi
+          FROM ${source.from} WHERE ${source.where}`,
+        )) as unknown as { rows: { n: number; lo: number | null; hi: number | null }[] }
+      ).rows;
+      current = await update({ rowsTotal: Number(bounds?.n ?? 0), heartbeatAt: now() });
+      await publish(current);
+      const header = exportHeader(kind, locale);
+      const sink =
+        row.format === 'xlsx'
+          ? xlsxSink(path, header, translate(locale, `export.kind.${kind}` as MessageKey).slice(0, 31))
+          : csvSink(path, header);
+      const columns = select(kind, space.timezone);
+      const width = COLUMNS[kind].length;
+      const hi = Number(bounds?.hi ?? 0);
+      let last = Number(bounds?.lo ?? 1) - 1;
+      // The window adapts to how densely the space's matching rows lie in the id range (other spaces'
+      // rows share it), staying between `batch` and 8 × `batch` ids so a batch never holds more rows.
+      let window = batch;
+      let reported = Date.now();
+      while (bounds?.hi !== null && last < hi) {
+        const upper = Math.min(hi, last + window);
+        const res = (await db.execute(
+          sql`SELECT ${columns} FROM ${source.from}
           WHERE ${source.where} AND ${source.id} > ${last} AND ${source.id} <= ${upper} ORDER BY ${source.id}`,
-      )) as unknown as { rows: Array<Record<string, unknown>> };
-      for (const r of res.rows) {
-        const cells = new Array(width);
-        for (let i = 0; i < width; i++) cells[i] = r[`c${i}`] ?? null;
-        // Only a full stream buffer makes a write wait (no promise per row).
-        const wait = sink.write(cells);
-        if (wait) await wait;
+        )) as unknown as { rows: Array<Record<string, unknown>> };
+        for (const r of res.rows) {
+          const cells = new Array(width);
+          for (let i = 0; i < width; i++) cells[i] = r[`c${i}`] ?? null;
+          // Only a full stream buffer makes a write wait (no promise per row).
+          const wait = sink.write(cells);
+          if (wait) await wait;
+        }
+        done += res.rows.length;
+        last = upper;
+        if (res.rows.length < batch / 2) window = Math.min(window * 2, batch * 8);
+        else if (res.rows.length > batch) window = Math.max(batch, Math.floor(window / 2));
+        if (Date.now() - reported >= PROGRESS_EVERY_MS) {
+          reported = Date.now();
+          current = await update({ rowsDone: done, heartbeatAt: now() });
+          await publish(current);
+        }
       }
-      done += res.rows.length;
-      last = upper;
-      if (res.rows.length < batch / 2) window = Math.min(window * 2, batch * 8);
-      else if (res.rows.length > batch) window = Math.max(batch, Math.floor(window / 2));
-      if (Date.now() - reported >= PROGRESS_EVERY_MS) {
-        reported = Date.now();
-        current = await update({ rowsDone: done, heartbeatAt: now() });
-        await publish(current);
-      }
+      await sink.close();
     }
-    await sink.close();
     const size = (await stat(path)).size;
     const finished = now();
     current = await update({
@@ -566,7 +520,12 @@ async function mailReady(deps: ExportDeps, row: ExportRow, spaceName: string) {
   const locale = (user.locale === 'en' ? 'en' : 'ru') as Locale;
   const link = `${deps.appUrl}${pathFor('stats-export', {}, { space_id: row.spaceId })}`;
   const text = translate(locale, 'export.ready', {
-    kind: translate(locale, `export.kind.${row.kind}` as MessageKey),
+    kind:
+      row.kind === 'tab'
+        ? translate(locale, 'export.kind.tab', {
+            tab: translate(locale, `report.tab.${row.filters.tab}` as MessageKey),
+          })
+        : translate(locale, `export.kind.${row.kind}` as MessageKey),
     from: row.periodFrom,
     to: row.periodTo,
     rows: String(row.rowsDone),

@@ -24,6 +24,7 @@ import { spaceSender } from '../notifications/email';
 import { loadActor, type ServerActor } from '../spaces/actor';
 import { localToday } from './period';
 import { type ReportData, reportSheets, summaryRows, workbookOf } from './report-book';
+import { escapeHtml, reportHtml } from './report-html';
 import {
   closedOf,
   hoursOf,
@@ -52,8 +53,6 @@ export interface ReportDeps {
 }
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
 function assertManage(actor: ServerActor, spaceId: number) {
@@ -299,7 +298,7 @@ async function creatorOf(db: Db, report: Report): Promise<ServerActor | null> {
   return can(actor, 'stats.view', report.spaceId) ? actor : null;
 }
 
-async function computeData(actor: ServerActor, db: Db, q: StatsQuery, tabs: ReportTab[], now: Date) {
+export async function computeData(actor: ServerActor, db: Db, q: StatsQuery, tabs: ReportTab[], now: Date) {
   const data: ReportData = {};
   for (const tab of tabs) {
     if (tab === 'overall')
@@ -436,12 +435,22 @@ async function renderReport(
           .join('')}</table>`
       : ''
   }<p><a href="${escapeHtml(link)}">${escapeHtml(translate(locale, 'report.open'))}</a></p></body></html>`;
-  const content = await workbookOf(reportSheets(locale, report.tabs as ReportTab[], data));
+  const sheets = reportSheets(locale, report.tabs as ReportTab[], data);
+  const content = await workbookOf(sheets);
+  const page = reportHtml(locale, subject, intro, sheets);
+  const base = `report-${period.from}-${period.to}`;
   return {
     subject,
     text,
     html,
-    attachments: [{ filename: `report-${period.from}-${period.to}.xlsx`, content, contentType: XLSX_TYPE }],
+    attachments: [
+      { filename: `${base}.xlsx`, content, contentType: XLSX_TYPE },
+      {
+        filename: `${base}.html`,
+        content: Buffer.from(page, 'utf8'),
+        contentType: 'text/html; charset=utf-8',
+      },
+    ],
   };
 }
 

@@ -12,6 +12,7 @@ import {
   type StatsOverview,
   type StatsPeriod,
   type StatsPerson,
+  type StatsPersonFigures,
   type StatsPosts,
   type StatsQuery,
   type StatsStatuses,
@@ -31,24 +32,10 @@ import type { ServerActor } from '../spaces/actor';
 import { type BusinessCalendar, loadBusinessCalendar } from '../workinghours/business-hours';
 import { businessFirstResponse, businessFirstsByUser, businessTimes } from './business';
 import { daysOf, previousPeriod, resolvePeriod } from './period';
-import {
-  backlog,
-  closedBy,
-  emotions,
-  figures,
-  hours,
-  membersByStatus,
-  operators,
-  operatorTimes,
-  type PeopleScope,
-  postsOf,
-  statusTimes,
-  tagsOverTime,
-  times,
-  volume,
-  waitingNow,
-  workingTimes,
-} from './queries';
+import { backlog, figures, hours, times, volume } from './queries';
+import { emotions, postsOf, tagsOverTime } from './queries-content';
+import { membersByStatus, type PeopleScope, statusTimes, waitingNow, workingTimes } from './queries-people';
+import { closedBy, operators, operatorTimes } from './queries-team';
 
 // Statistics for one space: the caller's scope (their user group's accounts when limited) within the
 // requested space, the period in that space's time zone, then the queries (queries.ts).
@@ -255,29 +242,35 @@ async function person(
     .limit(1);
   if (!member) throw new AppError(404, 'error.notFound');
   const period = await resolvePeriod(db, context.timezone, q, now);
-  const [row] = await operators(db, context.scope, q, period, userId);
-  const [closed] = await closedBy(db, context.scope, q, period, userId);
-  const [firsts] = await operatorTimes(db, context.scope, q, period, userId);
   const calendar = await calendarOf(db, q.space_id, context.timezone);
-  const business = calendar
-    ? ((await businessFirstsByUser(db, context.scope, q, period, calendar)).get(userId) ?? EMPTY_DURATIONS)
-    : null;
-  if (row && business) row.frt_median_business = business.median;
+  const figuresOf = async (p: StatsPeriod): Promise<StatsPersonFigures> => {
+    const [row] = await operators(db, context.scope, q, p, userId);
+    const [closed] = await closedBy(db, context.scope, q, p, userId);
+    const [firsts] = await operatorTimes(db, context.scope, q, p, userId);
+    const business = calendar
+      ? ((await businessFirstsByUser(db, context.scope, q, p, calendar)).get(userId) ?? EMPTY_DURATIONS)
+      : null;
+    if (row && business) row.frt_median_business = business.median;
+    return {
+      row: row ?? {
+        user_id: userId,
+        name: member.name,
+        replies: 0,
+        closed: 0,
+        first_replies: 0,
+        frt_median: null,
+        frt_median_business: null,
+      },
+      closed: closed ?? { user_id: userId, name: member.name, reply: 0, noreply: 0, autorule: 0, total: 0 },
+      first_replies: firsts?.first_replies ?? EMPTY_DURATIONS,
+      first_replies_business: business,
+    };
+  };
   return {
     period,
     user: member,
-    row: row ?? {
-      user_id: userId,
-      name: member.name,
-      replies: 0,
-      closed: 0,
-      first_replies: 0,
-      frt_median: null,
-      frt_median_business: null,
-    },
-    closed: closed ?? { user_id: userId, name: member.name, reply: 0, noreply: 0, autorule: 0, total: 0 },
-    first_replies: firsts?.first_replies ?? EMPTY_DURATIONS,
-    first_replies_business: business,
+    ...(await figuresOf(period)),
+    previous: await compared(db, q, period, figuresOf),
   };
 }
 
@@ -366,7 +359,12 @@ async function statusesFor(
     .from(userStatuses)
     .where(eq(userStatuses.spaceId, people.spaceId))
     .orderBy(asc(userStatuses.position), asc(userStatuses.id));
-  return { period, statuses, rows: await statusTimes(db, people, period, now) };
+  return {
+    period,
+    statuses,
+    rows: await statusTimes(db, people, period, now),
+    previous: await compared(db, q, period, async (p) => ({ rows: await statusTimes(db, people, p, now) })),
+  };
 }
 
 /** stats/users/statuses: every visible member's time per status (stats.view). */
@@ -397,8 +395,7 @@ export async function workinghoursOf(
   now: Date,
 ): Promise<StatsWorkinghours> {
   const context = await contextFor(db, actor, 'stats.view', q.space_id);
-  const period = await resolvePeriod(db, context.timezone, q, now);
-  return { period, rows: await workingTimes(db, peopleOf(actor, context, q), period, now) };
+  return workinghoursFor(db, context, peopleOf(actor, context, q), q, now);
 }
 
 /** stats/users/:id/workinghours: one member's (stats.view). */
@@ -412,8 +409,22 @@ export async function userWorkinghoursOf(
   const context = await contextFor(db, actor, 'stats.view', q.space_id);
   const people = peopleOf(actor, context, q, userId);
   await visibleMember(db, people);
+  return workinghoursFor(db, context, people, q, now);
+}
+
+async function workinghoursFor(
+  db: Db,
+  context: Context,
+  people: PeopleScope,
+  q: StatsQuery,
+  now: Date,
+): Promise<StatsWorkinghours> {
   const period = await resolvePeriod(db, context.timezone, q, now);
-  return { period, rows: await workingTimes(db, people, period, now) };
+  return {
+    period,
+    rows: await workingTimes(db, people, period, now),
+    previous: await compared(db, q, period, async (p) => ({ rows: await workingTimes(db, people, p, now) })),
+  };
 }
 
 /**

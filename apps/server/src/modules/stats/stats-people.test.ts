@@ -116,6 +116,24 @@ describe('stats — time in user statuses', () => {
     expect(one.rows).toEqual([borisRow(s)]);
   });
 
+  it('compare=1: the previous two days (local 8-9 Nov) from the same history', async () => {
+    const mine = await ok(s.anna.headers, 'my/statuses', `space_id=${s.spaceId}&${PERIOD}&compare=1`);
+    expect(mine.rows).toEqual([annaRow(s)]);
+    expect(mine.previous.period).toMatchObject({ from: '2026-11-08', to: '2026-11-09' });
+    // Online from 10:00Z on 9 Nov to the period's end, local midnight = 19:00Z: 9 hours.
+    expect(mine.previous.rows).toEqual([
+      expect.objectContaining({ user_id: s.anna.user.id, seconds: { [s.online.id]: 32_400 }, total: 32_400 }),
+    ]);
+    const one = await ok(
+      s.admin.headers,
+      `users/${s.anna.user.id}/statuses`,
+      `space_id=${s.spaceId}&${PERIOD}&compare=1`,
+    );
+    expect(one.previous.rows).toEqual(mine.previous.rows);
+    const plain = await ok(s.anna.headers, 'my/statuses', `space_id=${s.spaceId}&${PERIOD}`);
+    expect(plain.previous).toBeNull();
+  });
+
   it('a group-limited analyst sees only the group; operators and other spaces are refused', async () => {
     const body = await ok(s.limited.headers, 'statuses', `space_id=${s.spaceId}&${PERIOD}`);
     expect(body.rows).toEqual([borisRow(s)]);

@@ -223,8 +223,26 @@ describe('stats reports', () => {
     // The summary in the mail itself (text; the HTML part has the same table).
     expect(textOf(mail)).toMatch(/Comments, reviews, mentions: 3\r?\n/);
     expect(textOf(mail)).toContain('http://app.test/stats/reports');
-    const [file] = attachmentsOf(mail);
+    const [file, page] = attachmentsOf(mail);
     expect(file?.filename).toBe('report-2026-11-16-2026-11-22.xlsx');
+    // The HTML summary beside it: every table, the figures as in the workbook.
+    expect(page?.filename).toBe('report-2026-11-16-2026-11-22.html');
+    const pageText = page!.content.toString('utf8');
+    expect(pageText).toMatch(/^<!doctype html>/);
+    const cells = [...pageText.matchAll(/<t[dh][^>]*>([^<]*)<\/t[dh]>/g)].map((m) => m[1]);
+    const after = (label: string) => cells[cells.indexOf(label) + 1];
+    expect(after('Comments, reviews, mentions')).toBe('3');
+    expect(after('Got a reply')).toBe('2');
+    expect(after('First response, median, s')).toBe('600');
+    expect(after('Waiting now: items')).toBe('2');
+    expect(pageText).toContain('<h2 style="font-size:18px;margin:24px 0 8px">Team</h2>');
+    expect(cells.slice(cells.indexOf('Anna'), cells.indexOf('Anna') + 5)).toEqual([
+      'Anna',
+      '2',
+      '2',
+      '2',
+      '600',
+    ]);
     const sheets = await sheetsOf(file!.content);
     expect(Object.keys(sheets)).toEqual(['Summary', 'Incoming by day', 'Team']);
     const summary = Object.fromEntries(sheets.Summary!.slice(1).map((r) => [r[0], r[1]]));

@@ -579,4 +579,21 @@ describe('stats — tags, posts, closings, times, one person', () => {
     expect((await get(s.op1.headers, 'tags', q())).statusCode).toBe(403);
     expect((await get(s.admin.headers, 'users/999999', q())).statusCode).toBe(404);
   });
+
+  it('my and users/:id compare with the previous period: the same figures over the two days before', async () => {
+    expect((await ok(s.op1.headers, 'my', q())).previous).toBeNull();
+    const prevQ = `space_id=${s.spaceId}&from=2026-11-08&to=2026-11-09`;
+    for (const [headers, path] of [
+      [s.op1.headers, 'my'],
+      [s.admin.headers, `users/${s.op2.user.id}`],
+    ] as const) {
+      const now = await ok(headers, path, `${q()}&compare=1`);
+      const before = await ok(headers, path, prevQ);
+      expect(now.previous.period).toMatchObject({ from: '2026-11-08', to: '2026-11-09' });
+      const { period: _p, user: _u, previous: _x, ...figures } = before;
+      expect({ ...now.previous, period: undefined }).toEqual({ ...figures, period: undefined });
+      // The current figures are unchanged by comparing.
+      expect(now.row).toEqual((await ok(headers, path, q())).row);
+    }
+  });
 });

@@ -88,7 +88,7 @@ export function BackgroundExports({ frame }: { frame: StatsFrame }) {
     setDownloading(e.id);
     try {
       const blob = await downloadExportFile(e.id);
-      downloadBlob(`${e.kind}-${e.period_from}-${e.period_to}.${e.format}`, blob);
+      downloadBlob(`${e.tab ?? e.kind}-${e.period_from}-${e.period_to}.${e.format}`, blob);
     } catch (error) {
       showError(error);
     } finally {
@@ -187,7 +187,13 @@ export function BackgroundExports({ frame }: { frame: StatsFrame }) {
                           <Table.Tr key={e.id} data-testid={`export-row-${e.id}`} data-status={e.status}>
                             <Table.Td>{formatDateTime(e.created_at, locale)}</Table.Td>
                             <Table.Td>
-                              <Text fz="sm">{t(`shell.stats.exports.kinds.${e.kind}`)}</Text>
+                              <Text fz="sm">
+                                {e.tab
+                                  ? t('shell.stats.exports.kinds.tab', {
+                                      tab: t(`shell.stats.tabs.${e.tab}`),
+                                    })
+                                  : t(`shell.stats.exports.kinds.${e.kind}`)}
+                              </Text>
                               <Text fz="xs" c="dimmed">
                                 {e.format.toUpperCase()}
                               </Text>

@@ -7,6 +7,8 @@ export interface FigureRow {
   value: string;
   /** What the export gets: the raw figure (seconds, 0..1, a count). */
   raw: number | null;
+  /** compare: the previous period's value (shown and exported in a third column). */
+  previous?: { value: string; raw: number | null };
 }
 
 /** A two-column table of named figures (label, value), exported with the raw values. */
@@ -34,6 +36,17 @@ export function FiguresTable({
           csv: (r) => r.raw,
           numeric: true,
         },
+        ...(rows.some((r) => r.previous)
+          ? [
+              {
+                key: 'previous',
+                title: t('shell.stats.previousPeriod'),
+                render: (r: FigureRow) => r.previous?.value ?? '—',
+                csv: (r: FigureRow) => r.previous?.raw ?? null,
+                numeric: true,
+              },
+            ]
+          : []),
       ]}
     />
   );

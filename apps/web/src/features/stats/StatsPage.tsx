@@ -28,6 +28,7 @@ import {
   withCompanyAccounts,
 } from './model';
 import { SavedStatsFilters } from './SavedFilters';
+import { TAB_EXPORTS, TabExportButton } from './TabExport';
 
 // The one frame every statistics tab uses: tabs, period picker with comparison, filters (space,
 // network, account, company, tag, operator, kind), saved stats filters, all kept in the address; the tab renders
@@ -148,6 +149,12 @@ export function StatsPage({
   const companies = (objects.data?.companies ?? []).filter((c) => c.space_id === spaceId);
   const tags = (objects.data?.tags ?? []).filter((tag) => tag.space_id === spaceId);
   const operators = (members.data ?? []).filter((m) => m.space_id === spaceId);
+  // Tabs with tables a background export writes, for those who may export (stats.export).
+  const tabKey = STATS_TABS.find(([route]) => route === tab)?.[1];
+  const exportTab =
+    !own && !bare && !wall && !analytics && tabKey && spaceId !== null && can(actor, 'stats.export', spaceId)
+      ? TAB_EXPORTS[tabKey]
+      : undefined;
   const applySaved = (query: Record<string, unknown>) =>
     setSearch(withOwnKeys(paramsOfSaved(query)), { replace: true });
 
@@ -330,6 +337,7 @@ export function StatsPage({
                 />
               )}
               <SavedStatsFilters query={statsQueryOf(params, spaceId)} onApply={applySaved} />
+              {exportTab && <TabExportButton tab={exportTab} spaceId={spaceId} params={params} />}
             </Group>
           </Stack>
         </Paper>

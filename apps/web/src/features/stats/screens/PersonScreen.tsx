@@ -1,19 +1,21 @@
 import { Anchor, SimpleGrid, Stack, Text } from '@mantine/core';
-import type { StatsPerson } from '@otklik/shared';
+import type { StatsPerson, StatsPersonFigures } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { type StatsEndpoint, useStats } from '../../../api/stats';
 import { isNotFoundError, RecordNotFound } from '../../../app/RecordNotFound';
 import { QueryState } from '../../../components/QueryState';
-import { FiguresTable } from '../FiguresTable';
+import { type FigureRow, FiguresTable } from '../FiguresTable';
 import { formatDuration } from '../format';
 import { Kpi } from '../Kpi';
+import { changeOf } from '../model';
 import { PeriodLine, StatsBlock, type StatsFrame } from '../StatsPage';
 
 /**
  * One person's figures (stats/my: the caller; stats/users/:id: a team member): replies, closings by how,
- * first replies with median and p90. The same definitions as the team tables.
+ * first replies with median and p90. The same definitions as the team tables; with compare, the previous
+ * period's figures beside them.
  */
 export function Person({
   frame,
@@ -33,45 +35,60 @@ export function Person({
     <QueryState queries={[stats]}>
       {() => {
         const d = stats.data!;
-        const figures = [
-          { label: t('shell.stats.col.replies'), value: String(d.row.replies), raw: d.row.replies },
-          { label: t('shell.stats.col.closed'), value: String(d.closed.total), raw: d.closed.total },
-          { label: t('shell.stats.kpi.closedReply'), value: String(d.closed.reply), raw: d.closed.reply },
+        const figuresOf = (f: StatsPersonFigures) => [
+          { label: t('shell.stats.col.replies'), value: String(f.row.replies), raw: f.row.replies },
+          { label: t('shell.stats.col.closed'), value: String(f.closed.total), raw: f.closed.total },
+          { label: t('shell.stats.kpi.closedReply'), value: String(f.closed.reply), raw: f.closed.reply },
           {
             label: t('shell.stats.kpi.closedNoreply'),
-            value: String(d.closed.noreply),
-            raw: d.closed.noreply,
+            value: String(f.closed.noreply),
+            raw: f.closed.noreply,
           },
           {
             label: t('shell.stats.col.firstReplies'),
-            value: String(d.first_replies.count),
-            raw: d.first_replies.count,
+            value: String(f.first_replies.count),
+            raw: f.first_replies.count,
           },
           {
             label: t('shell.stats.col.frtMedian'),
-            value: formatDuration(t, d.first_replies.median),
-            raw: d.first_replies.median,
+            value: formatDuration(t, f.first_replies.median),
+            raw: f.first_replies.median,
           },
           {
             label: t('shell.stats.col.frtP90'),
-            value: formatDuration(t, d.first_replies.p90),
-            raw: d.first_replies.p90,
+            value: formatDuration(t, f.first_replies.p90),
+            raw: f.first_replies.p90,
           },
           ...(d.first_replies_business
             ? [
                 {
                   label: t('shell.stats.col.frtMedianBusiness'),
-                  value: formatDuration(t, d.first_replies_business.median),
-                  raw: d.first_replies_business.median,
+                  value: formatDuration(t, f.first_replies_business?.median ?? null),
+                  raw: f.first_replies_business?.median ?? null,
                 },
                 {
                   label: t('shell.stats.col.frtP90Business'),
-                  value: formatDuration(t, d.first_replies_business.p90),
-                  raw: d.first_replies_business.p90,
+                  value: formatDuration(t, f.first_replies_business?.p90 ?? null),
+                  raw: f.first_replies_business?.p90 ?? null,
                 },
               ]
             : []),
         ];
+        const before = d.previous ? figuresOf(d.previous) : null;
+        // compare: each figure with the previous period's beside it (times: less is better).
+        const figures: FigureRow[] = figuresOf(d).map((f, i) => ({
+          ...f,
+          ...(before ? { previous: { value: before[i]!.value, raw: before[i]!.raw } } : {}),
+        }));
+        const kpi = (i: number, testId: string, upIsGood = true) => (
+          <Kpi
+            testId={testId}
+            label={figures[i]!.label}
+            value={figures[i]!.value}
+            previous={figures[i]!.previous?.value ?? null}
+            change={before ? changeOf(figures[i]!.raw, before[i]!.raw, upIsGood) : null}
+          />
+        );
         return (
           <Stack gap="md">
             {back && (
@@ -84,10 +101,10 @@ export function Person({
             </Text>
             <PeriodLine period={d.period} />
             <SimpleGrid cols={{ base: 2, sm: 4 }}>
-              <Kpi testId="own-replies" label={figures[0]!.label} value={figures[0]!.value} />
-              <Kpi testId="own-closed" label={figures[1]!.label} value={figures[1]!.value} />
-              <Kpi testId="own-first" label={figures[4]!.label} value={figures[4]!.value} />
-              <Kpi testId="own-frt" label={figures[5]!.label} value={figures[5]!.value} />
+              {kpi(0, 'own-replies')}
+              {kpi(1, 'own-closed')}
+              {kpi(4, 'own-first')}
+              {kpi(5, 'own-frt', false)}
             </SimpleGrid>
             <StatsBlock title={t('shell.stats.blocks.person')}>
               <FiguresTable testId="table-person" fileName="person" rows={figures} />

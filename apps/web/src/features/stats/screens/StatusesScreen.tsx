@@ -6,6 +6,7 @@ import { type StatsEndpoint, useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
 import { barOption } from '../charts';
+import { previousBy, previousColumn } from '../compare';
 import { type Column, DataTable } from '../DataTable';
 import { formatDuration } from '../format';
 import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
@@ -40,6 +41,17 @@ export function Statuses({ frame, endpoint }: { frame: StatsFrame; endpoint: Sta
     };
   }, [rows, statuses, t]);
   type Row = (typeof rows)[number];
+  // compare: working and total time of the same member in the previous period (matched by member).
+  const before = previousBy(data?.previous?.rows, (r) => r.user_id);
+  const compareOf = (key: 'working' | 'total', title: string) =>
+    previousColumn<Row>(t, {
+      key,
+      title,
+      comparing: Boolean(data?.previous),
+      current: (r) => r[key],
+      previous: (r) => before(r.user_id)?.[key] ?? null,
+      format: (v) => (v === null ? '—' : formatDuration(t, v)),
+    });
   const columns: Column<Row>[] = [
     { key: 'name', title: t('shell.stats.col.operator'), render: (r) => r.name, csv: (r) => r.name },
     ...statuses.map(
@@ -58,6 +70,7 @@ export function Statuses({ frame, endpoint }: { frame: StatsFrame; endpoint: Sta
       csv: (r) => r.working,
       numeric: true,
     },
+    ...compareOf('working', t('shell.stats.statuses.working')),
     {
       key: 'total',
       title: t('shell.stats.statuses.total'),
@@ -65,6 +78,7 @@ export function Statuses({ frame, endpoint }: { frame: StatsFrame; endpoint: Sta
       csv: (r) => r.total,
       numeric: true,
     },
+    ...compareOf('total', t('shell.stats.statuses.total')),
   ];
   return (
     <QueryState queries={[stats]}>

@@ -6,6 +6,7 @@ import { type StatsEndpoint, useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
 import { barOption } from '../charts';
+import { previousBy, previousColumn } from '../compare';
 import { DataTable } from '../DataTable';
 import { formatDuration } from '../format';
 import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
@@ -37,6 +38,17 @@ export function Workinghours({ frame, endpoint }: { frame: StatsFrame; endpoint:
     csv: (r: (typeof rows)[number]) => r[key],
     numeric: true,
   });
+  // compare: the same member's worked time in the previous period (matched by member).
+  const before = previousBy(stats.data?.previous?.rows, (r) => r.user_id);
+  const compareOf = (key: 'scheduled' | 'worked', title: string) =>
+    previousColumn<(typeof rows)[number]>(t, {
+      key,
+      title,
+      comparing: Boolean(stats.data?.previous),
+      current: (r) => r[key],
+      previous: (r) => before(r.user_id)?.[key] ?? null,
+      format: (v) => (v === null ? '—' : formatDuration(t, v)),
+    });
   return (
     <QueryState queries={[stats]}>
       {() => (
@@ -63,7 +75,9 @@ export function Workinghours({ frame, endpoint }: { frame: StatsFrame; endpoint:
                   numeric: true,
                 },
                 duration('scheduled', t('shell.stats.workinghours.scheduled')),
+                ...compareOf('scheduled', t('shell.stats.workinghours.scheduled')),
                 duration('worked', t('shell.stats.workinghours.worked')),
+                ...compareOf('worked', t('shell.stats.workinghours.worked')),
                 duration('worked_in_slots', t('shell.stats.workinghours.inSlots')),
               ]}
             />

@@ -1,0 +1,71 @@
+import { once } from 'node:events';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { CSV_BOM, csvLine } from '@otklik/shared';
+import ExcelJS from 'exceljs';
+
+// The files a background export streams into (exports.ts): CSV through a write buffer, XLSX through
+// exceljs's streaming writer, both taking one row at a time so memory stays flat.
+
+/** An XLSX sheet holds 1,048,576 rows; a longer export continues on the next sheet. */
+const XLSX_SHEET_ROWS = 1_000_000;
+
+export interface RowSink {
+  /** A promise only when the caller must wait (the file's buffer is full). */
+  write(cells: unknown[]): undefined | Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** Waits for the stream to take more (rejects on its error; listeners are removed either way). */
+const drain = (stream: WriteStream) => once(stream, 'drain');
+
+export function csvSink(path: string, header: string[]): RowSink {
+  const stream = createWriteStream(path);
+  let buffer = CSV_BOM + csvLine(header);
+  return {
+    write(cells) {
+      buffer += csvLine(cells as Array<string | number | null>);
+      if (buffer.length < 1 << 16) return undefined;
+      const chunk = buffer;
+      buffer = '';
+      return stream.write(chunk) ? undefined : drain(stream);
+    },
+    async close() {
+      await new Promise<void>((resolve, reject) => {
+        stream.once('error', reject);
+        stream.end(buffer, () => resolve());
+      });
+    },
+  };
+}
+
+export function xlsxSink(path: string, header: string[], sheetName: string): RowSink {
+  const book = new ExcelJS.stream.xlsx.WorkbookWriter({
+    filename: path,
+    useStyles: false,
+    useSharedStrings: false,
+  });
+  let sheet: ExcelJS.Worksheet | null = null;
+  let inSheet = 0;
+  let sheets = 0;
+  const next = async () => {
+    if (sheet) await (sheet as unknown as { commit(): Promise<void> }).commit();
+    sheets += 1;
+    sheet = book.addWorksheet(sheets === 1 ? sheetName : `${sheetName} ${sheets}`);
+    sheet.addRow(header).commit();
+    inSheet = 0;
+  };
+  return {
+    write(cells) {
+      if (!sheet || inSheet >= XLSX_SHEET_ROWS) return next().then(() => this.write(cells));
+      // Text stays text: exceljs writes a string cell as a string, never as a formula.
+      sheet.addRow(cells).commit();
+      inSheet += 1;
+      return undefined;
+    },
+    async close() {
+      if (!sheet) await next();
+      await (sheet as unknown as { commit(): Promise<void> }).commit();
+      await book.commit();
+    },
+  };
+}

@@ -1,0 +1,235 @@
+import type { ExportsListWire, ExportWire, StatsOperators, StatsOverview, StatsVolume } from '@otklik/shared';
+import { and, eq } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/harness';
+import { activity, items, mailOutbox, spaces, users } from '../../db/schema';
+import { taskClock } from '../../lib/clock';
+import { buildAdmin, buildMember, buildObject } from '../authors/test-helpers';
+import { type ExportDeps, processExports } from './exports';
+
+// Background export of a statistics tab (kind `tab`, docs/statistics.md "Exports"): the job row, list,
+// progress and mail of the raw exports, and a file holding the same figures the tab's endpoint answers
+// with for the same period and filters. The space is in UTC+5 (Asia/Yekaterinburg); period Mon 16 ..
+// Sun 22 Nov 2026 local.
+
+let t: TestApp;
+let deps: ExportDeps;
+beforeAll(async () => {
+  t = await createTestApp();
+  deps = {
+    db: t.deps.database.db,
+    mailer: t.deps.mailer,
+    bus: t.deps.bus,
+    appUrl: t.deps.config.appUrl,
+    dataDir: t.deps.config.dataDir,
+    log: t.deps.log,
+  };
+});
+afterAll(async () => {
+  await t.close();
+});
+
+type Headers = Record<string, string>;
+const Z = (iso: string) => new Date(iso);
+const call = (headers: Headers, method: 'GET' | 'POST', url: string, body?: unknown) =>
+  t.app.inject({ method, url: `/v1${url}`, headers, payload: body as Record<string, unknown> });
+
+async function seed() {
+  const db = t.deps.database.db;
+  const admin = await buildAdmin(t);
+  const spaceId = admin.space.id;
+  await db.update(spaces).set({ timezone: 'Asia/Yekaterinburg' }).where(eq(spaces.id, spaceId));
+  await db.update(users).set({ locale: 'en' }).where(eq(users.email, admin.email));
+  const a1 = await buildObject(t, spaceId, { provider: 'sandbox' });
+  const a2 = await buildObject(t, spaceId, { provider: 'vk' });
+  const anna = await buildMember(t, spaceId, 'operator', { name: 'Anna' });
+  const bob = await buildMember(t, spaceId, 'operator', { name: 'Bob' });
+  let n = 0;
+  const item = async (
+    objectId: number,
+    createdAt: string,
+    extra: Partial<typeof items.$inferInsert> = {},
+  ) => {
+    n += 1;
+    const [row] = await db
+      .insert(items)
+      .values({ spaceId, objectId, kind: 'comment', externalId: `t-${n}`, createdAt: Z(createdAt), ...extra })
+      .returning();
+    return row!;
+  };
+  // Three comments and a review in the period; one before it (never counted).
+  await item(a1.id, '2026-11-15T18:00:00Z');
+  const c1 = await item(a1.id, '2026-11-16T05:00:00Z', {
+    status: 'closed',
+    closeReason: 'reply',
+    firstReplyAt: Z('2026-11-16T05:10:00Z'),
+    closedAt: Z('2026-11-16T05:10:00Z'),
+  });
+  await item(a1.id, '2026-11-16T05:10:00Z', {
+    isOwn: true,
+    userId: anna.user.id,
+    parentId: c1.id,
+    status: 'closed',
+  });
+  const c2 = await item(a2.id, '2026-11-18T10:00:00Z', {
+    kind: 'review',
+    rating: 2,
+    status: 'closed',
+    closeReason: 'reply',
+    firstReplyAt: Z('2026-11-18T11:00:00Z'),
+    closedAt: Z('2026-11-18T11:00:00Z'),
+  });
+  await item(a2.id, '2026-11-18T11:00:00Z', {
+    isOwn: true,
+    userId: bob.user.id,
+    parentId: c2.id,
+    status: 'closed',
+  });
+  await item(a1.id, '2026-11-20T07:00:00Z');
+  // What the team tables count: the members' recorded actions.
+  const act = (
+    userId: number,
+    type: 'item.replied' | 'item.status',
+    itemId: number,
+    objectId: number,
+    at: string,
+    data: Record<string, unknown>,
+  ) => ({
+    spaceId,
+    type,
+    userId,
+    causeKind: 'user' as const,
+    causeId: userId,
+    at: Z(at),
+    data,
+    itemId,
+    objectId,
+  });
+  await db.insert(activity).values([
+    act(anna.user.id, 'item.replied', c1.id, a1.id, '2026-11-16T05:10:00Z', { first: true }),
+    act(anna.user.id, 'item.status', c1.id, a1.id, '2026-11-16T05:10:00Z', {
+      from: 'new',
+      to: 'closed',
+      close_reason: 'reply',
+    }),
+    act(bob.user.id, 'item.replied', c2.id, a2.id, '2026-11-18T11:00:00Z', { first: true }),
+    act(bob.user.id, 'item.status', c2.id, a2.id, '2026-11-18T11:00:00Z', {
+      from: 'new',
+      to: 'closed',
+      close_reason: 'reply',
+    }),
+  ]);
+  return { admin, spaceId, a1, a2, anna, bob };
+}
+
+let s: Awaited<ReturnType<typeof seed>>;
+beforeAll(async () => {
+  s = await seed();
+});
+
+const period = { from: '2026-11-16', to: '2026-11-22' };
+
+async function exported(body: Record<string, unknown>) {
+  const res = await call(s.admin.headers, 'POST', '/stats/exports', {
+    space_id: s.spaceId,
+    ...period,
+    ...body,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const started = res.json() as ExportWire;
+  expect(started).toMatchObject({ status: 'queued', kind: 'tab', tab: body.tab });
+  await processExports(deps, () => taskClock.now(), [s.spaceId]);
+  const list = (
+    await call(s.admin.headers, 'GET', `/stats/exports?space_id=${s.spaceId}`)
+  ).json() as ExportsListWire;
+  const wire = list.items.find((e) => e.id === started.id)!;
+  expect(wire.status, wire.error ?? '').toBe('done');
+  const file = await call(s.admin.headers, 'GET', `/stats/exports/${wire.id}/file`);
+  expect(file.statusCode).toBe(200);
+  return { wire, file };
+}
+
+/** The CSV's lines as cells (quoted cells unquoted; none of these figures holds a line break). */
+const csvRows = (body: string) =>
+  body
+    .replace(/^\uFEFF/, '')
+    .split('\r\n')
+    .map((line) =>
+      [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)]
+        .slice(0, -1)
+        .map((m) => m[1]!.replace(/^"|"$/g, '').replaceAll('""', '"')),
+    );
+
+async function sheetsOf(content: Buffer) {
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(content as unknown as ArrayBuffer);
+  return book.worksheets.map((ws) => {
+    const rows: unknown[][] = [];
+    ws.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+    return { name: ws.name, rows };
+  });
+}
+
+describe('background export of a stats tab', () => {
+  it('overall as CSV: the summary and the daily volume equal /stats/overview and /stats/volume', async () => {
+    const q = `space_id=${s.spaceId}&from=${period.from}&to=${period.to}`;
+    const overview = (await call(s.admin.headers, 'GET', `/stats/overview?${q}`)).json() as StatsOverview;
+    const volume = (await call(s.admin.headers, 'GET', `/stats/volume?${q}`)).json() as StatsVolume;
+    // Counted by hand from the seed: 3 customer items in the period (one before it is not).
+    expect(overview.current.incoming.items).toBe(3);
+    const { wire, file } = await exported({ kind: 'tab', tab: 'overall', format: 'csv' });
+    expect(file.headers['content-disposition']).toBe(
+      'attachment; filename="overall-2026-11-16-2026-11-22.csv"',
+    );
+    const rows = csvRows(file.body);
+    const value = (label: string) => rows.find((r) => r[0] === label)?.[1];
+    expect(value('Comments, reviews, mentions')).toBe(String(overview.current.incoming.items));
+    expect(value('Got a reply')).toBe(String(overview.current.replied));
+    expect(value('Closed with reply')).toBe(String(overview.current.closed.reply));
+    expect(value('First response, median, s')).toBe(String(overview.current.first_response.median));
+    // The daily volume: one line per local day and network, the kinds' counts summing to the API's.
+    const days = rows.filter((r) => /^\d{4}-\d{2}-\d{2}$/.test(r[0] ?? ''));
+    const fileTotal = days.reduce((sum, r) => sum + r.slice(2).reduce((a, c) => a + Number(c), 0), 0);
+    expect(fileTotal).toBe(volume.rows.reduce((sum, r) => sum + r.count, 0));
+    expect(days.map((r) => r[0])).toEqual(['2026-11-16', '2026-11-18', '2026-11-20']);
+    expect(wire.rows_done).toBe(wire.rows_total);
+    expect(wire.rows_done).toBeGreaterThan(days.length);
+    // The mail names the tab.
+    const mails = await t.deps.database.db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.to, s.admin.email), eq(mailOutbox.kind, 'stats_export')));
+    expect(mails.some((m) => m.text?.includes('Tab "Incoming"'))).toBe(true);
+  });
+
+  it('team as XLSX with an operator filter: the rows of /stats/operators with the same filter', async () => {
+    const q = `space_id=${s.spaceId}&from=${period.from}&to=${period.to}&operator_id=${s.bob.user.id}`;
+    const team = (await call(s.admin.headers, 'GET', `/stats/operators?${q}`)).json() as StatsOperators;
+    expect(team.rows.map((r) => r.name)).toEqual(['Bob']);
+    const { file } = await exported({
+      kind: 'tab',
+      tab: 'users',
+      format: 'xlsx',
+      operator_id: [s.bob.user.id],
+    });
+    const [sheet] = await sheetsOf(file.rawPayload);
+    expect(sheet!.rows.slice(1)).toEqual(
+      team.rows.map((r) => [r.name, r.replies, r.closed, r.first_replies, r.frt_median ?? '']),
+    );
+    expect(team.rows[0]!.replies).toBe(1);
+  });
+
+  it('a tab export needs its tab; a raw export takes none', async () => {
+    const base = { space_id: s.spaceId, ...period, format: 'csv' };
+    expect((await call(s.admin.headers, 'POST', '/stats/exports', { ...base, kind: 'tab' })).statusCode).toBe(
+      400,
+    );
+    const raw = await call(s.admin.headers, 'POST', '/stats/exports', {
+      ...base,
+      kind: 'items',
+      tab: 'users',
+    });
+    expect(raw.statusCode).toBe(400);
+  });
+});
