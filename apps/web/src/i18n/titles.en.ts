@@ -70,7 +70,7 @@ export const titlesEn: Record<RouteName, string> = {
   'qa-chat': 'Conversation review',
   analytics: 'Analytics',
   'monitoring-page': 'Monitoring',
-  youscan: 'Mention',
+  youscan: 'YouScan',
   reports: 'Reports',
   settings: 'Settings',
   'settings-billing': 'Billing',

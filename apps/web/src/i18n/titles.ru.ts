@@ -71,7 +71,7 @@ export const titlesRu = {
   'qa-chat': 'Проверка диалога',
   analytics: 'Аналитика',
   'monitoring-page': 'Мониторинг',
-  youscan: 'Упоминание',
+  youscan: 'YouScan',
   reports: 'Отчёты',
   settings: 'Настройки',
   'settings-billing': 'Оплата',
