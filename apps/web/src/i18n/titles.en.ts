@@ -71,6 +71,7 @@ export const titlesEn: Record<RouteName, string> = {
   analytics: 'Analytics',
   'monitoring-page': 'Monitoring',
   youscan: 'YouScan',
+  'youscan-new': 'Connect YouScan',
   reports: 'Reports',
   settings: 'Settings',
   'settings-billing': 'Billing',

@@ -72,6 +72,7 @@ export const titlesRu = {
   analytics: 'Аналитика',
   'monitoring-page': 'Мониторинг',
   youscan: 'YouScan',
+  'youscan-new': 'Подключение YouScan',
   reports: 'Отчёты',
   settings: 'Настройки',
   'settings-billing': 'Оплата',

@@ -4,7 +4,7 @@ import { pathFor } from '@otklik/shared/routes';
 import { IconArrowLeft, IconCheck, IconDownload, IconSettings, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, useMatch, useNavigate, useSearchParams } from 'react-router';
 import {
   useDeleteYouscan,
   useImportYouscan,
@@ -13,6 +13,7 @@ import {
   useYouscanTopic,
 } from '../../api/youscan';
 import { RecordLoading } from '../../app/RecordNotFound';
+import { useRouteId } from '../../app/routeParams';
 import { useShell } from '../../app/shell/ShellContext';
 import { ConfirmAction } from '../../components/ConfirmAction';
 import { showError, showSaved } from '../../components/notify';
@@ -24,7 +25,7 @@ import { YouscanForm } from './YouscanForm';
 
 // youscan/{id} (issue 21): one connected YouScan topic as a support lead reads it — its name, whether the
 // connection works (and what to do when not), the last import, "import now", the imported mentions with
-// their sentiment, newest first. youscan/new?space_id= connects a topic. The socket `youscan` message
+// their sentiment, newest first. youscan-new (/youscan/new?space_id=) connects a topic. The socket `youscan` message
 // reloads it (realtime/cache.ts).
 
 const SENTIMENT_COLOR: Record<YouscanSentiment, string> = {
@@ -36,10 +37,11 @@ const SENTIMENT_COLOR: Record<YouscanSentiment, string> = {
 const STATUS_COLOR = { ok: 'green', auth: 'red', unreachable: 'orange', topic: 'red', none: 'gray' } as const;
 
 export default function YouscanScreen() {
-  const { id } = useParams();
-  if (id === 'new') return <ConnectTopic />;
-  const topicId = Number(id);
-  return <TopicPage id={Number.isInteger(topicId) && topicId > 0 ? topicId : -1} />;
+  const isNew = useMatch(pathFor('youscan-new')) !== null;
+  const id = useRouteId();
+  if (isNew) return <ConnectTopic />;
+  // The router's IdGuard has shown not-found for a malformed id already.
+  return <TopicPage id={id ?? -1} />;
 }
 
 function ConnectTopic() {

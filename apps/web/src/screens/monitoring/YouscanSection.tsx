@@ -16,7 +16,7 @@ export function YouscanSection({ spaceId }: { spaceId: number }) {
         <Text fw={600}>{t('settings.youscan.section')}</Text>
         <Button
           component={Link}
-          to={`${pathFor('youscan', { id: 'new' })}?space_id=${spaceId}`}
+          to={pathFor('youscan-new', {}, { space_id: spaceId })}
           variant="subtle"
           size="compact-sm"
           leftSection={<IconPlus size={14} />}
