@@ -10,7 +10,7 @@ import {
 } from '@otklik/shared';
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { youscanMentions, youscanTopics } from '../../db/schema';
+import { spaces, youscanMentions, youscanTopics } from '../../db/schema';
 import { AppError, notFound } from '../../http/errors';
 import type { Sealer } from '../../lib/crypto';
 import type { EventBus } from '../../realtime/bus';
@@ -259,9 +259,19 @@ export async function importTopic(
   return { imported, fetched };
 }
 
-/** Every topic in turn (the job); a failing one is left for the next run, its status shows why. */
+/**
+ * Every topic of a space with YouScan on, in turn (the job); a failing one is left for the next run, its
+ * status shows why. A space whose YouScan was switched off keeps its topics but imports nothing.
+ */
 export async function importAll(db: Db, bus: EventBus, sealer: Sealer, base: string, now = new Date()) {
-  const rows = await db.select().from(youscanTopics).orderBy(asc(youscanTopics.id));
+  const rows = (
+    await db
+      .select({ topic: youscanTopics })
+      .from(youscanTopics)
+      .innerJoin(spaces, eq(spaces.id, youscanTopics.spaceId))
+      .where(sql`(${spaces.settings}->>'youscan') = 'true'`)
+      .orderBy(asc(youscanTopics.id))
+  ).map((r) => r.topic);
   let imported = 0;
   for (const row of rows) {
     try {

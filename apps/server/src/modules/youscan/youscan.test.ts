@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { openSocket } from '../../../test/socket';
 import { startYouscanEmulator, type YouscanEmulator } from '../../../test/youscan-emulator';
-import { youscanMentions, youscanTopics } from '../../db/schema';
+import { spaces, youscanMentions, youscanTopics } from '../../db/schema';
 import { YouscanImportJob } from '../../jobs/youscan-import';
 import { buildAdmin } from '../authors/test-helpers';
+import { importAll } from './service';
 
 // YouScan (issue 21) against the emulator on loopback and a real database: connecting checks the key,
 // mentions are imported once however often the job runs, the cursor moves, the counter and socket follow.
@@ -189,6 +190,28 @@ describe('YouScan', { timeout: 120_000 }, () => {
     expect(refused.statusCode).toBe(403);
     const deleted = await call(admin.headers, 'DELETE', `/v1/youscan/${id}`);
     expect(deleted.statusCode).toBe(200);
+    expect(await counter(admin.headers)).toBe(0);
+  });
+
+  it('the job skips a space whose YouScan was switched off', async () => {
+    const admin = await buildAdmin(t, ON);
+    const topic = `t${admin.space.id}`;
+    ys.add(topic, { id: 'a1', text: 'first' });
+    const ok = await call(admin.headers, 'POST', '/v1/youscan', {
+      space_id: admin.space.id,
+      name: 'Тема',
+      topic_id: topic,
+      api_key: ys.apiKey,
+    });
+    const id = (ok.json() as { id: number }).id;
+    await db()
+      .update(spaces)
+      .set({ settings: { ...ON, youscan: false } })
+      .where(eq(spaces.id, admin.space.id));
+    ys.add(topic, { id: 'a2', text: 'second' });
+    await importAll(db(), t.deps.bus, t.deps.sealer, ys.url);
+    const rows = await db().select().from(youscanMentions).where(eq(youscanMentions.topicRef, id));
+    expect(rows.map((r) => r.externalId)).toEqual(['a1']);
     expect(await counter(admin.headers)).toBe(0);
   });
 });
