@@ -2,7 +2,10 @@
 // (a broken one is refused with the parser's message), a matching sandbox comment arrives through the
 // sandbox API and the top-bar counter and the page move without a reload; a non-matching one is not
 // listed; marking it read clears the counter. Screenshots in ru at 1381 px and in en at 375 px.
+// YouScan: connecting a topic with a wrong key shows YouScan's refusal under the key; the right key
+// imports the topic's mentions (sentiment shown), "import now" brings a new one, the counter follows.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startYouscanEmulator, type YouscanEmulator } from '../../apps/server/test/youscan-emulator';
 import {
   type AppHandle,
   apiOk,
@@ -27,14 +30,16 @@ describe('monitoring', () => {
   let browser: BrowserHandle;
   let owner: ConfirmedUser;
   let token: string;
-  const env = { AUTH_RATE_LIMIT_PER_IP: '1000' };
+  let youscan: YouscanEmulator;
+  let env: Record<string, string>;
   const api = <T>(method: string, path: string, body?: unknown) =>
     apiOk<T>(app.url, method, path, { token: owner.tokens.access_token, ...(body ? { body } : {}) });
   const comment = (author_name: string, text: string) =>
     apiOk(app.url, 'POST', `/v1/sandbox/${token}/comments`, { body: { author_name, text } });
 
   beforeAll(async () => {
-    smtp = await startSmtp();
+    [smtp, youscan] = await Promise.all([startSmtp(), startYouscanEmulator()]);
+    env = { AUTH_RATE_LIMIT_PER_IP: '1000', YOUSCAN_API_URL: youscan.url };
     [app, browser] = await Promise.all([startApp({ smtp, env }), launchBrowser()]);
     owner = await createConfirmedUser(app.url, smtp, { name: 'Ольга Админ', company: 'Кофейня' });
     const spaceId = (await api<{ spaces: { id: number }[] }>('GET', '/v1/config')).spaces[0]!.id;
@@ -42,6 +47,7 @@ describe('monitoring', () => {
     const dataDir = app.dataDir;
     await app.stop({ keepData: true });
     runAdmin(dataDir, ['monitoring', String(spaceId), '5']);
+    runAdmin(dataDir, ['feature', String(spaceId), 'youscan', 'on']);
     app = await startApp({ smtp, env, dataDir });
     const account = await api<{ sandbox_url: string }>('POST', '/v1/objects', {
       provider: 'sandbox',
@@ -54,6 +60,7 @@ describe('monitoring', () => {
     await browser?.close();
     await app?.stop();
     await smtp?.close();
+    await youscan?.close();
   });
 
   test('a query catches an ingested comment and the counter moves live', async () => {
@@ -112,5 +119,75 @@ describe('monitoring', () => {
     await page.getByText('AND, OR or NOT is missing a word beside it').waitFor();
     await screenshot(page, 'monitoring-form-en-375');
     await context.close();
+  }, 300_000);
+
+  test('a YouScan topic: a wrong key is refused, the right one imports, import now brings more', async () => {
+    const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+    youscan.add('brand', {
+      id: 'y1',
+      text: 'Кофейня «Зерно» — лучший раф в городе',
+      published: ago(90),
+      author: { name: 'Мария К.', url: 'https://example.com/maria' },
+      source: 'instagram.com',
+      sentiment: 'positive',
+    });
+    youscan.add('brand', {
+      id: 'y2',
+      text: 'В «Зерне» опять очередь на полчаса, бариста грубит',
+      published: ago(30),
+      author: { name: 'Игорь', url: 'https://example.com/igor' },
+      source: 'vk.com',
+      sentiment: 'negative',
+    });
+    await api('PUT', '/v1/me', { locale: 'ru' });
+    const context = await signedInContext(browser, owner.tokens, {
+      baseURL: app.url,
+      locale: 'ru-RU',
+      viewport: { width: 1381, height: 900 },
+    });
+    const page = await context.newPage();
+    await page.goto('/monitoring');
+    await page.getByTestId('youscan-connect').click();
+    await page.getByTestId('youscan-name').fill('Бренд «Зерно»');
+    await page.getByTestId('youscan-topic-id').fill('brand');
+    await page.getByTestId('youscan-api-key').fill('wrong-key');
+    await page.getByTestId('youscan-save').click();
+    await page.getByText('YouScan не принял ключ API').waitFor();
+    await page.getByTestId('youscan-api-key').fill(youscan.apiKey);
+    await page.getByTestId('youscan-save').click();
+    await page.getByTestId('youscan-status').filter({ hasText: 'Подключено' }).waitFor();
+    const mention = page.getByTestId('youscan-mention');
+    await expect.poll(() => mention.count()).toBe(2);
+    expect(await mention.first().getByTestId('youscan-sentiment').textContent()).toBe('Негатив');
+    const badge = page.getByTestId('menu-monitoring').first();
+    await badge.getByLabel('3 открыты').waitFor({ timeout: 30_000 });
+
+    youscan.add('brand', {
+      id: 'y3',
+      text: 'Спасибо за бесплатный кофе!',
+      published: ago(1),
+      sentiment: 'positive',
+    });
+    await page.getByTestId('youscan-import').click();
+    await mention.filter({ hasText: 'бесплатный кофе' }).waitFor();
+    await expect.poll(() => mention.count()).toBe(3);
+    await screenshot(page, 'youscan-ru-1381');
+    await page.getByTestId('youscan-read-all').click();
+    await expect.poll(() => mention.first().getAttribute('data-read')).toBe('true');
+    await context.close();
+
+    await api('PUT', '/v1/me', { locale: 'en' });
+    const phone = await signedInContext(browser, owner.tokens, {
+      baseURL: app.url,
+      locale: 'en-US',
+      viewport: { width: 375, height: 800 },
+    });
+    const small = await phone.newPage();
+    await small.goto('/monitoring');
+    await small.getByTestId('youscan-topic').click();
+    await small.getByTestId('youscan-status').filter({ hasText: 'Connected' }).waitFor();
+    await small.getByTestId('youscan-mention').first().waitFor();
+    await screenshot(small, 'youscan-en-375');
+    await phone.close();
   }, 300_000);
 });

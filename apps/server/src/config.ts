@@ -190,6 +190,8 @@ const envSchema = z.object({
    * (a self-hosted helpdesk on the operator's network, and the emulator in tests).
    */
   HDE_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  /** YouScan's API (issue 21, modules/youscan); tests point it at the emulator on loopback. */
+  YOUSCAN_API_URL: z.string().url().default('https://api.youscan.io'),
   /**
    * Memory for list pages reused while the database is unchanged (modules/inbox/page-cache.ts); 0 turns
    * the reuse off.

@@ -17,6 +17,7 @@ import { SpaceExpiryJob } from './jobs/space-expiry';
 import { StatsExportsJob } from './jobs/stats-exports';
 import { StatsReportsJob } from './jobs/stats-reports';
 import { WebhookWorker } from './jobs/webhook-worker';
+import { YouscanImportJob } from './jobs/youscan-import';
 import { Sealer } from './lib/crypto';
 import { lockDataDir } from './lib/data-dir-lock';
 import { createLogger } from './lib/logger';
@@ -131,6 +132,14 @@ export async function createRuntime(
     cleanups.push(() => qaSampling.stop());
     const hdeSync = new HdeSyncJob({ db: database.db, sealer: deps.sealer, log });
     cleanups.push(() => hdeSync.stop());
+    const youscanImport = new YouscanImportJob({
+      db: database.db,
+      bus,
+      sealer: deps.sealer,
+      log,
+      baseUrl: config.YOUSCAN_API_URL,
+    });
+    cleanups.push(() => youscanImport.stop());
     const ruleDeps = { db: database.db, bus, sealer: deps.sealer, config, locks, log };
     const rulesWorker = new RulesWorker(ruleDeps);
     cleanups.push(() => rulesWorker.stop());
@@ -183,6 +192,7 @@ export async function createRuntime(
       issuesDue.start();
       qaSampling.start();
       hdeSync.start();
+      youscanImport.start();
       rulesWorker.start();
       rulesNoReply.start();
       pruner.start();

@@ -32,4 +32,5 @@ export * from './stats-reports';
 export * from './templates';
 export * from './user-settings';
 export * from './validation-messages';
+export * from './youscan';
 export * from './zod-config';

@@ -57,4 +57,29 @@ describe('monitoring query parser', () => {
     expect(r.success).toBe(false);
     expect(r.error?.issues[0]?.message).toBe('monitoring.query.operator');
   });
+  it('NEAR/n: both words with at most n words between, either order; phrases; chains; NEAR alone is NEAR/5', () => {
+    expect(match('доставка NEAR/2 курьер', 'доставка была и курьер опоздал')).toBe(true);
+    expect(match('доставка NEAR/2 курьер', 'курьер, доставка')).toBe(true);
+    expect(match('доставка NEAR/1 курьер', 'доставка была и курьер опоздал')).toBe(false);
+    expect(match('доставка NEAR/0 курьер', 'доставка курьер')).toBe(true);
+    expect(match('"служба доставки" NEAR/3 плохо', 'служба доставки работает очень плохо')).toBe(true);
+    expect(match('"служба доставки" NEAR/1 плохо', 'служба доставки работает очень плохо')).toBe(false);
+    expect(match('a NEAR b', 'a 1 2 3 4 5 b')).toBe(true);
+    expect(match('a NEAR b', 'a 1 2 3 4 5 6 b')).toBe(false);
+    expect(match('a РЯДОМ/1 b', 'b x a')).toBe(true);
+    expect(match('a NEAR/1 b NEAR/1 c', 'a x b x c')).toBe(true);
+    expect(match('a NEAR/1 b NEAR/1 c', 'a x b x x c')).toBe(false);
+    expect(match('(a NEAR/1 b) AND NOT c', 'a b c')).toBe(false);
+    expect(match('a NEAR/1 b OR z', 'z')).toBe(true);
+    expect(match('a NEAR/3 a', 'a')).toBe(false);
+    const error = (q: string) => {
+      const parsed = parseMonitoringQuery(q);
+      return parsed.ok ? null : parsed.error;
+    };
+    expect(error('a NEAR/51 b')).toBe('monitoring.query.near');
+    expect(error('a NEAR/3')).toBe('monitoring.query.near');
+    expect(error('NEAR/3 b')).toBe('monitoring.query.near');
+    expect(error('a NEAR/3 (b OR c)')).toBe('monitoring.query.near');
+    expect(error('a NEAR/3 b')).toBeNull();
+  });
 });

@@ -3,8 +3,10 @@ import { z } from 'zod';
 // Monitoring (issue 21): keyword queries over public content. A query is a boolean expression:
 //   доставка AND NOT спасибо · "служба доставки" OR курьер · (заказ OR доставка) AND -спасибо
 // Words and "quoted phrases" are matched case-insensitively as whole words (ё = е) in the text; AND binds
-// tighter than OR; juxtaposition means AND; NOT / a leading "-" negates. Operators are accepted in
-// Russian too (И, ИЛИ, НЕ). The same parser validates in the form (web) and on the server, and matches
+// tighter than OR; juxtaposition means AND; NOT / a leading "-" negates; `a NEAR/3 b` — both words (or
+// phrases) with at most 3 other words between them, in either order (NEAR alone means NEAR/5; it binds
+// tighter than AND and takes words or phrases on both sides). Operators are accepted in Russian too
+// (И, ИЛИ, НЕ, РЯДОМ). The same parser validates in the form (web) and on the server, and matches
 // in the ingestion pipeline. Error keys are message keys (messages.ts, ru/en).
 
 export const MONITORING_QUERY_MAX = 1000;
@@ -12,9 +14,13 @@ export const MONITORING_NAME_MAX = 120;
 /** Queries per space. */
 export const MONITORING_QUERIES_MAX = 50;
 export const MONITORING_PAGE_SIZE = 30;
+/** NEAR without a number; and the largest number NEAR/n accepts. */
+export const MONITORING_NEAR_DEFAULT = 5;
+export const MONITORING_NEAR_MAX = 50;
 
 export type MonitoringNode =
   | { type: 'term'; words: string[] }
+  | { type: 'near'; left: string[]; right: string[]; distance: number }
   | { type: 'not'; node: MonitoringNode }
   | { type: 'and' | 'or'; nodes: MonitoringNode[] };
 
@@ -24,6 +30,7 @@ export type MonitoringParseError =
   | 'monitoring.query.paren'
   | 'monitoring.query.operator'
   | 'monitoring.query.onlyNot'
+  | 'monitoring.query.near'
   | 'monitoring.query.tooLong';
 
 export type MonitoringParse = { ok: true; node: MonitoringNode } | { ok: false; error: MonitoringParseError };
@@ -33,6 +40,7 @@ type Token =
   | { t: 'and' }
   | { t: 'or' }
   | { t: 'not' }
+  | { t: 'near'; distance: number }
   | { t: '(' }
   | { t: ')' };
 
@@ -90,6 +98,13 @@ function tokenize(source: string): Token[] {
       while (end < source.length && !/[\s()"«“]/.test(source[end]!)) end += 1;
       const raw = source.slice(i, end);
       i = end;
+      const near = /^(?:NEAR|РЯДОМ)(?:\/(\d{1,3}))?$/.exec(raw);
+      if (near) {
+        const distance = near[1] === undefined ? MONITORING_NEAR_DEFAULT : Number(near[1]);
+        if (distance > MONITORING_NEAR_MAX) throw new Fail('monitoring.query.near');
+        tokens.push({ t: 'near', distance });
+        continue;
+      }
       const op = OPERATORS[raw];
       if (op) {
         tokens.push(op);
@@ -149,8 +164,21 @@ export function parseMonitoringQuery(source: string): MonitoringParse {
       }
       if (next.t === 'word') {
         pos += 1;
-        return { type: 'term', words: next.words };
+        const pairs: MonitoringNode[] = [];
+        let left = next.words;
+        while (peek()?.t === 'near') {
+          const near = peek() as { t: 'near'; distance: number };
+          pos += 1;
+          const right = peek();
+          if (right?.t !== 'word') throw new Fail('monitoring.query.near');
+          pos += 1;
+          pairs.push({ type: 'near', left, right: right.words, distance: near.distance });
+          left = right.words;
+        }
+        if (pairs.length === 0) return { type: 'term', words: next.words };
+        return pairs.length === 1 ? pairs[0]! : { type: 'and', nodes: pairs };
       }
+      if (next.t === 'near') throw new Fail('monitoring.query.near');
       if (next.t === ')') throw new Fail('monitoring.query.paren');
       throw new Fail('monitoring.query.operator');
     };
@@ -169,6 +197,7 @@ export function parseMonitoringQuery(source: string): MonitoringParse {
 function hasPositive(node: MonitoringNode): boolean {
   switch (node.type) {
     case 'term':
+    case 'near':
       return true;
     case 'not':
       return false;
@@ -184,11 +213,30 @@ export function monitoringText(text: string): string[] {
   return monitoringWords(text);
 }
 
-function hasPhrase(words: string[], phrase: string[]): boolean {
+/** Start positions of a phrase in the words. */
+function phraseAt(words: string[], phrase: string[]): number[] {
+  const found: number[] = [];
   outer: for (let i = 0; i + phrase.length <= words.length; i += 1) {
     for (let j = 0; j < phrase.length; j += 1) if (words[i + j] !== phrase[j]) continue outer;
-    return true;
+    found.push(i);
   }
+  return found;
+}
+
+function hasPhrase(words: string[], phrase: string[]): boolean {
+  return phraseAt(words, phrase).length > 0;
+}
+
+/** Both phrases with at most `distance` other words between them, either order, not overlapping. */
+function isNear(words: string[], left: string[], right: string[], distance: number): boolean {
+  const lefts = phraseAt(words, left);
+  if (lefts.length === 0) return false;
+  const rights = phraseAt(words, right);
+  for (const a of lefts)
+    for (const b of rights) {
+      const gap = a < b ? b - (a + left.length) : a - (b + right.length);
+      if (gap >= 0 && gap <= distance) return true;
+    }
   return false;
 }
 
@@ -197,6 +245,8 @@ export function matchesMonitoring(node: MonitoringNode, words: string[]): boolea
   switch (node.type) {
     case 'term':
       return hasPhrase(words, node.words);
+    case 'near':
+      return isNear(words, node.left, node.right, node.distance);
     case 'not':
       return !matchesMonitoring(node.node, words);
     case 'and':

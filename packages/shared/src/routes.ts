@@ -97,6 +97,7 @@ export const routes = {
   'qa-chat': main('/qa/chats/:id'),
   analytics: main('/analytics'),
   'monitoring-page': main('/monitoring'),
+  'youscan-new': main('/youscan/new'),
   youscan: main('/youscan/:id'),
   reports: main('/reports'),
 

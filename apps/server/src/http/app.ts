@@ -50,6 +50,7 @@ import { registerUsersModule } from '../modules/users/routes';
 import { registerWebhooksModule } from '../modules/webhooks/routes';
 import { registerWorkinghoursModule } from '../modules/workinghours/routes';
 import type { WorkinghoursScheduler } from '../modules/workinghours/scheduler';
+import { registerYouscanModule } from '../modules/youscan/routes';
 import { registerOAuthConnectRoutes } from '../providers/oauth-routes';
 import type { MediaNetwork } from '../providers/public-network';
 import { registerWebhookRoutes } from '../providers/webhooks';
@@ -180,6 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await registerNotesModule(v1, deps, authenticate);
       await registerMonitoringModule(v1, deps, authenticate);
       await registerHdeModule(v1, deps, authenticate);
+      await registerYouscanModule(v1, deps, authenticate);
       await registerIssuesModule(v1, deps, authenticate);
       await registerNotificationsModule(v1, deps, authenticate);
       await registerMacrosModule(v1, deps, authenticate);

@@ -60,6 +60,8 @@ export const screens: Partial<Record<RouteName, LazyExoticComponent<ComponentTyp
   'stats-csi': lazyScreen(() => import('../features/stats/screens/CsiStatsScreen')),
   csi: lazyScreen(() => import('../screens/csi/CsiScreen')),
   'monitoring-page': lazyScreen(() => import('../screens/monitoring/MonitoringScreen')),
+  'youscan-new': lazyScreen(() => import('../screens/monitoring/YouscanScreen')),
+  youscan: lazyScreen(() => import('../screens/monitoring/YouscanScreen')),
   'settings-csi': lazyScreen(() => import('../screens/settings/csi/CsiSettingsScreen')),
   'stats-bots': lazyScreen(() => import('../features/stats/screens/BotsStatsScreen')),
   // Scheduled reports: the statistics tab and the /reports section, one screen (docs/statistics.md).

@@ -16,7 +16,7 @@ export const monitoringEn: Dictionary<typeof monitoringRu> = {
   name: 'Name',
   query: 'Query',
   syntax:
-    'Whole words, any case. AND — both words, OR — either, NOT or “-” before a word — exclude, "a quoted phrase" — words in a row, parentheses group. Example: (delivery OR courier) AND NOT thanks',
+    'Whole words, any case. AND — both words, OR — either, NOT or “-” before a word — exclude, "a quoted phrase" — words in a row, NEAR/3 — at most three words apart, parentheses group. Example: (delivery OR courier) AND NOT thanks',
   save: 'Save',
   cancel: 'Cancel',
   newTitle: 'New query',

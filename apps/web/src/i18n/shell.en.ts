@@ -18,6 +18,7 @@ import { rulesEn } from './rules.en';
 import type { SettingsResources, ShellResources } from './shell.ru';
 import { spaceEn } from './space.en';
 import { statsEn } from './stats.en';
+import { youscanEn } from './youscan.en';
 
 type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary<T[K]> };
 
@@ -103,6 +104,7 @@ export const shellEn: Dictionary<ShellResources> = {
 export const settingsEn: Dictionary<SettingsResources> = {
   csi: csiEn,
   monitoring: monitoringEn,
+  youscan: youscanEn,
   facts: factsEn,
   oauth: oauthEn,
   logs: logsEn,

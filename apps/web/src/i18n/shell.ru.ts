@@ -19,6 +19,7 @@ import { referralRu } from './referral.ru';
 import { rulesRu } from './rules.ru';
 import { spaceRu } from './space.ru';
 import { statsRu } from './stats.ru';
+import { youscanRu } from './youscan.ru';
 
 export const shellRu = {
   stats: statsRu,
@@ -105,6 +106,7 @@ export type ShellResources = typeof shellRu;
 export const settingsRu = {
   csi: csiRu,
   monitoring: monitoringRu,
+  youscan: youscanRu,
   facts: factsRu,
   oauth: oauthRu,
   logs: logsRu,

@@ -27,6 +27,8 @@ const INVALIDATES: Record<string, readonly QueryKey[]> = {
   'notifications.changed': [['notifications']],
   // Issue 21: mentions landed or were read, a query changed: the monitoring page and its badge reload.
   monitoring: [queryKeys.counts, ['monitoring']],
+  // YouScan mentions imported or read, a topic changed (issue 21).
+  youscan: [queryKeys.counts, ['youscan']],
 };
 
 // The live wall (stats/live) follows the queue and people's statuses, but a busy space sends many messages

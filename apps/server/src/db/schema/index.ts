@@ -27,3 +27,4 @@ export * from './spaces';
 export * from './statuses';
 export * from './templates';
 export * from './users';
+export * from './youscan';

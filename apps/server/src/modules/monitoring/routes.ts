@@ -6,6 +6,7 @@ import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
 import { loadActor, spaceIdsWhere } from '../spaces/actor';
 import { registerCounter } from '../spaces/counts';
+import { unreadCount as youscanUnread } from '../youscan/service';
 import * as service from './service';
 
 const bearer = [{ bearer: [] }];
@@ -39,7 +40,11 @@ export async function registerMonitoringModule(
   const app = root.withTypeProvider<ZodTypeProvider>();
   const authenticated = requireAuth(authenticate);
   const { db } = deps.database;
-  registerCounter('monitoring_count', (d, actor) => service.unreadCount(d, actor));
+  // Unread mentions of our own queries and of connected YouScan topics.
+  registerCounter('monitoring_count', async (d, actor) => {
+    const [own, youscan] = await Promise.all([service.unreadCount(d, actor), youscanUnread(d, actor)]);
+    return own + youscan;
+  });
 
   app.get(
     '/monitoring/queries',

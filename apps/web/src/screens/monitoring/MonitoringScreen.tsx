@@ -45,6 +45,7 @@ import { SpaceSelect } from '../../components/SpaceSelect';
 import { ProviderIcon } from '../../features/inbox/components/ProviderIcon';
 import { useLocale, useMessage } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
+import { YouscanSection } from './YouscanSection';
 
 // monitoring (issue 21): the space's keyword queries on the left (unread counts), the selected query's
 // mentions on the right, newest first, a page at a time; each opens its comment. The socket `monitoring`
@@ -60,7 +61,8 @@ export default function MonitoringScreen() {
   const requested = Number(params.get('space_id'));
   const spaceId = spaces.find((s) => s.id === requested)?.id ?? spaces[0]?.id ?? null;
   const space = spaces.find((s) => s.id === spaceId);
-  const limit = space ? spaceSettingsSchema.parse(space.settings).monitoring_count : 0;
+  const settings = space ? spaceSettingsSchema.parse(space.settings) : null;
+  const limit = settings?.monitoring_count ?? 0;
   const list = useMonitoringQueries();
   const queries = (list.data?.items ?? []).filter((q) => q.space_id === spaceId);
   const selectedId = Number(params.get('query_id'));
@@ -135,6 +137,11 @@ export default function MonitoringScreen() {
                   ))
                 )}
               </Paper>
+              {settings?.youscan && spaceId !== null && (
+                <Stack mt="md">
+                  <YouscanSection spaceId={spaceId} />
+                </Stack>
+              )}
             </Grid.Col>
             <Grid.Col span={{ base: 12, md: 8 }}>
               {selected ? (

@@ -1,0 +1,178 @@
+import { createYouscanBody, updateYouscanBody } from '@otklik/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../http/app';
+import { type AuthContext, requireAuth } from '../../http/auth';
+import { loadActor } from '../spaces/actor';
+import * as service from './service';
+
+const bearer = [{ bearer: [] }];
+const TAG = ['youscan'];
+const id = z.coerce
+  .number()
+  .int()
+  .positive()
+  .max(2 ** 31 - 1);
+const idParams = z.object({ id });
+const spaceQuery = z.object({ space_id: id.optional() });
+const pageQuery = z.object({ page: z.coerce.number().int().min(1).max(10_000).default(1) });
+const readBody = z.object({ ids: z.array(id).max(500).optional() });
+
+/**
+ * YouScan (issue 21): topics connected per space (youscan/{id}), their imported mentions, "import now".
+ * The periodic import is jobs/youscan-import.ts.
+ */
+export async function registerYouscanModule(
+  root: FastifyInstance,
+  deps: AppDeps,
+  authenticate: (token: string) => Promise<AuthContext>,
+) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const authenticated = requireAuth(authenticate);
+  const { db } = deps.database;
+  const base = deps.config.YOUSCAN_API_URL;
+  const actorOf = (req: FastifyRequest) => loadActor(db, req.auth!.user);
+  const one = async (req: FastifyRequest<{ Params: { id: number } }>) =>
+    service.getTopic(db, await actorOf(req), req.params.id);
+  const presentOne = async (row: service.YouscanRow) => (await service.present(db, [row]))[0]!;
+
+  app.get(
+    '/youscan',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'YouScan topics of the spaces',
+        querystring: spaceQuery,
+      },
+    },
+    async (req) => {
+      const actor = await actorOf(req);
+      const allowed = service.youscanSpaces(actor);
+      const spaceIds =
+        req.query.space_id === undefined ? allowed : allowed.filter((s) => s === req.query.space_id);
+      return { items: await service.present(db, await service.listTopics(db, spaceIds)), spaces: allowed };
+    },
+  );
+
+  app.post(
+    '/youscan',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Connect a YouScan topic (the key is stored sealed) and import its last week',
+        body: createYouscanBody,
+      },
+    },
+    async (req) => {
+      const actor = await actorOf(req);
+      const row = await service.createTopic(db, deps.sealer, actor, req.body);
+      // The first import checks the key and the topic at once; a refusal undoes the connection.
+      try {
+        await service.importTopic(db, deps.bus, deps.sealer, base, row);
+      } catch (error) {
+        await service.deleteTopic(db, deps.bus, actor, row);
+        throw error;
+      }
+      return presentOne(await service.getTopic(db, actor, row.id));
+    },
+  );
+
+  app.get(
+    '/youscan/:id',
+    {
+      preHandler: authenticated,
+      schema: { tags: TAG, security: bearer, summary: 'One YouScan topic', params: idParams },
+    },
+    async (req) => presentOne(await one(req)),
+  );
+
+  app.put(
+    '/youscan/:id',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Change a YouScan topic (a blank key keeps the stored one)',
+        params: idParams,
+        body: updateYouscanBody,
+      },
+    },
+    async (req) => {
+      const actor = await actorOf(req);
+      const row = await service.getTopic(db, actor, req.params.id);
+      return presentOne(await service.updateTopic(db, deps.sealer, actor, row, req.body));
+    },
+  );
+
+  app.delete(
+    '/youscan/:id',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Disconnect a YouScan topic and drop its mentions',
+        params: idParams,
+      },
+    },
+    async (req) => {
+      const actor = await actorOf(req);
+      await service.deleteTopic(db, deps.bus, actor, await service.getTopic(db, actor, req.params.id));
+      return { ok: true };
+    },
+  );
+
+  app.post(
+    '/youscan/:id/import',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Import the topic’s new mentions now',
+        params: idParams,
+      },
+    },
+    async (req) => {
+      const row = await one(req);
+      const result = await service.importTopic(db, deps.bus, deps.sealer, base, row);
+      return { imported: result.imported, topic: await presentOne(await one(req)) };
+    },
+  );
+
+  app.get(
+    '/youscan/:id/mentions',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Imported mentions of a topic, newest first, paged',
+        params: idParams,
+        querystring: pageQuery,
+      },
+    },
+    async (req) => service.listMentions(db, await one(req), req.query.page),
+  );
+
+  app.post(
+    '/youscan/:id/read',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Mark a topic’s mentions read: the listed ids, or all',
+        params: idParams,
+        body: readBody,
+      },
+    },
+    async (req) => ({ updated: await service.markRead(db, deps.bus, await one(req), req.body.ids) }),
+  );
+}

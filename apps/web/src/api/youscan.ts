@@ -1,0 +1,68 @@
+import type { PresentedYouscan, YouscanForm, YouscanMentionDto } from '@otklik/shared';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from './instance';
+import { queryKeys } from './keys';
+
+// YouScan (issue 21): connected topics and their imported mentions. The socket `youscan` message
+// invalidates ['youscan'], ['monitoring'] and the counters (realtime/cache.ts).
+
+export const youscanKeys = {
+  all: ['youscan'] as const,
+  list: ['youscan', 'list'] as const,
+  one: (id: number) => ['youscan', 'topic', id] as const,
+  mentions: (id: number, page: number) => ['youscan', 'mentions', id, page] as const,
+};
+
+export const useYouscanTopics = (enabled = true) =>
+  useQuery({
+    queryKey: youscanKeys.list,
+    queryFn: ({ signal }) =>
+      api.get<{ items: PresentedYouscan[]; spaces: number[] }>('/v1/youscan', { signal }),
+    enabled,
+  });
+
+export const useYouscanTopic = (id: number | null) =>
+  useQuery({
+    queryKey: youscanKeys.one(id ?? 0),
+    queryFn: ({ signal }) => api.get<PresentedYouscan>(`/v1/youscan/${id}`, { signal }),
+    enabled: id !== null,
+  });
+
+export const useYouscanMentions = (id: number | null, page: number) =>
+  useQuery({
+    queryKey: youscanKeys.mentions(id ?? 0, page),
+    queryFn: ({ signal }) =>
+      api.get<{ items: YouscanMentionDto[]; has_more: boolean }>(`/v1/youscan/${id}/mentions?page=${page}`, {
+        signal,
+      }),
+    enabled: id !== null,
+    placeholderData: keepPreviousData,
+  });
+
+function useChanging<TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: youscanKeys.all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.counts });
+    },
+  });
+}
+
+export const useSaveYouscan = () =>
+  useChanging(({ id, ...body }: Partial<YouscanForm> & { id?: number; space_id?: number }) =>
+    id
+      ? api.put<PresentedYouscan>(`/v1/youscan/${id}`, body)
+      : api.post<PresentedYouscan>('/v1/youscan', body),
+  );
+export const useDeleteYouscan = () =>
+  useChanging((id: number) => api.delete<{ ok: true }>(`/v1/youscan/${id}`));
+export const useImportYouscan = () =>
+  useChanging((id: number) =>
+    api.post<{ imported: number; topic: PresentedYouscan }>(`/v1/youscan/${id}/import`, {}),
+  );
+export const useMarkYouscanRead = () =>
+  useChanging(({ id, ids }: { id: number; ids?: number[] }) =>
+    api.post<{ updated: number }>(`/v1/youscan/${id}/read`, ids ? { ids } : {}),
+  );
