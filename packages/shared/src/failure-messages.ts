@@ -32,6 +32,9 @@ export const failureRu = {
   'failure.sandboxNotFound': 'Запись не найдена в песочнице',
   'failure.commentDeleted': 'Комментарий удалён, ответить нельзя',
   'failure.ownReplyOnly': 'Можно изменить только свой ответ',
+  'failure.accessRevoked': '{{network}}: доступ к аккаунту отозван или истёк — переподключите аккаунт',
+  'failure.quotaExceeded': '{{network}}: дневная квота API исчерпана, работа продолжится после её сброса',
+  'failure.youtubeNoChannel': 'У этого аккаунта Google нет канала YouTube',
   'failure.unreadableCredentials':
     'Ключи аккаунта не открываются ключом SECRET_KEY этого сервера: переподключите аккаунт или запустите сервер с прежним ключом',
 } as const;
@@ -66,6 +69,10 @@ export const failureEn: Record<FailureKey, string> = {
   'failure.sandboxNotFound': 'The record is not in the sandbox',
   'failure.commentDeleted': 'The comment was deleted; it cannot be answered',
   'failure.ownReplyOnly': 'Only your own reply can be changed',
+  'failure.accessRevoked':
+    '{{network}}: access to the account was revoked or expired — reconnect the account',
+  'failure.quotaExceeded': "{{network}}: the day's API quota is used up; work resumes when it resets",
+  'failure.youtubeNoChannel': 'This Google account has no YouTube channel',
   'failure.unreadableCredentials':
     "Stored credentials cannot be decrypted with this server's SECRET_KEY: reconnect the account, or start the server with the key it was connected under",
 };
