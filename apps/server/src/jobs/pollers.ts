@@ -42,6 +42,7 @@ const STORE_ATTEMPTS = 5;
  */
 export class PollingManager {
   private readonly loops = new Map<number, AbortController>();
+  private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private scanning: Promise<void> = Promise.resolve();
   private stopped = false;
@@ -86,6 +87,11 @@ export class PollingManager {
       .catch(() => {});
   }
 
+  /** Resolves when every account's loop has ended (stopped, or paused by a refusal). */
+  async idle() {
+    await Promise.all([...this.running]);
+  }
+
   /** Claims accounts in polling mode that nobody polls and starts a loop for each. */
   async scan() {
     if (this.stopped) return;
@@ -112,7 +118,11 @@ export class PollingManager {
       if (!this.loops.has(id)) {
         const controller = new AbortController();
         this.loops.set(id, controller);
-        void this.loop(id, controller.signal).finally(() => this.loops.delete(id));
+        const running = this.loop(id, controller.signal).finally(() => {
+          this.loops.delete(id);
+          this.running.delete(running);
+        });
+        this.running.add(running);
       }
     }
   }

@@ -149,7 +149,9 @@ export const youtubeConnector: Connector = {
   /** Our own comment is deleted (only its author may); another's is rejected, YouTube's way to remove it. */
   async deleteItem(ctx, item) {
     const { auth, channelId } = channelOf(ctx);
-    if (item.authorExternalId === channelId) await deleteComment(auth, item.externalId);
+    // Our replies written here carry no author; those written in YouTube Studio carry the channel's id.
+    const own = item.authorExternalId === null || item.authorExternalId === channelId;
+    if (own) await deleteComment(auth, item.externalId);
     else await setModerationStatus(auth, item.externalId, 'rejected');
   },
 };
