@@ -43,8 +43,10 @@ async function send(f: typeof fetch, url: string, init: RequestInit) {
   try {
     response = await f(url, { ...init, signal: AbortSignal.timeout(30_000) });
   } catch (error) {
-    throw new ConnectorError('temporary', `YouTube unreachable: ${(error as Error).message}`, {
-      reason: { key: 'failure.unreachable', params: network, detail: (error as Error).message },
+    const cause = (error as Error & { cause?: { message?: string } }).cause?.message;
+    const text = cause ? `${(error as Error).message}: ${cause}` : (error as Error).message;
+    throw new ConnectorError('temporary', `YouTube unreachable: ${text}`, {
+      reason: { key: 'failure.unreachable', params: network, detail: text },
     });
   }
   const text = await response.text();

@@ -44,6 +44,8 @@ export class YouTubeNetwork {
   private readonly refreshTokens = new Map<string, { clientId: string; channelId: string }>();
   private readonly accessTokens = new Map<string, AccessToken>();
   readonly comments = new Map<string, EmulatedComment>();
+  /** Reply ids by their top-level comment, in the order written. */
+  private readonly replyIds = new Map<string, string[]>();
   /** Units spent today by the project and the daily allowance (403 quotaExceeded beyond it). */
   unitsUsed = 0;
   dailyLimit = 10_000;
@@ -147,12 +149,15 @@ export class YouTubeNetwork {
       updatedAt: at,
     };
     this.comments.set(id, comment);
+    if (comment.parentId)
+      this.replyIds.set(comment.parentId, [...(this.replyIds.get(comment.parentId) ?? []), id]);
     return comment;
   }
 
   repliesOf(parentId: string): EmulatedComment[] {
-    return [...this.comments.values()]
-      .filter((c) => c.parentId === parentId)
+    return (this.replyIds.get(parentId) ?? [])
+      .map((id) => this.comments.get(id))
+      .filter((c): c is EmulatedComment => c !== undefined)
       .sort((a, b) => a.publishedAt.localeCompare(b.publishedAt));
   }
 
@@ -161,8 +166,14 @@ export class YouTubeNetwork {
    * comment or by the thread's latest reply is UNCONFIRMED; the emulator takes the latest activity.
    */
   threadsOf(channelId: string, status: EmulatedComment['moderationStatus']): EmulatedComment[] {
-    const latest = (c: EmulatedComment) =>
-      [c.publishedAt, ...this.repliesOf(c.id).map((r) => r.publishedAt)].sort().at(-1)!;
+    const latestReply = new Map<string, string>();
+    for (const c of this.comments.values())
+      if (c.parentId && c.publishedAt > (latestReply.get(c.parentId) ?? ''))
+        latestReply.set(c.parentId, c.publishedAt);
+    const latest = (c: EmulatedComment) => {
+      const reply = latestReply.get(c.id);
+      return reply && reply > c.publishedAt ? reply : c.publishedAt;
+    };
     return [...this.comments.values()]
       .filter((c) => c.channelId === channelId && !c.parentId && c.moderationStatus === status)
       .map((c) => ({ c, at: latest(c) }))

@@ -43,7 +43,18 @@ export class YouTubeEmulator {
 
   static async start() {
     const emulator = new YouTubeEmulator();
-    emulator.server = createServer((req, res) => void emulator.handle(req, res));
+    emulator.server = createServer((req, res) => {
+      emulator.handle(req, res).catch((error: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            error: { code: 500, message: String(error), errors: [{ reason: 'backendError' }] },
+          }),
+        );
+      });
+    });
+    // Clients keep connections open between rounds, as with Google: no idle connection is cut under them.
+    emulator.server.keepAliveTimeout = 120_000;
     await new Promise<void>((resolve) => emulator.server!.listen(0, '127.0.0.1', resolve));
     emulator.url = `http://127.0.0.1:${(emulator.server.address() as AddressInfo).port}`;
     return emulator;
