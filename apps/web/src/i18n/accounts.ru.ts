@@ -89,7 +89,7 @@ export const accountsRu = {
   reconnectHint:
     'Вставьте новые данные (например, новый токен бота). История аккаунта сохранится, а ошибка исчезнет.',
   reconnected: 'Аккаунт переподключён',
-  quotaHeading: 'Квота API на сегодня',
+  quotaHeading: 'Квота запросов на сегодня',
   quotaUsed: 'Израсходовано {{used}} из {{limit}} единиц',
   quotaUsedNoLimit: 'Израсходовано {{used}} единиц',
   quotaHint:
