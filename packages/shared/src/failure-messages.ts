@@ -33,7 +33,8 @@ export const failureRu = {
   'failure.commentDeleted': 'Комментарий удалён, ответить нельзя',
   'failure.ownReplyOnly': 'Можно изменить только свой ответ',
   'failure.accessRevoked': '{{network}}: доступ к аккаунту отозван или истёк — переподключите аккаунт',
-  'failure.quotaExceeded': '{{network}}: дневная квота запросов исчерпана, работа продолжится после её сброса',
+  'failure.quotaExceeded':
+    '{{network}}: дневная квота запросов исчерпана, работа продолжится после её сброса',
   'failure.youtubeNoChannel': 'У этого аккаунта Google нет канала YouTube',
   'failure.unreadableCredentials':
     'Ключи аккаунта не открываются ключом SECRET_KEY этого сервера: переподключите аккаунт или запустите сервер с прежним ключом',
