@@ -27,6 +27,7 @@ import { startTelegramEmulator } from '../apps/server/src/providers/telegram/emu
 import { updateToEvents } from '../apps/server/src/providers/telegram/mapping';
 import { createRuntime } from '../apps/server/src/runtime';
 import { ensureDatabase } from './seed-inbox';
+import { benchYouTubePoll, startYouTubeBench } from './youtube-poll';
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 20_000);
 const CONCURRENCY = 32;
@@ -38,6 +39,7 @@ const DIRECT_BATCHES = 20;
 const DIRECT_BATCH = 500;
 const TARGET_RATE = 1_500;
 const TARGET_P95_MS = 250;
+const YOUTUBE_COMMENTS = Number(process.env.BENCH_YOUTUBE_COMMENTS ?? 10_000);
 const here = fileURLToPath(new URL('.', import.meta.url));
 const hasVk = existsSync(join(here, '../apps/server/src/providers/vk/connector.ts'));
 
@@ -91,6 +93,7 @@ async function main() {
   await ensureDatabase(url);
   const tg = await startTelegramEmulator();
   const vk = hasVk ? await startVkEmulator() : null;
+  const yt = await startYouTubeBench();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const config = loadConfig({
@@ -104,6 +107,7 @@ async function main() {
     PROVIDER_UPDATES: 'webhook',
     TELEGRAM_API_URL: tg.url,
     ...(vk?.env ?? {}),
+    ...yt.env,
   });
   const runtime = await createRuntime(config, { startBackground: false });
   const { db, query } = runtime.deps.database;
@@ -252,6 +256,24 @@ async function main() {
       );
     } else console.log('\nVK: no connector at apps/server/src/providers/vk/ — measured Telegram only.');
 
+    // YouTube has no webhooks: one polling round over a channel with 10,000 comments waiting.
+    const ytFigures = await benchYouTubePoll({
+      emu: yt.emu,
+      base,
+      auth,
+      appUrl: config.appUrl,
+      deps: { db, bus: runtime.deps.bus, sealer: runtime.deps.sealer, config },
+      total: YOUTUBE_COMMENTS,
+      created,
+    });
+    console.log(
+      `\nYouTube: one poll round took ${ytFigures.comments} comments (${ytFigures.stored} stored) in ${(ytFigures.roundMs / 1000).toFixed(1)} s, ${ytFigures.units} quota units; the next round found ${ytFigures.secondRoundEvents}`,
+    );
+    console.log(
+      `  ·   YouTube poll of ${YOUTUBE_COMMENTS} comments`.padEnd(60),
+      `${ytFigures.perSecond.toFixed(0)} /s`,
+    );
+
     // The pipeline alone: the same Telegram updates mapped and stored with ingest() in batches of 500.
     const direct = await telegramBot();
     const batches = Array.from({ length: DIRECT_BATCHES }, (_, b) =>
@@ -282,6 +304,7 @@ async function main() {
     await runtime.close();
     await tg.close();
     await vk?.worker.terminate();
+    await yt.emu.close();
   }
 }
 

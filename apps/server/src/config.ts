@@ -150,6 +150,17 @@ const envSchema = z.object({
   AVITO_CLIENT_SECRET: z.string().optional(),
   /** Where Avito's consent page lives (UNCONFIRMED in PROVIDERS: avito.ru/oauth, as Avito's guides say). */
   AVITO_OAUTH_URL: z.string().url().default('https://avito.ru/oauth'),
+  /** YouTube Data API v3 (PROVIDERS §5); the Google OAuth consent page and token endpoint for connecting. */
+  YOUTUBE_API_URL: z.string().url().default('https://www.googleapis.com/youtube/v3'),
+  YOUTUBE_OAUTH_URL: z.string().url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+  YOUTUBE_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
+  /** The Google Cloud project's OAuth client (web application) for connecting channels. */
+  YOUTUBE_CLIENT_ID: z.string().optional(),
+  YOUTUBE_CLIENT_SECRET: z.string().optional(),
+  /** The project's YouTube quota, units per day (10,000 by default); each channel is paced within it. */
+  YOUTUBE_DAILY_QUOTA: z.coerce.number().int().min(100).default(10_000),
+  /** The shortest wait between two polls of one channel, seconds (longer as the day's quota is used). */
+  YOUTUBE_POLL_INTERVAL_S: z.coerce.number().int().min(1).default(60),
   VIBER_API_URL: z.string().url().default('https://chatapi.viber.com'),
   /** Discord REST (`{base}/api/v10`) and the Gateway websocket (PROVIDERS §7c). */
   DISCORD_API_URL: z.string().url().default('https://discord.com'),

@@ -36,6 +36,10 @@ export const failureRu = {
     '{{network}}: с последнего сообщения клиента прошло больше 24 часов — сеть примет ответ, когда клиент напишет снова',
   'failure.privateReplyUsed':
     '{{network}}: личный ответ на этот комментарий уже отправлен или прошло больше 7 дней — второй сеть не примет',
+  'failure.accessRevoked': '{{network}}: доступ к аккаунту отозван или истёк — переподключите аккаунт',
+  'failure.quotaExceeded':
+    '{{network}}: дневная квота запросов исчерпана, работа продолжится после её сброса',
+  'failure.youtubeNoChannel': 'У этого аккаунта Google нет канала YouTube',
   'failure.unreadableCredentials':
     'Ключи аккаунта не открываются ключом SECRET_KEY этого сервера: переподключите аккаунт или запустите сервер с прежним ключом',
 } as const;
@@ -74,6 +78,10 @@ export const failureEn: Record<FailureKey, string> = {
     "{{network}}: more than 24 hours have passed since the customer's last message — the network accepts an answer once they write again",
   'failure.privateReplyUsed':
     '{{network}}: a private reply to this comment was already sent, or it is older than 7 days — the network accepts only one',
+  'failure.accessRevoked':
+    '{{network}}: access to the account was revoked or expired — reconnect the account',
+  'failure.quotaExceeded': "{{network}}: the day's API quota is used up; work resumes when it resets",
+  'failure.youtubeNoChannel': 'This Google account has no YouTube channel',
   'failure.unreadableCredentials':
     "Stored credentials cannot be decrypted with this server's SECRET_KEY: reconnect the account, or start the server with the key it was connected under",
 };

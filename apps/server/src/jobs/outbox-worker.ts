@@ -11,6 +11,7 @@ import type { EventBus } from '../realtime/bus';
 import { OUTBOX_QUEUED } from './outbox';
 import { recordFailure, recordSuccess } from './outbox-effects';
 import { type OutboxRow, performOutboxCall } from './outbox-targets';
+import { chargeOutboxCall } from './poll-quota';
 
 export const OUTBOX_POLL_MS = 1_000;
 /** A claimed row is the claimer's for this long (connectors time out well before); then it is due again. */
@@ -164,7 +165,9 @@ export class OutboxWorker {
           reason: { key: 'failure.notConnectedHere', params: { network: object.provider } },
         });
       const ctx = connectorContext({ ...this.deps, now: () => this.now() }, object);
-      const sent = await performOutboxCall(this.deps.db, ctx, connector, row);
+      const sent = await performOutboxCall(this.deps.db, ctx, connector, row).finally(() =>
+        chargeOutboxCall(this.deps, object, connector.polling, row.action, this.now()),
+      );
       await recordSuccess(effects, row, sent, this.now());
     } catch (error) {
       const { retryIn } = await recordFailure(effects, row, error, this.now());

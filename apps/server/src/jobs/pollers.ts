@@ -12,6 +12,7 @@ import { connectorContext } from '../providers/context';
 import { getConnector } from '../providers/registry';
 import { ConnectorError, type ObjectRow, storedFailure } from '../providers/types';
 import type { EventBus } from '../realtime/bus';
+import { addUnits, afterScheduledRound, withJitter } from './poll-quota';
 
 export interface PollingDeps {
   db: Db;
@@ -34,12 +35,14 @@ const STORE_ATTEMPTS = 5;
 
 /**
  * Long-polls the networks of accounts in 'polling' mode (Telegram getUpdates, VK Bots Long Poll, MAX
- * GET /updates). Each account is polled by one node at a time: a lease on the account row that the
+ * GET /updates), and asks those without a long poll (YouTube, `connector.polling`) on a schedule: a
+ * per-account interval with jitter, paced by the network's daily quota (poll-quota.ts). Each account is polled by one node at a time: a lease on the account row that the
  * polling node keeps renewing, so another node takes over when that node dies. The cursor is saved
  * after the events are committed; a redelivery after a crash is deduplicated by ingestion.
  */
 export class PollingManager {
   private readonly loops = new Map<number, AbortController>();
+  private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private scanning: Promise<void> = Promise.resolve();
   private stopped = false;
@@ -50,8 +53,12 @@ export class PollingManager {
     private readonly opts: {
       /** Only the accounts of these spaces (tests share one database); every space when absent. */
       spaceIds?: number[];
-      /** How a retry waits (tests move on at once instead of sleeping). */
+      /** How a retry or a scheduled round waits (tests move on when they choose instead of sleeping). */
       wait?: (ms: number, signal: AbortSignal) => Promise<void>;
+      /** The clock of quota days (tests move it). */
+      now?: () => Date;
+      /** Jitter's randomness (tests fix it). */
+      random?: () => number;
     } = {},
   ) {}
 
@@ -80,6 +87,11 @@ export class PollingManager {
       .catch(() => {});
   }
 
+  /** Resolves when every account's loop has ended (stopped, or paused by a refusal). */
+  async idle() {
+    await Promise.all([...this.running]);
+  }
+
   /** Claims accounts in polling mode that nobody polls and starts a loop for each. */
   async scan() {
     if (this.stopped) return;
@@ -106,7 +118,11 @@ export class PollingManager {
       if (!this.loops.has(id)) {
         const controller = new AbortController();
         this.loops.set(id, controller);
-        void this.loop(id, controller.signal).finally(() => this.loops.delete(id));
+        const running = this.loop(id, controller.signal).finally(() => {
+          this.loops.delete(id);
+          this.running.delete(running);
+        });
+        this.running.add(running);
       }
     }
   }
@@ -120,7 +136,7 @@ export class PollingManager {
       const connector = getConnector(object.provider);
       if (!connector?.poll) return;
       try {
-        const { events, cursor } = await connector.poll(
+        const { events, cursor, units } = await connector.poll(
           connectorContext(this.deps, object),
           object.pollCursor,
           {
@@ -149,14 +165,41 @@ export class PollingManager {
         // until an administrator dismisses it.
         if (object.error && !isIntakeError(object.error)) await this.clearPollingError(object);
         backoff = 1_000;
+        if (connector.polling) {
+          const wait = await afterScheduledRound(
+            this.deps,
+            object,
+            connector.polling,
+            units ?? 0,
+            this.now(),
+            this.opts.random,
+          );
+          await (this.opts.wait ?? sleep)(wait, signal);
+        }
       } catch (error) {
         if (signal.aborted) return;
+        await this.countFailedUnits(object, error);
         const wait = await this.handleFailure(object, error, backoff);
         if (wait === null) return;
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
-        await (this.opts.wait ?? sleep)(wait, signal);
+        await (this.opts.wait ?? sleep)(
+          connector.polling ? withJitter(wait, this.opts.random) : wait,
+          signal,
+        );
       }
     }
+  }
+
+  private now() {
+    return this.opts.now?.() ?? new Date();
+  }
+
+  /** A failed round still spent units (Google counts refused calls): the connector says how many. */
+  private async countFailedUnits(object: ObjectRow, error: unknown) {
+    const quota = getConnector(object.provider)?.polling?.quota;
+    const units = (error as { units?: unknown } | null)?.units;
+    if (!quota || typeof units !== 'number' || units <= 0) return;
+    await addUnits(this.deps.db, object.id, quota.day(this.now()), units, quota.daily(this.deps.config));
   }
 
   /**

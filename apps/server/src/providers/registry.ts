@@ -11,6 +11,7 @@ import type { Connector } from './types';
 import { viberConnector } from './viber/connector';
 import { vkConnector } from './vk/connector';
 import { whatsappConnector } from './whatsapp/connector';
+import { youtubeConnector } from './youtube/connector';
 
 // One registration line per network (CONVENTIONS §7). Networks without a public API (catalogue
 // `connect: 'ingest_token'`) share the generic ingestion connector.
@@ -38,6 +39,7 @@ register(avitoConnector);
 register(facebookConnector);
 register(tiktokConnector);
 register(discordConnector);
+register(youtubeConnector);
 for (const id of PROVIDER_IDS.filter((p) => getProvider(p).connect === 'ingest_token')) {
   register(createIngestConnector(id));
 }

@@ -130,6 +130,24 @@ export interface PollResult {
   events: InboundEvent[];
   /** Where the next poll continues (Telegram offset, VK ts, MAX marker); stored with the account. */
   cursor: string | null;
+  /** API quota units the round spent (networks with `polling.quota`). */
+  units?: number;
+}
+
+/**
+ * A network asked on a schedule rather than long-polled (YouTube): the shortest wait between rounds of
+ * one account (jobs/pollers.ts adds jitter and backoff), and the network's daily unit quota if it has one.
+ */
+export interface PollingSchedule {
+  intervalMs(config: Config): number;
+  quota?: {
+    /** Units per day for the whole instance (one API project). */
+    daily(config: Config): number;
+    /** The quota's day of a moment, YYYY-MM-DD in the network's calendar. */
+    day(now: Date): string;
+    /** Units each outbox action costs (by outbox action name). */
+    costs: Partial<Record<string, number>>;
+  };
 }
 
 /** How the network tells us about new things: pushes to our webhook, or we ask it. */
@@ -178,6 +196,8 @@ export interface Connector {
     cursor: string | null,
     opts: { timeoutSeconds: number; signal: AbortSignal },
   ): Promise<PollResult>;
+  /** Present for networks polled on a schedule (no long poll): jobs/pollers.ts paces them. */
+  polling?: PollingSchedule;
   /** Provider-specific set-up right after the account row exists (tokens, seed data, webhooks). */
   connect?(ctx: ConnectorContext): Promise<ConnectResult>;
   /** A public reply under a comment/review (our reply becomes a child of `target`). */

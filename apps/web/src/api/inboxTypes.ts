@@ -188,6 +188,8 @@ export interface Account {
   connect: string | null;
   settings: AccountSettingsValue;
   created_at: number | null;
+  /** A network's daily API quota (YouTube): units this account spent on the quota's day; null elsewhere. */
+  api_quota?: { day: string; used: number; limit: number | null } | null;
 }
 
 /** POST /v1/objects: the account plus what it needs from outside, shown once. */

@@ -89,6 +89,14 @@ export const accountsEn: InboxDictionary<typeof accountsRu> = {
   reconnectHint:
     'Paste new credentials (a new bot token, for example). The account keeps its history and the error clears.',
   reconnected: 'Account reconnected',
+  quotaHeading: "Today's API quota",
+  quotaUsed: '{{used}} of {{limit}} units used',
+  quotaUsedNoLimit: '{{used}} units used',
+  quotaHint:
+    'Checking comments costs 1 unit a page; a reply or moderation costs 50. The quota resets at midnight Pacific Time.',
+  quotaSlowed: 'Less than half of the quota is left: comments are checked less often so it lasts the day.',
+  quotaPaused:
+    'The quota is nearly used up: checking comments is paused until it resets; the rest is kept for replies.',
   errorHeading: 'Account error',
   networkNext:
     'New messages and comments now arrive in Otklik by themselves. Write to the account on {{network}} to try it.',

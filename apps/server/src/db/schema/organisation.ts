@@ -79,6 +79,11 @@ export const objects = pgTable(
     /** The node polling this account and until when; another node takes over once the lease runs out. */
     pollLeaseNode: text('poll_lease_node'),
     pollLeaseUntil: timestamp('poll_lease_until', { withTimezone: true }),
+    /**
+     * Networks with a daily API quota (YouTube): units spent on the network's day `day` (its own calendar,
+     * YYYY-MM-DD); polling is paced by it and shown on the account.
+     */
+    apiQuota: jsonb('api_quota').$type<{ day: string; used: number; limit: number }>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('objects_space_idx').on(t.spaceId)],

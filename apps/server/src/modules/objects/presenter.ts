@@ -1,5 +1,6 @@
 import { getProvider, isProviderId, parseAccountSettings } from '@otklik/shared';
 import type { objects } from '../../db/schema';
+import { getConnector } from '../../providers/registry';
 import { presentObject } from '../spaces/data';
 
 // A connected account on the wire (docs/product/entities.md Object). The same shape as GET /v1/objects' items, plus
@@ -15,6 +16,7 @@ export function presentAccount(o: typeof objects.$inferSelect) {
     connect: isProviderId(o.provider) ? getProvider(o.provider).connect : null,
     settings: parseAccountSettings(o.settings),
     created_at: unix(o.createdAt),
+    api_quota: presentQuota(o),
   };
 }
 export type PresentedAccount = ReturnType<typeof presentAccount>;
@@ -30,4 +32,13 @@ export function presentAccountError(o: typeof objects.$inferSelect) {
     error: o.error,
     error_at: unix(o.errorAt),
   };
+}
+
+/** A network's daily API quota (YouTube): the units this account spent today, and the day's allowance. */
+function presentQuota(o: typeof objects.$inferSelect, now = new Date()) {
+  const quota = getConnector(o.provider)?.polling?.quota;
+  if (!quota) return null;
+  const today = quota.day(now);
+  const stored = o.apiQuota;
+  return { day: today, used: stored?.day === today ? stored.used : 0, limit: stored?.limit ?? null };
 }

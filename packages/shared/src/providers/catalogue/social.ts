@@ -173,9 +173,10 @@ export const socialNetworks = {
     settings: ['exclude'],
     comments: ['comment'],
     messages: false,
-    // PROVIDERS §5: setModerationStatus hides others' comments (with banAuthor to block); comments.delete
-    // and comments.update work on our own comments only; likes are read-only.
-    actions: actions({ reply: true, hide: true, edit_comment: true, block: true }),
+    // PROVIDERS §5: setModerationStatus holds (hide), publishes (unhide) or rejects (delete) others'
+    // comments; comments.delete and comments.update work on our own replies only; likes are read-only.
+    // Banning needs a comment to reject with it (banAuthor), not an author alone: not offered.
+    actions: actions({ reply: true, hide: true, delete: true, edit_comment: true }),
     // docs/product/validation.md gives "youtube 10000/5000" although YouTube has no private messages; kept verbatim.
     length: { message: 10000, comment: 5000 },
     upload: {},

@@ -157,9 +157,12 @@ async function customerItem(
   performer: Performer,
   itemId: number,
   ability: 'items.delete' | 'items.reply',
+  opts: { allowOwn?: boolean } = {},
 ) {
   const item = await loadItemFor(deps.db, performer, itemId, ability);
-  if (item.isOwn || !item.externalId)
+  // Our own sent reply may be deleted from the network (YouTube: only the author can delete a comment).
+  const ownDelete = item.isOwn && opts.allowOwn;
+  if ((item.isOwn && !ownDelete) || !item.externalId)
     throw new AppError(400, 'reply.notSupported', { errorType: 'not_supported' });
   return { item, object: await getObjectRow(deps.db, item.objectId) };
 }
@@ -171,7 +174,9 @@ export async function moderateItem(
   action: ItemAction,
 ) {
   const rule = RULES[action];
-  const { item, object } = await customerItem(deps, performer, itemId, rule.ability);
+  const { item, object } = await customerItem(deps, performer, itemId, rule.ability, {
+    allowOwn: action === 'delete',
+  });
   assertNetworkAllows(object.provider, rule.network, rule.method, { object, sealer: deps.sealer, item });
   const { set, previous } = await changeFor(deps, action, item);
   return record(deps, performer, item, action, set, { previous });

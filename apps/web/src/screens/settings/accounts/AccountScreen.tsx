@@ -22,7 +22,7 @@ import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { ProviderIcon, providerName } from '../../../features/inbox/components/ProviderIcon';
 import { useInboxT } from '../../../features/inbox/i18n';
-import { useFailureText } from '../../../i18n/useLocale';
+import { useFailureText, useLocale } from '../../../i18n/useLocale';
 import { CopyField, ingestCurl } from './common';
 import { ReconnectForm, useCanReconnect } from './ReconnectForm';
 
@@ -119,6 +119,7 @@ function AccountForm({ account }: { account: Account }) {
         </Alert>
       )}
       {account.error && canReconnect && <ReconnectForm account={account} />}
+      {account.api_quota && <QuotaLine quota={account.api_quota} />}
       <Paper withBorder radius="md" p="md">
         <form
           onSubmit={(event) => {
@@ -270,5 +271,36 @@ function AccountForm({ account }: { account: Account }) {
         </Group>
       </Paper>
     </Stack>
+  );
+}
+
+/** The day's API quota of a network that has one (YouTube): what this account spent of the allowance. */
+function QuotaLine({ quota }: { quota: { used: number; limit: number | null } }) {
+  const t = useInboxT();
+  const locale = useLocale();
+  const number = (n: number) => n.toLocaleString(locale);
+  const share = quota.limit ? quota.used / quota.limit : 0;
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="account-quota">
+      <Stack gap={4}>
+        <Text fw={600} fz="sm">
+          {t('accounts.quotaHeading')}
+        </Text>
+        <Text fz="sm">
+          {quota.limit
+            ? t('accounts.quotaUsed', { used: number(quota.used), limit: number(quota.limit) })
+            : t('accounts.quotaUsedNoLimit', { used: number(quota.used) })}
+        </Text>
+        <Text fz="xs" c={share >= 0.8 ? 'orange' : 'dimmed'}>
+          {t(
+            share >= 0.9
+              ? 'accounts.quotaPaused'
+              : share >= 0.5
+                ? 'accounts.quotaSlowed'
+                : 'accounts.quotaHint',
+          )}
+        </Text>
+      </Stack>
+    </Paper>
   );
 }
