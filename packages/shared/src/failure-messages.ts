@@ -32,6 +32,10 @@ export const failureRu = {
   'failure.sandboxNotFound': 'Запись не найдена в песочнице',
   'failure.commentDeleted': 'Комментарий удалён, ответить нельзя',
   'failure.ownReplyOnly': 'Можно изменить только свой ответ',
+  'failure.badServiceAccount':
+    'Это не ключ сервисного аккаунта Google: нужен JSON-файл ключа (type service_account, client_email, private_key)',
+  'failure.badPrivateKey':
+    '{{network}}: приватный ключ не читается — вставьте его целиком, вместе со строками BEGIN и END',
   'failure.unreadableCredentials':
     'Ключи аккаунта не открываются ключом SECRET_KEY этого сервера: переподключите аккаунт или запустите сервер с прежним ключом',
 } as const;
@@ -66,6 +70,10 @@ export const failureEn: Record<FailureKey, string> = {
   'failure.sandboxNotFound': 'The record is not in the sandbox',
   'failure.commentDeleted': 'The comment was deleted; it cannot be answered',
   'failure.ownReplyOnly': 'Only your own reply can be changed',
+  'failure.badServiceAccount':
+    'This is not a Google service-account key: upload the JSON key file (type service_account, client_email, private_key)',
+  'failure.badPrivateKey':
+    '{{network}}: the private key cannot be read — paste all of it, with the BEGIN and END lines',
   'failure.unreadableCredentials':
     "Stored credentials cannot be decrypted with this server's SECRET_KEY: reconnect the account, or start the server with the key it was connected under",
 };

@@ -34,7 +34,7 @@ const STORE_ATTEMPTS = 5;
 
 /**
  * Long-polls the networks of accounts in 'polling' mode (Telegram getUpdates, VK Bots Long Poll, MAX
- * GET /updates). Each account is polled by one node at a time: a lease on the account row that the
+ * GET /updates), and polls app stores (Google Play, RuStore) on their interval (PollResult.waitSeconds). Each account is polled by one node at a time: a lease on the account row that the
  * polling node keeps renewing, so another node takes over when that node dies. The cursor is saved
  * after the events are committed; a redelivery after a crash is deduplicated by ingestion.
  */
@@ -120,14 +120,11 @@ export class PollingManager {
       const connector = getConnector(object.provider);
       if (!connector?.poll) return;
       try {
-        const { events, cursor } = await connector.poll(
-          connectorContext(this.deps, object),
-          object.pollCursor,
-          {
-            timeoutSeconds: this.deps.config.POLL_TIMEOUT_S,
-            signal,
-          },
-        );
+        const round = await connector.poll(connectorContext(this.deps, object), object.pollCursor, {
+          timeoutSeconds: this.deps.config.POLL_TIMEOUT_S,
+          signal,
+        });
+        const { events, cursor } = round;
         if (events.length > 0) {
           const apart = storeFailures + 1 >= STORE_ATTEMPTS;
           const result = await (apart
@@ -149,6 +146,7 @@ export class PollingManager {
         // until an administrator dismisses it.
         if (object.error && !isIntakeError(object.error)) await this.clearPollingError(object);
         backoff = 1_000;
+        if (round.waitSeconds) await this.idle(objectId, withJitter(round.waitSeconds * 1000), signal);
       } catch (error) {
         if (signal.aborted) return;
         const wait = await this.handleFailure(object, error, backoff);
@@ -181,6 +179,20 @@ export class PollingManager {
     }
     if (failed.length > 0) await recordIntakeFailures(this.deps, object, failed, events.length);
     return { invalid };
+  }
+
+  /**
+   * The pause between two rounds of an interval-polled network: waited in steps shorter than the lease,
+   * renewing it after each, so no other node takes the account over meanwhile.
+   */
+  private async idle(objectId: number, ms: number, signal: AbortSignal) {
+    // Tests move on at once: the whole pause is one wait.
+    if (this.opts.wait) return this.opts.wait(ms, signal);
+    const until = Date.now() + ms;
+    for (let left = ms; left > 0 && !signal.aborted && !this.stopped; left = until - Date.now()) {
+      await sleep(Math.min(left, LEASE_MS / 3), signal);
+      if (!(await this.renewLease(objectId))) return;
+    }
   }
 
   /** Keeps this node's lease; undefined when the account is gone, switched to webhooks, or taken over. */
@@ -245,6 +257,11 @@ export class PollingManager {
       payload: { ids: [object.id] },
     });
   }
+}
+
+/** ±10 %, so accounts connected together do not poll their network in step. */
+function withJitter(ms: number) {
+  return Math.round(ms * (0.9 + Math.random() * 0.2));
 }
 
 function sleep(ms: number, signal: AbortSignal) {

@@ -1,7 +1,9 @@
 import { getProvider, isProviderId, PROVIDER_IDS, type ProviderId } from '@otklik/shared';
 import { avitoConnector } from './avito/connector';
 import { createIngestConnector } from './generic/connector';
+import { googleplayConnector } from './googleplay/connector';
 import { maxConnector } from './max/connector';
+import { rustoreConnector } from './rustore/connector';
 import { sandboxConnector } from './sandbox/connector';
 import { telegramConnector } from './telegram/connector';
 import type { Connector } from './types';
@@ -32,6 +34,8 @@ register(maxConnector);
 register(whatsappConnector);
 register(viberConnector);
 register(avitoConnector);
+register(googleplayConnector);
+register(rustoreConnector);
 for (const id of PROVIDER_IDS.filter((p) => getProvider(p).connect === 'ingest_token')) {
   register(createIngestConnector(id));
 }

@@ -128,6 +128,11 @@ export interface PollResult {
   events: InboundEvent[];
   /** Where the next poll continues (Telegram offset, VK ts, MAX marker); stored with the account. */
   cursor: string | null;
+  /**
+   * Networks polled on an interval (app stores, with hourly quotas) ask the polling manager to wait this
+   * long before the next round; it adds jitter and keeps the account's lease meanwhile. Long polls omit it.
+   */
+  waitSeconds?: number;
 }
 
 /** How the network tells us about new things: pushes to our webhook, or we ask it. */
