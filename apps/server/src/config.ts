@@ -149,7 +149,7 @@ const envSchema = z.object({
   VIBER_API_URL: z.string().url().default('https://chatapi.viber.com'),
   /** Google Play Developer API (PROVIDERS §6a) and the OAuth token endpoint its service accounts use. */
   GOOGLEPLAY_API_URL: z.string().url().default('https://androidpublisher.googleapis.com/androidpublisher/v3'),
-  GOOGLE_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
+  GOOGLEPLAY_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
   /** Seconds between two polls of one Google Play app (quota: 200 GETs an hour per app). */
   GOOGLEPLAY_POLL_S: z.coerce.number().int().min(1).default(300),
   RUSTORE_API_URL: z.string().url().default('https://public-api.rustore.ru'),

@@ -81,7 +81,7 @@ export function signAssertion(a: PlayAuth): string {
     JSON.stringify({
       iss: a.account.clientEmail,
       scope: SCOPE,
-      aud: a.config.GOOGLE_TOKEN_URL,
+      aud: a.config.GOOGLEPLAY_TOKEN_URL,
       iat,
       exp: iat + 3600,
     }),
@@ -96,7 +96,7 @@ interface CachedToken {
 }
 const tokens = new Map<string, CachedToken>();
 const cacheKey = (a: PlayAuth) =>
-  `${a.config.GOOGLE_TOKEN_URL}\n${a.account.clientEmail}\n${a.account.digest}`;
+  `${a.config.GOOGLEPLAY_TOKEN_URL}\n${a.account.clientEmail}\n${a.account.digest}`;
 
 async function request(a: PlayAuth, url: string, init: RequestInit) {
   let response: Response;
@@ -144,7 +144,7 @@ function failure(response: Response, body: unknown): ConnectorError {
 async function accessToken(a: PlayAuth, fresh: boolean): Promise<string> {
   const cached = tokens.get(cacheKey(a));
   if (!fresh && cached && cached.expiresAt > a.now().getTime()) return cached.token;
-  const { response, body } = await request(a, a.config.GOOGLE_TOKEN_URL, {
+  const { response, body } = await request(a, a.config.GOOGLEPLAY_TOKEN_URL, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({

@@ -64,7 +64,10 @@ export class GooglePlayEmulator {
 
   /** What the app is started with to talk to this emulator. */
   get env() {
-    return { GOOGLEPLAY_API_URL: `${this.url}/androidpublisher/v3`, GOOGLE_TOKEN_URL: `${this.url}/token` };
+    return {
+      GOOGLEPLAY_API_URL: `${this.url}/androidpublisher/v3`,
+      GOOGLEPLAY_TOKEN_URL: `${this.url}/token`,
+    };
   }
 
   close() {
