@@ -22,6 +22,7 @@ import {
 
 async function openForm(page: Page, provider: string) {
   await page.goto('/settings/accounts/add');
+  await page.getByTestId('providers-ready').waitFor();
   await page.getByTestId('providers-ready').getByTestId(`provider-${provider}`).waitFor();
   await page.getByTestId(`connect-${provider}`).click();
   const form = page.locator(`[data-testid="connect-form"][data-provider="${provider}"]`);
@@ -107,8 +108,8 @@ describe('connectors: Google Play and RuStore through the UI', () => {
       // What each store held is imported on connect and shows in the reviews list.
       await page.setViewportSize({ width: 1381, height: 900 });
       await page.goto('/items');
-      await page.getByText('Удобно поливать по расписанию').waitFor();
-      await page.getByText('Не хватает тёмной темы').waitFor();
+      await page.getByText('Удобно поливать по расписанию').first().waitFor();
+      await page.getByText('Не хватает тёмной темы').first().waitFor();
       await screenshot(page, 'connectors-stores-items-ru-1381');
     } finally {
       await context.close();
