@@ -22,7 +22,7 @@ import {
 
 async function openForm(page: Page, provider: string) {
   await page.goto('/settings/accounts/add');
-  await page.getByTestId('providers-ready').waitFor();
+  await page.getByTestId('providers-ready').waitFor({ timeout: 60_000 }); // the first load of a busy machine
   await page.getByTestId('providers-ready').getByTestId(`provider-${provider}`).waitFor();
   await page.getByTestId(`connect-${provider}`).click();
   const form = page.locator(`[data-testid="connect-form"][data-provider="${provider}"]`);
