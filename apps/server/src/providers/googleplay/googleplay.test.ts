@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreTestbed, until } from '../../../test/store-testbed';
-import { outbox } from '../../db/schema';
+import { objects, outbox } from '../../db/schema';
 import { GooglePlayEmulator } from './emulator';
 
 // Google Play against its emulator over real HTTP (issue 19, PROVIDERS.md §6a): connecting with a
@@ -29,6 +29,7 @@ function newApp() {
 
 describe('connecting', () => {
   it('refuses what is not a service-account key, a broken key, a key without access; stores nothing', async () => {
+    const before = await w.db().select().from(objects).where(eq(objects.spaceId, w.spaceId));
     const app = newApp();
     const cases: Array<[Record<string, string>, RegExp]> = [
       [
@@ -59,7 +60,9 @@ describe('connecting', () => {
     emu.revoke(app.email);
     const revoked = await w.connect({ package_name: app.packageName, service_account_json: app.json });
     expect(revoked.json().error).toContain('Invalid grant');
-    expect(await w.db().select().from(outbox)).toEqual([]);
+    expect(await w.db().select().from(objects).where(eq(objects.spaceId, w.spaceId))).toHaveLength(
+      before.length,
+    );
   });
 
   it('signs a JWT the token endpoint accepts and imports the reviews of the last 7 days', async () => {
