@@ -172,6 +172,14 @@ const envSchema = z.object({
   TIKTOK_CLIENT_SECRET: z.string().optional(),
   /** Where TikTok's consent page for business accounts lives (UNCONFIRMED in PROVIDERS §7g). */
   TIKTOK_OAUTH_URL: z.string().url().default('https://www.tiktok.com/v2/auth/authorize/'),
+  /** Google Play Developer API (PROVIDERS §6a) and the OAuth token endpoint its service accounts use. */
+  GOOGLEPLAY_API_URL: z.string().url().default('https://androidpublisher.googleapis.com/androidpublisher/v3'),
+  GOOGLEPLAY_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
+  /** Seconds between two polls of one Google Play app (quota: 200 GETs an hour per app). */
+  GOOGLEPLAY_POLL_S: z.coerce.number().int().min(1).default(300),
+  RUSTORE_API_URL: z.string().url().default('https://public-api.rustore.ru'),
+  /** Seconds between two polls of one RuStore app. */
+  RUSTORE_POLL_S: z.coerce.number().int().min(1).default(300),
   /**
    * How accounts learn about new content: 'webhook' (the network pushes to APP_URL), 'polling' (we ask),
    * or 'auto' — webhooks when APP_URL is reachable from outside, polling when it is a local address.

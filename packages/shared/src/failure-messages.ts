@@ -40,6 +40,10 @@ export const failureRu = {
   'failure.quotaExceeded':
     '{{network}}: дневная квота запросов исчерпана, работа продолжится после её сброса',
   'failure.youtubeNoChannel': 'У этого аккаунта Google нет канала YouTube',
+  'failure.badServiceAccount':
+    'Это не ключ сервисного аккаунта Google: нужен JSON-файл ключа (type service_account, client_email, private_key)',
+  'failure.badPrivateKey':
+    '{{network}}: приватный ключ не читается — вставьте его целиком, вместе со строками BEGIN и END',
   'failure.unreadableCredentials':
     'Ключи аккаунта не открываются ключом SECRET_KEY этого сервера: переподключите аккаунт или запустите сервер с прежним ключом',
 } as const;
@@ -82,6 +86,10 @@ export const failureEn: Record<FailureKey, string> = {
     '{{network}}: access to the account was revoked or expired — reconnect the account',
   'failure.quotaExceeded': "{{network}}: the day's API quota is used up; work resumes when it resets",
   'failure.youtubeNoChannel': 'This Google account has no YouTube channel',
+  'failure.badServiceAccount':
+    'This is not a Google service-account key: upload the JSON key file (type service_account, client_email, private_key)',
+  'failure.badPrivateKey':
+    '{{network}}: the private key cannot be read — paste all of it, with the BEGIN and END lines',
   'failure.unreadableCredentials':
     "Stored credentials cannot be decrypted with this server's SECRET_KEY: reconnect the account, or start the server with the key it was connected under",
 };

@@ -35,8 +35,10 @@ const STORE_ATTEMPTS = 5;
 
 /**
  * Long-polls the networks of accounts in 'polling' mode (Telegram getUpdates, VK Bots Long Poll, MAX
- * GET /updates), and asks those without a long poll (YouTube, `connector.polling`) on a schedule: a
- * per-account interval with jitter, paced by the network's daily quota (poll-quota.ts). Each account is polled by one node at a time: a lease on the account row that the
+ * GET /updates), asks those without a long poll (YouTube, `connector.polling`) on a schedule: a
+ * per-account interval with jitter, paced by the network's daily quota (poll-quota.ts), and polls app
+ * stores (Google Play, RuStore) on the interval their round asks for (PollResult.waitSeconds). Each
+ * account is polled by one node at a time: a lease on the account row that the
  * polling node keeps renewing, so another node takes over when that node dies. The cursor is saved
  * after the events are committed; a redelivery after a crash is deduplicated by ingestion.
  */
@@ -136,14 +138,11 @@ export class PollingManager {
       const connector = getConnector(object.provider);
       if (!connector?.poll) return;
       try {
-        const { events, cursor, units } = await connector.poll(
-          connectorContext(this.deps, object),
-          object.pollCursor,
-          {
-            timeoutSeconds: this.deps.config.POLL_TIMEOUT_S,
-            signal,
-          },
-        );
+        const round = await connector.poll(connectorContext(this.deps, object), object.pollCursor, {
+          timeoutSeconds: this.deps.config.POLL_TIMEOUT_S,
+          signal,
+        });
+        const { events, cursor, units } = round;
         if (events.length > 0) {
           const apart = storeFailures + 1 >= STORE_ATTEMPTS;
           const result = await (apart
@@ -174,7 +173,9 @@ export class PollingManager {
             this.now(),
             this.opts.random,
           );
-          await (this.opts.wait ?? sleep)(wait, signal);
+          await this.pause(objectId, wait, signal);
+        } else if (round.waitSeconds) {
+          await this.pause(objectId, withJitter(round.waitSeconds * 1000, this.opts.random), signal);
         }
       } catch (error) {
         if (signal.aborted) return;
@@ -224,6 +225,20 @@ export class PollingManager {
     }
     if (failed.length > 0) await recordIntakeFailures(this.deps, object, failed, events.length);
     return { invalid };
+  }
+
+  /**
+   * The pause between two rounds of an interval-polled network: waited in steps shorter than the lease,
+   * renewing it after each, so no other node takes the account over meanwhile.
+   */
+  private async pause(objectId: number, ms: number, signal: AbortSignal) {
+    // Tests move on at once: the whole pause is one wait.
+    if (this.opts.wait) return this.opts.wait(ms, signal);
+    const until = Date.now() + ms;
+    for (let left = ms; left > 0 && !signal.aborted && !this.stopped; left = until - Date.now()) {
+      await sleep(Math.min(left, LEASE_MS / 3), signal);
+      if (!(await this.renewLease(objectId))) return;
+    }
   }
 
   /** Keeps this node's lease; undefined when the account is gone, switched to webhooks, or taken over. */

@@ -3,7 +3,9 @@ import { avitoConnector } from './avito/connector';
 import { facebookConnector } from './facebook/connector';
 import { discordConnector } from './discord/connector';
 import { createIngestConnector } from './generic/connector';
+import { googleplayConnector } from './googleplay/connector';
 import { maxConnector } from './max/connector';
+import { rustoreConnector } from './rustore/connector';
 import { sandboxConnector } from './sandbox/connector';
 import { telegramConnector } from './telegram/connector';
 import { tiktokConnector } from './tiktok/connector';
@@ -40,6 +42,8 @@ register(facebookConnector);
 register(tiktokConnector);
 register(discordConnector);
 register(youtubeConnector);
+register(googleplayConnector);
+register(rustoreConnector);
 for (const id of PROVIDER_IDS.filter((p) => getProvider(p).connect === 'ingest_token')) {
   register(createIngestConnector(id));
 }

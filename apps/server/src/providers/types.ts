@@ -132,6 +132,11 @@ export interface PollResult {
   cursor: string | null;
   /** API quota units the round spent (networks with `polling.quota`). */
   units?: number;
+  /**
+   * Networks polled on an interval (app stores, with hourly quotas) ask the polling manager to wait this
+   * long before the next round; it adds jitter and keeps the account's lease meanwhile. Long polls omit it.
+   */
+  waitSeconds?: number;
 }
 
 /**

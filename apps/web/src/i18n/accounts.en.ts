@@ -79,6 +79,8 @@ export const accountsEn: InboxDictionary<typeof accountsRu> = {
   oauthHint: 'A {{name}} window opens: sign in and allow access, and the account connects by itself.',
   oauthHintVk:
     'Enter the community and press “Connect via VK”, then allow access as its administrator in the VK window.',
+  uploadFile: 'Load from a file',
+  fileLoaded: 'Loaded {{name}}',
   groupIdNumeric: 'Enter the numeric community ID: vk.com/club123 → 123',
   orManual: 'or enter the keys by hand',
   popupWaiting: 'Confirm access in the {{name}} window…',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   type ContentKind,
+  connectFields,
   editWindowSeconds,
   getProvider,
   isProviderId,
@@ -309,6 +310,20 @@ describe('kinds and connect flows', () => {
   it('docs/product/screens-and-routes.md popup callbacks connect by OAuth', () => {
     const popup: ProviderId[] = ['vk', 'ok', 'facebook', 'twitter', 'instagram', 'youtube', 'gmaps', 'avito'];
     for (const id of [...popup, 'tiktok'] as const) expect(providers[id].connect, id).toBe('oauth');
+  });
+
+  it('app stores connect with typed keys: a service-account JSON (Google Play), a Public API key (RuStore)', () => {
+    expect(providers.googleplay.connect).toBe('credentials');
+    expect(providers.rustore.connect).toBe('credentials');
+    expect(connectFields('googleplay').map((f) => [f.name, f.secret, Boolean(f.multiline)])).toEqual([
+      ['package_name', false, false],
+      ['service_account_json', true, true],
+    ]);
+    expect(connectFields('rustore').map((f) => [f.name, f.secret, Boolean(f.multiline)])).toEqual([
+      ['package_name', false, false],
+      ['key_id', false, false],
+      ['private_key', true, true],
+    ]);
   });
 
   it('bots connect with a token', () => {

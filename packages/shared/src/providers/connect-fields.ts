@@ -11,18 +11,26 @@ export interface ConnectField {
   required: boolean;
   label: { ru: string; en: string };
   hint?: { ru: string; en: string };
+  /** Several lines (a PEM key, a JSON file): a text area, which may also be filled from a file of this type. */
+  multiline?: { accept?: string };
 }
 
 const field = (
   name: string,
   label: ConnectField['label'],
-  opts: { secret?: boolean; required?: boolean; hint?: ConnectField['hint'] } = {},
+  opts: {
+    secret?: boolean;
+    required?: boolean;
+    hint?: ConnectField['hint'];
+    multiline?: ConnectField['multiline'];
+  } = {},
 ): ConnectField => ({
   name,
   label,
   secret: opts.secret ?? false,
   required: opts.required ?? true,
   hint: opts.hint,
+  ...(opts.multiline ? { multiline: opts.multiline } : {}),
 });
 
 export const CONNECT_FIELDS: Partial<Record<ProviderId, ConnectField[]>> = {
@@ -107,6 +115,45 @@ export const CONNECT_FIELDS: Partial<Record<ProviderId, ConnectField[]>> = {
   avito: [
     field('client_id', { ru: 'Client ID', en: 'Client ID' }),
     field('client_secret', { ru: 'Client secret', en: 'Client secret' }, { secret: true }),
+  ],
+  googleplay: [
+    field(
+      'package_name',
+      { ru: 'Имя пакета приложения', en: 'App package name' },
+      { hint: { ru: 'Например, com.example.app', en: 'For example, com.example.app' } },
+    ),
+    field(
+      'service_account_json',
+      { ru: 'Ключ сервисного аккаунта (JSON)', en: 'Service account key (JSON)' },
+      {
+        secret: true,
+        multiline: { accept: '.json,application/json' },
+        hint: {
+          ru: 'Создайте сервисный аккаунт в Google Cloud, скачайте его JSON-ключ и выдайте аккаунту в Play Console право «Отвечать на отзывы».',
+          en: 'Create a service account in Google Cloud, download its JSON key and grant it "Reply to reviews" in Play Console.',
+        },
+      },
+    ),
+  ],
+  rustore: [
+    field(
+      'package_name',
+      { ru: 'Имя пакета приложения', en: 'App package name' },
+      { hint: { ru: 'Например, ru.example.app', en: 'For example, ru.example.app' } },
+    ),
+    field('key_id', { ru: 'ID ключа', en: 'Key ID' }),
+    field(
+      'private_key',
+      { ru: 'Приватный ключ', en: 'Private key' },
+      {
+        secret: true,
+        multiline: { accept: '.pem,.key,.txt' },
+        hint: {
+          ru: 'Ключ из RuStore Консоли (Компания → API RuStore): ID и приватный ключ, выданные при его создании.',
+          en: 'A key from RuStore Console (Company → RuStore API): the ID and the private key given when it was created.',
+        },
+      },
+    ),
   ],
   vk: [
     field('group_id', { ru: 'ID сообщества', en: 'Community ID' }),

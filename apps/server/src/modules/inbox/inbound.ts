@@ -73,6 +73,8 @@ export const inboundChangeSchema = z.object({
   chatExternalId: z.string().max(255).optional(),
   change: z.enum(['edited', 'deleted', 'restored', 'reactions', 'delivery']),
   text: z.string().max(100_000).optional(),
+  /** change 'edited' of a review: the stars may change with the text (app stores). */
+  rating: z.number().int().min(0).max(10).optional(),
   /** change 'delivery': what the network says became of something we sent (WhatsApp, Viber statuses). */
   delivery: z.enum(['sent', 'delivered', 'read', 'failed']).optional(),
   /** change 'delivery' with 'failed': the network's reason. */

@@ -387,6 +387,7 @@ async function applyChanges(
         e.change === 'edited'
           ? {
               text: e.text ?? '',
+              ...(e.rating === undefined ? {} : { rating: e.rating }),
               editedAt: e.at ?? new Date(),
               sentiment: sql`CASE WHEN ${items.isOwn} THEN NULL ELSE ${reread.sentiment}::text END`,
               emotion: sql`CASE WHEN ${items.isOwn} THEN NULL ELSE ${reread.emotion}::text END`,
@@ -503,7 +504,9 @@ async function applyDelivery(db: Db, object: ObjectRow, e: InboundChange) {
 function changeNeeded(e: InboundChange) {
   switch (e.change) {
     case 'edited':
-      return sql`${items.text} IS DISTINCT FROM ${e.text ?? ''}`;
+      return e.rating === undefined
+        ? sql`${items.text} IS DISTINCT FROM ${e.text ?? ''}`
+        : sql`(${items.text} IS DISTINCT FROM ${e.text ?? ''} OR ${items.rating} IS DISTINCT FROM ${e.rating})`;
     case 'deleted':
       return eq(items.isDeleted, false);
     case 'restored':

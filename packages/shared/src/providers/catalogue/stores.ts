@@ -54,7 +54,11 @@ export const storesAndMaps = {
     length: { comment: GOOGLE_PLAY_REPLY_LENGTH },
     upload: {},
     reactions: null,
-    connect: 'oauth',
+    formHint: {
+      ru: 'Загрузите JSON-ключ сервисного аккаунта с доступом к приложению и укажите имя пакета. Google отдаёт отзывы только за последние 7 дней.',
+      en: 'Upload the JSON key of a service account with access to the app and enter the package name. Google gives reviews of the last 7 days only.',
+    },
+    connect: 'credentials',
   },
 
   appfollow: {

@@ -1,0 +1,181 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StoreTestbed, until } from '../../../test/store-testbed';
+import { objects, outbox } from '../../db/schema';
+import { GooglePlayEmulator } from './emulator';
+
+// Google Play against its emulator over real HTTP (issue 19, PROVIDERS.md §6a): connecting with a
+// service-account key (JWT bearer grant), reviews of the last 7 days by interval polling, edits updating
+// the item, replies (350 characters) through the outbox with 429, and a revoked key as the account's error.
+
+let emu: GooglePlayEmulator;
+const w = new StoreTestbed('googleplay', () => emu.env);
+beforeAll(async () => {
+  emu = await GooglePlayEmulator.start();
+  await w.start();
+});
+afterAll(async () => {
+  await w.close();
+  await emu.close();
+});
+
+let seq = 0;
+function newApp() {
+  seq += 1;
+  const packageName = `com.example.app${seq}`;
+  const key = emu.addServiceAccount([packageName]);
+  return { packageName, ...key };
+}
+
+describe('connecting', () => {
+  it('refuses what is not a service-account key, a broken key, a key without access; stores nothing', async () => {
+    const before = await w.db().select().from(objects).where(eq(objects.spaceId, w.spaceId));
+    const app = newApp();
+    const cases: Array<[Record<string, string>, RegExp]> = [
+      [
+        { package_name: app.packageName, service_account_json: 'not json' },
+        /service-account|сервисного аккаунта/,
+      ],
+      [
+        { package_name: app.packageName, service_account_json: JSON.stringify({ type: 'authorized_user' }) },
+        /service-account|сервисного аккаунта/,
+      ],
+      [
+        {
+          package_name: app.packageName,
+          service_account_json: JSON.stringify({
+            ...JSON.parse(app.json),
+            private_key: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n',
+          }),
+        },
+        /BEGIN/,
+      ],
+      [{ package_name: 'com.other.app', service_account_json: app.json }, /does not have permission/],
+    ];
+    for (const [credentials, error] of cases) {
+      const res = await w.connect(credentials);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error).toMatch(error);
+    }
+    emu.revoke(app.email);
+    const revoked = await w.connect({ package_name: app.packageName, service_account_json: app.json });
+    expect(revoked.json().error).toContain('Invalid grant');
+    expect(await w.db().select().from(objects).where(eq(objects.spaceId, w.spaceId))).toHaveLength(
+      before.length,
+    );
+  });
+
+  it('signs a JWT the token endpoint accepts and imports the reviews of the last 7 days', async () => {
+    const app = newApp();
+    emu.review(app.packageName, {
+      text: 'Старый отзыв',
+      starRating: 3,
+      modifiedAt: emu.clock - 8 * 86_400_000,
+    });
+    const fresh = emu.review(app.packageName, {
+      text: 'Падает при запуске',
+      starRating: 2,
+      authorName: 'Иван',
+    });
+    const row = await w.connectOk({ package_name: app.packageName, service_account_json: app.json });
+    expect(row).toMatchObject({
+      provider: 'googleplay',
+      externalId: app.packageName,
+      updatesMode: 'polling',
+    });
+    const token = emu.calls.find((c) => c.path === '/token')!;
+    expect(token.body).toMatchObject({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer' });
+    const stored = await w.itemsOf(row.id);
+    expect(stored.map((i) => [i.externalId, i.kind, i.text, i.rating])).toEqual([
+      [fresh.reviewId, 'review', 'Падает при запуске', 2],
+    ]);
+  });
+});
+
+describe('polling, edits, replies', () => {
+  it('polls on its interval, ingests once across restarts, updates an edited review, replies within 350 characters after a 429', async () => {
+    await w.newSpace();
+    const app = newApp();
+    const row = await w.connectOk({ package_name: app.packageName, service_account_json: app.json });
+    await w.startPolling('gp-node-1');
+    await w.untilWaits(1);
+    // The interval (GOOGLEPLAY_POLL_S, 300 s) with ±10 % jitter.
+    expect(w.waits[0]).toBeGreaterThanOrEqual(270_000);
+    expect(w.waits[0]).toBeLessThanOrEqual(330_000);
+
+    const review = emu.review(app.packageName, { text: 'Нет тёмной темы', starRating: 3 });
+    emu.rateLimitNext(30);
+    w.release();
+    await w.untilWaits(2);
+    expect(w.waits[1]).toBe(30_000); // Retry-After
+    w.release();
+    const item = await until(() => w.item(row.id, review.reviewId));
+    expect(item).toMatchObject({ text: 'Нет тёмной темы', rating: 3, kind: 'review' });
+    expect(emu.calls.filter((c) => c.path.endsWith('/reviews')).at(-1)!.query).toMatchObject({
+      maxResults: '100',
+    });
+
+    // A restart: another node takes over from the stored cursor; nothing is stored twice.
+    await w.stopPolling();
+    await w.startPolling('gp-node-2');
+    await until(async () => (await w.account(row.id)).pollLeaseNode === 'gp-node-2');
+    const waited = w.waits.length;
+    await w.untilWaits(waited + 1);
+    expect((await w.itemsOf(row.id)).filter((i) => i.externalId === review.reviewId)).toHaveLength(1);
+
+    // The user edits the review: the same item changes, text and stars.
+    emu.review(app.packageName, {
+      reviewId: review.reviewId,
+      text: 'Тёмная тема есть, спасибо',
+      starRating: 5,
+    });
+    w.release();
+    await until(async () => (await w.item(row.id, review.reviewId))?.rating === 5);
+    const edited = (await w.item(row.id, review.reviewId))!;
+    expect(edited).toMatchObject({ id: item.id, text: 'Тёмная тема есть, спасибо' });
+    expect(edited.editedAt).not.toBeNull();
+    await w.stopPolling();
+
+    // The reply limit comes from the shared table: 351 characters are refused before anything is queued.
+    const tooLong = await w.reply(item.id, 'а'.repeat(351));
+    expect(tooLong.statusCode).toBe(400);
+    const sent = await w.reply(item.id, 'Спасибо за отзыв!');
+    expect(sent.statusCode, sent.body).toBe(200);
+    emu.rateLimitNext(45);
+    await w.drain();
+    const [pending] = await w.db().select().from(outbox).where(eq(outbox.itemId, sent.json().reply.id));
+    expect(pending!.runAt.getTime()).toBe(w.clock + 45_000);
+    await w.drain(45_000);
+    expect(emu.replies().at(-1)).toMatchObject({
+      path: `/androidpublisher/v3/applications/${app.packageName}/reviews/${encodeURIComponent(review.reviewId)}:reply`,
+      body: { replyText: 'Спасибо за отзыв!' },
+    });
+    const reply = (await w.item(row.id, `${review.reviewId}:reply`))!;
+    expect(reply).toMatchObject({ isOwn: true, delivery: 'sent' });
+
+    // The developer reply comes back in the next poll: still one reply.
+    await w.startPolling('gp-node-3');
+    await w.untilWaits(w.waits.length + 1);
+    await w.stopPolling();
+    expect((await w.itemsOf(row.id)).map((i) => i.externalId)).toEqual([
+      review.reviewId,
+      `${review.reviewId}:reply`,
+    ]);
+  });
+
+  it('a revoked key becomes the account error; polling stops', async () => {
+    await w.newSpace();
+    const app = newApp();
+    const row = await w.connectOk({ package_name: app.packageName, service_account_json: app.json });
+    emu.revoke(app.email);
+    await w.startPolling('gp-node-revoked');
+    const broken = await until(async () => {
+      const account = await w.account(row.id);
+      return account.error ? account : null;
+    });
+    await w.stopPolling();
+    expect(broken.error).toContain('Invalid grant');
+    const errors = await w.t.app.inject({ url: '/v1/errors', headers: w.headers });
+    expect(errors.json().items).toContainEqual(expect.objectContaining({ id: row.id }));
+  });
+});

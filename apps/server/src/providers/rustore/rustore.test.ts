@@ -1,0 +1,140 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StoreTestbed, until } from '../../../test/store-testbed';
+import { objects, outbox } from '../../db/schema';
+import { RuStoreEmulator } from './emulator';
+
+// RuStore against its emulator over real HTTP (issue 20, PROVIDERS.md §6d): connecting with a Public API
+// key (signed auth), comments by interval polling with a cursor, edits updating the item, replies (500
+// characters) through the outbox with 429 and token expiry, and a revoked key as the account's error.
+
+let emu: RuStoreEmulator;
+const w = new StoreTestbed('rustore', () => emu.env);
+beforeAll(async () => {
+  emu = await RuStoreEmulator.start();
+  await w.start();
+});
+afterAll(async () => {
+  await w.close();
+  await emu.close();
+});
+
+let seq = 0;
+function newApp() {
+  seq += 1;
+  const packageName = `ru.example.app${seq}`;
+  return { packageName, ...emu.addKey([packageName]) };
+}
+const credentialsOf = (app: ReturnType<typeof newApp>) => ({
+  package_name: app.packageName,
+  key_id: app.keyId,
+  private_key: app.privateKey,
+});
+
+describe('connecting', () => {
+  it('refuses a broken key, a wrong key, an app without access; stores nothing', async () => {
+    const before = await w.db().select().from(objects).where(eq(objects.spaceId, w.spaceId));
+    const app = newApp();
+    const other = newApp();
+    const cases: Array<[Record<string, string>, RegExp]> = [
+      [{ ...credentialsOf(app), private_key: 'not a key' }, /BEGIN/],
+      [{ ...credentialsOf(app), private_key: other.privateKey }, /Неверная подпись/],
+      [{ ...credentialsOf(app), package_name: other.packageName }, /Нет доступа к приложению/],
+    ];
+    for (const [credentials, error] of cases) {
+      const res = await w.connect(credentials);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error).toMatch(error);
+    }
+    expect(await w.db().select().from(objects).where(eq(objects.spaceId, w.spaceId))).toHaveLength(
+      before.length,
+    );
+  });
+
+  it('signs keyId + timestamp, sends the token as Public-Token, imports the comments', async () => {
+    const app = newApp();
+    const first = emu.comment(app.packageName, { text: 'Норм', rating: 4 });
+    const row = await w.connectOk(credentialsOf(app));
+    expect(row).toMatchObject({ provider: 'rustore', externalId: app.packageName, updatesMode: 'polling' });
+    const auth = emu.calls.filter((c) => c.path === '/public/auth/').at(-1)!;
+    expect(auth.body).toMatchObject({ keyId: app.keyId, signature: expect.any(String) });
+    const list = emu.calls.filter((c) => c.path.endsWith('/comment')).at(-1)!;
+    expect(list.token).toMatch(/^jwe\./);
+    const stored = await w.itemsOf(row.id);
+    expect(stored.map((i) => [i.externalId, i.kind, i.text, i.rating])).toEqual([
+      [String(first.commentId), 'review', 'Норм', 4],
+    ]);
+  });
+});
+
+describe('polling, edits, replies', () => {
+  it('polls on its interval with a cursor, survives a restart, updates an edited review, replies after a 429 and a token expiry', async () => {
+    await w.newSpace();
+    const app = newApp();
+    const row = await w.connectOk(credentialsOf(app));
+    await w.startPolling('rs-node-1');
+    await w.untilWaits(1);
+    expect(w.waits[0]).toBeGreaterThanOrEqual(270_000); // RUSTORE_POLL_S 300 s, ±10 %
+    expect(w.waits[0]).toBeLessThanOrEqual(330_000);
+
+    const comment = emu.comment(app.packageName, { text: 'Вылетает', rating: 1 });
+    emu.rateLimitNext(20);
+    w.release();
+    await w.untilWaits(2);
+    expect(w.waits[1]).toBe(20_000);
+    w.release();
+    const id = String(comment.commentId);
+    const item = await until(() => w.item(row.id, id));
+    expect(item).toMatchObject({ text: 'Вылетает', rating: 1 });
+    expect(Number((await w.account(row.id)).pollCursor)).toBe(Date.parse(comment.updatedAt));
+
+    await w.stopPolling();
+    await w.startPolling('rs-node-2');
+    await w.untilWaits(w.waits.length + 1);
+    expect((await w.itemsOf(row.id)).filter((i) => i.externalId === id)).toHaveLength(1);
+
+    emu.comment(app.packageName, { commentId: comment.commentId, text: 'Починили, спасибо', rating: 5 });
+    w.release();
+    await until(async () => (await w.item(row.id, id))?.rating === 5);
+    expect(await w.item(row.id, id)).toMatchObject({ id: item.id, text: 'Починили, спасибо' });
+    await w.stopPolling();
+
+    expect((await w.reply(item.id, 'я'.repeat(501))).statusCode).toBe(400);
+    const sent = await w.reply(item.id, 'Рады, что всё работает!');
+    expect(sent.statusCode, sent.body).toBe(200);
+    emu.rateLimitNext(30);
+    await w.drain();
+    const [pending] = await w.db().select().from(outbox).where(eq(outbox.itemId, sent.json().reply.id));
+    expect(pending!.runAt.getTime()).toBe(w.clock + 30_000);
+    // The token outlives its 900 s meanwhile: a new one is signed and the reply goes.
+    emu.expireTokens();
+    const auths = emu.calls.filter((c) => c.path === '/public/auth/').length;
+    await w.drain(30_000);
+    expect(emu.calls.filter((c) => c.path === '/public/auth/').length).toBe(auths + 1);
+    const call = emu.feedbackCalls().at(-1)!;
+    expect(call).toMatchObject({
+      path: `/public/v1/application/${app.packageName}/feedback`,
+      query: { commentId: id },
+      body: { message: 'Рады, что всё работает!' },
+    });
+    const [feedback] = [...emu.feedback.values()].filter((f) => f.commentId === comment.commentId);
+    const reply = (await w.item(row.id, `feedback:${feedback!.id}`))!;
+    expect(reply).toMatchObject({ isOwn: true, delivery: 'sent', text: 'Рады, что всё работает!' });
+  });
+
+  it('a revoked key becomes the account error', async () => {
+    await w.newSpace();
+    const app = newApp();
+    const row = await w.connectOk(credentialsOf(app));
+    emu.revoke(app.keyId);
+    await w.startPolling('rs-node-revoked');
+    const broken = await until(async () => {
+      const account = await w.account(row.id);
+      return account.error ? account : null;
+    });
+    await w.stopPolling();
+    expect(broken.error).toContain('Ключ не найден или отозван');
+    const errors = await w.t.app.inject({ url: '/v1/errors', headers: w.headers });
+    expect(errors.json().items).toContainEqual(expect.objectContaining({ id: row.id }));
+  });
+});

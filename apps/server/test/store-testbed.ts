@@ -1,0 +1,144 @@
+import type { ProviderId } from '@otklik/shared';
+import { and, asc, eq } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { items, objects } from '../src/db/schema';
+import { PollingManager } from '../src/jobs/pollers';
+import { buildWorker, buildWorkspace } from '../src/modules/inbox/actions/test-helpers';
+import { createTestApp, type TestApp } from './harness';
+
+// TEST-ONLY: an app wired to an app store's emulator (Google Play, RuStore), the polling manager with a
+// wait the test releases by hand (so interval polling and Retry-After waits take no real time), and the
+// steps the store tests repeat: connect, read an account's items, reply, drain the outbox.
+
+export class StoreTestbed {
+  t!: TestApp;
+  headers: Record<string, string> = {};
+  spaceId = 0;
+  /** The outbox worker's clock. */
+  clock = Date.now();
+  /** The waits the polling manager asked for (ms), in order. */
+  readonly waits: number[] = [];
+  private releases: Array<() => void> = [];
+  private manager: PollingManager | undefined;
+
+  constructor(
+    private readonly provider: ProviderId,
+    private readonly env: () => Record<string, string>,
+  ) {}
+
+  db() {
+    return this.t.deps.database.db;
+  }
+
+  async start() {
+    this.t = await createTestApp({ PROVIDER_UPDATES: 'auto', ...this.env() });
+    await this.newSpace();
+  }
+
+  /** A fresh space (and its administrator): the polling manager then sees only its accounts. */
+  async newSpace() {
+    const admin = await buildWorkspace(this.t);
+    this.headers = admin.headers;
+    this.spaceId = admin.space.id;
+    this.waits.length = 0;
+  }
+
+  async close() {
+    await this.stopPolling();
+    await this.t.close();
+  }
+
+  connect(credentials: Record<string, string>) {
+    return this.t.app.inject({
+      method: 'POST',
+      url: '/v1/objects',
+      headers: this.headers,
+      payload: { provider: this.provider, credentials },
+    });
+  }
+
+  async connectOk(credentials: Record<string, string>) {
+    const res = await this.connect(credentials);
+    expect(res.statusCode, res.body).toBe(200);
+    return this.account(res.json().id as number);
+  }
+
+  async account(id: number) {
+    const [row] = await this.db().select().from(objects).where(eq(objects.id, id));
+    return row!;
+  }
+
+  itemsOf(objectId: number) {
+    return this.db().select().from(items).where(eq(items.objectId, objectId)).orderBy(asc(items.id));
+  }
+
+  async item(objectId: number, externalId: string) {
+    const [row] = await this.db()
+      .select()
+      .from(items)
+      .where(and(eq(items.objectId, objectId), eq(items.externalId, externalId)));
+    return row;
+  }
+
+  async reply(itemId: number, text: string) {
+    return this.t.app.inject({
+      method: 'POST',
+      url: `/v1/items/${itemId}/reply`,
+      headers: this.headers,
+      payload: { text },
+    });
+  }
+
+  /** Runs what is due: `advanceMs` moves the worker's clock (rate-limit waits), otherwise one second. */
+  drain(advanceMs?: number) {
+    this.clock = advanceMs === undefined ? Math.max(this.clock, Date.now()) + 1_000 : this.clock + advanceMs;
+    return buildWorker(this.t, { spaceIds: [this.spaceId], now: () => new Date(this.clock) }).drain();
+  }
+
+  /** The polling manager of this space; each of its waits blocks until `release()`. */
+  async startPolling(nodeId = `store-${Date.now()}`) {
+    this.manager = new PollingManager({ ...this.t.deps, db: this.db() }, nodeId, {
+      spaceIds: [this.spaceId],
+      wait: (ms, signal) =>
+        new Promise<void>((resolve) => {
+          this.waits.push(ms);
+          this.releases.push(resolve);
+          signal.addEventListener('abort', () => resolve(), { once: true });
+        }),
+    });
+    await this.manager.scan();
+    return this.manager;
+  }
+
+  async stopPolling() {
+    const manager = this.manager;
+    this.manager = undefined;
+    if (!manager) return;
+    const stopping = manager.stop();
+    this.release();
+    await stopping;
+  }
+
+  /** Lets the polling loop past the wait it is in. */
+  release() {
+    const pending = this.releases;
+    this.releases = [];
+    for (const resolve of pending) resolve();
+  }
+
+  /** Waits until the polling manager is waiting for the `n`-th time (a round finished). */
+  untilWaits(n: number) {
+    return until(() => Promise.resolve(this.waits.length >= n));
+  }
+}
+
+/** Polls a condition (bounded) while background work (the polling loop) runs. */
+export async function until<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 5_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
