@@ -1,7 +1,7 @@
 import { getProvider, isProviderId, PROVIDER_IDS, type ProviderId } from '@otklik/shared';
 import { avitoConnector } from './avito/connector';
-import { facebookConnector } from './facebook/connector';
 import { discordConnector } from './discord/connector';
+import { facebookConnector } from './facebook/connector';
 import { createIngestConnector } from './generic/connector';
 import { googleplayConnector } from './googleplay/connector';
 import { maxConnector } from './max/connector';
