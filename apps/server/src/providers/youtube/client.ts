@@ -101,9 +101,12 @@ export function grantFailure(response: Response, body: unknown): ConnectorError 
   if (response.status === 429)
     return new ConnectorError('rate_limited', 'Google OAuth: too many requests', {
       retryAfterSeconds: retryAfterOf(response),
+      reason: { key: 'failure.rateLimited' },
     });
   if (response.status >= 500)
-    return new ConnectorError('temporary', `Google OAuth answered HTTP ${response.status}`);
+    return new ConnectorError('temporary', `Google OAuth answered HTTP ${response.status}`, {
+      reason: { key: 'failure.temporary' },
+    });
   const text = grant.error_description || grant.error || `Google OAuth answered HTTP ${response.status}`;
   return new ConnectorError('auth', text, {
     reason: { key: 'failure.accessRevoked', params: network, detail: text },
