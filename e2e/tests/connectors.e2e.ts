@@ -151,8 +151,8 @@ describe('connectors: Telegram and VK through the UI, live messages, replies rea
       const ready = page.getByTestId('providers-ready');
       await ready.getByTestId('provider-telegram').waitFor();
       await ready.getByTestId('provider-vk').waitFor();
-      expect(await ready.getByTestId('provider-tiktok').count()).toBe(0);
-      await page.getByTestId('providers-soon').getByTestId('provider-tiktok').waitFor();
+      expect(await ready.getByTestId('provider-ok').count()).toBe(0);
+      await page.getByTestId('providers-soon').getByTestId('provider-ok').waitFor();
 
       // The form comes from CONNECT_FIELDS: the token is a password field with @BotFather's hint.
       const form = await openConnectForm(page, 'telegram');
