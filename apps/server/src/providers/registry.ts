@@ -9,6 +9,7 @@ import { rustoreConnector } from './rustore/connector';
 import { sandboxConnector } from './sandbox/connector';
 import { telegramConnector } from './telegram/connector';
 import { tiktokConnector } from './tiktok/connector';
+import { tpulseConnector } from './tpulse/connector';
 import type { Connector } from './types';
 import { viberConnector } from './viber/connector';
 import { vkConnector } from './vk/connector';
@@ -47,6 +48,8 @@ register(rustoreConnector);
 for (const id of PROVIDER_IDS.filter((p) => getProvider(p).connect === 'ingest_token')) {
   register(createIngestConnector(id));
 }
+// Pulse: the generic ingestion connector plus its sign-in (SPEC §7 POST v1/tpulse/check_auth).
+register(tpulseConnector);
 
 /** The connector of a provider, or undefined when the network is not connected to anything yet. */
 export function getConnector(provider: string): Connector | undefined {
