@@ -4,6 +4,7 @@ import { discordConnector } from './discord/connector';
 import { facebookConnector } from './facebook/connector';
 import { createIngestConnector } from './generic/connector';
 import { googleplayConnector } from './googleplay/connector';
+import { jivoConnector } from './jivo/connector';
 import { maxConnector } from './max/connector';
 import { rustoreConnector } from './rustore/connector';
 import { sandboxConnector } from './sandbox/connector';
@@ -45,6 +46,7 @@ register(discordConnector);
 register(youtubeConnector);
 register(googleplayConnector);
 register(rustoreConnector);
+register(jivoConnector);
 for (const id of PROVIDER_IDS.filter((p) => getProvider(p).connect === 'ingest_token')) {
   register(createIngestConnector(id));
 }
