@@ -1,3 +1,4 @@
+import { AppError } from '../../http/errors';
 import { type Connector, type ConnectorContext, ConnectorError, WebhookRejected } from '../types';
 import { webhookUrl } from '../updates';
 import { type JivoAuth, sendBotMessage } from './client';
@@ -18,9 +19,11 @@ const auth = (ctx: Pick<ConnectorContext, 'config' | 'fetch' | 'credentials'>): 
   token: ctx.credentials.token ?? '',
 });
 
-const refused = (what: string) =>
-  new ConnectorError('permanent', `Jivo: ${what}`, {
-    reason: { key: 'failure.badAnswer', params: { network: 'Jivo' }, detail: what },
+/** A field that cannot be part of Jivo's endpoint: the form marks it, in the reader's language. */
+const invalidField = (name: string) =>
+  new AppError(400, 'field.invalid', {
+    errorType: 'validation',
+    fields: { [`credentials.${name}`]: 'field.invalid' },
   });
 
 export const jivoConnector: Connector = {
@@ -33,9 +36,8 @@ export const jivoConnector: Connector = {
   async verifyCredentials(_ctx, input) {
     const providerId = input.provider_id ?? '';
     const token = input.token ?? '';
-    if (!URL_SAFE.test(providerId)) throw refused('provider_id must be letters, digits, "-" or "_"');
-    if (!URL_SAFE.test(token) || token.length < 8)
-      throw refused('the token must be 8–128 letters, digits, "-" or "_"');
+    if (!URL_SAFE.test(providerId)) throw invalidField('provider_id');
+    if (!URL_SAFE.test(token) || token.length < 8) throw invalidField('token');
     return {
       externalId: providerId,
       name: `Jivo ${providerId}`,

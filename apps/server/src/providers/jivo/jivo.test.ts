@@ -121,6 +121,10 @@ describe('connecting', () => {
       payload: { provider: 'jivo', credentials: { provider_id: 'otklik', token: 'a/b' } },
     });
     expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({
+      error_type: 'validation',
+      fields: { 'credentials.token': expect.any(String) },
+    });
     expect(await db().select().from(objects).where(eq(objects.spaceId, spaceId))).toHaveLength(before.length);
   });
 });

@@ -155,4 +155,34 @@ describe('POST /v1/tpulse/check_auth', () => {
     const unsealed = await checkAuth(signPulseCheck(SECRET, payload('made-up-state')));
     expect(unsealed.json()).toMatchObject({ error_type: 'invalid_state' });
   });
+
+  it('without the partner secret: no sign-in offered, every check refused, ingestion as before', async () => {
+    const plain = await createTestApp({ TPULSE_CHECK_SECRET: '' });
+    try {
+      const other = await buildWorkspace(plain);
+      const offered = await plain.app.inject({ url: '/v1/providers/connectable', headers: other.headers });
+      expect(offered.json().items.find((p: { id: string }) => p.id === 'tpulse')).toMatchObject({
+        connect: 'ingest_token',
+        oauth: false,
+      });
+      const res = await plain.app.inject({
+        method: 'POST',
+        url: '/v1/tpulse/check_auth',
+        headers: other.headers,
+        payload: { check: signPulseCheck(SECRET, payload('any-state')) },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error_type: 'invalid_check' });
+      const byToken = await plain.app.inject({
+        method: 'POST',
+        url: '/v1/objects',
+        headers: other.headers,
+        payload: { provider: 'tpulse' },
+      });
+      expect(byToken.statusCode, byToken.body).toBe(200);
+      expect(byToken.json().ingest_token).toMatch(/^otk_/);
+    } finally {
+      await plain.close();
+    }
+  });
 });
