@@ -145,6 +145,31 @@ describe('receiving', () => {
     expect(stored.map((m) => [m.externalId, m.text])).toEqual([[first.id, 'Здравствуйте, где мой заказ?']]);
   });
 
+  it('keeps a file the client sends as a link, with its caption', async () => {
+    const bot = await connectBot();
+    const status = await emu.event(bot.webhookUrl, {
+      event: 'CLIENT_MESSAGE',
+      id: `photo-${bot.id}`,
+      client_id: bot.client,
+      chat_id: bot.chat,
+      sender: { id: Number(bot.client), name: 'Анна' },
+      message: {
+        type: 'PHOTO',
+        file: 'https://files.jivosite.com/p.jpg',
+        text: 'Вот чек',
+        timestamp: 1_665_415_879,
+      },
+    });
+    expect(status).toBe(200);
+    const chat = (await chatOf(bot.id, bot.chat))!;
+    const [stored] = await messagesOf(chat.id);
+    expect(stored).toMatchObject({
+      text: 'Вот чек',
+      attachments: [{ type: 'image', url: 'https://files.jivosite.com/p.jpg' }],
+      createdAt: new Date(1_665_415_879_000),
+    });
+  });
+
   it('refuses a call without the right secret (403) and stores nothing', async () => {
     const bot = await connectBot();
     const bare = bot.webhookUrl.split('?')[0]!;
