@@ -162,6 +162,15 @@ const envSchema = z.object({
   /** The shortest wait between two polls of one channel, seconds (longer as the day's quota is used). */
   YOUTUBE_POLL_INTERVAL_S: z.coerce.number().int().min(1).default(60),
   VIBER_API_URL: z.string().url().default('https://chatapi.viber.com'),
+  /**
+   * Pulse sign-in (POST v1/tpulse/check_auth, providers/tpulse/check.ts): the secret the partner signs
+   * its `check` with, and where its sign-in page lives. Without the secret Pulse connects by ingest token
+   * only. Both are our own contract, UNCONFIRMED against anything Pulse publishes.
+   */
+  TPULSE_CHECK_SECRET: z.string().optional(),
+  TPULSE_AUTH_URL: z.string().url().default('https://www.tbank.ru/invest/social/otklik-connect/'),
+  /** Jivo Bot API (providers/jivo): replies go to `{base}/webhooks/{provider_id}/{token}`. */
+  JIVO_API_URL: z.string().url().default('https://bot.jivosite.com'),
   /** Discord REST (`{base}/api/v10`) and the Gateway websocket (PROVIDERS §7c). */
   DISCORD_API_URL: z.string().url().default('https://discord.com'),
   DISCORD_GATEWAY_URL: z.string().url().default('wss://gateway.discord.gg'),

@@ -322,6 +322,7 @@ const ru = {
   'account.userTokenRequired':
     'Для этого действия нужен ключ администратора сообщества ВКонтакте: добавьте его в настройках аккаунта',
   'ingest.invalidToken': 'Неверный токен API приёма',
+  'tpulse.invalidCheck': 'Пульс не подтвердил вход: проверка неверна или устарела, войдите снова',
   'sandbox.notFound': 'Страница песочницы не найдена',
   'sandbox.notYours': 'Можно изменять только свои записи',
   'sandbox.blocked': 'Аккаунт заблокировал вас: писать сюда нельзя',
@@ -844,6 +845,8 @@ const en: Record<MessageKey, string> = {
   'account.userTokenRequired':
     'This action needs a VK community admin user token: add it in the account settings',
   'ingest.invalidToken': 'Invalid ingestion API token',
+  'tpulse.invalidCheck':
+    'Pulse did not confirm the sign-in: the check is wrong or out of date, sign in again',
   'sandbox.notFound': 'Sandbox page not found',
   'sandbox.notYours': 'You can only change your own entries',
   'sandbox.blocked': 'The account has blocked you from writing here',

@@ -1,7 +1,9 @@
 import { isProviderId, type ProviderId } from '@otklik/shared';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { objects } from '../db/schema';
 import type { AppDeps } from '../http/app';
 import { type AuthContext, requireAuth } from '../http/auth';
 import { AppError } from '../http/errors';
@@ -10,6 +12,7 @@ import { spaceForNewAccount } from '../modules/objects/policy';
 import { presentAccount } from '../modules/objects/presenter';
 import { loadActor } from '../modules/spaces/actor';
 import { getConnector } from './registry';
+import { PulseCheckRefused, verifyPulseCheck } from './tpulse/check';
 
 const STATE_TTL_MS = 10 * 60_000;
 
@@ -47,6 +50,17 @@ export async function registerOAuthConnectRoutes(
     if (redirectUri.split('?')[0] !== expected) {
       throw new AppError(400, 'error.invalidRedirectUri', { errorType: 'invalid_redirect_uri' });
     }
+  };
+
+  const invalidState = () => new AppError(400, 'error.invalidState', { errorType: 'invalid_state' });
+
+  /** The sealed state names this provider, this user, a live moment and a space they may still add to. */
+  const connectingActor = async (auth: AuthContext, provider: ProviderId, state: ConnectState) => {
+    if (state.provider !== provider || state.userId !== auth.user.id || state.expiresAt < Date.now())
+      throw invalidState();
+    const actor = await loadActor(db, auth.user);
+    spaceForNewAccount(actor, state.spaceId);
+    return actor;
   };
 
   app.get(
@@ -104,17 +118,8 @@ export async function registerOAuthConnectRoutes(
       if (req.body.error) throw new AppError(400, 'error.accessDenied', { errorType: 'access_denied' });
       if (!req.body.code) throw new AppError(400, 'error.missingCode', { errorType: 'missing_code' });
       const state = openState(deps.sealer.open.bind(deps.sealer), req.body.state);
-      if (
-        !state ||
-        state.provider !== provider ||
-        state.userId !== req.auth!.user.id ||
-        state.redirectUri !== req.body.redirect_uri ||
-        state.expiresAt < Date.now()
-      ) {
-        throw new AppError(400, 'error.invalidState', { errorType: 'invalid_state' });
-      }
-      const actor = await loadActor(db, req.auth!.user);
-      spaceForNewAccount(actor, state.spaceId);
+      if (!state || state.redirectUri !== req.body.redirect_uri) throw invalidState();
+      const actor = await connectingActor(req.auth!, provider, state);
       let verified: Awaited<ReturnType<typeof oauth.exchange>>;
       try {
         verified = await oauth.exchange(
@@ -157,6 +162,60 @@ export async function registerOAuthConnectRoutes(
         source: provider,
         object: { ...presentAccount(object), imported },
         ...(more.length > 0 ? { others: more } : {}),
+      };
+    },
+  );
+  // SPEC §7 `POST v1/tpulse/check_auth {check}`: Pulse's sign-in sends the person back to /callback/tpulse
+  // with a signed `check` (providers/tpulse/check.ts) that carries our state. A profile already connected
+  // in that space is answered with its account as it stands; a new one is connected (ingest token shown once).
+  app.post(
+    '/tpulse/check_auth',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: ['accounts'],
+        security: [{ bearer: [] }],
+        summary: 'Finish connecting a Pulse profile: the signed check Pulse sent back',
+        body: z.object({ check: z.string().min(1).max(8192) }),
+      },
+    },
+    async (req) => {
+      let checked: ReturnType<typeof verifyPulseCheck>;
+      try {
+        checked = verifyPulseCheck(deps.config, req.body.check, new Date());
+      } catch (error) {
+        if (!(error instanceof PulseCheckRefused)) throw error;
+        req.log.warn({ reason: error.message }, 'Pulse check refused');
+        throw new AppError(400, 'tpulse.invalidCheck', { errorType: 'invalid_check' });
+      }
+      const state = openState(deps.sealer.open.bind(deps.sealer), checked.state);
+      if (!state) throw invalidState();
+      const actor = await connectingActor(req.auth!, 'tpulse', state);
+      const [existing] = await db
+        .select()
+        .from(objects)
+        .where(
+          and(
+            eq(objects.spaceId, state.spaceId),
+            eq(objects.provider, 'tpulse'),
+            eq(objects.externalId, checked.account.externalId),
+          ),
+        )
+        .limit(1);
+      if (existing)
+        return { status: 'ok', source: 'tpulse', object: presentAccount(existing), existing: true };
+      const { object, imported, reveal } = await connectAccount(accountDeps, {
+        provider: 'tpulse',
+        spaceId: state.spaceId,
+        performedBy: actor.userId,
+        verified: checked.account,
+      });
+      return {
+        status: 'ok',
+        source: 'tpulse',
+        object: { ...presentAccount(object), imported },
+        existing: false,
+        ...reveal,
       };
     },
   );

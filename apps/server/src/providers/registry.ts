@@ -4,11 +4,13 @@ import { discordConnector } from './discord/connector';
 import { facebookConnector } from './facebook/connector';
 import { createIngestConnector } from './generic/connector';
 import { googleplayConnector } from './googleplay/connector';
+import { jivoConnector } from './jivo/connector';
 import { maxConnector } from './max/connector';
 import { rustoreConnector } from './rustore/connector';
 import { sandboxConnector } from './sandbox/connector';
 import { telegramConnector } from './telegram/connector';
 import { tiktokConnector } from './tiktok/connector';
+import { tpulseConnector } from './tpulse/connector';
 import type { Connector } from './types';
 import { viberConnector } from './viber/connector';
 import { vkConnector } from './vk/connector';
@@ -44,9 +46,12 @@ register(discordConnector);
 register(youtubeConnector);
 register(googleplayConnector);
 register(rustoreConnector);
+register(jivoConnector);
 for (const id of PROVIDER_IDS.filter((p) => getProvider(p).connect === 'ingest_token')) {
   register(createIngestConnector(id));
 }
+// Pulse: the generic ingestion connector plus its sign-in (SPEC §7 POST v1/tpulse/check_auth).
+register(tpulseConnector);
 
 /** The connector of a provider, or undefined when the network is not connected to anything yet. */
 export function getConnector(provider: string): Connector | undefined {

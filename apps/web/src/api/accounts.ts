@@ -129,6 +129,13 @@ export interface OAuthConnectBody {
   state?: string;
 }
 
+/** SPEC §7 POST v1/tpulse/check_auth: Pulse's signed check becomes a connected (or the existing) account. */
+export const finishPulseCheck = (check: string) =>
+  api.post<{ status: 'ok'; source: string; object: ConnectedAccount; existing: boolean }>(
+    '/v1/tpulse/check_auth',
+    { check },
+  );
+
 /** docs/product/api.md POST v1/{provider}/auth: the popup's code becomes a connected account. */
 export const finishAccountOAuth = (provider: string, body: OAuthConnectBody) =>
   api.post<{ status: 'ok'; source: string; object: ConnectedAccount }>(`/v1/${provider}/auth`, body);

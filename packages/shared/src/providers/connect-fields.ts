@@ -60,6 +60,29 @@ export const CONNECT_FIELDS: Partial<Record<ProviderId, ConnectField[]>> = {
       },
     ),
   ],
+  jivo: [
+    field(
+      'provider_id',
+      { ru: 'ID провайдера ботов в Jivo', en: 'Jivo bot provider ID' },
+      {
+        hint: {
+          ru: 'Его выдаёт Jivo по запросу на подключение своего бота.',
+          en: 'Jivo issues it when you ask to connect your own bot (Bot API).',
+        },
+      },
+    ),
+    field(
+      'token',
+      { ru: 'Токен бота', en: 'Bot token' },
+      {
+        secret: true,
+        hint: {
+          ru: 'Токен, согласованный с Jivo: с ним ответы операторов уходят в чаты Jivo.',
+          en: "The token agreed with Jivo: operators' answers go to Jivo's chats with it.",
+        },
+      },
+    ),
+  ],
   viber: [
     field(
       'auth_token',

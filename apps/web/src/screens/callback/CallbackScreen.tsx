@@ -3,7 +3,7 @@ import { pathFor } from '@otklik/shared/routes';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { finishAccountOAuth } from '../../api/accounts';
+import { finishAccountOAuth, finishPulseCheck } from '../../api/accounts';
 import { ApiError } from '../../api/client';
 import type { ConnectedAccount } from '../../api/inboxTypes';
 import { api } from '../../api/instance';
@@ -17,12 +17,14 @@ import { useInboxT } from '../../features/inbox/i18n';
 import { useMessage } from '../../i18n/useLocale';
 import { writeStorage } from '../../lib/storage';
 import {
+  type CallbackOutcome,
   callbackOutcome,
   callbackRedirectUri,
   isPopupWindow,
   POPUP_RESULT_KEY,
   type PopupResult,
   providerOfCallbackPath,
+  pulseCheckOf,
   serializePopupResult,
 } from './popupResult';
 import SlackCallback from './SlackCallback';
@@ -61,7 +63,11 @@ function AccountCallback() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per callback address
   useEffect(() => {
     let cancelled = false;
-    const outcome = callbackOutcome(new URLSearchParams(location.search));
+    const query = new URLSearchParams(location.search);
+    const check = provider === 'tpulse' ? pulseCheckOf(query) : null;
+    const outcome: CallbackOutcome = check
+      ? { kind: 'exchange', code: check, state: undefined }
+      : callbackOutcome(query);
     const popup = isPopupWindow(window);
 
     const me = queryClient
@@ -97,11 +103,15 @@ function AccountCallback() {
     } else {
       let exchange = exchanges.get(outcome.code);
       if (!exchange) {
-        exchange = finishAccountOAuth(provider, {
-          code: outcome.code,
-          state: outcome.state,
-          redirect_uri: callbackRedirectUri(window.location.href),
-        }).then((answer) => ({ ...answer.object }));
+        exchange = (
+          check
+            ? finishPulseCheck(check)
+            : finishAccountOAuth(provider, {
+                code: outcome.code,
+                state: outcome.state,
+                redirect_uri: callbackRedirectUri(window.location.href),
+              })
+        ).then((answer) => ({ ...answer.object }));
         exchanges.set(outcome.code, exchange);
       }
       exchange.then(

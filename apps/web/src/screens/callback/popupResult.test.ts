@@ -11,6 +11,7 @@ import {
   parsePopupResult,
   popupFeatures,
   providerOfCallbackPath,
+  pulseCheckOf,
   serializePopupResult,
 } from './popupResult';
 
@@ -24,6 +25,16 @@ describe('the callback query (docs/product/errors.md provider callbacks)', () =>
       state: 's1',
     });
     expect(callbackOutcome(query('code=abc'))).toEqual({ kind: 'exchange', code: 'abc', state: undefined });
+  });
+
+  it("hands Pulse's signed check on as it is, unless Pulse refused", () => {
+    expect(pulseCheckOf(query('check=eyJhIjoxfQ.ab12'))).toBe('eyJhIjoxfQ.ab12');
+    expect(pulseCheckOf(query('error=access_denied&check=x'))).toBeNull();
+    expect(pulseCheckOf(query('code=abc'))).toBeNull();
+    expect(callbackOutcome(query('check=x'))).toEqual({
+      kind: 'failure',
+      message: { key: 'error.missingCode' },
+    });
   });
 
   it('fails with "missing code" when there is neither a code nor an error', () => {

@@ -29,7 +29,7 @@ export interface PopupResult {
 }
 
 /** The query parameters a network adds to the callback address; everything else was ours. */
-const NETWORK_PARAMS = ['code', 'state', 'error', 'error_description', 'error_reason', 'error_code'];
+const NETWORK_PARAMS = ['code', 'state', 'check', 'error', 'error_description', 'error_reason', 'error_code'];
 
 export type CallbackOutcome =
   | { kind: 'exchange'; code: string; state: string | undefined }
@@ -48,6 +48,15 @@ export function callbackOutcome(query: URLSearchParams): CallbackOutcome {
   const code = query.get('code');
   if (!code) return { kind: 'failure', message: { key: 'error.missingCode' } };
   return { kind: 'exchange', code, state: query.get('state') ?? undefined };
+}
+
+/**
+ * Pulse's sign-in sends /callback/tpulse a signed `check` (carrying our state) instead of a code: it goes
+ * to POST v1/tpulse/check_auth as it is. Null when the network refused or sent none.
+ */
+export function pulseCheckOf(query: URLSearchParams): string | null {
+  if (query.get('error')) return null;
+  return query.get('check') || null;
 }
 
 /**

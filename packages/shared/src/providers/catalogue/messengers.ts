@@ -120,8 +120,8 @@ export const messengers = {
     upload: {},
     reactions: null,
     formHint: {
-      ru: 'Укажите токен канала интеграции из настроек Jivo.',
-      en: 'Enter the integration channel token from Jivo settings.',
+      ru: 'Укажите ID провайдера ботов, выданный Jivo, и токен бота. Затем передайте Jivo адрес для событий из настроек аккаунта.',
+      en: 'Enter the bot provider ID Jivo issued and the bot token. Then give Jivo the events address from the account settings.',
     },
     connect: 'credentials',
   },

@@ -263,9 +263,9 @@ export const reviewSites = {
     upload: {},
     reactions: null,
     formHint: INGEST_HINT,
-    // Pulse has no public API: comments arrive through the generic ingestion API (issue #4). docs/product/screens-and-routes.md's
-    // /callback/tpulse and §7's POST v1/tpulse/check_auth belong to a Pulse sign-in a partner
-    // integration would add; the callback route stays registered for it.
+    // Pulse has no public API: comments arrive through the generic ingestion API (issue #4). With
+    // TPULSE_CHECK_SECRET set the account may also be connected by a Pulse sign-in: /callback/tpulse
+    // and §7's POST v1/tpulse/check_auth (apps/server/src/providers/tpulse, format UNCONFIRMED).
     connect: 'ingest_token',
   },
 } satisfies Partial<Record<ProviderId, ProviderEntry>>;
