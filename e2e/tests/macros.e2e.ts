@@ -153,8 +153,15 @@ describe('macros', () => {
     // Second and third comments: the key 1 opens the same preview.
     for (const id of itemIds.slice(1)) {
       await page.goto(`/items/${id}`);
-      await page.getByTestId('macro-menu').waitFor({ timeout: 60_000 });
-      await page.waitForTimeout(300);
+      // The digit works once the page has the space's macros: open the menu and see the macro there,
+      // close it, then press the key (pressing right after the load raced the macros' request).
+      await page.getByTestId('macro-menu').click({ timeout: 60_000 });
+      await page
+        .getByTestId('macro-menu-item')
+        .filter({ hasText: 'Поблагодарить и закрыть' })
+        .waitFor({ timeout: 60_000 });
+      await page.keyboard.press('Escape');
+      await page.getByTestId('macro-menu-item').first().waitFor({ state: 'hidden' });
       await page.locator('body').press('1');
       await page.getByTestId('macro-preview').waitFor({ timeout: 60_000 });
       await page.getByTestId('macro-run').click();

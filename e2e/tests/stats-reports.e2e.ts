@@ -70,10 +70,15 @@ describe('statistics reports', () => {
     const mail = await smtp.waitForMail({ to: 'lead@example.com', subject: /Неделя команды/ });
     expect(mail.subject).toMatch(/^Отчёт «Неделя команды» — Кофейня, \d{4}-\d{2}-\d{2} — \d{4}-\d{2}-\d{2}$/);
     expect(mail.html).toContain('Комментарии, отзывы, упоминания');
-    expect(mail.attachments).toHaveLength(1);
-    const [file] = mail.attachments;
-    expect(file!.filename).toMatch(/^report-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    // The workbook and its summary page, beside each other.
+    expect(mail.attachments.map((a) => (a.filename ?? '').replace(/\d/g, '#')).sort()).toEqual([
+      'report-####-##-##-####-##-##.html',
+      'report-####-##-##-####-##-##.xlsx',
+    ]);
+    const file = mail.attachments.find((a) => a.filename?.endsWith('.xlsx'));
     expect(file!.content.subarray(0, 2).toString()).toBe('PK'); // a zip: XLSX
+    const summary = mail.attachments.find((a) => a.filename?.endsWith('.html'));
+    expect(summary!.content.toString()).toContain('Неделя команды');
 
     const history = page.getByTestId('reports-history');
     const run = history.getByTestId('report-run').first();
