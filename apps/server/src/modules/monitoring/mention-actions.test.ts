@@ -206,3 +206,66 @@ describe('monitoring mention actions', { timeout: 120_000 }, () => {
     expect(bad.statusCode).toBe(400);
   });
 });
+
+describe('monitoring-page saved filters', { timeout: 120_000 }, () => {
+  type Filter = { id: number; name: string; query: Record<string, unknown>; route: string | null };
+  const filtersOf = async (headers: Headers) =>
+    ((await t.app.inject({ url: '/v1/config', headers })).json() as { filters: Filter[] }).filters;
+
+  it('saves the monitoring filter, lists it in the config, renames and deletes it; only its owner may', async () => {
+    const { admin, spaceId, object, queryId } = await setup();
+    const query = {
+      space_id: spaceId,
+      query_id: queryId,
+      object_id: object.id,
+      sentiment: 'negative',
+      read: 'unread',
+    };
+    const saved = await post('/v1/me/filters', admin.headers, {
+      name: 'Злые непрочитанные',
+      route: 'monitoring-page',
+      query,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const [filter] = (await filtersOf(admin.headers)).filter((f) => f.route === 'monitoring-page');
+    expect(filter).toEqual({
+      id: expect.any(Number),
+      name: 'Злые непрочитанные',
+      route: 'monitoring-page',
+      query,
+    });
+
+    // Only the monitoring screen's fields, in their shapes.
+    for (const bad of [{ sentiment: 'angry' }, { read: 'maybe' }, { status: ['new'] }]) {
+      const refused = await post('/v1/me/filters', admin.headers, {
+        name: 'x',
+        route: 'monitoring-page',
+        query: bad,
+      });
+      expect(refused.statusCode, JSON.stringify(bad)).toBe(400);
+    }
+
+    const rename = (headers: Headers, name: string) =>
+      t.app.inject({ method: 'PUT', url: `/v1/me/filters/${filter!.id}`, headers, payload: { name } });
+    const other = await buildAdmin(t, ON);
+    expect((await rename(other.headers, 'Чужое')).statusCode).toBe(404);
+    const empty = await rename({ ...admin.headers, 'accept-language': 'en' }, '  ');
+    expect(empty.statusCode).toBe(400);
+    const renamed = await rename(admin.headers, 'Негатив');
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect((renamed.json() as { items: Filter[] }).items).toEqual([{ ...filter, name: 'Негатив' }]);
+
+    const foreignDelete = await t.app.inject({
+      method: 'DELETE',
+      url: `/v1/me/filters/${filter!.id}`,
+      headers: other.headers,
+    });
+    expect(foreignDelete.statusCode).toBe(404);
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/v1/me/filters/${filter!.id}`,
+      headers: admin.headers,
+    });
+    expect((removed.json() as { items: Filter[] }).items).toEqual([]);
+  });
+});
