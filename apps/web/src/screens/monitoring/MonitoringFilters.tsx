@@ -3,7 +3,6 @@ import {
   MONITORING_READ_STATES,
   type MonitoringMentionFilter,
   type MonitoringSavedFilter,
-  monitoringMentionFilterSchema,
   providers,
   SENTIMENTS,
   savedFilterNameSchema,
@@ -21,23 +20,11 @@ import { useShell } from '../../app/shell/ShellContext';
 import { ConfirmAction } from '../../components/ConfirmAction';
 import { showError, showSaved } from '../../components/notify';
 import { useMessage } from '../../i18n/useLocale';
+import { FILTER_KEYS } from './filter';
 
 // The monitoring screen's filter (issue 21): account, network, sentiment and read state narrow the selected
 // query's mentions; the whole filter with the query can be saved as a `monitoring-page` saved filter
 // (kept per user in the config), shown as chips: a click applies it, the menu renames or deletes it.
-
-/** The filter as the address keeps it; unknown values are dropped. */
-export function filterFromParams(params: URLSearchParams): MonitoringMentionFilter {
-  const raw = Object.fromEntries(
-    ['object_id', 'provider', 'sentiment', 'read'].flatMap((k) =>
-      params.get(k) ? [[k, params.get(k)]] : [],
-    ),
-  );
-  const parsed = monitoringMentionFilterSchema.safeParse(raw);
-  return parsed.success ? parsed.data : {};
-}
-
-const FILTER_KEYS = ['object_id', 'provider', 'sentiment', 'read'] as const;
 
 export function MonitoringFilters({
   spaceId,

@@ -35,8 +35,9 @@ import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { SpaceSelect } from '../../components/SpaceSelect';
 import { useMessage } from '../../i18n/useLocale';
+import { filterFromParams } from './filter';
 import { Mentions } from './Mentions';
-import { filterFromParams, MonitoringFilters } from './MonitoringFilters';
+import { MonitoringFilters } from './MonitoringFilters';
 import { YouscanSection } from './YouscanSection';
 
 // monitoring (issue 21): the space's keyword queries on the left (unread counts), the selected query's
