@@ -216,7 +216,7 @@ describe('monitoring', () => {
     await chip.waitFor();
     await page.getByRole('button', { name: 'Сбросить' }).click();
     await expect.poll(() => mention.count()).toBe(3);
-    await chip.click();
+    await chip.getByText('Непрочитанные').click();
     await expect.poll(() => mention.count()).toBe(2);
     expect(new URL(page.url()).searchParams.get('read')).toBe('unread');
     await screenshot(page, 'monitoring-filters-ru-1381');
@@ -264,7 +264,7 @@ describe('monitoring', () => {
     await chip.waitFor();
     await page.getByText('Сбросить').click();
     await expect.poll(() => mention.count()).toBeGreaterThan(1);
-    await chip.click();
+    await chip.getByText('Непрочитанные').click();
     await expect.poll(() => mention.count()).toBe(1);
     expect(new URL(page.url()).searchParams.get('read')).toBe('unread');
     await screenshot(page, 'monitoring-filters-ru-1381');

@@ -64,12 +64,11 @@ export function MonitoringFilters({
       {saved.length > 0 && (
         <Group gap={6} wrap="wrap" aria-label={t('settings.monitoring.filters.saved')}>
           {saved.map((f) => (
-            <Group key={f.id} gap={0} wrap="nowrap">
+            <Group key={f.id} gap={0} wrap="nowrap" data-testid="monitoring-saved-filter">
               <Chip
                 size="sm"
                 checked={isActive(f.query as MonitoringSavedFilter)}
                 onChange={() => apply(f.query as MonitoringSavedFilter)}
-                data-testid="monitoring-saved-filter"
               >
                 {f.name}
               </Chip>
