@@ -237,10 +237,9 @@ describe('monitoring', () => {
     });
     const small = await phone.newPage();
     await small.goto('/monitoring');
-    await small.getByTestId('youscan-topic').click();
-    await small.getByTestId('youscan-status').filter({ hasText: 'Connected' }).waitFor();
-    await small.getByTestId('youscan-mention').first().waitFor();
-    await screenshot(small, 'youscan-en-375');
+    await small.getByTestId('monitoring-saved-filter').filter({ hasText: 'Непрочитанные' }).waitFor();
+    await small.getByTestId('mention-to-inbox').first().waitFor();
+    await screenshot(small, 'monitoring-filters-en-375');
     await phone.close();
   }, 300_000);
 });
