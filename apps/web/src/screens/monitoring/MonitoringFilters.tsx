@@ -141,7 +141,7 @@ export function MonitoringFilters({
         />
         <Select
           size="xs"
-          w={{ base: '47%', xs: 150 }}
+          w={{ base: '47%', xs: 180 }}
           label={t('settings.monitoring.filters.read')}
           placeholder={t('settings.monitoring.filters.readAll')}
           data={MONITORING_READ_STATES.map((s) => ({
