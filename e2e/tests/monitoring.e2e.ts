@@ -4,6 +4,8 @@
 // listed; marking it read clears the counter. Screenshots in ru at 1381 px and in en at 375 px.
 // YouScan: connecting a topic with a wrong key shows YouScan's refusal under the key; the right key
 // imports the topic's mentions (sentiment shown), "import now" brings a new one, the counter follows.
+// Saved filters and actions: the unread filter is saved as a chip, reset and applied again; a mention
+// becomes a task (then it is read, so the unread filter no longer lists it).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startYouscanEmulator, type YouscanEmulator } from '../../apps/server/test/youscan-emulator';
 import {
@@ -48,6 +50,7 @@ describe('monitoring', () => {
     await app.stop({ keepData: true });
     runAdmin(dataDir, ['monitoring', String(spaceId), '5']);
     runAdmin(dataDir, ['feature', String(spaceId), 'youscan', 'on']);
+    runAdmin(dataDir, ['feature', String(spaceId), 'issues', 'on']);
     app = await startApp({ smtp, env, dataDir });
     const account = await api<{ sandbox_url: string }>('POST', '/v1/objects', {
       provider: 'sandbox',
@@ -188,6 +191,55 @@ describe('monitoring', () => {
     await small.getByTestId('youscan-status').filter({ hasText: 'Connected' }).waitFor();
     await small.getByTestId('youscan-mention').first().waitFor();
     await screenshot(small, 'youscan-en-375');
+    await phone.close();
+  }, 300_000);
+
+  test('a saved filter is applied from its chip; a mention becomes a task', async () => {
+    await api('PUT', '/v1/me', { locale: 'ru' });
+    await comment('Олег', 'Доставка сломала коробку');
+    const context = await signedInContext(browser, owner.tokens, {
+      baseURL: app.url,
+      locale: 'ru-RU',
+      viewport: { width: 1381, height: 900 },
+    });
+    const page = await context.newPage();
+    await page.goto('/monitoring?read=unread');
+    const mention = page.getByTestId('monitoring-mention');
+    const broken = mention.filter({ hasText: 'Доставка сломала коробку' });
+    await broken.waitFor();
+    // Unread: this one and the one of the English test; the first test's mention was read.
+    await expect.poll(() => mention.count()).toBe(2);
+    await page.getByTestId('monitoring-filter-save').click();
+    await page.getByTestId('monitoring-filter-name').fill('Непрочитанные');
+    await page.getByTestId('monitoring-filter-name-save').click();
+    const chip = page.getByTestId('monitoring-saved-filter').filter({ hasText: 'Непрочитанные' });
+    await chip.waitFor();
+    await page.getByRole('button', { name: 'Сбросить' }).click();
+    await expect.poll(() => mention.count()).toBe(3);
+    await chip.getByText('Непрочитанные').click();
+    await expect.poll(() => mention.count()).toBe(2);
+    expect(new URL(page.url()).searchParams.get('read')).toBe('unread');
+    await screenshot(page, 'monitoring-filters-ru-1381');
+
+    // A task from the mention: it is read afterwards, so the unread filter no longer lists it.
+    await broken.getByTestId('mention-to-issue').click();
+    await page.getByText('Задача создана').waitFor();
+    await expect.poll(() => mention.count()).toBe(1);
+    const issues = await api<{ items: Array<{ description: string }> }>('GET', '/v1/issues');
+    expect(issues.items.map((i) => i.description)).toContain('Доставка сломала коробку');
+    await context.close();
+
+    await api('PUT', '/v1/me', { locale: 'en' });
+    const phone = await signedInContext(browser, owner.tokens, {
+      baseURL: app.url,
+      locale: 'en-US',
+      viewport: { width: 375, height: 800 },
+    });
+    const small = await phone.newPage();
+    await small.goto('/monitoring');
+    await small.getByTestId('monitoring-saved-filter').filter({ hasText: 'Непрочитанные' }).waitFor();
+    await small.getByTestId('mention-to-inbox').first().waitFor();
+    await screenshot(small, 'monitoring-filters-en-375');
     await phone.close();
   }, 300_000);
 });

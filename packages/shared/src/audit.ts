@@ -46,6 +46,7 @@ export const AUDIT_KINDS = [
   'monitoring_query.created',
   'monitoring_query.updated',
   'monitoring_query.deleted',
+  'monitoring_query.to_inbox',
   'youscan_topic.created',
   'youscan_topic.updated',
   'youscan_topic.deleted',

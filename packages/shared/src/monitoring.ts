@@ -294,4 +294,9 @@ export interface MonitoringMentionDto {
   url: string | null;
   matched_at: number;
   read: boolean;
+  /** The classifier's reading of the text (null: not classified). */
+  sentiment: string | null;
+  /** The underlying item's inbox status and tags (the mention actions change them). */
+  status: string;
+  tag_ids: number[];
 }

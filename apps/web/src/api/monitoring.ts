@@ -1,7 +1,14 @@
-import type { MonitoringMentionDto, MonitoringQueryDto, MonitoringQueryInput } from '@otklik/shared';
+import type {
+  MonitoringMentionDto,
+  MonitoringMentionFilter,
+  MonitoringQueryDto,
+  MonitoringQueryInput,
+  MonitoringSavedFilter,
+} from '@otklik/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
 import { queryKeys } from './keys';
+import type { AppConfig, SavedFilter } from './types';
 
 // Monitoring (issue 21): keyword queries and the mentions they caught. The socket `monitoring` message
 // invalidates ['monitoring'] and the counters (realtime/cache.ts), so the page and the badge move live.
@@ -9,7 +16,8 @@ import { queryKeys } from './keys';
 export const monitoringKeys = {
   all: ['monitoring'] as const,
   queries: ['monitoring', 'queries'] as const,
-  mentions: (queryId: number, page: number) => ['monitoring', 'mentions', queryId, page] as const,
+  mentions: (queryId: number, page: number, filter: MonitoringMentionFilter) =>
+    ['monitoring', 'mentions', queryId, page, filter] as const,
 };
 
 export const useMonitoringQueries = () =>
@@ -19,13 +27,17 @@ export const useMonitoringQueries = () =>
       api.get<{ items: MonitoringQueryDto[]; spaces: number[] }>('/v1/monitoring/queries', { signal }),
   });
 
-export const useMonitoringMentions = (queryId: number | null, page: number) =>
+export const useMonitoringMentions = (
+  queryId: number | null,
+  page: number,
+  filter: MonitoringMentionFilter,
+) =>
   useQuery({
-    queryKey: monitoringKeys.mentions(queryId ?? 0, page),
+    queryKey: monitoringKeys.mentions(queryId ?? 0, page, filter),
     queryFn: ({ signal }) =>
       api.get<{ items: MonitoringMentionDto[]; has_more: boolean }>(
-        `/v1/monitoring/queries/${queryId}/mentions?page=${page}`,
-        { signal },
+        `/v1/monitoring/queries/${queryId}/mentions`,
+        { signal, query: { page, ...filter } },
       ),
     enabled: queryId !== null,
     placeholderData: keepPreviousData,
@@ -54,3 +66,48 @@ export const useMarkMentionsRead = () =>
   useChanging(({ queryId, ids }: { queryId: number; ids?: number[] }) =>
     api.post<{ updated: number }>(`/v1/monitoring/queries/${queryId}/read`, ids ? { ids } : {}),
   );
+
+// ---------------------------------------------------------------- mention actions (the item's own actions)
+
+export const useMentionToInbox = () =>
+  useChanging((mentionId: number) =>
+    api.post<{ item_id: number; status: string; reopened: boolean }>(
+      `/v1/monitoring/mentions/${mentionId}/inbox`,
+      {},
+    ),
+  );
+export const useTagMention = () =>
+  useChanging(({ mentionId, tagIds }: { mentionId: number; tagIds: number[] }) =>
+    api.put<{ item: unknown }>(`/v1/monitoring/mentions/${mentionId}/tags`, { tag_ids: tagIds }),
+  );
+export const useMentionToIssue = () =>
+  useChanging((mentionId: number) =>
+    api.post<{ id: number; space_id: number; title: string }>(
+      `/v1/monitoring/mentions/${mentionId}/issue`,
+      {},
+    ),
+  );
+
+// ---------------------------------------------------------------- saved filters of monitoring-page (kept in the config)
+
+function useFiltersChange<TVariables>(call: (variables: TVariables) => Promise<{ items: SavedFilter[] }>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: (result) =>
+      queryClient.setQueryData<AppConfig>(queryKeys.config, (config) =>
+        config ? { ...config, filters: result.items } : config,
+      ),
+  });
+}
+
+export const useSaveMonitoringFilter = () =>
+  useFiltersChange((body: { name: string; query: MonitoringSavedFilter }) =>
+    api.post<{ items: SavedFilter[] }>('/v1/me/filters', { ...body, route: 'monitoring-page' }),
+  );
+export const useRenameMonitoringFilter = () =>
+  useFiltersChange(({ id, name }: { id: number; name: string }) =>
+    api.put<{ items: SavedFilter[] }>(`/v1/me/filters/${id}`, { name }),
+  );
+export const useDeleteMonitoringFilter = () =>
+  useFiltersChange((id: number) => api.delete<{ items: SavedFilter[] }>(`/v1/me/filters/${id}`));

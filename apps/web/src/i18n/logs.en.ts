@@ -121,6 +121,7 @@ export const logsEn: Dictionary<typeof logsRu> = {
     'monitoring_query.created': 'Added a monitoring query',
     'monitoring_query.updated': 'Changed a monitoring query',
     'monitoring_query.deleted': 'Deleted a monitoring query',
+    'monitoring_query.to_inbox': 'Sent a monitoring mention to the inbox',
     'youscan_topic.created': 'Connected a YouScan topic',
     'youscan_topic.updated': 'Changed a YouScan topic',
     'youscan_topic.deleted': 'Disconnected a YouScan topic',

@@ -111,6 +111,7 @@ export const logsRu = {
     'monitoring_query.created': 'Добавил запрос мониторинга',
     'monitoring_query.updated': 'Изменил запрос мониторинга',
     'monitoring_query.deleted': 'Удалил запрос мониторинга',
+    'monitoring_query.to_inbox': 'Отправил упоминание из мониторинга во входящие',
     'youscan_topic.created': 'Подключил тему YouScan',
     'youscan_topic.updated': 'Изменил тему YouScan',
     'youscan_topic.deleted': 'Отключил тему YouScan',

@@ -1,4 +1,9 @@
-import { monitoringQueryInputSchema } from '@otklik/shared';
+import {
+  monitoringMentionFilterSchema,
+  monitoringMentionIssueBody,
+  monitoringMentionTagsBody,
+  monitoringQueryInputSchema,
+} from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -7,6 +12,7 @@ import { type AuthContext, requireAuth } from '../../http/auth';
 import { loadActor, spaceIdsWhere } from '../spaces/actor';
 import { registerCounter } from '../spaces/counts';
 import { unreadCount as youscanUnread } from '../youscan/service';
+import * as actions from './actions';
 import * as service from './service';
 
 const bearer = [{ bearer: [] }];
@@ -18,7 +24,9 @@ const id = z.coerce
   .max(2 ** 31 - 1);
 const idParams = z.object({ id });
 const spaceQuery = z.object({ space_id: id.optional() });
-const pageQuery = z.object({ page: z.coerce.number().int().min(1).max(10_000).default(1) });
+const pageQuery = monitoringMentionFilterSchema.extend({
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+});
 const readBody = z.object({ ids: z.array(id).max(500).optional() });
 
 const presentQuery = (r: { id: number; spaceId: number; name: string; query: string; createdAt: Date }) => ({
@@ -40,6 +48,7 @@ export async function registerMonitoringModule(
   const app = root.withTypeProvider<ZodTypeProvider>();
   const authenticated = requireAuth(authenticate);
   const { db } = deps.database;
+  const actionDeps = { db, bus: deps.bus, config: deps.config, sealer: deps.sealer, locks: deps.locks };
   // Unread mentions of our own queries and of connected YouScan topics.
   registerCounter('monitoring_count', async (d, actor) => {
     const [own, youscan] = await Promise.all([service.unreadCount(d, actor), youscanUnread(d, actor)]);
@@ -133,7 +142,8 @@ export async function registerMonitoringModule(
     },
     async (req) => {
       const actor = await loadActor(db, req.auth!.user);
-      return service.listMentions(db, actor, req.params.id, req.query.page);
+      const { page, ...filter } = req.query;
+      return service.listMentions(db, actor, req.params.id, page, filter);
     },
   );
 
@@ -152,6 +162,60 @@ export async function registerMonitoringModule(
     async (req) => {
       const actor = await loadActor(db, req.auth!.user);
       return { updated: await service.markRead(db, deps.bus, actor, req.params.id, req.body.ids) };
+    },
+  );
+
+  app.post(
+    '/monitoring/mentions/:id/inbox',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Send a mention to the inbox (a closed or snoozed comment is reopened as new)',
+        params: idParams,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      return actions.sendToInbox(actionDeps, actor, req.params.id);
+    },
+  );
+
+  app.put(
+    '/monitoring/mentions/:id/tags',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: "Set the tags of a mention's comment",
+        params: idParams,
+        body: monitoringMentionTagsBody,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      return { item: await actions.tagMention(actionDeps, actor, req.params.id, req.body.tag_ids) };
+    },
+  );
+
+  app.post(
+    '/monitoring/mentions/:id/issue',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Turn a mention into a task linked to its comment',
+        params: idParams,
+        body: monitoringMentionIssueBody,
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const row = await actions.mentionToIssue(actionDeps, actor, req.params.id, req.body.title);
+      return { id: row.id, space_id: row.spaceId, title: row.title };
     },
   );
 }

@@ -1,13 +1,14 @@
 import {
   MONITORING_PAGE_SIZE,
   type MonitoringMentionDto,
+  type MonitoringMentionFilter,
   type MonitoringQueryDto,
   type MonitoringQueryInput,
   spaceSettingsSchema,
 } from '@otklik/shared';
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { authors, items, monitoringMentions, monitoringQueries, objects } from '../../db/schema';
+import { authors, items, itemTags, monitoringMentions, monitoringQueries, objects } from '../../db/schema';
 import { AppError, notFound } from '../../http/errors';
 import type { EventBus } from '../../realtime/bus';
 import { audit } from '../audit/record';
@@ -24,7 +25,7 @@ export const VIEW = 'monitoring.view' as const;
 
 const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
 
-async function mentionScope(db: Db, actor: ServerActor) {
+export async function mentionScope(db: Db, actor: ServerActor) {
   const scope = await scopeFor(db, actor, 'items.view');
   const allowed = new Set(spaceIdsWhere(actor, VIEW));
   for (const id of [...scope.spaces.keys()]) if (!allowed.has(id)) scope.spaces.delete(id);
@@ -162,12 +163,24 @@ export async function deleteQuery(db: Db, bus: EventBus, actor: ServerActor, id:
   await bus.publish({ type: MONITORING_EVENT, spaceId: row.spaceId, payload: { query_ids: [id] } });
 }
 
-/** One query's mentions, newest first, a page at a time, inside the caller's scope. */
+/** The narrowing of a query's mentions (account, network, sentiment, read state) as SQL. */
+function filterCondition(filter: MonitoringMentionFilter) {
+  return and(
+    filter.object_id ? eq(monitoringMentions.objectId, filter.object_id) : undefined,
+    filter.provider ? eq(objects.provider, filter.provider) : undefined,
+    filter.sentiment ? eq(items.sentiment, filter.sentiment) : undefined,
+    filter.read === 'unread' ? isNull(monitoringMentions.readAt) : undefined,
+    filter.read === 'read' ? isNotNull(monitoringMentions.readAt) : undefined,
+  );
+}
+
+/** One query's mentions, newest first, a page at a time, inside the caller's scope, narrowed by `filter`. */
 export async function listMentions(
   db: Db,
   actor: ServerActor,
   queryId: number,
   page: number,
+  filter: MonitoringMentionFilter = {},
 ): Promise<{ items: MonitoringMentionDto[]; has_more: boolean }> {
   await getQuery(db, actor, queryId);
   const scope = await mentionScope(db, actor);
@@ -183,6 +196,8 @@ export async function listMentions(
       authorName: authors.name,
       matchedAt: monitoringMentions.matchedAt,
       readAt: monitoringMentions.readAt,
+      sentiment: items.sentiment,
+      status: items.status,
     })
     .from(monitoringMentions)
     .innerJoin(items, eq(items.id, monitoringMentions.itemId))
@@ -192,14 +207,30 @@ export async function listMentions(
       and(
         eq(monitoringMentions.queryId, queryId),
         scopeCondition(scope, monitoringMentions.spaceId, monitoringMentions.objectId),
+        filterCondition(filter),
       ),
     )
     .orderBy(desc(monitoringMentions.matchedAt), desc(monitoringMentions.id))
     .limit(MONITORING_PAGE_SIZE + 1)
     .offset((page - 1) * MONITORING_PAGE_SIZE);
+  const shown = rows.slice(0, MONITORING_PAGE_SIZE);
+  const tagRows =
+    shown.length === 0
+      ? []
+      : await db
+          .select({ itemId: itemTags.itemId, tagId: itemTags.tagId })
+          .from(itemTags)
+          .where(
+            inArray(
+              itemTags.itemId,
+              shown.map((r) => r.itemId),
+            ),
+          );
+  const tagsOf = new Map<number, number[]>();
+  for (const t of tagRows) tagsOf.set(t.itemId, [...(tagsOf.get(t.itemId) ?? []), t.tagId]);
   return {
     has_more: rows.length > MONITORING_PAGE_SIZE,
-    items: rows.slice(0, MONITORING_PAGE_SIZE).map((r) => ({
+    items: shown.map((r) => ({
       id: r.id,
       query_id: r.queryId,
       item_id: r.itemId,
@@ -210,6 +241,9 @@ export async function listMentions(
       url: r.url ?? null,
       matched_at: epoch(r.matchedAt),
       read: r.readAt !== null,
+      sentiment: r.sentiment ?? null,
+      status: r.status,
+      tag_ids: (tagsOf.get(r.itemId) ?? []).sort((a, b) => a - b),
     })),
   };
 }

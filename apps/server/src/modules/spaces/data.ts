@@ -1,4 +1,4 @@
-import { RECENT_EMOJI_PER_PROVIDER } from '@otklik/shared';
+import { monitoringSavedFilterSchema, RECENT_EMOJI_PER_PROVIDER } from '@otklik/shared';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
@@ -137,14 +137,40 @@ export async function listFilters(db: Db, userId: number) {
   return rows.map(presentFilter);
 }
 
+/**
+ * The query a saved filter keeps, checked for the routes whose shape is known: `monitoring-page` keeps
+ * the monitoring screen's filter (space, keyword query, account, network, sentiment, read state) only.
+ */
+function filterQuery(route: string | null | undefined, query: Record<string, unknown>) {
+  if (route !== 'monitoring-page') return query;
+  const parsed = monitoringSavedFilterSchema.strict().safeParse(query);
+  if (!parsed.success)
+    throw new AppError(400, 'field.invalid', { errorType: 'validation', fields: { query: 'field.invalid' } });
+  return parsed.data as Record<string, unknown>;
+}
+
 export async function createFilter(
   db: Db,
   userId: number,
   input: { name: string; query: Record<string, unknown>; route?: string | null },
 ) {
-  await db
-    .insert(savedFilters)
-    .values({ userId, name: input.name, query: input.query, route: input.route ?? null });
+  await db.insert(savedFilters).values({
+    userId,
+    name: input.name,
+    query: filterQuery(input.route, input.query),
+    route: input.route ?? null,
+  });
+  return listFilters(db, userId);
+}
+
+/** Renames one of the user's saved filters (its query and route stay). */
+export async function renameFilter(db: Db, userId: number, id: number, name: string) {
+  const renamed = await db
+    .update(savedFilters)
+    .set({ name })
+    .where(and(eq(savedFilters.id, id), eq(savedFilters.userId, userId)))
+    .returning({ id: savedFilters.id });
+  if (renamed.length === 0) throw new AppError(404, 'error.notFound');
   return listFilters(db, userId);
 }
 

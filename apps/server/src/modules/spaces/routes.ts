@@ -166,6 +166,23 @@ export async function registerSpacesModule(
   );
 
   app.put(
+    '/me/filters/:id',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: ['me'],
+        security: bearer,
+        summary: 'Rename a saved filter',
+        params: z.object({ id: z.coerce.number().int() }),
+        body: savedFilterNameSchema,
+      },
+    },
+    async (req) => ({
+      items: await data.renameFilter(db, req.auth!.user.id, req.params.id, req.body.name),
+    }),
+  );
+
+  app.put(
     '/me/emoji',
     {
       preHandler: authenticated,

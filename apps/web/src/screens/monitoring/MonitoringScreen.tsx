@@ -1,7 +1,6 @@
 import {
   ActionIcon,
   Alert,
-  Anchor,
   Badge,
   Button,
   Grid,
@@ -23,28 +22,22 @@ import {
   monitoringQueryInputSchema,
   spaceSettingsSchema,
 } from '@otklik/shared';
-import { pathFor } from '@otklik/shared/routes';
-import { IconCheck, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { ApiError } from '../../api/errors';
-import {
-  useDeleteMonitoringQuery,
-  useMarkMentionsRead,
-  useMonitoringMentions,
-  useMonitoringQueries,
-  useSaveMonitoringQuery,
-} from '../../api/monitoring';
+import { useDeleteMonitoringQuery, useMonitoringQueries, useSaveMonitoringQuery } from '../../api/monitoring';
 import { useShell } from '../../app/shell/ShellContext';
 import { ConfirmAction } from '../../components/ConfirmAction';
 import { showError, showSaved } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { SpaceSelect } from '../../components/SpaceSelect';
-import { ProviderIcon } from '../../features/inbox/components/ProviderIcon';
-import { useLocale, useMessage } from '../../i18n/useLocale';
-import { formatDateTime } from '../../lib/format';
+import { useMessage } from '../../i18n/useLocale';
+import { filterFromParams } from './filter';
+import { Mentions } from './Mentions';
+import { MonitoringFilters } from './MonitoringFilters';
 import { YouscanSection } from './YouscanSection';
 
 // monitoring (issue 21): the space's keyword queries on the left (unread counts), the selected query's
@@ -68,6 +61,7 @@ export default function MonitoringScreen() {
   const selectedId = Number(params.get('query_id'));
   const selected = queries.find((q) => q.id === selectedId) ?? queries[0] ?? null;
   const page = Number(params.get('page')) || 1;
+  const filter = filterFromParams(params);
   const [editing, setEditing] = useState<Editing>(null);
   const remove = useDeleteMonitoringQuery();
   const set = (next: Record<string, string | null>) => {
@@ -188,9 +182,16 @@ export default function MonitoringScreen() {
                       </ConfirmAction>
                     </Group>
                   </Group>
+                  <MonitoringFilters
+                    spaceId={selected.space_id}
+                    queryId={selected.id}
+                    filter={filter}
+                    onChange={set}
+                  />
                   <Mentions
                     query={selected}
                     page={page}
+                    filter={filter}
                     onPage={(p) => set({ page: p > 1 ? String(p) : null })}
                   />
                 </Stack>
@@ -213,124 +214,6 @@ export default function MonitoringScreen() {
         />
       )}
     </Stack>
-  );
-}
-
-function Mentions({
-  query,
-  page,
-  onPage,
-}: {
-  query: MonitoringQueryDto;
-  page: number;
-  onPage: (page: number) => void;
-}) {
-  const { t } = useTranslation();
-  const locale = useLocale();
-  const mentions = useMonitoringMentions(query.id, page);
-  const read = useMarkMentionsRead();
-  return (
-    <QueryState queries={[mentions]}>
-      {() => {
-        const rows = mentions.data!.items;
-        if (rows.length === 0 && page === 1)
-          return (
-            <Paper withBorder radius="md" p="xl">
-              <Text ta="center" c="dimmed" data-testid="monitoring-empty">
-                {t('settings.monitoring.empty')}
-              </Text>
-            </Paper>
-          );
-        return (
-          <Stack gap="xs" data-testid="monitoring-mentions">
-            {query.unread > 0 && (
-              <Group justify="flex-end">
-                <Button
-                  variant="subtle"
-                  size="xs"
-                  onClick={() => read.mutate({ queryId: query.id })}
-                  data-testid="monitoring-read-all"
-                >
-                  {t('settings.monitoring.markAllRead')}
-                </Button>
-              </Group>
-            )}
-            {rows.map((m) => (
-              <Paper
-                key={m.id}
-                withBorder
-                radius="md"
-                p="sm"
-                data-testid="monitoring-mention"
-                data-read={m.read ? 'true' : 'false'}
-                style={m.read ? undefined : { borderLeft: '3px solid var(--mantine-color-red-6)' }}
-              >
-                <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
-                  <Group gap={6} wrap="nowrap" miw={0}>
-                    <ProviderIcon provider={m.provider} size={18} />
-                    <Text fz="sm" fw={500} truncate="end">
-                      {m.author_name ?? t('settings.monitoring.unknownAuthor')}
-                    </Text>
-                    {!m.read && (
-                      <Badge color="red" variant="light" size="xs">
-                        {t('settings.monitoring.new')}
-                      </Badge>
-                    )}
-                  </Group>
-                  <Text fz="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                    {formatDateTime(m.matched_at, locale)}
-                  </Text>
-                </Group>
-                <Text
-                  fz="sm"
-                  mt={6}
-                  style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
-                  lineClamp={6}
-                >
-                  {m.text}
-                </Text>
-                <Group gap="md" mt={6}>
-                  <Anchor component={Link} to={pathFor('item', { id: m.item_id })} fz="sm">
-                    {t('settings.monitoring.open')}
-                  </Anchor>
-                  {m.url && (
-                    <Anchor href={m.url} target="_blank" rel="noopener noreferrer" fz="sm">
-                      {t('settings.monitoring.source')}
-                    </Anchor>
-                  )}
-                  {!m.read && (
-                    <Button
-                      variant="subtle"
-                      size="compact-xs"
-                      leftSection={<IconCheck size={14} />}
-                      onClick={() => read.mutate({ queryId: query.id, ids: [m.id] })}
-                      data-testid="monitoring-mark-read"
-                    >
-                      {t('settings.monitoring.markRead')}
-                    </Button>
-                  )}
-                </Group>
-              </Paper>
-            ))}
-            {(page > 1 || mentions.data!.has_more) && (
-              <Group justify="center">
-                <Button variant="default" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-                  {t('settings.monitoring.prev')}
-                </Button>
-                <Text fz="sm">{t('settings.monitoring.page', { page })}</Text>
-                <Button
-                  variant="default"
-                  disabled={!mentions.data!.has_more}
-                  onClick={() => onPage(page + 1)}
-                >
-                  {t('settings.monitoring.next')}
-                </Button>
-              </Group>
-            )}
-          </Stack>
-        );
-      }}
-    </QueryState>
   );
 }
 
