@@ -11,7 +11,7 @@ import { type Connector, ConnectorError, WebhookRejected } from './types';
 
 // The plumbing every real connector uses (issue #5): connect with typed credentials or OAuth, activate
 // (webhook or polling), webhook verification and ingestion, polling with leases. A stand-in network
-// (registered as 'jivo', a credentials-kind network) exercises it over real HTTP.
+// (registered as 'userecho', a credentials-kind network) exercises it over real HTTP.
 
 let t: TestApp;
 let base: string;
@@ -19,10 +19,10 @@ const activations: Array<{ mode: string; webhookUrl: string; webhookSecret: stri
 const pollQueue: Array<{ events: unknown[]; cursor: string } | Error> = [];
 
 const fake: Connector = {
-  id: 'jivo',
+  id: 'userecho',
   async verifyCredentials(_ctx, input) {
     if (input.api_key !== 'good-key') throw new ConnectorError('auth', 'Unauthorized: invalid api key');
-    return { externalId: 'acc-1', name: 'Jivo Shop', credentials: { api_key: input.api_key } };
+    return { externalId: 'acc-1', name: 'UserEcho Shop', credentials: { api_key: input.api_key } };
   },
   oauth: {
     configured: () => true,
@@ -91,7 +91,7 @@ async function connect(headers: Record<string, string>, credentials: Record<stri
     method: 'POST',
     url: '/v1/objects',
     headers,
-    payload: { provider: 'jivo', credentials },
+    payload: { provider: 'userecho', credentials },
   });
 }
 
@@ -101,7 +101,7 @@ describe('connecting with typed credentials', () => {
     const res = await connect(me.headers, { api_key: 'good-key' });
     expect(res.statusCode).toBe(200);
     const account = res.json();
-    expect(account).toMatchObject({ provider: 'jivo', name: 'Jivo Shop' });
+    expect(account).toMatchObject({ provider: 'userecho', name: 'UserEcho Shop' });
     expect(res.body).not.toContain('good-key');
     const [row] = await t.deps.database.db.select().from(objects).where(eq(objects.id, account.id));
     expect(row!.credentials).not.toContain('good-key');
@@ -111,7 +111,7 @@ describe('connecting with typed credentials', () => {
     expect(row).toMatchObject({ externalId: 'acc-1', updatesMode: 'webhook' });
     expect(activations.at(-1)).toEqual({
       mode: 'webhook',
-      webhookUrl: `${t.deps.config.appUrl}/v1/webhooks/jivo/${account.id}`,
+      webhookUrl: `${t.deps.config.appUrl}/v1/webhooks/userecho/${account.id}`,
       webhookSecret: credentials.webhook_secret,
     });
     const fetched = await t.app.inject({ url: `/v1/objects/${account.id}`, headers: me.headers });
@@ -153,7 +153,7 @@ describe('webhooks', () => {
     const [row] = await t.deps.database.db.select().from(objects).where(eq(objects.id, account.id));
     const secret = openCredentials(t.deps.sealer, row!).webhook_secret!;
     const post = (headers: Record<string, string>, body: unknown) =>
-      fetch(`${base}/v1/webhooks/jivo/${account.id}`, {
+      fetch(`${base}/v1/webhooks/userecho/${account.id}`, {
         method: 'POST',
         headers,
         body: JSON.stringify(body),
@@ -178,7 +178,7 @@ describe('webhooks', () => {
     const stored = await t.deps.database.db.select().from(messages).where(eq(messages.chatId, chat!.id));
     expect(stored.map((m) => m.text)).toEqual(['Hi there']);
 
-    expect((await fetch(`${base}/v1/webhooks/jivo/999999999`, { method: 'POST', body: '{}' })).status).toBe(
+    expect((await fetch(`${base}/v1/webhooks/userecho/999999999`, { method: 'POST', body: '{}' })).status).toBe(
       404,
     );
   });
@@ -239,44 +239,44 @@ describe('polling', () => {
 describe('connecting through the network popup (OAuth)', () => {
   it('start gives the authorization address; the callback code connects the account', async () => {
     const me = await admin();
-    const redirect = `${t.deps.config.appUrl}/callback/jivo`;
+    const redirect = `${t.deps.config.appUrl}/callback/userecho`;
     const start = await t.app.inject({
-      url: `/v1/jivo/auth/start?redirect_uri=${encodeURIComponent(redirect)}`,
+      url: `/v1/userecho/auth/start?redirect_uri=${encodeURIComponent(redirect)}`,
       headers: me.headers,
     });
     expect(start.statusCode).toBe(200);
     const state = new URL(start.json().url).searchParams.get('state')!;
     const missing = await t.app.inject({
       method: 'POST',
-      url: '/v1/jivo/auth',
+      url: '/v1/userecho/auth',
       headers: me.headers,
       payload: { redirect_uri: redirect, state },
     });
     expect(missing.json().error).toBe('Отсутствует параметр code');
     const denied = await t.app.inject({
       method: 'POST',
-      url: '/v1/jivo/auth?locale=en',
+      url: '/v1/userecho/auth?locale=en',
       headers: me.headers,
       payload: { redirect_uri: redirect, state, error: 'access_denied' },
     });
     expect(denied.json().error).toBe('You have not granted access to your account');
     const forged = await t.app.inject({
       method: 'POST',
-      url: '/v1/jivo/auth',
+      url: '/v1/userecho/auth',
       headers: me.headers,
       payload: { code: 'good-code', redirect_uri: redirect, state: 'forged' },
     });
     expect(forged.json().error_type).toBe('invalid_state');
     const ok = await t.app.inject({
       method: 'POST',
-      url: '/v1/jivo/auth',
+      url: '/v1/userecho/auth',
       headers: me.headers,
       payload: { code: 'good-code', redirect_uri: redirect, state },
     });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toMatchObject({ status: 'ok', source: 'jivo', object: { name: 'OAuth Shop' } });
+    expect(ok.json()).toMatchObject({ status: 'ok', source: 'userecho', object: { name: 'OAuth Shop' } });
     const foreignRedirect = await t.app.inject({
-      url: `/v1/jivo/auth/start?redirect_uri=${encodeURIComponent('https://evil.example/callback/jivo')}`,
+      url: `/v1/userecho/auth/start?redirect_uri=${encodeURIComponent('https://evil.example/callback/userecho')}`,
       headers: me.headers,
     });
     expect(foreignRedirect.statusCode).toBe(400);
