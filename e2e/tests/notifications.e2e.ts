@@ -241,7 +241,7 @@ describe('notifications', () => {
     await apiOk(app.url, 'PUT', '/v1/me', { token: owner.tokens.access_token, body: { locale: 'ru' } });
   }, 600_000);
 
-  test('Telegram: the user links the bot with a one-time code from the page; an assignment arrives there', async () => {
+  test('Telegram: the user links the bot with a one-time code from the page; an assignment and a saved-filter match arrive there', async () => {
     const timur = await operator('Тимур Телеграм');
     const page = await pageFor(timur, '/settings/subscriptions');
     await page.getByTestId('telegram-link-start').click({ timeout: 45_000 });
@@ -283,6 +283,38 @@ describe('notifications', () => {
               (c) =>
                 String(c.params.chat_id) === String(chat.id) &&
                 String(c.params.text).includes('Ольга Админ назначает вам запись'),
+            ),
+        { timeout: 45_000 },
+      )
+      .toBe(true);
+
+    // A saved comments filter Timur watches on Telegram: a new matching comment arrives there too.
+    const as = { token: timur.access_token };
+    const saved = await apiOk<{ items: { id: number; name: string }[] }>(app.url, 'POST', '/v1/me/filters', {
+      ...as,
+      body: { name: 'Торты', query: { q: 'торт' }, route: 'items' },
+    });
+    const filterId = saved.items.find((f) => f.name === 'Торты')!.id;
+    await apiOk(app.url, 'PUT', '/v1/notifications/subscriptions', {
+      ...as,
+      body: {
+        space_id: spaceId,
+        items: [{ event: 'comments_filter', channel: 'telegram', frequency: 'at_once' }],
+      },
+    });
+    await apiOk(app.url, 'PUT', '/v1/notifications/watches', {
+      ...as,
+      body: { space_id: spaceId, object_ids: [], filter_ids: [filterId] },
+    });
+    await customerComment('А вишнёвый торт на субботу будет?');
+    await expect
+      .poll(
+        () =>
+          tg
+            .callsOf('sendMessage')
+            .some(
+              (c) =>
+                String(c.params.chat_id) === String(chat.id) && String(c.params.text).includes('«Торты»'),
             ),
         { timeout: 45_000 },
       )
