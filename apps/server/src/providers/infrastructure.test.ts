@@ -178,9 +178,9 @@ describe('webhooks', () => {
     const stored = await t.deps.database.db.select().from(messages).where(eq(messages.chatId, chat!.id));
     expect(stored.map((m) => m.text)).toEqual(['Hi there']);
 
-    expect((await fetch(`${base}/v1/webhooks/userecho/999999999`, { method: 'POST', body: '{}' })).status).toBe(
-      404,
-    );
+    expect(
+      (await fetch(`${base}/v1/webhooks/userecho/999999999`, { method: 'POST', body: '{}' })).status,
+    ).toBe(404);
   });
 });
 
