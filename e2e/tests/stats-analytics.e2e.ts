@@ -100,7 +100,15 @@ describe('analytics', () => {
     await page.getByTestId('analytics-by').click();
     await page.getByRole('option', { name: 'Сеть' }).click();
     await page.waitForURL(/by=provider/);
-    await page.getByTestId('table-analytics').waitFor();
+    // The table keeps the previous split on screen while the new one loads: wait for the new rows.
+    await page.waitForFunction(
+      (n) => {
+        const rows = document.querySelectorAll('[data-testid="table-analytics"] tbody tr');
+        return rows[0]?.querySelectorAll('td')[1]?.textContent?.trim() === n;
+      },
+      String(INCOMING),
+      { timeout: 15_000 },
+    );
     const row = await firstRow('table-analytics');
     expect(row[1]).toBe(String(INCOMING));
     await page.getByTestId('chart-analytics-png').waitFor();

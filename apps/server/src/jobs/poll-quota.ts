@@ -34,13 +34,17 @@ export async function addUnits(db: Db, objectId: number, day: string, units: num
     .where(eq(objects.id, objectId));
 }
 
-/** Units the whole project spent on `day` over the provider's accounts, and how many accounts poll. */
+/**
+ * Units the whole project spent on `day` over the provider's accounts, and how many accounts share
+ * them: those that spent units that day (every polling round spends at least one, and the caller has
+ * just counted its own), so accounts switched off or stuck on an error do not shrink the others' share.
+ */
 export async function projectUsage(db: Db, provider: string, day: string) {
   const [row] = await db
     .select({
       used: sql<number>`coalesce(sum(case when ${objects.apiQuota}->>'day' = ${day}::text
         then (${objects.apiQuota}->>'used')::int else 0 end), 0)::int`,
-      accounts: sql<number>`count(*)::int`,
+      accounts: sql<number>`count(*) filter (where ${objects.apiQuota}->>'day' = ${day}::text)::int`,
     })
     .from(objects)
     .where(and(eq(objects.provider, provider), eq(objects.isActive, true)));
