@@ -1,6 +1,7 @@
 import type { IssueCommentDto, IssueDto, IssueHistoryDto } from '@otklik/shared';
 import type { issueComments, issueHistory } from '../../db/schema';
-import type { IssueRow, LinkInfo } from './service';
+import type { LinkInfo } from './queries';
+import type { IssueRow } from './service';
 
 // What leaves the server about a task (CONVENTIONS §4): the API's list, page and linked answers.
 

@@ -24,8 +24,10 @@ import { taskClock } from '../../lib/clock';
 import { openStored, storeUpload } from '../inbox/actions/uploads';
 import { authorize, loadActor } from '../spaces/actor';
 import { registerCounter } from '../spaces/counts';
+import * as issueFiles from './files';
 import { assertIssue, EDIT, issueInScope, issueScope, MANAGE, VIEW } from './policy';
 import { presentComment, presentHistory, presentIssue } from './presenter';
+import * as queries from './queries';
 import * as service from './service';
 import { issueStats } from './stats';
 
@@ -45,7 +47,7 @@ const linkedQuery = z.object({
 
 async function present(db: Db, rows: service.IssueRow[], now = taskClock.now()) {
   const ids = rows.map((r) => r.id);
-  const [links, counts] = await Promise.all([service.linksOf(db, ids), service.commentCounts(db, ids)]);
+  const [links, counts] = await Promise.all([queries.linksOf(db, ids), queries.commentCounts(db, ids)]);
   return rows.map((r) => presentIssue(r, links, counts.get(r.id) ?? 0, now));
 }
 
@@ -66,7 +68,7 @@ export async function registerIssuesModule(
     let counts = inFlight.get(actor);
     if (!counts) {
       counts = issueScope(d, actor)
-        .then((scope) => service.countMine(d, scope))
+        .then((scope) => queries.countMine(d, scope))
         .finally(() => inFlight.delete(actor));
       inFlight.set(actor, counts);
     }
@@ -89,8 +91,8 @@ export async function registerIssuesModule(
     async (req) => {
       const actor = await loadActor(db, req.auth!.user);
       if (req.query.space_id !== undefined) authorize(actor, VIEW, req.query.space_id);
-      const query = service.withDefaults(req.query, await service.userSettingsOf(db, actor.userId));
-      const { rows, total, nextCursor } = await service.findIssues(db, await issueScope(db, actor), query);
+      const query = queries.withDefaults(req.query, await queries.userSettingsOf(db, actor.userId));
+      const { rows, total, nextCursor } = await queries.findIssues(db, await issueScope(db, actor), query);
       return {
         items: await present(db, rows),
         total,
@@ -137,7 +139,7 @@ export async function registerIssuesModule(
     },
     async (req) => {
       const actor = await loadActor(db, req.auth!.user);
-      const rows = await service.findLinked(db, await issueScope(db, actor), req.query.kind, req.query.id);
+      const rows = await queries.findLinked(db, await issueScope(db, actor), req.query.kind, req.query.id);
       return { items: await present(db, rows) };
     },
   );
@@ -155,11 +157,11 @@ export async function registerIssuesModule(
     },
     async (req) => {
       const actor = await loadActor(db, req.auth!.user);
-      const row = await assertIssue(db, actor, await service.getIssue(db, req.params.id), VIEW);
+      const row = await assertIssue(db, actor, await queries.getIssue(db, req.params.id), VIEW);
       const [[dto], comments, history, editScope, manageScope] = await Promise.all([
         present(db, [row]),
-        service.commentsOf(db, row.id),
-        service.historyOf(db, row.id),
+        queries.commentsOf(db, row.id),
+        queries.historyOf(db, row.id),
         issueScope(db, actor, EDIT),
         issueScope(db, actor, MANAGE),
       ]);
@@ -201,7 +203,7 @@ export async function registerIssuesModule(
     },
     async (req) => {
       const actor = await loadActor(db, req.auth!.user);
-      const row = await assertIssue(db, actor, await service.getIssue(db, req.params.id), EDIT);
+      const row = await assertIssue(db, actor, await queries.getIssue(db, req.params.id), EDIT);
       const updated = await service.updateIssue(serviceDeps, actor, row, req.body);
       return (await present(db, [updated]))[0]!;
     },
@@ -215,7 +217,7 @@ export async function registerIssuesModule(
     },
     async (req) => {
       const actor = await loadActor(db, req.auth!.user);
-      const row = await assertIssue(db, actor, await service.getIssue(db, req.params.id), MANAGE);
+      const row = await assertIssue(db, actor, await queries.getIssue(db, req.params.id), MANAGE);
       await service.deleteIssue(serviceDeps, actor, row);
       return { message: 'ok' as const };
     },
@@ -235,7 +237,7 @@ export async function registerIssuesModule(
     },
     async (req) => {
       const actor = await loadActor(db, req.auth!.user);
-      const row = await assertIssue(db, actor, await service.getIssue(db, req.params.id), EDIT);
+      const row = await assertIssue(db, actor, await queries.getIssue(db, req.params.id), EDIT);
       return presentComment(await service.addComment(serviceDeps, actor, row, req.body, deps.config));
     },
   );
@@ -264,11 +266,11 @@ export async function registerIssuesModule(
       },
       async (req): Promise<IssueUploadDto> => {
         const actor = await loadActor(db, req.auth!.user);
-        const row = await assertIssue(db, actor, await service.getIssue(db, req.params.id), EDIT);
+        const row = await assertIssue(db, actor, await queries.getIssue(db, req.params.id), EDIT);
         if (!req.isMultipart()) throw new AppError(400, 'upload.missing');
         const file = await req.file();
         if (!file) throw new AppError(400, 'upload.missing');
-        const stored = await storeUpload(deps.config, file, service.issueUploadRules(row.spaceId));
+        const stored = await storeUpload(deps.config, file, issueFiles.issueUploadRules(row.spaceId));
         return { file: stored.file, name: stored.name, mime: stored.mime, size: stored.size };
       },
     );
@@ -286,10 +288,10 @@ export async function registerIssuesModule(
       },
       async (req, reply) => {
         const actor = await loadActor(db, req.auth!.user);
-        const row = await assertIssue(db, actor, await service.getIssue(db, req.params.id), VIEW);
-        const found = await service.findIssueFile(db, row.id, req.params.file);
+        const row = await assertIssue(db, actor, await queries.getIssue(db, req.params.id), VIEW);
+        const found = await issueFiles.findIssueFile(db, row.id, req.params.file);
         const stored = found
-          ? await openStored(deps.config, req.params.file, service.issueUploadRules(row.spaceId))
+          ? await openStored(deps.config, req.params.file, issueFiles.issueUploadRules(row.spaceId))
           : null;
         if (!found || !stored) throw new AppError(404, 'error.notFound');
         return reply

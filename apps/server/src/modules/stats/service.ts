@@ -27,7 +27,7 @@ import { issues, memberships, userStatuses, users } from '../../db/schema';
 import { AppError } from '../../http/errors';
 import { type InboxScope, scopeFor } from '../inbox/scope';
 import { issueScope, scopeIssues } from '../issues/policy';
-import { expiredAt } from '../issues/service';
+import { expiredAt } from '../issues/queries';
 import type { ServerActor } from '../spaces/actor';
 import { type BusinessCalendar, loadBusinessCalendar } from '../workinghours/business-hours';
 import { businessFirstResponse, businessFirstsByUser, businessTimes } from './business';
