@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { EMAIL_DIGEST_INTERVAL_MS, type Locale, translate } from '@otklik/shared';
+import { EMAIL_DIGEST_INTERVAL_MS, type Locale } from '@otklik/shared';
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { unnestRows } from '../db/rows';
@@ -18,31 +18,29 @@ import type { Sealer } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
 import { WriteBatcher } from '../lib/write-batcher';
 import { type Mailer, type OutgoingMail, SMTP_POOL_CONNECTIONS } from '../mail/mailer';
-import { inScope, scopeFor } from '../modules/inbox/scope';
-import { type IssueScope, issueInScope, VIEW } from '../modules/issues/policy';
-import { notificationLink, renderNotificationEmail, senderOf } from '../modules/notifications/email';
+import { renderNotificationEmail, senderOf } from '../modules/notifications/email';
 import {
   isQuiet,
   onDeliveriesQueued,
   type SpaceSettings,
-  spaceSettings,
   spaceSettingsMany,
 } from '../modules/notifications/service';
-import {
-  markSlackBroken,
-  type SlackApi,
-  SlackError,
-  slackInstall,
-  slackToken,
-} from '../modules/notifications/slack';
-import { linkedChats } from '../modules/notifications/telegram';
-import { actorOf, loadActor, type MembershipRow } from '../modules/spaces/actor';
+import type { SlackApi } from '../modules/notifications/slack';
+import type { MembershipRow } from '../modules/spaces/actor';
 import type { TelegramApi } from '../providers/telegram/client';
+import {
+  DELIVERY_LEASE_MS,
+  type Delivery,
+  deliveryBackoffMs,
+  MAX_DELIVERY_ATTEMPTS,
+  sendDue,
+  sendSlack,
+  sendTelegram,
+  visibleOnly,
+} from './notification-chat';
 import { PeriodicTask } from './periodic';
 
-export const DELIVERY_LEASE_MS = 120_000;
 export const TELEGRAM_TICK_MS = 5_000;
-export const MAX_DELIVERY_ATTEMPTS = 8;
 /** Notifications (and their deliveries) older than this are deleted: the centre is recent history. */
 export const NOTIFICATION_RETENTION_MS = 180 * 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
@@ -79,10 +77,6 @@ export interface NotificationDeliveryDeps {
   slack?: SlackApi;
 }
 
-/** Slack's mrkdwn: these three are control characters in message text. */
-const slackEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-type Delivery = typeof notificationDeliveries.$inferSelect;
 type Group = { userId: number; spaceId: number; ids: number[] };
 interface TickContext {
   spaces: Map<number, typeof spaces.$inferSelect>;
@@ -94,7 +88,6 @@ interface TickContext {
   settings: Map<number, SpaceSettings>;
   sender: Map<number, string>;
 }
-type Notification = typeof notifications.$inferSelect;
 /** A mail ready to go: its group's claimed rows that it shows, rendered and recorded in the outbox. */
 interface PreparedMail {
   shown: Delivery[];
@@ -109,10 +102,6 @@ interface SentMail {
   transmitted: boolean;
   deliveryIds: number[];
 }
-
-/** 1 min, 2, 4 … capped at 1 h. */
-export const deliveryBackoffMs = (attempts: number) =>
-  Math.min(60_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
 
 /**
  * Email notifications (issue 18), every EMAIL_DIGEST_INTERVAL_MS at most (docs/product/limits.md: emails every 5
@@ -161,171 +150,18 @@ export class NotificationDeliveryJob {
     return this.task.stop();
   }
 
-  /**
-   * Sends the due deliveries of one at-once channel, each claimed with the lease just before it is sent:
-   * another run (or node) skips what this one holds. The number sent.
-   */
-  private async sendDue(
-    channel: 'telegram' | 'slack',
-    now: Date,
-    send: (d: Delivery) => Promise<boolean>,
-  ): Promise<number> {
-    const { db } = this.deps;
-    const due = await db
-      .select({ id: notificationDeliveries.id })
-      .from(notificationDeliveries)
-      .where(
-        and(
-          eq(notificationDeliveries.state, 'pending'),
-          eq(notificationDeliveries.channel, channel),
-          lte(notificationDeliveries.dueAt, now),
-          or(isNull(notificationDeliveries.lockedUntil), lt(notificationDeliveries.lockedUntil, now)),
-          this.deps.spaceIds ? inArray(notificationDeliveries.spaceId, this.deps.spaceIds) : undefined,
-        ),
-      )
-      .orderBy(asc(notificationDeliveries.id))
-      .limit(BATCH);
-    let sent = 0;
-    for (const { id } of due) {
-      const [row] = await db
-        .update(notificationDeliveries)
-        .set({
-          lockedUntil: new Date(now.getTime() + DELIVERY_LEASE_MS),
-          attempts: sql`${notificationDeliveries.attempts} + 1`,
-        })
-        .where(
-          and(
-            eq(notificationDeliveries.id, id),
-            eq(notificationDeliveries.state, 'pending'),
-            or(isNull(notificationDeliveries.lockedUntil), lt(notificationDeliveries.lockedUntil, now)),
-          ),
-        )
-        .returning();
-      if (row && (await send(row))) sent++;
-    }
-    return sent;
-  }
-
   /** Sends the Telegram deliveries due at `now`, each as its own message; the number sent. */
   async tickTelegram(now = taskClock.now()): Promise<number> {
     const api = this.deps.telegram;
     if (!api) return 0;
-    return this.sendDue('telegram', now, (d) => this.sendTelegram(api, d, now));
+    return sendDue(this.deps, 'telegram', now, (d) => sendTelegram(this.deps, api, d, now));
   }
 
   /** Sends the Slack deliveries due at `now`, one message each in the space's channel; the number sent. */
   async tickSlack(now = taskClock.now()): Promise<number> {
     const api = this.deps.slack;
     if (!api) return 0;
-    return this.sendDue('slack', now, (d) => this.sendSlack(api, d, now));
-  }
-
-  private async sendSlack(api: SlackApi, d: Delivery, now: Date): Promise<boolean> {
-    const { db } = this.deps;
-    const done = (set: Partial<Delivery>) =>
-      db
-        .update(notificationDeliveries)
-        .set({ lockedUntil: null, ...set })
-        .where(eq(notificationDeliveries.id, d.id));
-    if (isQuiet(await spaceSettings(db, d.spaceId), now)) {
-      await done({ attempts: d.attempts - 1, dueAt: new Date(now.getTime() + 5 * 60_000) });
-      return false;
-    }
-    const install = await slackInstall(db, d.spaceId);
-    const [n] = await db.select().from(notifications).where(eq(notifications.id, d.notificationId));
-    if (!install || !install.channelId || install.broken || !n || !d.payload) {
-      await done({ state: 'skipped', lastError: install?.error ?? 'not installed' });
-      return false;
-    }
-    const [space] = await db.select({ name: spaces.name }).from(spaces).where(eq(spaces.id, d.spaceId));
-    const locale: Locale = install.locale === 'en' ? 'en' : 'ru';
-    const link = notificationLink(this.deps.appUrl, n);
-    const text = [
-      `*${slackEscape(d.payload.title)}*`,
-      d.payload.text ? slackEscape(d.payload.text) : null,
-      d.payload.recipients.length > 0
-        ? `_${slackEscape(translate(locale, 'notify.slackFor', { names: d.payload.recipients.join(', ') }))}_`
-        : null,
-      [
-        link ? `<${link}|${slackEscape(translate(locale, 'notify.open'))}>` : null,
-        space ? `— ${slackEscape(space.name)}` : null,
-      ]
-        .filter(Boolean)
-        .join(' '),
-    ]
-      .filter(Boolean)
-      .join('\n');
-    try {
-      await api.postMessage(slackToken(this.deps.sealer, install), {
-        channel: install.channelId,
-        text: text.slice(0, 3900),
-      });
-      await done({ state: 'sent', sentAt: now, lastError: null });
-      return true;
-    } catch (error) {
-      const code =
-        error instanceof SlackError ? error.code : error instanceof Error ? error.message : String(error);
-      if (error instanceof SlackError && error.permanent) {
-        // The token or the channel is gone: the space's Slack shows it and stops taking messages.
-        await markSlackBroken(db, d.spaceId, code, now);
-        await done({ state: 'failed', lastError: code });
-      } else {
-        const wait =
-          error instanceof SlackError && error.retryAfter !== null
-            ? Math.max(error.retryAfter * 1000, 1_000)
-            : deliveryBackoffMs(d.attempts);
-        await done(
-          d.attempts >= MAX_DELIVERY_ATTEMPTS
-            ? { state: 'failed', lastError: code }
-            : { lastError: code, dueAt: new Date(now.getTime() + wait) },
-        );
-      }
-      this.deps.log.warn({ deliveryId: d.id, err: code }, 'Slack notification failed');
-      return false;
-    }
-  }
-
-  private async sendTelegram(api: TelegramApi, d: Delivery, now: Date): Promise<boolean> {
-    const { db } = this.deps;
-    const done = (set: Partial<Delivery>) =>
-      db
-        .update(notificationDeliveries)
-        .set({ lockedUntil: null, ...set })
-        .where(eq(notificationDeliveries.id, d.id));
-    if (isQuiet(await spaceSettings(db, d.spaceId), now)) {
-      // Quiet hours: back to waiting, the attempt not counted.
-      await done({ attempts: d.attempts - 1, dueAt: new Date(now.getTime() + 5 * 60_000) });
-      return false;
-    }
-    const [user] = await db.select().from(users).where(eq(users.id, d.userId)).limit(1);
-    const chat = (await linkedChats(db, [d.userId])).get(d.userId);
-    const [n] = await db.select().from(notifications).where(eq(notifications.id, d.notificationId));
-    if (!user || !chat || !n) {
-      await done({ state: 'skipped', lastError: 'not linked' });
-      return false;
-    }
-    if ((await this.visibleOnly(user, [n])).length === 0) {
-      await done({ state: 'skipped', lastError: 'not visible' });
-      return false;
-    }
-    const [space] = await db.select({ name: spaces.name }).from(spaces).where(eq(spaces.id, d.spaceId));
-    const text = [n.title, n.text, notificationLink(this.deps.appUrl, n), space ? `— ${space.name}` : null]
-      .filter(Boolean)
-      .join('\n');
-    try {
-      await api.sendMessage({ chat_id: chat, text: text.slice(0, 4000) });
-      await done({ state: 'sent', sentAt: now, lastError: null });
-      return true;
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      await done(
-        d.attempts >= MAX_DELIVERY_ATTEMPTS
-          ? { state: 'failed', lastError: message }
-          : { lastError: message, dueAt: new Date(now.getTime() + deliveryBackoffMs(d.attempts)) },
-      );
-      this.deps.log.warn({ deliveryId: d.id, err: message }, 'Telegram notification failed');
-      return false;
-    }
+    return sendDue(this.deps, 'slack', now, (d) => sendSlack(this.deps, api, d, now));
   }
 
   /** Sends what is due at `now`; the number of mails sent. */
@@ -568,7 +404,8 @@ export class NotificationDeliveryJob {
       }
       const wanted = new Set(mine.map((d) => d.notificationId));
       const membership = context.memberOf.get(`${userId}:${spaceId}`);
-      const visible = await this.visibleOnly(
+      const visible = await visibleOnly(
+        this.deps.db,
         user,
         rows.filter((n) => wanted.has(n.id)),
         { memberships: membership ? [membership] : [], groups: context.groups },
@@ -656,38 +493,5 @@ export class NotificationDeliveryJob {
       ])}
       WHERE d.id = v.id AND d.id = ANY(${sql.param(ids)}::bigint[])`);
     return undefined;
-  }
-
-  /** What the user may see now: items and chats by the inbox scope, tasks by the tasks scope. */
-  private async visibleOnly(
-    user: typeof users.$inferSelect,
-    rows: Notification[],
-    /** The user's membership in the rows' space and its user groups, when the tick read them already. */
-    read?: { memberships: MembershipRow[]; groups: Array<typeof userGroups.$inferSelect> },
-    /** The rows' tasks, when the tick read them already. */
-    readTasks?: Array<typeof issues.$inferSelect>,
-  ) {
-    const { db } = this.deps;
-    const actor = read ? actorOf(user, read.memberships) : await loadActor(db, user);
-    const itemScope = await scopeFor(db, actor, 'items.view', read?.groups);
-    const chatScope = await scopeFor(db, actor, 'messages.view', read?.groups);
-    const taskScope: IssueScope = {
-      userId: actor.userId,
-      inbox: await scopeFor(db, actor, VIEW, read?.groups),
-    };
-    const issueIds = rows.map((r) => r.issueId).filter((id): id is number => id !== null);
-    const tasks =
-      readTasks ??
-      (issueIds.length > 0 ? await db.select().from(issues).where(inArray(issues.id, issueIds)) : []);
-    return rows.filter((r) => {
-      if (!actor.rows.some((m) => m.space.id === r.spaceId)) return false;
-      if (r.issueId !== null) {
-        const task = tasks.find((t) => t.id === r.issueId);
-        return task !== undefined && issueInScope(taskScope, task);
-      }
-      if (r.itemId !== null) return r.objectId !== null && inScope(itemScope, r.spaceId, r.objectId);
-      if (r.chatId !== null) return r.objectId !== null && inScope(chatScope, r.spaceId, r.objectId);
-      return true;
-    });
   }
 }

@@ -13,13 +13,8 @@ import {
   userGroups,
   userStatuses,
 } from '../../db/schema';
-import {
-  DELIVERY_LEASE_MS,
-  deliveryBackoffMs,
-  MAX_DELIVERY_ATTEMPTS,
-  NOTIFICATION_RETENTION_MS,
-  NotificationDeliveryJob,
-} from '../../jobs/notification-delivery';
+import { DELIVERY_LEASE_MS, deliveryBackoffMs, MAX_DELIVERY_ATTEMPTS } from '../../jobs/notification-chat';
+import { NOTIFICATION_RETENTION_MS, NotificationDeliveryJob } from '../../jobs/notification-delivery';
 import { Mailer } from '../../mail/mailer';
 import { telegramApi } from '../../providers/telegram/client';
 import { startTelegramEmulator } from '../../providers/telegram/emulator';
