@@ -84,8 +84,8 @@ export class OkEmulator {
       recipient: { chat_id: opts.chatId },
       message: {
         text: opts.text,
-        seq: 98_211_023_614_189_660 + this.seq,
-        mid: `mid:${opts.chatId.replace(/^chat:/, '')}.${(0x15cea67d78d2059 + this.seq).toString(16)}`,
+        seq: 9_821_102_361_418 + this.seq,
+        mid: `mid:${opts.chatId.replace(/^chat:/, '')}.${(0x15cea67d78d2n + BigInt(this.seq)).toString(16)}`,
         ...(opts.image ? { attachments: [{ type: 'IMAGE', payload: { url: opts.image } }] } : {}),
       },
       timestamp: this.clock,
@@ -154,11 +154,14 @@ export class OkEmulator {
       const recipient = body?.recipient as { chat_id?: string } | undefined;
       const message = body?.message as { text?: string; attachments?: unknown } | undefined;
       if (recipient?.chat_id !== chatId || !message)
-        return send(200, { error_code: 100, error_msg: 'PARAM : recipient.chat_id and message are required' });
+        return send(200, {
+          error_code: 100,
+          error_msg: 'PARAM : recipient.chat_id and message are required',
+        });
       if ((message.text ?? '').length > 2000)
         return send(200, { error_code: 100, error_msg: 'PARAM : text is too long' });
       this.seq += 1;
-      const mid = `mid:${chatId.replace(/^chat:/, '')}.${(0x25cea67d78d2059 + this.seq).toString(16)}`;
+      const mid = `mid:${chatId.replace(/^chat:/, '')}.${(0x25cea67d78d2n + BigInt(this.seq)).toString(16)}`;
       this.sent.push({ chatId, mid, text: message.text ?? '', attachments: message.attachments });
       return send(200, { success: true, message_id: mid });
     }
