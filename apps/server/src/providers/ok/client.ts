@@ -46,7 +46,7 @@ export function okFailure(response: Response, body: OkError | undefined): Connec
   }
   if (response.status === 401 || response.status === 403 || (code !== undefined && AUTH_CODES.has(code)))
     return new ConnectorError('auth', text, {
-      reason: { key: 'failure.reconnect', params: { network: NETWORK }, detail: text },
+      reason: { key: 'failure.auth', detail: text },
     });
   if (response.status >= 500) return new ConnectorError('temporary', text);
   if (!response.ok || code !== undefined) return new ConnectorError('permanent', text);

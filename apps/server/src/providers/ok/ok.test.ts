@@ -127,7 +127,7 @@ describe('replies', () => {
     expect(await w.messageRow(messageId)).toMatchObject({ delivery: 'sent' });
   });
 
-  it('a revoked key fails the message and flags the account for reconnecting', async () => {
+  it('a revoked key fails the message and flags the account; a new key reconnects it', async () => {
     const { account, chat } = await chatWithCustomer();
     w.emu.revoke(account.token);
     const messageId = await w.writeFromInbox(chat.id, 'Вы тут?');
@@ -135,6 +135,22 @@ describe('replies', () => {
     expect(await w.messageRow(messageId)).toMatchObject({ delivery: 'failed' });
     const errors = await w.t.app.inject({ url: '/v1/errors', headers: w.headers });
     const flagged = errors.json().items.find((o: { id: number }) => o.id === account.id);
+    expect(flagged?.error).toContain('failure.auth');
     expect(flagged?.error).toContain('PARAM_SESSION_EXPIRED');
+
+    // A new key from the group's settings: the same account, the error clears, the webhook is set again.
+    const renewed = `${account.token}-renewed`;
+    w.emu.addGroup(renewed, account.group.name);
+    const reconnect = await w.t.app.inject({
+      method: 'POST',
+      url: `/v1/objects/${account.id}/reconnect`,
+      headers: w.headers,
+      payload: { credentials: { access_token: renewed } },
+    });
+    expect(reconnect.statusCode, reconnect.body).toBe(200);
+    expect(reconnect.json().error).toBeNull();
+    expect(w.emu.subscriptionsOf(renewed)).toEqual([
+      `${w.t.deps.config.appUrl}/v1/webhooks/ok/${account.id}?secret=${encodeURIComponent(account.webhookSecret)}`,
+    ]);
   });
 });
