@@ -174,6 +174,8 @@ const envSchema = z.object({
   /** Discord REST (`{base}/api/v10`) and the Gateway websocket (PROVIDERS §7c). */
   DISCORD_API_URL: z.string().url().default('https://discord.com'),
   DISCORD_GATEWAY_URL: z.string().url().default('wss://gateway.discord.gg'),
+  /** OK (Odnoklassniki) group Bot API (PROVIDERS §7d): `{base}/graph/me/...`. */
+  OK_API_URL: z.string().url().default('https://api.ok.ru'),
   /** TikTok API for Business (PROVIDERS §7g): `{base}/open_api/v1.3/...`. */
   TIKTOK_API_URL: z.string().url().default('https://business-api.tiktok.com'),
   /** The TikTok for Business app (app id and secret) that business accounts authorize; without them TikTok is not offered. */

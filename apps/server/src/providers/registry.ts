@@ -6,6 +6,7 @@ import { createIngestConnector } from './generic/connector';
 import { googleplayConnector } from './googleplay/connector';
 import { jivoConnector } from './jivo/connector';
 import { maxConnector } from './max/connector';
+import { okConnector } from './ok/connector';
 import { rustoreConnector } from './rustore/connector';
 import { sandboxConnector } from './sandbox/connector';
 import { telegramConnector } from './telegram/connector';
@@ -47,6 +48,7 @@ register(youtubeConnector);
 register(googleplayConnector);
 register(rustoreConnector);
 register(jivoConnector);
+register(okConnector);
 for (const id of PROVIDER_IDS.filter((p) => getProvider(p).connect === 'ingest_token')) {
   register(createIngestConnector(id));
 }

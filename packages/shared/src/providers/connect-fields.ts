@@ -178,6 +178,19 @@ export const CONNECT_FIELDS: Partial<Record<ProviderId, ConnectField[]>> = {
       },
     ),
   ],
+  ok: [
+    field(
+      'access_token',
+      { ru: 'Ключ доступа группы', en: 'Group access key' },
+      {
+        secret: true,
+        hint: {
+          ru: 'Настройки группы → Управление → «Работа с API» → «Получить ключ доступа». Новый ключ отменяет прежний.',
+          en: 'Group settings → Management → "Work with API" → "Get access key". A new key cancels the previous one.',
+        },
+      },
+    ),
+  ],
   vk: [
     field('group_id', { ru: 'ID сообщества', en: 'Community ID' }),
     field('access_token', { ru: 'Ключ доступа сообщества', en: 'Community access token' }, { secret: true }),
