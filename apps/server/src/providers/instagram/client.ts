@@ -93,3 +93,42 @@ export async function mentionDetails(
   const found = answer.mentioned_comment ?? answer.mentioned_media;
   return { text: found?.text ?? found?.caption, username: found?.username, timestamp: found?.timestamp };
 }
+
+export interface IgMediaRow {
+  id: string;
+  caption?: string;
+  permalink?: string;
+  timestamp?: string;
+}
+
+export interface IgCommentRow {
+  id: string;
+  text?: string;
+  timestamp?: string;
+  username?: string;
+  from?: { id: string; username?: string };
+  replies?: { data?: IgCommentRow[] };
+}
+
+/** The account's latest media, newest first (`GET /{ig-user-id}/media`). */
+export async function recentMedia(auth: GraphAuth, igId: string, limit: number): Promise<IgMediaRow[]> {
+  const answer = await graphCall<{ data?: IgMediaRow[] }>(auth, 'GET', `${id(igId)}/media`, {
+    query: { fields: 'id,caption,permalink,timestamp', limit: String(limit) },
+  });
+  return answer.data ?? [];
+}
+
+/** Top-level comments of a media with their replies (`GET /{ig-media-id}/comments`). */
+export async function mediaComments(
+  auth: GraphAuth,
+  mediaId: string,
+  limit: number,
+): Promise<IgCommentRow[]> {
+  const answer = await graphCall<{ data?: IgCommentRow[] }>(auth, 'GET', `${id(mediaId)}/comments`, {
+    query: {
+      fields: 'id,text,timestamp,username,from,replies{id,text,timestamp,username,from}',
+      limit: String(limit),
+    },
+  });
+  return answer.data ?? [];
+}

@@ -1,4 +1,5 @@
 import { AppError } from '../../http/errors';
+import type { InboundEvent } from '../../modules/inbox/inbound';
 import {
   exchangeCode,
   grantedPermissions,
@@ -20,13 +21,15 @@ import {
   hideComment,
   igAuth,
   linkedAccount,
+  mediaComments,
   mentionDetails,
   NETWORK,
   profile,
+  recentMedia,
   replyToComment,
   replyToMention,
 } from './client';
-import { mapInstagramWebhook, mentionEvent } from './mapping';
+import { importedComment, mapInstagramWebhook, mentionEvent } from './mapping';
 
 // Instagram professional accounts (PROVIDERS.md §4c, "Instagram API with Facebook Login"). Connected through
 // Facebook's OAuth dialog (/callback/instagram, POST v1/instagram/auth) with the Facebook app of
@@ -44,6 +47,9 @@ export const INSTAGRAM_SCOPES = [
   'pages_read_engagement',
   'pages_manage_metadata',
 ];
+
+/** How many recent media the import on connect reads comments of. */
+const IMPORT_MEDIA = 10;
 
 const auth = (ctx: Pick<ConnectorContext, 'config' | 'fetch' | 'credentials'>) =>
   igAuth(ctx, ctx.credentials.page_token ?? '');
@@ -204,5 +210,20 @@ export const instagramConnector: Connector = {
   async deleteItem(ctx, item) {
     ids(ctx);
     await deleteComment(auth(ctx), item.externalId);
+  },
+
+  /** Comments (and their replies) on the latest media, up to `limit` (docs/product/limits.md). */
+  async importRecent(ctx, limit) {
+    const { igId } = ids(ctx);
+    const events: InboundEvent[] = [];
+    for (const media of await recentMedia(auth(ctx), igId, IMPORT_MEDIA)) {
+      if (events.length >= limit) break;
+      for (const comment of await mediaComments(auth(ctx), media.id, Math.min(50, limit))) {
+        events.push(importedComment(igId, media, comment, undefined, ctx.now()));
+        for (const reply of comment.replies?.data ?? [])
+          events.push(importedComment(igId, media, reply, comment.id, ctx.now()));
+      }
+    }
+    return events.slice(0, limit);
   },
 };

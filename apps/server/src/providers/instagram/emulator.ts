@@ -275,6 +275,40 @@ export class InstagramEmulator extends FacebookEmulator {
       send(200, { id: created.id });
       return true;
     }
+    if (account && node === account.id && edge === 'media' && method === 'GET') {
+      const list = [...this.media.values()]
+        .filter((m) => m.igId === account.id)
+        .sort((a, b) => b.timestamp - a.timestamp)
+        .slice(0, Number(query.limit ?? 25));
+      send(200, {
+        data: list.map((m) => ({
+          id: m.id,
+          caption: m.caption,
+          permalink: `https://www.instagram.com/p/${m.id}/`,
+          timestamp: iso(m.timestamp),
+        })),
+      });
+      return true;
+    }
+    const ownMedia = this.media.get(node);
+    if (ownMedia && edge === 'comments' && method === 'GET') {
+      if (this.accountById(ownMedia.igId)?.pageId !== pageId) return notFound(fail, node);
+      const row = (c: IgComment) => ({
+        id: c.id,
+        text: c.text,
+        timestamp: iso(c.timestamp),
+        username: c.from.username,
+        from: c.from,
+      });
+      const live = [...this.comments.values()].filter((c) => c.mediaId === node && !c.deleted);
+      const data = live
+        .filter((c) => !c.parentId)
+        .sort((a, b) => b.timestamp - a.timestamp)
+        .slice(0, Number(query.limit ?? 25))
+        .map((c) => ({ ...row(c), replies: { data: live.filter((r) => r.parentId === c.id).map(row) } }));
+      send(200, { data });
+      return true;
+    }
     if (account && node === account.id && !edge && method === 'GET') {
       const mentioned = /mentioned_(comment|media)\.(?:comment|media)_id\(([^)]+)\)/.exec(fields);
       if (mentioned?.[1] === 'comment') {

@@ -95,11 +95,21 @@ describe('Instagram', () => {
   it('connects the professional account linked to each chosen Page, with the Page token sealed; Pages without one are skipped', async () => {
     const { page, account } = emu.addAccount('Пекарня', 'bakery_spb');
     const second = emu.addAccount('Пекарня на Садовой', 'bakery_sadovaya');
+    const media = emu.addMedia(account, 'Круассаны по утрам');
+    const question = emu.addComment(media, {
+      from: { id: 'IGSID_0', username: 'ira' },
+      text: 'Во сколько открываетесь?',
+    });
+    emu.addComment(media, {
+      from: { id: account.id, username: account.username },
+      text: 'В 8:00',
+      parentId: question.id,
+    });
     const bare = emu.network.addPage({ id: `10${emu.network.next()}`, name: 'Без Instagram' });
     emu.network.userPages = [bare.id, page.id, second.page.id];
     const res = await finish(await popup());
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().object).toMatchObject({ name: 'bakery_spb' });
+    expect(res.json().object).toMatchObject({ name: 'bakery_spb', imported: 2 });
     expect(res.json().others).toHaveLength(1);
     const [row] = await db().select().from(objects).where(eq(objects.id, res.json().object.id));
     expect(row).toMatchObject({ provider: 'instagram', externalId: account.id });
@@ -110,6 +120,15 @@ describe('Instagram', () => {
     });
     expect(JSON.stringify(res.json())).not.toContain(page.token);
     expect(page.subscribedFields).toEqual(expect.arrayContaining(['messages']));
+    const top = (
+      await db()
+        .select()
+        .from(items)
+        .where(and(eq(items.objectId, row!.id), eq(items.externalId, question.id)))
+    )[0];
+    expect(top).toMatchObject({ text: 'Во сколько открываетесь?', kind: 'comment' });
+    const answer = await db().select().from(items).where(eq(items.parentId, top!.id));
+    expect(answer[0]).toMatchObject({ text: 'В 8:00', isOwn: true });
   });
 
   it('a declined permission and no linked account come back as translated errors that say what to do', async () => {

@@ -184,3 +184,44 @@ export function mentionEvent(
     createdAt: Number.isNaN(at.getTime()) ? now : at,
   };
 }
+
+/** A comment read through Graph (the import on connect) as an item with its media. */
+export function importedComment(
+  igId: string,
+  media: { id: string; caption?: string; permalink?: string; timestamp?: string },
+  comment: {
+    id: string;
+    text?: string;
+    timestamp?: string;
+    username?: string;
+    from?: { id: string; username?: string };
+  },
+  parentId: string | undefined,
+  now: Date,
+): InboundEvent {
+  const username = comment.from?.username ?? comment.username;
+  const authorId = comment.from?.id ?? username ?? 'unknown';
+  const at = comment.timestamp ? new Date(comment.timestamp) : now;
+  const posted = media.timestamp ? new Date(media.timestamp) : undefined;
+  return {
+    type: 'item',
+    kind: 'comment',
+    externalId: comment.id,
+    post: {
+      externalId: media.id,
+      text: media.caption ?? '',
+      ...(media.permalink ? { url: media.permalink } : {}),
+      ...(posted && !Number.isNaN(posted.getTime()) ? { postedAt: posted } : {}),
+    },
+    ...(parentId ? { parentExternalId: parentId } : {}),
+    author: {
+      externalId: authorId,
+      name: username ?? '',
+      ...(profileUrl(username) ? { url: profileUrl(username) } : {}),
+    },
+    isOwn: authorId === igId,
+    text: comment.text ?? '',
+    attachments: [],
+    createdAt: Number.isNaN(at.getTime()) ? now : at,
+  };
+}
