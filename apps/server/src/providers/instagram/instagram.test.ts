@@ -272,7 +272,8 @@ describe('Instagram', () => {
   it('Direct: a message opens a chat, the answer goes within 24 hours, outside it fails with a clear reason; story replies and mentions arrive with their link', async () => {
     const { account, id } = await connect();
     const igsid = `IGSID_${account.id}`;
-    const { mid } = await emu.igMessage(account, igsid, 'Здравствуйте, вы открыты?');
+    const first = await emu.igMessage(account, igsid, 'Здравствуйте, вы открыты?');
+    const { mid } = first;
     const [chat] = await db()
       .select()
       .from(chats)
@@ -290,6 +291,13 @@ describe('Instagram', () => {
     expect(urls).toEqual(
       expect.arrayContaining(['https://lookaside.example/story-1', 'https://lookaside.example/story-2']),
     );
+    // The customer unsends a message: it is marked deleted.
+    const unsent = structuredClone(first.payload);
+    const unsentMessage = unsent.entry[0]!.messaging[0]!.message as Record<string, unknown>;
+    unsentMessage.is_deleted = true;
+    expect((await emu.push(unsent)).status).toBe(200);
+    const [gone] = await db().select().from(messages).where(eq(messages.externalId, mid));
+    expect(gone?.isDeleted).toBe(true);
     emu.network.clock += 25 * 60 * 60 * 1000;
     const late = await post(`/v1/chats/${chat!.id}/messages`, { text: 'Вы ещё тут?' });
     await drain();

@@ -108,21 +108,14 @@ function messagingEvents(igId: string, raw: unknown): InboundEvent[] {
       },
     ];
   }
+  // Story mentions and story replies carry the story's link (it expires with the story).
   const attachments: Array<{ type: 'image' | 'video' | 'audio' | 'link'; url: string }> = [];
-  const notes: string[] = [];
   for (const a of message.attachments ?? []) {
-    const url = a.payload?.url;
-    if (!url) continue;
-    // A story mention is the customer's story showing the account; the link expires with the story.
-    if (a.type === 'story_mention') notes.push('📣 story mention');
-    attachments.push({ type: ATTACHMENT_TYPES[a.type] ?? 'link', url });
+    if (a.payload?.url) attachments.push({ type: ATTACHMENT_TYPES[a.type] ?? 'link', url: a.payload.url });
   }
   const story = message.reply_to?.story;
-  if (story?.url) {
-    notes.push('↩ story reply');
-    attachments.push({ type: 'link', url: story.url });
-  }
-  const text = [message.text, ...(message.text ? [] : notes)].filter(Boolean).join('\n');
+  if (story?.url) attachments.push({ type: 'link', url: story.url });
+  const text = message.text ?? '';
   return [
     {
       type: 'message',
