@@ -51,6 +51,10 @@ const ru = {
     'В Facebook не выбрано ни одной страницы. Подключите снова и в окне Facebook отметьте страницу, которой вы управляете (нужна роль с правом модерации и сообщений)',
   'error.facebookPermissions':
     'Facebook не дал разрешения: {{permissions}}. Подключите снова и в окне Facebook оставьте все разрешения включёнными',
+  'error.instagramNoAccount':
+    'Ни у одной выбранной страницы Facebook нет профессионального аккаунта Instagram. Привяжите аккаунт Instagram (бизнес или автор) к странице в настройках Instagram, затем подключите снова и отметьте эту страницу в окне Facebook',
+  'error.instagramPermissions':
+    'Facebook не дал разрешения для Instagram: {{permissions}}. Подключите снова и в окне Facebook оставьте все разрешения включёнными',
   'error.noAccess': 'У вас нет доступа к этому разделу. Обратитесь к вашему администратору.',
   'error.sessionExpired': 'Сессия истекла',
   'error.serviceUnavailable': 'Сервис недоступен. Проверьте ваше интернет-соединение и повторите попытку.',
@@ -299,6 +303,10 @@ const en: Record<MessageKey, string> = {
     'No Page was chosen in Facebook. Connect again and tick a Page you manage in the Facebook window (you need a role that can moderate and send messages)',
   'error.facebookPermissions':
     'Facebook did not grant the permissions: {{permissions}}. Connect again and keep every permission switched on in the Facebook window',
+  'error.instagramNoAccount':
+    'None of the chosen Facebook Pages has an Instagram professional account. Link an Instagram business or creator account to the Page in Instagram’s settings, then connect again and tick that Page in the Facebook window',
+  'error.instagramPermissions':
+    'Facebook did not grant the Instagram permissions: {{permissions}}. Connect again and keep every permission switched on in the Facebook window',
   'error.noAccess': 'You do not have access to this section. Contact your administrator.',
   'error.sessionExpired': 'Session expired',
   'error.serviceUnavailable': 'Service unavailable. Check your internet connection and try again.',

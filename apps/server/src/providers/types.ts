@@ -192,7 +192,13 @@ export interface Connector {
   appWebhook?(
     config: Config,
     request: WebhookRequest,
-  ): { status: number; body: string | Record<string, unknown>; accounts: string[] };
+  ): {
+    status: number;
+    body: string | Record<string, unknown>;
+    accounts: string[];
+    /** Whose accounts these are when not this connector's (Meta sends Instagram to the Page callback). */
+    provider?: ProviderId;
+  };
   /** Verifies (throws WebhookRejected) and parses a webhook call into inbound events. */
   handleWebhook?(ctx: ConnectorContext, request: WebhookRequest): Promise<WebhookResult>;
   /** One long-poll round; `timeoutSeconds` bounds how long the network may hold the request. */

@@ -1,4 +1,4 @@
-import { isProviderId } from '@otklik/shared';
+import { isProviderId, type ProviderId } from '@otklik/shared';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { objects } from '../db/schema';
@@ -97,21 +97,23 @@ export async function registerWebhookRoutes(app: FastifyInstance, deps: AppDeps)
       const request = toRequest(req);
       try {
         const routed = connector.appWebhook(deps.config, request);
+        const owner = routed.provider ?? (provider as ProviderId);
+        const target = owner === provider ? connector : getConnector(owner);
         const rows =
-          routed.accounts.length === 0
+          !target?.handleWebhook || routed.accounts.length === 0
             ? []
             : await deps.database.db
                 .select()
                 .from(objects)
                 .where(
                   and(
-                    eq(objects.provider, provider),
+                    eq(objects.provider, owner),
                     eq(objects.isActive, true),
                     inArray(objects.externalId, routed.accounts),
                   ),
                 );
         for (const object of rows) {
-          const result = await connector.handleWebhook(
+          const result = await target!.handleWebhook!(
             connectorContext({ ...deps, db: deps.database.db }, object),
             request,
           );

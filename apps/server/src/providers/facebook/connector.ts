@@ -91,7 +91,7 @@ export function parseDelivery(request: WebhookRequest): PageWebhook | null {
 export function facebookAppWebhook(
   config: VerifyContext['config'],
   request: WebhookRequest,
-): { status: number; body: string; accounts: string[] } {
+): { status: number; body: string; accounts: string[]; provider?: 'instagram' } {
   if (request.method === 'GET') {
     return {
       status: 200,
@@ -101,7 +101,9 @@ export function facebookAppWebhook(
   }
   verifyMetaSignature(request, config.FACEBOOK_CLIENT_SECRET ?? '', NETWORK);
   const payload = parseDelivery(request);
-  return { status: 200, body: 'EVENT_RECEIVED', accounts: payload ? pagesOf(payload) : [] };
+  // Instagram deliveries (`object: "instagram"`) may come to the same callback: they go to those accounts.
+  const provider = payload?.object === 'instagram' ? ('instagram' as const) : undefined;
+  return { status: 200, body: 'EVENT_RECEIVED', accounts: payload ? pagesOf(payload) : [], provider };
 }
 
 export const facebookConnector: Connector = {

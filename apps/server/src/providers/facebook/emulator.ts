@@ -21,6 +21,18 @@ export interface RecordedCall {
   body: Record<string, unknown> | undefined;
 }
 
+/** One authenticated Graph call, as a subclass's extra routes see it. */
+export interface GraphCall {
+  method: string;
+  path: string;
+  parts: string[];
+  query: Record<string, string>;
+  body: Record<string, unknown> | undefined;
+  owner: { kind: 'user' | 'page'; pageId?: string; long?: boolean; granted?: string[] };
+  send: (status: number, value: unknown) => void;
+  fail: (f: GraphFailure) => void;
+}
+
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export class FacebookEmulator {
@@ -40,8 +52,14 @@ export class FacebookEmulator {
     readonly appSecret: string,
   ) {}
 
-  static async start(opts: { appId?: string; appSecret?: string } = {}) {
-    const emulator = new FacebookEmulator(opts.appId ?? 'fb-app-1', opts.appSecret ?? 'fb-app-secret-1');
+  static async start<T extends FacebookEmulator>(
+    this: new (
+      appId: string,
+      appSecret: string,
+    ) => T,
+    opts: { appId?: string; appSecret?: string } = {},
+  ): Promise<T> {
+    const emulator = new this(opts.appId ?? 'fb-app-1', opts.appSecret ?? 'fb-app-secret-1');
     emulator.server = createServer((req, res) => void emulator.handle(req, res));
     await new Promise<void>((resolve) => emulator.server!.listen(0, '127.0.0.1', resolve));
     emulator.url = `http://127.0.0.1:${(emulator.server.address() as AddressInfo).port}`;
@@ -238,6 +256,7 @@ export class FacebookEmulator {
     if (!owner) return fail(FB_ERRORS.invalidToken);
     const parts = path.split('/').filter(Boolean);
     const net = this.network;
+    if (this.extraGraph({ method, path, parts, query, body, owner, send, fail })) return;
 
     if (owner.kind === 'user') {
       if (path === '/me') return send(200, net.user);
@@ -370,6 +389,11 @@ export class FacebookEmulator {
       });
     }
     return fail({ status: 400, code: 100, message: 'Unsupported request' });
+  }
+
+  /** Graph routes a network built on this one adds (the Instagram emulator); true when it answered. */
+  protected extraGraph(_call: GraphCall): boolean {
+    return false;
   }
 
   private sendApi(

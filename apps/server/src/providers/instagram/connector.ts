@@ -1,0 +1,229 @@
+import { AppError } from '../../http/errors';
+import type { InboundEvent } from '../../modules/inbox/inbound';
+import {
+  exchangeCode,
+  grantedPermissions,
+  listPages,
+  sendPageMessage,
+  subscribeApp,
+} from '../facebook/client';
+import { facebookAppWebhook, PAGE_FIELDS, parseDelivery } from '../facebook/connector';
+import { metaHandshake, verifyMetaSignature } from '../facebook/meta';
+import {
+  type Connector,
+  type ConnectorContext,
+  ConnectorError,
+  type OutgoingContent,
+  type VerifiedAccount,
+} from '../types';
+import {
+  deleteComment,
+  hideComment,
+  igAuth,
+  linkedAccount,
+  mediaComments,
+  mentionDetails,
+  NETWORK,
+  profile,
+  recentMedia,
+  replyToComment,
+  replyToMention,
+} from './client';
+import { importedComment, mapInstagramWebhook, mentionEvent } from './mapping';
+
+// Instagram professional accounts (PROVIDERS.md §4c, "Instagram API with Facebook Login"). Connected through
+// Facebook's OAuth dialog (/callback/instagram, POST v1/instagram/auth) with the Facebook app of
+// FACEBOOK_CLIENT_ID: each chosen Page with a linked professional account becomes an account; the Page's
+// long-lived token is kept and every call goes through graph.facebook.com. Updates come by webhook only,
+// signed with the same app secret: `object: "instagram"` deliveries to the Facebook app callback
+// (/v1/webhooks/facebook/app) or to /v1/webhooks/instagram/app, routed by the entry's account id.
+
+/** What the connector needs the user to grant (PROVIDERS §4c). */
+export const INSTAGRAM_SCOPES = [
+  'instagram_basic',
+  'instagram_manage_comments',
+  'instagram_manage_messages',
+  'pages_show_list',
+  'pages_read_engagement',
+  'pages_manage_metadata',
+];
+
+/** How many recent media the import on connect reads comments of. */
+const IMPORT_MEDIA = 10;
+
+const auth = (ctx: Pick<ConnectorContext, 'config' | 'fetch' | 'credentials'>) =>
+  igAuth(ctx, ctx.credentials.page_token ?? '');
+
+function ids(ctx: ConnectorContext): { igId: string; pageId: string } {
+  const igId = ctx.credentials.ig_user_id ?? ctx.object.externalId;
+  const pageId = ctx.credentials.page_id;
+  if (!igId || !pageId || !ctx.credentials.page_token)
+    throw new ConnectorError('auth', 'Instagram: the Page token is missing, reconnect the account', {
+      reason: { key: 'failure.reconnect', params: { network: NETWORK } },
+    });
+  return { igId, pageId };
+}
+
+/** Instagram comments take text only: attachments go as links. */
+function textOf(content: OutgoingContent) {
+  return [content.text, ...content.attachments.map((a) => a.url)].filter(Boolean).join('\n');
+}
+
+/** The Pages the user chose that have a professional account linked, as accounts. */
+async function accountsOf(
+  ctx: Parameters<NonNullable<Connector['oauth']>['exchange']>[0],
+  userToken: string,
+) {
+  const pages = (await listPages(igAuth(ctx, userToken))).filter((p) => p.access_token);
+  const found: VerifiedAccount[] = [];
+  for (const page of pages) {
+    const pageAuth = igAuth(ctx, page.access_token ?? '');
+    const igId = await linkedAccount(pageAuth, page.id);
+    if (!igId) continue;
+    const me = await profile(pageAuth, igId);
+    const username = me.username ?? me.name ?? page.name;
+    found.push({
+      externalId: igId,
+      name: username,
+      image: me.profile_picture_url,
+      url: `https://www.instagram.com/${encodeURIComponent(username)}`,
+      credentials: { ig_user_id: igId, page_id: page.id, page_token: page.access_token ?? '' },
+    });
+  }
+  return found;
+}
+
+export const instagramConnector: Connector = {
+  id: 'instagram',
+
+  /** /v1/webhooks/instagram/app: the Instagram product's own callback, signed with the same app secret. */
+  appWebhook(config, request) {
+    const routed = facebookAppWebhook(config, request);
+    return {
+      ...routed,
+      accounts: routed.provider === 'instagram' ? routed.accounts : [],
+      provider: undefined,
+    };
+  },
+
+  oauth: {
+    configured: (config) => Boolean(config.FACEBOOK_CLIENT_ID && config.FACEBOOK_CLIENT_SECRET),
+    authorizeUrl(config, { redirectUri, state }) {
+      const url = new URL(
+        `${config.FACEBOOK_OAUTH_URL.replace(/\/+$/, '')}/${config.FACEBOOK_API_VERSION}/dialog/oauth`,
+      );
+      url.searchParams.set('client_id', config.FACEBOOK_CLIENT_ID ?? '');
+      url.searchParams.set('redirect_uri', redirectUri);
+      url.searchParams.set('state', state);
+      url.searchParams.set('response_type', 'code');
+      url.searchParams.set('scope', INSTAGRAM_SCOPES.join(','));
+      return url.toString();
+    },
+    async exchange(ctx, { code, redirectUri }) {
+      const userToken = await exchangeCode(ctx, { code, redirectUri });
+      const granted = await grantedPermissions(igAuth(ctx, userToken));
+      const missing = INSTAGRAM_SCOPES.filter((scope) => !granted.has(scope));
+      if (missing.length > 0) {
+        throw new AppError(400, 'error.instagramPermissions', {
+          errorType: 'missing_permissions',
+          params: { permissions: missing.join(', ') },
+        });
+      }
+      const [first, ...others] = await accountsOf(ctx, userToken);
+      if (!first) throw new AppError(400, 'error.instagramNoAccount', { errorType: 'no_instagram_account' });
+      return { ...first, others };
+    },
+  },
+
+  /** Installs the app on the linked Page (Instagram messaging webhooks need it; Facebook's fields kept). */
+  async activate(ctx, opts) {
+    if (opts.mode !== 'webhook') return;
+    await subscribeApp(auth(ctx), ids(ctx).pageId, PAGE_FIELDS);
+  },
+
+  async handleWebhook(ctx, request) {
+    if (request.method === 'GET') {
+      const challenge = metaHandshake(request, ctx.config.FACEBOOK_VERIFY_TOKEN ?? '', NETWORK);
+      return { status: 200, body: challenge, events: [] };
+    }
+    verifyMetaSignature(request, ctx.config.FACEBOOK_CLIENT_SECRET ?? '', NETWORK);
+    const payload = parseDelivery(request);
+    const igId = ctx.credentials.ig_user_id ?? ctx.object.externalId ?? '';
+    if (!payload) return { status: 200, body: 'EVENT_RECEIVED', events: [] };
+    const { events, mentions } = mapInstagramWebhook(payload, igId, ctx.now());
+    for (const mention of mentions) {
+      // The webhook names the mention only; its text is looked up (a failed look-up keeps the bare item).
+      const found = await mentionDetails(auth(ctx), igId, mention).catch(() => undefined);
+      events.push(mentionEvent(mention, found, ctx.now()));
+    }
+    return { status: 200, body: 'EVENT_RECEIVED', events };
+  },
+
+  async sendReply(ctx, target, content) {
+    const { igId } = ids(ctx);
+    const text = textOf(content);
+    if (target.kind === 'mention') {
+      // A mention in someone's comment (its media is the post) or in a caption (the item is the media).
+      const mediaId = target.postExternalId ?? target.externalId;
+      const commentId = target.postExternalId ? target.externalId : undefined;
+      return { externalId: await replyToMention(auth(ctx), igId, { commentId, mediaId }, text) };
+    }
+    return { externalId: await replyToComment(auth(ctx), target.externalId, text) };
+  },
+
+  /** A private reply: one Direct message to the commenter, within 7 days of the comment. */
+  async sendDirect(ctx, target, content) {
+    try {
+      const id = await sendPageMessage(
+        auth(ctx),
+        ids(ctx).pageId,
+        { comment_id: target.externalId },
+        { text: textOf(content) },
+      );
+      return { externalId: id };
+    } catch (error) {
+      if (error instanceof ConnectorError && error.kind === 'permanent' && !error.reason) {
+        throw new ConnectorError('permanent', error.message, {
+          reason: { key: 'failure.privateReplyUsed', params: { network: NETWORK }, detail: error.message },
+        });
+      }
+      throw error;
+    }
+  },
+
+  /** Direct answers (the 24-hour window: outside it Graph's 10/2018278 becomes failure.messagingWindow). */
+  async sendMessage(ctx, chat, content) {
+    const id = await sendPageMessage(
+      auth(ctx),
+      ids(ctx).pageId,
+      { id: chat.externalId },
+      { text: textOf(content) },
+    );
+    return { externalId: id };
+  },
+
+  async hideItem(ctx, item, hidden) {
+    ids(ctx);
+    await hideComment(auth(ctx), item.externalId, hidden);
+  },
+
+  async deleteItem(ctx, item) {
+    ids(ctx);
+    await deleteComment(auth(ctx), item.externalId);
+  },
+
+  /** Comments (and their replies) on the latest media, up to `limit` (docs/product/limits.md). */
+  async importRecent(ctx, limit) {
+    const { igId } = ids(ctx);
+    const events: InboundEvent[] = [];
+    for (const media of await recentMedia(auth(ctx), igId, IMPORT_MEDIA)) {
+      if (events.length >= limit) break;
+      for (const comment of await mediaComments(auth(ctx), media.id, Math.min(50, limit))) {
+        events.push(importedComment(igId, media, comment, undefined, ctx.now()));
+        for (const reply of comment.replies?.data ?? [])
+          events.push(importedComment(igId, media, reply, comment.id, ctx.now()));
+      }
+    }
+    return events.slice(0, limit);
+  },
+};
