@@ -35,6 +35,15 @@ export function registerConnector(connector: Connector): () => void {
 }
 const register = registerConnector;
 
+/** Takes a network's connector away (tests: a network this server cannot connect); returns the undo. */
+export function removeConnector(provider: ProviderId): () => void {
+  const previous = connectors.get(provider);
+  connectors.delete(provider);
+  return () => {
+    if (previous) connectors.set(provider, previous);
+  };
+}
+
 register(sandboxConnector);
 register(vkConnector);
 register(telegramConnector);
