@@ -117,7 +117,9 @@ export function htmlToText(html: string): string {
     .replace(/<\/(p|div|li|h\d)>/gi, '\n')
     .replace(/<[^>]*>/g, '')
     .replace(/&(#\d+|[a-z]+);/gi, (whole, name: string) =>
-      name.startsWith('#') ? String.fromCodePoint(Number(name.slice(1))) : (ENTITIES[name.toLowerCase()] ?? whole),
+      name.startsWith('#')
+        ? String.fromCodePoint(Number(name.slice(1)))
+        : (ENTITIES[name.toLowerCase()] ?? whole),
     )
     .replace(/\n{3,}/g, '\n\n')
     .trim();
@@ -185,7 +187,8 @@ export interface ForumSource {
 async function eventsOf(source: ForumSource, topics: ForumTopic[]) {
   const events: InboundEvent[] = [];
   // Oldest first, so a topic's item exists before the comments under it.
-  for (const topic of [...topics].reverse()) events.push(...topicEvents(topic, await source.comments(topic.id)));
+  for (const topic of [...topics].reverse())
+    events.push(...topicEvents(topic, await source.comments(topic.id)));
   return events;
 }
 
@@ -193,7 +196,11 @@ async function eventsOf(source: ForumSource, topics: ForumTopic[]) {
  * One polling round: topics changed since the cursor (the newest `updatedAt` seen, ms) with all their
  * comments; what was stored before is dropped by the inbox's dedupe on external ids.
  */
-export async function pollForum(source: ForumSource, cursor: string | null, waitSeconds: number): Promise<PollResult> {
+export async function pollForum(
+  source: ForumSource,
+  cursor: string | null,
+  waitSeconds: number,
+): Promise<PollResult> {
   const since = Number(cursor) || 0;
   const topics = await source.changedTopics(since, Number.POSITIVE_INFINITY);
   const newest = Math.max(since, ...topics.map((t) => t.updatedAt.getTime()));

@@ -182,7 +182,12 @@ export const CONNECT_FIELDS: Partial<Record<ProviderId, ConnectField[]>> = {
     field(
       'alias',
       { ru: 'Адрес UserEcho', en: 'UserEcho address' },
-      { hint: { ru: 'Например, shop.userecho.com или просто shop', en: 'For example, shop.userecho.com or just shop' } },
+      {
+        hint: {
+          ru: 'Например, shop.userecho.com или просто shop',
+          en: 'For example, shop.userecho.com or just shop',
+        },
+      },
     ),
     field(
       'access_token',
@@ -191,7 +196,7 @@ export const CONNECT_FIELDS: Partial<Record<ProviderId, ConnectField[]>> = {
         secret: true,
         hint: {
           ru: 'Настройки → Дополнительно → API. Ответы будут от имени сотрудника, чей это ключ.',
-          en: "Setup → Advanced features → API. Replies are posted as the agent whose key it is.",
+          en: 'Setup → Advanced features → API. Replies are posted as the agent whose key it is.',
         },
       },
     ),

@@ -1,4 +1,4 @@
-import { type EmulatedTopic, ForumEmulator, type ForumAnswer, type ForumCall } from '../forum-emulator';
+import { type EmulatedTopic, type ForumAnswer, type ForumCall, ForumEmulator } from '../forum-emulator';
 
 // TEST-ONLY. A UserEcho project's API v2 on 127.0.0.1, one project per alias in the path
 // (`/{alias}/api/v2/<command>.json?access_token=…`): GET forums, GET forums/{id}/topics (ordered by

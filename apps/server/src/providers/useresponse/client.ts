@@ -60,14 +60,24 @@ function messageOf(json: unknown): string {
   return j.error?.message ?? j.message ?? '';
 }
 
-async function call<T>(a: UseResponseAuth, method: 'GET' | 'POST', resource: string, query = '', body?: unknown) {
+async function call<T>(
+  a: UseResponseAuth,
+  method: 'GET' | 'POST',
+  resource: string,
+  query = '',
+  body?: unknown,
+) {
   const url = `${siteApi(a.config.USERESPONSE_API_URL, a.site)}/${resource}.json?apiKey=${encodeURIComponent(a.apiKey)}${query}`;
   const { response, json } = await callJson(NETWORK, a.fetch, url, { method, body });
   if (!response.ok) throw httpFailure(NETWORK, response, messageOf(json));
   const envelope = (json ?? {}) as { success?: T };
   if (envelope.success === undefined)
     throw new ConnectorError('permanent', messageOf(json) || `${NETWORK}: unexpected answer`, {
-      reason: { key: 'failure.badAnswer', params: { network: NETWORK }, detail: messageOf(json) || undefined },
+      reason: {
+        key: 'failure.badAnswer',
+        params: { network: NETWORK },
+        detail: messageOf(json) || undefined,
+      },
     });
   return envelope.success;
 }
@@ -103,7 +113,11 @@ const listPage = (a: UseResponseAuth, page: number, count: number) =>
 export const checkAccess = (a: UseResponseAuth) => listPage(a, 1, 1);
 
 /** Objects changed at or after `since` (ms), newest first. */
-export async function changedObjects(a: UseResponseAuth, since: number, limit: number): Promise<ForumTopic[]> {
+export async function changedObjects(
+  a: UseResponseAuth,
+  since: number,
+  limit: number,
+): Promise<ForumTopic[]> {
   const found: ForumTopic[] = [];
   for (let page = 1; page <= MAX_PAGES; page++) {
     const objects = ((await listPage(a, page, PAGE)) ?? []).map((o) => objectOf(a, o));
@@ -118,8 +132,12 @@ export async function objectComments(a: UseResponseAuth, objectId: string): Prom
   const all: ForumComment[] = [];
   for (let page = 1; page <= MAX_PAGES; page++) {
     const raw =
-      (await call<RawComment[]>(a, 'GET', `objects/${encodeURIComponent(objectId)}/comments`, `&page=${page}&count=${PAGE}`)) ??
-      [];
+      (await call<RawComment[]>(
+        a,
+        'GET',
+        `objects/${encodeURIComponent(objectId)}/comments`,
+        `&page=${page}&count=${PAGE}`,
+      )) ?? [];
     for (const c of raw)
       all.push({
         id: String(c.id),

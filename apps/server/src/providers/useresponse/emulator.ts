@@ -1,4 +1,4 @@
-import { ForumEmulator, type ForumAnswer, type ForumCall } from '../forum-emulator';
+import { type ForumAnswer, type ForumCall, ForumEmulator } from '../forum-emulator';
 
 // TEST-ONLY. A UseResponse site's REST API on 127.0.0.1, one site per domain in the path
 // (`/{site}/api/4.0/<resource>.json?apiKey=…`): GET objects (sorted newest-updated first, `page`/`count`),
