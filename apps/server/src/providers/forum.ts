@@ -125,6 +125,9 @@ export function htmlToText(html: string): string {
     .trim();
 }
 
+/** Topics read by a first round (no cursor yet): the import's size, not a whole forum's history. */
+const FIRST_ROUND_TOPICS = 100;
+
 export const TOPIC = 'topic:';
 export const COMMENT = 'comment:';
 
@@ -202,7 +205,8 @@ export async function pollForum(
   waitSeconds: number,
 ): Promise<PollResult> {
   const since = Number(cursor) || 0;
-  const topics = await source.changedTopics(since, Number.POSITIVE_INFINITY);
+  // Without a cursor yet (the round after connecting) only the newest topics, as the import took.
+  const topics = await source.changedTopics(since, since ? Number.POSITIVE_INFINITY : FIRST_ROUND_TOPICS);
   const newest = Math.max(since, ...topics.map((t) => t.updatedAt.getTime()));
   return {
     events: await eventsOf(source, topics),
