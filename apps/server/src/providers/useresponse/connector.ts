@@ -12,8 +12,8 @@ import {
 
 // UseResponse (community and helpdesk: ideas, problems, questions, tickets are "objects"). Connected with
 // the site's address and a user's API key; objects changed since the cursor are polled every
-// USERESPONSE_POLL_S with their comments (UseResponse's webhooks are configured by hand per event and their
-// payload is not documented publicly, so they are not used). An object is an item, its comments items under
+// USERESPONSE_POLL_S with their comments (UseResponse's webhooks are not used: we found no public
+// description of their payload or signature — UNCONFIRMED). An object is an item, its comments items under
 // it; a reply is a comment on the object as the key's user. Files are sent as links (the API's upload call
 // is not used); hiding and deleting are not offered.
 
