@@ -191,6 +191,14 @@ const envSchema = z.object({
   RUSTORE_API_URL: z.string().url().default('https://public-api.rustore.ru'),
   /** Seconds between two polls of one RuStore app. */
   RUSTORE_POLL_S: z.coerce.number().int().min(1).default(300),
+  /** A UserEcho project's API; `{site}` is the project's alias (https://<alias>.userecho.com). */
+  USERECHO_API_URL: z.string().includes('{site}').default('https://{site}.userecho.com/api/v2'),
+  /** Seconds between two polls of one UserEcho project. */
+  USERECHO_POLL_S: z.coerce.number().int().min(1).default(120),
+  /** A UseResponse site's API; `{site}` is the site's host (cloud `<name>.useresponse.com` or its own domain). */
+  USERESPONSE_API_URL: z.string().includes('{site}').default('https://{site}/api/4.0'),
+  /** Seconds between two polls of one UseResponse site. */
+  USERESPONSE_POLL_S: z.coerce.number().int().min(1).default(120),
   /**
    * How accounts learn about new content: 'webhook' (the network pushes to APP_URL), 'polling' (we ask),
    * or 'auto' — webhooks when APP_URL is reachable from outside, polling when it is a local address.

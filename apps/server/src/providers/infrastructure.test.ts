@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { connectFields, type ProviderId } from '@otklik/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildUser, loginTokens } from '../../test/auth-helpers';
@@ -11,7 +12,15 @@ import { type Connector, ConnectorError, WebhookRejected } from './types';
 
 // The plumbing every real connector uses (issue #5): connect with typed credentials or OAuth, activate
 // (webhook or polling), webhook verification and ingestion, polling with leases. A stand-in network
-// (registered as 'userecho', a credentials-kind network) exercises it over real HTTP.
+// (put in for STAND_IN, a credentials-kind network, over its real connector for this file only) exercises
+// it over real HTTP. Typed credentials fill every connect field the network asks for with the same key, so
+// the stand-in can be any credentials-kind id.
+
+const STAND_IN: ProviderId = 'userecho';
+const typed = (key: string) => ({
+  ...Object.fromEntries(connectFields(STAND_IN).map((f) => [f.name, key])),
+  api_key: key,
+});
 
 let t: TestApp;
 let base: string;
@@ -19,7 +28,7 @@ const activations: Array<{ mode: string; webhookUrl: string; webhookSecret: stri
 const pollQueue: Array<{ events: unknown[]; cursor: string } | Error> = [];
 
 const fake: Connector = {
-  id: 'userecho',
+  id: STAND_IN,
   async verifyCredentials(_ctx, input) {
     if (input.api_key !== 'good-key') throw new ConnectorError('auth', 'Unauthorized: invalid api key');
     return { externalId: 'acc-1', name: 'UserEcho Shop', credentials: { api_key: input.api_key } };
@@ -91,17 +100,17 @@ async function connect(headers: Record<string, string>, credentials: Record<stri
     method: 'POST',
     url: '/v1/objects',
     headers,
-    payload: { provider: 'userecho', credentials },
+    payload: { provider: STAND_IN, credentials },
   });
 }
 
 describe('connecting with typed credentials', () => {
   it('checks them with the network, stores them sealed, never returns them, and subscribes to updates', async () => {
     const me = await admin();
-    const res = await connect(me.headers, { api_key: 'good-key' });
+    const res = await connect(me.headers, typed('good-key'));
     expect(res.statusCode).toBe(200);
     const account = res.json();
-    expect(account).toMatchObject({ provider: 'userecho', name: 'UserEcho Shop' });
+    expect(account).toMatchObject({ provider: STAND_IN, name: 'UserEcho Shop' });
     expect(res.body).not.toContain('good-key');
     const [row] = await t.deps.database.db.select().from(objects).where(eq(objects.id, account.id));
     expect(row!.credentials).not.toContain('good-key');
@@ -111,7 +120,7 @@ describe('connecting with typed credentials', () => {
     expect(row).toMatchObject({ externalId: 'acc-1', updatesMode: 'webhook' });
     expect(activations.at(-1)).toEqual({
       mode: 'webhook',
-      webhookUrl: `${t.deps.config.appUrl}/v1/webhooks/userecho/${account.id}`,
+      webhookUrl: `${t.deps.config.appUrl}/v1/webhooks/${STAND_IN}/${account.id}`,
       webhookSecret: credentials.webhook_secret,
     });
     const fetched = await t.app.inject({ url: `/v1/objects/${account.id}`, headers: me.headers });
@@ -121,7 +130,7 @@ describe('connecting with typed credentials', () => {
 
   it("answers a wrong key with the network's own text and stores nothing", async () => {
     const me = await admin();
-    const res = await connect(me.headers, { api_key: 'bad' });
+    const res = await connect(me.headers, typed('bad'));
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toContain('Unauthorized: invalid api key');
     const rows = await t.deps.database.db.select().from(objects).where(eq(objects.spaceId, me.space.id));
@@ -130,7 +139,7 @@ describe('connecting with typed credentials', () => {
 
   it('reconnect replaces the credentials and clears the error', async () => {
     const me = await admin();
-    const account = (await connect(me.headers, { api_key: 'good-key' })).json();
+    const account = (await connect(me.headers, typed('good-key'))).json();
     await t.deps.database.db
       .update(objects)
       .set({ error: 'Token revoked', errorAt: new Date() })
@@ -139,7 +148,7 @@ describe('connecting with typed credentials', () => {
       method: 'POST',
       url: `/v1/objects/${account.id}/reconnect`,
       headers: me.headers,
-      payload: { credentials: { api_key: 'good-key' } },
+      payload: { credentials: typed('good-key') },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().error).toBeNull();
@@ -149,11 +158,11 @@ describe('connecting with typed credentials', () => {
 describe('webhooks', () => {
   it('verify on the raw request, store once, answer what the network expects; a bad call stores nothing', async () => {
     const me = await admin();
-    const account = (await connect(me.headers, { api_key: 'good-key' })).json();
+    const account = (await connect(me.headers, typed('good-key'))).json();
     const [row] = await t.deps.database.db.select().from(objects).where(eq(objects.id, account.id));
     const secret = openCredentials(t.deps.sealer, row!).webhook_secret!;
     const post = (headers: Record<string, string>, body: unknown) =>
-      fetch(`${base}/v1/webhooks/userecho/${account.id}`, {
+      fetch(`${base}/v1/webhooks/${STAND_IN}/${account.id}`, {
         method: 'POST',
         headers,
         body: JSON.stringify(body),
@@ -179,7 +188,7 @@ describe('webhooks', () => {
     expect(stored.map((m) => m.text)).toEqual(['Hi there']);
 
     expect(
-      (await fetch(`${base}/v1/webhooks/userecho/999999999`, { method: 'POST', body: '{}' })).status,
+      (await fetch(`${base}/v1/webhooks/${STAND_IN}/999999999`, { method: 'POST', body: '{}' })).status,
     ).toBe(404);
   });
 });
@@ -187,7 +196,7 @@ describe('webhooks', () => {
 describe('polling', () => {
   it('one node polls an account, stores what it gets, keeps the cursor, and shows an auth failure on the account', async () => {
     const me = await admin();
-    const account = (await connect(me.headers, { api_key: 'good-key' })).json();
+    const account = (await connect(me.headers, typed('good-key'))).json();
     await t.deps.database.db
       .update(objects)
       .set({ updatesMode: 'polling' })
@@ -239,44 +248,44 @@ describe('polling', () => {
 describe('connecting through the network popup (OAuth)', () => {
   it('start gives the authorization address; the callback code connects the account', async () => {
     const me = await admin();
-    const redirect = `${t.deps.config.appUrl}/callback/userecho`;
+    const redirect = `${t.deps.config.appUrl}/callback/${STAND_IN}`;
     const start = await t.app.inject({
-      url: `/v1/userecho/auth/start?redirect_uri=${encodeURIComponent(redirect)}`,
+      url: `/v1/${STAND_IN}/auth/start?redirect_uri=${encodeURIComponent(redirect)}`,
       headers: me.headers,
     });
     expect(start.statusCode).toBe(200);
     const state = new URL(start.json().url).searchParams.get('state')!;
     const missing = await t.app.inject({
       method: 'POST',
-      url: '/v1/userecho/auth',
+      url: `/v1/${STAND_IN}/auth`,
       headers: me.headers,
       payload: { redirect_uri: redirect, state },
     });
     expect(missing.json().error).toBe('Отсутствует параметр code');
     const denied = await t.app.inject({
       method: 'POST',
-      url: '/v1/userecho/auth?locale=en',
+      url: `/v1/${STAND_IN}/auth?locale=en`,
       headers: me.headers,
       payload: { redirect_uri: redirect, state, error: 'access_denied' },
     });
     expect(denied.json().error).toBe('You have not granted access to your account');
     const forged = await t.app.inject({
       method: 'POST',
-      url: '/v1/userecho/auth',
+      url: `/v1/${STAND_IN}/auth`,
       headers: me.headers,
       payload: { code: 'good-code', redirect_uri: redirect, state: 'forged' },
     });
     expect(forged.json().error_type).toBe('invalid_state');
     const ok = await t.app.inject({
       method: 'POST',
-      url: '/v1/userecho/auth',
+      url: `/v1/${STAND_IN}/auth`,
       headers: me.headers,
       payload: { code: 'good-code', redirect_uri: redirect, state },
     });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toMatchObject({ status: 'ok', source: 'userecho', object: { name: 'OAuth Shop' } });
+    expect(ok.json()).toMatchObject({ status: 'ok', source: STAND_IN, object: { name: 'OAuth Shop' } });
     const foreignRedirect = await t.app.inject({
-      url: `/v1/userecho/auth/start?redirect_uri=${encodeURIComponent('https://evil.example/callback/userecho')}`,
+      url: `/v1/${STAND_IN}/auth/start?redirect_uri=${encodeURIComponent(`https://evil.example/callback/${STAND_IN}`)}`,
       headers: me.headers,
     });
     expect(foreignRedirect.statusCode).toBe(400);

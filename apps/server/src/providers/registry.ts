@@ -14,6 +14,8 @@ import { telegramConnector } from './telegram/connector';
 import { tiktokConnector } from './tiktok/connector';
 import { tpulseConnector } from './tpulse/connector';
 import type { Connector } from './types';
+import { userechoConnector } from './userecho/connector';
+import { useresponseConnector } from './useresponse/connector';
 import { viberConnector } from './viber/connector';
 import { vkConnector } from './vk/connector';
 import { whatsappConnector } from './whatsapp/connector';
@@ -60,6 +62,8 @@ register(googleplayConnector);
 register(rustoreConnector);
 register(jivoConnector);
 register(okConnector);
+register(userechoConnector);
+register(useresponseConnector);
 for (const id of PROVIDER_IDS.filter((p) => getProvider(p).connect === 'ingest_token')) {
   register(createIngestConnector(id));
 }

@@ -191,6 +191,52 @@ export const CONNECT_FIELDS: Partial<Record<ProviderId, ConnectField[]>> = {
       },
     ),
   ],
+  userecho: [
+    field(
+      'alias',
+      { ru: 'Адрес UserEcho', en: 'UserEcho address' },
+      {
+        hint: {
+          ru: 'Например, shop.userecho.com или просто shop',
+          en: 'For example, shop.userecho.com or just shop',
+        },
+      },
+    ),
+    field(
+      'access_token',
+      { ru: 'API-ключ (access token)', en: 'API key (access token)' },
+      {
+        secret: true,
+        hint: {
+          ru: 'Настройки → Дополнительно → API. Ответы будут от имени сотрудника, чей это ключ.',
+          en: 'Setup → Advanced features → API. Replies are posted as the agent whose key it is.',
+        },
+      },
+    ),
+  ],
+  useresponse: [
+    field(
+      'site',
+      { ru: 'Адрес UseResponse', en: 'UseResponse address' },
+      {
+        hint: {
+          ru: 'Например, feedback.example.com или name.useresponse.com',
+          en: 'For example, feedback.example.com or name.useresponse.com',
+        },
+      },
+    ),
+    field(
+      'api_key',
+      { ru: 'API-ключ', en: 'API key' },
+      {
+        secret: true,
+        hint: {
+          ru: 'Профиль → Настройки → API (API включается в Администрирование → Приложения). Ответы будут от имени владельца ключа.',
+          en: 'Profile → Options → API Settings (turn the API on in Administration → Applications). Replies are posted as the key’s owner.',
+        },
+      },
+    ),
+  ],
   vk: [
     field('group_id', { ru: 'ID сообщества', en: 'Community ID' }),
     field('access_token', { ru: 'Ключ доступа сообщества', en: 'Community access token' }, { secret: true }),
