@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreTestbed, until } from '../../../test/store-testbed';
 import { objects, outbox } from '../../db/schema';
+import { createAppFollowConnector } from './connector';
 import { AppFollowEmulator } from './emulator';
 
 // AppFollow against its emulator over real HTTP (issue 20): connecting with an API token and the app's
@@ -65,6 +66,25 @@ describe('connecting', () => {
     const answer = stored.find((i) => i.externalId === `${reviews[0]!.id}:reply`);
     expect(answer).toMatchObject({ kind: 'comment', isOwn: true, text: 'Спасибо за отзыв' });
     expect(answer!.parentId).toBe(stored.find((i) => i.externalId === String(reviews[0]!.id))!.id);
+  });
+});
+
+describe('the af_* ids name the store the app is in', () => {
+  it('accepts an App Store app under af_itunes and any other store under af_xstore; refuses Google Play under af_huawei', async () => {
+    const ctx = { config: w.t.deps.config, fetch, now: () => new Date() };
+    const verify = (id: 'af_itunes' | 'af_huawei' | 'af_xstore', app: ReturnType<typeof newApp>) =>
+      createAppFollowConnector(id).verifyCredentials!(ctx, { api_token: app.token, ext_id: app.extId });
+    const ios = newApp('as');
+    expect(await verify('af_itunes', ios)).toMatchObject({
+      externalId: ios.extId,
+      url: `https://apps.apple.com/app/id${ios.extId}`,
+    });
+    const other = newApp('amazon');
+    expect(await verify('af_xstore', other)).toMatchObject({ externalId: other.extId });
+    await expect(verify('af_xstore', ios)).rejects.toMatchObject({ reason: { key: 'failure.wrongStore' } });
+    await expect(verify('af_huawei', newApp('gp'))).rejects.toMatchObject({
+      reason: { key: 'failure.wrongStore', params: { store: 'gp' } },
+    });
   });
 });
 
