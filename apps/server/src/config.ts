@@ -199,6 +199,14 @@ const envSchema = z.object({
   USERESPONSE_API_URL: z.string().includes('{site}').default('https://{site}/api/4.0'),
   /** Seconds between two polls of one UseResponse site. */
   USERESPONSE_POLL_S: z.coerce.number().int().min(1).default(120),
+  /** AppFollow API v2 (review aggregator; 1000 requests an hour per token, billed in credits). */
+  APPFOLLOW_API_URL: z.string().url().default('https://api.appfollow.io'),
+  /** Seconds between two polls of one app followed in AppFollow. */
+  APPFOLLOW_POLL_S: z.coerce.number().int().min(1).default(600),
+  /** Asodesk API (review aggregator; its reviews routes are UNCONFIRMED, see providers/asodesk). */
+  ASODESK_API_URL: z.string().url().default('https://api.asodesk.com'),
+  /** Seconds between two polls of one app followed in Asodesk. */
+  ASODESK_POLL_S: z.coerce.number().int().min(1).default(600),
   /**
    * How accounts learn about new content: 'webhook' (the network pushes to APP_URL), 'polling' (we ask),
    * or 'auto' — webhooks when APP_URL is reachable from outside, polling when it is a local address.

@@ -44,6 +44,8 @@ export const failureRu = {
     'Это не ключ сервисного аккаунта Google: нужен JSON-файл ключа (type service_account, client_email, private_key)',
   'failure.badPrivateKey':
     '{{network}}: приватный ключ не читается — вставьте его целиком, вместе со строками BEGIN и END',
+  'failure.wrongStore':
+    '{{network}}: это приложение из другого магазина ({{store}}) — выберите подключение для этого магазина',
   'failure.unreadableCredentials':
     'Ключи аккаунта не открываются ключом SECRET_KEY этого сервера: переподключите аккаунт или запустите сервер с прежним ключом',
 } as const;
@@ -90,6 +92,8 @@ export const failureEn: Record<FailureKey, string> = {
     'This is not a Google service-account key: upload the JSON key file (type service_account, client_email, private_key)',
   'failure.badPrivateKey':
     '{{network}}: the private key cannot be read — paste all of it, with the BEGIN and END lines',
+  'failure.wrongStore':
+    '{{network}}: this app is in another store ({{store}}) — pick the connection for that store',
   'failure.unreadableCredentials':
     "Stored credentials cannot be decrypted with this server's SECRET_KEY: reconnect the account, or start the server with the key it was connected under",
 };

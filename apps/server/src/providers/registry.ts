@@ -1,4 +1,6 @@
 import { getProvider, isProviderId, PROVIDER_IDS, type ProviderId } from '@otklik/shared';
+import { appfollowConnectors } from './appfollow/connector';
+import { asodeskConnectors } from './asodesk/connector';
 import { avitoConnector } from './avito/connector';
 import { discordConnector } from './discord/connector';
 import { facebookConnector } from './facebook/connector';
@@ -64,6 +66,7 @@ register(jivoConnector);
 register(okConnector);
 register(userechoConnector);
 register(useresponseConnector);
+for (const c of [...appfollowConnectors, ...asodeskConnectors]) register(c);
 for (const id of PROVIDER_IDS.filter((p) => getProvider(p).connect === 'ingest_token')) {
   register(createIngestConnector(id));
 }

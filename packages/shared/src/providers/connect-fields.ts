@@ -33,7 +33,54 @@ const field = (
   ...(opts.multiline ? { multiline: opts.multiline } : {}),
 });
 
+// The review aggregators: one app per account, the catalogue id naming the store it is in.
+const APPFOLLOW_FIELDS = [
+  field(
+    'api_token',
+    { ru: 'API-токен AppFollow', en: 'AppFollow API token' },
+    {
+      secret: true,
+      hint: {
+        ru: 'Владелец или администратор аккаунта AppFollow создаёт его на странице API management.',
+        en: 'An AppFollow account owner or admin creates it on the API management page.',
+      },
+    },
+  ),
+  field(
+    'ext_id',
+    { ru: 'ID приложения в магазине', en: 'App ID in the store' },
+    {
+      hint: {
+        ru: 'Как в AppFollow: имя пакета (ru.example.app) или числовой ID в App Store.',
+        en: 'As AppFollow shows it: the package name (com.example.app) or the numeric App Store ID.',
+      },
+    },
+  ),
+];
+const ASODESK_FIELDS = [
+  field('api_token', { ru: 'API-токен Asodesk', en: 'Asodesk API token' }, { secret: true }),
+  field(
+    'app_id',
+    { ru: 'ID приложения в магазине', en: 'App ID in the store' },
+    {
+      hint: {
+        ru: 'Как в Asodesk: имя пакета (ru.example.app) или числовой ID в App Store.',
+        en: 'As Asodesk shows it: the package name (com.example.app) or the numeric App Store ID.',
+      },
+    },
+  ),
+];
+
 export const CONNECT_FIELDS: Partial<Record<ProviderId, ConnectField[]>> = {
+  appfollow: APPFOLLOW_FIELDS,
+  af_googleplay: APPFOLLOW_FIELDS,
+  af_itunes: APPFOLLOW_FIELDS,
+  af_huawei: APPFOLLOW_FIELDS,
+  af_xstore: APPFOLLOW_FIELDS,
+  asodesk: ASODESK_FIELDS,
+  asodesk_googleplay: ASODESK_FIELDS,
+  asodesk_appstore: ASODESK_FIELDS,
+  asodesk_rustore: ASODESK_FIELDS,
   telegram: [
     field(
       'bot_token',

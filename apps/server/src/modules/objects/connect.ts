@@ -35,7 +35,7 @@ export interface AccountDeps {
 }
 
 /** A network can be connected here when it is offered and a connector exists for it. */
-function assertConnectable(provider: ProviderId) {
+export function assertConnectable(provider: ProviderId) {
   const entry = getProvider(provider);
   if (entry.hidden)
     throw new AppError(400, 'field.invalid', {

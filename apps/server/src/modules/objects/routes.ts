@@ -11,7 +11,7 @@ import { connectedProviders, getConnector, isConnectable } from '../../providers
 import { registerSandboxRoutes } from '../../providers/sandbox/routes';
 import type { ObjectRow } from '../../providers/types';
 import { loadActor } from '../spaces/actor';
-import { connectAccount, reconnectAccount, verifyTypedCredentials } from './connect';
+import { assertConnectable, connectAccount, reconnectAccount, verifyTypedCredentials } from './connect';
 import { assertAccountManageable, assertAccountVisible, spaceForNewAccount } from './policy';
 import { presentAccount, presentAccountError } from './presenter';
 import { connectAccountBody, idParams, reconnectAccountBody, updateAccountBody } from './schemas';
@@ -111,6 +111,8 @@ export async function registerObjectsModule(
     async (req) => {
       const actor = await loadActor(db, req.auth!.user);
       const spaceId = spaceForNewAccount(actor, req.body.space_id);
+      // A hidden (legacy) network may have a connector for its old accounts: refused before any network call.
+      assertConnectable(req.body.provider);
       const verified = await verifyTypedCredentials(serviceDeps, req.body.provider, req.body.credentials);
       const { object, reveal, imported } = await connectAccount(serviceDeps, {
         provider: req.body.provider,

@@ -1,0 +1,163 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StoreTestbed, until } from '../../../test/store-testbed';
+import { objects, outbox } from '../../db/schema';
+import { createAppFollowConnector } from './connector';
+import { AppFollowEmulator } from './emulator';
+
+// AppFollow against its emulator over real HTTP (issue 20): connecting with an API token and the app's
+// store id (a bad token and an app in another store refused), reviews by interval polling across pages with
+// a cursor, edits updating the item, replies (Google Play's 350 characters) through the outbox with a 429,
+// and a revoked token as the account's error.
+
+let emu: AppFollowEmulator;
+const w = new StoreTestbed('af_googleplay', () => emu.env);
+beforeAll(async () => {
+  emu = await AppFollowEmulator.start();
+  await w.start();
+});
+afterAll(async () => {
+  await w.close();
+  await emu.close();
+});
+
+let seq = 0;
+function newApp(store = 'gp') {
+  seq += 1;
+  const extId = `com.example.af${seq}`;
+  return { extId, token: emu.addToken([{ appId: extId, store }]) };
+}
+
+describe('connecting', () => {
+  it('refuses a bad token, an unknown app and an app in another store, with a clear message; stores nothing', async () => {
+    const before = await w.db().select().from(objects).where(eq(objects.spaceId, w.spaceId));
+    const app = newApp();
+    const ios = newApp('as');
+    const cases: Array<[Record<string, string>, RegExp]> = [
+      [{ api_token: 'wrong', ext_id: app.extId }, /AppFollow.*(отозван|revoked)/i],
+      [{ api_token: app.token, ext_id: 'com.unknown' }, /App not found/],
+      [{ api_token: ios.token, ext_id: ios.extId }, /AppFollow.*(другого магазина|another store).*as/i],
+    ];
+    for (const [credentials, error] of cases) {
+      const res = await w.connect(credentials);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error).toMatch(error);
+    }
+    expect(await w.db().select().from(objects).where(eq(objects.spaceId, w.spaceId))).toHaveLength(
+      before.length,
+    );
+  });
+
+  it('sends the token header, imports the reviews across pages, with a reply already in the store', async () => {
+    const app = newApp();
+    const reviews = [1, 2, 3].map((n) =>
+      emu.review(app.extId, { text: `Отзыв ${n}`, rating: n, title: 'Заголовок' }),
+    );
+    emu.answer(reviews[0]!, 'Спасибо за отзыв');
+    const row = await w.connectOk({ api_token: app.token, ext_id: app.extId });
+    expect(row).toMatchObject({ provider: 'af_googleplay', externalId: app.extId, updatesMode: 'polling' });
+    const lists = emu.calls.filter((c) => c.path === '/api/v2/reviews' && c.query.ext_id === app.extId);
+    expect(lists.at(-1)!.headers['x-appfollow-api-token']).toBe(app.token);
+    expect(lists.map((c) => c.query.page)).toContain('2');
+    const stored = await w.itemsOf(row.id);
+    expect(stored.filter((i) => i.kind === 'review').map((i) => [i.externalId, i.text, i.rating])).toEqual(
+      reviews.map((r, n) => [String(r.id), `Заголовок\nОтзыв ${n + 1}`, n + 1]),
+    );
+    const answer = stored.find((i) => i.externalId === `${reviews[0]!.id}:reply`);
+    expect(answer).toMatchObject({ kind: 'comment', isOwn: true, text: 'Спасибо за отзыв' });
+    expect(answer!.parentId).toBe(stored.find((i) => i.externalId === String(reviews[0]!.id))!.id);
+  });
+});
+
+describe('the af_* ids name the store the app is in', () => {
+  it('accepts an App Store app under af_itunes and any other store under af_xstore; refuses Google Play under af_huawei', async () => {
+    const ctx = { config: w.t.deps.config, fetch, now: () => new Date() };
+    const verify = (id: 'af_itunes' | 'af_huawei' | 'af_xstore', app: ReturnType<typeof newApp>) =>
+      createAppFollowConnector(id).verifyCredentials!(ctx, { api_token: app.token, ext_id: app.extId });
+    const ios = newApp('as');
+    expect(await verify('af_itunes', ios)).toMatchObject({
+      externalId: ios.extId,
+      url: `https://apps.apple.com/app/id${ios.extId}`,
+    });
+    const other = newApp('amazon');
+    expect(await verify('af_xstore', other)).toMatchObject({ externalId: other.extId });
+    await expect(verify('af_xstore', ios)).rejects.toMatchObject({ reason: { key: 'failure.wrongStore' } });
+    await expect(verify('af_huawei', newApp('gp'))).rejects.toMatchObject({
+      reason: { key: 'failure.wrongStore', params: { store: 'gp' } },
+    });
+  });
+});
+
+describe('polling, edits, replies', () => {
+  it('polls on its interval with a cursor, survives a restart, updates an edited review, replies after a 429', async () => {
+    await w.newSpace();
+    const app = newApp();
+    const row = await w.connectOk({ api_token: app.token, ext_id: app.extId });
+    await w.startPolling('af-node-1');
+    await w.untilWaits(1);
+    expect(w.waits[0]).toBeGreaterThanOrEqual(540_000); // APPFOLLOW_POLL_S 600 s, ±10 %
+    expect(w.waits[0]).toBeLessThanOrEqual(660_000);
+
+    const review = emu.review(app.extId, { text: 'Вылетает при входе', rating: 1 });
+    emu.rateLimitNext(20);
+    w.release();
+    await w.untilWaits(2);
+    expect(w.waits[1]).toBe(20_000);
+    w.release();
+    const id = String(review.id);
+    const item = await until(() => w.item(row.id, id));
+    expect(item).toMatchObject({ text: 'Вылетает при входе', rating: 1 });
+    expect(Number((await w.account(row.id)).pollCursor)).toBe(Math.floor(review.updatedAt / 1000) * 1000);
+
+    await w.stopPolling();
+    await w.startPolling('af-node-2');
+    await w.untilWaits(w.waits.length + 1);
+    expect((await w.itemsOf(row.id)).filter((i) => i.externalId === id)).toHaveLength(1);
+
+    emu.review(app.extId, { id: review.id, text: 'Починили, спасибо', rating: 5 });
+    w.release();
+    await until(async () => (await w.item(row.id, id))?.rating === 5);
+    expect(await w.item(row.id, id)).toMatchObject({ id: item.id, text: 'Починили, спасибо' });
+    await w.stopPolling();
+
+    expect((await w.reply(item.id, 'я'.repeat(351))).statusCode).toBe(400);
+    const sent = await w.reply(item.id, 'Рады, что всё работает!');
+    expect(sent.statusCode, sent.body).toBe(200);
+    emu.rateLimitNext(30);
+    await w.drain();
+    const [pending] = await w.db().select().from(outbox).where(eq(outbox.itemId, sent.json().reply.id));
+    expect(pending!.runAt.getTime()).toBe(w.clock + 30_000);
+    await w.drain(30_000);
+    expect(emu.replyCalls().at(-1)!.body).toEqual({
+      ext_id: app.extId,
+      review_id: id,
+      answer_text: 'Рады, что всё работает!',
+    });
+    const reply = (await w.item(row.id, `${id}:reply`))!;
+    expect(reply).toMatchObject({ isOwn: true, delivery: 'sent', text: 'Рады, что всё работает!' });
+
+    // The next round sees the reply in the store: the same item, not a second one.
+    await w.startPolling('af-node-3');
+    await w.untilWaits(w.waits.length + 1);
+    w.release();
+    await w.untilWaits(w.waits.length + 1);
+    await w.stopPolling();
+    expect((await w.itemsOf(row.id)).filter((i) => i.externalId === `${id}:reply`)).toHaveLength(1);
+  });
+
+  it('a revoked token becomes the account error', async () => {
+    await w.newSpace();
+    const app = newApp();
+    const row = await w.connectOk({ api_token: app.token, ext_id: app.extId });
+    emu.revoke(app.token);
+    await w.startPolling('af-node-revoked');
+    const broken = await until(async () => {
+      const account = await w.account(row.id);
+      return account.error ? account : null;
+    });
+    await w.stopPolling();
+    expect(broken.error).toContain('Invalid or revoked API token');
+    const errors = await w.t.app.inject({ url: '/v1/errors', headers: w.headers });
+    expect(errors.json().items).toContainEqual(expect.objectContaining({ id: row.id }));
+  });
+});
