@@ -11,6 +11,7 @@ import {
   type ProviderId,
   providerEntrySchema,
   providers,
+  relayedBy,
 } from './index';
 
 // docs/product/entities.md "Provider ids", in the spec's order.
@@ -324,6 +325,14 @@ describe('kinds and connect flows', () => {
       ['key_id', false, false],
       ['private_key', true, true],
     ]);
+  });
+
+  it('stores relayed by an aggregator are checked with the aggregator, direct ones with nobody else', () => {
+    for (const id of ['appfollow', 'af_googleplay', 'af_itunes', 'af_huawei', 'af_xstore'] as const)
+      expect(relayedBy(id), id).toBe('AppFollow');
+    for (const id of ['asodesk', 'asodesk_googleplay', 'asodesk_appstore', 'asodesk_rustore'] as const)
+      expect(relayedBy(id), id).toBe('Asodesk');
+    for (const id of ['googleplay', 'rustore', 'telegram'] as const) expect(relayedBy(id), id).toBeNull();
   });
 
   it('bots connect with a token', () => {

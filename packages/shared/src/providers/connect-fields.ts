@@ -302,6 +302,17 @@ export const CONNECT_FIELDS: Partial<Record<ProviderId, ConnectField[]>> = {
   ],
 };
 
+const RELAYS: Array<[string, readonly ConnectField[]]> = [
+  ['AppFollow', APPFOLLOW_FIELDS],
+  ['Asodesk', ASODESK_FIELDS],
+];
+
+/** The aggregator whose API a relayed store's credentials are checked with (af_*, asodesk_*), else null. */
+export function relayedBy(provider: ProviderId): string | null {
+  const fields = CONNECT_FIELDS[provider];
+  return RELAYS.find(([, list]) => list === fields)?.[0] ?? null;
+}
+
 export function connectFields(provider: ProviderId): ConnectField[] {
   return CONNECT_FIELDS[provider] ?? [];
 }

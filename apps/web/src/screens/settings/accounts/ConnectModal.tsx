@@ -12,7 +12,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { BREAKPOINTS, can, connectFields, type ProviderEntry } from '@otklik/shared';
+import { BREAKPOINTS, can, connectFields, type ProviderEntry, relayedBy } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
 import { IconExternalLink } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -277,7 +277,7 @@ function introText(entry: ProviderEntry, how: ConnectableProvider, t: InboxT, lo
     // The fields carry their own hints; the catalogue's form hint would repeat them.
     const fieldsHinted = connectFields(entry.id).some((field) => field.hint);
     const hint = fieldsHinted ? undefined : entry.formHint?.[locale];
-    return hint ?? t('accounts.connectCheck', { name: entry.name });
+    return hint ?? t('accounts.connectCheck', { name: relayedBy(entry.id) ?? entry.name });
   }
   return entry.formHint?.[locale] ?? t('accounts.connectIngest');
 }
