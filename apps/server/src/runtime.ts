@@ -17,6 +17,7 @@ import { SpaceExpiryJob } from './jobs/space-expiry';
 import { StatsExportsJob } from './jobs/stats-exports';
 import { StatsReportsJob } from './jobs/stats-reports';
 import { WebhookWorker } from './jobs/webhook-worker';
+import { MonitoringFeedsJob } from './jobs/monitoring-feeds';
 import { YouscanImportJob } from './jobs/youscan-import';
 import { Sealer } from './lib/crypto';
 import { lockDataDir } from './lib/data-dir-lock';
@@ -140,6 +141,13 @@ export async function createRuntime(
       baseUrl: config.YOUSCAN_API_URL,
     });
     cleanups.push(() => youscanImport.stop());
+    const monitoringFeeds = new MonitoringFeedsJob({
+      db: database.db,
+      bus,
+      log,
+      net: { allowPrivate: config.FEEDS_ALLOW_PRIVATE === 'true', network: opts.mediaNetwork },
+    });
+    cleanups.push(() => monitoringFeeds.stop());
     const ruleDeps = { db: database.db, bus, sealer: deps.sealer, config, locks, log };
     const rulesWorker = new RulesWorker(ruleDeps);
     cleanups.push(() => rulesWorker.stop());
@@ -193,6 +201,7 @@ export async function createRuntime(
       qaSampling.start();
       hdeSync.start();
       youscanImport.start();
+      monitoringFeeds.start();
       rulesWorker.start();
       rulesNoReply.start();
       pruner.start();

@@ -34,4 +34,5 @@ export * from './templates';
 export * from './user-settings';
 export * from './validation-messages';
 export * from './youscan';
+export * from './monitoring-feeds';
 export * from './zod-config';
