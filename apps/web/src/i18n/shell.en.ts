@@ -18,6 +18,7 @@ import { rulesEn } from './rules.en';
 import type { SettingsResources, ShellResources } from './shell.ru';
 import { spaceEn } from './space.en';
 import { statsEn } from './stats.en';
+import { monitoringFeedsEn } from './monitoring-feeds.en';
 import { youscanEn } from './youscan.en';
 
 type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary<T[K]> };
@@ -105,6 +106,7 @@ export const settingsEn: Dictionary<SettingsResources> = {
   csi: csiEn,
   monitoring: monitoringEn,
   youscan: youscanEn,
+  feeds: monitoringFeedsEn,
   facts: factsEn,
   oauth: oauthEn,
   logs: logsEn,

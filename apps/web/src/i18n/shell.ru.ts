@@ -19,6 +19,7 @@ import { referralRu } from './referral.ru';
 import { rulesRu } from './rules.ru';
 import { spaceRu } from './space.ru';
 import { statsRu } from './stats.ru';
+import { monitoringFeedsRu } from './monitoring-feeds.ru';
 import { youscanRu } from './youscan.ru';
 
 export const shellRu = {
@@ -107,6 +108,7 @@ export const settingsRu = {
   csi: csiRu,
   monitoring: monitoringRu,
   youscan: youscanRu,
+  feeds: monitoringFeedsRu,
   facts: factsRu,
   oauth: oauthRu,
   logs: logsRu,
