@@ -150,6 +150,8 @@ describe('monitoring feeds', { timeout: 120_000 }, () => {
     // Only matching entries are stored: a feed is not an inbox.
     const stored = await db().select().from(items).where(eq(items.objectId, feed.object_id));
     expect(stored).toHaveLength(1);
+    // A feed's entries are not the operators' work until sent to the inbox: they arrive closed.
+    expect(stored[0]!.status).toBe('closed');
 
     // The feed did not change: the job's conditional GET gets a 304 and stores nothing.
     const job = new MonitoringFeedsJob({
@@ -193,6 +195,7 @@ describe('monitoring feeds', { timeout: 120_000 }, () => {
     const [mention] = await mentionsOf(admin.headers, queryId);
     const toInbox = await call(admin.headers, 'POST', `/v1/monitoring/mentions/${mention!.id}/inbox`);
     expect(toInbox.statusCode, toInbox.body).toBe(200);
+    expect(toInbox.json()).toMatchObject({ status: 'new', reopened: true });
 
     // Deleting the feed removes its account, its items and their mentions.
     const removed = await call(admin.headers, 'DELETE', `/v1/monitoring/feeds/${feed.id}`);

@@ -250,7 +250,9 @@ export async function refreshFeed(deps: FeedRunDeps, row: FeedRow, now = new Dat
         const words = monitoringText(text);
         return nodes.some((n) => matchesMonitoring(n, words)) ? [inboundOf(row, entry, text, now)] : [];
       });
-      if (events.length > 0) created = (await ingest({ db: deps.db, bus: deps.bus }, row, events)).created;
+      if (events.length > 0)
+        created = (await ingest({ db: deps.db, bus: deps.bus }, row, events, { arrivesClosed: true }))
+          .created;
     }
     const next: FeedCursor = { ...answer.validators, fetched_at: Math.floor(now.getTime() / 1000) };
     const [updated] = await deps.db
