@@ -10,6 +10,7 @@ import { issuesEn } from './issues.en';
 import { logsEn } from './logs.en';
 import { macrosEn } from './macros.en';
 import { monitoringEn } from './monitoring.en';
+import { monitoringFeedsEn } from './monitoring-feeds.en';
 import { notifyEn } from './notify.en';
 import { oauthEn } from './oauth.en';
 import { qaEn } from './qa.en';
@@ -18,7 +19,6 @@ import { rulesEn } from './rules.en';
 import type { SettingsResources, ShellResources } from './shell.ru';
 import { spaceEn } from './space.en';
 import { statsEn } from './stats.en';
-import { monitoringFeedsEn } from './monitoring-feeds.en';
 import { youscanEn } from './youscan.en';
 
 type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary<T[K]> };

@@ -12,6 +12,7 @@ import { issuesRu } from './issues.ru';
 import { logsRu } from './logs.ru';
 import { macrosRu } from './macros.ru';
 import { monitoringRu } from './monitoring.ru';
+import { monitoringFeedsRu } from './monitoring-feeds.ru';
 import { notifyRu } from './notify.ru';
 import { oauthRu } from './oauth.ru';
 import { qaRu } from './qa.ru';
@@ -19,7 +20,6 @@ import { referralRu } from './referral.ru';
 import { rulesRu } from './rules.ru';
 import { spaceRu } from './space.ru';
 import { statsRu } from './stats.ru';
-import { monitoringFeedsRu } from './monitoring-feeds.ru';
 import { youscanRu } from './youscan.ru';
 
 export const shellRu = {
