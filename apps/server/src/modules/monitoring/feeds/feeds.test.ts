@@ -8,7 +8,7 @@ import { openSocket } from '../../../../test/socket';
 import { items, objects } from '../../../db/schema';
 import { MonitoringFeedsJob } from '../../../jobs/monitoring-feeds';
 import { buildAdmin, buildMember } from '../../authors/test-helpers';
-import { fetchFeed } from './fetch';
+import { fetchFeed, parseFeed } from './fetch';
 import { refreshFeed } from './service';
 
 // RSS/Atom sources of monitoring (issue 21) against a real feed server on 127.0.0.1 and the real
@@ -316,5 +316,50 @@ describe('monitoring feeds', { timeout: 120_000 }, () => {
       .where(and(eq(objects.id, feed.id), eq(objects.spaceId, spaceId)));
     const refused = await refreshFeed({ db: db(), bus: t.deps.bus, net: { allowPrivate: false } }, row!);
     expect(failureText('en', refused.feed.error!)).toContain('internal address');
+  });
+
+  it('refuses a body over the limit and a redirect into a private network; reads RSS 1.0 and long guids', async () => {
+    served.set('/big.xml', { body: rss([{ guid: 'b1', title: 'x'.repeat(4000), description: 'y' }]) });
+    await expect(
+      fetchFeed(`${feedBase}/big.xml`, {}, { allowPrivate: true, maxBytes: 1000 }),
+    ).rejects.toMatchObject({
+      reason: { key: 'monitoring.feed.tooLarge' },
+    });
+    const redirecting = createServer((_req, res) =>
+      res.writeHead(302, { location: `${feedBase}/big.xml` }).end(),
+    );
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (redirecting.address() as AddressInfo).port;
+      // The first hop is let through by the network stand-in; the redirect's loopback target is judged again.
+      const network = {
+        resolve: async () => [{ address: '93.184.215.14', family: 4 }],
+        dial: () => ({ host: '127.0.0.1', port }),
+      };
+      await expect(
+        fetchFeed('http://feeds.example/start.xml', {}, { network, allowPrivate: false }),
+      ).rejects.toMatchObject({ reason: { key: 'failure.privateAddress' } });
+    } finally {
+      await new Promise((resolve) => redirecting.close(resolve));
+    }
+
+    const rdf = parseFeed(`<?xml version="1.0"?>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/">
+<channel rdf:about="https://blog.example/"><title>Blog</title></channel>
+<item rdf:about="https://blog.example/p/1"><title>Post &amp; more</title><link>https://blog.example/p/1</link>
+<description>&lt;i&gt;Hi&lt;/i&gt;&amp;nbsp;there</description><dc:date>2026-11-01T09:00:00Z</dc:date><dc:creator>Ann</dc:creator></item>
+</rdf:RDF>`);
+    expect(rdf.entries).toEqual([
+      {
+        key: 'https://blog.example/p/1',
+        title: 'Post & more',
+        summary: 'Hi there',
+        link: 'https://blog.example/p/1',
+        author: 'Ann',
+        publishedAt: new Date('2026-11-01T09:00:00Z'),
+      },
+    ]);
+    const long = parseFeed(rss([{ guid: 'g'.repeat(300), title: 't', description: 'd' }]));
+    expect(long.entries[0]!.key).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 });
