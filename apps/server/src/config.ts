@@ -236,6 +236,11 @@ const envSchema = z.object({
    * (a self-hosted helpdesk on the operator's network, and the emulator in tests).
    */
   HDE_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+  /**
+   * RSS/Atom sources of monitoring (issue 21) are fetched from public addresses only; 'true' allows
+   * private and loopback hosts (feeds on the operator's own network, and the feed server in tests).
+   */
+  FEEDS_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
   /** YouScan's API (issue 21, modules/youscan); tests point it at the emulator on loopback. */
   YOUSCAN_API_URL: z.string().url().default('https://api.youscan.io'),
   /**

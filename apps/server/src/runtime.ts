@@ -6,6 +6,7 @@ import { type App, type AppDeps, buildApp } from './http/app';
 import { DelayedReturns } from './jobs/delayed';
 import { HdeSyncJob } from './jobs/hde-sync';
 import { IssuesDueJob } from './jobs/issues-due';
+import { MonitoringFeedsJob } from './jobs/monitoring-feeds';
 import { NotificationDeliveryJob } from './jobs/notification-delivery';
 import { OutboxPruner } from './jobs/outbox-prune';
 import { OutboxWorker } from './jobs/outbox-worker';
@@ -140,6 +141,13 @@ export async function createRuntime(
       baseUrl: config.YOUSCAN_API_URL,
     });
     cleanups.push(() => youscanImport.stop());
+    const monitoringFeeds = new MonitoringFeedsJob({
+      db: database.db,
+      bus,
+      log,
+      net: { allowPrivate: config.FEEDS_ALLOW_PRIVATE === 'true', network: opts.mediaNetwork },
+    });
+    cleanups.push(() => monitoringFeeds.stop());
     const ruleDeps = { db: database.db, bus, sealer: deps.sealer, config, locks, log };
     const rulesWorker = new RulesWorker(ruleDeps);
     cleanups.push(() => rulesWorker.stop());
@@ -193,6 +201,7 @@ export async function createRuntime(
       qaSampling.start();
       hdeSync.start();
       youscanImport.start();
+      monitoringFeeds.start();
       rulesWorker.start();
       rulesNoReply.start();
       pruner.start();

@@ -20,6 +20,7 @@ export * from './language';
 export * from './macros';
 export * from './messages';
 export * from './monitoring';
+export * from './monitoring-feeds';
 export * from './monitoring-filters';
 export * from './notes';
 export * from './notifications';

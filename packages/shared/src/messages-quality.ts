@@ -61,6 +61,16 @@ export const qualityRu = {
   'ai.provider.interrupted': 'Ответ ИИ-провайдера оборвался: повторите запрос',
   'qa.ai.noAgent': 'В пространстве нет ИИ-агента: добавьте его в «Настройки → ИИ-ассистент»',
   'qa.ai.unreadable': 'ИИ-агент не дал оценок по критериям: оцените вручную или повторите',
+  // Monitoring: RSS and Atom feeds as sources (docs/product/monitoring.md)
+  'monitoring.feed.name.required': 'Введите название источника',
+  'monitoring.feed.url.invalid': 'Введите адрес ленты RSS или Atom (http:// или https://)',
+  'monitoring.feed.url.private': 'Адрес ведет во внутреннюю сеть: такие адреса запрещены',
+  'monitoring.feed.url.taken': 'Эта лента уже добавлена',
+  'monitoring.feeds.tooMany': 'В пространстве не больше {{limit}} лент',
+  'monitoring.feed.unreachable': 'Лента не отвечает: {{detail}}',
+  'monitoring.feed.status': 'Сайт ответил кодом {{status}}',
+  'monitoring.feed.tooLarge': 'Лента больше {{limit}} МБ',
+  'monitoring.feed.malformed': 'Это не лента RSS или Atom: {{detail}}',
 } as const;
 
 export const qualityEn: Record<keyof typeof qualityRu, string> = {
@@ -124,4 +134,13 @@ export const qualityEn: Record<keyof typeof qualityRu, string> = {
   'ai.provider.interrupted': 'The AI provider’s answer broke off: try again',
   'qa.ai.noAgent': 'The space has no AI agent: add one in Settings → AI assistant',
   'qa.ai.unreadable': 'The AI agent gave no scores for the criteria: score by hand or try again',
+  'monitoring.feed.name.required': 'Enter the source name',
+  'monitoring.feed.url.invalid': 'Enter an RSS or Atom feed address (http:// or https://)',
+  'monitoring.feed.url.private': 'The address leads into an internal network; such addresses are not allowed',
+  'monitoring.feed.url.taken': 'This feed is already added',
+  'monitoring.feeds.tooMany': 'A space has at most {{limit}} feeds',
+  'monitoring.feed.unreachable': 'The feed does not answer: {{detail}}',
+  'monitoring.feed.status': 'The site answered with status {{status}}',
+  'monitoring.feed.tooLarge': 'The feed is larger than {{limit}} MB',
+  'monitoring.feed.malformed': 'This is not an RSS or Atom feed: {{detail}}',
 };

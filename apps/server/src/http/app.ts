@@ -33,6 +33,7 @@ import { ListPageCache } from '../modules/inbox/page-cache';
 import { registerInboxModule } from '../modules/inbox/routes';
 import { registerIssuesModule } from '../modules/issues/routes';
 import { registerMacrosModule } from '../modules/macros/routes';
+import { registerMonitoringFeedsModule } from '../modules/monitoring/feeds/routes';
 import { registerMonitoringModule } from '../modules/monitoring/routes';
 import { registerNotesModule } from '../modules/notes/routes';
 import { registerNotificationsModule } from '../modules/notifications/routes';
@@ -180,6 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await registerAuditModule(v1, deps, authenticate);
       await registerNotesModule(v1, deps, authenticate);
       await registerMonitoringModule(v1, deps, authenticate);
+      await registerMonitoringFeedsModule(v1, deps, authenticate);
       await registerHdeModule(v1, deps, authenticate);
       await registerYouscanModule(v1, deps, authenticate);
       await registerIssuesModule(v1, deps, authenticate);

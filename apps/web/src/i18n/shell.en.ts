@@ -10,6 +10,7 @@ import { issuesEn } from './issues.en';
 import { logsEn } from './logs.en';
 import { macrosEn } from './macros.en';
 import { monitoringEn } from './monitoring.en';
+import { monitoringFeedsEn } from './monitoring-feeds.en';
 import { notifyEn } from './notify.en';
 import { oauthEn } from './oauth.en';
 import { qaEn } from './qa.en';
@@ -105,6 +106,7 @@ export const settingsEn: Dictionary<SettingsResources> = {
   csi: csiEn,
   monitoring: monitoringEn,
   youscan: youscanEn,
+  feeds: monitoringFeedsEn,
   facts: factsEn,
   oauth: oauthEn,
   logs: logsEn,

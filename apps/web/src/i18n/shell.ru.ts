@@ -12,6 +12,7 @@ import { issuesRu } from './issues.ru';
 import { logsRu } from './logs.ru';
 import { macrosRu } from './macros.ru';
 import { monitoringRu } from './monitoring.ru';
+import { monitoringFeedsRu } from './monitoring-feeds.ru';
 import { notifyRu } from './notify.ru';
 import { oauthRu } from './oauth.ru';
 import { qaRu } from './qa.ru';
@@ -107,6 +108,7 @@ export const settingsRu = {
   csi: csiRu,
   monitoring: monitoringRu,
   youscan: youscanRu,
+  feeds: monitoringFeedsRu,
   facts: factsRu,
   oauth: oauthRu,
   logs: logsRu,

@@ -36,6 +36,11 @@ export interface IngestOptions {
    * that failed validation are not also the account's error; events the database refused still are.
    */
   sendsInvalidBack?: boolean;
+  /**
+   * Received items are stored closed: monitoring-only sources (RSS/Atom feeds, modules/monitoring/feeds)
+   * whose entries are not the operators' work until a mention is sent to the inbox.
+   */
+  arrivesClosed?: boolean;
 }
 
 type Parsed = { index: number; event: InboundItem | InboundMessage | InboundChange };
@@ -84,7 +89,7 @@ export async function ingest(
 
   const refused: IntakeFailure[] = [];
   try {
-    merge(result, await storeBatch(deps, object, parsed));
+    merge(result, await storeBatch(deps, object, parsed, opts));
   } catch (error) {
     if (!isDataRefusal(error)) throw error;
     // Which event the database refused is not said: each goes on its own, so only that one is lost.
@@ -92,7 +97,7 @@ export async function ingest(
       const oneError =
         parsed.length === 1
           ? error
-          : await storeBatch(deps, object, [one]).then(
+          : await storeBatch(deps, object, [one], opts).then(
               (part) => void merge(result, part),
               (e: unknown) => e ?? new Error('ingest failed'),
             );
@@ -112,7 +117,12 @@ export async function ingest(
 }
 
 /** Stores parsed events in one transaction and publishes what changed after commit. */
-async function storeBatch(deps: { db: Db; bus: EventBus }, object: ObjectRow, parsed: Parsed[]) {
+async function storeBatch(
+  deps: { db: Db; bus: EventBus },
+  object: ObjectRow,
+  parsed: Parsed[],
+  opts: IngestOptions = {},
+) {
   const result = emptyIngestResult();
   if (parsed.length === 0) return result;
   const itemEvents: InboundItem[] = [];
@@ -136,6 +146,7 @@ async function storeBatch(deps: { db: Db; bus: EventBus }, object: ObjectRow, pa
         ? await emotionReader(db, object.spaceId)
         : null;
     arrival.readEmotion = readEmotion;
+    arrival.arrivesClosed = opts.arrivesClosed ?? false;
     if (itemEvents.length > 0) await storeItems(db, object, settings, arrival, itemEvents, result, published);
     if (messageEvents.length > 0) {
       const before = result.messageIds.length;
@@ -172,6 +183,7 @@ export interface ArrivalRules {
   chatStatus: 'new' | 'open';
   /** The space's emotion reader for this batch (null: switched off). */
   readEmotion?: EmotionReader | null;
+  arrivesClosed?: boolean;
 }
 
 const NO_RULES = (): ArrivalRules => ({ assignedUserId: null, chatStatus: 'new' });
@@ -285,7 +297,7 @@ async function storeItems(
         attachments: settings.stickers ? e.attachments : e.attachments.filter((a) => a.type !== 'sticker'),
         url: e.url,
         // Our own replies made elsewhere are history, not work.
-        status: e.isOwn ? ('closed' as const) : ('new' as const),
+        status: e.isOwn || arrival.arrivesClosed ? ('closed' as const) : ('new' as const),
         assignedUserId: e.isOwn ? null : arrival.assignedUserId,
         delivery: e.isOwn ? ('sent' as const) : ('received' as const),
         createdAt: e.createdAt,

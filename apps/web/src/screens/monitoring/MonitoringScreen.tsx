@@ -35,6 +35,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { SpaceSelect } from '../../components/SpaceSelect';
 import { useMessage } from '../../i18n/useLocale';
+import { FeedsSection } from './FeedsSection';
 import { filterFromParams } from './filter';
 import { Mentions } from './Mentions';
 import { MonitoringFilters } from './MonitoringFilters';
@@ -131,6 +132,11 @@ export default function MonitoringScreen() {
                   ))
                 )}
               </Paper>
+              {spaceId !== null && can(actor, 'accounts.manage', spaceId) && (
+                <Stack mt="md">
+                  <FeedsSection spaceId={spaceId} />
+                </Stack>
+              )}
               {settings?.youscan && spaceId !== null && (
                 <Stack mt="md">
                   <YouscanSection spaceId={spaceId} />

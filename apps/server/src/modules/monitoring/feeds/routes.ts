@@ -1,0 +1,127 @@
+import { createMonitoringFeedBody, updateMonitoringFeedBody } from '@otklik/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../../http/app';
+import { type AuthContext, requireAuth } from '../../../http/auth';
+import { loadActor } from '../../spaces/actor';
+import * as service from './service';
+
+const bearer = [{ bearer: [] }];
+const TAG = ['monitoring'];
+const id = z.coerce
+  .number()
+  .int()
+  .positive()
+  .max(2 ** 31 - 1);
+const idParams = z.object({ id });
+const spaceQuery = z.object({ space_id: id.optional() });
+
+/** RSS/Atom sources of monitoring (issue 21): administrators of a space with monitoring on. */
+export async function registerMonitoringFeedsModule(
+  root: FastifyInstance,
+  deps: AppDeps,
+  authenticate: (token: string) => Promise<AuthContext>,
+) {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const authenticated = requireAuth(authenticate);
+  const { db } = deps.database;
+  const net: service.FeedNetwork = {
+    allowPrivate: deps.config.FEEDS_ALLOW_PRIVATE === 'true',
+    network: deps.mediaNetwork,
+  };
+  const run = { db, bus: deps.bus, net, log: deps.log };
+  const actorOf = (req: FastifyRequest) => loadActor(db, req.auth!.user);
+  const one = async (req: FastifyRequest<{ Params: { id: number } }>) =>
+    service.getFeed(db, await actorOf(req), req.params.id);
+
+  app.get(
+    '/monitoring/feeds',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'RSS/Atom sources of the spaces',
+        querystring: spaceQuery,
+      },
+    },
+    async (req) => {
+      const allowed = service.feedSpaces(await actorOf(req));
+      const spaceIds =
+        req.query.space_id === undefined ? allowed : allowed.filter((s) => s === req.query.space_id);
+      return { items: (await service.listFeeds(db, spaceIds)).map(service.presentFeed), spaces: allowed };
+    },
+  );
+
+  app.post(
+    '/monitoring/feeds',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Add an RSS/Atom source and fetch it at once',
+        body: createMonitoringFeedBody,
+      },
+    },
+    async (req) => {
+      const row = await service.createFeed(db, await actorOf(req), net, req.body);
+      const { feed } = await service.refreshFeed(run, row);
+      return service.presentFeed(feed);
+    },
+  );
+
+  app.put(
+    '/monitoring/feeds/:id',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Rename an RSS/Atom source or change its address',
+        params: idParams,
+        body: updateMonitoringFeedBody,
+      },
+    },
+    async (req) => {
+      const actor = await actorOf(req);
+      const row = await service.getFeed(db, actor, req.params.id);
+      return service.presentFeed(await service.updateFeed(db, actor, net, row, req.body));
+    },
+  );
+
+  app.delete(
+    '/monitoring/feeds/:id',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: TAG,
+        security: bearer,
+        summary: 'Remove an RSS/Atom source with its mentions',
+        params: idParams,
+      },
+    },
+    async (req) => {
+      const actor = await actorOf(req);
+      await service.deleteFeed(db, actor, await service.getFeed(db, actor, req.params.id));
+      return { ok: true };
+    },
+  );
+
+  app.post(
+    '/monitoring/feeds/:id/fetch',
+    {
+      preHandler: authenticated,
+      schema: { tags: TAG, security: bearer, summary: 'Fetch an RSS/Atom source now', params: idParams },
+    },
+    async (req) => {
+      const result = await service.refreshFeed(run, await one(req));
+      return {
+        created: result.created,
+        not_modified: result.notModified,
+        feed: service.presentFeed(result.feed),
+      };
+    },
+  );
+}

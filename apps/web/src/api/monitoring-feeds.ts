@@ -1,0 +1,45 @@
+import type { MonitoringFeedForm, PresentedMonitoringFeed } from '@otklik/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from './instance';
+import { queryKeys } from './keys';
+
+// RSS/Atom sources of monitoring (issue 21). A fetch may add mentions: the monitoring lists and the
+// counters are read again (the socket `monitoring` message does the same for other tabs).
+
+export const feedKeys = { all: ['monitoring-feeds'] as const };
+
+export const useMonitoringFeeds = (enabled = true) =>
+  useQuery({
+    queryKey: feedKeys.all,
+    queryFn: ({ signal }) =>
+      api.get<{ items: PresentedMonitoringFeed[]; spaces: number[] }>('/v1/monitoring/feeds', { signal }),
+    enabled,
+  });
+
+function useChanging<TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: feedKeys.all });
+      void queryClient.invalidateQueries({ queryKey: ['monitoring'] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.counts });
+    },
+  });
+}
+
+export const useSaveMonitoringFeed = () =>
+  useChanging(({ id, ...body }: Partial<MonitoringFeedForm> & { id?: number; space_id?: number }) =>
+    id
+      ? api.put<PresentedMonitoringFeed>(`/v1/monitoring/feeds/${id}`, body)
+      : api.post<PresentedMonitoringFeed>('/v1/monitoring/feeds', body),
+  );
+export const useDeleteMonitoringFeed = () =>
+  useChanging((id: number) => api.delete<{ ok: true }>(`/v1/monitoring/feeds/${id}`));
+export const useFetchMonitoringFeed = () =>
+  useChanging((id: number) =>
+    api.post<{ created: number; not_modified: boolean; feed: PresentedMonitoringFeed }>(
+      `/v1/monitoring/feeds/${id}/fetch`,
+      {},
+    ),
+  );
