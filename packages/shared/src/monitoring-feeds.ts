@@ -4,6 +4,8 @@ import { z } from 'zod';
 // fetches them on a schedule and every new entry whose title or summary matches one of the space's
 // monitoring queries becomes a mention like one from a connected network (docs/product/monitoring.md).
 
+/** Feeds are stored as accounts of this provider (not a network of the catalogue: no tariff slot, no replies). */
+export const FEED_PROVIDER = 'rss';
 export const MONITORING_FEED_NAME_MAX = 120;
 export const MONITORING_FEED_URL_MAX = 2000;
 /** Feeds per space. */

@@ -1,12 +1,13 @@
 import {
   connectFields,
   DEFAULT_LOCALE,
+  FEED_PROVIDER,
   getProvider,
   IMPORT_ON_CONNECT_LIMIT,
   type Locale,
   type ProviderId,
 } from '@otklik/shared';
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, ne, sql } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { companies, objects, spaces, tariffs } from '../../db/schema';
@@ -92,7 +93,12 @@ async function assertAccountLimit(db: Db, spaceId: number) {
     .for('update', { of: spaces });
   if (!limit) throw new AppError(404, 'error.notFound');
   if (limit.maxAccounts === null) return;
-  const [used] = await db.select({ n: count() }).from(objects).where(eq(objects.spaceId, spaceId));
+  // Monitoring feeds are stored as accounts of provider `rss` with their own limit (monitoring/feeds): the
+  // tariff counts network accounts only.
+  const [used] = await db
+    .select({ n: count() })
+    .from(objects)
+    .where(and(eq(objects.spaceId, spaceId), ne(objects.provider, FEED_PROVIDER)));
   if ((used?.n ?? 0) >= limit.maxAccounts)
     throw new AppError(400, 'error.accountLimit', { errorType: 'account_limit' });
 }

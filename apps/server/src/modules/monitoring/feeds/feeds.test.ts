@@ -8,6 +8,7 @@ import { openSocket } from '../../../../test/socket';
 import { items, objects } from '../../../db/schema';
 import { MonitoringFeedsJob } from '../../../jobs/monitoring-feeds';
 import { buildAdmin, buildMember } from '../../authors/test-helpers';
+import { setTariff } from '../../users/testing';
 import { fetchFeed, parseFeed } from './fetch';
 import { refreshFeed } from './service';
 
@@ -361,5 +362,23 @@ describe('monitoring feeds', { timeout: 120_000 }, () => {
     ]);
     const long = parseFeed(rss([{ guid: 'g'.repeat(300), title: 't', description: 'd' }]));
     expect(long.entries[0]!.key).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it("feeds do not take the tariff's account slots: five network accounts still connect beside a feed", async () => {
+    const admin = await buildAdmin(t, ON);
+    await setTariff(t, admin.space.id, 1); // Start: 5 accounts
+    const path = `/slots-${admin.space.id}.xml`;
+    served.set(path, { body: rss([]) });
+    const feed = await call(admin.headers, 'POST', '/v1/monitoring/feeds', {
+      space_id: admin.space.id,
+      name: 'Лента',
+      url: `${feedBase}${path}`,
+    });
+    expect(feed.statusCode, feed.body).toBe(200);
+    const connect = () => call(admin.headers, 'POST', '/v1/objects', { provider: 'sandbox' });
+    for (let i = 0; i < 5; i++) expect((await connect()).statusCode).toBe(200);
+    const over = await connect();
+    expect(over.statusCode).toBe(400);
+    expect(over.json()).toMatchObject({ error_type: 'account_limit' });
   });
 });

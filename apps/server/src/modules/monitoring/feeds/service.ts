@@ -1,4 +1,5 @@
 import {
+  FEED_PROVIDER,
   MONITORING_FEEDS_MAX,
   type MonitoringFeedForm,
   type MonitoringNode,
@@ -26,8 +27,6 @@ import { type FeedEntry, type FeedValidators, fetchFeed } from './fetch';
 // entries that match one of the space's queries are stored (a feed is not an inbox). Where the fetch
 // stands lives on the row: `poll_cursor` holds the validators and the last fetch time, `error` the
 // last failure (encoded, shown in the reader's language) — so no table of its own.
-
-export const FEED_PROVIDER = 'rss';
 
 /** Managing feeds is an administrator's (accounts.manage) in a space with monitoring on. */
 export function feedSpaces(actor: ServerActor): number[] {
