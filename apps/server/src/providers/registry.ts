@@ -9,6 +9,7 @@ import { maxConnector } from './max/connector';
 import { rustoreConnector } from './rustore/connector';
 import { sandboxConnector } from './sandbox/connector';
 import { telegramConnector } from './telegram/connector';
+import { threadsConnector } from './threads/connector';
 import { tiktokConnector } from './tiktok/connector';
 import { tpulseConnector } from './tpulse/connector';
 import type { Connector } from './types';
@@ -47,6 +48,7 @@ register(youtubeConnector);
 register(googleplayConnector);
 register(rustoreConnector);
 register(jivoConnector);
+register(threadsConnector);
 for (const id of PROVIDER_IDS.filter((p) => getProvider(p).connect === 'ingest_token')) {
   register(createIngestConnector(id));
 }
