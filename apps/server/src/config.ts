@@ -169,6 +169,17 @@ const envSchema = z.object({
   THREADS_APP_SECRET: z.string().optional(),
   /** Seconds between two polls of one Threads profile. */
   THREADS_POLL_S: z.coerce.number().int().min(1).default(300),
+  /** Google Business Profile (PROVIDERS §6c): reviews (My Business v4), accounts and locations APIs. */
+  GMAPS_API_URL: z.string().url().default('https://mybusiness.googleapis.com/v4'),
+  GMAPS_ACCOUNTS_URL: z.string().url().default('https://mybusinessaccountmanagement.googleapis.com/v1'),
+  GMAPS_LOCATIONS_URL: z.string().url().default('https://mybusinessbusinessinformation.googleapis.com/v1'),
+  GMAPS_OAUTH_URL: z.string().url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GMAPS_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
+  /** The Google Cloud project's OAuth client with the Business Profile APIs enabled. */
+  GMAPS_CLIENT_ID: z.string().optional(),
+  GMAPS_CLIENT_SECRET: z.string().optional(),
+  /** Seconds between two polls of one location's reviews. */
+  GMAPS_POLL_S: z.coerce.number().int().min(1).default(600),
   VIBER_API_URL: z.string().url().default('https://chatapi.viber.com'),
   /**
    * Pulse sign-in (POST v1/tpulse/check_auth, providers/tpulse/check.ts): the secret the partner signs
