@@ -3,6 +3,7 @@ import { avitoConnector } from './avito/connector';
 import { discordConnector } from './discord/connector';
 import { facebookConnector } from './facebook/connector';
 import { createIngestConnector } from './generic/connector';
+import { gmapsConnector } from './gmaps/connector';
 import { googleplayConnector } from './googleplay/connector';
 import { jivoConnector } from './jivo/connector';
 import { maxConnector } from './max/connector';
@@ -49,6 +50,7 @@ register(googleplayConnector);
 register(rustoreConnector);
 register(jivoConnector);
 register(threadsConnector);
+register(gmapsConnector);
 for (const id of PROVIDER_IDS.filter((p) => getProvider(p).connect === 'ingest_token')) {
   register(createIngestConnector(id));
 }
