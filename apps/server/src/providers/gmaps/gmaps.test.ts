@@ -224,4 +224,20 @@ describe('Google Business Profile', () => {
     expect(back.error).toBe('access_denied');
     expect((await finish(back)).json().error_type).toBe('access_denied');
   });
+
+  it('/callback/google is a callback address of Google Business Profile too', async () => {
+    const owner = emu.addOwner('Через google', ['Салон']);
+    emu.google.consenting = owner.user;
+    const google = `${t.deps.config.appUrl}/callback/google`;
+    const start = await inject('GET', `/v1/gmaps/auth/start?redirect_uri=${encodeURIComponent(google)}`);
+    expect(start.statusCode, start.body).toBe(200);
+    const answer = await fetch(start.json().url as string, { redirect: 'manual' });
+    const back = Object.fromEntries(new URL(answer.headers.get('location')!).searchParams);
+    const res = await inject('POST', '/v1/gmaps/auth', { ...back, redirect_uri: google });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().object).toMatchObject({ provider: 'gmaps', name: 'Салон' });
+    const elsewhere = `${t.deps.config.appUrl}/callback/youtube`;
+    const refused = await inject('GET', `/v1/gmaps/auth/start?redirect_uri=${encodeURIComponent(elsewhere)}`);
+    expect(refused.statusCode).toBe(400);
+  });
 });
