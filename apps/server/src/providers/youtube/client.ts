@@ -31,7 +31,7 @@ export const UNITS = { list: 1, write: 50 } as const;
 export type { GoogleGrant };
 
 /** The instance's Google OAuth client for YouTube (providers/google/oauth.ts does the grants). */
-const clientOf = (config: Config): GoogleClient => ({
+export const googleClientOf = (config: Config): GoogleClient => ({
   tokenUrl: config.YOUTUBE_TOKEN_URL,
   clientId: config.YOUTUBE_CLIENT_ID ?? '',
   clientSecret: config.YOUTUBE_CLIENT_SECRET ?? '',
@@ -42,7 +42,7 @@ const send = (f: typeof fetch, url: string, init: RequestInit) => googleSend(f, 
 
 /** `POST {token url}` with a grant and the instance's OAuth client. */
 export function tokenRequest(ctx: { config: Config; fetch: typeof fetch }, grant: Record<string, string>) {
-  return googleTokenRequest(clientOf(ctx.config), ctx.fetch, grant);
+  return googleTokenRequest(googleClientOf(ctx.config), ctx.fetch, grant);
 }
 
 /** Seconds until the quota's day turns (midnight Pacific Time, when Google resets it). */
@@ -70,7 +70,7 @@ export function grantFailure(response: Response, body: unknown): ConnectorError 
 
 /** An access token for the channel: cached, refreshed within the margin of expiry or on a 401. */
 function accessToken(a: YouTubeAuth, fresh: boolean): Promise<string> {
-  return googleAccessToken(clientOf(a.config), a, fresh);
+  return googleAccessToken(googleClientOf(a.config), a, fresh);
 }
 
 interface GoogleError {
