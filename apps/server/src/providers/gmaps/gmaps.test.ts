@@ -150,6 +150,20 @@ describe('Google Business Profile', () => {
       await drain();
       expect(emu.apiCalls('DELETE', `/reviews/${fresh.reviewId}/reply`)).toHaveLength(1);
       expect(emu.reviews.get(fresh.reviewId)?.reply).toBeNull();
+
+      // The next round agrees the reply is gone; then the owner answers again in Google: it shows again.
+      await ticker.tick();
+      expect((await item(id, `${fresh.reviewId}:reply`))?.isDeleted).toBe(true);
+      const later = new Date(Date.now() + 5_000).toISOString();
+      Object.assign(emu.reviews.get(fresh.reviewId)!, {
+        reply: { comment: 'Ответ из Google', updateTime: later },
+        updateTime: later,
+      });
+      await ticker.tick();
+      expect(await item(id, `${fresh.reviewId}:reply`)).toMatchObject({
+        isDeleted: false,
+        text: 'Ответ из Google',
+      });
     } finally {
       await manager.stop();
     }

@@ -85,6 +85,8 @@ export function reviewEvents(
         text: replyText,
         at,
       },
+      // A reply removed earlier and written again in Google shows again.
+      { type: 'change', target: 'item', externalId: ownReplyId(r.reviewId), change: 'restored', at },
     );
   } else {
     // The owner's reply was removed in Google (or there was none: a change to nothing is dropped).
