@@ -17,6 +17,8 @@ export interface ThreadsAuth {
   accessToken: string;
   /** When the stored token lapses (ms since epoch); 0 when unknown. */
   expiresAt: number;
+  /** Set when a call refreshed the token: the caller stores it in place of the old one. */
+  rotated?: { access_token: string; expires_at: string };
 }
 
 const network = { network: 'Threads' };
@@ -102,12 +104,17 @@ async function tokenOf(a: ThreadsAuth): Promise<string> {
   if (!a.expiresAt || a.expiresAt - now > REFRESH_BEFORE_MS) return a.accessToken;
   const key = `${base(a.config)}\n${digest(a.accessToken)}`;
   const cached = refreshed.get(key);
-  if (cached && cached.expiresAt - now > REFRESH_BEFORE_MS) return cached.token;
+  if (cached && cached.expiresAt - now > REFRESH_BEFORE_MS) {
+    a.rotated = { access_token: cached.token, expires_at: String(cached.expiresAt) };
+    return cached.token;
+  }
   const next = await grant(a, 'GET', '/refresh_access_token', {
     grant_type: 'th_refresh_token',
     access_token: cached?.token ?? a.accessToken,
   });
-  refreshed.set(key, { token: next.access_token, expiresAt: now + (next.expires_in ?? 5_184_000) * 1000 });
+  const expiresAt = now + (next.expires_in ?? 5_184_000) * 1000;
+  refreshed.set(key, { token: next.access_token, expiresAt });
+  a.rotated = { access_token: next.access_token, expires_at: String(expiresAt) };
   return next.access_token;
 }
 

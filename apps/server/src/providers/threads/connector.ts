@@ -88,10 +88,12 @@ export const threadsConnector: Connector = {
   /** Nothing to subscribe to: replies are polled. */
   async activate() {},
 
-  poll(ctx, cursor) {
+  /** A token refreshed during the round is stored (PollResult.credentials), so it outlives the process. */
+  async poll(ctx, cursor) {
     const { auth, username } = profileOf(ctx);
     const start = new Date(ctx.object.createdAt.getTime() - START_OVERLAP_MS);
-    return pollReplies(auth, username, cursor, start, ctx.config.THREADS_POLL_S);
+    const round = await pollReplies(auth, username, cursor, start, ctx.config.THREADS_POLL_S);
+    return auth.rotated ? { ...round, credentials: auth.rotated } : round;
   },
 
   importRecent(ctx, limit) {

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../../../test/harness';
 import { items, objects } from '../../db/schema';
 import { PollingManager } from '../../jobs/pollers';
 import { buildWorker, buildWorkspace } from '../../modules/inbox/actions/test-helpers';
-import { openCredentials } from '../context';
+import { openCredentials, sealCredentials } from '../context';
 import { Ticker } from '../youtube/testing';
 import { ThreadsEmulator } from './emulator';
 
@@ -234,6 +234,33 @@ describe('Threads', () => {
     } finally {
       await manager.stop();
     }
+  });
+
+  it('a token close to expiry is refreshed and the new one stored', async () => {
+    const { id } = await connect('expiring_profile');
+    const before = openCredentials(t.deps.sealer, await row(id));
+    const soon = String(Date.now() + 86_400_000);
+    await db()
+      .update(objects)
+      .set({ credentials: sealCredentials(t.deps.sealer, { ...before, expires_at: soon }) })
+      .where(eq(objects.id, id));
+    const ticker = new Ticker();
+    const manager = poller(ticker);
+    try {
+      await manager.scan();
+      await ticker.untilWaits(1);
+    } finally {
+      await manager.stop();
+    }
+    expect(emu.apiCalls('GET', '/refresh_access_token').at(-1)!.params).toMatchObject({
+      grant_type: 'th_refresh_token',
+      access_token: before.access_token,
+    });
+    const after = openCredentials(t.deps.sealer, await row(id));
+    expect(after.access_token).not.toBe(before.access_token);
+    expect(Number(after.expires_at)).toBeGreaterThan(Date.now() + 50 * 86_400_000);
+    expect(after.username).toBe('expiring_profile');
+    expect((await row(id)).error).toBeNull();
   });
 
   it('a refused consent is a translated error', async () => {
