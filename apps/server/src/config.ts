@@ -161,6 +161,25 @@ const envSchema = z.object({
   YOUTUBE_DAILY_QUOTA: z.coerce.number().int().min(100).default(10_000),
   /** The shortest wait between two polls of one channel, seconds (longer as the day's quota is used). */
   YOUTUBE_POLL_INTERVAL_S: z.coerce.number().int().min(1).default(60),
+  /** The Threads API host (graph.threads.net: /oauth/access_token, /access_token, /v1.0/...) and consent page. */
+  THREADS_API_URL: z.string().url().default('https://graph.threads.net'),
+  THREADS_OAUTH_URL: z.string().url().default('https://threads.net/oauth/authorize'),
+  /** The Threads app id and secret (Meta app dashboard, "Threads app ID"); without them Threads is not offered. */
+  THREADS_APP_ID: z.string().optional(),
+  THREADS_APP_SECRET: z.string().optional(),
+  /** Seconds between two polls of one Threads profile. */
+  THREADS_POLL_S: z.coerce.number().int().min(1).default(300),
+  /** Google Business Profile (PROVIDERS §6c): reviews (My Business v4), accounts and locations APIs. */
+  GMAPS_API_URL: z.string().url().default('https://mybusiness.googleapis.com/v4'),
+  GMAPS_ACCOUNTS_URL: z.string().url().default('https://mybusinessaccountmanagement.googleapis.com/v1'),
+  GMAPS_LOCATIONS_URL: z.string().url().default('https://mybusinessbusinessinformation.googleapis.com/v1'),
+  GMAPS_OAUTH_URL: z.string().url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+  GMAPS_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
+  /** The Google Cloud project's OAuth client with the Business Profile APIs enabled. */
+  GMAPS_CLIENT_ID: z.string().optional(),
+  GMAPS_CLIENT_SECRET: z.string().optional(),
+  /** Seconds between two polls of one location's reviews. */
+  GMAPS_POLL_S: z.coerce.number().int().min(1).default(600),
   VIBER_API_URL: z.string().url().default('https://chatapi.viber.com'),
   /**
    * Pulse sign-in (POST v1/tpulse/check_auth, providers/tpulse/check.ts): the secret the partner signs

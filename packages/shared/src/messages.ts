@@ -47,6 +47,8 @@ const ru = {
   'error.loadTags': 'Error on load tags',
   'error.missingCode': 'Отсутствует параметр code',
   'error.accessDenied': 'Вы не предоставили доступ к своему аккаунту',
+  'error.gmapsNoLocations':
+    'В этом аккаунте Google нет ни одной компании в Профиле компании. Войдите в Google под аккаунтом владельца или менеджера компании и подключите снова',
   'error.facebookNoPages':
     'В Facebook не выбрано ни одной страницы. Подключите снова и в окне Facebook отметьте страницу, которой вы управляете (нужна роль с правом модерации и сообщений)',
   'error.facebookPermissions':
@@ -299,6 +301,8 @@ const en: Record<MessageKey, string> = {
   'error.loadTags': 'Error on load tags',
   'error.missingCode': 'Missing code parameter',
   'error.accessDenied': 'You have not granted access to your account',
+  'error.gmapsNoLocations':
+    'This Google account manages no business in Business Profile. Sign in to Google as an owner or manager of the business and connect again',
   'error.facebookNoPages':
     'No Page was chosen in Facebook. Connect again and tick a Page you manage in the Facebook window (you need a role that can moderate and send messages)',
   'error.facebookPermissions':

@@ -44,6 +44,8 @@ export const routes = {
   'callback-google': callback('/callback/google'),
   'callback-gmaps': callback('/callback/gmaps'),
   'callback-avito': callback('/callback/avito'),
+  // Issue 19: the Threads authorization window sends the popup back here.
+  'callback-threads': callback('/callback/threads'),
   'callback-tpulse': callback('/callback/tpulse'),
   oauth: callback('/oauth'),
 

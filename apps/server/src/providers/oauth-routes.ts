@@ -15,6 +15,8 @@ import { getConnector } from './registry';
 import { PulseCheckRefused, verifyPulseCheck } from './tpulse/check';
 
 const STATE_TTL_MS = 10 * 60_000;
+/** More callback pages a provider's popup may come back to (SPEC §7: /callback/google for gmaps). */
+const CALLBACK_ALIASES: Partial<Record<string, string[]>> = { gmaps: ['google'] };
 
 interface ConnectState {
   provider: ProviderId;
@@ -46,8 +48,8 @@ export async function registerOAuthConnectRoutes(
   };
 
   const checkRedirect = (provider: string, redirectUri: string) => {
-    const expected = `${deps.config.appUrl}/callback/${provider}`;
-    if (redirectUri.split('?')[0] !== expected) {
+    const paths = [provider, ...(CALLBACK_ALIASES[provider] ?? [])];
+    if (!paths.some((path) => redirectUri.split('?')[0] === `${deps.config.appUrl}/callback/${path}`)) {
       throw new AppError(400, 'error.invalidRedirectUri', { errorType: 'invalid_redirect_uri' });
     }
   };

@@ -5,6 +5,7 @@ import { avitoConnector } from './avito/connector';
 import { discordConnector } from './discord/connector';
 import { facebookConnector } from './facebook/connector';
 import { createIngestConnector } from './generic/connector';
+import { gmapsConnector } from './gmaps/connector';
 import { googleplayConnector } from './googleplay/connector';
 import { instagramConnector } from './instagram/connector';
 import { jivoConnector } from './jivo/connector';
@@ -13,6 +14,7 @@ import { okConnector } from './ok/connector';
 import { rustoreConnector } from './rustore/connector';
 import { sandboxConnector } from './sandbox/connector';
 import { telegramConnector } from './telegram/connector';
+import { threadsConnector } from './threads/connector';
 import { tiktokConnector } from './tiktok/connector';
 import { tpulseConnector } from './tpulse/connector';
 import type { Connector } from './types';
@@ -67,6 +69,8 @@ register(okConnector);
 register(userechoConnector);
 register(useresponseConnector);
 for (const c of [...appfollowConnectors, ...asodeskConnectors]) register(c);
+register(threadsConnector);
+register(gmapsConnector);
 for (const id of PROVIDER_IDS.filter((p) => getProvider(p).connect === 'ingest_token')) {
   register(createIngestConnector(id));
 }

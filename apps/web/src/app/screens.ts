@@ -25,6 +25,7 @@ export const screens: Partial<Record<RouteName, LazyExoticComponent<ComponentTyp
   'callback-google': accountCallbackScreen,
   'callback-gmaps': accountCallbackScreen,
   'callback-avito': accountCallbackScreen,
+  'callback-threads': accountCallbackScreen,
   'callback-tpulse': accountCallbackScreen,
   // Public in the route table (SPEC: TikTok returns to one fixed address); the screen asks to sign in.
   'callback-tiktok': accountCallbackScreen,

@@ -21,6 +21,7 @@ export const titlesEn: Record<RouteName, string> = {
   'callback-google': 'Connecting Google',
   'callback-gmaps': 'Connecting Google Maps',
   'callback-avito': 'Connecting Avito',
+  'callback-threads': 'Connecting Threads',
   'callback-tpulse': 'Connecting Pulse',
   oauth: 'Grant access',
   stats: 'Statistics',

@@ -22,6 +22,7 @@ export const titlesRu = {
   'callback-google': 'Подключение Google',
   'callback-gmaps': 'Подключение Google Карт',
   'callback-avito': 'Подключение Авито',
+  'callback-threads': 'Подключение Threads',
   'callback-tpulse': 'Подключение Пульса',
   oauth: 'Предоставление доступа',
   stats: 'Статистика',

@@ -1,5 +1,13 @@
-import { createHash } from 'node:crypto';
 import type { Config } from '../../config';
+import {
+  type GoogleClient,
+  type GoogleGrant,
+  googleAccessToken,
+  googleGrantFailure,
+  send as googleSend,
+  googleTokenRequest,
+  retryAfterOf,
+} from '../google/oauth';
 import { ConnectorError } from '../types';
 
 // YouTube Data API v3 and Google OAuth 2.0 (PROVIDERS.md §5). A channel is connected by the
@@ -16,65 +24,25 @@ export interface YouTubeAuth {
   meter?: { units: number };
 }
 
-interface CachedToken {
-  token: string;
-  expiresAt: number;
-}
-
-/** Refresh this long before Google's expiry, so no call goes out with a token about to lapse. */
-const EXPIRY_MARGIN_MS = 5 * 60_000;
-const DEFAULT_RETRY_AFTER_S = 60;
-const tokens = new Map<string, CachedToken>();
-const digest = (value: string) => createHash('sha256').update(value).digest('hex');
 const network = { network: 'YouTube' };
 
 export const UNITS = { list: 1, write: 50 } as const;
 
-export interface GoogleGrant {
-  access_token?: string;
-  expires_in?: number;
-  refresh_token?: string;
-  error?: string;
-  error_description?: string;
-}
+export type { GoogleGrant };
 
-async function send(f: typeof fetch, url: string, init: RequestInit) {
-  let response: Response;
-  try {
-    response = await f(url, { ...init, signal: AbortSignal.timeout(30_000) });
-  } catch (error) {
-    const cause = (error as Error & { cause?: { message?: string } }).cause?.message;
-    const text = cause ? `${(error as Error).message}: ${cause}` : (error as Error).message;
-    throw new ConnectorError('temporary', `YouTube unreachable: ${text}`, {
-      reason: { key: 'failure.unreachable', params: network, detail: text },
-    });
-  }
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = undefined;
-  }
-  return { response, body };
-}
+/** The instance's Google OAuth client for YouTube (providers/google/oauth.ts does the grants). */
+export const googleClientOf = (config: Config): GoogleClient => ({
+  tokenUrl: config.YOUTUBE_TOKEN_URL,
+  clientId: config.YOUTUBE_CLIENT_ID ?? '',
+  clientSecret: config.YOUTUBE_CLIENT_SECRET ?? '',
+  network: network.network,
+});
+
+const send = (f: typeof fetch, url: string, init: RequestInit) => googleSend(f, url, init, network.network);
 
 /** `POST {token url}` with a grant and the instance's OAuth client. */
 export function tokenRequest(ctx: { config: Config; fetch: typeof fetch }, grant: Record<string, string>) {
-  return send(ctx.fetch, ctx.config.YOUTUBE_TOKEN_URL, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      ...grant,
-      client_id: ctx.config.YOUTUBE_CLIENT_ID ?? '',
-      client_secret: ctx.config.YOUTUBE_CLIENT_SECRET ?? '',
-    }).toString(),
-  });
-}
-
-function retryAfterOf(response: Response): number {
-  const wait = Number(response.headers.get('retry-after'));
-  return Number.isFinite(wait) && wait > 0 ? wait : DEFAULT_RETRY_AFTER_S;
+  return googleTokenRequest(googleClientOf(ctx.config), ctx.fetch, grant);
 }
 
 /** Seconds until the quota's day turns (midnight Pacific Time, when Google resets it). */
@@ -97,39 +65,12 @@ export function quotaDay(now: Date): string {
 
 /** A refused grant (revoked consent, a deleted client) means the channel must be connected again. */
 export function grantFailure(response: Response, body: unknown): ConnectorError {
-  const grant = (body ?? {}) as GoogleGrant;
-  if (response.status === 429)
-    return new ConnectorError('rate_limited', 'Google OAuth: too many requests', {
-      retryAfterSeconds: retryAfterOf(response),
-      reason: { key: 'failure.rateLimited' },
-    });
-  if (response.status >= 500)
-    return new ConnectorError('temporary', `Google OAuth answered HTTP ${response.status}`, {
-      reason: { key: 'failure.temporary' },
-    });
-  const text = grant.error_description || grant.error || `Google OAuth answered HTTP ${response.status}`;
-  return new ConnectorError('auth', text, {
-    reason: { key: 'failure.accessRevoked', params: network, detail: text },
-  });
+  return googleGrantFailure(response, body, network.network);
 }
 
-/** An access token for the channel: cached, refreshed within EXPIRY_MARGIN_MS of expiry or on a 401. */
-async function accessToken(a: YouTubeAuth, fresh: boolean): Promise<string> {
-  const key = `${a.config.YOUTUBE_TOKEN_URL}\n${digest(a.refreshToken)}`;
-  const cached = tokens.get(key);
-  if (!fresh && cached && cached.expiresAt > a.now().getTime()) return cached.token;
-  const { response, body } = await tokenRequest(a, {
-    grant_type: 'refresh_token',
-    refresh_token: a.refreshToken,
-  });
-  const granted = body as GoogleGrant | undefined;
-  if (!response.ok || !granted?.access_token) throw grantFailure(response, body);
-  const next = {
-    token: granted.access_token,
-    expiresAt: a.now().getTime() + (granted.expires_in ?? 3600) * 1000 - EXPIRY_MARGIN_MS,
-  };
-  tokens.set(key, next);
-  return next.token;
+/** An access token for the channel: cached, refreshed within the margin of expiry or on a 401. */
+function accessToken(a: YouTubeAuth, fresh: boolean): Promise<string> {
+  return googleAccessToken(googleClientOf(a.config), a, fresh);
 }
 
 interface GoogleError {

@@ -1,14 +1,13 @@
 import { AppError } from '../../http/errors';
+import { googleAuthorizeUrl, googleExchangeCode } from '../google/oauth';
 import { type Connector, type ConnectorContext, ConnectorError, type VerifyContext } from '../types';
 import {
   deleteComment,
-  type GoogleGrant,
-  grantFailure,
+  googleClientOf,
   insertReply,
   myChannel,
   quotaDay,
   setModerationStatus,
-  tokenRequest,
   UNITS,
   updateComment,
   type YouTubeAuth,
@@ -50,42 +49,28 @@ export const youtubeConnector: Connector = {
     authorizeUrl(config, { redirectUri, state }) {
       if (!config.YOUTUBE_CLIENT_ID)
         throw new AppError(400, 'account.notAvailable', { errorType: 'not_available' });
-      const url = new URL(config.YOUTUBE_OAUTH_URL);
-      url.search = new URLSearchParams({
-        response_type: 'code',
-        client_id: config.YOUTUBE_CLIENT_ID,
-        redirect_uri: redirectUri,
+      return googleAuthorizeUrl(config.YOUTUBE_OAUTH_URL, {
+        clientId: config.YOUTUBE_CLIENT_ID,
+        redirectUri,
         scope: SCOPE,
-        // A refresh token is given only for offline access, and again only when consent is asked anew.
-        access_type: 'offline',
-        prompt: 'consent',
-        include_granted_scopes: 'true',
         state,
-      }).toString();
-      return url.toString();
+      });
     },
     async exchange(ctx, { code, redirectUri }) {
       if (!ctx.config.YOUTUBE_CLIENT_ID || !ctx.config.YOUTUBE_CLIENT_SECRET)
         throw new AppError(400, 'account.notAvailable', { errorType: 'not_available' });
-      const { response, body } = await tokenRequest(ctx, {
-        grant_type: 'authorization_code',
+      const refreshToken = await googleExchangeCode(googleClientOf(ctx.config), ctx.fetch, {
         code,
-        redirect_uri: redirectUri,
+        redirectUri,
       });
-      const granted = body as GoogleGrant | undefined;
-      if (!response.ok || !granted?.refresh_token) {
-        const failure = grantFailure(response, body);
-        // A spent or wrong code is the user's retry, not an account to reconnect.
-        throw failure.kind === 'auth' ? new ConnectorError('permanent', failure.message) : failure;
-      }
-      const channel = await myChannel(authOf(ctx, granted.refresh_token));
+      const channel = await myChannel(authOf(ctx, refreshToken));
       return {
         externalId: channel.id,
         name: channel.snippet?.title || `YouTube ${channel.id}`,
         screenName: channel.snippet?.customUrl?.replace(/^@/, ''),
         image: channel.snippet?.thumbnails?.default?.url,
         url: `https://www.youtube.com/channel/${channel.id}`,
-        credentials: { refresh_token: granted.refresh_token, channel_id: channel.id },
+        credentials: { refresh_token: refreshToken, channel_id: channel.id },
       };
     },
   },

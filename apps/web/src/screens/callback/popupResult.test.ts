@@ -99,6 +99,7 @@ describe('the callback address', () => {
   it('names its provider', () => {
     expect(providerOfCallbackPath('/callback/vk')).toBe('vk');
     expect(providerOfCallbackPath('/callback/gmaps/')).toBe('gmaps');
+    expect(providerOfCallbackPath('/callback/google')).toBe('gmaps');
     expect(providerOfCallbackPath('/settings/accounts')).toBeNull();
   });
 });

@@ -80,7 +80,9 @@ export function callbackUrlFor(origin: string, provider: string, extra: Record<s
 
 /** The provider a callback path belongs to: '/callback/vk' → 'vk'. */
 export function providerOfCallbackPath(pathname: string): string | null {
-  return /^\/callback\/([a-z_]+)\/?$/.exec(pathname)?.[1] ?? null;
+  const name = /^\/callback\/([a-z_]+)\/?$/.exec(pathname)?.[1] ?? null;
+  // docs/product/screens-and-routes.md: /callback/google is Google Business Profile's too (issue 19).
+  return name === 'google' ? 'gmaps' : name;
 }
 
 export function serializePopupResult(result: PopupResult): string {

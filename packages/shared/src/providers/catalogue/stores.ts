@@ -26,8 +26,8 @@ export const storesAndMaps = {
     settings: [],
     comments: ['review'],
     messages: false,
-    // PROVIDERS §6c: PUT …/reply creates or updates the owner's reply.
-    actions: actions({ reply: true, edit_comment: true }),
+    // PROVIDERS §6c: PUT …/reply creates or updates the owner's reply, DELETE …/reply removes it.
+    actions: actions({ reply: true, edit_comment: true, delete: true }),
     length: { comment: 5000 },
     upload: {},
     reactions: null,
