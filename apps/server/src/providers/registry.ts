@@ -11,6 +11,7 @@ import { sandboxConnector } from './sandbox/connector';
 import { telegramConnector } from './telegram/connector';
 import { tiktokConnector } from './tiktok/connector';
 import { tpulseConnector } from './tpulse/connector';
+import { twitterConnector } from './twitter/connector';
 import type { Connector } from './types';
 import { viberConnector } from './viber/connector';
 import { vkConnector } from './vk/connector';
@@ -47,6 +48,7 @@ register(youtubeConnector);
 register(googleplayConnector);
 register(rustoreConnector);
 register(jivoConnector);
+register(twitterConnector);
 for (const id of PROVIDER_IDS.filter((p) => getProvider(p).connect === 'ingest_token')) {
   register(createIngestConnector(id));
 }

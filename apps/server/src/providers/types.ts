@@ -167,7 +167,11 @@ export interface Connector {
     /** Whether this instance has the app credentials the flow needs (client id and secret). */
     configured(config: Config): boolean;
     authorizeUrl(config: Config, opts: { redirectUri: string; state: string }): string;
-    exchange(ctx: VerifyContext, opts: { code: string; redirectUri: string }): Promise<VerifiedAccount>;
+    exchange(
+      ctx: VerifyContext,
+      /** `state`: the sealed state the popup came back with (X derives its PKCE verifier from it). */
+      opts: { code: string; redirectUri: string; state?: string },
+    ): Promise<VerifiedAccount>;
   };
   /**
    * After the account is stored: subscribe to the network's updates (set the webhook with its secret,
