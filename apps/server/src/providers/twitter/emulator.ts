@@ -203,10 +203,14 @@ export class TwitterEmulator {
       username: u.username,
       profile_image_url: '',
     });
-    let m: RegExpMatchArray | null;
+    const mentionsOf = path.match(/^\/2\/users\/(\d+)\/mentions$/);
+    const dmSend = path.match(/^\/2\/dm_conversations\/([\d-]+)\/messages$/);
+    const tweetPath = path.match(/^\/2\/tweets\/(\d+)(\/hidden)?$/);
+    const likes = path.match(/^\/2\/users\/(\d+)\/likes(?:\/(\d+))?$/);
 
     if (method === 'GET' && path === '/2/users/me') return ok({ data: userView(me) });
-    if (method === 'GET' && (m = path.match(/^\/2\/users\/(\d+)\/mentions$/))) {
+    if (method === 'GET' && mentionsOf) {
+      const m = mentionsOf;
       if (this.tier === 'free') return notEnrolled();
       if (m[1] !== me.id) return send(403, { title: 'Forbidden', status: 403, detail: 'Not your user' });
       const since = url.searchParams.get('since_id');
@@ -255,7 +259,8 @@ export class TwitterEmulator {
         meta: { result_count: mine.length },
       });
     }
-    if (method === 'POST' && (m = path.match(/^\/2\/dm_conversations\/([\d-]+)\/messages$/))) {
+    if (method === 'POST' && dmSend) {
+      const m = dmSend;
       if (this.tier !== 'pro') return notEnrolled();
       const other = m[1]!.split('-').find((id) => id !== me.id);
       if (!other || !userOf(other)) return notFound();
@@ -271,7 +276,8 @@ export class TwitterEmulator {
       const tweet = this.post(me, text, { replyTo });
       return ok({ data: { id: tweet.id, text, edit_history_tweet_ids: [tweet.id] } }, 201);
     }
-    if ((m = path.match(/^\/2\/tweets\/(\d+)(\/hidden)?$/))) {
+    if (tweetPath) {
+      const m = tweetPath;
       const tweet = this.tweets.get(m[1]!);
       if (!tweet) return notFound();
       if (method === 'PUT' && m[2]) {
@@ -290,7 +296,8 @@ export class TwitterEmulator {
         return ok({ data: { deleted: true } });
       }
     }
-    if ((m = path.match(/^\/2\/users\/(\d+)\/likes(?:\/(\d+))?$/)) && m[1] === me.id) {
+    if (likes && likes[1] === me.id) {
+      const m = likes;
       const tweet = this.tweets.get(m[2] ?? String(body?.tweet_id));
       if (!tweet) return notFound();
       if (method === 'POST') tweet.likedBy.add(me.id);
