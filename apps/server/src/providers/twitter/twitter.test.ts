@@ -8,6 +8,7 @@ import { openCredentials } from '../context';
 import { Ticker } from '../youtube/testing';
 import { pkceChallenge } from './client';
 import { TwitterEmulator } from './emulator';
+import { pace, planOf } from './polling';
 
 // X API v2 (PROVIDERS §7f) against its emulator on 127.0.0.1: the OAuth 2.0 popup with PKCE (GET
 // v1/twitter/auth/start → consent → POST v1/twitter/auth), mentions polled with since_id by the polling
@@ -263,6 +264,34 @@ describe('X (Twitter)', () => {
       },
     );
     expect(emu.dms.at(-1)).toMatchObject({ sender_id: c.brand.id, text: 'Заказ уже в пути' });
+  });
+
+  it('a 429 on mentions waits for x-rate-limit-reset; the pace spreads the reads left over the window', async () => {
+    emu.tier = 'basic';
+    const c = await connect('shop_six');
+    emu.rateLimitNext(7, `/2/users/${c.brand.id}/mentions`);
+    const ticker = new Ticker();
+    const manager = poller(ticker);
+    try {
+      await manager.scan();
+      await until(async () => ticker.waits.some((w) => w >= 6_000 && w <= 7_000));
+      expect((await row(c.id)).error).toBeNull();
+    } finally {
+      await manager.stop();
+    }
+    const now = new Date(1_800_000_000_000);
+    const at = (s: number) => 1_800_000_000 + s;
+    expect(pace({ limit: 10, remaining: 0, reset: at(600) }, 60, now)).toBe(600);
+    expect(pace({ limit: 10, remaining: 4, reset: at(600) }, 60, now)).toBe(150);
+    expect(pace({ limit: 300, remaining: 290, reset: at(600) }, 60, now)).toBe(60);
+    expect(pace(null, 60, now)).toBe(60);
+    expect(planOf(false, false, null)).toEqual({
+      tier: 'free',
+      mentions: false,
+      dms: false,
+      per_15min: null,
+    });
+    expect(planOf(true, true, { limit: 300, remaining: 1, reset: 0 }).tier).toBe('pro');
   });
 
   it('a revoked token stops polling and shows the error on the account', async () => {
