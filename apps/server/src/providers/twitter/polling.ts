@@ -119,8 +119,12 @@ const MENTION_QUERY = {
   'user.fields': 'username,name,profile_image_url',
 };
 
-/** Mentions newer than `since` (all pages up to MAX_PAGES), oldest first, and the mentions window. */
-export async function readMentions(auth: TwitterAuth, since: string | undefined, max = PAGE) {
+/**
+ * Mentions newer than `since` (pages up to MAX_PAGES), oldest first, and the mentions window. More than
+ * MAX_PAGES × 100 new mentions between two rounds would cost more reads than a Basic window has: the
+ * oldest beyond them are not fetched (README says so).
+ */
+export async function readMentions(auth: TwitterAuth, since: string | undefined, max = PAGE * MAX_PAGES) {
   const me = userIdOf(auth);
   const events: InboundEvent[] = [];
   let newest = since;
