@@ -279,6 +279,27 @@ describe('X (Twitter)', () => {
     } finally {
       await manager.stop();
     }
+    // A round pages through what is new since the cursor (120 mentions: two pages of 100).
+    await db()
+      .update(objects)
+      .set({ pollCursor: JSON.stringify({ m: c.old.id }) })
+      .where(eq(objects.id, c.id));
+    const burst = Array.from({ length: 120 }, (_, i) =>
+      emu.post(c.customer, `@shop_six #${i}`, { mention: c.brand }),
+    );
+    const ticker2 = new Ticker();
+    const again = poller(ticker2);
+    try {
+      await again.scan();
+      await until(() => itemOf(c.id, burst[0]!.id));
+      await until(() => itemOf(c.id, burst.at(-1)!.id));
+    } finally {
+      await again.stop();
+    }
+    const pages = emu
+      .callsTo('GET', `/2/users/${c.brand.id}/mentions`)
+      .filter((x) => x.query.pagination_token);
+    expect(pages.length).toBeGreaterThan(0);
     const now = new Date(1_800_000_000_000);
     const at = (s: number) => 1_800_000_000 + s;
     expect(pace({ limit: 10, remaining: 0, reset: at(600) }, 60, now)).toBe(600);
