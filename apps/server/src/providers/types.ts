@@ -22,6 +22,11 @@ export interface ConnectorContext {
   /** Only for networks whose "servers" are our own database (the sandbox). */
   db: Db;
   now: () => Date;
+  /**
+   * Stores new credentials for the account (sealed), for networks that rotate tokens on refresh (X).
+   * Absent where the context is not bound to a stored account.
+   */
+  saveCredentials?(credentials: Record<string, string>): Promise<void>;
 }
 
 /** A comment, review or mention on the network. */

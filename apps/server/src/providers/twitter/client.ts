@@ -17,6 +17,8 @@ export interface TwitterAuth {
   fetch: typeof fetch;
   now: () => Date;
   credentials: Record<string, string>;
+  /** Stores rotated tokens with the account (ConnectorContext.saveCredentials). */
+  save?: (credentials: Record<string, string>) => Promise<void>;
 }
 
 /** The endpoint's window as the answer gave it (absent headers: nulls). */
@@ -220,10 +222,11 @@ export function credentialsOf(grant: TwitterGrant, userId: string, now: Date): R
 
 /**
  * Access tokens live two hours; with `offline.access` a refresh token renews them. X rotates the refresh
- * token on each use: the new pair is kept in this process's memory (keyed by a digest of the stored
- * one), so after a restart past the stored token's expiry the account may need reconnecting.
+ * token on each use, so the new pair is stored with the account (`save`) and, for calls already holding
+ * the old credentials, kept in this process's memory keyed by a digest of the spent refresh token; one
+ * refresh at a time per token (a second caller waits for the first).
  */
-const refreshed = new Map<string, { token: string; refresh: string; expiresAt: number }>();
+const refreshed = new Map<string, Promise<{ token: string; refresh: string; expiresAt: number }>>();
 const digest = (value: string) => createHash('sha256').update(value).digest('hex');
 
 export async function accessToken(a: TwitterAuth): Promise<string> {
@@ -237,26 +240,54 @@ export async function accessToken(a: TwitterAuth): Promise<string> {
     });
   }
   const key = `${a.config.TWITTER_API_URL}\n${digest(refreshToken)}`;
-  const cached = refreshed.get(key);
-  if (cached && cached.expiresAt - EXPIRY_MARGIN_MS > now) return cached.token;
-  const { body: grant } = await call<TwitterGrant>(a, 'POST', '/2/oauth2/token', {
+  const pending = refreshed.get(key);
+  if (pending) {
+    const cached = await pending.catch(() => null);
+    if (cached && cached.expiresAt - EXPIRY_MARGIN_MS > now) return cached.token;
+    if (cached)
+      return accessToken({ ...a, credentials: { ...a.credentials, refresh_token: cached.refresh } });
+  }
+  const renewal = refresh(a, refreshToken, now);
+  refreshed.set(key, renewal);
+  renewal.catch(() => refreshed.delete(key));
+  return (await renewal).token;
+}
+
+async function refresh(a: TwitterAuth, refreshToken: string, now: number) {
+  const grant = await call<TwitterGrant>(a, 'POST', '/2/oauth2/token', {
     basic: basicOf(a.config),
     form: {
       grant_type: 'refresh_token',
-      refresh_token: cached?.refresh ?? refreshToken,
+      refresh_token: refreshToken,
       client_id: a.config.TWITTER_CLIENT_ID ?? '',
     },
-  });
+  }).then(
+    (answer) => answer.body,
+    (error: unknown) => {
+      // A spent or revoked refresh token is a 400 `invalid_request`: only reconnecting helps.
+      if (error instanceof ConnectorError && error.kind === 'permanent')
+        throw new ConnectorError('auth', error.message, {
+          reason: { key: 'failure.reconnect', params: { network: NETWORK }, detail: error.message },
+        });
+      throw error;
+    },
+  );
   if (!grant.access_token)
     throw new ConnectorError('auth', 'X refused to refresh the token', {
       reason: { key: 'failure.reconnect', params: { network: NETWORK } },
     });
-  refreshed.set(key, {
+  const renewed = {
     token: grant.access_token,
-    refresh: grant.refresh_token ?? cached?.refresh ?? refreshToken,
+    refresh: grant.refresh_token ?? refreshToken,
     expiresAt: now + (grant.expires_in ?? 7200) * 1000,
+  };
+  await a.save?.({
+    ...a.credentials,
+    access_token: renewed.token,
+    refresh_token: renewed.refresh,
+    expires_at: String(renewed.expiresAt),
   });
-  return grant.access_token;
+  return renewed;
 }
 
 export function userIdOf(a: TwitterAuth): string {

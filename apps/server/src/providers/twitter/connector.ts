@@ -37,6 +37,7 @@ const authOf = (ctx: ConnectorContext): TwitterAuth => ({
   fetch: ctx.fetch,
   now: ctx.now,
   credentials: ctx.credentials,
+  save: ctx.saveCredentials?.bind(ctx),
 });
 
 /** Files are not uploaded (the media upload API is not wired): they go as links. */

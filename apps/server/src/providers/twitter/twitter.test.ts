@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../../../test/harness';
 import { chats, items, messages, objects } from '../../db/schema';
 import { PollingManager } from '../../jobs/pollers';
 import { buildWorker, buildWorkspace } from '../../modules/inbox/actions/test-helpers';
-import { openCredentials } from '../context';
+import { openCredentials, sealCredentials } from '../context';
 import { Ticker } from '../youtube/testing';
 import { pkceChallenge } from './client';
 import { TwitterEmulator } from './emulator';
@@ -313,6 +313,29 @@ describe('X (Twitter)', () => {
       per_15min: null,
     });
     expect(planOf(true, true, { limit: 300, remaining: 1, reset: 0 }).tier).toBe('pro');
+  });
+
+  it('an expired access token is refreshed; the rotated refresh token is stored with the account', async () => {
+    emu.tier = 'basic';
+    const c = await connect('shop_seven');
+    const before = openCredentials(t.deps.sealer, await row(c.id));
+    const expired = { ...before, expires_at: String(Date.now() - 3_600_000) };
+    await db()
+      .update(objects)
+      .set({ credentials: sealCredentials(t.deps.sealer, expired) })
+      .where(eq(objects.id, c.id));
+    const item = (await itemOf(c.id, c.old.id))!;
+    const liked = await inject(`/v1/items/${item.id}/like`);
+    expect(liked.statusCode, liked.body).toBe(200);
+    await drain();
+    expect(emu.tweets.get(c.old.id)!.likedBy.has(c.brand.id)).toBe(true);
+    const after = openCredentials(t.deps.sealer, await row(c.id));
+    expect(after.refresh_token).toBe(c.brand.refreshToken);
+    expect(after.refresh_token).not.toBe(before.refresh_token);
+    expect(after.access_token).toBe(c.brand.accessToken);
+    expect(Number(after.expires_at)).toBeGreaterThan(Date.now());
+    const grants = emu.callsTo('POST', '/2/oauth2/token').map((x) => x.body?.grant_type);
+    expect(grants).toContain('refresh_token');
   });
 
   it('a revoked token stops polling and shows the error on the account', async () => {
