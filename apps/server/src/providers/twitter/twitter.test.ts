@@ -338,6 +338,24 @@ describe('X (Twitter)', () => {
     expect(grants).toContain('refresh_token');
   });
 
+  it('on the Free tier (403 client-not-enrolled) the account says what the plan lacks, without an error', async () => {
+    emu.tier = 'free';
+    const c = await connect('shop_eight');
+    const ticker = new Ticker();
+    const manager = poller(ticker);
+    try {
+      await manager.scan();
+      const plan = await until(async () => (await row(c.id)).settings.api_plan);
+      expect(plan).toEqual({ tier: 'free', mentions: false, dms: false, per_15min: null });
+      // Nothing the plan allows to read: the next round is an hour away.
+      await until(async () => ticker.waits.includes(3_600_000));
+    } finally {
+      await manager.stop();
+    }
+    expect((await row(c.id)).error).toBeNull();
+    emu.tier = 'basic';
+  });
+
   it('a revoked token stops polling and shows the error on the account', async () => {
     emu.tier = 'basic';
     const c = await connect('shop_five');
