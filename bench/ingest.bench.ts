@@ -27,6 +27,7 @@ import { startTelegramEmulator } from '../apps/server/src/providers/telegram/emu
 import { updateToEvents } from '../apps/server/src/providers/telegram/mapping';
 import { createRuntime } from '../apps/server/src/runtime';
 import { ensureDatabase } from './seed-inbox';
+import { benchTwitterPoll, startTwitterBench } from './twitter-poll';
 import { benchYouTubePoll, startYouTubeBench } from './youtube-poll';
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 20_000);
@@ -40,6 +41,8 @@ const DIRECT_BATCH = 500;
 const TARGET_RATE = 1_500;
 const TARGET_P95_MS = 250;
 const YOUTUBE_COMMENTS = Number(process.env.BENCH_YOUTUBE_COMMENTS ?? 10_000);
+/** X: one round reads at most 5 pages of 100 mentions. */
+const TWITTER_MENTIONS = 500;
 const here = fileURLToPath(new URL('.', import.meta.url));
 const hasVk = existsSync(join(here, '../apps/server/src/providers/vk/connector.ts'));
 
@@ -94,6 +97,7 @@ async function main() {
   const tg = await startTelegramEmulator();
   const vk = hasVk ? await startVkEmulator() : null;
   const yt = await startYouTubeBench();
+  const xb = await startTwitterBench();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const config = loadConfig({
@@ -108,6 +112,7 @@ async function main() {
     TELEGRAM_API_URL: tg.url,
     ...(vk?.env ?? {}),
     ...yt.env,
+    ...xb.env,
   });
   const runtime = await createRuntime(config, { startBackground: false });
   const { db, query } = runtime.deps.database;
@@ -274,6 +279,24 @@ async function main() {
       `${ytFigures.perSecond.toFixed(0)} /s`,
     );
 
+    // X: one polling round over an account with 500 new mentions (5 pages with since_id).
+    const xFigures = await benchTwitterPoll({
+      emu: xb.emu,
+      base,
+      auth,
+      appUrl: config.appUrl,
+      deps: { db, bus: runtime.deps.bus, sealer: runtime.deps.sealer, config },
+      total: TWITTER_MENTIONS,
+      created,
+    });
+    console.log(
+      `\nX: one poll round took ${xFigures.mentions} mentions (${xFigures.stored} stored) in ${(xFigures.roundMs / 1000).toFixed(1)} s; the next round found ${xFigures.secondRoundEvents}`,
+    );
+    console.log(
+      `  ·   X poll of ${TWITTER_MENTIONS} mentions`.padEnd(60),
+      `${xFigures.perSecond.toFixed(0)} /s`,
+    );
+
     // The pipeline alone: the same Telegram updates mapped and stored with ingest() in batches of 500.
     const direct = await telegramBot();
     const batches = Array.from({ length: DIRECT_BATCHES }, (_, b) =>
@@ -305,6 +328,7 @@ async function main() {
     await tg.close();
     await vk?.worker.terminate();
     await yt.emu.close();
+    await xb.emu.close();
   }
 }
 

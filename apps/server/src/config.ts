@@ -202,6 +202,14 @@ const envSchema = z.object({
   TIKTOK_CLIENT_SECRET: z.string().optional(),
   /** Where TikTok's consent page for business accounts lives (UNCONFIRMED in PROVIDERS §7g). */
   TIKTOK_OAUTH_URL: z.string().url().default('https://www.tiktok.com/v2/auth/authorize/'),
+  /** X API v2 (PROVIDERS §7f): `{base}/2/...`, and the OAuth 2.0 consent page (PKCE). */
+  TWITTER_API_URL: z.string().url().default('https://api.x.com'),
+  TWITTER_OAUTH_URL: z.string().url().default('https://x.com/i/oauth2/authorize'),
+  /** The X app's OAuth 2.0 client (secret for a confidential client); without the id X is not offered. */
+  TWITTER_CLIENT_ID: z.string().optional(),
+  TWITTER_CLIENT_SECRET: z.string().optional(),
+  /** The shortest wait between two polls of one X account, seconds (longer when the plan's window is short). */
+  TWITTER_POLL_INTERVAL_S: z.coerce.number().int().min(1).default(60),
   /** Google Play Developer API (PROVIDERS §6a) and the OAuth token endpoint its service accounts use. */
   GOOGLEPLAY_API_URL: z.string().url().default('https://androidpublisher.googleapis.com/androidpublisher/v3'),
   GOOGLEPLAY_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),

@@ -20,6 +20,19 @@ export const accountSettingsSchema = z.object({
   stickers: z.boolean().default(true),
   /** Show customers' reactions. */
   reactions: z.boolean().default(true),
+  /**
+   * What the network's API plan gives this account (X: its tier), learned from the API's own answers by
+   * the server; shown on the account, not editable (no provider offers it as a setting).
+   */
+  api_plan: z
+    .object({
+      tier: z.enum(['free', 'basic', 'pro', 'unknown']),
+      mentions: z.boolean(),
+      dms: z.boolean(),
+      /** Mention reads per 15-minute window (x-rate-limit-limit), when X said. */
+      per_15min: z.number().int().nullable(),
+    })
+    .optional(),
 });
 export type AccountSettings = z.infer<typeof accountSettingsSchema>;
 

@@ -1,5 +1,5 @@
 import { encodeFailure } from '@otklik/shared';
-import { and, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { objects } from '../db/schema';
@@ -55,6 +55,12 @@ export function connectorContext(deps: ConnectorDeps, object: ObjectRow): Connec
     fetch: deps.fetch ?? fetch,
     db: deps.db,
     now: deps.now ?? (() => new Date()),
+    async saveCredentials(credentials) {
+      await deps.db
+        .update(objects)
+        .set({ credentials: sealCredentials(deps.sealer, credentials) })
+        .where(eq(objects.id, object.id));
+    },
   };
 }
 

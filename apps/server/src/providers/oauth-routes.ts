@@ -112,6 +112,9 @@ export async function registerOAuthConnectRoutes(
           redirect_uri: z.string(),
           state: z.string().optional(),
           error: z.string().optional(),
+          // SPEC §7: X's OAuth 1.0a names; accepted, though X is connected by OAuth 2.0 with PKCE (`code`).
+          oauth_token: z.string().optional(),
+          oauth_verifier: z.string().optional(),
         }),
       },
     },
@@ -129,6 +132,7 @@ export async function registerOAuthConnectRoutes(
           {
             code: req.body.code,
             redirectUri: req.body.redirect_uri,
+            state: req.body.state,
           },
         );
       } catch (error) {

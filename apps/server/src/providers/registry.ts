@@ -17,6 +17,7 @@ import { telegramConnector } from './telegram/connector';
 import { threadsConnector } from './threads/connector';
 import { tiktokConnector } from './tiktok/connector';
 import { tpulseConnector } from './tpulse/connector';
+import { twitterConnector } from './twitter/connector';
 import type { Connector } from './types';
 import { userechoConnector } from './userecho/connector';
 import { useresponseConnector } from './useresponse/connector';
@@ -71,6 +72,7 @@ register(useresponseConnector);
 for (const c of [...appfollowConnectors, ...asodeskConnectors]) register(c);
 register(threadsConnector);
 register(gmapsConnector);
+register(twitterConnector);
 for (const id of PROVIDER_IDS.filter((p) => getProvider(p).connect === 'ingest_token')) {
   register(createIngestConnector(id));
 }

@@ -22,6 +22,11 @@ export interface ConnectorContext {
   /** Only for networks whose "servers" are our own database (the sandbox). */
   db: Db;
   now: () => Date;
+  /**
+   * Stores new credentials for the account (sealed), for networks that rotate tokens on refresh (X).
+   * Absent where the context is not bound to a stored account.
+   */
+  saveCredentials?(credentials: Record<string, string>): Promise<void>;
 }
 
 /** A comment, review or mention on the network. */
@@ -169,7 +174,11 @@ export interface Connector {
     /** Whether this instance has the app credentials the flow needs (client id and secret). */
     configured(config: Config): boolean;
     authorizeUrl(config: Config, opts: { redirectUri: string; state: string }): string;
-    exchange(ctx: VerifyContext, opts: { code: string; redirectUri: string }): Promise<VerifiedAccount>;
+    exchange(
+      ctx: VerifyContext,
+      /** `state`: the sealed state the popup came back with (X derives its PKCE verifier from it). */
+      opts: { code: string; redirectUri: string; state?: string },
+    ): Promise<VerifiedAccount>;
   };
   /**
    * After the account is stored: subscribe to the network's updates (set the webhook with its secret,

@@ -170,6 +170,15 @@ export interface AccountSettingsValue {
   chats: boolean;
   stickers: boolean;
   reactions: boolean;
+  /** What the network's API plan gives the account (X: its tier), learned by the server; read-only. */
+  api_plan?: ApiPlan;
+}
+
+export interface ApiPlan {
+  tier: 'free' | 'basic' | 'pro' | 'unknown';
+  mentions: boolean;
+  dms: boolean;
+  per_15min: number | null;
 }
 
 export interface Account {

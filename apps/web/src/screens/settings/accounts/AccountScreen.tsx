@@ -13,7 +13,7 @@ import {
   useSandboxUrl,
   useUpdateAccount,
 } from '../../../api/accounts';
-import type { Account } from '../../../api/inboxTypes';
+import type { Account, ApiPlan } from '../../../api/inboxTypes';
 import { api } from '../../../api/instance';
 import { RecordLoading } from '../../../app/RecordNotFound';
 import { useShell } from '../../../app/shell/ShellContext';
@@ -120,6 +120,7 @@ function AccountForm({ account }: { account: Account }) {
       )}
       {account.error && canReconnect && <ReconnectForm account={account} />}
       {account.api_quota && <QuotaLine quota={account.api_quota} />}
+      {account.settings.api_plan && <PlanLine plan={account.settings.api_plan} />}
       <Paper withBorder radius="md" p="md">
         <form
           onSubmit={(event) => {
@@ -275,6 +276,30 @@ function AccountForm({ account }: { account: Account }) {
 }
 
 /** The day's API quota of a network that has one (YouTube): what this account spent of the allowance. */
+/** X: the API tier the account's answers show, and what it allows (issue 20). */
+function PlanLine({ plan }: { plan: ApiPlan }) {
+  const t = useInboxT();
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="account-plan">
+      <Stack gap={4}>
+        <Text fw={600} fz="sm">
+          {t('accounts.planHeading', { tier: t(`accounts.planTier_${plan.tier}`) })}
+        </Text>
+        <Text fz="sm">
+          {!plan.mentions
+            ? t('accounts.planNoMentions')
+            : plan.per_15min
+              ? t('accounts.planMentions', { count: plan.per_15min })
+              : t('accounts.planMentionsNoLimit')}
+        </Text>
+        <Text fz="sm" c={plan.dms ? undefined : 'dimmed'}>
+          {t(plan.dms ? 'accounts.planDms' : 'accounts.planNoDms')}
+        </Text>
+      </Stack>
+    </Paper>
+  );
+}
+
 function QuotaLine({ quota }: { quota: { used: number; limit: number | null } }) {
   const t = useInboxT();
   const locale = useLocale();
