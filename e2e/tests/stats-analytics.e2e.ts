@@ -100,17 +100,17 @@ describe('analytics', () => {
     await page.getByTestId('analytics-by').click();
     await page.getByRole('option', { name: 'Сеть' }).click();
     await page.waitForURL(/by=provider/);
-    // The table keeps the previous split on screen while the new one loads: wait for the new rows.
+    // The last split stays on screen (with its own labels) while the new one loads: wait for the network's row.
     await page.waitForFunction(
       (n) => {
-        const rows = document.querySelectorAll('[data-testid="table-analytics"] tbody tr');
-        return rows[0]?.querySelectorAll('td')[1]?.textContent?.trim() === n;
+        const cells = document.querySelectorAll('[data-testid="table-analytics"] tbody tr:first-child td');
+        return cells[0]?.textContent?.trim() === 'Sandbox' && cells[1]?.textContent?.trim() === n;
       },
       String(INCOMING),
       { timeout: 15_000 },
     );
     const row = await firstRow('table-analytics');
-    expect(row[1]).toBe(String(INCOMING));
+    expect(row.slice(0, 2)).toEqual(['Sandbox', String(INCOMING)]);
     await page.getByTestId('chart-analytics-png').waitFor();
     const [png] = await Promise.all([
       page.waitForEvent('download'),

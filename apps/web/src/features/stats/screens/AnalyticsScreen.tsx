@@ -93,11 +93,13 @@ function Analytics({ frame }: { frame: StatsFrame }) {
   };
   const stats = useStats<StatsExplore>('explore', { ...frame.query, by });
   const data = stats.data;
-  const timeBased = TIME_DIMS.includes(by);
+  // What is on screen is split the way its data was: while another split loads, the last one stays readable.
+  const view = data?.by ?? by;
+  const timeBased = TIME_DIMS.includes(view);
 
   const label = (row: StatsExploreRow) => {
-    if (by === 'provider') return networkName(row.key);
-    if (by === 'kind') return t(`shell.stats.kinds.${row.key as 'comment'}`);
+    if (view === 'provider') return networkName(row.key);
+    if (view === 'kind') return t(`shell.stats.kinds.${row.key as 'comment'}`);
     if (timeBased) return row.key;
     return row.name ?? row.key;
   };
@@ -114,7 +116,7 @@ function Analytics({ frame }: { frame: StatsFrame }) {
   const link = (row: StatsExploreRow): string | null => {
     if (row.figures.incoming.items === 0) return null;
     const range = { start: row.start, end: row.end };
-    switch (by) {
+    switch (view) {
       case 'provider':
         return itemsLink(frame.params, range, { provider: row.key });
       case 'object':
@@ -179,9 +181,9 @@ function Analytics({ frame }: { frame: StatsFrame }) {
   const columns: Column<StatsExploreRow>[] = [
     {
       key: 'key',
-      title: t(`shell.stats.analytics.dims.${by}`),
+      title: t(`shell.stats.analytics.dims.${view}`),
       render: (r) => label(r),
-      csv: (r) => (timeBased || by === 'provider' || by === 'kind' ? r.key : (r.name ?? r.key)),
+      csv: (r) => (timeBased || view === 'provider' || view === 'kind' ? r.key : (r.name ?? r.key)),
     },
     metricColumn(metric, 'metric'),
     ...previousColumn<StatsExploreRow>(t, {
@@ -259,7 +261,7 @@ function Analytics({ frame }: { frame: StatsFrame }) {
                 />
               </SimpleGrid>
               <StatsBlock
-                title={`${t(`shell.stats.analytics.metrics.${metric}`)} — ${t(`shell.stats.analytics.dims.${by}`)}`}
+                title={`${t(`shell.stats.analytics.metrics.${metric}`)} — ${t(`shell.stats.analytics.dims.${view}`)}`}
                 testId="analytics-block"
               >
                 {!timeBased && (
@@ -272,7 +274,7 @@ function Analytics({ frame }: { frame: StatsFrame }) {
                     option={option}
                     height={timeBased ? 320 : Math.max(240, rows.length * (previousOf ? 34 : 26) + 60)}
                     testId="chart-analytics"
-                    fileName={`analytics-${metric}-${by}`}
+                    fileName={`analytics-${metric}-${view}`}
                     onClick={({ dataIndex }) => {
                       const row = rows[dataIndex];
                       const to = row ? link(row) : null;
@@ -282,7 +284,7 @@ function Analytics({ frame }: { frame: StatsFrame }) {
                 )}
                 <DataTable
                   testId="table-analytics"
-                  fileName={`analytics-${metric}-${by}`}
+                  fileName={`analytics-${metric}-${view}`}
                   rows={rows}
                   rowLink={link}
                   columns={columns}
