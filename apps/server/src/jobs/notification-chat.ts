@@ -84,6 +84,20 @@ export async function sendDue(
   return sent;
 }
 
+/** Ends a claimed delivery's attempt: the lease released, with what the attempt changed. */
+const finisher = (db: Db, d: Delivery) => (set: Partial<Delivery>) =>
+  db
+    .update(notificationDeliveries)
+    .set({ lockedUntil: null, ...set })
+    .where(eq(notificationDeliveries.id, d.id));
+
+/** In the space's quiet hours a delivery goes back to waiting (5 minutes), the attempt not counted. */
+async function waitOutQuietHours(db: Db, d: Delivery, now: Date): Promise<boolean> {
+  if (!isQuiet(await spaceSettings(db, d.spaceId), now)) return false;
+  await finisher(db, d)({ attempts: d.attempts - 1, dueAt: new Date(now.getTime() + 5 * 60_000) });
+  return true;
+}
+
 export async function sendSlack(
   deps: NotificationDeliveryDeps,
   api: SlackApi,
@@ -91,15 +105,8 @@ export async function sendSlack(
   now: Date,
 ): Promise<boolean> {
   const { db } = deps;
-  const done = (set: Partial<Delivery>) =>
-    db
-      .update(notificationDeliveries)
-      .set({ lockedUntil: null, ...set })
-      .where(eq(notificationDeliveries.id, d.id));
-  if (isQuiet(await spaceSettings(db, d.spaceId), now)) {
-    await done({ attempts: d.attempts - 1, dueAt: new Date(now.getTime() + 5 * 60_000) });
-    return false;
-  }
+  const done = finisher(db, d);
+  if (await waitOutQuietHours(db, d, now)) return false;
   const install = await slackInstall(db, d.spaceId);
   const [n] = await db.select().from(notifications).where(eq(notifications.id, d.notificationId));
   if (!install?.channelId || install.broken || !n || !d.payload) {
@@ -161,16 +168,8 @@ export async function sendTelegram(
   now: Date,
 ): Promise<boolean> {
   const { db } = deps;
-  const done = (set: Partial<Delivery>) =>
-    db
-      .update(notificationDeliveries)
-      .set({ lockedUntil: null, ...set })
-      .where(eq(notificationDeliveries.id, d.id));
-  if (isQuiet(await spaceSettings(db, d.spaceId), now)) {
-    // Quiet hours: back to waiting, the attempt not counted.
-    await done({ attempts: d.attempts - 1, dueAt: new Date(now.getTime() + 5 * 60_000) });
-    return false;
-  }
+  const done = finisher(db, d);
+  if (await waitOutQuietHours(db, d, now)) return false;
   const [user] = await db.select().from(users).where(eq(users.id, d.userId)).limit(1);
   const chat = (await linkedChats(db, [d.userId])).get(d.userId);
   const [n] = await db.select().from(notifications).where(eq(notifications.id, d.notificationId));
