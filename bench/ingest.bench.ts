@@ -1,10 +1,12 @@
 // Webhook ingestion benchmark (`npm run bench -- ingest`): the real app (createRuntime on PostgreSQL,
 // listening on 127.0.0.1, PROVIDER_UPDATES=webhook) with Telegram accounts connected against the
-// Telegram emulator, and VK communities against the VK emulator (in a worker thread, since VK webhooks
-// ask it for authors' names). A worker thread (bench/webhook-load.mjs) fires N webhook POSTs with
+// Telegram emulator, VK communities against the VK emulator (in a worker thread, since VK webhooks
+// ask it for authors' names) and Facebook Pages against the Meta emulator (Messenger messages on the
+// app-wide callback, signed). A worker thread (bench/webhook-load.mjs) fires N webhook POSTs with
 // distinct update ids, 32 in flight, capped at 60 s; every 100th goes to a probe account whose chats
 // a side loop looks for in GET /v1/chats, which gives receipt → visible-in-the-list latency. Beside it,
-// the pipeline alone: ingest() with batches of 500 from the same run.
+// the polled and gateway networks (a YouTube round of 10,000 comments, an X round of 500 mentions, 2,000
+// Discord gateway messages) and the pipeline alone: ingest() with batches of 500 from the same run.
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/otklik_bench npm run bench -- ingest
 import { randomUUID } from 'node:crypto';
@@ -26,6 +28,8 @@ import { openCredentials } from '../apps/server/src/providers/context';
 import { startTelegramEmulator } from '../apps/server/src/providers/telegram/emulator';
 import { updateToEvents } from '../apps/server/src/providers/telegram/mapping';
 import { createRuntime } from '../apps/server/src/runtime';
+import { benchDiscordGateway, startDiscordBench } from './discord-gateway';
+import { connectFacebookPage, startFacebookBench } from './facebook-hooks';
 import { ensureDatabase } from './seed-inbox';
 import { benchTwitterPoll, startTwitterBench } from './twitter-poll';
 import { benchYouTubePoll, startYouTubeBench } from './youtube-poll';
@@ -43,6 +47,7 @@ const TARGET_P95_MS = 250;
 const YOUTUBE_COMMENTS = Number(process.env.BENCH_YOUTUBE_COMMENTS ?? 10_000);
 /** X: one round reads at most 5 pages of 100 mentions. */
 const TWITTER_MENTIONS = 500;
+const DISCORD_MESSAGES = 2_000;
 const here = fileURLToPath(new URL('.', import.meta.url));
 const hasVk = existsSync(join(here, '../apps/server/src/providers/vk/connector.ts'));
 
@@ -98,6 +103,8 @@ async function main() {
   const vk = hasVk ? await startVkEmulator() : null;
   const yt = await startYouTubeBench();
   const xb = await startTwitterBench();
+  const dc = await startDiscordBench();
+  const fb = await startFacebookBench();
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const config = loadConfig({
@@ -113,6 +120,8 @@ async function main() {
     ...(vk?.env ?? {}),
     ...yt.env,
     ...xb.env,
+    ...dc.env,
+    ...fb.env,
   });
   const runtime = await createRuntime(config, { startBackground: false });
   const { db, query } = runtime.deps.database;
@@ -173,8 +182,8 @@ async function main() {
     /** One webhook phase: the load from the worker, and the probe account's chats watched in the list API. */
     const phase = async (
       name: string,
-      kind: 'telegram' | 'vk',
-      main: { url: string; secret: string; groupId?: number },
+      kind: 'telegram' | 'vk' | 'facebook',
+      main: { url: string; secret: string; groupId?: number; pageId?: string },
       probe: typeof main & { id: number },
       firstId: number,
     ) => {
@@ -261,6 +270,33 @@ async function main() {
       );
     } else console.log('\nVK: no connector at apps/server/src/providers/vk/ — measured Telegram only.');
 
+    // Facebook: Messenger messages of two Pages through the app's one webhook callback, each signed.
+    const fbMain = await connectFacebookPage({
+      emu: fb.emu,
+      base,
+      auth,
+      appUrl: config.appUrl,
+      name: 'Bench Page',
+      created,
+    });
+    const fbProbe = await connectFacebookPage({
+      emu: fb.emu,
+      base,
+      auth,
+      appUrl: config.appUrl,
+      name: 'Bench probe Page',
+      created,
+    });
+    const fbHook = `${base}/v1/webhooks/facebook/app`;
+    const appSecret = fb.env.FACEBOOK_CLIENT_SECRET!;
+    await phase(
+      'Facebook',
+      'facebook',
+      { url: fbHook, secret: appSecret, pageId: fbMain.pageId },
+      { id: fbProbe.id, url: fbHook, secret: appSecret, pageId: fbProbe.pageId },
+      3_000_000,
+    );
+
     // YouTube has no webhooks: one polling round over a channel with 10,000 comments waiting.
     const ytFigures = await benchYouTubePoll({
       emu: yt.emu,
@@ -297,6 +333,25 @@ async function main() {
       `${xFigures.perSecond.toFixed(0)} /s`,
     );
 
+    // Discord: a bot's gateway websocket held by the polling manager; messages dispatched as fast as the
+    // socket takes them, timed until each is a stored comment.
+    const dcFigures = await benchDiscordGateway({
+      emu: dc.emu,
+      base,
+      auth,
+      spaceId: space.id,
+      deps: { db, bus: runtime.deps.bus, sealer: runtime.deps.sealer, config, log: runtime.deps.log },
+      total: DISCORD_MESSAGES,
+      created,
+    });
+    console.log(
+      `\nDiscord: ${dcFigures.messages} gateway messages stored (${dcFigures.stored} items) in ${(dcFigures.ms / 1000).toFixed(1)} s`,
+    );
+    console.log(
+      `  ·   Discord gateway, ${DISCORD_MESSAGES} messages`.padEnd(60),
+      `${dcFigures.perSecond.toFixed(0)} /s`,
+    );
+
     // The pipeline alone: the same Telegram updates mapped and stored with ingest() in batches of 500.
     const direct = await telegramBot();
     const batches = Array.from({ length: DIRECT_BATCHES }, (_, b) =>
@@ -329,6 +384,8 @@ async function main() {
     await vk?.worker.terminate();
     await yt.emu.close();
     await xb.emu.close();
+    await dc.emu.close();
+    await fb.emu.close();
   }
 }
 

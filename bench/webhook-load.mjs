@@ -1,12 +1,13 @@
 // Webhook load generator for bench/ingest.bench.ts, in a worker thread so building and sending requests
 // does not share the event loop of the server it measures.
-// workerData: { kind: 'telegram' | 'vk', targets: { main: {url, secret, groupId?}, probe: {...} },
+// workerData: { kind: 'telegram' | 'vk' | 'facebook', targets: { main: {url, secret, groupId?, pageId?}, probe: {...} },
 //   requests, concurrency, maxMs, probeEvery, firstId, customers }
 // Each request i is one network update with a distinct id (Telegram update_id / VK event_id and message
-// id). Every `probeEvery`-th request goes to the probe account with a chat of its own, and its start
+// id / a Messenger message's mid, signed with the app secret as Meta signs it: X-Hub-Signature-256). Every `probeEvery`-th request goes to the probe account with a chat of its own, and its start
 // time (ms since the epoch, performance.timeOrigin-based) is reported so the main thread can match it
 // with the moment that chat became visible in GET /v1/chats.
 // Posts back { latencies, errors, firstError, elapsedMs, probes: [{chat, startedAt}] }.
+import { createHmac } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createClient } from './http-client.mjs';
 
@@ -53,6 +54,33 @@ function vkBody(id, peerId, text, target) {
   });
 }
 
+function facebookBody(id, psid, text, target) {
+  const at = Date.now();
+  return JSON.stringify({
+    object: 'page',
+    entry: [
+      {
+        id: target.pageId,
+        time: at,
+        messaging: [
+          {
+            sender: { id: String(psid) },
+            recipient: { id: target.pageId },
+            timestamp: at,
+            message: { mid: `m_bench${id}`, text },
+          },
+        ],
+      },
+    ],
+  });
+}
+
+function bodyOf(id, chatId, text, target) {
+  if (kind === 'vk') return vkBody(id, chatId, text, target);
+  if (kind === 'facebook') return facebookBody(id, chatId, text, target);
+  return telegramBody(id, chatId, text);
+}
+
 async function one(i) {
   const id = firstId + i;
   const isProbe = probeEvery > 0 && i % probeEvery === 0;
@@ -60,9 +88,12 @@ async function one(i) {
   // Main traffic rotates over `customers` chats; each probe has a chat of its own.
   const chatId = isProbe ? 500_000_000 + id : 100_000_000 + (i % customers);
   const text = `Bench message ${id}: где мой заказ?`;
-  const body = kind === 'vk' ? vkBody(id, chatId, text, target) : telegramBody(id, chatId, text);
+  const body = bodyOf(id, chatId, text, target);
   const headers = { 'content-type': 'application/json' };
   if (kind === 'telegram') headers['x-telegram-bot-api-secret-token'] = target.secret;
+  if (kind === 'facebook')
+    headers['x-hub-signature-256'] =
+      `sha256=${createHmac('sha256', target.secret).update(body).digest('hex')}`;
   const sent = performance.now();
   if (isProbe) probes.push({ chat: String(chatId), startedAt: epoch() });
   try {
