@@ -252,7 +252,8 @@ export interface Connector {
    */
   refuses?(
     credentials: Record<string, string>,
-    call: { method: keyof Connector; item?: Pick<ItemRef, 'externalId'> },
+    /** The item acted on: its id on the network, and whether the account wrote it (X deletes only those). */
+    call: { method: keyof Connector; item?: Pick<ItemRef, 'externalId'> & { isOwn?: boolean } },
   ): MessageKey | null;
   /**
    * The bytes of a file the network keeps behind the account's token: an attachment whose url is this

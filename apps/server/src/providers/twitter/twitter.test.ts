@@ -192,7 +192,7 @@ describe('X (Twitter)', () => {
     }
   });
 
-  it('replies (429 with x-rate-limit-reset, then delivered), hides, likes; customers’ posts are not deleted', async () => {
+  it('replies (429 with x-rate-limit-reset, then delivered), hides, likes; our reply is deleted, customers’ posts are not', async () => {
     emu.tier = 'basic';
     const c = await connect('shop_three');
     const item = (await itemOf(c.id, c.old.id))!;
@@ -223,8 +223,15 @@ describe('X (Twitter)', () => {
     expect((await inject(`/v1/items/${item.id}/like`)).statusCode).toBe(200);
     await drain();
     expect(emu.tweets.get(c.old.id)!.likedBy.has(c.brand.id)).toBe(true);
-    expect((await inject(`/v1/items/${item.id}/delete`)).statusCode).toBe(400);
+    const refused = await inject(`/v1/items/${item.id}/delete`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error_type).toBe('not_supported');
     expect(emu.tweets.has(c.old.id)).toBe(true);
+    // Our own reply is deleted on X (DELETE /2/tweets/:id).
+    expect((await inject(`/v1/items/${replyId}/delete`)).statusCode).toBe(200);
+    await drain();
+    expect(emu.callsTo('DELETE', `/2/tweets/${reply.externalId}`)).toHaveLength(1);
+    expect(emu.tweets.has(reply.externalId!)).toBe(false);
   });
 
   it('a plan with DMs: messages come in as chats, the answer goes back; the tier says pro', async () => {

@@ -128,7 +128,8 @@ export const socialNetworks = {
     comments: ['comment', 'mention'],
     messages: true,
     // PROVIDERS §7f: hide replies and likes exist; DELETE /2/tweets works only on our own posts.
-    actions: actions({ reply: true, like: true, hide: true }),
+    // delete: our own posts only (DELETE /2/tweets/:id); the connector refuses a customer's up front.
+    actions: actions({ reply: true, like: true, hide: true, delete: true }),
     length: { message: 9000, comment: 280 },
     upload: { message: 1, comment: 4 },
     reactions: null,

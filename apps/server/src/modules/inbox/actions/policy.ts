@@ -157,7 +157,7 @@ export function assertNetworkAllows(
   provider: string,
   action: ProviderAction,
   method: keyof Connector,
-  account?: { object: ObjectRow; sealer: Sealer; item?: { externalId: string | null } },
+  account?: { object: ObjectRow; sealer: Sealer; item?: { externalId: string | null; isOwn?: boolean } },
 ): Connector {
   const connector = getConnector(provider);
   // Report and block name the network in their refusal (issue 13 #15/#16), as the web shows it.
@@ -176,9 +176,10 @@ export function assertNetworkAllows(
   }
   if (account && connector.refuses) {
     const itemId = account.item?.externalId;
+    const isOwn = account.item?.isOwn;
     const refused = connector.refuses(openCredentials(account.sealer, account.object), {
       method,
-      ...(itemId ? { item: { externalId: itemId } } : {}),
+      ...(itemId ? { item: { externalId: itemId, ...(isOwn === undefined ? {} : { isOwn }) } } : {}),
     });
     if (refused)
       throw new AppError(400, refused, {
