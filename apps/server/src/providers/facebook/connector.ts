@@ -13,6 +13,7 @@ import {
   deleteObject,
   exchangeCode,
   grantedPermissions,
+  graphBase,
   listPages,
   NETWORK,
   pageAuth,
@@ -27,6 +28,7 @@ import {
 } from './client';
 import { commentEvent, mapPageWebhook, type PageWebhook, pagesOf, pageWebhookSchema } from './mapping';
 import { metaHandshake, verifyMetaSignature } from './meta';
+import { withMessengerNames } from './profiles';
 
 // Facebook Page (PROVIDERS.md §4a Messenger, §4b feed comments). Connected through the OAuth dialog
 // (/callback/facebook, POST v1/facebook/auth): the code becomes a long-lived user token, which gives the
@@ -175,7 +177,11 @@ export const facebookConnector: Connector = {
     const payload = parseDelivery(request);
     const pageId = ctx.credentials.page_id ?? ctx.object.externalId ?? '';
     const events = payload ? mapPageWebhook(payload, pageId, ctx.now()) : [];
-    return { status: 200, body: 'EVENT_RECEIVED', events };
+    return {
+      status: 200,
+      body: 'EVENT_RECEIVED',
+      events: await withMessengerNames(auth(ctx), events, `${graphBase(ctx.config)}|${pageId}`),
+    };
   },
 
   async sendReply(ctx, target, content) {

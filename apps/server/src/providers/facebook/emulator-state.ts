@@ -91,6 +91,8 @@ export class FacebookNetwork {
   >();
   readonly codes = new Map<string, string[]>();
   private readonly lastInbound = new Map<string, number>();
+  /** Messenger User Profile API: what `GET /{psid}` answers for people who wrote to a Page. */
+  readonly profiles = new Map<string, { first_name: string; last_name?: string; profile_pic?: string }>();
   private readonly privateReplied = new Set<string>();
   private seq = 0;
 

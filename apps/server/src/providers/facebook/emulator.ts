@@ -189,8 +189,15 @@ export class FacebookEmulator {
   }
 
   /** A customer writes to the Page in Messenger: the 24-hour window opens and the webhook goes out. */
-  async message(pageId: string, psid: string, text: string) {
+  async message(pageId: string, psid: string, text: string, name?: string) {
     this.network.customerWrote(pageId, psid);
+    if (name) {
+      const [first, ...rest] = name.split(' ');
+      this.network.profiles.set(psid, {
+        first_name: first!,
+        ...(rest.length ? { last_name: rest.join(' ') } : {}),
+      });
+    }
     const mid = `m_${this.network.next()}`;
     const payload = {
       object: 'page',
@@ -325,6 +332,10 @@ export class FacebookEmulator {
     }
     if (node === pageId && edge === 'messages' && method === 'POST')
       return this.sendApi(pageId, body ?? {}, send, fail);
+
+    // Messenger User Profile API: someone who wrote to this Page, by PSID.
+    const profile = net.profiles.get(node);
+    if (!edge && method === 'GET' && profile) return send(200, { id: node, ...profile });
 
     const post = net.posts.get(node);
     const comment = net.comments.get(node);

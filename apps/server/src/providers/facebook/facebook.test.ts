@@ -3,7 +3,7 @@ import { decodeFailure } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
-import { chats, items, messages, objects } from '../../db/schema';
+import { authors, chats, items, messages, objects } from '../../db/schema';
 import { buildWorker, buildWorkspace } from '../../modules/inbox/actions/test-helpers';
 import { openCredentials } from '../context';
 import { FacebookEmulator, FB_ERRORS } from './emulator';
@@ -271,12 +271,28 @@ describe('Facebook Page', () => {
   it('Messenger: a message opens a chat, the answer goes within 24 hours, outside it fails with a clear reason', async () => {
     const { page, id } = await connectPage();
     const psid = `psid-${page.id}`;
-    const { mid } = await emu.message(page.id, psid, 'Здравствуйте, вы открыты?');
+    const { mid } = await emu.message(page.id, psid, 'Здравствуйте, вы открыты?', 'Ольга Петрова');
     const [chat] = await db()
       .select()
       .from(chats)
       .where(and(eq(chats.objectId, id), eq(chats.externalId, psid)));
     expect(chat).toBeDefined();
+    // Messenger names people by PSID only: the name comes from the User Profile API with the Page token.
+    const [customer] = await db().select().from(authors).where(eq(authors.id, chat!.authorId!));
+    expect(customer?.name).toBe('Ольга Петрова');
+    expect(emu.callsTo('GET', `/${psid}`)).toHaveLength(1);
+    // Someone the profile API does not answer for: the message is stored all the same, without a name.
+    const stranger = `psid-x-${page.id}`;
+    const { mid: strangerMid } = await emu.message(page.id, stranger, 'Алло?');
+    const [strangerChat] = await db()
+      .select()
+      .from(chats)
+      .where(and(eq(chats.objectId, id), eq(chats.externalId, stranger)));
+    const strangerMessages = await db().select().from(messages).where(eq(messages.chatId, strangerChat!.id));
+    expect(strangerMessages.map((m) => m.externalId)).toEqual([strangerMid]);
+    // The miss is remembered: the stranger's next message does not ask again.
+    await emu.message(page.id, stranger, 'Есть кто?');
+    expect(emu.callsTo('GET', `/${stranger}`)).toHaveLength(1);
     const list = await db().select().from(messages).where(eq(messages.chatId, chat!.id));
     expect(list.map((m) => m.externalId)).toContain(mid);
     const answer = await post(`/v1/chats/${chat!.id}/messages`, { text: 'Да, до 22:00' });

@@ -1,3 +1,4 @@
+import { TtlCache } from '../../lib/ttl-cache';
 import type { InboundEvent } from '../../modules/inbox/inbound';
 import type { VkApi } from './client';
 
@@ -22,21 +23,7 @@ const MAX_IDS = 1000;
  */
 const PROFILE_TTL_MS = 10 * 60_000;
 const PROFILE_CACHE_MAX = 50_000;
-const profileCache = new Map<string, { user: VkUser; until: number }>();
-
-function cached(key: string, now: number): VkUser | undefined {
-  const hit = profileCache.get(key);
-  if (!hit) return undefined;
-  if (hit.until > now) return hit.user;
-  profileCache.delete(key);
-  return undefined;
-}
-
-function remember(key: string, user: VkUser, now: number) {
-  // Oldest first (insertion order): drop the oldest when full.
-  if (profileCache.size >= PROFILE_CACHE_MAX) profileCache.delete(profileCache.keys().next().value!);
-  profileCache.set(key, { user, until: now + PROFILE_TTL_MS });
-}
+const profileCache = new TtlCache<VkUser>(PROFILE_TTL_MS, PROFILE_CACHE_MAX);
 
 /** `server` is the VK API base address the api talks to: profiles are cached per server. */
 export async function withProfiles(
@@ -55,7 +42,7 @@ export async function withProfiles(
   const byId = new Map<string, VkUser>();
   const missing: number[] = [];
   for (const id of ids) {
-    const user = cached(`${server}|${id}`, now);
+    const user = profileCache.get(`${server}|${id}`, now);
     if (user) byId.set(String(id), user);
     else missing.push(id);
   }
@@ -67,7 +54,7 @@ export async function withProfiles(
       });
       for (const u of users) {
         byId.set(String(u.id), u);
-        remember(`${server}|${u.id}`, u, now);
+        profileCache.set(`${server}|${u.id}`, u, now);
       }
     } catch {
       // Names are a nicety: the update is stored with `id123` names and a later one fills them in.
