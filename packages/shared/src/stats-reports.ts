@@ -15,6 +15,9 @@ export const REPORT_TABS = [
   'tags',
   'posts',
   'hours',
+  'statuses',
+  'workinghours',
+  'emotions',
 ] as const;
 export type ReportTab = (typeof REPORT_TABS)[number];
 export const REPORT_FREQUENCIES = ['daily', 'weekly', 'monthly'] as const;

@@ -4,14 +4,17 @@ import {
   providers,
   type ReportTab,
   type StatsClosed,
+  type StatsEmotions,
   type StatsHours,
   type StatsOperators,
   type StatsOperatorTimes,
   type StatsOverview,
   type StatsPosts,
+  type StatsStatuses,
   type StatsTags,
   type StatsTime,
   type StatsVolume,
+  type StatsWorkinghours,
   translate,
   xlsxColumnWidths,
   xlsxSheetName,
@@ -39,6 +42,9 @@ export interface ReportData {
   tags?: StatsTags;
   posts?: StatsPosts;
   hours?: StatsHours;
+  statuses?: StatsStatuses;
+  workinghours?: StatsWorkinghours;
+  emotions?: StatsEmotions;
 }
 
 const networkName = (id: string) =>
@@ -198,8 +204,81 @@ export function reportSheets(locale: Locale, tabs: readonly ReportTab[], data: R
         ]),
       });
     }
+    if (tab === 'statuses' && data.statuses) sheets.push(statusesSheet(locale, data.statuses));
+    if (tab === 'workinghours' && data.workinghours)
+      sheets.push({
+        name: t('report.sheet.workinghours'),
+        header: [
+          t('report.col.operator'),
+          t('report.col.slots'),
+          t('report.col.scheduled'),
+          t('report.col.worked'),
+          t('report.col.workedInSlots'),
+        ],
+        rows: data.workinghours.rows.map((r) => [r.name, r.slots, r.scheduled, r.worked, r.worked_in_slots]),
+      });
+    if (tab === 'emotions' && data.emotions) sheets.push(...emotionSheets(locale, data.emotions));
   }
   return sheets;
+}
+
+/** Per member, seconds in each user status (a status since removed is under its own column), working, all. */
+function statusesSheet(locale: Locale, data: StatsStatuses): Sheet {
+  const t = (key: MessageKey, params?: Record<string, string>) => translate(locale, key, params);
+  const known = new Set(data.statuses.map((st) => String(st.id)));
+  const removed = data.rows.some((r) => Object.keys(r.seconds).some((id) => !known.has(id)));
+  const columns = [
+    ...data.statuses.map((st) => ({ id: String(st.id), label: st.name })),
+    ...(removed ? [{ id: '0', label: t('report.col.removedStatus') }] : []),
+  ];
+  return {
+    name: t('report.sheet.statuses'),
+    header: [
+      t('report.col.operator'),
+      ...columns.map((c) => t('report.col.statusSeconds', { status: c.label })),
+      t('report.col.working'),
+      t('report.col.recorded'),
+    ],
+    rows: data.rows.map((r) => [
+      r.name,
+      ...columns.map((c) =>
+        c.id === '0'
+          ? Object.entries(r.seconds).reduce((sum, [id, v]) => (known.has(id) ? sum : sum + v), 0)
+          : (r.seconds[c.id] ?? 0),
+      ),
+      r.working,
+      r.total,
+    ]),
+  };
+}
+
+/** Rated customer texts by sentiment: per local day, then per network. */
+function emotionSheets(locale: Locale, data: StatsEmotions): Sheet[] {
+  const t = (key: MessageKey) => translate(locale, key);
+  const counts = [
+    t('report.col.negative'),
+    t('report.col.neutral'),
+    t('report.col.positive'),
+    t('report.col.anger'),
+  ];
+  const row = (c: { negative: number; neutral: number; positive: number; anger: number }) => [
+    c.negative,
+    c.neutral,
+    c.positive,
+    c.anger,
+  ];
+  return [
+    {
+      name: t('report.sheet.emotions'),
+      header: [t('report.col.day'), ...counts],
+      rows: data.days.map((d) => [d.day, ...row(d)]),
+    },
+    {
+      name: t('report.sheet.emotionsByNetwork'),
+      header: [t('report.col.network'), ...counts],
+      rows: data.by_provider.map((p) => [networkName(p.provider), ...row(p)]),
+    },
+  ];
 }
 
 /** The XLSX file of the sheets (exceljs, as the web's table export). */

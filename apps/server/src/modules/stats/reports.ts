@@ -27,14 +27,17 @@ import { type ReportData, reportSheets, summaryRows, workbookOf } from './report
 import { escapeHtml, reportHtml } from './report-html';
 import {
   closedOf,
+  emotionsOf,
   hoursOf,
   operatorsOf,
   operatorTimesOf,
   overview,
   postsStats,
+  statusesOf,
   tagsOf,
   timeOf,
   volumeOf,
+  workinghoursOf,
 } from './service';
 
 // Scheduled statistics reports (issue 15 item 6; docs/statistics.md "Scheduled reports"). Managing them
@@ -313,6 +316,9 @@ export async function computeData(actor: ServerActor, db: Db, q: StatsQuery, tab
     if (tab === 'tags') data.tags = await tagsOf(db, actor, q, now);
     if (tab === 'posts') data.posts = await postsStats(db, actor, q, now);
     if (tab === 'hours') data.hours = await hoursOf(db, actor, q, now);
+    if (tab === 'statuses') data.statuses = await statusesOf(db, actor, q, now);
+    if (tab === 'workinghours') data.workinghours = await workinghoursOf(db, actor, q, now);
+    if (tab === 'emotions') data.emotions = await emotionsOf(db, actor, q, now);
   }
   return data;
 }

@@ -1,9 +1,27 @@
-import type { ExportsListWire, ExportWire, StatsOperators, StatsOverview, StatsVolume } from '@otklik/shared';
-import { and, eq } from 'drizzle-orm';
+import type {
+  ExportsListWire,
+  ExportWire,
+  StatsEmotions,
+  StatsOperators,
+  StatsOverview,
+  StatsStatuses,
+  StatsVolume,
+  StatsWorkinghours,
+} from '@otklik/shared';
+import { and, asc, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
-import { activity, items, mailOutbox, spaces, users } from '../../db/schema';
+import {
+  activity,
+  items,
+  mailOutbox,
+  spaces,
+  statusChanges,
+  userStatuses,
+  users,
+  workinghoursItems,
+} from '../../db/schema';
 import { taskClock } from '../../lib/clock';
 import { buildAdmin, buildMember, buildObject } from '../authors/test-helpers';
 import { type ExportDeps, processExports } from './exports';
@@ -61,6 +79,8 @@ async function seed() {
   // Three comments and a review in the period; one before it (never counted).
   await item(a1.id, '2026-11-15T18:00:00Z');
   const c1 = await item(a1.id, '2026-11-16T05:00:00Z', {
+    sentiment: 'negative',
+    emotion: 'anger',
     status: 'closed',
     closeReason: 'reply',
     firstReplyAt: Z('2026-11-16T05:10:00Z'),
@@ -75,6 +95,7 @@ async function seed() {
   const c2 = await item(a2.id, '2026-11-18T10:00:00Z', {
     kind: 'review',
     rating: 2,
+    sentiment: 'positive',
     status: 'closed',
     closeReason: 'reply',
     firstReplyAt: Z('2026-11-18T11:00:00Z'),
@@ -86,7 +107,7 @@ async function seed() {
     parentId: c2.id,
     status: 'closed',
   });
-  await item(a1.id, '2026-11-20T07:00:00Z');
+  await item(a1.id, '2026-11-20T07:00:00Z', { sentiment: 'neutral' });
   // What the team tables count: the members' recorded actions.
   const act = (
     userId: number,
@@ -120,6 +141,24 @@ async function seed() {
       close_reason: 'reply',
     }),
   ]);
+  // Anna's user statuses and her working-hours slot (stats/statuses, stats/workinghours).
+  const [online, away] = await db
+    .select()
+    .from(userStatuses)
+    .where(eq(userStatuses.spaceId, spaceId))
+    .orderBy(asc(userStatuses.position));
+  await db.delete(statusChanges).where(eq(statusChanges.spaceId, spaceId));
+  await db.insert(statusChanges).values([
+    { spaceId, userId: anna.user.id, statusId: online!.id, source: 'manual', at: Z('2026-11-17T09:00:00Z') },
+    { spaceId, userId: anna.user.id, statusId: away!.id, source: 'manual', at: Z('2026-11-17T17:00:00Z') },
+  ]);
+  await db.insert(workinghoursItems).values({
+    spaceId,
+    userId: anna.user.id,
+    startedAt: Z('2026-11-17T09:00:00Z'),
+    endedAt: Z('2026-11-17T17:00:00Z'),
+    statusId: null,
+  });
   return { admin, spaceId, a1, a2, anna, bob };
 }
 
@@ -218,6 +257,74 @@ describe('background export of a stats tab', () => {
       team.rows.map((r) => [r.name, r.replies, r.closed, r.first_replies, r.frt_median ?? '']),
     );
     expect(team.rows[0]!.replies).toBe(1);
+  });
+
+  it('emotions as XLSX: per day and per network, as /stats/emotions counts them', async () => {
+    const q = `space_id=${s.spaceId}&from=${period.from}&to=${period.to}`;
+    const api = (await call(s.admin.headers, 'GET', `/stats/emotions?${q}`)).json() as StatsEmotions;
+    // Counted by hand from the seed: one negative (with anger), one positive, one neutral in the period.
+    expect(api.totals).toMatchObject({ negative: 1, positive: 1, neutral: 1, anger: 1 });
+    const { file } = await exported({ kind: 'tab', tab: 'emotions', format: 'xlsx' });
+    const [byDay, byNetwork] = await sheetsOf(file.rawPayload);
+    expect(byDay!.name).toBe('Emotions by day');
+    expect(byDay!.rows[0]).toEqual(['Day', 'Negative', 'Neutral', 'Positive', 'Anger']);
+    expect(byDay!.rows.slice(1)).toEqual(
+      api.days.map((d) => [d.day, d.negative, d.neutral, d.positive, d.anger]),
+    );
+    expect(byNetwork!.rows.slice(1)).toEqual(
+      api.by_provider.map((p) => [
+        p.provider === 'vk' ? 'VK' : 'Sandbox',
+        p.negative,
+        p.neutral,
+        p.positive,
+        p.anger,
+      ]),
+    );
+    expect(byNetwork!.rows.slice(1).reduce((sum, r) => sum + Number(r[1]), 0)).toBe(1);
+  });
+
+  it('statuses and working hours as CSV: one line per member with /stats/statuses and /stats/workinghours figures', async () => {
+    const q = `space_id=${s.spaceId}&from=${period.from}&to=${period.to}`;
+    const statuses = (await call(s.admin.headers, 'GET', `/stats/statuses?${q}`)).json() as StatsStatuses;
+    const hours = (
+      await call(s.admin.headers, 'GET', `/stats/workinghours?${q}`)
+    ).json() as StatsWorkinghours;
+    const st = csvRows((await exported({ kind: 'tab', tab: 'statuses', format: 'csv' })).file.body);
+    expect(st[0]).toEqual([
+      'Team member',
+      ...statuses.statuses.map((x) => `${x.name}, s`),
+      'In working statuses, s',
+      'Recorded in all, s',
+    ]);
+    expect(st.slice(1).filter((r) => r.length > 1)).toEqual(
+      statuses.rows.map((r) => [
+        r.name,
+        ...statuses.statuses.map((x) => String(r.seconds[String(x.id)] ?? 0)),
+        String(r.working),
+        String(r.total),
+      ]),
+    );
+    const wh = csvRows((await exported({ kind: 'tab', tab: 'workinghours', format: 'csv' })).file.body);
+    expect(wh[0]).toEqual([
+      'Team member',
+      'Scheduled slots',
+      'Scheduled, s',
+      'Worked, s',
+      'Worked within slots, s',
+    ]);
+    expect(wh.slice(1).filter((r) => r.length > 1)).toEqual(
+      hours.rows.map((r) => [
+        r.name,
+        String(r.slots),
+        String(r.scheduled),
+        String(r.worked),
+        String(r.worked_in_slots),
+      ]),
+    );
+    // Counted by hand from the seed: Anna online 2026-11-17 09:00–17:00 UTC, inside her 8-hour slot.
+    const anna = hours.rows.find((r) => r.name === 'Anna')!;
+    expect(anna).toMatchObject({ slots: 1, scheduled: 8 * 3600, worked_in_slots: 8 * 3600 });
+    expect(statuses.rows.find((r) => r.name === 'Anna')?.working).toBeGreaterThanOrEqual(8 * 3600);
   });
 
   it('a tab export needs its tab; a raw export takes none', async () => {

@@ -23,6 +23,9 @@ export const TAB_EXPORTS: Partial<Record<string, ReportTab>> = {
   tags: 'tags',
   posts: 'posts',
   hours: 'hours',
+  statuses: 'statuses',
+  workinghours: 'workinghours',
+  emotions: 'emotions',
 };
 
 export function TabExportButton({
