@@ -2,7 +2,7 @@ import { presetFor } from '@otklik/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
-import { items, messages, qaSamples } from '../../db/schema';
+import { items, messages, qaSamples, spaces } from '../../db/schema';
 import { QaSamplingJob } from '../../jobs/qa-sampling';
 import { taskClock } from '../../lib/clock';
 import { buildAdmin, buildMember } from '../authors/test-helpers';
@@ -121,6 +121,32 @@ describe('qa — sampling', { timeout: 120_000 }, () => {
     const next = await sampleSpace(db(), spaceId, { now: new Date('2026-11-23T01:00:00Z'), seed: 's1' });
     expect(next).toEqual({ random: 1, condition: 0 });
     expect(weekKey(new Date('2026-11-23T01:00:00Z'))).toBe('2026-11-23');
+  });
+
+  it('weeks are the space’s: Monday 00:00 in its time zone, not in UTC', async () => {
+    const { admin, spaceId, object, alice } = await scene();
+    // Vladivostok is UTC+10: Sunday 20:00 UTC is already Monday 06:00 there.
+    await db().update(spaces).set({ timezone: 'Asia/Vladivostok' }).where(eq(spaces.id, spaceId));
+    await replies(object, alice.user.id, 1, new Date('2026-11-15T20:00:00Z'));
+    const card = await createCard(admin.headers, {
+      space_id: spaceId,
+      name: 'Local weeks',
+      criteria,
+      random_percent: 100,
+    });
+    // Monday 2026-11-23 02:00 UTC is noon there: the local week 2026-11-16 has just ended and holds the
+    // reply (in UTC weeks it would belong to the week before, sampled a week earlier).
+    expect(await sampleSpace(db(), spaceId, { now: new Date('2026-11-23T02:00:00Z') })).toEqual({
+      random: 1,
+      condition: 0,
+    });
+    expect((await samplesOf(card.id)).map((x) => x.week)).toEqual(['2026-11-16']);
+    // At 13:00 UTC on Sunday it is 23:00 on Sunday there: that week has not ended yet.
+    await db().delete(qaSamples).where(eq(qaSamples.scorecardId, card.id));
+    expect(await sampleSpace(db(), spaceId, { now: new Date('2026-11-22T13:00:00Z') })).toEqual({
+      random: 0,
+      condition: 0,
+    });
   });
 
   it('takes every reply matching the conditions, chats included, this week and last', async () => {

@@ -6,7 +6,8 @@ import { qaScorecards } from '../../db/schema';
 // Which replies are reviewed (docs/product/qa.md "Sampling"). A reply is an operator's own comment reply
 // (items.is_own) or own chat message (messages.is_own) with a user behind it (rules and bots have none).
 //
-// - Random share: for a finished week (Monday 00:00 UTC to the next), each operator's replies are
+// - Random share: for a finished week (Monday 00:00 to the next in the space's time zone — the weeks a
+//   support lead talks about), each operator's replies are
 //   ordered by md5(seed : scorecard : kind : id) and the first ceil(n × percent / 100) are taken. The
 //   order depends only on the seed and the ids, so a re-run picks the same replies; an operator who has
 //   random samples of that week already is skipped (a re-run adds nothing).
@@ -16,7 +17,7 @@ import { qaScorecards } from '../../db/schema';
 
 const DAY_MS = 86_400_000;
 
-/** Monday 00:00 UTC of the week holding `at`. */
+/** Monday 00:00 UTC of the week holding `at` (the figures' window; sampling uses the space's weeks). */
 export function weekStart(at: Date): Date {
   const day = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
   const sinceMonday = (day.getUTCDay() + 6) % 7;
@@ -51,7 +52,33 @@ function rowCount(result: unknown): number {
   return ((result as { rows?: unknown[] }).rows ?? []).length;
 }
 
-const WEEK_OF = sql.raw(`to_char(date_trunc('week', r.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD')`);
+/** The local week (its Monday) of a reply in the space's time zone. */
+const weekOf = (timezone: string) =>
+  sql`to_char(date_trunc('week', r.created_at AT TIME ZONE ${timezone}::text), 'YYYY-MM-DD')`;
+
+/**
+ * The space's current and previous weeks: their Mondays as local dates and the instants those Mondays
+ * begin in the space's time zone (PostgreSQL's zone rules: a week across a DST change is 167 or 169 h).
+ */
+async function localWeeks(db: Db, spaceId: number, now: Date) {
+  const res = await db.execute(sql`
+    SELECT s.timezone, to_char(x.w - 7, 'YYYY-MM-DD') AS week,
+           extract(epoch FROM (x.w::timestamp AT TIME ZONE s.timezone)) AS cur,
+           extract(epoch FROM ((x.w - 7)::timestamp AT TIME ZONE s.timezone)) AS prev
+      FROM spaces s,
+           LATERAL (SELECT date_trunc('week', ${now.toISOString()}::timestamptz AT TIME ZONE s.timezone)::date AS w) x
+     WHERE s.id = ${spaceId}::int`);
+  const row = (
+    res as unknown as { rows: Array<{ timezone: string; week: string; cur: unknown; prev: unknown }> }
+  ).rows[0];
+  if (!row) return null;
+  return {
+    timezone: row.timezone,
+    week: row.week,
+    current: new Date(Number(row.cur) * 1000),
+    previous: new Date(Number(row.prev) * 1000),
+  };
+}
 
 export interface SamplingResult {
   random: number;
@@ -68,9 +95,9 @@ export interface SamplingOptions {
 /** Samples one space's replies for every active scorecard; how many samples were added. */
 export async function sampleSpace(db: Db, spaceId: number, opts: SamplingOptions): Promise<SamplingResult> {
   const seed = opts.seed ?? 'otklik-qa';
-  const current = weekStart(opts.now);
-  const previous = new Date(current.getTime() - 7 * DAY_MS);
-  const week = previous.toISOString().slice(0, 10);
+  const weeks = await localWeeks(db, spaceId, opts.now);
+  if (!weeks) return { random: 0, condition: 0 };
+  const { current, previous, week, timezone } = weeks;
   const cards = await db
     .select()
     .from(qaScorecards)
@@ -121,7 +148,7 @@ export async function sampleSpace(db: Db, spaceId: number, opts: SamplingOptions
         );
       const added = await db.execute(sql`
         INSERT INTO qa_samples (space_id, scorecard_id, kind, reply_id, item_id, chat_id, object_id, operator_id, reply_at, source, week)
-        SELECT ${spaceId}::int, ${card.id}::int, r.kind, r.reply_id, r.item_id, r.chat_id, r.object_id, r.user_id, r.created_at, 'condition', ${WEEK_OF}
+        SELECT ${spaceId}::int, ${card.id}::int, r.kind, r.reply_id, r.item_id, r.chat_id, r.object_id, r.user_id, r.created_at, 'condition', ${weekOf(timezone)}
           FROM ${repliesIn(spaceId, previous, new Date(opts.now.getTime() + 1))} r
          WHERE ${sql.join(filters, sql` AND `)}
         ON CONFLICT DO NOTHING
