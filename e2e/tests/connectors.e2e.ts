@@ -145,14 +145,16 @@ describe('connectors: Telegram and VK through the UI, live messages, replies rea
     try {
       const page = await context.newPage();
 
-      // Only what this server connects is offered; the rest waits under "coming soon".
+      // Every catalogued network has a connector now: all are offered, none waits under "coming soon".
       await page.goto('/settings/accounts/add');
       await waitForTitle(page, 'Подключение аккаунта — Otklik');
       const ready = page.getByTestId('providers-ready');
       await ready.getByTestId('provider-telegram').waitFor();
       await ready.getByTestId('provider-vk').waitFor();
-      expect(await ready.getByTestId('provider-ok').count()).toBe(0);
-      await page.getByTestId('providers-soon').getByTestId('provider-ok').waitFor();
+      await ready.getByTestId('provider-ok').waitFor();
+      await ready.getByTestId('provider-twitter').waitFor();
+      expect(await page.getByTestId('providers-soon').count()).toBe(0);
+      expect(await page.getByText('Скоро', { exact: true }).count()).toBe(0);
 
       // The form comes from CONNECT_FIELDS: the token is a password field with @BotFather's hint.
       const form = await openConnectForm(page, 'telegram');
