@@ -93,6 +93,7 @@ describe('connectors: Jivo through the UI', () => {
       );
       const account = list.items.find((o) => o.provider === 'jivo')!;
       await page.goto(`/settings/accounts/${account.id}`);
+      await page.getByTestId('account-setup').getByText('Передайте этот адрес в Jivo').waitFor();
       const address = (await page.getByTestId('setup-webhook_url').textContent())!.trim();
       expect(address).toMatch(new RegExp(`/v1/webhooks/jivo/${account.id}\\?secret=[A-Za-z0-9_-]{20,}$`));
       await screenshot(page, 'connectors-jivo-account-ru-1381');

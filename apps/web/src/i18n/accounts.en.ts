@@ -14,7 +14,11 @@ export const accountsEn: InboxDictionary<typeof accountsRu> = {
   reactions: 'Reactions',
   customerPage: 'Customer page',
   setupHeading: "Setup on the network's side",
-  setupHint: "Paste these into the network's app settings (WhatsApp: Meta for Developers → Webhooks).",
+  setupHints: {
+    whatsapp: 'Paste these into your app in Meta for Developers → WhatsApp → Configuration → Webhooks.',
+    jivo: "Give this address to Jivo with the bot provider ID: Jivo will post the customers' messages here.",
+    other: "Paste these into the network's app settings.",
+  },
   setupWebhookUrl: 'Callback URL',
   setupVerifyToken: 'Verify token',
   openCustomerPage: 'Open the customer page',

@@ -13,7 +13,12 @@ export const accountsRu = {
   reactions: 'Реакции',
   customerPage: 'Страница клиента',
   setupHeading: 'Настройка на стороне сети',
-  setupHint: 'Вставьте эти значения в настройки приложения сети (WhatsApp: Meta for Developers → Webhooks).',
+  setupHints: {
+    whatsapp:
+      'Вставьте эти значения в настройки приложения в Meta for Developers → WhatsApp → Configuration → Webhooks.',
+    jivo: 'Передайте этот адрес в Jivo вместе с ID провайдера ботов: Jivo будет присылать сюда сообщения клиентов.',
+    other: 'Вставьте эти значения в настройки приложения сети.',
+  },
   setupWebhookUrl: 'Callback URL',
   setupVerifyToken: 'Verify token',
   openCustomerPage: 'Открыть страницу клиента',

@@ -188,7 +188,11 @@ function AccountForm({ account }: { account: Account }) {
               {t('accounts.setupHeading')}
             </Title>
             <Text fz="sm" c="dimmed">
-              {t('accounts.setupHint')}
+              {t(
+                account.provider === 'whatsapp' || account.provider === 'jivo'
+                  ? `accounts.setupHints.${account.provider}`
+                  : 'accounts.setupHints.other',
+              )}
             </Text>
             {instructions.map(([key, value]) => (
               <CopyField key={key} value={value} label={setupLabel(t, key)} testId={`setup-${key}`} />
