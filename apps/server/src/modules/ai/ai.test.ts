@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { type OpenAiStub, startOpenAiStub } from '../../../test/openai-stub';
 import { aiAgents, auditLog } from '../../db/schema';
-import { buildAdmin, buildMember } from '../authors/test-helpers';
+import { buildAdmin, buildMember, buildUserGroup } from '../authors/test-helpers';
 import { buildChat, buildComment, buildObject } from '../inbox/actions/test-helpers';
 
 // AI assistant (issue 21) on the real database against a local OpenAI-compatible stub: the key sealed
@@ -194,6 +194,56 @@ describe('AI suggestions', { timeout: 120_000 }, () => {
     expect(chatPrompt).toContain('CHAT-MARK');
     expect(chatPrompt).toContain('DRAFT-MARK');
     expect(chatPrompt).not.toContain('ITEM-MARK');
+  });
+
+  it('a reply suggestion knows the customer’s earlier comments — only on accounts the operator sees', async () => {
+    const admin = await buildAdmin(t, ON);
+    const spaceId = admin.space.id;
+    const mine = await buildObject(t, spaceId, { provider: 'vk' });
+    const hidden = await buildObject(t, spaceId, { provider: 'vk' });
+    const group = await buildUserGroup(t, spaceId, [mine.id]);
+    const operator = await buildMember(t, spaceId, 'operator', { groupId: group.id });
+    const author = { externalId: 'vk-ivan', name: 'Иван' };
+    await buildComment(t, mine, { author, text: 'HISTORY-SEEN: заказ 1 пришёл мятым' });
+    await buildComment(t, hidden, { author, text: 'HISTORY-HIDDEN: про другой аккаунт' });
+    const item = await buildComment(t, mine, { author, text: 'NOW-MARK: и второй тоже' });
+    // Someone else's comment on the same account is not this customer's history.
+    await buildComment(t, mine, { author: { externalId: 'vk-olga', name: 'Ольга' }, text: 'OTHER-AUTHOR' });
+    const agent = await createAgent(admin.headers, spaceId);
+
+    stub.reply.text = 'Иван, простите!';
+    expect(
+      (await suggest(operator.headers, { agent_id: agent.id, item_id: item.id, mode: 'reply' })).statusCode,
+    ).toBe(200);
+    const sent = stub.requests.at(-1)!.body.messages as Array<{ role: string; content: string }>;
+    let prompt = JSON.stringify(sent);
+    expect(prompt).toContain('NOW-MARK');
+    // The conversation is the post and this comment; the earlier comment is history, not conversation.
+    const conversation = sent[1]!.content.split('\n\n')[0]!;
+    expect(conversation).toContain('Post: Our post');
+    expect(conversation).toContain('NOW-MARK');
+    expect(conversation).not.toContain('HISTORY-SEEN');
+    expect(conversation).not.toContain('OTHER-AUTHOR');
+    expect(prompt).toContain('in other conversations');
+    expect(prompt).toContain('HISTORY-SEEN');
+    expect(prompt).not.toContain('HISTORY-HIDDEN');
+    expect(prompt).not.toContain('OTHER-AUTHOR');
+    // The administrator sees both accounts: both earlier comments.
+    await suggest(admin.headers, { agent_id: agent.id, item_id: item.id, mode: 'reply' });
+    prompt = JSON.stringify(stub.requests.at(-1)!.body.messages);
+    expect(prompt).toContain('HISTORY-SEEN');
+    expect(prompt).toContain('HISTORY-HIDDEN');
+    // Shortening a draft does not need the history.
+    const before = stub.requests.length;
+    const short = await suggest(admin.headers, {
+      agent_id: agent.id,
+      item_id: item.id,
+      mode: 'shorten',
+      text: 'A long DRAFT to shorten',
+    });
+    expect(short.statusCode, short.body).toBe(200);
+    expect(stub.requests.length).toBe(before + 1);
+    expect(JSON.stringify(stub.requests.at(-1)!.body.messages)).not.toContain('HISTORY-SEEN');
   });
 
   it('provider failures come back as clear ru/en errors: 500, 401, 429, a timeout, unreachable', async () => {

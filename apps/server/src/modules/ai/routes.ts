@@ -23,6 +23,7 @@ import { presentAgent } from './presenter';
 import * as service from './service';
 import { relay } from './stream';
 import {
+  authorHistory,
   buildPrompt,
   callProvider,
   chatConversation,
@@ -135,6 +136,7 @@ export async function registerAiModule(
     const actor = await loadActor(db, req.auth!.user);
     const agent = assertUsable(actor, await service.getAgent(db, req.body.agent_id));
     let conversation: Awaited<ReturnType<typeof itemConversation>>;
+    let history: string[];
     let spaceId: number;
     let objectId: number;
     let kind: ReplyKind;
@@ -144,27 +146,34 @@ export async function registerAiModule(
       objectId = item.objectId;
       kind = 'comment';
       conversation = await itemConversation(db, item);
+      history = await authorHistory(db, actor, item.spaceId, item.isOwn ? null : item.authorId, item.id);
     } else {
       const chat = await getScopedChat(db, actor, req.body.chat_id!, 'messages.reply');
       spaceId = chat.spaceId;
       objectId = chat.objectId;
       kind = 'message';
       conversation = await chatConversation(db, chat);
+      history = await authorHistory(db, actor, chat.spaceId, chat.authorId, null);
     }
     // The agent works only on its own space's conversations.
     if (spaceId !== agent.spaceId) throw notFound();
     const templates = await spaceTemplates(db, spaceId, actor.userId);
-    return { agent, conversation, templates, spaceId, objectId, kind };
+    return { agent, conversation, history, templates, spaceId, objectId, kind };
   }
 
   /** The agent and the prompt for one suggestion. */
   async function prepare(req: FastifyRequest<{ Body: AiSuggestBody }>) {
-    const { agent, conversation, templates, objectId, kind } = await scoped(req);
+    const { agent, conversation, history, templates, objectId, kind } = await scoped(req);
     const limit = await replyLimit(db, objectId, kind);
-    const prompt = buildPrompt(agent, conversation, templates, req.body, {
-      limit,
-      locale: requestLocale(req),
-    });
+    const prompt = buildPrompt(
+      agent,
+      conversation,
+      templates,
+      req.body,
+      { limit, locale: requestLocale(req) },
+      // The author's history helps a reply; a rewrite, shortening or translation of a draft needs none.
+      req.body.mode === 'reply' ? history : [],
+    );
     return { agent, prompt };
   }
 

@@ -6,11 +6,13 @@ import {
   type ReplyKind,
   textLimit,
 } from '@otklik/shared';
-import { and, asc, desc, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, ne, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { type aiAgents, authors, items, messages, objects, replyTemplates } from '../../db/schema';
+import { type aiAgents, authors, items, messages, objects, posts, replyTemplates } from '../../db/schema';
 import { AppError } from '../../http/errors';
 import type { Sealer } from '../../lib/crypto';
+import { scopeCondition, scopeFor } from '../inbox/scope';
+import type { ServerActor } from '../spaces/actor';
 
 // Suggestions (issue 21): the prompt is built only from the one conversation the caller asked about
 // (already scoped by the route), its space's templates and the agent's own instructions and knowledge.
@@ -26,6 +28,8 @@ export interface ChatMessage {
 
 const HISTORY_LIMIT = 30;
 const TEMPLATES_LIMIT = 10;
+/** The customer's earlier comments and reviews the prompt may show (newest first). */
+const AUTHOR_HISTORY_LIMIT = 5;
 
 /** What the prompt knows beyond the body: the reply box's limit on this network, the reader's language. */
 export interface PromptContext {
@@ -50,7 +54,8 @@ const TASKS: Record<AiSuggestBody['mode'], (b: AiSuggestBody, ctx: PromptContext
     `Summarize the conversation for a colleague in the language "${b.target || ctx.locale}": at most 5 short bullet points — what the customer wants, what has been answered, what is still open. Output only the summary.`,
 };
 
-type Line = { own: boolean; author: string | null; text: string };
+/** One line of the transcript; `post`: the account's publication the comments are under. */
+type Line = { own: boolean; author: string | null; text: string; post?: boolean };
 
 async function authorNames(db: Db, ids: (number | null)[]): Promise<Map<number, string>> {
   const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
@@ -64,29 +69,38 @@ async function authorNames(db: Db, ids: (number | null)[]): Promise<Map<number, 
 
 /** A comment with its post, its parent and the replies under it, oldest first. */
 export async function itemConversation(db: Db, item: Item): Promise<Line[]> {
-  const related = [item.postId, item.parentId].filter((id): id is number => id !== null);
-  const context = related.length
-    ? await db
-        .select()
-        .from(items)
-        .where(and(eq(items.spaceId, item.spaceId), inArray(items.id, related)))
-    : [];
+  // The post is a row of `posts` (the account's publication), the parent a comment of the same space.
+  const [post] =
+    item.postId === null
+      ? []
+      : await db
+          .select({ text: posts.text })
+          .from(posts)
+          .where(and(eq(posts.spaceId, item.spaceId), eq(posts.id, item.postId)));
+  const parent =
+    item.parentId === null
+      ? []
+      : await db
+          .select()
+          .from(items)
+          .where(and(eq(items.spaceId, item.spaceId), eq(items.id, item.parentId)));
   const replies = await db
     .select()
     .from(items)
     .where(and(eq(items.spaceId, item.spaceId), eq(items.parentId, item.id)))
     .orderBy(asc(items.createdAt), asc(items.id))
     .limit(HISTORY_LIMIT);
-  const rows = [...context.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime()), item, ...replies];
+  const rows = [...parent, item, ...replies];
   const names = await authorNames(
     db,
     rows.map((r) => r.authorId),
   );
-  return rows.map((r) => ({
+  const lines: Line[] = rows.map((r) => ({
     own: r.isOwn,
     author: r.authorId === null ? null : (names.get(r.authorId) ?? null),
     text: r.text,
   }));
+  return post?.text.trim() ? [{ own: true, author: null, text: post.text, post: true }, ...lines] : lines;
 }
 
 /** The chat's last messages, oldest first. */
@@ -103,6 +117,37 @@ export async function chatConversation(
   const names = await authorNames(db, [chat.authorId]);
   const customer = chat.authorId === null ? null : (names.get(chat.authorId) ?? null);
   return rows.reverse().map((r) => ({ own: r.isOwn, author: r.isOwn ? null : customer, text: r.text }));
+}
+
+/**
+ * The customer's earlier comments and reviews in the same space, outside this conversation, newest first —
+ * only on accounts the operator may see (the inbox scope: user-group limits hold in prompts too).
+ */
+export async function authorHistory(
+  db: Db,
+  actor: ServerActor,
+  spaceId: number,
+  authorId: number | null,
+  exceptItemId: number | null,
+): Promise<string[]> {
+  if (authorId === null) return [];
+  const scope = await scopeFor(db, actor, 'items.view');
+  const rows = await db
+    .select({ text: items.text, createdAt: items.createdAt })
+    .from(items)
+    .where(
+      and(
+        eq(items.spaceId, spaceId),
+        eq(items.authorId, authorId),
+        eq(items.isOwn, false),
+        eq(items.isDeleted, false),
+        exceptItemId === null ? undefined : ne(items.id, exceptItemId),
+        scopeCondition(scope, items.spaceId, items.objectId),
+      ),
+    )
+    .orderBy(desc(items.createdAt), desc(items.id))
+    .limit(AUTHOR_HISTORY_LIMIT);
+  return rows.filter((r) => r.text.trim()).map((r) => `${r.createdAt.toISOString().slice(0, 10)}: ${r.text}`);
 }
 
 export async function spaceTemplates(db: Db, spaceId: number, userId: number) {
@@ -154,7 +199,7 @@ export function transcript(conversation: Line[]): string {
     .filter((line) => line.text.trim())
     .map(
       (line) =>
-        `${line.own ? 'Operator' : `Customer${line.author ? ` (${line.author})` : ''}`}: ${line.text}`,
+        `${line.post ? 'Post' : line.own ? 'Operator' : `Customer${line.author ? ` (${line.author})` : ''}`}: ${line.text}`,
     )
     .join('\n');
   return `Conversation:\n${lines || '(empty)'}`;
@@ -166,8 +211,14 @@ export function buildPrompt(
   templates: { title: string; text: string }[],
   body: AiSuggestBody,
   ctx: PromptContext = { limit: null, locale: 'ru' },
+  history: string[] = [],
 ): ChatMessage[] {
-  const user = [transcript(conversation), TASKS[body.mode](body, ctx)];
+  const user = [transcript(conversation)];
+  if (history.length)
+    user.push(
+      `The same customer earlier, in other conversations (newest first):\n${history.map((h) => `- ${h}`).join('\n')}`,
+    );
+  user.push(TASKS[body.mode](body, ctx));
   if (AI_DRAFT_MODES.includes(body.mode)) user.push(`Draft:\n${body.text ?? ''}`);
   else if (body.mode === 'reply' && body.text?.trim())
     user.push(`The operator's draft so far:\n${body.text}`);
