@@ -252,4 +252,39 @@ describe('polling', () => {
       await p.close();
     }
   });
+
+  it('a button press that arrives by getUpdates is answered (answerCallbackQuery) and stored as the customer’s choice', async () => {
+    const p = await startTelegramWorld({ PROVIDER_UPDATES: 'polling', POLL_TIMEOUT_S: '1' });
+    const bot = newBot(p.tg);
+    const { account, row } = await connectBot(p, bot.token);
+    const manager = new PollingManager({ ...p.t.deps, db: p.t.deps.database.db }, `tg-cb-${Date.now()}`, {
+      spaceIds: [row.spaceId],
+    });
+    try {
+      const anna = customer();
+      const asked = p.tg.customerMessage(bot.token, { chat: privateChat(anna), from: anna, text: 'Оцените' });
+      await p.tg.deliver(bot.token, { message: asked });
+      await p.tg.deliver(bot.token, {
+        callback_query: { id: 'cq-polled-1', from: anna, message: asked, data: '5' },
+      });
+      await manager.scan();
+      await until(async () =>
+        p.tg.callsOf('answerCallbackQuery').some((c) => c.params.callback_query_id === 'cq-polled-1'),
+      );
+      const answered = p.tg.callsOf('answerCallbackQuery').filter((c) => c.token === bot.token);
+      expect(answered.map((c) => c.params.callback_query_id)).toEqual(['cq-polled-1']);
+      const texts = await until(async () => {
+        const res = await p.t.app.inject({ url: `/v1/chats?object_id=${account.id}`, headers: p.headers });
+        const chat = res.json().items[0] as { id: number } | undefined;
+        if (!chat) return null;
+        const list = await p.t.app.inject({ url: `/v1/chats/${chat.id}/messages`, headers: p.headers });
+        const got = (list.json().items as Array<{ text: string }>).map((m) => m.text);
+        return got.length >= 2 ? got : null;
+      });
+      expect(texts).toEqual(expect.arrayContaining(['Оцените', '5']));
+    } finally {
+      await manager.stop();
+      await p.close();
+    }
+  });
 });
