@@ -1,7 +1,8 @@
 // Issue 20 — the feedback forums' connect forms in the browser, against their emulators on 127.0.0.1:
 // UserEcho with the project's address (pasted as a whole URL) and an API token — a wrong token is refused
 // with UserEcho's own words, the right one connects and the forum's topic and comment are imported;
-// UseResponse with the site's host and an API key, a wrong key refused the same way.
+// UseResponse with the site's host and an API key, a wrong key refused the same way, the right one
+// connects; a UseResponse comment answered from the inbox becomes a comment in its topic.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { UserEchoEmulator } from '../../apps/server/src/providers/userecho/emulator';
@@ -58,11 +59,13 @@ describe('connectors: UserEcho and UseResponse through the UI', () => {
     await Promise.all([userecho?.close(), useresponse?.close(), smtp?.close()]);
   });
 
-  test('UserEcho: address and token, a wrong token explained, the forum imported; UseResponse: a wrong key explained', async () => {
+  test('UserEcho and UseResponse: a wrong key explained, then connected and imported; a UseResponse comment answered from the inbox', async () => {
     userecho.addSite('garden', 'ue-token-1');
     const topic = userecho.topic('garden', { header: 'Добавьте напоминания о поливе' });
     userecho.comment('garden', topic.id, 'Очень нужно весной');
     useresponse.addSite('feedback.garden.example', 'ur-key-1');
+    const idea = useresponse.topic('feedback.garden.example', { header: 'Тёмная тема' });
+    useresponse.comment('feedback.garden.example', idea.id, 'Поддерживаю тёмную тему');
 
     const context = await signedInContext(browser, tokens, {
       baseURL: app.url,
@@ -89,12 +92,29 @@ describe('connectors: UserEcho and UseResponse through the UI', () => {
       await form.getByTestId('connect-submit').click();
       await form.getByText('Invalid API key').waitFor();
       await screenshot(page, 'connectors-useresponse-form-ru-375');
+      await form.getByTestId('credential-api_key').fill('ur-key-1');
+      await form.getByTestId('connect-submit').click();
+      await waitForPath(page, '/settings/accounts/add/success');
 
       // The topic and its comment were imported on connect and show in the comments list.
       await page.setViewportSize({ width: 1381, height: 900 });
       await page.goto('/items');
       await page.getByText('Очень нужно весной').first().waitFor();
       await screenshot(page, 'connectors-forums-items-ru-1381');
+
+      // The UseResponse comment is answered from the inbox: the answer is a comment in its topic.
+      const row = page.getByTestId('item-row').filter({ hasText: 'Поддерживаю тёмную тему' });
+      await row.waitFor();
+      await row.getByTestId('row-link').click();
+      await page.getByTestId('item-page').waitFor();
+      await page.getByTestId('composer-text').fill('Спасибо, тёмная тема в планах');
+      await page.getByTestId('composer-send').click();
+      await expect
+        .poll(() => idea.comments.some((c) => c.text === 'Спасибо, тёмная тема в планах'), {
+          timeout: 45_000,
+          interval: 200,
+        })
+        .toBe(true);
     } finally {
       await context.close();
     }
