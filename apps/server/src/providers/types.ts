@@ -252,8 +252,7 @@ export interface Connector {
    */
   refuses?(
     credentials: Record<string, string>,
-    /** The item acted on: its id on the network, and whether the account wrote it (X deletes only those). */
-    call: { method: keyof Connector; item?: Pick<ItemRef, 'externalId'> & { isOwn?: boolean } },
+    call: { method: keyof Connector; item?: Pick<ItemRef, 'externalId'> },
   ): MessageKey | null;
   /**
    * The bytes of a file the network keeps behind the account's token: an attachment whose url is this

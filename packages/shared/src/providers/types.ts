@@ -129,6 +129,8 @@ export const providerEntrySchema = z
     /** Help text shown beside the connect form. */
     formHint: localizedText.optional(),
     connect: z.enum(CONNECT_KINDS),
+    /** `delete` works on the account's own posts only (X, Google Business Profile): not offered on customers'. */
+    deleteOwnOnly: z.boolean().optional(),
   })
   .superRefine((entry, ctx) => {
     const fail = (path: PropertyKey[], message: string) => ctx.addIssue({ code: 'custom', path, message });
@@ -157,6 +159,7 @@ export const providerEntrySchema = z
       fail(['reactions', 'items'], 'duplicate reaction value');
     }
     if (entry.actions.restore && !entry.actions.delete) fail(['actions', 'restore'], 'restore needs delete');
+    if (entry.deleteOwnOnly && !entry.actions.delete) fail(['deleteOwnOnly'], 'deleteOwnOnly needs delete');
     if (entry.actions.direct && (!entry.messages || entry.comments.length === 0)) {
       fail(['actions', 'direct'], 'direct replies to a comment by a private message');
     }

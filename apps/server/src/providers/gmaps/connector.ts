@@ -16,14 +16,7 @@ import {
   NETWORK,
   putReply,
 } from './client';
-import {
-  changedReviews,
-  isOwnReplyId,
-  ownReplyId,
-  pollReviews,
-  reviewEvents,
-  reviewIdOfReply,
-} from './polling';
+import { changedReviews, ownReplyId, pollReviews, reviewEvents, reviewIdOfReply } from './polling';
 
 // Google Business Profile (`gmaps`, PROVIDERS §6c): each location of the Google accounts a user manages
 // becomes an account (Google OAuth through /callback/gmaps, POST v1/gmaps/auth; scope business.manage).
@@ -132,11 +125,5 @@ export const gmapsConnector: Connector = {
   async deleteItem(ctx, item) {
     const { auth, location } = locationOf(ctx);
     await deleteReply(auth, location.name, reviewIdOfReply(item.externalId));
-  },
-
-  refuses(_credentials, call) {
-    if (call.method === 'deleteItem' && call.item && !isOwnReplyId(call.item.externalId))
-      return 'reply.notSupported';
-    return null;
   },
 };

@@ -126,12 +126,6 @@ export const twitterConnector: Connector = {
     else await userCall(auth, 'DELETE', `/2/users/${me}/likes/${encodeURIComponent(item.externalId)}`);
   },
 
-  /** X deletes the account's own posts only: a customer's post is refused up front (400), not queued. */
-  refuses(_credentials, call) {
-    if (call.method === 'deleteItem' && call.item?.isOwn === false) return 'reply.notSupported';
-    return null;
-  },
-
   /** Our own posts only (X deletes nothing else); a customer's post is refused before X is asked. */
   async deleteItem(ctx, item) {
     const auth = authOf(ctx);

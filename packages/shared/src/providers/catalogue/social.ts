@@ -134,6 +134,7 @@ export const socialNetworks = {
     upload: { message: 1, comment: 4 },
     reactions: null,
     connect: 'oauth',
+    deleteOwnOnly: true,
   },
 
   ok: {

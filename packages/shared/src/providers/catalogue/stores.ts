@@ -32,6 +32,7 @@ export const storesAndMaps = {
     upload: {},
     reactions: null,
     connect: 'oauth',
+    deleteOwnOnly: true,
   },
 
   googleplay: {

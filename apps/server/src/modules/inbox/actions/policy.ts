@@ -174,12 +174,14 @@ export function assertNetworkAllows(
   ) {
     throw new AppError(400, 'reply.notSupported', { errorType: 'not_supported' });
   }
+  // Networks that delete only the account's own posts (catalogue deleteOwnOnly): a customer's is refused here.
+  if (method === 'deleteItem' && getProvider(provider).deleteOwnOnly && account?.item?.isOwn === false)
+    throw new AppError(400, 'reply.notSupported', { errorType: 'not_supported' });
   if (account && connector.refuses) {
     const itemId = account.item?.externalId;
-    const isOwn = account.item?.isOwn;
     const refused = connector.refuses(openCredentials(account.sealer, account.object), {
       method,
-      ...(itemId ? { item: { externalId: itemId, ...(isOwn === undefined ? {} : { isOwn }) } } : {}),
+      ...(itemId ? { item: { externalId: itemId } } : {}),
     });
     if (refused)
       throw new AppError(400, refused, {

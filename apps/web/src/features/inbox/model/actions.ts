@@ -57,7 +57,13 @@ export function itemActions(item: InboxItem, entry: ProviderEntry | null, can: C
     inProgress: item.status === 'new' && mayWork,
     waiting: isOpen && item.status !== 'waiting' && mayWork,
     delay: isOpen && mayWork,
-    delete: isCustomer && !item.is_deleted && allows('delete') && can('items.delete'),
+    // X and Google Business Profile delete only the account's own posts: nothing to offer on a customer's.
+    delete:
+      isCustomer &&
+      !item.is_deleted &&
+      allows('delete') &&
+      entry?.deleteOwnOnly !== true &&
+      can('items.delete'),
     restore: isCustomer && item.is_deleted && allows('restore') && can('items.delete'),
     hide: isCustomer && !item.is_deleted && !item.is_hidden && allows('hide') && can('items.delete'),
     unhide: isCustomer && !item.is_deleted && item.is_hidden && allows('hide') && can('items.delete'),

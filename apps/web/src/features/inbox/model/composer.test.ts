@@ -120,6 +120,12 @@ describe('item actions: network AND role', () => {
     });
   });
 
+  it('X and Google Business Profile delete only the account’s own posts: no Delete on a customer’s', () => {
+    for (const provider of ['twitter', 'gmaps'] as const)
+      expect(itemActions(item, providerEntry(provider), canAs('moderator')).delete, provider).toBe(false);
+    expect(itemActions(item, providerEntry('youtube'), canAs('moderator')).delete).toBe(true);
+  });
+
   it('read-only and analyst see no actions', () => {
     expect(hasAnyAction(itemActions(item, providerEntry('sandbox'), canAs('read-only')))).toBe(false);
     expect(hasAnyAction(itemActions(item, providerEntry('sandbox'), canAs('analyst')))).toBe(false);
