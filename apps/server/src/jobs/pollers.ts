@@ -8,7 +8,7 @@ import type { Logger } from '../lib/logger';
 import { ingest } from '../modules/inbox/ingest';
 import { type IntakeFailure, isIntakeError, recordIntakeFailures } from '../modules/inbox/intake-errors';
 import { notifyAccountError } from '../modules/notifications/events';
-import { connectorContext, openCredentials, sealCredentials } from '../providers/context';
+import { connectorContext } from '../providers/context';
 import { getConnector } from '../providers/registry';
 import { ConnectorError, type ObjectRow, storedFailure } from '../providers/types';
 import type { EventBus } from '../realtime/bus';
@@ -159,13 +159,6 @@ export class PollingManager {
         }
         if (cursor !== object.pollCursor) {
           await this.deps.db.update(objects).set({ pollCursor: cursor }).where(eq(objects.id, objectId));
-        }
-        if (round.credentials) {
-          const merged = { ...openCredentials(this.deps.sealer, object), ...round.credentials };
-          await this.deps.db
-            .update(objects)
-            .set({ credentials: sealCredentials(this.deps.sealer, merged) })
-            .where(eq(objects.id, objectId));
         }
         // The network answers again; an intake error (events it sent that we could not store) stays
         // until an administrator dismisses it.

@@ -137,8 +137,6 @@ export interface PollResult {
   cursor: string | null;
   /** API quota units the round spent (networks with `polling.quota`). */
   units?: number;
-  /** Credentials the network renewed during the round (a refreshed token): merged into the stored ones. */
-  credentials?: Record<string, string>;
   /**
    * Networks polled on an interval (app stores, with hourly quotas) ask the polling manager to wait this
    * long before the next round; it adds jitter and keeps the account's lease meanwhile. Long polls omit it.

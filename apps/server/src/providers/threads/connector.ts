@@ -88,12 +88,13 @@ export const threadsConnector: Connector = {
   /** Nothing to subscribe to: replies are polled. */
   async activate() {},
 
-  /** A token refreshed during the round is stored (PollResult.credentials), so it outlives the process. */
+  /** A token refreshed during the round is stored (ConnectorContext.saveCredentials), so it outlives the process. */
   async poll(ctx, cursor) {
     const { auth, username } = profileOf(ctx);
     const start = new Date(ctx.object.createdAt.getTime() - START_OVERLAP_MS);
     const round = await pollReplies(auth, username, cursor, start, ctx.config.THREADS_POLL_S);
-    return auth.rotated ? { ...round, credentials: auth.rotated } : round;
+    if (auth.rotated) await ctx.saveCredentials?.({ ...ctx.credentials, ...auth.rotated });
+    return round;
   },
 
   importRecent(ctx, limit) {
