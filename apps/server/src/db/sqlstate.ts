@@ -12,6 +12,8 @@ export function sqlStateOf(error: unknown): string | undefined {
 }
 
 export const isDeadlock = (error: unknown) => sqlStateOf(error) === '40P01';
+/** A unique index refused the row (23505). */
+export const isUniqueViolation = (error: unknown) => sqlStateOf(error) === '23505';
 
 /**
  * The database refused the data itself, not the moment: a data exception (22: a character or value it

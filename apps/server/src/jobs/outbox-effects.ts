@@ -1,6 +1,7 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { authors, items, messages, objects, outbox } from '../db/schema';
+import { authors, chats, items, messages, objects, outbox } from '../db/schema';
+import { isUniqueViolation } from '../db/sqlstate';
 import { presentItems } from '../modules/inbox/actions/present';
 import { presentMessage } from '../modules/inbox/presenter';
 import { notifyReplyFailed } from '../modules/notifications/events';
@@ -101,7 +102,34 @@ export async function recordSuccess(deps: EffectDeps, row: OutboxRow, sent: Sent
         payload: { object_id: done.objectId, chat_id: removed[0]!.chatId, ids: removed.map((m) => m.id) },
         cause: SYSTEM,
       });
+    if (row.action === 'direct' && sent?.chatExternalId)
+      await rekeyChat(deps.db, messageId, sent.chatExternalId);
     await publishMessage(deps, messageId, row.objectId);
+  }
+}
+
+/**
+ * The network named the conversation anew (SentRef.chatExternalId): the message's chat takes that id, so
+ * the customer's answers in it land in this chat — unless another chat of the account has it already.
+ */
+async function rekeyChat(db: Db, messageId: number, chatExternalId: string) {
+  const [message] = await db
+    .select({ chatId: messages.chatId })
+    .from(messages)
+    .where(eq(messages.id, messageId));
+  if (!message) return;
+  const [chat] = await db.select().from(chats).where(eq(chats.id, message.chatId));
+  if (!chat || chat.externalId === chatExternalId) return;
+  const [taken] = await db
+    .select({ id: chats.id })
+    .from(chats)
+    .where(and(eq(chats.objectId, chat.objectId), eq(chats.externalId, chatExternalId)));
+  if (taken) return;
+  try {
+    await db.update(chats).set({ externalId: chatExternalId }).where(eq(chats.id, chat.id));
+  } catch (error) {
+    // The customer's answer created that chat in between (chats_external_key): it stays theirs.
+    if (!isUniqueViolation(error)) throw error;
   }
 }
 

@@ -68,6 +68,11 @@ export interface OutgoingButton {
 export interface SentRef {
   /** The network's id of what we wrote; null when the network gives none (a collector posts it later). */
   externalId: string | null;
+  /**
+   * A private message's conversation id on the network when it is not the id we addressed it by
+   * (Messenger: a private reply to a comment answers with the commenter's PSID): the chat takes it.
+   */
+  chatExternalId?: string;
 }
 
 export type ReactionTarget =

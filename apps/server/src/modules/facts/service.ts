@@ -9,6 +9,7 @@ import {
 import { and, asc, count, eq, inArray, max } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { authorFacts, customFacts } from '../../db/schema';
+import { isUniqueViolation } from '../../db/sqlstate';
 import { AppError, badRequest, notFound } from '../../http/errors';
 import { type AuditActor, audit, changedFields } from '../audit/record';
 
@@ -43,15 +44,8 @@ export async function getFact(db: Db, id: number): Promise<FactRow> {
   return row;
 }
 
-const nameTaken = () => badRequest('fact.name.taken', { fields: { name: 'fact.name.taken' } });
-
 /** A unique-name violation (the case-insensitive index) is the user's "name taken". */
-function isUniqueViolation(error: unknown): boolean {
-  const code =
-    (error as { code?: string; cause?: { code?: string } }).code ??
-    (error as { cause?: { code?: string } }).cause?.code;
-  return code === '23505';
-}
+const nameTaken = () => badRequest('fact.name.taken', { fields: { name: 'fact.name.taken' } });
 
 const uniqueOptions = (options: string[] | undefined) => [...new Set(options ?? [])];
 

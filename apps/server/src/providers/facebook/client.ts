@@ -123,13 +123,26 @@ export async function sendPageMessage(
   recipient: { id: string } | { comment_id: string },
   message: Record<string, unknown>,
 ) {
+  return (await sendPageMessageTo(auth, pageId, recipient, message)).id;
+}
+
+/**
+ * The same call, with who received it: a private reply (`{comment_id}`) answers with the commenter's
+ * page-scoped id (PSID), which is the conversation's id from then on — not the id the comment carried.
+ */
+export async function sendPageMessageTo(
+  auth: GraphAuth,
+  pageId: string,
+  recipient: { id: string } | { comment_id: string },
+  message: Record<string, unknown>,
+): Promise<{ id: string | null; recipientId: string | null }> {
   const answer = await graphCall<{ recipient_id?: string; message_id?: string }>(
     auth,
     'POST',
     `${encodeURIComponent(pageId)}/messages`,
     { body: { recipient, ...('id' in recipient ? { messaging_type: 'RESPONSE' } : {}), message } },
   );
-  return answer.message_id ?? null;
+  return { id: answer.message_id ?? null, recipientId: answer.recipient_id ?? null };
 }
 
 export async function recentPosts(auth: GraphAuth, pageId: string, limit: number): Promise<GraphPost[]> {

@@ -21,6 +21,7 @@ import {
   postComments,
   recentPosts,
   sendPageMessage,
+  sendPageMessageTo,
   setLike,
   subscribeApp,
   unsubscribeApp,
@@ -193,13 +194,14 @@ export const facebookConnector: Connector = {
   /** A private reply (§4a): one Messenger message to the comment's author, within 7 days. */
   async sendDirect(ctx, target, content) {
     try {
-      const id = await sendPageMessage(
+      const sent = await sendPageMessageTo(
         auth(ctx),
         pageIdOf(ctx),
         { comment_id: target.externalId },
         messageBody(content),
       );
-      return { externalId: id };
+      // Messenger's thread with the commenter is keyed by their PSID, not the comment's author id.
+      return { externalId: sent.id, ...(sent.recipientId ? { chatExternalId: sent.recipientId } : {}) };
     } catch (error) {
       if (error instanceof ConnectorError && error.kind === 'permanent' && !error.reason) {
         throw new ConnectorError('permanent', error.message, {

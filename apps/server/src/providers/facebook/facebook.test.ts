@@ -233,8 +233,8 @@ describe('Facebook Page', () => {
     expect(onNetwork?.from.id).toBe(page.id);
   });
 
-  it('moderation: hide and unhide, like, a private reply once, delete', async () => {
-    const { post: fbPost, id } = await connectPage();
+  it('moderation: hide and unhide, like, a private reply once (its chat continues in Messenger), delete', async () => {
+    const { page, post: fbPost, id } = await connectPage();
     const { comment } = await emu.comment(fbPost, {
       from: { id: '7300', name: 'Пётр' },
       message: 'Куплю оптом',
@@ -253,6 +253,21 @@ describe('Facebook Page', () => {
     expect(direct.statusCode, direct.body).toBe(200);
     await drain();
     expect(emu.network.sent.at(-1)).toMatchObject({ recipient: { comment_id: comment.id } });
+    // Facebook answers with the commenter's PSID: the chat takes it, so their Messenger answer joins it.
+    const [directRow] = await db().select().from(messages).where(eq(messages.id, direct.json().message.id));
+    const [chat] = await db().select().from(chats).where(eq(chats.id, directRow!.chatId));
+    expect(chat!.externalId).toBe('psid-of-7300');
+    await emu.message(page.id, 'psid-of-7300', 'Нужно 20 штук');
+    const thread = await db().select().from(messages).where(eq(messages.chatId, chat!.id));
+    expect(thread.map((m) => m.text)).toEqual(
+      expect.arrayContaining(['Напишите, сколько нужно', 'Нужно 20 штук']),
+    );
+    expect(
+      await db()
+        .select()
+        .from(chats)
+        .where(and(eq(chats.objectId, id), eq(chats.externalId, 'psid-of-7300'))),
+    ).toHaveLength(1);
     // Facebook takes one private reply per comment: the second fails with our reason, nothing is sent.
     const sentBefore = emu.network.sent.length;
     const again = await post(`/v1/items/${item.id}/direct`, { text: 'Ещё раз' });
