@@ -5,6 +5,7 @@ import {
   grantedPermissions,
   listPages,
   sendPageMessage,
+  sendPageMessageTo,
   subscribeApp,
 } from '../facebook/client';
 import { facebookAppWebhook, PAGE_FIELDS, parseDelivery } from '../facebook/connector';
@@ -174,13 +175,14 @@ export const instagramConnector: Connector = {
   /** A private reply: one Direct message to the commenter, within 7 days of the comment. */
   async sendDirect(ctx, target, content) {
     try {
-      const id = await sendPageMessage(
+      const sent = await sendPageMessageTo(
         auth(ctx),
         ids(ctx).pageId,
         { comment_id: target.externalId },
         { text: textOf(content) },
       );
-      return { externalId: id };
+      // The Direct thread is keyed by the commenter's Instagram-scoped id the answer names.
+      return { externalId: sent.id, ...(sent.recipientId ? { chatExternalId: sent.recipientId } : {}) };
     } catch (error) {
       if (error instanceof ConnectorError && error.kind === 'permanent' && !error.reason) {
         throw new ConnectorError('permanent', error.message, {

@@ -258,7 +258,9 @@ export class InstagramEmulator extends FacebookEmulator {
         }
       }
       this.sentDirect.push({ igId: account.id, recipient, text, mid });
-      send(200, { recipient_id: recipient.id ?? recipient.comment_id, message_id: mid });
+      // A private reply answers with the commenter's Instagram-scoped id, the Direct thread's id from then on.
+      const to = recipient.comment_id ? this.comments.get(recipient.comment_id)!.from.id : recipient.id;
+      send(200, { recipient_id: to, message_id: mid });
       return true;
     }
     if (account && node === account.id && edge === 'mentions' && method === 'POST') {

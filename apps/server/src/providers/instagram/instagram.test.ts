@@ -259,6 +259,10 @@ describe('Instagram', () => {
     expect(direct.statusCode, direct.body).toBe(200);
     await drain();
     expect(emu.sentDirect.at(-1)).toMatchObject({ recipient: { comment_id: comment.id } });
+    // The Direct thread is the commenter's (IGSID from the answer): one chat, keyed by it.
+    const [directRow] = await db().select().from(messages).where(eq(messages.id, direct.json().message.id));
+    const [chat] = await db().select().from(chats).where(eq(chats.id, directRow!.chatId));
+    expect(chat!.externalId).toBe('IGSID_6');
     const again = await post(`/v1/items/${item.id}/direct`, { text: 'Ещё раз' });
     await drain();
     const [second] = await db().select().from(messages).where(eq(messages.id, again.json().message.id));
