@@ -6,7 +6,7 @@ import { buildObject, commentEvent, messageEvent } from '../../../test/inbox-hel
 import type { Db } from '../../db/client';
 import { activity, authors, chats, inboxCounters, items, messages, posts } from '../../db/schema';
 import type { BusEvent } from '../../realtime/bus';
-import { ingest } from './ingest';
+import { INGEST_CHUNK, ingest } from './ingest';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -153,6 +153,28 @@ describe('ingest — items', () => {
     await ingest(deps(), object, [{ type: 'change', target: 'item', externalId: 'e-1', change: 'restored' }]);
     [row] = await t.deps.database.db.select().from(items).where(eq(items.objectId, object.id));
     expect(row).toMatchObject({ isDeleted: false, status: 'new' });
+  });
+});
+
+describe('ingest — a big round', () => {
+  it('stores events past one chunk in order, each once, with one refused event losing only itself', async () => {
+    const { object } = await setup();
+    const total = INGEST_CHUNK * 2 + 5;
+    const events: unknown[] = Array.from({ length: total }, (_, i) =>
+      commentEvent({
+        externalId: `big-${object.id}-${i}`,
+        author: { externalId: `big-author-${i % 50}`, name: `Author ${i % 50}` },
+        text: `Comment ${i}`,
+      }),
+    );
+    // An id of 2,000 characters is refused (validation): that event alone is left out, in the second chunk.
+    events[INGEST_CHUNK + 3] = commentEvent({ externalId: 'x'.repeat(2_000), text: 'too long an id' });
+    const result = await ingest(deps(), object, events);
+    expect(result.created).toBe(total - 1);
+    expect(result.invalid.map((i) => i.index)).toEqual([INGEST_CHUNK + 3]);
+    const again = await ingest(deps(), object, events.slice(0, INGEST_CHUNK + 1));
+    expect(again).toMatchObject({ created: 0, duplicates: INGEST_CHUNK + 1 });
+    expect(await counters(object.id)).toEqual({ 'items:new': total - 1 });
   });
 });
 

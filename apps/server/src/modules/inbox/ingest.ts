@@ -20,6 +20,9 @@ import { presentItems } from './read-present';
 
 export type ObjectRow = typeof objects.$inferSelect;
 
+/** Events stored in one transaction at most (see ingest()). */
+export const INGEST_CHUNK = 1_000;
+
 export interface IngestResult {
   created: number;
   duplicates: number;
@@ -88,27 +91,32 @@ export async function ingest(
   });
 
   const refused: IntakeFailure[] = [];
-  try {
-    merge(result, await storeBatch(deps, object, parsed, opts));
-  } catch (error) {
-    if (!isDataRefusal(error)) throw error;
-    // Which event the database refused is not said: each goes on its own, so only that one is lost.
-    for (const one of parsed) {
-      const oneError =
-        parsed.length === 1
-          ? error
-          : await storeBatch(deps, object, [one], opts).then(
-              (part) => void merge(result, part),
-              (e: unknown) => e ?? new Error('ingest failed'),
-            );
-      if (oneError === undefined) continue;
-      if (!isDataRefusal(oneError)) throw oneError;
-      const failure = { index: one.index, error: `not stored: ${refusalMessage(oneError)}` };
-      result.invalid.push(failure);
-      refused.push({ ...failure, event: one.event });
+  // A big poll round (YouTube: up to 20,000 threads) is stored a chunk at a time, in order: one statement
+  // per chunk stays within the driver's parameter handling, and a refusal isolates events of its chunk only.
+  for (let start = 0; start < parsed.length; start += INGEST_CHUNK) {
+    const chunk = parsed.slice(start, start + INGEST_CHUNK);
+    try {
+      merge(result, await storeBatch(deps, object, chunk, opts));
+    } catch (error) {
+      if (!isDataRefusal(error)) throw error;
+      // Which event the database refused is not said: each goes on its own, so only that one is lost.
+      for (const one of chunk) {
+        const oneError =
+          chunk.length === 1
+            ? error
+            : await storeBatch(deps, object, [one], opts).then(
+                (part) => void merge(result, part),
+                (e: unknown) => e ?? new Error('ingest failed'),
+              );
+        if (oneError === undefined) continue;
+        if (!isDataRefusal(oneError)) throw oneError;
+        const failure = { index: one.index, error: `not stored: ${refusalMessage(oneError)}` };
+        result.invalid.push(failure);
+        refused.push({ ...failure, event: one.event });
+      }
     }
-    result.invalid.sort((a, b) => a.index - b.index);
   }
+  result.invalid.sort((a, b) => a.index - b.index);
   const unstored = opts.sendsInvalidBack
     ? refused
     : result.invalid.map((i) => refused.find((r) => r.index === i.index) ?? { ...i, event: events[i.index] });
