@@ -19,8 +19,13 @@ export async function registerWebhookRoutes(app: FastifyInstance, deps: AppDeps)
   // A burst of webhooks for one account should not read its row each time: a few seconds' cache,
   // dropped when the account changes on any node.
   const cache = new Map<number, { row: typeof objects.$inferSelect; until: number }>();
+  // The app-wide callback's accounts by network and external ids (Meta: a Page per entry), kept as briefly.
+  const appCache = new Map<string, { rows: Array<typeof objects.$inferSelect>; until: number }>();
   const forget = deps.bus.subscribe((event) => {
-    if (event.type.startsWith('objects.')) cache.clear();
+    if (event.type.startsWith('objects.')) {
+      cache.clear();
+      appCache.clear();
+    }
   });
   app.addHook('onClose', async () => forget());
   const loadObject = async (id: number, provider: string) => {
@@ -88,6 +93,21 @@ export async function registerWebhookRoutes(app: FastifyInstance, deps: AppDeps)
       }
     };
 
+    const appAccounts = async (owner: string, accounts: string[]) => {
+      const key = `${owner}|${[...new Set(accounts)].sort().join(',')}`;
+      const hit = appCache.get(key);
+      if (hit && hit.until > Date.now()) return hit.rows;
+      const rows = await deps.database.db
+        .select()
+        .from(objects)
+        .where(
+          and(eq(objects.provider, owner), eq(objects.isActive, true), inArray(objects.externalId, accounts)),
+        );
+      if (appCache.size >= 10_000) appCache.clear();
+      appCache.set(key, { rows, until: Date.now() + 5_000 });
+      return rows;
+    };
+
     /** One callback for the whole app (Meta): verified once, then handed to each account it concerns. */
     const handleApp = async (req: FastifyRequest, reply: FastifyReply) => {
       const { provider } = req.params as { provider: string };
@@ -102,16 +122,7 @@ export async function registerWebhookRoutes(app: FastifyInstance, deps: AppDeps)
         const rows =
           !target?.handleWebhook || routed.accounts.length === 0
             ? []
-            : await deps.database.db
-                .select()
-                .from(objects)
-                .where(
-                  and(
-                    eq(objects.provider, owner),
-                    eq(objects.isActive, true),
-                    inArray(objects.externalId, routed.accounts),
-                  ),
-                );
+            : await appAccounts(owner, routed.accounts);
         for (const object of rows) {
           const result = await target!.handleWebhook!(
             connectorContext({ ...deps, db: deps.database.db }, object),
