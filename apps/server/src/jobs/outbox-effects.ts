@@ -118,17 +118,13 @@ async function rekeyChat(db: Db, messageId: number, chatExternalId: string) {
     .from(messages)
     .where(eq(messages.id, messageId));
   if (!message) return;
-  const [chat] = await db.select().from(chats).where(eq(chats.id, message.chatId));
-  if (!chat || chat.externalId === chatExternalId) return;
-  const [taken] = await db
-    .select({ id: chats.id })
-    .from(chats)
-    .where(and(eq(chats.objectId, chat.objectId), eq(chats.externalId, chatExternalId)));
-  if (taken) return;
   try {
-    await db.update(chats).set({ externalId: chatExternalId }).where(eq(chats.id, chat.id));
+    await db
+      .update(chats)
+      .set({ externalId: chatExternalId })
+      .where(and(eq(chats.id, message.chatId), ne(chats.externalId, chatExternalId)));
   } catch (error) {
-    // The customer's answer created that chat in between (chats_external_key): it stays theirs.
+    // Another chat of the account has that id already (chats_external_key): it stays theirs.
     if (!isUniqueViolation(error)) throw error;
   }
 }

@@ -5,7 +5,6 @@ import {
   grantedPermissions,
   listPages,
   sendPageMessage,
-  sendPageMessageTo,
   subscribeApp,
 } from '../facebook/client';
 import { facebookAppWebhook, PAGE_FIELDS, parseDelivery } from '../facebook/connector';
@@ -175,14 +174,15 @@ export const instagramConnector: Connector = {
   /** A private reply: one Direct message to the commenter, within 7 days of the comment. */
   async sendDirect(ctx, target, content) {
     try {
-      const sent = await sendPageMessageTo(
+      // Instagram's comment author id is the Instagram-scoped id its Direct thread is keyed by: unlike a
+      // Facebook private reply, nothing to re-key.
+      const id = await sendPageMessage(
         auth(ctx),
         ids(ctx).pageId,
         { comment_id: target.externalId },
         { text: textOf(content) },
       );
-      // The Direct thread is keyed by the commenter's Instagram-scoped id the answer names.
-      return { externalId: sent.id, ...(sent.recipientId ? { chatExternalId: sent.recipientId } : {}) };
+      return { externalId: id };
     } catch (error) {
       if (error instanceof ConnectorError && error.kind === 'permanent' && !error.reason) {
         throw new ConnectorError('permanent', error.message, {

@@ -259,7 +259,7 @@ describe('Instagram', () => {
     expect(direct.statusCode, direct.body).toBe(200);
     await drain();
     expect(emu.sentDirect.at(-1)).toMatchObject({ recipient: { comment_id: comment.id } });
-    // The Direct thread is the commenter's (IGSID from the answer): one chat, keyed by it.
+    // The Direct thread is the commenter's: the chat is keyed by their Instagram-scoped id.
     const [directRow] = await db().select().from(messages).where(eq(messages.id, direct.json().message.id));
     const [chat] = await db().select().from(chats).where(eq(chats.id, directRow!.chatId));
     expect(chat!.externalId).toBe('IGSID_6');
