@@ -96,3 +96,19 @@ export async function createConfirmedUser(
   });
   return { ...user, tokens: confirmed.token };
 }
+
+/**
+ * A fixed-offset zone (Etc/GMT±N) where it is about noon now. Statistics count "today" in the space's
+ * zone; a test that seeds items and then reads `preset=today` fails if the space's midnight falls in
+ * between (Europe/Moscow's midnight is 21:00 UTC). Give the space this zone and "today" holds for hours.
+ */
+export function noonTimeZone(now = new Date()): string {
+  const offset = 12 - now.getUTCHours(); // −11 … +12: every value is a valid Etc zone
+  // Etc zones carry the POSIX sign: UTC+3 is Etc/GMT-3.
+  return offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
+}
+
+/** Puts a space in {@link noonTimeZone}: "today" in its statistics cannot cross midnight during a test. */
+export async function moveSpaceToNoon(baseUrl: string, token: string, spaceId: number): Promise<void> {
+  await apiOk(baseUrl, 'PUT', `/v1/spaces/${spaceId}`, { token, body: { timezone: noonTimeZone() } });
+}

@@ -6,6 +6,8 @@ export {
   apiRequest,
   type ConfirmedUser,
   createConfirmedUser,
+  moveSpaceToNoon,
+  noonTimeZone,
   webClient,
 } from './api';
 export {

@@ -12,6 +12,7 @@ import {
   type ConfirmedUser,
   createConfirmedUser,
   launchBrowser,
+  moveSpaceToNoon,
   type SmtpHandle,
   screenshot,
   signedInContext,
@@ -58,6 +59,8 @@ describe('business hours', () => {
     expect(delay).toBeGreaterThanOrEqual(1);
     const config = await apiOk<{ spaces: { id: number }[] }>(app.url, 'GET', '/v1/config', { token });
     spaceId = config.spaces[0]!.id;
+    // "today" must not cross the space's midnight between seeding and reading (harness noonTimeZone).
+    await moveSpaceToNoon(app.url, token, spaceId);
     const context = await signedInContext(browser, owner.tokens, { baseURL: app.url });
     page = await context.newPage();
   });

@@ -12,6 +12,7 @@ import {
   type ConfirmedUser,
   createConfirmedUser,
   launchBrowser,
+  moveSpaceToNoon,
   type SmtpHandle,
   screenshot,
   signedInContext,
@@ -50,6 +51,8 @@ describe('analytics', () => {
     await customer('reviews', { author_name: 'Иван Гость', text: 'Вкусно', rating: 5 });
     const config = await apiOk<{ spaces: { id: number }[] }>(app.url, 'GET', '/v1/config', { token });
     const spaceId = config.spaces[0]!.id;
+    // "today" must not cross the space's midnight between seeding and reading (harness noonTimeZone).
+    await moveSpaceToNoon(app.url, token, spaceId);
     // The analytics section is a space feature; a round-the-clock schedule gives business-hours figures.
     await apiOk(app.url, 'PUT', `/v1/spaces/${spaceId}/features`, {
       token,

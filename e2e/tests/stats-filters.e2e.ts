@@ -11,6 +11,7 @@ import {
   type ConfirmedUser,
   createConfirmedUser,
   launchBrowser,
+  moveSpaceToNoon,
   type SmtpHandle,
   screenshot,
   signedInContext,
@@ -44,6 +45,8 @@ describe('statistics filters', () => {
     for (const text of COMMENTS) await customer('comments', { author_name: 'Ольга Покупатель', text });
     await customer('reviews', { author_name: 'Иван Гость', text: 'Вкусно', rating: 5 });
     const config = await apiOk<{ spaces: { id: number }[] }>(app.url, 'GET', '/v1/config', { token });
+    // "today" must not cross the space's midnight between seeding and reading (harness noonTimeZone).
+    await moveSpaceToNoon(app.url, token, config.spaces[0]!.id);
     const tag = await apiOk<{ id: number }>(app.url, 'POST', '/v1/tags', {
       token,
       body: { name: 'Доставка', space_id: config.spaces[0]!.id },

@@ -15,6 +15,7 @@ import {
   type ConfirmedUser,
   createConfirmedUser,
   launchBrowser,
+  moveSpaceToNoon,
   type SmtpHandle,
   screenshot,
   signedInContext,
@@ -71,6 +72,8 @@ describe('statistics', () => {
     // A break and back: the status history the statuses and working-hours tabs count (the trial tariff has
     // no working-hours schedule, so no slots).
     const spaceId = config.spaces[0]!.id;
+    // "today" must not cross the space's midnight between seeding and reading (harness noonTimeZone).
+    await moveSpaceToNoon(app.url, owner.tokens.access_token, spaceId);
     const statuses = await apiOk<{ items: { id: number; space_id: number; position: number }[] }>(
       app.url,
       'GET',
