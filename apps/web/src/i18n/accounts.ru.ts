@@ -80,6 +80,12 @@ export const accountsRu = {
   notFound: 'Аккаунт не найден',
   back: 'Назад',
   connectVia: 'Подключить через {{name}}',
+  loginFacebook: 'Войти через Facebook',
+  loginFacebookHint:
+    'Для бизнес-аккаунта или аккаунта автора, связанного со страницей Facebook, которой вы управляете: выберите страницу в окне Facebook.',
+  loginInstagram: 'Войти через Instagram',
+  loginInstagramHint:
+    'Для бизнес-аккаунта или аккаунта автора без страницы Facebook: войдите в сам Instagram и разрешите доступ к комментариям и сообщениям.',
   connectCheck: 'Мы проверим данные у {{name}} и только потом сохраним аккаунт.',
   oauthHint: 'Откроется окно {{name}}: войдите и разрешите доступ — аккаунт подключится сам.',
   oauthHintVk:
