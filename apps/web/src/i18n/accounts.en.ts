@@ -79,6 +79,8 @@ export const accountsEn: InboxDictionary<typeof accountsRu> = {
   notFound: 'Account not found',
   back: 'Back',
   connectVia: 'Connect via {{name}}',
+  oauthHintLogins:
+    'There are two ways to connect {{name}}: pick the one that fits your account, sign in and allow access in the window that opens.',
   loginFacebook: 'Sign in with Facebook',
   loginFacebookHint:
     'For an Instagram business or creator account linked to a Facebook Page you manage: choose the Page in the Facebook window.',

@@ -286,6 +286,7 @@ export function ConnectModal({
 function introText(entry: ProviderEntry, how: ConnectableProvider, t: InboxT, locale: 'ru' | 'en'): string {
   if (entry.connect === 'none') return t('accounts.connectSandbox');
   if (how.oauth && (OAUTH_CALLBACK_FIELDS[entry.id]?.length ?? 0) > 0) return t('accounts.oauthHintVk');
+  if (how.oauth && (how.logins?.length ?? 0) > 1) return t('accounts.oauthHintLogins', { name: entry.name });
   if (how.oauth) return t('accounts.oauthHint', { name: entry.name });
   if (how.fields) {
     // The fields carry their own hints; the catalogue's form hint would repeat them.
