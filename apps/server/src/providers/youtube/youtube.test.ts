@@ -153,7 +153,7 @@ describe('YouTube', () => {
       expect(heldRow.isHidden).toBe(true);
       const shown = await bed.inject('GET', `/v1/items/${heldRow.id}`);
       expect(shown.statusCode, shown.body).toBe(200);
-      expect(shown.json().item?.is_hidden ?? shown.json().is_hidden).toBe(true);
+      expect(shown.json().item.is_hidden).toBe(true);
 
       // The operator publishes it: YouTube publishes it, and it is an ordinary comment here.
       const res = await bed.inject('POST', `/v1/items/${heldRow.id}/unhide`);
