@@ -88,6 +88,12 @@ function ids(ctx: ConnectorContext): { igId: string; sender: string } {
 const signingSecret = (ctx: Pick<ConnectorContext, 'config' | 'credentials'>) =>
   (isIgLogin(ctx.credentials) ? ctx.config.INSTAGRAM_APP_SECRET : ctx.config.FACEBOOK_CLIENT_SECRET) ?? '';
 
+/** The ways to sign in this server offers, the Facebook login first; without `login` the first is taken. */
+const loginsOf = (config: ConnectorContext['config']) => [
+  ...(config.FACEBOOK_CLIENT_ID && config.FACEBOOK_CLIENT_SECRET ? [LOGIN_FACEBOOK] : []),
+  ...(igLoginConfigured(config) ? [LOGIN_INSTAGRAM] : []),
+];
+
 /** Instagram Login's webhook fields (the Page's fields do the same for the Facebook login). */
 const IG_LOGIN_FIELDS = ['comments', 'messages'];
 
@@ -154,12 +160,9 @@ export const instagramConnector: Connector = {
     configured: (config) =>
       Boolean(config.FACEBOOK_CLIENT_ID && config.FACEBOOK_CLIENT_SECRET) || igLoginConfigured(config),
     /** Through Facebook (a Page linked to the account) and Instagram Login, as this server has the apps. */
-    logins: (config) => [
-      ...(config.FACEBOOK_CLIENT_ID && config.FACEBOOK_CLIENT_SECRET ? [LOGIN_FACEBOOK] : []),
-      ...(igLoginConfigured(config) ? [LOGIN_INSTAGRAM] : []),
-    ],
+    logins: loginsOf,
     authorizeUrl(config, { redirectUri, state, login }) {
-      if (login === LOGIN_INSTAGRAM || (!login && !config.FACEBOOK_CLIENT_ID && igLoginConfigured(config)))
+      if ((login ?? loginsOf(config)[0]) === LOGIN_INSTAGRAM)
         return igLoginAuthorizeUrl(config, { redirectUri, state });
       const url = new URL(
         `${config.FACEBOOK_OAUTH_URL.replace(/\/+$/, '')}/${config.FACEBOOK_API_VERSION}/dialog/oauth`,
@@ -172,10 +175,7 @@ export const instagramConnector: Connector = {
       return url.toString();
     },
     async exchange(ctx, { code, redirectUri, login }) {
-      if (
-        login === LOGIN_INSTAGRAM ||
-        (!login && !ctx.config.FACEBOOK_CLIENT_ID && igLoginConfigured(ctx.config))
-      )
+      if ((login ?? loginsOf(ctx.config)[0]) === LOGIN_INSTAGRAM)
         return igLoginExchange(ctx, { code, redirectUri });
       const userToken = await exchangeCode(ctx, { code, redirectUri });
       const granted = await grantedPermissions(igAuth(ctx, userToken));

@@ -212,6 +212,22 @@ describe('Instagram Login', () => {
     expect(emu.callsTo('POST', `/ig-graph/v21.0/${account.id}/messages`)).toHaveLength(1);
   });
 
+  it('a revoked token fails the reply and becomes the account’s error', async () => {
+    const { account, media, id } = await connect();
+    const { comment } = await emu.igComment(media, {
+      from: { id: 'IGSID_9', username: 'yan' },
+      text: 'Цена?',
+    });
+    const item = (await itemBy(id, comment.id))!;
+    emu.login.revoke(account.id);
+    const res = await post(`/v1/items/${item.id}/reply`, { text: '3000 ₽' });
+    expect(res.statusCode, res.body).toBe(200);
+    await drain();
+    expect(decodeFailure((await row(id)).error ?? '')?.key).toBe('failure.auth');
+    const errors = await t.app.inject({ url: '/v1/errors', headers });
+    expect(errors.json().items.map((e: { id: number }) => e.id)).toContain(id);
+  });
+
   it('the 60-day token is renewed in its last week; a revoked one becomes the account’s error', async () => {
     // A space of its own: the job's pass over it sees only this account.
     const admin = await buildWorkspace(t);

@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import { AppError } from '../../http/errors';
-import { type GraphAuth, graphCall, graphFailure } from '../facebook/meta';
+import { type GraphAuth, graphCall } from '../facebook/meta';
 import { ConnectorError, type VerifiedAccount, type VerifyContext } from '../types';
 import { NETWORK } from './client';
 
@@ -178,20 +178,9 @@ export async function renewedToken(
   if (Number.isFinite(expires) && expires - now.getTime() > RENEW_BEFORE_MS) return null;
   if (Number.isFinite(renewed) && now.getTime() - renewed < RENEW_MIN_AGE_MS) return null;
   const app: GraphAuth = { base: root(ctx.config), fetch: ctx.fetch, accessToken: '', network: NETWORK };
-  try {
-    const long = await graphCall<LongToken>(app, 'GET', 'refresh_access_token', {
-      query: { grant_type: 'ig_refresh_token', access_token: credentials.access_token ?? '' },
-    });
-    return { ...credentials, ...tokenCredentials(now, long) };
-  } catch (error) {
-    // An expired token cannot be renewed: like a revoked one, an administrator must sign in again.
-    if (
-      error instanceof ConnectorError &&
-      error.kind === 'permanent' &&
-      Number.isFinite(expires) &&
-      expires <= now.getTime()
-    )
-      throw graphFailure(NETWORK, 401, { error: { code: 190, message: error.message } });
-    throw error;
-  }
+  // A revoked or expired token is Graph's code 190: graphCall makes it an `auth` failure.
+  const long = await graphCall<LongToken>(app, 'GET', 'refresh_access_token', {
+    query: { grant_type: 'ig_refresh_token', access_token: credentials.access_token ?? '' },
+  });
+  return { ...credentials, ...tokenCredentials(now, long) };
 }
