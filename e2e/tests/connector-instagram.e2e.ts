@@ -2,7 +2,9 @@
 // administrator opens settings/accounts/add, Instagram is connectable (no "coming soon"), the OAuth popup
 // shows Facebook's dialog (the emulator's). A Page without a linked Instagram account is explained on the
 // form; the Page with one connects its account. A customer's comment, pushed signed with
-// `object: "instagram"` to the Meta app's one callback, appears live in Comments.
+// `object: "instagram"` to the Meta app's one callback, appears live in Comments. The same screen offers
+// Instagram Login (no Facebook Page): Instagram's own window, and a comment signed with the Instagram app
+// secret to the Instagram product's callback appears live too.
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { InstagramEmulator } from '../../apps/server/src/providers/instagram/emulator';
@@ -23,7 +25,7 @@ import {
 const DESKTOP = { width: 1381, height: 900 };
 const VERIFY = 'e2e-ig-verify';
 
-describe('connector: Instagram through Facebook’s dialog', () => {
+describe('connector: Instagram through Facebook’s dialog and Instagram Login', () => {
   let smtp: SmtpHandle;
   let app: AppHandle;
   let browser: BrowserHandle;
@@ -68,7 +70,9 @@ describe('connector: Instagram through Facebook’s dialog', () => {
       await card.click();
       const form = page.locator('[data-testid="connect-form"][data-provider="instagram"]');
       await form.waitFor();
-      const button = form.getByTestId('connect-oauth');
+      // Both ways are offered, each explained.
+      await form.getByTestId('connect-logins').getByText('без страницы Facebook', { exact: false }).waitFor();
+      const button = form.getByTestId('connect-oauth-facebook');
 
       // Only a Page without a linked account: the form says what to do.
       ig.network.userPages = [bare.id];
@@ -102,6 +106,47 @@ describe('connector: Instagram through Facebook’s dialog', () => {
       expect(pushed.status).toBe(200);
       await page.getByTestId('item-row').filter({ hasText: text }).waitFor({ timeout: 20_000 });
       await screenshot(page, 'connector-instagram-items-1381');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('Instagram Login: Instagram’s window, the account connects without a Page, a comment appears live', async () => {
+    const owner = await createConfirmedUser(app.url, smtp, { name: 'Олег Админ', company: 'Ателье' });
+    const suffix = String(randomInt(1000, 9999));
+    const account = ig.addLoginAccount(`atelier_${suffix}`);
+    const media = ig.addMedia(account, 'Платье недели');
+    ig.login.consent = 'ask';
+    const context = await signedInContext(browser, owner.tokens, {
+      baseURL: app.url,
+      locale: 'ru-RU',
+      viewport: DESKTOP,
+    });
+    try {
+      const page = await context.newPage();
+      await page.goto('/settings/accounts/add');
+      await page.getByTestId('providers-ready').waitFor();
+      await page.getByTestId('connect-instagram').click();
+      const form = page.locator('[data-testid="connect-form"][data-provider="instagram"]');
+      await form.waitFor();
+      await screenshot(page, 'connector-instagram-logins-1381');
+      const opened = page.waitForEvent('popup');
+      await form.getByTestId('connect-oauth-instagram').click();
+      const popup = await opened;
+      await popup.getByTestId('ig-allow').click();
+      await popup.waitForEvent('close', { timeout: 20_000 });
+      await waitForPath(page, '/settings/accounts/add/success');
+      await page.getByTestId('connect-success').getByText(account.username).first().waitFor();
+
+      // Instagram Login's deliveries come to the Instagram product's callback, signed with its secret.
+      expect((await ig.subscribe(`${app.url}/v1/webhooks/instagram/app`, VERIFY)).verified).toBe(true);
+      await page.goto('/items');
+      await waitForTitle(page, 'Комментарии — Otklik');
+      const text = 'Есть размер S?';
+      const pushed = await ig.igComment(media, { from: { id: 'IGSID_e2e_login', username: 'kira' }, text });
+      expect(pushed.status).toBe(200);
+      await page.getByTestId('item-row').filter({ hasText: text }).waitFor({ timeout: 20_000 });
+      await screenshot(page, 'connector-instagram-login-items-1381');
     } finally {
       await context.close();
     }

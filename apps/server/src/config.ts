@@ -115,6 +115,16 @@ const envSchema = z.object({
   FACEBOOK_API_VERSION: z.string().default('v21.0'),
   /** What Meta's app dashboard sends as hub.verify_token when the Page webhook callback is saved. */
   FACEBOOK_VERIFY_TOKEN: z.string().optional(),
+  /**
+   * Instagram API with Instagram Login (professional accounts without a Facebook Page): the Instagram
+   * app id and secret from the Meta app dashboard (Instagram → API setup with Instagram login); the
+   * secret also signs that product's webhooks. Without them only the Facebook login is offered.
+   */
+  INSTAGRAM_APP_ID: z.string().optional(),
+  INSTAGRAM_APP_SECRET: z.string().optional(),
+  INSTAGRAM_OAUTH_URL: z.string().url().default('https://www.instagram.com'),
+  INSTAGRAM_TOKEN_URL: z.string().url().default('https://api.instagram.com'),
+  INSTAGRAM_GRAPH_URL: z.string().url().default('https://graph.instagram.com'),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   GOOGLE_OAUTH_URL: z.string().url().default('https://accounts.google.com'),

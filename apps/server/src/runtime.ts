@@ -17,6 +17,7 @@ import { RulesWorker } from './jobs/rules-worker';
 import { SpaceExpiryJob } from './jobs/space-expiry';
 import { StatsExportsJob } from './jobs/stats-exports';
 import { StatsReportsJob } from './jobs/stats-reports';
+import { TokenRefreshJob } from './jobs/token-refresh';
 import { WebhookWorker } from './jobs/webhook-worker';
 import { YouscanImportJob } from './jobs/youscan-import';
 import { Sealer } from './lib/crypto';
@@ -133,6 +134,8 @@ export async function createRuntime(
     cleanups.push(() => qaSampling.stop());
     const hdeSync = new HdeSyncJob({ db: database.db, sealer: deps.sealer, log });
     cleanups.push(() => hdeSync.stop());
+    const tokenRefresh = new TokenRefreshJob({ db: database.db, bus, sealer: deps.sealer, config, log });
+    cleanups.push(() => tokenRefresh.stop());
     const youscanImport = new YouscanImportJob({
       db: database.db,
       bus,
@@ -200,6 +203,7 @@ export async function createRuntime(
       issuesDue.start();
       qaSampling.start();
       hdeSync.start();
+      tokenRefresh.start();
       youscanImport.start();
       monitoringFeeds.start();
       rulesWorker.start();

@@ -24,6 +24,8 @@ interface ConnectState {
   spaceId: number;
   redirectUri: string;
   expiresAt: number;
+  /** Which way of signing in (Connector.oauth.logins), when the network has more than one. */
+  login?: string;
 }
 
 /**
@@ -77,6 +79,8 @@ export async function registerOAuthConnectRoutes(
         querystring: z.object({
           redirect_uri: z.string().url(),
           space_id: z.coerce.number().int().optional(),
+          /** Instagram: `facebook` (the default) or `instagram` (Instagram Login). */
+          login: z.string().max(32).optional(),
         }),
       },
     },
@@ -85,16 +89,22 @@ export async function registerOAuthConnectRoutes(
       checkRedirect(provider, req.query.redirect_uri);
       const actor = await loadActor(db, req.auth!.user);
       const spaceId = spaceForNewAccount(actor, req.query.space_id);
+      const login = req.query.login;
+      if (login !== undefined && !(oauth.logins?.(deps.config) ?? []).includes(login))
+        throw new AppError(400, 'account.notAvailable', { errorType: 'not_available' });
       const state: ConnectState = {
         provider,
         userId: actor.userId,
         spaceId,
         redirectUri: req.query.redirect_uri,
         expiresAt: Date.now() + STATE_TTL_MS,
+        ...(login ? { login } : {}),
       };
       const sealed = deps.sealer.seal(JSON.stringify(state));
       // The popup is opened by the web app, which needs the address, not a redirect (it sends a bearer).
-      return { url: oauth.authorizeUrl(deps.config, { redirectUri: req.query.redirect_uri, state: sealed }) };
+      return {
+        url: oauth.authorizeUrl(deps.config, { redirectUri: req.query.redirect_uri, state: sealed, login }),
+      };
     },
   );
 
@@ -133,6 +143,7 @@ export async function registerOAuthConnectRoutes(
             code: req.body.code,
             redirectUri: req.body.redirect_uri,
             state: req.body.state,
+            login: state.login,
           },
         );
       } catch (error) {

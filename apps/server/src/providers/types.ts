@@ -176,13 +176,24 @@ export interface Connector {
   oauth?: {
     /** Whether this instance has the app credentials the flow needs (client id and secret). */
     configured(config: Config): boolean;
-    authorizeUrl(config: Config, opts: { redirectUri: string; state: string }): string;
+    /**
+     * Networks with more than one way to sign in (Instagram: through Facebook, or Instagram Login):
+     * the ways this instance offers, the first being the default. `login` below is one of them.
+     */
+    logins?(config: Config): string[];
+    authorizeUrl(config: Config, opts: { redirectUri: string; state: string; login?: string }): string;
     exchange(
       ctx: VerifyContext,
       /** `state`: the sealed state the popup came back with (X derives its PKCE verifier from it). */
-      opts: { code: string; redirectUri: string; state?: string },
+      opts: { code: string; redirectUri: string; state?: string; login?: string },
     ): Promise<VerifiedAccount>;
   };
+  /**
+   * Renews the account's token before it expires (Instagram Login: 60-day tokens), storing the new one
+   * through `ctx.saveCredentials`; jobs/token-refresh.ts calls it. A refused renewal throws an `auth`
+   * ConnectorError, which becomes the account's error.
+   */
+  renewToken?(ctx: ConnectorContext): Promise<void>;
   /**
    * After the account is stored: subscribe to the network's updates (set the webhook with its secret,
    * or clear it for polling). Called again when the account is reconnected.

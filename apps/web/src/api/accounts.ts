@@ -65,6 +65,8 @@ export interface ConnectableProvider {
   fields: boolean;
   /** The network's OAuth popup is set up on this server. */
   oauth: boolean;
+  /** Networks with more than one way to sign in (Instagram: `facebook`, `instagram`): those offered here. */
+  logins?: string[];
 }
 
 /** What this server can connect (the add-account screen offers these; the rest are "coming soon"). */
@@ -120,8 +122,10 @@ export const useReconnectAccount = () =>
   );
 
 /** The network's authorization address for the connect popup (GET /v1/{provider}/auth/start). */
-export const startAccountOAuth = (provider: string, query: { redirect_uri: string; space_id?: number }) =>
-  api.get<{ url: string }>(`/v1/${provider}/auth/start`, { query });
+export const startAccountOAuth = (
+  provider: string,
+  query: { redirect_uri: string; space_id?: number; login?: string },
+) => api.get<{ url: string }>(`/v1/${provider}/auth/start`, { query });
 
 export interface OAuthConnectBody {
   code: string;

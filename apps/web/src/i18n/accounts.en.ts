@@ -79,6 +79,14 @@ export const accountsEn: InboxDictionary<typeof accountsRu> = {
   notFound: 'Account not found',
   back: 'Back',
   connectVia: 'Connect via {{name}}',
+  oauthHintLogins:
+    'There are two ways to connect {{name}}: pick the one that fits your account, sign in and allow access in the window that opens.',
+  loginFacebook: 'Sign in with Facebook',
+  loginFacebookHint:
+    'For an Instagram business or creator account linked to a Facebook Page you manage: choose the Page in the Facebook window.',
+  loginInstagram: 'Sign in with Instagram',
+  loginInstagramHint:
+    'For a business or creator account without a Facebook Page: sign in to Instagram itself and allow access to comments and messages.',
   connectCheck: 'We check these with {{name}} before the account is saved.',
   oauthHint: 'A {{name}} window opens: sign in and allow access, and the account connects by itself.',
   oauthHintVk:

@@ -46,6 +46,8 @@ export const inboundItemSchema = z.object({
   author: inboundAuthorSchema,
   /** Written by the account itself (e.g. a reply made in the network's own app). */
   isOwn: z.boolean().default(false),
+  /** The network keeps it from public view (YouTube's held for review / likely spam): stored hidden. */
+  hidden: z.boolean().default(false),
   text,
   rating: z.number().int().min(0).max(10).optional(),
   attachments: z.array(attachment).max(50).default([]),

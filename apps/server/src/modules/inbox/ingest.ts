@@ -304,6 +304,7 @@ async function storeItems(
         rating: e.rating,
         attachments: settings.stickers ? e.attachments : e.attachments.filter((a) => a.type !== 'sticker'),
         url: e.url,
+        isHidden: e.hidden,
         // Our own replies made elsewhere are history, not work.
         status: e.isOwn || arrival.arrivesClosed ? ('closed' as const) : ('new' as const),
         assignedUserId: e.isOwn ? null : arrival.assignedUserId,

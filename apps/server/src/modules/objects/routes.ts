@@ -56,6 +56,8 @@ export async function registerObjectsModule(
             connect: getProvider(id).connect,
             fields: Boolean(connector.verifyCredentials),
             oauth: connector.oauth?.configured(deps.config) ?? false,
+            // Networks with more than one way to sign in (Instagram): those this server offers.
+            ...(connector.oauth?.logins ? { logins: connector.oauth.logins(deps.config) } : {}),
           };
         }),
     }),

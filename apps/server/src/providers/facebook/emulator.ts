@@ -33,7 +33,19 @@ export interface GraphCall {
   fail: (f: GraphFailure) => void;
 }
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Any call before Graph's token check, with the full path (a subclass's own hosts live under a prefix). */
+export interface RawCall {
+  method: string;
+  pathname: string;
+  query: Record<string, string>;
+  body: Record<string, unknown> | undefined;
+  token: string | undefined;
+  res: ServerResponse;
+  send: (status: number, value: unknown) => void;
+  fail: (f: GraphFailure) => void;
+}
+
+export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export class FacebookEmulator {
   readonly network = new FacebookNetwork();
@@ -259,6 +271,7 @@ export class FacebookEmulator {
 
     const queued = this.failures.findIndex((f) => !f.match || path.includes(f.match));
     if (queued >= 0) return fail(this.failures.splice(queued, 1)[0]!.failure);
+    if (this.extraRoute({ method, pathname: url.pathname, query, body, token, res, send, fail })) return;
     const owner = token ? this.network.tokens.get(token) : undefined;
     if (!owner) return fail(FB_ERRORS.invalidToken);
     const parts = path.split('/').filter(Boolean);
@@ -400,6 +413,11 @@ export class FacebookEmulator {
       });
     }
     return fail({ status: 400, code: 100, message: 'Unsupported request' });
+  }
+
+  /** Other hosts a network built on this one plays (Instagram Login's); true when it answered. */
+  protected extraRoute(_call: RawCall): boolean {
+    return false;
   }
 
   /** Graph routes a network built on this one adds (the Instagram emulator); true when it answered. */

@@ -8,7 +8,7 @@ import {
   subscribeApp,
 } from '../facebook/client';
 import { facebookAppWebhook, PAGE_FIELDS, parseDelivery } from '../facebook/connector';
-import { metaHandshake, verifyMetaSignature } from '../facebook/meta';
+import { type GraphAuth, graphCall, metaHandshake, verifyMetaSignature } from '../facebook/meta';
 import {
   type Connector,
   type ConnectorContext,
@@ -29,6 +29,15 @@ import {
   replyToComment,
   replyToMention,
 } from './client';
+import {
+  igLoginAuth,
+  igLoginAuthorizeUrl,
+  igLoginConfigured,
+  igLoginExchange,
+  LOGIN_FACEBOOK,
+  LOGIN_INSTAGRAM,
+  renewedToken,
+} from './login';
 import { importedComment, mapInstagramWebhook, mentionEvent } from './mapping';
 
 // Instagram professional accounts (PROVIDERS.md §4c, "Instagram API with Facebook Login"). Connected through
@@ -37,6 +46,10 @@ import { importedComment, mapInstagramWebhook, mentionEvent } from './mapping';
 // long-lived token is kept and every call goes through graph.facebook.com. Updates come by webhook only,
 // signed with the same app secret: `object: "instagram"` deliveries to the Facebook app callback
 // (/v1/webhooks/facebook/app) or to /v1/webhooks/instagram/app, routed by the entry's account id.
+// Instagram Login (login.ts; accounts without a Page) differs only in how it connects, its token (the
+// account's own 60-day token, renewed by jobs/token-refresh.ts), its host (graph.instagram.com), where
+// Direct goes (`/{ig-user-id}/messages`) and the secret its webhooks are signed with (INSTAGRAM_APP_SECRET,
+// delivered to /v1/webhooks/instagram/app); intake and actions below are the same for both.
 
 /** What the connector needs the user to grant (PROVIDERS §4c). */
 export const INSTAGRAM_SCOPES = [
@@ -51,18 +64,38 @@ export const INSTAGRAM_SCOPES = [
 /** How many recent media the import on connect reads comments of. */
 const IMPORT_MEDIA = 10;
 
-const auth = (ctx: Pick<ConnectorContext, 'config' | 'fetch' | 'credentials'>) =>
-  igAuth(ctx, ctx.credentials.page_token ?? '');
+const isIgLogin = (credentials: Record<string, string>) => credentials.login === LOGIN_INSTAGRAM;
 
-function ids(ctx: ConnectorContext): { igId: string; pageId: string } {
+/** Graph with the Page token (Facebook login) or the account's own token on graph.instagram.com. */
+const auth = (ctx: Pick<ConnectorContext, 'config' | 'fetch' | 'credentials'>): GraphAuth =>
+  isIgLogin(ctx.credentials)
+    ? igLoginAuth(ctx, ctx.credentials.access_token ?? '')
+    : igAuth(ctx, ctx.credentials.page_token ?? '');
+
+/** The account, and the node Direct messages go through: the Page (Facebook login) or the account itself. */
+function ids(ctx: ConnectorContext): { igId: string; sender: string } {
   const igId = ctx.credentials.ig_user_id ?? ctx.object.externalId;
-  const pageId = ctx.credentials.page_id;
-  if (!igId || !pageId || !ctx.credentials.page_token)
-    throw new ConnectorError('auth', 'Instagram: the Page token is missing, reconnect the account', {
+  const sender = isIgLogin(ctx.credentials) ? igId : ctx.credentials.page_id;
+  const token = isIgLogin(ctx.credentials) ? ctx.credentials.access_token : ctx.credentials.page_token;
+  if (!igId || !sender || !token)
+    throw new ConnectorError('auth', 'Instagram: the token is missing, reconnect the account', {
       reason: { key: 'failure.reconnect', params: { network: NETWORK } },
     });
-  return { igId, pageId };
+  return { igId, sender };
 }
+
+/** The secret Meta signs this account's deliveries with: the Instagram app's for Instagram Login. */
+const signingSecret = (ctx: Pick<ConnectorContext, 'config' | 'credentials'>) =>
+  (isIgLogin(ctx.credentials) ? ctx.config.INSTAGRAM_APP_SECRET : ctx.config.FACEBOOK_CLIENT_SECRET) ?? '';
+
+/** The ways to sign in this server offers, the Facebook login first; without `login` the first is taken. */
+const loginsOf = (config: ConnectorContext['config']) => [
+  ...(config.FACEBOOK_CLIENT_ID && config.FACEBOOK_CLIENT_SECRET ? [LOGIN_FACEBOOK] : []),
+  ...(igLoginConfigured(config) ? [LOGIN_INSTAGRAM] : []),
+];
+
+/** Instagram Login's webhook fields (the Page's fields do the same for the Facebook login). */
+const IG_LOGIN_FIELDS = ['comments', 'messages'];
 
 /** Instagram comments take text only: attachments go as links. */
 function textOf(content: OutgoingContent) {
@@ -96,9 +129,26 @@ async function accountsOf(
 export const instagramConnector: Connector = {
   id: 'instagram',
 
-  /** /v1/webhooks/instagram/app: the Instagram product's own callback, signed with the same app secret. */
+  /**
+   * /v1/webhooks/instagram/app: the Instagram product's own callback. Deliveries for Facebook-login
+   * accounts are signed with the Meta app secret, Instagram Login's with the Instagram app secret: either
+   * passes here, and each account's handleWebhook checks its own again.
+   */
   appWebhook(config, request) {
-    const routed = facebookAppWebhook(config, request);
+    const secrets = [config.FACEBOOK_CLIENT_SECRET, config.INSTAGRAM_APP_SECRET].filter((s): s is string =>
+      Boolean(s),
+    );
+    let routed: ReturnType<typeof facebookAppWebhook> | undefined;
+    let rejected: unknown;
+    for (const secret of secrets.length > 0 ? secrets : ['']) {
+      try {
+        routed = facebookAppWebhook({ ...config, FACEBOOK_CLIENT_SECRET: secret }, request);
+        break;
+      } catch (error) {
+        rejected = error;
+      }
+    }
+    if (!routed) throw rejected;
     return {
       ...routed,
       accounts: routed.provider === 'instagram' ? routed.accounts : [],
@@ -107,8 +157,13 @@ export const instagramConnector: Connector = {
   },
 
   oauth: {
-    configured: (config) => Boolean(config.FACEBOOK_CLIENT_ID && config.FACEBOOK_CLIENT_SECRET),
-    authorizeUrl(config, { redirectUri, state }) {
+    configured: (config) =>
+      Boolean(config.FACEBOOK_CLIENT_ID && config.FACEBOOK_CLIENT_SECRET) || igLoginConfigured(config),
+    /** Through Facebook (a Page linked to the account) and Instagram Login, as this server has the apps. */
+    logins: loginsOf,
+    authorizeUrl(config, { redirectUri, state, login }) {
+      if ((login ?? loginsOf(config)[0]) === LOGIN_INSTAGRAM)
+        return igLoginAuthorizeUrl(config, { redirectUri, state });
       const url = new URL(
         `${config.FACEBOOK_OAUTH_URL.replace(/\/+$/, '')}/${config.FACEBOOK_API_VERSION}/dialog/oauth`,
       );
@@ -119,7 +174,9 @@ export const instagramConnector: Connector = {
       url.searchParams.set('scope', INSTAGRAM_SCOPES.join(','));
       return url.toString();
     },
-    async exchange(ctx, { code, redirectUri }) {
+    async exchange(ctx, { code, redirectUri, login }) {
+      if ((login ?? loginsOf(ctx.config)[0]) === LOGIN_INSTAGRAM)
+        return igLoginExchange(ctx, { code, redirectUri });
       const userToken = await exchangeCode(ctx, { code, redirectUri });
       const granted = await grantedPermissions(igAuth(ctx, userToken));
       const missing = INSTAGRAM_SCOPES.filter((scope) => !granted.has(scope));
@@ -135,10 +192,25 @@ export const instagramConnector: Connector = {
     },
   },
 
-  /** Installs the app on the linked Page (Instagram messaging webhooks need it; Facebook's fields kept). */
+  /**
+   * Facebook login: installs the app on the linked Page (Instagram messaging webhooks need it; Facebook's
+   * fields kept). Instagram Login: subscribes the account itself (`POST /{ig-user-id}/subscribed_apps`).
+   */
   async activate(ctx, opts) {
     if (opts.mode !== 'webhook') return;
-    await subscribeApp(auth(ctx), ids(ctx).pageId, PAGE_FIELDS);
+    const { igId, sender } = ids(ctx);
+    if (isIgLogin(ctx.credentials))
+      await graphCall(auth(ctx), 'POST', `${encodeURIComponent(igId)}/subscribed_apps`, {
+        query: { subscribed_fields: IG_LOGIN_FIELDS.join(',') },
+      });
+    else await subscribeApp(auth(ctx), sender, PAGE_FIELDS);
+  },
+
+  /** Instagram Login's 60-day token, renewed in its last week (jobs/token-refresh.ts). */
+  async renewToken(ctx) {
+    if (!isIgLogin(ctx.credentials)) return;
+    const renewed = await renewedToken(ctx, ctx.credentials);
+    if (renewed) await ctx.saveCredentials?.(renewed);
   },
 
   async handleWebhook(ctx, request) {
@@ -146,7 +218,7 @@ export const instagramConnector: Connector = {
       const challenge = metaHandshake(request, ctx.config.FACEBOOK_VERIFY_TOKEN ?? '', NETWORK);
       return { status: 200, body: challenge, events: [] };
     }
-    verifyMetaSignature(request, ctx.config.FACEBOOK_CLIENT_SECRET ?? '', NETWORK);
+    verifyMetaSignature(request, signingSecret(ctx), NETWORK);
     const payload = parseDelivery(request);
     const igId = ctx.credentials.ig_user_id ?? ctx.object.externalId ?? '';
     if (!payload) return { status: 200, body: 'EVENT_RECEIVED', events: [] };
@@ -178,7 +250,7 @@ export const instagramConnector: Connector = {
       // Facebook private reply, nothing to re-key.
       const id = await sendPageMessage(
         auth(ctx),
-        ids(ctx).pageId,
+        ids(ctx).sender,
         { comment_id: target.externalId },
         { text: textOf(content) },
       );
@@ -197,7 +269,7 @@ export const instagramConnector: Connector = {
   async sendMessage(ctx, chat, content) {
     const id = await sendPageMessage(
       auth(ctx),
-      ids(ctx).pageId,
+      ids(ctx).sender,
       { id: chat.externalId },
       { text: textOf(content) },
     );

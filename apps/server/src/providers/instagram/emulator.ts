@@ -1,10 +1,15 @@
-import { FacebookEmulator, FB_ERRORS, type GraphCall } from '../facebook/emulator';
+import { FacebookEmulator, FB_ERRORS, type GraphCall, type RawCall } from '../facebook/emulator';
+import { metaSignature } from '../facebook/meta';
+import { metaJson } from '../whatsapp/emulator';
+import { InstagramLoginSide } from './emulator-login';
 
 // TEST-ONLY. Instagram professional accounts on top of the Facebook emulator (PROVIDERS.md §4c, "Instagram
 // API with Facebook Login"): the same dialog, tokens and Page tokens; a Page's linked Instagram account
 // (`GET /{page-id}?fields=instagram_business_account`), media comments (replies, hide, delete), mention
 // look-ups, DMs through `POST /{page-id}/messages` with the 24-hour window and private replies; webhooks
-// with `object: "instagram"` signed with the app secret like the Page ones.
+// with `object: "instagram"` signed with the app secret like the Page ones. Instagram Login (accounts
+// without a Page, their own tokens on graph.instagram.com, deliveries signed with the Instagram app
+// secret) is emulator-login.ts, on the same port.
 
 export interface IgAccount {
   id: string;
@@ -60,6 +65,43 @@ export class InstagramEmulator extends FacebookEmulator {
   readonly sentDirect: IgSent[] = [];
   private readonly lastInbound = new Map<string, number>();
   private readonly privateReplied = new Set<string>();
+  readonly login = new InstagramLoginSide({
+    clock: () => this.network.clock,
+    accountByIgId: (igId) => this.accountById(igId),
+    graph: (call) => this.extraGraph(call),
+  });
+
+  /** The server's environment: the Facebook app's, and the Instagram app's hosts under their prefixes. */
+  override env(verifyToken = 'fb-verify-token'): Record<string, string> {
+    return {
+      ...super.env(verifyToken),
+      INSTAGRAM_APP_ID: this.login.appId,
+      INSTAGRAM_APP_SECRET: this.login.appSecret,
+      INSTAGRAM_OAUTH_URL: `${this.url}/ig-www`,
+      INSTAGRAM_TOKEN_URL: `${this.url}/ig-api`,
+      INSTAGRAM_GRAPH_URL: `${this.url}/ig-graph`,
+    };
+  }
+
+  /** A professional account without a Facebook Page, who signs in with Instagram Login. */
+  addLoginAccount(username: string): IgAccount {
+    const account: IgAccount = { id: this.igId(), username, pageId: `no-page-${this.network.next()}` };
+    this.accounts.set(account.pageId, account);
+    this.login.consenting = account;
+    return account;
+  }
+
+  protected override extraRoute(call: RawCall): boolean {
+    return this.login.handle(call);
+  }
+
+  /** Deliveries of Instagram Login accounts are signed with the Instagram app secret. */
+  override push(payload: unknown, opts: { signature?: string } = {}) {
+    const entry = (payload as { entry?: Array<{ id?: string }> }).entry?.[0];
+    if (!opts.signature && entry?.id && this.login.igIds.has(entry.id))
+      return super.push(payload, { signature: metaSignature(metaJson(payload), this.login.appSecret) });
+    return super.push(payload, opts);
+  }
 
   private igId() {
     return `1784${this.network.next().padStart(11, '0')}`;

@@ -174,10 +174,18 @@ export async function myChannel(a: YouTubeAuth) {
   return channel;
 }
 
-export function listThreads(a: YouTubeAuth, channelId: string, pageToken?: string, maxResults = 100) {
+/** Comment threads of the channel's videos; `moderationStatus` (owner only) lists those held back. */
+export function listThreads(
+  a: YouTubeAuth,
+  channelId: string,
+  pageToken?: string,
+  maxResults = 100,
+  moderationStatus?: 'heldForReview' | 'likelySpam',
+) {
   return call<YtPage<YtThread>>(a, 'GET', '/commentThreads', {
     part: 'snippet,replies',
     allThreadsRelatedToChannelId: channelId,
+    moderationStatus,
     order: 'time',
     maxResults: String(maxResults),
     textFormat: 'plainText',

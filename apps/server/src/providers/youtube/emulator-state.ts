@@ -154,28 +154,34 @@ export class YouTubeNetwork {
     return comment;
   }
 
-  repliesOf(parentId: string): EmulatedComment[] {
+  /** A comment's replies, oldest first; with `status`, only those in that moderation state. */
+  repliesOf(parentId: string, status?: EmulatedComment['moderationStatus']): EmulatedComment[] {
     return (this.replyIds.get(parentId) ?? [])
       .map((id) => this.comments.get(id))
-      .filter((c): c is EmulatedComment => c !== undefined)
+      .filter((c): c is EmulatedComment => c !== undefined && (!status || c.moderationStatus === status))
       .sort((a, b) => a.publishedAt.localeCompare(b.publishedAt));
   }
 
   /**
-   * The channel's threads, newest activity first (order=time). Whether YouTube orders by the top-level
-   * comment or by the thread's latest reply is UNCONFIRMED; the emulator takes the latest activity.
+   * The channel's threads in one moderation state, newest activity first (order=time). As the Data API
+   * documents commentThreads.list's `moderationStatus`: `published` (the default) lists threads whose
+   * top-level comment is published; `heldForReview` and `likelySpam` list threads whose top-level
+   * comment or at least one reply is in that state. Whether YouTube orders by the top-level comment or
+   * by the thread's latest reply is UNCONFIRMED; the emulator takes the latest activity in the list.
    */
   threadsOf(channelId: string, status: EmulatedComment['moderationStatus']): EmulatedComment[] {
-    const latestReply = new Map<string, string>();
-    for (const c of this.comments.values())
-      if (c.parentId && c.publishedAt > (latestReply.get(c.parentId) ?? ''))
-        latestReply.set(c.parentId, c.publishedAt);
-    const latest = (c: EmulatedComment) => {
-      const reply = latestReply.get(c.id);
-      return reply && reply > c.publishedAt ? reply : c.publishedAt;
-    };
+    const latest = (c: EmulatedComment) =>
+      [c, ...this.repliesOf(c.id, status)].reduce((at, x) => (x.publishedAt > at ? x.publishedAt : at), '');
     return [...this.comments.values()]
-      .filter((c) => c.channelId === channelId && !c.parentId && c.moderationStatus === status)
+      .filter(
+        (c) =>
+          c.channelId === channelId &&
+          !c.parentId &&
+          (c.moderationStatus === status ||
+            (status !== 'published' &&
+              c.moderationStatus !== 'rejected' &&
+              this.repliesOf(c.id, status).length > 0)),
+      )
       .map((c) => ({ c, at: latest(c) }))
       .sort((a, b) => b.at.localeCompare(a.at) || b.c.id.localeCompare(a.c.id))
       .map(({ c }) => c);

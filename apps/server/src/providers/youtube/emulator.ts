@@ -187,9 +187,13 @@ export class YouTubeEmulator {
       if (q.allThreadsRelatedToChannelId !== channel.id)
         return fail(403, 'forbidden', 'Only the channel owner may list its threads here');
       const status = (q.moderationStatus ?? 'published') as EmulatedComment['moderationStatus'];
+      if (!['published', 'heldForReview', 'likelySpam'].includes(status))
+        return fail(400, 'invalidValue', 'moderationStatus is invalid');
+      if (q.moderationStatus && q.id)
+        return fail(400, 'incompatibleParameters', 'moderationStatus cannot be used with id');
       return reply(
         200,
-        this.page(this.network.threadsOf(channel.id, status), q, (c) => this.thread(c)),
+        this.page(this.network.threadsOf(channel.id, status), q, (c) => this.thread(c, status)),
       );
     }
     if (call.method === 'GET' && path === '/comments') {
@@ -198,7 +202,8 @@ export class YouTubeEmulator {
         return fail(404, 'commentNotFound', 'Comment not found');
       return reply(
         200,
-        this.page(this.network.repliesOf(parent.id), q, (c) => this.comment(c)),
+        // Published replies (comments.list has no moderationStatus filter; held ones are UNCONFIRMED).
+        this.page(this.network.repliesOf(parent.id, 'published'), q, (c) => this.comment(c)),
       );
     }
     if (call.method === 'POST' && path === '/comments') {
@@ -331,9 +336,12 @@ export class YouTubeEmulator {
     };
   }
 
-  /** A CommentThread: `replies.comments` carries at most 5 replies, as YouTube's may be incomplete. */
-  private thread(c: EmulatedComment) {
-    const replies = this.network.repliesOf(c.id);
+  /**
+   * A CommentThread: `replies.comments` carries at most 5 replies (YouTube's may be incomplete), those
+   * in the listed moderation state (the emulator's reading; each comment names its own state).
+   */
+  private thread(c: EmulatedComment, status: EmulatedComment['moderationStatus']) {
+    const replies = this.network.repliesOf(c.id, status);
     return {
       kind: 'youtube#commentThread',
       etag: `t${c.updatedAt}`,

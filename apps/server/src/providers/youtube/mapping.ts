@@ -3,7 +3,16 @@ import type { YtComment, YtThread } from './client';
 
 // YouTube comments (PROVIDERS.md §5) → inbound items: a thread's top-level comment is a comment on
 // the video (the post); its replies are comments under it (parentExternalId). Comments the channel
-// wrote itself (in YouTube Studio, or our own replies coming back) are marked own.
+// wrote itself (in YouTube Studio, or our own replies coming back) are marked own. A comment YouTube
+// holds back (moderationStatus heldForReview or likelySpam, shown to the owner only) is stored hidden:
+// publishing it (unhide → setModerationStatus published) makes it an ordinary comment.
+
+/** The statuses YouTube keeps from public view until the channel publishes or rejects the comment. */
+export const HELD_STATUSES = ['heldForReview', 'likelySpam'] as const;
+export type HeldStatus = (typeof HELD_STATUSES)[number];
+
+export const isHeld = (c: YtComment) =>
+  (HELD_STATUSES as readonly string[]).includes(c.snippet.moderationStatus ?? '');
 
 export const videoUrl = (videoId: string) => `https://www.youtube.com/watch?v=${encodeURIComponent(videoId)}`;
 
@@ -25,6 +34,7 @@ export function commentEvent(c: YtComment, opts: { channelId: string; videoId?: 
       ...(s.authorChannelUrl ? { url: s.authorChannelUrl } : {}),
     },
     isOwn: author === opts.channelId,
+    ...(isHeld(c) ? { hidden: true } : {}),
     text: s.textOriginal ?? s.textDisplay ?? '',
     ...(videoId ? { url: `${videoUrl(videoId)}&lc=${encodeURIComponent(c.id)}` } : {}),
     createdAt: s.publishedAt,

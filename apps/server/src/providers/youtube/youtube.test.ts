@@ -107,6 +107,121 @@ describe('YouTube', () => {
     }
   });
 
+  it('comments YouTube holds back are polled and stored hidden; publishing one makes it ordinary', async () => {
+    const net = bed.emu.network;
+    const channel = net.addChannel('Канал с модерацией');
+    // Before the connect: one comment held for review, which the import brings in hidden.
+    const early = net.addComment({
+      channelId: channel.id,
+      text: 'Ждёт проверки',
+      moderationStatus: 'heldForReview',
+      at: new Date(Date.now() - 3_600_000),
+    });
+    net.consenting = channel;
+    const connected = await bed.finish(await bed.popup());
+    expect(connected.statusCode, connected.body).toBe(200);
+    const id = connected.json().object.id as number;
+    expect(await bed.item(id, early.id)).toMatchObject({ isHidden: true, status: 'new' });
+
+    // After it: a published comment, a reply YouTube thinks is spam under it, and a held comment.
+    const open = net.addComment({ channelId: channel.id, text: 'Обычный' });
+    const spam = net.addComment({
+      channelId: channel.id,
+      parentId: open.id,
+      text: 'Купите подписчиков',
+      moderationStatus: 'likelySpam',
+    });
+    const held = net.addComment({
+      channelId: channel.id,
+      text: 'Со ссылкой',
+      moderationStatus: 'heldForReview',
+    });
+    const before = bed.emu.apiCalls('GET', '/youtube/v3/commentThreads').length;
+    const ticker = new Ticker();
+    const poller = bed.poller(ticker);
+    try {
+      await poller.scan();
+      await ticker.untilWaits(1);
+      // One page of each list: published, heldForReview, likelySpam (3 units, counted on the account).
+      const lists = bed.emu.apiCalls('GET', '/youtube/v3/commentThreads').slice(before);
+      expect(lists.map((c) => c.query.moderationStatus)).toEqual([undefined, 'heldForReview', 'likelySpam']);
+      expect(await bed.item(id, open.id)).toMatchObject({ isHidden: false });
+      const spamRow = (await bed.item(id, spam.id))!;
+      expect(spamRow).toMatchObject({ isHidden: true, text: 'Купите подписчиков' });
+      expect(spamRow.parentId).toBe((await bed.item(id, open.id))!.id);
+      const heldRow = (await bed.item(id, held.id))!;
+      expect(heldRow.isHidden).toBe(true);
+      const shown = await bed.inject('GET', `/v1/items/${heldRow.id}`);
+      expect(shown.statusCode, shown.body).toBe(200);
+      expect(shown.json().item.is_hidden).toBe(true);
+
+      // The operator publishes it: YouTube publishes it, and it is an ordinary comment here.
+      const res = await bed.inject('POST', `/v1/items/${heldRow.id}/unhide`);
+      expect(res.statusCode, res.body).toBe(200);
+      await bed.drain();
+      expect(
+        bed.emu.apiCalls('POST', '/youtube/v3/comments/setModerationStatus').at(-1)!.query,
+      ).toMatchObject({
+        id: held.id,
+        moderationStatus: 'published',
+      });
+      expect(net.comments.get(held.id)?.moderationStatus).toBe('published');
+      expect(await bed.item(id, held.id)).toMatchObject({ isHidden: false });
+
+      // The next rounds find it among the published comments: still one item, still shown.
+      await ticker.tick();
+      const rows = (await bed.itemsOf(id)).filter((i) => i.externalId === held.id);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.isHidden).toBe(false);
+      expect((await bed.itemsOf(id)).map((i) => i.externalId).sort()).toEqual(
+        [early.id, open.id, spam.id, held.id].sort(),
+      );
+      const cursor = JSON.parse((await bed.row(id)).pollCursor!);
+      expect(cursor.held.heldForReview.ids).toEqual([held.id]);
+      expect(cursor.held.likelySpam.ids).toEqual([spam.id]);
+    } finally {
+      await poller.stop();
+    }
+  });
+
+  it('the emulator filters threads by moderationStatus as the Data API documents', async () => {
+    const net = bed.emu.network;
+    const channel = net.addChannel('Канал фильтров');
+    const top = net.addComment({ channelId: channel.id, text: 'опубликован' });
+    const reply = net.addComment({
+      channelId: channel.id,
+      parentId: top.id,
+      text: 'ждёт',
+      moderationStatus: 'heldForReview',
+    });
+    const spamTop = net.addComment({ channelId: channel.id, text: 'спам', moderationStatus: 'likelySpam' });
+    expect(net.threadsOf(channel.id, 'published').map((c) => c.id)).toEqual([top.id]);
+    // A held reply lists its thread among the held ones; the published thread does not show it.
+    expect(net.threadsOf(channel.id, 'heldForReview').map((c) => c.id)).toEqual([top.id]);
+    expect(net.repliesOf(top.id, 'published')).toEqual([]);
+    expect(net.repliesOf(top.id, 'heldForReview').map((c) => c.id)).toEqual([reply.id]);
+    expect(net.threadsOf(channel.id, 'likelySpam').map((c) => c.id)).toEqual([spamTop.id]);
+    net.consenting = channel;
+    const connected = await bed.finish(await bed.popup());
+    expect(connected.statusCode, connected.body).toBe(200);
+    const token = bed.emu.calls.filter((c) => c.path === '/youtube/v3/channels').at(-1)!.authorization!;
+    const list = (query: string) =>
+      fetch(
+        `${bed.emu.env.YOUTUBE_API_URL}/commentThreads?part=snippet&allThreadsRelatedToChannelId=${channel.id}&${query}`,
+        {
+          headers: { authorization: token },
+        },
+      );
+    expect((await list('moderationStatus=rejected')).status).toBe(400);
+    expect((await list(`moderationStatus=likelySpam&id=${spamTop.id}`)).status).toBe(400);
+    const spamList = (await (await list('moderationStatus=likelySpam')).json()) as {
+      items: Array<{ id: string; snippet: { topLevelComment: { snippet: { moderationStatus: string } } } }>;
+    };
+    expect(spamList.items.map((t) => [t.id, t.snippet.topLevelComment.snippet.moderationStatus])).toEqual([
+      [spamTop.id, 'likelySpam'],
+    ]);
+  });
+
   it('restart: the cursor is kept, nothing is missed or repeated', async () => {
     const { channel, id } = await bed.connect('Канал для перезапуска');
     const net = bed.emu.network;
@@ -203,6 +318,9 @@ describe('YouTube', () => {
   });
 
   it('polling slows as the quota is used, stops before it runs out, and waits out quotaExceeded', async () => {
+    // Earlier tests' channels spent units today, and a round lists three moderation states (3 units):
+    // forget them, so this channel starts alone with the day's units.
+    await bed.db().update(objects).set({ apiQuota: null }).where(eq(objects.provider, 'youtube'));
     const { channel, id } = await bed.connect('Канал на квоте');
     const day = quotaDay(new Date());
     const ticker = new Ticker();

@@ -131,15 +131,18 @@ export function ConnectModal({
     );
   };
 
-  const startPopup = () => {
+  const startPopup = (login?: string) => {
     setFormError(null);
     const problems = validateConnectFields(fields, values, { only: popupFields, forOAuth: true });
     if (Object.keys(problems).length > 0) return showProblems(problems);
     void popup.start({
       spaceId: spaceId ?? undefined,
       callbackParams: oauthCallbackParams(entry.id, values),
+      login,
     });
   };
+  // Instagram: through Facebook (a Page linked to the account) or Instagram Login (no Page needed).
+  const logins = how.logins ?? [];
 
   const busy = connect.isPending || popup.starting || popup.waiting;
 
@@ -214,16 +217,27 @@ export function ConnectModal({
                 disabled={busy}
                 autoFocus
               />
-              <Button
-                onClick={startPopup}
-                loading={popup.starting}
-                disabled={busy && !popup.starting}
-                color={entry.color}
-                leftSection={<IconExternalLink size={16} />}
-                data-testid="connect-oauth"
-              >
-                {t('accounts.connectVia', { name: entry.name })}
-              </Button>
+              {logins.length > 1 ? (
+                <LoginChoice
+                  logins={logins}
+                  color={entry.color}
+                  busy={busy}
+                  starting={popup.starting}
+                  onStart={startPopup}
+                  t={t}
+                />
+              ) : (
+                <Button
+                  onClick={() => startPopup(logins[0])}
+                  loading={popup.starting}
+                  disabled={busy && !popup.starting}
+                  color={entry.color}
+                  leftSection={<IconExternalLink size={16} />}
+                  data-testid="connect-oauth"
+                >
+                  {t('accounts.connectVia', { name: entry.name })}
+                </Button>
+              )}
               {popup.waiting && (
                 <Group gap="xs" data-testid="connect-waiting">
                   <Loader size="xs" />
@@ -272,6 +286,7 @@ export function ConnectModal({
 function introText(entry: ProviderEntry, how: ConnectableProvider, t: InboxT, locale: 'ru' | 'en'): string {
   if (entry.connect === 'none') return t('accounts.connectSandbox');
   if (how.oauth && (OAUTH_CALLBACK_FIELDS[entry.id]?.length ?? 0) > 0) return t('accounts.oauthHintVk');
+  if (how.oauth && (how.logins?.length ?? 0) > 1) return t('accounts.oauthHintLogins', { name: entry.name });
   if (how.oauth) return t('accounts.oauthHint', { name: entry.name });
   if (how.fields) {
     // The fields carry their own hints; the catalogue's form hint would repeat them.
@@ -280,4 +295,42 @@ function introText(entry: ProviderEntry, how: ConnectableProvider, t: InboxT, lo
     return hint ?? t('accounts.connectCheck', { name: relayedBy(entry.id) ?? entry.name });
   }
   return entry.formHint?.[locale] ?? t('accounts.connectIngest');
+}
+
+/** Two ways to sign in (Instagram), each with what it needs, one button each. */
+function LoginChoice(props: {
+  logins: string[];
+  color: string | undefined;
+  busy: boolean;
+  starting: boolean;
+  onStart: (login: string) => void;
+  t: InboxT;
+}) {
+  const { t } = props;
+  const label = (login: string) =>
+    login === 'instagram' ? t('accounts.loginInstagram') : t('accounts.loginFacebook');
+  const hint = (login: string) =>
+    login === 'instagram' ? t('accounts.loginInstagramHint') : t('accounts.loginFacebookHint');
+  return (
+    <Stack gap="sm" data-testid="connect-logins">
+      {props.logins.map((login) => (
+        <Stack key={login} gap={4}>
+          <Button
+            onClick={() => props.onStart(login)}
+            loading={props.starting}
+            disabled={props.busy && !props.starting}
+            color={props.color}
+            variant={login === props.logins[0] ? 'filled' : 'light'}
+            leftSection={<IconExternalLink size={16} />}
+            data-testid={`connect-oauth-${login}`}
+          >
+            {label(login)}
+          </Button>
+          <Text fz="xs" c="dimmed">
+            {hint(login)}
+          </Text>
+        </Stack>
+      ))}
+    </Stack>
+  );
 }

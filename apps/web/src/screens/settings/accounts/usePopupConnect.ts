@@ -70,7 +70,12 @@ export function usePopupConnect(opts: {
   }, [awaited, queryClient]);
 
   /** Call from the click itself (the popup must open within the user's gesture). */
-  const start = async (query: { spaceId?: number; callbackParams?: Record<string, string> }) => {
+  const start = async (query: {
+    spaceId?: number;
+    callbackParams?: Record<string, string>;
+    /** Which way of signing in, for networks with more than one (Instagram). */
+    login?: string;
+  }) => {
     const since = Date.now();
     const popup = window.open(
       '',
@@ -88,6 +93,7 @@ export function usePopupConnect(opts: {
       const { url } = await startAccountOAuth(opts.provider, {
         redirect_uri: callbackUrlFor(window.location.origin, opts.provider, query.callbackParams),
         space_id: query.spaceId,
+        ...(query.login ? { login: query.login } : {}),
       });
       if (popup && !popup.closed) {
         popup.location.href = url;
