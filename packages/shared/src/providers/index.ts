@@ -29,3 +29,10 @@ export {
   WHATSAPP_REACTION_EMOJI,
 } from './reactions';
 export * from './types';
+export {
+  DIRECT_REPLY_WINDOW_S,
+  MESSAGE_REPLY_WINDOW_S,
+  type ReplyWindowKind,
+  replyDeadline,
+  replyWindowSeconds,
+} from './reply-window';
