@@ -27,6 +27,7 @@ import { DataTable } from '../../features/stats/DataTable';
 import { StatsBlock } from '../../features/stats/StatsPage';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
+import { ApprovalQueue } from './QaApprovals';
 
 // Quality check (issue 21, docs/product/qa.md): qa (overview), qa/review (the reviewer's queue), qa/my
 // (the operator's own results), qa/stats (scores by week, operator and criterion), qa/items/:id and
@@ -219,8 +220,8 @@ export function SamplesTable({
 /** qa/review */
 export function QaReviewScreen() {
   const { t } = useTranslation();
-  const [status, setStatus] = useState<'pending' | 'reviewed'>('pending');
-  const list = useSamples({ status });
+  const [status, setStatus] = useState<'approval' | 'pending' | 'reviewed'>('pending');
+  const list = useSamples({ status: status === 'approval' ? 'pending' : status }, status !== 'approval');
   return (
     <Stack gap="lg">
       <PageHeader title={t('titles.qa-review')} />
@@ -232,23 +233,29 @@ export function QaReviewScreen() {
         data={[
           { value: 'pending', label: t('shell.qa.review.pending') },
           { value: 'reviewed', label: t('shell.qa.review.reviewed') },
+          { value: 'approval', label: t('shell.qa.approvals.tab') },
         ]}
+        data-testid="qa-review-status"
       />
-      <QueryState queries={[list]}>
-        {() =>
-          list.data!.items.length === 0 ? (
-            <Paper withBorder p="xl" radius="md">
-              <Text ta="center" c="dimmed" data-testid="qa-queue-empty">
-                {t('shell.qa.review.empty')}
-              </Text>
-            </Paper>
-          ) : (
-            <Paper withBorder p="sm" radius="md">
-              <SamplesTable rows={list.data!.items} testId="qa-queue" />
-            </Paper>
-          )
-        }
-      </QueryState>
+      {status === 'approval' ? (
+        <ApprovalQueue />
+      ) : (
+        <QueryState queries={[list]}>
+          {() =>
+            list.data!.items.length === 0 ? (
+              <Paper withBorder p="xl" radius="md">
+                <Text ta="center" c="dimmed" data-testid="qa-queue-empty">
+                  {t('shell.qa.review.empty')}
+                </Text>
+              </Paper>
+            ) : (
+              <Paper withBorder p="sm" radius="md">
+                <SamplesTable rows={list.data!.items} testId="qa-queue" />
+              </Paper>
+            )
+          }
+        </QueryState>
+      )}
     </Stack>
   );
 }
