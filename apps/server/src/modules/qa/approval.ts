@@ -1,7 +1,8 @@
 import {
   can,
   encodeFailure,
-  getProvider,
+  isProviderId,
+  providers,
   type QaApprovalDto,
   type QaApprovalStatus,
   type ReplyKind,
@@ -225,6 +226,9 @@ async function publishReply(deps: ActionDeps, a: ApprovalRow, actor: ServerActor
 const attachmentsOf = (r: Awaited<ReturnType<typeof replyRowOf>>) =>
   (r.kind === 'item' ? r.reply.attachments : r.message.attachments).length;
 
+/** The network's display name for failure texts (the id when unknown). */
+const networkName = (provider: string) => (isProviderId(provider) ? providers[provider].name : provider);
+
 const utcMinute = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 /** Approve (optionally with the reviewer's text): the held outbox row is released to the worker once. */
@@ -249,7 +253,7 @@ export async function approve(
     await failPastWindow(deps, actor, row, now);
     throw new AppError(409, 'qa.approval.windowPassed', {
       errorType: 'window_passed',
-      params: { network: getProvider(row.provider)?.name ?? row.provider, deadline: utcMinute(a.deadline) },
+      params: { network: networkName(row.provider), deadline: utcMinute(a.deadline) },
     });
   }
   await transaction(deps.db, async (tx) => {
@@ -288,7 +292,7 @@ async function failPastWindow(deps: ActionDeps, actor: ServerActor, row: ListedR
   const a = row.approval;
   const reason = encodeFailure({
     key: 'failure.messagingWindow',
-    params: { network: getProvider(row.provider)?.name ?? row.provider },
+    params: { network: networkName(row.provider) },
   });
   const failed = await transaction(deps.db, async (tx) => {
     const [decided] = await tx
