@@ -70,7 +70,7 @@ function ApprovalCard({ approval }: { approval: QaApprovalDto }) {
   const edited = text.trim() !== approval.text.trim();
   const conversation =
     approval.kind === 'message' && approval.chat_id !== null
-      ? pathFor('chat', { id: approval.chat_id })
+      ? pathFor('chat-messages', { id: approval.chat_id })
       : approval.item_id !== null
         ? pathFor('item', { id: approval.item_id })
         : null;

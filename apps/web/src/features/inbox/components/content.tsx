@@ -179,6 +179,7 @@ export function Delivery({
   error,
   onRetry,
   retrying,
+  onWithdraw,
 }: {
   state: DeliveryState;
   error: string | null;
