@@ -98,7 +98,9 @@ describe('quality check: approval of replies', () => {
     const settings = await open(owner.tokens, '/settings/qa', 'ru-RU', 1381);
     const member = settings.getByTestId('approval-member').filter({ hasText: 'Ivan Newcomer' });
     await member.waitFor({ timeout: 60_000 });
-    await member.getByRole('switch').check({ force: true });
+    // The switch follows the server (it flips when the change is saved), so a click, then its result.
+    await member.getByRole('switch').click({ force: true });
+    await expect.poll(() => member.getByRole('switch').isChecked(), { timeout: 30_000 }).toBe(true);
     await member.getByText('Нужно одобрение').waitFor();
     await screenshot(settings, 'qa-approval-settings-ru-1381');
     await settings.context().close();

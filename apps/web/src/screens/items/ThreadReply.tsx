@@ -62,8 +62,8 @@ export function ThreadReply({
             : reply.author?.name}
         </Text>
         <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
-          {reply.is_own && (
-            <Delivery state={reply.delivery} error={reply.delivery_error} onWithdraw={withdraw} />
+          {reply.is_own && reply.delivery !== 'approval' && (
+            <Delivery state={reply.delivery} error={reply.delivery_error} />
           )}
           <Text fz="xs" c="dimmed">
             {formatWhen(reply.created_at, nowS, locale)}
@@ -86,6 +86,11 @@ export function ThreadReply({
       <PlainText text={reply.text} />
       <Attachments items={reply.attachments} owner={{ kind: 'items', id: reply.id }} />
       <RefusedItemAction item={reply} />
+      {reply.is_own && reply.delivery === 'approval' && (
+        <Box mt={6}>
+          <Delivery state="approval" error={null} onWithdraw={withdraw} />
+        </Box>
+      )}
       {reply.is_own && reply.delivery === 'failed' && (
         <Box mt={6}>
           <Delivery
