@@ -128,9 +128,9 @@ export const qaEn: Dictionary<typeof qaRu> = {
     open: 'Open the conversation',
     membersHeading: 'Approval of replies',
     membersHint:
-      'Replies of the marked members do not go out until a reviewer (the Quality check permission) approves them. For a newcomer you can limit it to a number of days.',
+      'Replies of the marked members do not go out until a reviewer (the Quality check permission) approves them. For a newcomer, enter a number of days before switching it on; without one it lasts until switched off.',
     required: 'Needs approval',
-    days: 'Days (empty: until switched off)',
+    days: 'Days',
     until: 'until {{when}}',
     expired: 'period over',
     saved: 'Saved',

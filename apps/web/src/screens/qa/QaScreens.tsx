@@ -11,7 +11,8 @@ import {
   Tabs,
   Text,
 } from '@mantine/core';
-import { can, type QaSampleDto, type QaScore } from '@otklik/shared';
+import { useMediaQuery } from '@mantine/hooks';
+import { BREAKPOINTS, can, type QaSampleDto, type QaScore } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -222,12 +223,16 @@ export function QaReviewScreen() {
   const { t } = useTranslation();
   const [status, setStatus] = useState<'approval' | 'pending' | 'reviewed'>('pending');
   const list = useSamples({ status: status === 'approval' ? 'pending' : status }, status !== 'approval');
+  // Three choices do not fit a phone's width side by side: there they stack.
+  const narrow = useMediaQuery(`(max-width: ${BREAKPOINTS.mobile - 1}px)`);
   return (
     <Stack gap="lg">
       <PageHeader title={t('titles.qa-review')} />
       <QaTabs current="qa-review" />
       <SegmentedControl
-        w="fit-content"
+        w={narrow ? undefined : 'fit-content'}
+        orientation={narrow ? 'vertical' : 'horizontal'}
+        fullWidth={narrow}
         value={status}
         onChange={(v) => setStatus(v as typeof status)}
         data={[
