@@ -28,7 +28,6 @@ export {
   VK_REACTION_IDS,
   WHATSAPP_REACTION_EMOJI,
 } from './reactions';
-export * from './types';
 export {
   DIRECT_REPLY_WINDOW_S,
   MESSAGE_REPLY_WINDOW_S,
@@ -36,3 +35,4 @@ export {
   replyDeadline,
   replyWindowSeconds,
 } from './reply-window';
+export * from './types';

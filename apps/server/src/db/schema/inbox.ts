@@ -395,7 +395,10 @@ export const outbox = pgTable(
     chatId: bigint('chat_id', { mode: 'number' }),
     payload: jsonb().$type<Record<string, unknown>>().notNull(),
     /** 'approval': a reply held for a reviewer; the worker claims only 'pending' (modules/qa/approval.ts). */
-    state: text().$type<'approval' | 'pending' | 'running' | 'done' | 'failed'>().notNull().default('pending'),
+    state: text()
+      .$type<'approval' | 'pending' | 'running' | 'done' | 'failed'>()
+      .notNull()
+      .default('pending'),
     attempts: integer().notNull().default(0),
     runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
     lastError: text('last_error'),
