@@ -61,6 +61,16 @@ export const qualityRu = {
   'ai.provider.interrupted': 'Ответ ИИ-провайдера оборвался: повторите запрос',
   'qa.ai.noAgent': 'В пространстве нет ИИ-агента: добавьте его в «Настройки → ИИ-ассистент»',
   'qa.ai.unreadable': 'ИИ-агент не дал оценок по критериям: оцените вручную или повторите',
+  // Approval mode (docs/product/qa.md "Approval of replies")
+  'qa.approval.decided': 'Этот ответ уже проверен или отозван',
+  'qa.approval.own': 'Свои ответы одобряют другие проверяющие',
+  'qa.approval.windowPassed':
+    '{{network}}: окно ответа закрылось {{deadline}} — сеть не примет ответ, пока клиент не напишет снова. Ответ помечен как неотправленный',
+  'qa.approval.direct': 'Пока ваши ответы проходят проверку, личный ответ на комментарий недоступен',
+  'qa.approval.until.invalid': 'Срок проверки — от 1 до 365 дней',
+  'qa.approval.comment.required': 'Напишите оператору, почему ответ отклонен',
+  'notify.replyRejected': 'Ответ отклонен: {{name}}',
+  'notify.replyRejectedText': '«{{reply}}» — {{comment}}',
   // Monitoring: RSS and Atom feeds as sources (docs/product/monitoring.md)
   'monitoring.feed.name.required': 'Введите название источника',
   'monitoring.feed.url.invalid': 'Введите адрес ленты RSS или Atom (http:// или https://)',
@@ -134,6 +144,15 @@ export const qualityEn: Record<keyof typeof qualityRu, string> = {
   'ai.provider.interrupted': 'The AI provider’s answer broke off: try again',
   'qa.ai.noAgent': 'The space has no AI agent: add one in Settings → AI assistant',
   'qa.ai.unreadable': 'The AI agent gave no scores for the criteria: score by hand or try again',
+  'qa.approval.decided': 'This reply was already reviewed or withdrawn',
+  'qa.approval.own': 'Your own replies are approved by other reviewers',
+  'qa.approval.windowPassed':
+    '{{network}}: the reply window closed at {{deadline}} — the network will not take the reply until the customer writes again. The reply is marked as not sent',
+  'qa.approval.direct': 'While your replies need approval, a private reply to a comment is not available',
+  'qa.approval.until.invalid': 'The approval period is 1 to 365 days',
+  'qa.approval.comment.required': 'Tell the operator why the reply is rejected',
+  'notify.replyRejected': 'Reply rejected: {{name}}',
+  'notify.replyRejectedText': '“{{reply}}” — {{comment}}',
   'monitoring.feed.name.required': 'Enter the source name',
   'monitoring.feed.url.invalid': 'Enter an RSS or Atom feed address (http:// or https://)',
   'monitoring.feed.url.private': 'The address leads into an internal network; such addresses are not allowed',

@@ -11,6 +11,8 @@ export const NOTIFICATION_EVENTS = [
   'issue_assigned',
   'issue_due',
   'reply_failed',
+  /** A reviewer rejected a reply held for approval (issue 21): its author is told, with the comment. */
+  'reply_rejected',
   /** A new customer item in one of the accounts the user chose (notificationWatches). */
   'new_item',
   /** A new customer item matching one of the user's saved comments filters (socket type comments_filter). */
@@ -84,6 +86,7 @@ export const NOTIFY_TYPE_OF: Record<
   issue_assigned: 'issue',
   issue_due: 'issue',
   reply_failed: 'failure',
+  reply_rejected: 'failure',
   new_item: 'item',
   comments_filter: 'comments_filter',
   account_error: 'failure',

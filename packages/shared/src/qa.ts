@@ -213,3 +213,90 @@ export interface QaAiScoreDto {
   scores: Record<string, number>;
   comment: string;
 }
+
+// Approval mode (docs/product/qa.md "Approval of replies"): replies of the operators marked here wait
+// for a reviewer (`qa.review`) before they go out; the network's reply window (providers/reply-window.ts)
+// is shown and respected.
+
+export const QA_APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'withdrawn', 'failed'] as const;
+export type QaApprovalStatus = (typeof QA_APPROVAL_STATUSES)[number];
+/** "First N days": how long a newly marked operator's replies need approval, at most. */
+export const QA_APPROVAL_DAYS_MAX = 365;
+/** The socket event (by space) that tells queues and conversations an approval changed. */
+export const QA_APPROVALS_EVENT = 'qa.approvals';
+
+export interface QaApprovalMemberDto {
+  user_id: number;
+  name: string;
+  /** Replies of this member need a reviewer's approval (until `until`, when set). */
+  required: boolean;
+  /** ISO time the approval mode ends by itself; null: until switched off. */
+  until: string | null;
+  /** Whether it is in effect now (required and not past `until`). */
+  active: boolean;
+}
+
+export const qaApprovalMemberBody = z.object({
+  space_id: id,
+  required: z.boolean({ error: 'field.invalid' }),
+  /** "New operator: first N days"; absent or null: until switched off. */
+  days: z
+    .number({ error: 'qa.approval.until.invalid' })
+    .int('qa.approval.until.invalid')
+    .min(1, 'qa.approval.until.invalid')
+    .max(QA_APPROVAL_DAYS_MAX, 'qa.approval.until.invalid')
+    .nullable()
+    .optional(),
+});
+export type QaApprovalMemberBody = z.input<typeof qaApprovalMemberBody>;
+
+export interface QaApprovalDto {
+  id: number;
+  space_id: number;
+  kind: 'item' | 'message';
+  /** The held reply (an own item or message). */
+  reply_id: number;
+  /** The replied comment (items) or the chat (messages). */
+  item_id: number | null;
+  chat_id: number | null;
+  object_id: number;
+  object_name: string;
+  provider: string;
+  operator: { id: number; name: string } | null;
+  /** What the customer wrote last (the comment, or the chat's last customer message). */
+  customer_text: string;
+  text: string;
+  status: QaApprovalStatus;
+  /** When the network stops accepting the reply; null: no window. */
+  deadline: string | null;
+  reviewer: { id: number; name: string } | null;
+  comment: string;
+  created_at: string;
+  decided_at: string | null;
+  can_decide: boolean;
+}
+
+export const qaApprovalsQuery = z.object({
+  space_id: z.coerce.number().int().positive().optional(),
+  status: z.enum(QA_APPROVAL_STATUSES).default('pending'),
+  /** `mine`: the caller's own held replies (the operator's view); otherwise the reviewer's queue. */
+  view: z.enum(['review', 'mine']).default('review'),
+  limit: z.coerce.number().int().min(1).max(200).default(100),
+});
+
+export const qaApproveBody = z.object({
+  /** Edit and approve: the reviewer's text replaces the operator's before it goes out. */
+  text: z.string().max(20_000, 'field.tooLong').optional(),
+});
+
+export const qaRejectBody = z.object({
+  comment: z
+    .string({ error: 'qa.approval.comment.required' })
+    .trim()
+    .min(1, 'qa.approval.comment.required')
+    .max(QA_COMMENT_MAX, 'field.tooLong'),
+});
+
+export const qaApprovalEditBody = z.object({
+  text: z.string().max(20_000, 'field.tooLong'),
+});

@@ -7,7 +7,16 @@ export type InboxStatus = 'new' | 'inprogress' | 'open' | 'closed' | 'deleted' |
 export type SettableStatus = Exclude<InboxStatus, 'deleted'>;
 export type CloseReason = 'reply' | 'noreply' | 'autorule';
 export type ItemKind = 'comment' | 'review' | 'mention';
-export type DeliveryState = 'received' | 'queued' | 'sending' | 'sent' | 'delivered' | 'read' | 'failed';
+/** 'approval': held for a reviewer (approval mode, docs/product/qa.md). */
+export type DeliveryState =
+  | 'received'
+  | 'approval'
+  | 'queued'
+  | 'sending'
+  | 'sent'
+  | 'delivered'
+  | 'read'
+  | 'failed';
 
 export interface Attachment {
   type: 'image' | 'video' | 'audio' | 'voice' | 'document' | 'sticker' | 'link';

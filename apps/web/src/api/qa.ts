@@ -1,6 +1,9 @@
 import type {
   CreateScorecardBody,
   QaAiScoreDto,
+  QaApprovalDto,
+  QaApprovalMemberDto,
+  QaApprovalStatus,
   QaOverviewDto,
   QaReviewBody,
   QaSampleDetailDto,
@@ -101,4 +104,60 @@ export const useAiScore = () =>
 export const useReview = () =>
   useInvalidating(({ id, body }: { id: number; body: QaReviewBody }) =>
     api.post<QaSampleDto>(`/v1/qa/samples/${id}/review`, body),
+  );
+
+// Approval mode (docs/product/qa.md "Approval of replies"): the reviewer queue, decisions, members.
+
+export const useApprovals = (params: {
+  space_id?: number;
+  status?: QaApprovalStatus;
+  view?: 'review' | 'mine';
+}) =>
+  useQuery({
+    queryKey: [...qaKeys.all, 'approvals', params],
+    queryFn: ({ signal }) =>
+      api.get<{ items: QaApprovalDto[] }>(`/v1/qa/approvals${query({ ...params })}`, { signal }),
+  });
+
+export const useApprove = () =>
+  useInvalidating(({ id, text }: { id: number; text?: string }) =>
+    api.post<QaApprovalDto>(`/v1/qa/approvals/${id}/approve`, text === undefined ? {} : { text }),
+  );
+
+export const useReject = () =>
+  useInvalidating(({ id, comment }: { id: number; comment: string }) =>
+    api.post<QaApprovalDto>(`/v1/qa/approvals/${id}/reject`, { comment }),
+  );
+
+export const useApprovalMembers = (spaceId: number | null) =>
+  useQuery({
+    queryKey: [...qaKeys.all, 'approval-members', spaceId],
+    queryFn: ({ signal }) =>
+      api.get<{ items: QaApprovalMemberDto[] }>(
+        `/v1/qa/approval-members${query({ space_id: spaceId ?? undefined })}`,
+        {
+          signal,
+        },
+      ),
+    enabled: spaceId !== null,
+  });
+
+export const useSetApprovalMember = () =>
+  useInvalidating(
+    ({
+      spaceId,
+      userId,
+      required,
+      days,
+    }: {
+      spaceId: number;
+      userId: number;
+      required: boolean;
+      days: number | null;
+    }) =>
+      api.put<QaApprovalMemberDto>(`/v1/qa/approval-members/${userId}`, {
+        space_id: spaceId,
+        required,
+        days,
+      }),
   );

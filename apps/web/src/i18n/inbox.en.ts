@@ -39,6 +39,9 @@ export const inboxEn: InboxDictionary = {
   kind: { comment: 'Comment', review: 'Review', mention: 'Mention' },
   delivery: {
     received: 'Received',
+    approval: 'Awaiting approval',
+    approvalHint: 'A reviewer checks this reply before it goes out',
+    withdraw: 'Withdraw',
     queued: 'Queued',
     sending: 'Sending',
     sent: 'Sent',

@@ -33,6 +33,9 @@ export const inboxRu = {
   kind: { comment: 'Комментарий', review: 'Отзыв', mention: 'Упоминание' },
   delivery: {
     received: 'Получено',
+    approval: 'Ждет одобрения',
+    approvalHint: 'Проверяющий посмотрит ответ, прежде чем он уйдет в сеть',
+    withdraw: 'Отозвать',
     queued: 'В очереди',
     sending: 'Отправляется',
     sent: 'Отправлено',

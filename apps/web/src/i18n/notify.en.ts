@@ -19,6 +19,7 @@ export const notifyEn: Dictionary<typeof notifyRu> = {
     issue_assigned: 'A task is assigned to me',
     issue_due: 'My task is past due',
     reply_failed: 'My reply was not sent',
+    reply_rejected: 'A reviewer rejected my reply',
     new_item: 'A new item in the chosen accounts',
     comments_filter: 'A new item matching a saved filter',
     account_error: 'An account has an error (token revoked, limit hit)',

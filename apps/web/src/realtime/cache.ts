@@ -25,6 +25,9 @@ const INVALIDATES: Record<string, readonly QueryKey[]> = {
   'issues.changed': [queryKeys.counts, ['issues']],
   // Issue 18: the user's own notifications changed (a new one, read in another tab): the bell reloads.
   'notifications.changed': [['notifications']],
+  // Issue 21: a review saved; a reply held for approval, decided or withdrawn, a member marked for approval.
+  'qa.changed': [['qa']],
+  'qa.approvals': [['qa']],
   // Issue 21: mentions landed or were read, a query changed: the monitoring page and its badge reload.
   monitoring: [queryKeys.counts, ['monitoring']],
   // YouScan mentions imported or read, a topic changed (issue 21).

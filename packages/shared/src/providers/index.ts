@@ -28,4 +28,11 @@ export {
   VK_REACTION_IDS,
   WHATSAPP_REACTION_EMOJI,
 } from './reactions';
+export {
+  DIRECT_REPLY_WINDOW_S,
+  MESSAGE_REPLY_WINDOW_S,
+  type ReplyWindowKind,
+  replyDeadline,
+  replyWindowSeconds,
+} from './reply-window';
 export * from './types';

@@ -27,7 +27,16 @@ const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 export type InboxStatus = 'new' | 'inprogress' | 'open' | 'closed' | 'deleted' | 'delayed' | 'waiting';
 export type CloseReason = 'reply' | 'noreply' | 'autorule';
 export type ItemKind = 'comment' | 'review' | 'mention';
-export type DeliveryState = 'received' | 'queued' | 'sending' | 'sent' | 'delivered' | 'read' | 'failed';
+/** 'approval': held until a reviewer approves it (issue 21 approval mode, modules/qa/approval.ts). */
+export type DeliveryState =
+  | 'received'
+  | 'approval'
+  | 'queued'
+  | 'sending'
+  | 'sent'
+  | 'delivered'
+  | 'read'
+  | 'failed';
 
 export interface Attachment {
   type: 'image' | 'video' | 'audio' | 'voice' | 'document' | 'sticker' | 'link';
@@ -385,7 +394,11 @@ export const outbox = pgTable(
     messageId: bigint('message_id', { mode: 'number' }),
     chatId: bigint('chat_id', { mode: 'number' }),
     payload: jsonb().$type<Record<string, unknown>>().notNull(),
-    state: text().$type<'pending' | 'running' | 'done' | 'failed'>().notNull().default('pending'),
+    /** 'approval': a reply held for a reviewer; the worker claims only 'pending' (modules/qa/approval.ts). */
+    state: text()
+      .$type<'approval' | 'pending' | 'running' | 'done' | 'failed'>()
+      .notNull()
+      .default('pending'),
     attempts: integer().notNull().default(0),
     runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
     lastError: text('last_error'),

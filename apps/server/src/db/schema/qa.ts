@@ -1,4 +1,11 @@
-import type { QaConditions, QaCriterion, QaSampleSource, QaSampleStatus, QaScore } from '@otklik/shared';
+import type {
+  QaApprovalStatus,
+  QaConditions,
+  QaCriterion,
+  QaSampleSource,
+  QaSampleStatus,
+  QaScore,
+} from '@otklik/shared';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -74,5 +81,40 @@ export const qaSamples = pgTable(
     uniqueIndex('qa_samples_reply_key').on(t.scorecardId, t.kind, t.replyId),
     index('qa_samples_queue_idx').on(t.spaceId, t.status, t.replyAt.desc()),
     index('qa_samples_operator_idx').on(t.operatorId, t.reviewedAt.desc()),
+  ],
+);
+
+/**
+ * A reply held for approval (issue 21 approval mode, modules/qa/approval.ts): the reply is recorded with
+ * delivery 'approval' and its outbox row waits in state 'approval' until a reviewer decides. This row is
+ * the queue and the record of the decision (who, when, the comment).
+ */
+export const qaApprovals = pgTable(
+  'qa_approvals',
+  {
+    id: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    spaceId: integer('space_id').notNull(),
+    objectId: integer('object_id').notNull(),
+    kind: text().$type<'item' | 'message'>().notNull(),
+    /** The held reply: an own item or an own message. */
+    replyId: bigint('reply_id', { mode: 'number' }).notNull(),
+    /** The replied comment (items) or the chat (messages). */
+    itemId: bigint('item_id', { mode: 'number' }),
+    chatId: bigint('chat_id', { mode: 'number' }),
+    /** The held outbox row (no reference: finished rows are pruned). */
+    outboxId: bigint('outbox_id', { mode: 'number' }).notNull(),
+    operatorId: integer('operator_id'),
+    status: text().$type<QaApprovalStatus>().notNull().default('pending'),
+    /** When the network stops accepting the reply (providers/reply-window.ts); null: no window. */
+    deadline: timestamp({ withTimezone: true }),
+    reviewerId: integer('reviewer_id'),
+    comment: text().notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('qa_approvals_queue_idx').on(t.spaceId, t.status, t.createdAt.desc()),
+    index('qa_approvals_outbox_idx').on(t.outboxId),
+    index('qa_approvals_operator_idx').on(t.operatorId, t.createdAt.desc()),
   ],
 );

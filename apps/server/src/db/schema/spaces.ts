@@ -51,6 +51,10 @@ export const memberships = pgTable(
     statusId: integer('status_id'),
     statusChangedAt: timestamp('status_changed_at', { withTimezone: true }),
     statusManualAt: timestamp('status_manual_at', { withTimezone: true }),
+    /** Approval mode (issue 21, docs/product/qa.md): the member's replies wait for a reviewer. */
+    approvalRequired: boolean('approval_required').notNull().default(false),
+    /** When approval mode ends by itself ("new operator: first N days"); null: until switched off. */
+    approvalUntil: timestamp('approval_until', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.spaceId, t.userId] }), index('memberships_user_idx').on(t.userId)],

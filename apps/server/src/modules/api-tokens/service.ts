@@ -59,6 +59,8 @@ function tokenScope(token: ApiTokenRow, spaceRow: Pick<MembershipRow, 'space' | 
               statusId: null,
               statusChangedAt: null,
               statusManualAt: null,
+              approvalRequired: false,
+              approvalUntil: null,
               createdAt: token.createdAt,
             },
           },

@@ -17,6 +17,7 @@ import { scopeFor } from '../inbox/scope';
 import { authorize, loadActor, spaceIdsWhere } from '../spaces/actor';
 import { listSpaceIds } from '../tags/policy';
 import { aiScore } from './ai-score';
+import { registerApprovalRoutes } from './approval-routes';
 import { assertManageable, assertReviewable, assertVisibleSample, LOGS, MANAGE, OWN, REVIEW } from './policy';
 import { presentSample, presentSampleDetail, presentScorecard } from './presenter';
 import { sampleSpace } from './sampling';
@@ -37,6 +38,7 @@ export async function registerQaModule(
   const app = root.withTypeProvider<ZodTypeProvider>();
   const authenticated = requireAuth(authenticate);
   const { db } = deps.database;
+  registerApprovalRoutes(root, deps, authenticated);
 
   app.get(
     '/qa/scorecards',

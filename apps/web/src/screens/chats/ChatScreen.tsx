@@ -197,6 +197,11 @@ function ChatPage({ chat }: { chat: InboxChat }) {
                     }
                     reactable={actions.react && !message.is_own && !message.is_deleted && entry !== null}
                     onReact={(value) => react.mutate({ id: message.id, value }, { onError: showError })}
+                    onWithdraw={
+                      message.delivery === 'approval' && message.user_id === shell.user.id
+                        ? () => undoMessage.mutate(message.id, { onError: showError })
+                        : undefined
+                    }
                     onRetry={
                       can('messages.reply')
                         ? () => retry.mutate({ id: message.id }, { onError: showError })
@@ -280,6 +285,7 @@ function MessageBubble({
   reactable,
   onReact,
   onRetry,
+  onWithdraw,
   retrying,
   entry,
 }: {
@@ -289,6 +295,8 @@ function MessageBubble({
   reactable: boolean;
   onReact: (value: string | number | null) => void;
   onRetry?: () => void;
+  /** The author takes back a reply waiting for approval. */
+  onWithdraw?: () => void;
   retrying: boolean;
   entry: ReturnType<typeof providerEntry>;
 }) {
@@ -338,7 +346,7 @@ function MessageBubble({
         )}
         <Attachments items={message.attachments} owner={{ kind: 'messages', id: message.id }} />
         <Group justify="flex-end" gap={6} mt={2} wrap="nowrap">
-          {own && message.delivery !== 'failed' && (
+          {own && message.delivery !== 'failed' && message.delivery !== 'approval' && (
             <Box
               c={own ? 'indigo.1' : undefined}
               style={{ ['--mantine-color-dimmed' as string]: 'var(--mantine-color-indigo-1)' }}
@@ -350,6 +358,11 @@ function MessageBubble({
             {formatWhen(message.created_at, nowS, locale)}
           </Text>
         </Group>
+        {own && message.delivery === 'approval' && (
+          <Paper bg="white" radius="sm" p={4} mt={4}>
+            <Delivery state="approval" error={null} onWithdraw={onWithdraw} />
+          </Paper>
+        )}
         {own && message.delivery === 'failed' && (
           <Paper bg="white" radius="sm" p={4} mt={4}>
             <Delivery state="failed" error={message.delivery_error} onRetry={onRetry} retrying={retrying} />

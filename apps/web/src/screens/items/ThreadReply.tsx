@@ -2,8 +2,9 @@ import { ActionIcon, Box, Button, Group, Modal, Paper, Stack, Text, Textarea, To
 import { translate } from '@otklik/shared';
 import { IconPencil } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useEditReply } from '../../api/inbox';
+import { useEditReply, useUndoReply } from '../../api/inbox';
 import type { InboxItem } from '../../api/inboxTypes';
+import { useShell } from '../../app/shell/ShellContext';
 import { showError } from '../../components/notify';
 import { Attachments, Delivery, PlainText } from '../../features/inbox/components/content';
 import { useInboxT } from '../../features/inbox/i18n';
@@ -35,6 +36,13 @@ export function ThreadReply({
   const t = useInboxT();
   const locale = useLocale();
   const [editing, setEditing] = useState(false);
+  const shell = useShell();
+  const undo = useUndoReply();
+  // Approval mode: the author may take back a reply still waiting for a reviewer.
+  const withdraw =
+    reply.delivery === 'approval' && reply.user_id === shell.user.id
+      ? () => undo.mutate(reply.id, { onError: showError })
+      : undefined;
   return (
     <Paper
       withBorder
@@ -54,7 +62,9 @@ export function ThreadReply({
             : reply.author?.name}
         </Text>
         <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
-          {reply.is_own && <Delivery state={reply.delivery} error={reply.delivery_error} />}
+          {reply.is_own && reply.delivery !== 'approval' && (
+            <Delivery state={reply.delivery} error={reply.delivery_error} />
+          )}
           <Text fz="xs" c="dimmed">
             {formatWhen(reply.created_at, nowS, locale)}
           </Text>
@@ -76,6 +86,11 @@ export function ThreadReply({
       <PlainText text={reply.text} />
       <Attachments items={reply.attachments} owner={{ kind: 'items', id: reply.id }} />
       <RefusedItemAction item={reply} />
+      {reply.is_own && reply.delivery === 'approval' && (
+        <Box mt={6}>
+          <Delivery state="approval" error={null} onWithdraw={withdraw} />
+        </Box>
+      )}
       {reply.is_own && reply.delivery === 'failed' && (
         <Box mt={6}>
           <Delivery

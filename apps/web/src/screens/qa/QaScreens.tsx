@@ -11,7 +11,8 @@ import {
   Tabs,
   Text,
 } from '@mantine/core';
-import { can, type QaSampleDto, type QaScore } from '@otklik/shared';
+import { useMediaQuery } from '@mantine/hooks';
+import { BREAKPOINTS, can, type QaSampleDto, type QaScore } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -27,6 +28,7 @@ import { DataTable } from '../../features/stats/DataTable';
 import { StatsBlock } from '../../features/stats/StatsPage';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
+import { ApprovalQueue } from './QaApprovals';
 
 // Quality check (issue 21, docs/product/qa.md): qa (overview), qa/review (the reviewer's queue), qa/my
 // (the operator's own results), qa/stats (scores by week, operator and criterion), qa/items/:id and
@@ -219,36 +221,46 @@ export function SamplesTable({
 /** qa/review */
 export function QaReviewScreen() {
   const { t } = useTranslation();
-  const [status, setStatus] = useState<'pending' | 'reviewed'>('pending');
-  const list = useSamples({ status });
+  const [status, setStatus] = useState<'approval' | 'pending' | 'reviewed'>('pending');
+  const list = useSamples({ status: status === 'approval' ? 'pending' : status }, status !== 'approval');
+  // Three choices do not fit a phone's width side by side: there they stack.
+  const narrow = useMediaQuery(`(max-width: ${BREAKPOINTS.mobile - 1}px)`);
   return (
     <Stack gap="lg">
       <PageHeader title={t('titles.qa-review')} />
       <QaTabs current="qa-review" />
       <SegmentedControl
-        w="fit-content"
+        w={narrow ? undefined : 'fit-content'}
+        orientation={narrow ? 'vertical' : 'horizontal'}
+        fullWidth={narrow}
         value={status}
         onChange={(v) => setStatus(v as typeof status)}
         data={[
           { value: 'pending', label: t('shell.qa.review.pending') },
           { value: 'reviewed', label: t('shell.qa.review.reviewed') },
+          { value: 'approval', label: t('shell.qa.approvals.tab') },
         ]}
+        data-testid="qa-review-status"
       />
-      <QueryState queries={[list]}>
-        {() =>
-          list.data!.items.length === 0 ? (
-            <Paper withBorder p="xl" radius="md">
-              <Text ta="center" c="dimmed" data-testid="qa-queue-empty">
-                {t('shell.qa.review.empty')}
-              </Text>
-            </Paper>
-          ) : (
-            <Paper withBorder p="sm" radius="md">
-              <SamplesTable rows={list.data!.items} testId="qa-queue" />
-            </Paper>
-          )
-        }
-      </QueryState>
+      {status === 'approval' ? (
+        <ApprovalQueue />
+      ) : (
+        <QueryState queries={[list]}>
+          {() =>
+            list.data!.items.length === 0 ? (
+              <Paper withBorder p="xl" radius="md">
+                <Text ta="center" c="dimmed" data-testid="qa-queue-empty">
+                  {t('shell.qa.review.empty')}
+                </Text>
+              </Paper>
+            ) : (
+              <Paper withBorder p="sm" radius="md">
+                <SamplesTable rows={list.data!.items} testId="qa-queue" />
+              </Paper>
+            )
+          }
+        </QueryState>
+      )}
     </Stack>
   );
 }

@@ -12,6 +12,7 @@ import type { LockStore } from '../../../realtime/locks';
 import { audit } from '../../audit/record';
 import { stopBotSession } from '../../bots/sessions';
 import { sendSurveys } from '../../csi/survey';
+import { holdForApproval, needsApproval } from '../../qa/approval-hold';
 import { assertUsable } from '../../templates/policy';
 import { countUse, getTemplate } from '../../templates/service';
 import { presentMessage } from '../presenter';
@@ -35,7 +36,7 @@ import {
   recordItemReply,
 } from './record';
 import { assertNotLockedByOther, chatLockKey, itemLockKey } from './reply-locks';
-import { chatUndoState, heldFor, itemUndoState } from './undo-send';
+import { chatUndoState, heldFor, itemUndoState, publishApprovalsChanged } from './undo-send';
 import { resolveAttachments } from './uploads';
 
 // THE send path (ARCHITECTURE "One send path"). Every reply — from the composer today; templates,
@@ -164,6 +165,32 @@ async function publishItemReplies(
   return { replies, replied };
 }
 
+/** Approval mode (modules/qa/approval-hold.ts): the reply to `item` waits for a reviewer. */
+async function holdItemReply(
+  tx: Db,
+  performer: Performer,
+  provider: string,
+  item: typeof items.$inferSelect,
+  reply: typeof items.$inferSelect,
+  now: Date,
+) {
+  await holdForApproval(
+    tx,
+    {
+      spaceId: item.spaceId,
+      objectId: item.objectId,
+      provider,
+      action: 'reply',
+      userId: userIdOf(performer)!,
+      replyId: reply.id,
+      itemId: item.id,
+      undo: itemUndoState(item),
+    },
+    now,
+  );
+  reply.delivery = 'approval';
+}
+
 /** A public reply under a comment or review; closes it "with reply" (docs/product/states.md). */
 export async function replyToItem(deps: ActionDeps, performer: Performer, itemId: number, input: DraftInput) {
   const item = await loadItemFor(deps.db, performer, itemId, 'items.reply');
@@ -173,10 +200,15 @@ export async function replyToItem(deps: ActionDeps, performer: Performer, itemId
   assertNetworkAllows(object.provider, 'reply', 'sendReply', { object, sealer: deps.sealer, item });
   const draft = await prepareDraft(deps, object.provider, 'comment', input);
   const template = await templateOf(deps, performer, item.spaceId, input);
+  const approval = await needsApproval(deps.db, performer, item.spaceId, new Date());
   const result = await transaction(deps.db, async (tx) => {
     const now = new Date();
     const recorded = await recordItemReply(tx, performer, item, draft, now, input.close ?? true);
     await recordTemplateUse(tx, performer, template, { item: item.id });
+    if (approval) {
+      await holdItemReply(tx, performer, object.provider, item, recorded.reply, now);
+      return recorded;
+    }
     await enqueueOutbox(tx, {
       spaceId: item.spaceId,
       objectId: item.objectId,
@@ -188,6 +220,7 @@ export async function replyToItem(deps: ActionDeps, performer: Performer, itemId
     return recorded;
   });
   const { replies, replied } = await publishItemReplies(deps, performer, [result]);
+  if (approval) await publishApprovalsChanged(deps, item.spaceId, item.objectId);
   return { item: replied[0]!, reply: replies[0]! };
 }
 
@@ -209,12 +242,18 @@ export async function replyToItems(deps: ActionDeps, performer: Performer, ids: 
     assertNetworkAllows(object.provider, 'reply', 'sendReply', { object, sealer: deps.sealer, item });
   const draft = await prepareDraft(deps, object.provider, 'comment', input);
   const template = await templateOf(deps, performer, rows[0]!.spaceId, input);
+  const approval = await needsApproval(deps.db, performer, object.spaceId, new Date());
   const results = await transaction(deps.db, async (tx) => {
     const now = new Date();
     const done: Array<Awaited<ReturnType<typeof recordItemReply>>> = [];
     for (const item of rows) {
       const recorded = await recordItemReply(tx, performer, item, draft, now);
       await recordTemplateUse(tx, performer, template, { item: item.id });
+      done.push(recorded);
+      if (approval) {
+        await holdItemReply(tx, performer, object.provider, item, recorded.reply, now);
+        continue;
+      }
       await enqueueOutbox(tx, {
         spaceId: item.spaceId,
         objectId: item.objectId,
@@ -222,11 +261,11 @@ export async function replyToItems(deps: ActionDeps, performer: Performer, ids: 
         itemId: recorded.reply.id,
         userId: userIdOf(performer),
       });
-      done.push(recorded);
     }
     return done;
   });
   const { replies, replied } = await publishItemReplies(deps, performer, results);
+  if (approval) await publishApprovalsChanged(deps, object.spaceId, object.id);
   return { items: replied, replies };
 }
 
@@ -262,11 +301,31 @@ export async function sendChatMessage(
   assertNetworkAllows(object.provider, 'reply', 'sendMessage', { object, sealer: deps.sealer });
   const draft = await prepareDraft(deps, object.provider, 'message', input);
   const template = await templateOf(deps, performer, chat.spaceId, input);
+  const approval = await needsApproval(deps.db, performer, chat.spaceId, new Date());
   const result = await transaction(deps.db, async (tx) => {
     const now = new Date();
     const recorded = await recordChatMessage(tx, performer, chat, draft, now, {}, input.close ?? false);
     if (performer.kind === 'user') await stopBotSession(tx, chat.id, now);
     await recordTemplateUse(tx, performer, template, { chat: chat.id });
+    if (approval) {
+      await holdForApproval(
+        tx,
+        {
+          spaceId: chat.spaceId,
+          objectId: chat.objectId,
+          provider: object.provider,
+          action: 'message',
+          userId: userIdOf(performer)!,
+          replyId: recorded.message.id,
+          chatId: chat.id,
+          undo: chatUndoState(chat),
+          ...(input.buttons?.length ? { payload: { buttons: input.buttons } } : {}),
+        },
+        now,
+      );
+      recorded.message.delivery = 'approval';
+      return recorded;
+    }
     await enqueueOutbox(tx, {
       spaceId: chat.spaceId,
       objectId: chat.objectId,
@@ -280,6 +339,7 @@ export async function sendChatMessage(
     return recorded;
   });
   const published = await publishChatMessage(deps, performer, result);
+  if (approval) await publishApprovalsChanged(deps, chat.spaceId, chat.objectId);
   // "Send and close" closes the dialog: it may get a satisfaction survey after the reply (modules/csi).
   if (result.chat.status === 'closed' && chat.status !== 'closed')
     await sendSurveys(deps, [result.chat], userIdOf(performer));
@@ -298,6 +358,9 @@ export async function sendDirect(
   const object = await getObjectRow(deps.db, item.objectId);
   assertNetworkAllows(object.provider, 'direct', 'sendDirect', { object, sealer: deps.sealer, item });
   const draft = await prepareDraft(deps, object.provider, 'message', { text: input.text });
+  // One private reply per comment, and the approval queue takes back nothing but replies and messages.
+  if (await needsApproval(deps.db, performer, item.spaceId, new Date()))
+    throw new AppError(403, 'qa.approval.direct');
   const [author] = item.authorId
     ? await deps.db.select().from(authors).where(eq(authors.id, item.authorId))
     : [];

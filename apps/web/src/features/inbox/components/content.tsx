@@ -5,6 +5,7 @@ import {
   IconChecks,
   IconClock,
   IconFile,
+  IconHourglass,
   IconRefresh,
 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -178,15 +179,45 @@ export function Delivery({
   error,
   onRetry,
   retrying,
+  onWithdraw,
 }: {
   state: DeliveryState;
   error: string | null;
   onRetry?: () => void;
   retrying?: boolean;
+  /** Approval mode: the author takes back a reply still waiting for a reviewer. */
+  onWithdraw?: () => void;
 }) {
   const t = useInboxT();
   const failureText = useFailureText();
   if (state === 'received') return null;
+  if (state === 'approval') {
+    return (
+      <Group gap={6} wrap="wrap" data-testid="delivery" data-state={state}>
+        <Tooltip label={t('delivery.approvalHint')}>
+          <Badge
+            color="yellow"
+            variant="light"
+            leftSection={<IconHourglass size={12} />}
+            style={{ textTransform: 'none' }}
+          >
+            {t('delivery.approval')}
+          </Badge>
+        </Tooltip>
+        {onWithdraw && (
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            color="gray"
+            onClick={onWithdraw}
+            data-testid="delivery-withdraw"
+          >
+            {t('delivery.withdraw')}
+          </Button>
+        )}
+      </Group>
+    );
+  }
   if (state === 'failed') {
     return (
       <Group gap={6} wrap="wrap" data-testid="delivery" data-state={state}>

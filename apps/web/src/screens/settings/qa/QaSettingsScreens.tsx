@@ -39,6 +39,7 @@ import { providerName } from '../../../features/inbox/components/ProviderIcon';
 import { useLocale } from '../../../i18n/useLocale';
 import { SamplesTable } from '../../qa/QaScreens';
 import { useManagedSpace } from '../tags/TagsScreens';
+import { ApprovalMembers } from './ApprovalMembers';
 
 // settings/qa (issue 21): the space's scorecards — weighted criteria, the random share and the
 // conditions of the sampling — and "sample now"; settings/logsrandom: the replies sampled at random.
@@ -378,6 +379,7 @@ export function QaSettingsScreen() {
           )
         }
       </QueryState>
+      <ApprovalMembers spaceId={spaceId} />
       <Modal
         opened={draft !== null}
         onClose={() => setDraft(null)}
