@@ -115,4 +115,12 @@ async function worker() {
 
 await Promise.all(Array.from({ length: concurrency }, worker));
 client.close();
-parentPort.postMessage({ latencies, errors, firstError, elapsedMs: performance.now() - started, probes });
+const activeMs = performance.eventLoopUtilization().active;
+parentPort.postMessage({
+  activeMs,
+  latencies,
+  errors,
+  firstError,
+  elapsedMs: performance.now() - started,
+  probes,
+});

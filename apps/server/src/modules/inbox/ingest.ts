@@ -157,10 +157,9 @@ async function storeBatch(
     arrival.arrivesClosed = opts.arrivesClosed ?? false;
     if (itemEvents.length > 0) await storeItems(db, object, settings, arrival, itemEvents, result, published);
     if (messageEvents.length > 0) {
-      const before = result.messageIds.length;
-      await storeMessages(db, object, settings, arrival, messageEvents, result, published);
+      const stored = await storeMessages(db, object, settings, arrival, messageEvents, result, published);
       // Answers to a satisfaction survey (modules/csi/answers.ts).
-      await captureAnswers(db, object, result.messageIds.slice(before), published);
+      await captureAnswers(db, object, stored.inbound, stored.surveys, published);
     }
     if (changeEvents.length > 0)
       await applyChanges(db, object, settings, readEmotion, changeEvents, result, published);
