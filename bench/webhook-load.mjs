@@ -115,12 +115,4 @@ async function worker() {
 
 await Promise.all(Array.from({ length: concurrency }, worker));
 client.close();
-const activeMs = performance.eventLoopUtilization().active;
-parentPort.postMessage({
-  activeMs,
-  latencies,
-  errors,
-  firstError,
-  elapsedMs: performance.now() - started,
-  probes,
-});
+parentPort.postMessage({ latencies, errors, firstError, elapsedMs: performance.now() - started, probes });
