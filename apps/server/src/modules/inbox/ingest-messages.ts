@@ -2,10 +2,10 @@ import { type AccountSettings, isExcluded } from '@otklik/shared';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { columnsWithout, rowsOf, unnestRows } from '../../db/rows';
-import { authors, chats, csiSurveys, messages } from '../../db/schema';
+import { authors, chats, csiSurveys, emotionSettings, messages } from '../../db/schema';
 import { queueBotMessagesSql } from '../bots/runtime';
 import { openSurveysSql } from '../csi/answers';
-import { emotionColumns } from '../emotions/service';
+import { emotionColumns, readerOf } from '../emotions/service';
 import { rulesQueuedEvent } from '../rules/queue';
 import type { InboundMessage } from './inbound';
 import type { ArrivalRules, IngestResult, ObjectRow } from './ingest';
@@ -67,6 +67,13 @@ export async function storeMessages(
     ],
     ['last_message_at', 'timestamptz', chatKeys.map((e) => e.createdAt.toISOString())],
   ]);
+  // The space's emotion settings come with them when the batch has not read them yet (ingest.ts).
+  const readsEmotion = arrival.readEmotion === undefined;
+  const emotionRow = readsEmotion
+    ? sql`
+    UNION ALL
+    SELECT 'emotion' AS kind, to_jsonb(es) AS row FROM emotion_settings es WHERE es.space_id = ${object.spaceId}`
+    : sql``;
   const found = (await db.execute(sql`WITH ${authorCtes(object, uniqueAuthors)},
     ci AS (SELECT * FROM ${chatInput}),
     created AS (
@@ -85,9 +92,16 @@ export async function storeMessages(
     )
     SELECT 'author' AS kind, to_jsonb(a) AS row FROM a
     UNION ALL
-    SELECT 'chat' AS kind, to_jsonb(c) AS row FROM c`)) as unknown as {
-    rows: Array<{ kind: 'author' | 'chat'; row: Record<string, unknown> }>;
+    SELECT 'chat' AS kind, to_jsonb(c) AS row FROM c${emotionRow}`)) as unknown as {
+    rows: Array<{ kind: 'author' | 'chat' | 'emotion'; row: Record<string, unknown> }>;
   };
+  if (readsEmotion) {
+    const [row] = rowsOf(
+      emotionSettings,
+      found.rows.filter((r) => r.kind === 'emotion').map((r) => r.row),
+    );
+    arrival.readEmotion = readerOf(row);
+  }
   const authorRows = new Map(
     rowsOf(
       authors,
