@@ -34,7 +34,7 @@ import { spaceBusinessCalendar, withinBusinessHours } from '../workinghours/busi
 import { callBotWebhook } from './webhook-call';
 
 // The chat-bot runtime (issue 17). Ingestion queues each customer message of an account with an enabled
-// bot (queueBotMessages, in the ingestion transaction, on the rules worker's queue with trigger `bot`);
+// bot (queueBotMessagesSql, in the statement that stores them, on the rules worker's queue with trigger `bot`);
 // the rules worker calls runBotOn after the commit. The bot answers through THE send path
 // (sendChatMessage as performer `bot`), so network limits, reply locks and the outbox apply, and its
 // messages are in the chat like anyone's. Rules (docs/product/bots.md):
