@@ -10,7 +10,7 @@
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/otklik_bench npm run bench -- ingest
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +39,8 @@ const CONCURRENCY = 32;
 const MAX_MS = 60_000;
 const PROBE_EVERY = 100;
 const CUSTOMERS = 1_000;
-const POLL_MS = 20;
+/** How often the probe account's chats are listed (BENCH_POLL_MS: rarer, to compare CPU per event on a busy machine). */
+const POLL_MS = Number(process.env.BENCH_POLL_MS ?? 20);
 const DIRECT_BATCHES = 20;
 const DIRECT_BATCH = 500;
 const TARGET_RATE = 1_500;
@@ -50,10 +51,43 @@ const TWITTER_MENTIONS = 500;
 const DISCORD_MESSAGES = 2_000;
 const here = fileURLToPath(new URL('.', import.meta.url));
 const hasVk = existsSync(join(here, '../apps/server/src/providers/vk/connector.ts'));
+/** `BENCH_INGEST_PHASES=facebook,direct`: only these phases (telegram, vk, facebook, youtube, x, discord, direct). */
+const only = (process.env.BENCH_INGEST_PHASES ?? '')
+  .split(',')
+  .map((p) => p.trim())
+  .filter(Boolean);
+const runs = (phase: string) => only.length === 0 || only.includes(phase);
 
 const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
 const verdict = (pass: boolean) => (pass ? 'PASS' : 'MISS');
+
+const USER_HZ = 100;
+/** utime + stime of a /proc stat file, in seconds. */
+const procCpu = (path: string) => {
+  const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
+};
+
+/**
+ * CPU seconds used so far by this process's main thread (the app and the emulators), by the whole
+ * process (with the load generator's thread) and by the PostgreSQL backends of the benchmark's database
+ * (from /proc: Linux, server on this machine; NaN otherwise). On a shared machine CPU per event varies
+ * far less than events per second.
+ */
+async function cpuNow(query: (sql: string) => Promise<{ rows: Array<{ pid: number }> }>) {
+  const own = process.cpuUsage();
+  let main = Number.NaN;
+  let pg = Number.NaN;
+  try {
+    main = procCpu(`/proc/self/task/${process.pid}/stat`);
+    const { rows } = await query('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
+    pg = rows.reduce((sum, { pid }) => sum + procCpu(`/proc/${pid}/stat`), 0);
+  } catch {
+    // No /proc, or PostgreSQL on another machine: that share stays unknown.
+  }
+  return { process: (own.user + own.system) / 1e6, main, pg };
+}
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -198,6 +232,7 @@ async function main() {
           await new Promise((r) => setTimeout(r, POLL_MS));
         }
       })();
+      const cpuBefore = await cpuNow(query);
       const load = await runLoad({
         kind,
         targets: { main, probe },
@@ -213,6 +248,7 @@ async function main() {
         await new Promise((r) => setTimeout(r, POLL_MS));
       polling = false;
       await poller;
+      const cpuAfter = await cpuNow(query);
       const sent = load.latencies.length;
       const rate = (sent - load.errors) / (load.elapsedMs / 1000);
       const http = [...load.latencies].sort((a, b) => a - b);
@@ -225,6 +261,10 @@ async function main() {
       );
       console.log(
         `  webhook answer: p50 ${pct(http, 0.5).toFixed(1)} ms, p95 ${pct(http, 0.95).toFixed(1)} ms, p99 ${pct(http, 0.99).toFixed(1)} ms`,
+      );
+      const perEvent = (seconds: number) => `${((seconds * 1000) / sent).toFixed(3)} ms`;
+      console.log(
+        `  CPU per event: app (main thread) ${perEvent(cpuAfter.main - cpuBefore.main)}, whole process with the load generator ${perEvent(cpuAfter.process - cpuBefore.process)}, PostgreSQL ${perEvent(cpuAfter.pg - cpuBefore.pg)} (machine load ${loadavg()[0]!.toFixed(1)})`,
       );
       console.log(
         `${verdict(rate >= TARGET_RATE)}  ${name} events/s at the webhook`.padEnd(60),
@@ -239,18 +279,20 @@ async function main() {
       return { rate, p95 };
     };
 
-    const tgMain = await telegramBot();
-    const tgProbe = await telegramBot();
-    const hook = (id: number) => `${base}/v1/webhooks/telegram/${id}`;
-    await phase(
-      'Telegram',
-      'telegram',
-      { url: hook(tgMain.id), secret: tgMain.secret },
-      { id: tgProbe.id, url: hook(tgProbe.id), secret: tgProbe.secret },
-      1_000_000,
-    );
+    if (runs('telegram')) {
+      const tgMain = await telegramBot();
+      const tgProbe = await telegramBot();
+      const hook = (id: number) => `${base}/v1/webhooks/telegram/${id}`;
+      await phase(
+        'Telegram',
+        'telegram',
+        { url: hook(tgMain.id), secret: tgMain.secret },
+        { id: tgProbe.id, url: hook(tgProbe.id), secret: tgProbe.secret },
+        1_000_000,
+      );
+    }
 
-    if (vk) {
+    if (vk && runs('vk')) {
       const [a, b] = vk.communities;
       const vkMain = await connect('vk', { group_id: String(a!.groupId), access_token: a!.token });
       const vkProbe = await connect('vk', { group_id: String(b!.groupId), access_token: b!.token });
@@ -268,115 +310,126 @@ async function main() {
         },
         2_000_000,
       );
-    } else console.log('\nVK: no connector at apps/server/src/providers/vk/ — measured Telegram only.');
+    } else if (!vk)
+      console.log('\nVK: no connector at apps/server/src/providers/vk/ — measured Telegram only.');
 
-    // Facebook: Messenger messages of two Pages through the app's one webhook callback, each signed.
-    const fbMain = await connectFacebookPage({
-      emu: fb.emu,
-      base,
-      auth,
-      appUrl: config.appUrl,
-      name: 'Bench Page',
-      created,
-    });
-    const fbProbe = await connectFacebookPage({
-      emu: fb.emu,
-      base,
-      auth,
-      appUrl: config.appUrl,
-      name: 'Bench probe Page',
-      created,
-    });
-    const fbHook = `${base}/v1/webhooks/facebook/app`;
-    const appSecret = fb.env.FACEBOOK_CLIENT_SECRET!;
-    await phase(
-      'Facebook',
-      'facebook',
-      { url: fbHook, secret: appSecret, pageId: fbMain.pageId },
-      { id: fbProbe.id, url: fbHook, secret: appSecret, pageId: fbProbe.pageId },
-      3_000_000,
-    );
+    if (runs('facebook')) {
+      // Facebook: Messenger messages of two Pages through the app's one webhook callback, each signed.
+      const fbMain = await connectFacebookPage({
+        emu: fb.emu,
+        base,
+        auth,
+        appUrl: config.appUrl,
+        name: 'Bench Page',
+        created,
+      });
+      const fbProbe = await connectFacebookPage({
+        emu: fb.emu,
+        base,
+        auth,
+        appUrl: config.appUrl,
+        name: 'Bench probe Page',
+        created,
+      });
+      const fbHook = `${base}/v1/webhooks/facebook/app`;
+      const appSecret = fb.env.FACEBOOK_CLIENT_SECRET!;
+      await phase(
+        'Facebook',
+        'facebook',
+        { url: fbHook, secret: appSecret, pageId: fbMain.pageId },
+        { id: fbProbe.id, url: fbHook, secret: appSecret, pageId: fbProbe.pageId },
+        3_000_000,
+      );
+    }
 
-    // YouTube has no webhooks: one polling round over a channel with 10,000 comments waiting.
-    const ytFigures = await benchYouTubePoll({
-      emu: yt.emu,
-      base,
-      auth,
-      appUrl: config.appUrl,
-      deps: { db, bus: runtime.deps.bus, sealer: runtime.deps.sealer, config },
-      total: YOUTUBE_COMMENTS,
-      created,
-    });
-    console.log(
-      `\nYouTube: one poll round took ${ytFigures.comments} comments (${ytFigures.stored} stored) in ${(ytFigures.roundMs / 1000).toFixed(1)} s, ${ytFigures.units} quota units; the next round found ${ytFigures.secondRoundEvents}`,
-    );
-    console.log(
-      `  ·   YouTube poll of ${YOUTUBE_COMMENTS} comments`.padEnd(60),
-      `${ytFigures.perSecond.toFixed(0)} /s`,
-    );
+    if (runs('youtube')) {
+      // YouTube has no webhooks: one polling round over a channel with 10,000 comments waiting.
+      const ytFigures = await benchYouTubePoll({
+        emu: yt.emu,
+        base,
+        auth,
+        appUrl: config.appUrl,
+        deps: { db, bus: runtime.deps.bus, sealer: runtime.deps.sealer, config },
+        total: YOUTUBE_COMMENTS,
+        created,
+      });
+      console.log(
+        `\nYouTube: one poll round took ${ytFigures.comments} comments (${ytFigures.stored} stored) in ${(ytFigures.roundMs / 1000).toFixed(1)} s, ${ytFigures.units} quota units; the next round found ${ytFigures.secondRoundEvents}`,
+      );
+      console.log(
+        `  ·   YouTube poll of ${YOUTUBE_COMMENTS} comments`.padEnd(60),
+        `${ytFigures.perSecond.toFixed(0)} /s`,
+      );
+    }
 
-    // X: one polling round over an account with 500 new mentions (5 pages with since_id).
-    const xFigures = await benchTwitterPoll({
-      emu: xb.emu,
-      base,
-      auth,
-      appUrl: config.appUrl,
-      deps: { db, bus: runtime.deps.bus, sealer: runtime.deps.sealer, config },
-      total: TWITTER_MENTIONS,
-      created,
-    });
-    console.log(
-      `\nX: one poll round took ${xFigures.mentions} mentions (${xFigures.stored} stored) in ${(xFigures.roundMs / 1000).toFixed(1)} s; the next round found ${xFigures.secondRoundEvents}`,
-    );
-    console.log(
-      `  ·   X poll of ${TWITTER_MENTIONS} mentions`.padEnd(60),
-      `${xFigures.perSecond.toFixed(0)} /s`,
-    );
+    if (runs('x')) {
+      // X: one polling round over an account with 500 new mentions (5 pages with since_id).
+      const xFigures = await benchTwitterPoll({
+        emu: xb.emu,
+        base,
+        auth,
+        appUrl: config.appUrl,
+        deps: { db, bus: runtime.deps.bus, sealer: runtime.deps.sealer, config },
+        total: TWITTER_MENTIONS,
+        created,
+      });
+      console.log(
+        `\nX: one poll round took ${xFigures.mentions} mentions (${xFigures.stored} stored) in ${(xFigures.roundMs / 1000).toFixed(1)} s; the next round found ${xFigures.secondRoundEvents}`,
+      );
+      console.log(
+        `  ·   X poll of ${TWITTER_MENTIONS} mentions`.padEnd(60),
+        `${xFigures.perSecond.toFixed(0)} /s`,
+      );
+    }
 
-    // Discord: a bot's gateway websocket held by the polling manager; messages dispatched as fast as the
-    // socket takes them, timed until each is a stored comment.
-    const dcFigures = await benchDiscordGateway({
-      emu: dc.emu,
-      base,
-      auth,
-      spaceId: space.id,
-      deps: { db, bus: runtime.deps.bus, sealer: runtime.deps.sealer, config, log: runtime.deps.log },
-      total: DISCORD_MESSAGES,
-      created,
-    });
-    console.log(
-      `\nDiscord: ${dcFigures.messages} gateway messages stored (${dcFigures.stored} items) in ${(dcFigures.ms / 1000).toFixed(1)} s`,
-    );
-    console.log(
-      `  ·   Discord gateway, ${DISCORD_MESSAGES} messages`.padEnd(60),
-      `${dcFigures.perSecond.toFixed(0)} /s`,
-    );
+    if (runs('discord')) {
+      // Discord: a bot's gateway websocket held by the polling manager; messages dispatched as fast as the
+      // socket takes them, timed until each is a stored comment.
+      const dcFigures = await benchDiscordGateway({
+        emu: dc.emu,
+        base,
+        auth,
+        spaceId: space.id,
+        deps: { db, bus: runtime.deps.bus, sealer: runtime.deps.sealer, config, log: runtime.deps.log },
+        total: DISCORD_MESSAGES,
+        created,
+      });
+      console.log(
+        `\nDiscord: ${dcFigures.messages} gateway messages stored (${dcFigures.stored} items) in ${(dcFigures.ms / 1000).toFixed(1)} s`,
+      );
+      console.log(
+        `  ·   Discord gateway, ${DISCORD_MESSAGES} messages`.padEnd(60),
+        `${dcFigures.perSecond.toFixed(0)} /s`,
+      );
+    }
 
-    // The pipeline alone: the same Telegram updates mapped and stored with ingest() in batches of 500.
-    const direct = await telegramBot();
-    const batches = Array.from({ length: DIRECT_BATCHES }, (_, b) =>
-      Array.from({ length: DIRECT_BATCH }, (_, i) => {
-        const id = 3_000_000 + b * DIRECT_BATCH + i;
-        const chatId = 100_000_000 + (id % CUSTOMERS);
-        return updateToEvents({
-          update_id: id,
-          message: {
-            message_id: id,
-            from: { id: chatId, is_bot: false, first_name: 'Bench' },
-            chat: { id: chatId, type: 'private' },
-            date: Math.floor(Date.now() / 1000),
-            text: `Direct ${id}`,
-          },
-        })[0]!;
-      }),
-    );
-    const t0 = performance.now();
-    for (const batch of batches) await ingest({ db, bus: runtime.deps.bus }, direct.row, batch);
-    const directRate = (DIRECT_BATCHES * DIRECT_BATCH) / ((performance.now() - t0) / 1000);
-    console.log(
-      `\n  ·   pipeline alone: ingest() ${DIRECT_BATCHES} × ${DIRECT_BATCH} Telegram messages`.padEnd(60),
-      `${directRate.toFixed(0)} /s`,
-    );
+    if (runs('direct')) {
+      // The pipeline alone: the same Telegram updates mapped and stored with ingest() in batches of 500.
+      const direct = await telegramBot();
+      const batches = Array.from({ length: DIRECT_BATCHES }, (_, b) =>
+        Array.from({ length: DIRECT_BATCH }, (_, i) => {
+          const id = 3_000_000 + b * DIRECT_BATCH + i;
+          const chatId = 100_000_000 + (id % CUSTOMERS);
+          return updateToEvents({
+            update_id: id,
+            message: {
+              message_id: id,
+              from: { id: chatId, is_bot: false, first_name: 'Bench' },
+              chat: { id: chatId, type: 'private' },
+              date: Math.floor(Date.now() / 1000),
+              text: `Direct ${id}`,
+            },
+          })[0]!;
+        }),
+      );
+      const t0 = performance.now();
+      for (const batch of batches) await ingest({ db, bus: runtime.deps.bus }, direct.row, batch);
+      const directRate = (DIRECT_BATCHES * DIRECT_BATCH) / ((performance.now() - t0) / 1000);
+      console.log(
+        `\n  ·   pipeline alone: ingest() ${DIRECT_BATCHES} × ${DIRECT_BATCH} Telegram messages`.padEnd(60),
+        `${directRate.toFixed(0)} /s`,
+      );
+    }
   } finally {
     if (created.length > 0) await db.delete(objects).where(inArray(objects.id, created));
     await runtime.close();

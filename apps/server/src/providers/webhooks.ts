@@ -6,7 +6,7 @@ import type { AppDeps } from '../http/app';
 import { IngestBatcher } from '../modules/inbox/batcher';
 import { connectorContext } from './context';
 import { getConnector } from './registry';
-import { WebhookRejected, type WebhookRequest } from './types';
+import { type ObjectRow, WebhookRejected, type WebhookRequest } from './types';
 
 /**
  * `/v1/webhooks/{provider}/{account id}`: where networks push updates (issue #5). The connector
@@ -17,10 +17,10 @@ import { WebhookRejected, type WebhookRequest } from './types';
 export async function registerWebhookRoutes(app: FastifyInstance, deps: AppDeps) {
   const batcher = new IngestBatcher({ db: deps.database.db, bus: deps.bus });
   // A burst of webhooks for one account should not read its row each time: a few seconds' cache,
-  // dropped when the account changes on any node.
-  const cache = new Map<number, { row: typeof objects.$inferSelect; until: number }>();
+  // dropped when the account changes on any node. Requests that miss together share one read.
+  const cache = new Map<number, { row: Promise<ObjectRow | undefined>; until: number }>();
   // The app-wide callback's accounts by network and external ids (Meta: a Page per entry), kept as briefly.
-  const appCache = new Map<string, { rows: Array<typeof objects.$inferSelect>; until: number }>();
+  const appCache = new Map<string, { rows: Promise<ObjectRow[]>; until: number }>();
   const forget = deps.bus.subscribe((event) => {
     if (event.type.startsWith('objects.')) {
       cache.clear();
@@ -29,14 +29,24 @@ export async function registerWebhookRoutes(app: FastifyInstance, deps: AppDeps)
   });
   app.addHook('onClose', async () => forget());
   const loadObject = async (id: number, provider: string) => {
-    const hit = cache.get(id);
-    if (hit && hit.until > Date.now()) return hit.row.provider === provider ? hit.row : undefined;
-    const [row] = await deps.database.db
-      .select()
-      .from(objects)
-      .where(and(eq(objects.id, id), eq(objects.isActive, true)))
-      .limit(1);
-    if (row) cache.set(id, { row, until: Date.now() + 5_000 });
+    let hit = cache.get(id);
+    if (!hit || hit.until <= Date.now()) {
+      const read = deps.database.db
+        .select()
+        .from(objects)
+        .where(and(eq(objects.id, id), eq(objects.isActive, true)))
+        .limit(1)
+        .then(([row]) => row);
+      hit = { row: read, until: Date.now() + 5_000 };
+      cache.set(id, hit);
+      // Only a found account is kept; a failed read is not kept either.
+      const entry = hit;
+      read.then(
+        (row) => !row && cache.get(id) === entry && cache.delete(id),
+        () => cache.get(id) === entry && cache.delete(id),
+      );
+    }
+    const row = await hit.row;
     return row?.provider === provider ? row : undefined;
   };
 
@@ -93,18 +103,21 @@ export async function registerWebhookRoutes(app: FastifyInstance, deps: AppDeps)
       }
     };
 
-    const appAccounts = async (owner: string, accounts: string[]) => {
+    const appAccounts = (owner: string, accounts: string[]) => {
       const key = `${owner}|${[...new Set(accounts)].sort().join(',')}`;
       const hit = appCache.get(key);
       if (hit && hit.until > Date.now()) return hit.rows;
-      const rows = await deps.database.db
+      const rows = deps.database.db
         .select()
         .from(objects)
         .where(
           and(eq(objects.provider, owner), eq(objects.isActive, true), inArray(objects.externalId, accounts)),
-        );
+        )
+        .then((found) => found);
       if (appCache.size >= 10_000) appCache.clear();
-      appCache.set(key, { rows, until: Date.now() + 5_000 });
+      const entry = { rows, until: Date.now() + 5_000 };
+      appCache.set(key, entry);
+      rows.catch(() => appCache.get(key) === entry && appCache.delete(key));
       return rows;
     };
 

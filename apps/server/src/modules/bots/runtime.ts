@@ -24,7 +24,6 @@ import {
   messages,
   objects,
   replyTemplates,
-  ruleQueue,
 } from '../../db/schema';
 import { AppError } from '../../http/errors';
 import type { Logger } from '../../lib/logger';
@@ -35,7 +34,7 @@ import { spaceBusinessCalendar, withinBusinessHours } from '../workinghours/busi
 import { callBotWebhook } from './webhook-call';
 
 // The chat-bot runtime (issue 17). Ingestion queues each customer message of an account with an enabled
-// bot (queueBotMessages, in the ingestion transaction, on the rules worker's queue with trigger `bot`);
+// bot (queueBotMessagesSql, in the statement that stores them, on the rules worker's queue with trigger `bot`);
 // the rules worker calls runBotOn after the commit. The bot answers through THE send path
 // (sendChatMessage as performer `bot`), so network limits, reply locks and the outbox apply, and its
 // messages are in the chat like anyone's. Rules (docs/product/bots.md):
@@ -58,23 +57,17 @@ export interface BotDeps extends ActionDeps {
   webhookBackoffMs?: number[];
 }
 
-/** Inside the ingestion transaction: queue customer messages for the account's bot; true when queued. */
-export async function queueBotMessages(
-  db: Db,
-  object: { id: number; spaceId: number },
-  messageIds: number[],
-): Promise<boolean> {
-  if (messageIds.length === 0) return false;
-  const [bot] = await db
-    .select({ id: bots.id })
-    .from(bots)
-    .where(and(eq(bots.objectId, object.id), eq(bots.enabled, true)))
-    .limit(1);
-  if (!bot) return false;
-  await db
-    .insert(ruleQueue)
-    .values(messageIds.map((itemId) => ({ spaceId: object.spaceId, itemId, trigger: BOT_QUEUE_TRIGGER })));
-  return true;
+/**
+ * Inside the ingestion statement that stores a batch's messages (inbox/ingest-messages.ts): a CTE
+ * body queueing the customer messages of CTE `stored` (in id order) for the account's bot when it has
+ * one switched on; it returns a row per message queued.
+ */
+export function queueBotMessagesSql(object: { id: number; spaceId: number }) {
+  return sql`INSERT INTO rule_queue (space_id, item_id, trigger)
+    SELECT ${object.spaceId}, stored.id, ${BOT_QUEUE_TRIGGER}::text FROM stored
+    WHERE NOT stored.is_own AND EXISTS (SELECT 1 FROM bots WHERE bots.object_id = ${object.id} AND bots.enabled)
+    ORDER BY stored.id
+    RETURNING rule_queue.id`;
 }
 
 const stepsOf = (bot: BotRow, flow: SessionRow['flow']) =>

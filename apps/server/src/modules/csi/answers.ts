@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, lte, notInArray, sql } from 'drizzle-orm';
+import { and, eq, lte, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { chats, csiSurveys, messages } from '../../db/schema';
 import { OUTBOX_QUEUED } from '../../jobs/outbox';
@@ -23,28 +23,31 @@ const SCORE = /^\s*([1-5])\s*(?:⭐|\*)?\s*$/u;
 type Survey = typeof csiSurveys.$inferSelect;
 type ObjectRef = { id: number; spaceId: number };
 
+/**
+ * Inside the ingestion statement that stores a batch's messages (inbox/ingest-messages.ts): a CTE
+ * body selecting the surveys whose answer window is open (a second's grace) in the chats of the
+ * customer messages of CTE `stored`: what captureAnswers is handed.
+ */
+export function openSurveysSql() {
+  return sql`SELECT * FROM csi_surveys
+    WHERE chat_id IN (SELECT chat_id FROM stored WHERE NOT stored.is_own)
+      AND expires_at > now() - interval '1 second'`;
+}
+
+/**
+ * `inbound`: the customer messages the batch stored, in id order; `surveys`: openSurveysSql's rows,
+ * read in the same statement that stored them.
+ */
 export async function captureAnswers(
   db: Db,
   object: ObjectRef,
-  messageIds: number[],
+  inbound: Array<typeof messages.$inferSelect>,
+  surveys: Survey[],
   published: Published[],
 ) {
-  if (messageIds.length === 0) return;
-  const inbound = await db
-    .select()
-    .from(messages)
-    .where(and(inArray(messages.id, messageIds), eq(messages.isOwn, false)))
-    .orderBy(messages.id);
-  if (inbound.length === 0) return;
-  const chatIds = [...new Set(inbound.map((m) => m.chatId))];
-  const open = await db
-    .select()
-    .from(csiSurveys)
-    .where(
-      and(inArray(csiSurveys.chatId, chatIds), gt(csiSurveys.expiresAt, sql`now() - interval '1 second'`)),
-    )
-    .orderBy(desc(csiSurveys.sentAt), desc(csiSurveys.id));
-  if (open.length === 0) return;
+  if (inbound.length === 0 || surveys.length === 0) return;
+  // The chat's latest survey first.
+  const open = [...surveys].sort((a, b) => b.sentAt.getTime() - a.sentAt.getTime() || b.id - a.id);
   const settings = await loadSettings(db, object.id);
   const consumed = new Map<number, number[]>();
   let queued = false;

@@ -76,7 +76,17 @@ describe('emotions — ingestion', { timeout: 120_000 }, () => {
   });
 
   it("the space's own words change the result; switched off, texts arrive unrated", async () => {
-    const { admin, spaceId, arrive, item } = await scene();
+    const { admin, spaceId, object, arrive, item } = await scene();
+    // A batch of private messages reads the settings with its first statement (ingest-messages.ts).
+    let chat = 0;
+    const message = async (text: string) => {
+      chat += 1;
+      const result = await ingest({ db: db(), bus: t.deps.bus }, object, [
+        messageEvent({ chatExternalId: `words-${object.id}-${chat}`, text }),
+      ]);
+      return (await db().select().from(messages).where(eq(messages.id, result.messageIds[0]!)))[0]!;
+    };
+    expect(await message('Жесть, а не доска')).toMatchObject({ sentiment: 'negative' });
     const before = await arrive('Жесть, а не доска');
     expect((await item(before)).sentiment).toBe('negative');
 
@@ -92,12 +102,17 @@ describe('emotions — ingestion', { timeout: 120_000 }, () => {
     });
     const after = await arrive('Жесть, а не доска');
     expect((await item(after)).sentiment).toBe('positive');
+    expect(await message('Жесть, а не доска')).toMatchObject({ sentiment: 'positive' });
     // The earlier one keeps its rating.
     expect((await item(before)).sentiment).toBe('negative');
 
     expect((await putSettings(admin.headers, { space_id: spaceId, enabled: false })).statusCode).toBe(200);
     const off = await arrive('Ужасный сервис, больше не закажу');
     expect(await item(off)).toMatchObject({ sentiment: null, emotion: null });
+    expect(await message('Ужасный сервис, больше не закажу')).toMatchObject({
+      sentiment: null,
+      emotion: null,
+    });
     const read = await t.app.inject({
       method: 'GET',
       url: `/v1/emotions/settings?space_id=${spaceId}`,

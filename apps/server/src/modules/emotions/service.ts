@@ -17,9 +17,16 @@ export async function getEmotionSettings(db: Db, spaceId: number): Promise<Emoti
 
 /** How this space's incoming texts are read; null while the space has the classifier switched off. */
 export async function emotionReader(db: Db, spaceId: number): Promise<EmotionReader | null> {
-  const settings = await getEmotionSettings(db, spaceId);
-  if (!settings.enabled) return null;
-  const overrides = settings.words.length > 0 ? overridesOf(settings.words) : undefined;
+  return readerOf(await getEmotionSettings(db, spaceId));
+}
+
+/** The reader of a space's settings row (none stored: the defaults, switched on). */
+export function readerOf(
+  settings: { enabled: boolean; words: EmotionWord[] } | undefined,
+): EmotionReader | null {
+  if (settings && !settings.enabled) return null;
+  const words = settings?.words ?? [];
+  const overrides = words.length > 0 ? overridesOf(words) : undefined;
   return (text) => classify(text, overrides);
 }
 

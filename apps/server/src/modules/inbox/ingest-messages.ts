@@ -2,9 +2,10 @@ import { type AccountSettings, isExcluded } from '@otklik/shared';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { columnsWithout, rowsOf, unnestRows } from '../../db/rows';
-import { authors, chats, messages } from '../../db/schema';
-import { queueBotMessages } from '../bots/runtime';
-import { emotionColumns } from '../emotions/service';
+import { authors, chats, csiSurveys, emotionSettings, messages } from '../../db/schema';
+import { queueBotMessagesSql } from '../bots/runtime';
+import { openSurveysSql } from '../csi/answers';
+import { emotionColumns, readerOf } from '../emotions/service';
 import { rulesQueuedEvent } from '../rules/queue';
 import type { InboundMessage } from './inbound';
 import type { ArrivalRules, IngestResult, ObjectRow } from './ingest';
@@ -12,7 +13,16 @@ import { authorCtes, compare, lateAuthors, type Published, sortedAuthors, unique
 import { presentAuthor, presentChat, presentMessage } from './presenter';
 
 // Private messages of an ingestion batch (ingest.ts): authors and chats in one statement, then the
-// messages, their activity rows and the chats' last message, unread count and status in another.
+// messages, their activity rows, the chats' last message, unread count and status, the bot's queue and
+// the chats' open CSI surveys in another.
+
+/** What the batch stored for the steps after it in the same transaction (CSI answers, ingest.ts). */
+export interface StoredMessages {
+  /** The customer messages stored, in id order. */
+  inbound: Array<typeof messages.$inferSelect>;
+  /** The open CSI surveys of their chats (csi/answers.ts openSurveysSql). */
+  surveys: Array<typeof csiSurveys.$inferSelect>;
+}
 
 export async function storeMessages(
   db: Db,
@@ -22,10 +32,11 @@ export async function storeMessages(
   events: InboundMessage[],
   result: IngestResult,
   published: Published[],
-) {
+): Promise<StoredMessages> {
+  const nothing: StoredMessages = { inbound: [], surveys: [] };
   if (!settings.chats) {
     result.excluded += events.length;
-    return;
+    return nothing;
   }
   const kept = uniqueBy(events, (e) => `${e.chatExternalId}\u0000${e.externalId}`).filter((e) => {
     const excluded =
@@ -38,7 +49,7 @@ export async function storeMessages(
     if (excluded) result.excluded += 1;
     return !excluded;
   });
-  if (kept.length === 0) return;
+  if (kept.length === 0) return nothing;
   // Authors and chats in one statement: new chats get their customer's author id from the same
   // statement's upsert (the same CTE shapes as upsertAuthors).
   const uniqueAuthors = sortedAuthors(kept.filter((e) => !e.isOwn).map((e) => e.author));
@@ -56,6 +67,13 @@ export async function storeMessages(
     ],
     ['last_message_at', 'timestamptz', chatKeys.map((e) => e.createdAt.toISOString())],
   ]);
+  // The space's emotion settings come with them when the batch has not read them yet (ingest.ts).
+  const readsEmotion = arrival.readEmotion === undefined;
+  const emotionRow = readsEmotion
+    ? sql`
+    UNION ALL
+    SELECT 'emotion' AS kind, to_jsonb(es) AS row FROM emotion_settings es WHERE es.space_id = ${object.spaceId}`
+    : sql``;
   const found = (await db.execute(sql`WITH ${authorCtes(object, uniqueAuthors)},
     ci AS (SELECT * FROM ${chatInput}),
     created AS (
@@ -74,9 +92,16 @@ export async function storeMessages(
     )
     SELECT 'author' AS kind, to_jsonb(a) AS row FROM a
     UNION ALL
-    SELECT 'chat' AS kind, to_jsonb(c) AS row FROM c`)) as unknown as {
-    rows: Array<{ kind: 'author' | 'chat'; row: Record<string, unknown> }>;
+    SELECT 'chat' AS kind, to_jsonb(c) AS row FROM c${emotionRow}`)) as unknown as {
+    rows: Array<{ kind: 'author' | 'chat' | 'emotion'; row: Record<string, unknown> }>;
   };
+  if (readsEmotion) {
+    const [row] = rowsOf(
+      emotionSettings,
+      found.rows.filter((r) => r.kind === 'emotion').map((r) => r.row),
+    );
+    arrival.readEmotion = readerOf(row);
+  }
   const authorRows = new Map(
     rowsOf(
       authors,
@@ -134,7 +159,9 @@ export async function storeMessages(
   // touched chat: its newest message becomes the last one, inbound messages count as unread, and a
   // customer writing again reopens a closed chat and wakes one that was waiting for them or put off
   // (delayed: back as jobs/delayed.ts would bring it, ending the delay early). Row locks on
-  // the chats are taken in id order, the same in every batch (batcher.ts may overlap batches).
+  // the chats are taken in id order, the same in every batch (batcher.ts may overlap batches). The
+  // same statement queues the customer messages for the account's chat-bot, answered after the commit
+  // (modules/bots/runtime.ts), and reads the chats' open CSI surveys (modules/csi/answers.ts).
   const written = (await db.execute(sql`WITH stored AS (
       INSERT INTO messages (space_id, chat_id, external_id, is_own, text, sentiment, emotion, attachments, delivery, created_at)
       SELECT ${object.spaceId}, i.chat_id, i.external_id, i.is_own, i.text, i.sentiment, i.emotion, i.attachments::jsonb,
@@ -173,11 +200,17 @@ export async function storeMessages(
       FROM v
       WHERE chats.id = v.id AND chats.id IN (SELECT id FROM locked)
       RETURNING chats.*
-    )
+    ),
+    bot_queued AS (${queueBotMessagesSql(object)}),
+    surveys AS (${openSurveysSql()})
     SELECT 'message' AS kind, to_jsonb(stored) AS row FROM stored
     UNION ALL
-    SELECT 'chat' AS kind, to_jsonb(moved) AS row FROM moved`)) as unknown as {
-    rows: Array<{ kind: 'message' | 'chat'; row: Record<string, unknown> }>;
+    SELECT 'chat' AS kind, to_jsonb(moved) AS row FROM moved
+    UNION ALL
+    (SELECT 'bot' AS kind, NULL::jsonb AS row FROM bot_queued LIMIT 1)
+    UNION ALL
+    SELECT 'survey' AS kind, to_jsonb(surveys) AS row FROM surveys`)) as unknown as {
+    rows: Array<{ kind: 'message' | 'chat' | 'bot' | 'survey'; row: Record<string, unknown> }>;
   };
   const inserted = rowsOf(
     messages,
@@ -189,15 +222,9 @@ export async function storeMessages(
   ).sort((a, b) => a.id - b.id);
   result.created += inserted.length;
   result.duplicates += kept.length - inserted.length;
-  if (inserted.length === 0) return;
+  if (inserted.length === 0) return nothing;
   result.messageIds.push(...inserted.map((m) => m.id));
-  // The account's chat-bot answers customer messages after the commit (modules/bots/runtime.ts).
-  const botQueued = await queueBotMessages(
-    db,
-    object,
-    inserted.filter((m) => !m.isOwn).map((m) => m.id),
-  );
-  if (botQueued) published.push(rulesQueuedEvent());
+  if (written.rows.some((r) => r.kind === 'bot')) published.push(rulesQueuedEvent());
   const authorById = new Map([...authorRows.values()].map((a) => [a.id, presentAuthor(a)]));
   published.push({
     type: 'messages.created',
@@ -211,4 +238,11 @@ export async function storeMessages(
     },
     cause: { kind: 'system' },
   });
+  return {
+    inbound: inserted.filter((m) => !m.isOwn),
+    surveys: rowsOf(
+      csiSurveys,
+      written.rows.filter((r) => r.kind === 'survey').map((r) => r.row),
+    ),
+  };
 }

@@ -75,8 +75,16 @@ function messageBody(content: OutgoingContent): Record<string, unknown> {
   return { text };
 }
 
+/**
+ * Deliveries parsed already, by body: the app-wide callback reads a delivery to route it, then the
+ * connector of each account it concerns reads the same one. Nothing mutates a parsed delivery.
+ */
+const parsedBodies = new WeakMap<Buffer, PageWebhook | null>();
+
 /** Parses a verified delivery; a signed body we cannot read is accepted and stores nothing. */
 export function parseDelivery(request: WebhookRequest): PageWebhook | null {
+  const known = parsedBodies.get(request.rawBody);
+  if (known !== undefined) return known;
   let json: unknown;
   try {
     json = JSON.parse(request.rawBody.toString('utf8'));
@@ -84,7 +92,9 @@ export function parseDelivery(request: WebhookRequest): PageWebhook | null {
     throw new WebhookRejected('Facebook webhook: body is not JSON');
   }
   const parsed = pageWebhookSchema.safeParse(json);
-  return parsed.success ? parsed.data : null;
+  const payload = parsed.success ? parsed.data : null;
+  parsedBodies.set(request.rawBody, payload);
+  return payload;
 }
 
 /**

@@ -30,15 +30,25 @@ export function metaSignature(body: string | Buffer, appSecret: string): string 
   return `sha256=${createHmac('sha256', appSecret).update(body).digest('hex')}`;
 }
 
+/**
+ * Bodies whose signature was already checked, with the secret and header that passed: the app-wide
+ * callback verifies a delivery once, then each account's connector is handed the same request and
+ * need not hash it again. Keyed by the body's Buffer, so it lives as long as the request.
+ */
+const verified = new WeakMap<Buffer, { secret: string; header: string }>();
+
 /** Checks `X-Hub-Signature-256` over the exact bytes received (Meta escapes non-ASCII: never re-serialise). */
 export function verifyMetaSignature(request: WebhookRequest, appSecret: string, network: string): void {
   const header = (request.headers['x-hub-signature-256'] ?? '').toLowerCase();
   if (!appSecret || !header.startsWith('sha256=')) {
     throw new WebhookRejected(`${network} webhook: missing X-Hub-Signature-256`);
   }
+  const done = verified.get(request.rawBody);
+  if (done && done.secret === appSecret && done.header === header) return;
   if (!safeEqual(header, metaSignature(request.rawBody, appSecret))) {
     throw new WebhookRejected(`${network} webhook: signature mismatch`);
   }
+  verified.set(request.rawBody, { secret: appSecret, header });
 }
 
 export interface GraphErrorBody {
