@@ -121,17 +121,18 @@ export async function chatConversation(
 
 /**
  * The customer's earlier comments and reviews in the same space, outside this conversation, newest first —
- * only on accounts the operator may see (the inbox scope: user-group limits hold in prompts too).
+ * only on accounts the operator may see (the inbox scope: user-group limits hold in prompts too). A rule or
+ * bot (actor null) acts for the space: the space's own items, never another space's.
  */
 export async function authorHistory(
   db: Db,
-  actor: ServerActor,
+  actor: ServerActor | null,
   spaceId: number,
   authorId: number | null,
   exceptItemId: number | null,
 ): Promise<string[]> {
   if (authorId === null) return [];
-  const scope = await scopeFor(db, actor, 'items.view');
+  const scope = actor ? await scopeFor(db, actor, 'items.view') : null;
   const rows = await db
     .select({ text: items.text, createdAt: items.createdAt })
     .from(items)
@@ -142,7 +143,7 @@ export async function authorHistory(
         eq(items.isOwn, false),
         eq(items.isDeleted, false),
         exceptItemId === null ? undefined : ne(items.id, exceptItemId),
-        scopeCondition(scope, items.spaceId, items.objectId),
+        scope ? scopeCondition(scope, items.spaceId, items.objectId) : undefined,
       ),
     )
     .orderBy(desc(items.createdAt), desc(items.id))
