@@ -99,7 +99,8 @@ export const automationRu = {
   'rules.agent.required': 'Выберите ИИ-агента',
   'rules.skip.agent': 'ИИ-агент удалён или ИИ-помощник выключен в пространстве',
   'rules.skip.noteAuthor': 'Автор правила больше не в пространстве: заметку некому подписать',
-  'rules.ai.note': 'Ответ ИИ-агента «{{agent}}» (автоправило «{{rule}}»), проверьте перед отправкой:\n\n{{text}}',
+  'rules.ai.note':
+    'Ответ ИИ-агента «{{agent}}» (автоправило «{{rule}}»), проверьте перед отправкой:\n\n{{text}}',
   'bots.agent.required': 'Выберите ИИ-агента',
 } as const;
 

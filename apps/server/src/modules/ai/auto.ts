@@ -32,7 +32,7 @@ export async function spaceAgent(db: Db, spaceId: number, agentId: number): Prom
     .innerJoin(spaces, eq(spaces.id, aiAgents.spaceId))
     .where(and(eq(aiAgents.id, agentId), eq(aiAgents.spaceId, spaceId)))
     .limit(1);
-  if (!row || row.settings.ai !== true) return null;
+  if (row?.settings.ai !== true) return null;
   return row.agent;
 }
 
