@@ -65,6 +65,13 @@ export interface PresentedHde {
   last_checked_at: number | null;
 }
 
+/**
+ * The socket message when a ticket was created from an item or chat or its status changed in
+ * HelpDeskEddy: `{ object_id, item_id | chat_id, ticket: PresentedHdeTicket }` (only to those who see
+ * the account), so an open item or chat page shows it live.
+ */
+export const HDE_TICKET_EVENT = 'hde.ticket';
+
 export interface PresentedHdeTicket {
   id: number;
   integration_id: number;
