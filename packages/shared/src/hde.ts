@@ -66,11 +66,12 @@ export interface PresentedHde {
 }
 
 /**
- * The socket message when a ticket was created from an item or chat or its status changed in
- * HelpDeskEddy: `{ object_id, item_id | chat_id, ticket: PresentedHdeTicket }` (only to those who see
- * the account), so an open item or chat page shows it live.
+ * The socket messages when a ticket was created from an item or chat or its status changed in
+ * HelpDeskEddy: `{ object_id, item_id | chat_id, ticket: PresentedHdeTicket }`. Named like the record's
+ * other events (`items.*` / `chats.*`), so only members who see that account's comments or chats get
+ * them (as `items.notes`), and an open item or chat page shows the status live.
  */
-export const HDE_TICKET_EVENT = 'hde.ticket';
+export const HDE_TICKET_EVENTS = { item: 'items.hde_ticket', chat: 'chats.hde_ticket' } as const;
 
 export interface PresentedHdeTicket {
   id: number;

@@ -12,7 +12,7 @@ import { readKit } from '../inbox/read-kit';
 
 // HelpDeskEddy (issue 21) leaves a trace and is live: creating a ticket is an action-log entry of the
 // user, a status read back by the sync job is one of the system, and both reach the open item page over
-// the socket (`hde.ticket`) — only for members who see the account.
+// the socket (`items.hde_ticket`) — only for members who see the account.
 
 let t: TestApp;
 let hde: HdeEmulator;
@@ -56,7 +56,7 @@ describe('HelpDeskEddy — action log and live status', { timeout: 120_000 }, ()
       });
       expect(made.statusCode, made.body).toBe(200);
       const ticket = made.json().ticket as { id: number; ticket_id: string; status: string };
-      const created = await owner.waitFor((m) => m.type === 'hde.ticket');
+      const created = await owner.waitFor((m) => m.type === 'items.hde_ticket');
       expect(created).toMatchObject({
         object_id: team.sandbox.id,
         item_id: itemId,
@@ -81,7 +81,7 @@ describe('HelpDeskEddy — action log and live status', { timeout: 120_000 }, ()
       const job = new HdeSyncJob({ db: db(), sealer: t.deps.sealer, log: t.deps.log, bus: t.deps.bus });
       expect(await job.tick(new Date(Date.now() + 10 * 60_000))).toMatchObject({ changed: 1 });
       const synced = await owner.waitFor(
-        (m) => m.type === 'hde.ticket' && (m.ticket as { status: string }).status === 'closed',
+        (m) => m.type === 'items.hde_ticket' && (m.ticket as { status: string }).status === 'closed',
       );
       expect(synced).toMatchObject({ item_id: itemId, ticket: { id: ticket.id, status: 'closed' } });
       const [status] = await db()
@@ -102,7 +102,7 @@ describe('HelpDeskEddy — action log and live status', { timeout: 120_000 }, ()
         .where(and(eq(auditLog.spaceId, team.space.id), eq(auditLog.kind, 'hde_ticket.status')));
       expect(entries).toHaveLength(1);
 
-      expect(other.messages.filter((m) => m.type === 'hde.ticket')).toEqual([]);
+      expect(other.messages.filter((m) => m.type === 'items.hde_ticket')).toEqual([]);
     } finally {
       owner.ws.close();
       other.ws.close();

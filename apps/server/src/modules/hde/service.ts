@@ -1,6 +1,6 @@
 import {
   HDE_TEXT_MAX,
-  HDE_TICKET_EVENT,
+  HDE_TICKET_EVENTS,
   HDE_TICKET_TITLE_MAX,
   type HdeForm,
   hdeApiBase,
@@ -191,10 +191,10 @@ function ticketTarget(row: HdeTicketRow) {
 const recordOf = (row: HdeTicketRow) =>
   row.itemId !== null ? { item_id: row.itemId } : { chat_id: row.chatId };
 
-/** Tells the open pages of the ticket's item or chat (only those who see its account: `object_id`). */
+/** Tells the open pages of the ticket's item or chat (only those who see its account: `items.*`/`chats.*` with `object_id`). */
 async function publishTicket(bus: EventBus, row: HdeTicketRow, objectId: number) {
   await bus.publish({
-    type: HDE_TICKET_EVENT,
+    type: row.itemId !== null ? HDE_TICKET_EVENTS.item : HDE_TICKET_EVENTS.chat,
     spaceId: row.spaceId,
     payload: { object_id: objectId, ...recordOf(row), ticket: presentHdeTicket(row) },
   });
