@@ -129,6 +129,8 @@ describe('auto-rule ai_reply', { timeout: 120_000 }, () => {
     expect(prompt).toContain('MINE-INSTRUCTIONS');
     expect(prompt).not.toContain('OTHER');
     expect(prompt).not.toContain('sk-SECRET');
+    // Sent without an operator: the model is told so.
+    expect(prompt).toContain('sent to the customer as it is');
 
     // Another space's agent is refused at run time (skipped, nothing asked).
     const foreign = await scene('FOREIGN');
@@ -152,6 +154,7 @@ describe('auto-rule ai_reply', { timeout: 120_000 }, () => {
     expect(kept).toHaveLength(1);
     expect(kept[0]!.text).toContain('Черновик ответа от ИИ');
     expect(kept[0]!.userId).toBe(admin.user.id);
+    expect(JSON.stringify(stub.requests.at(-1)!.body.messages)).toContain('reviews and edits');
   });
 
   it('on a provider error sends the fallback (reason kept); without one the run fails into settings/errors', async () => {

@@ -55,7 +55,7 @@ export async function autoAnswer(
   deps: { db: Db; sealer: Sealer; config: { AI_TIMEOUT_MS: number } },
   agent: Agent,
   target: AutoTarget,
-  options: { templatesOf?: number | null } = {},
+  options: { templatesOf?: number | null; sentAsIs?: boolean } = {},
 ): Promise<string> {
   const { db } = deps;
   const { row } = target;
@@ -86,6 +86,7 @@ export async function autoAnswer(
     },
     { limit, locale: DEFAULT_LOCALE },
     history,
+    options.sentAsIs ?? true,
   );
   return fitToLimit(await complete(agent, deps.sealer, prompt, deps.config.AI_TIMEOUT_MS), limit);
 }

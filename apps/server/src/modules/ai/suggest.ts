@@ -179,10 +179,13 @@ export async function replyLimit(db: Db, objectId: number, kind: ReplyKind): Pro
 export function systemMessage(
   agent: Pick<Agent, 'instructions' | 'knowledge'>,
   templates: { title: string; text: string }[],
+  sentAsIs = false,
 ): ChatMessage {
   const system = [
     'You help a customer-support operator answer customers on social networks and messengers.',
-    'The operator reviews and edits your text before anything is sent.',
+    sentAsIs
+      ? 'Your text is sent to the customer as it is, without review: write only what the conversation, the instructions and the knowledge support.'
+      : 'The operator reviews and edits your text before anything is sent.',
   ];
   if (agent.instructions.trim()) system.push(`Instructions:\n${agent.instructions.trim()}`);
   if (agent.knowledge.length) system.push(`Knowledge:\n${agent.knowledge.map((k) => `- ${k}`).join('\n')}`);
@@ -213,6 +216,8 @@ export function buildPrompt(
   body: AiSuggestBody,
   ctx: PromptContext = { limit: null, locale: 'ru' },
   history: string[] = [],
+  /** An auto-rule or chat-bot sends the answer without an operator (modules/ai/auto.ts). */
+  sentAsIs = false,
 ): ChatMessage[] {
   const user = [transcript(conversation)];
   if (history.length)
@@ -223,7 +228,7 @@ export function buildPrompt(
   if (AI_DRAFT_MODES.includes(body.mode)) user.push(`Draft:\n${body.text ?? ''}`);
   else if (body.mode === 'reply' && body.text?.trim())
     user.push(`The operator's draft so far:\n${body.text}`);
-  return [systemMessage(agent, templates), { role: 'user', content: user.join('\n\n') }];
+  return [systemMessage(agent, templates, sentAsIs), { role: 'user', content: user.join('\n\n') }];
 }
 
 export function providerError(status: number, key: MessageKey, params?: Record<string, string | number>) {

@@ -55,7 +55,7 @@ async function resolveAi(ctx: RunContext, item: ItemRow, action: { report: Macro
       deps,
       agent,
       { kind: 'item', row: item },
-      { templatesOf: ctx.delegate?.userId },
+      { templatesOf: ctx.delegate?.userId, sentAsIs: step.mode === 'send' },
     );
     action.step = { kind: 'ai_text', text, mode: step.mode, agentName: agent.name };
     action.report = { ...action.report, detail: text };
