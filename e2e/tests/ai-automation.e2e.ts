@@ -110,12 +110,19 @@ describe('AI in auto-rules and chat-bots', () => {
     await apiOk(app.url, 'POST', `/v1/sandbox/${sandboxToken}/comments`, {
       body: { author_name: 'Пётр Соколов', text: 'Сколько идёт доставка в Казань?' },
     });
+    const question = async () =>
+      (
+        await api<{ items: { id: number; text: string }[] }>('GET', '/v1/items?status=new&status=closed')
+      ).items.find((x) => x.text === 'Сколько идёт доставка в Казань?')?.id;
+    await expect.poll(question, { timeout: 30_000 }).toBeDefined();
+    const itemId = (await question())!;
+    // The item with its replies (ours included): the stub's text, and the comment closed with a reply.
     const replies = async () => {
-      const list = await api<{ items: { text: string; is_own: boolean }[] }>(
+      const body = await api<{ item: { status: string }; thread: { text: string; is_own: boolean }[] }>(
         'GET',
-        '/v1/items?status=new&status=closed&status=inprogress',
+        `/v1/items/${itemId}`,
       );
-      return list.items.filter((x) => x.is_own).map((x) => x.text);
+      return body.thread.filter((x) => x.is_own).map((x) => x.text);
     };
     await expect.poll(replies, { timeout: 60_000 }).toContain(ANSWER);
     await context.close();
