@@ -1,6 +1,7 @@
 // Issue 21, emotions: a negative sandbox comment arrives and its row shows "Негатив", the inbox filter
 // by emotion finds it (and not the kind one), stats/emotions counts it, and settings/emotions keeps a
-// space's own word. Screenshots in ru at 1381 px and in en at 375 px.
+// space's own word; a chat takes the emotion of its customer's latest message (badge on the row and on
+// the message, the chat list's emotion filter). Screenshots in ru at 1381 px and in en at 375 px.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   type AppHandle,
@@ -19,6 +20,8 @@ import {
 
 const NEGATIVE = 'Заказ опоздал на три дня, никто не предупредил';
 const POSITIVE = 'Спасибо, всё пришло быстро, отличный сервис!';
+const CHAT_ANGRY = 'Вы мошенники, верните мои деньги!';
+const CHAT_GOOD = 'Спасибо большое, всё получил, вы лучшие!';
 
 describe('emotions', () => {
   let smtp: SmtpHandle;
@@ -52,6 +55,11 @@ describe('emotions', () => {
       ['Пётр Иванов', POSITIVE],
     ])
       await apiOk(app.url, 'POST', `/v1/sandbox/${token}/comments`, { body: { author_name, text } });
+    for (const [author_name, text, peer] of [
+      ['Игорь Злой', CHAT_ANGRY, 'angry-peer'],
+      ['Мария Добрая', CHAT_GOOD, 'good-peer'],
+    ])
+      await apiOk(app.url, 'POST', `/v1/sandbox/${token}/messages`, { body: { author_name, text, peer } });
   }, 600_000);
 
   afterAll(async () => {
@@ -93,6 +101,38 @@ describe('emotions', () => {
     expect(await page.getByTestId('emotions-total-positive').textContent()).toMatch(/^[1-9]\d* · \d/);
     await page.getByTestId('table-emotions-accounts').getByText('Кофейня «Зерно»').waitFor();
     await screenshot(page, 'emotions-stats-ru-1381');
+    await context.close();
+  }, 300_000);
+
+  test('a chat shows its customer’s emotion; the chat list filters by it; the message has its badge', async () => {
+    const context = await signedInContext(browser, owner.tokens, {
+      baseURL: app.url,
+      locale: 'ru-RU',
+      viewport: { width: 1381, height: 900 },
+    });
+    const page = await context.newPage();
+    await page.goto('/chats');
+    const angryRow = page.getByTestId('chat-row').filter({ hasText: CHAT_ANGRY });
+    await angryRow.locator('[data-testid="emotion-badge"][data-emotion="anger"]').waitFor();
+    await page
+      .getByTestId('chat-row')
+      .filter({ hasText: CHAT_GOOD })
+      .locator('[data-testid="emotion-badge"][data-emotion="positive"]')
+      .waitFor();
+
+    await page.getByTestId('filter-button').click();
+    await page.getByTestId('inbox-filters').waitFor();
+    await page.getByTestId('filter-sentiment-anger').locator('xpath=following-sibling::label').click();
+    await page.getByTestId('filter-apply').click();
+    await page.waitForURL(/sentiment=anger/);
+    await expect.poll(() => page.getByTestId('chat-row').filter({ hasText: CHAT_GOOD }).count()).toBe(0);
+    await angryRow.waitFor();
+    await screenshot(page, 'emotions-chats-ru-1381');
+
+    await angryRow.click();
+    const message = page.getByTestId('message').filter({ hasText: CHAT_ANGRY });
+    await message.locator('[data-testid="emotion-badge"][data-emotion="anger"]').waitFor();
+    await screenshot(page, 'emotions-chat-ru-1381');
     await context.close();
   }, 300_000);
 

@@ -132,7 +132,7 @@ export async function createRuntime(
     cleanups.push(() => issuesDue.stop());
     const qaSampling = new QaSamplingJob({ db: database.db, log });
     cleanups.push(() => qaSampling.stop());
-    const hdeSync = new HdeSyncJob({ db: database.db, sealer: deps.sealer, log });
+    const hdeSync = new HdeSyncJob({ db: database.db, sealer: deps.sealer, log, bus });
     cleanups.push(() => hdeSync.stop());
     const tokenRefresh = new TokenRefreshJob({ db: database.db, bus, sealer: deps.sealer, config, log });
     cleanups.push(() => tokenRefresh.stop());

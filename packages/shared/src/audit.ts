@@ -91,6 +91,8 @@ export const AUDIT_KINDS = [
   'issue.deleted',
   'issue.settings',
   'csi.settings',
+  'hde_ticket.created',
+  'hde_ticket.status',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -120,6 +122,7 @@ export const AUDIT_GROUPS = [
   'author',
   'issue',
   'csi',
+  'hde_ticket',
 ] as const;
 export type AuditGroup = (typeof AUDIT_GROUPS)[number];
 

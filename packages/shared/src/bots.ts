@@ -4,7 +4,7 @@ import { z } from 'zod';
 // hands off to an operator, ends, or an operator takes the chat. Shared by the settings form and the API;
 // message keys live in messages.ts (ru/en). Rules: docs/product/bots.md.
 
-export const BOT_STEP_TYPES = ['message', 'menu', 'collect', 'template', 'webhook', 'handoff'] as const;
+export const BOT_STEP_TYPES = ['message', 'menu', 'collect', 'template', 'webhook', 'ai', 'handoff'] as const;
 export type BotStepType = (typeof BOT_STEP_TYPES)[number];
 
 export const BOT_FIELDS = ['name', 'phone', 'email', 'order', 'text'] as const;
@@ -89,6 +89,17 @@ export const botStepSchema = z.discriminatedUnion(
         path: ['webhook_id'],
         error: 'bots.webhook.required',
       }),
+    /**
+     * An answer from one of the space's AI agents to the conversation so far (modules/ai), sent to the
+     * customer; on a provider error or timeout `fallback_text` goes instead (none: nothing is sent).
+     */
+    z.object({
+      id: stepId,
+      type: z.literal('ai'),
+      agent_id: z.number({ error: 'bots.agent.required' }).int().positive('bots.agent.required'),
+      fallback_text: text.default(''),
+      next,
+    }),
     z.object({
       id: stepId,
       type: z.literal('handoff'),

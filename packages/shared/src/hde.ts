@@ -65,6 +65,14 @@ export interface PresentedHde {
   last_checked_at: number | null;
 }
 
+/**
+ * The socket messages when a ticket was created from an item or chat or its status changed in
+ * HelpDeskEddy: `{ object_id, item_id | chat_id, ticket: PresentedHdeTicket }`. Named like the record's
+ * other events (`items.*` / `chats.*`), so only members who see that account's comments or chats get
+ * them (as `items.notes`), and an open item or chat page shows the status live.
+ */
+export const HDE_TICKET_EVENTS = { item: 'items.hde_ticket', chat: 'chats.hde_ticket' } as const;
+
 export interface PresentedHdeTicket {
   id: number;
   integration_id: number;

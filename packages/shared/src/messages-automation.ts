@@ -96,6 +96,12 @@ export const automationRu = {
   'rules.skip.webhook': 'Вебхук удалён или выключен',
   'rules.fail.direct': 'Соцсеть не позволяет ответить автору в личные сообщения',
   'rules.notify.title': 'Автоправило «{{rule}}»',
+  'rules.agent.required': 'Выберите ИИ-агента',
+  'rules.skip.agent': 'ИИ-агент удалён или ИИ-помощник выключен в пространстве',
+  'rules.skip.noteAuthor': 'Автор правила больше не в пространстве: заметку некому подписать',
+  'rules.ai.note':
+    'Ответ ИИ-агента «{{agent}}» (автоправило «{{rule}}»), проверьте перед отправкой:\n\n{{text}}',
+  'bots.agent.required': 'Выберите ИИ-агента',
 } as const;
 
 export const automationEn: Record<keyof typeof automationRu, string> = {
@@ -193,5 +199,10 @@ export const automationEn: Record<keyof typeof automationRu, string> = {
   'rules.skip.users': 'The recipients are no longer in the space',
   'rules.skip.webhook': 'The webhook is deleted or disabled',
   'rules.fail.direct': 'The network does not allow answering the author privately',
+  'rules.agent.required': 'Choose an AI agent',
+  'rules.skip.agent': 'The AI agent is deleted, or the AI assistant is off in the space',
+  'rules.skip.noteAuthor': "The rule's author is no longer in the space: nobody to sign the note",
+  'rules.ai.note': 'AI agent "{{agent}}" suggests (auto-rule "{{rule}}"), check before sending:\n\n{{text}}',
+  'bots.agent.required': 'Choose an AI agent',
   'rules.notify.title': 'Auto-rule "{{rule}}"',
 };

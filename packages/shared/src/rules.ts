@@ -42,6 +42,7 @@ export const RULE_ACTION_TYPES = [
   'private_reply',
   'notify',
   'webhook',
+  'ai_reply',
 ] as const;
 export type RuleActionType = (typeof RULE_ACTION_TYPES)[number];
 
@@ -86,6 +87,11 @@ export const RULE_NOTIFY_USERS_MAX = 50;
 export const RULE_DRY_RUN_ITEMS = 1_000;
 /** Dry run: matched items whose actions are spelled out. */
 export const RULE_DRY_RUN_DETAILS = 50;
+/** ai_reply: what is done with the agent's answer — sent to the customer, or kept as a note to confirm. */
+export const RULE_AI_MODES = ['send', 'note'] as const;
+export type RuleAiMode = (typeof RULE_AI_MODES)[number];
+/** ai_reply / the bots' AI step: the text used when the provider fails or times out (none: the action fails). */
+export const AI_FALLBACK_MAX = 1000;
 
 /**
  * A pattern that cannot run away: no back-references or look-arounds, no quantified group that itself
@@ -309,6 +315,20 @@ export const ruleOnlyActionSchema = z.discriminatedUnion(
         .number({ error: 'rules.webhook.required' })
         .int('rules.webhook.required')
         .positive('rules.webhook.required'),
+    }),
+    /**
+     * Ask one of the space's AI agents for a reply to the conversation (modules/ai, the composer's prompt)
+     * and send it, or keep it as an internal note for an operator to confirm; on a provider error or
+     * timeout the fallback text goes instead (none: the action fails, in settings/errors).
+     */
+    z.object({
+      type: z.literal('ai_reply'),
+      agent_id: z
+        .number({ error: 'rules.agent.required' })
+        .int('rules.agent.required')
+        .positive('rules.agent.required'),
+      mode: z.enum(RULE_AI_MODES).default('send'),
+      fallback_text: z.string().trim().max(AI_FALLBACK_MAX, 'field.tooLong').default(''),
     }),
   ],
   { error: 'macros.action.invalid' },

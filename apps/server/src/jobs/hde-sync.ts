@@ -2,6 +2,7 @@ import type { Db } from '../db/client';
 import type { Sealer } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
 import { syncStatuses } from '../modules/hde/service';
+import type { EventBus } from '../realtime/bus';
 import { PeriodicTask } from './periodic';
 
 /** Every 5 minutes, tickets whose status is older than that are read back from HelpDeskEddy. */
@@ -10,7 +11,7 @@ export const HDE_SYNC_TICK_MS = 300_000;
 export class HdeSyncJob {
   private readonly task: PeriodicTask;
 
-  constructor(private readonly deps: { db: Db; sealer: Sealer; log: Logger }) {
+  constructor(private readonly deps: { db: Db; sealer: Sealer; log: Logger; bus?: EventBus }) {
     this.task = new PeriodicTask('HelpDeskEddy status sync', () => this.tick(), deps.log);
   }
 
@@ -23,6 +24,6 @@ export class HdeSyncJob {
   }
 
   tick(now = new Date()) {
-    return syncStatuses(this.deps.db, this.deps.sealer, { now, staleMs: HDE_SYNC_TICK_MS });
+    return syncStatuses(this.deps, { now, staleMs: HDE_SYNC_TICK_MS });
   }
 }

@@ -54,3 +54,22 @@ export const useChatBot = (chatId: number, version: unknown) =>
       }),
     staleTime: 10_000,
   });
+
+/** A failed chat-bot step, for settings/errors (GET /v1/errors/bots). */
+export interface BotFailureDto {
+  id: number;
+  space_id: number;
+  bot_id: number | null;
+  bot: string;
+  chat_id: number;
+  step_id: string;
+  error: string | null;
+  at: string;
+}
+
+export const useBotFailures = () =>
+  useQuery({
+    queryKey: [...botKeys.all, 'failures'],
+    queryFn: ({ signal }) => api.get<{ items: BotFailureDto[] }>('/v1/errors/bots', { signal }),
+    staleTime: 10_000,
+  });

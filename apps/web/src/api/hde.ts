@@ -1,5 +1,12 @@
-import type { HdeForm, HdeTicketsAnswer, PresentedHde, PresentedHdeTicket } from '@otklik/shared';
+import {
+  HDE_TICKET_EVENTS,
+  type HdeForm,
+  type HdeTicketsAnswer,
+  type PresentedHde,
+  type PresentedHdeTicket,
+} from '@otklik/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSocketEvent } from '../realtime/hooks';
 import { api } from './instance';
 
 // HelpDeskEddy (issue 21): a space's connection (settings/hde/{id}) and tickets made from items and chats.
@@ -47,14 +54,37 @@ export const useUpdateHde = () =>
 export const useTestHde = () =>
   useHdeMutation((id: number) => api.post<{ integration: PresentedHde }>(`/v1/hde/${id}/test`, {}));
 
-/** Tickets made from one record; refreshed every minute so a synced status shows without a reload. */
-export const useHdeTickets = (kind: HdeKind, id: number) =>
-  useQuery({
+/**
+ * Tickets made from one record. A ticket created or a status synced back arrives over the socket
+ * (`items.hde_ticket` / `chats.hde_ticket`) and replaces the row in place; the list is also refreshed
+ * every minute in case the socket was away.
+ */
+export function useHdeTickets(kind: HdeKind, id: number) {
+  const queryClient = useQueryClient();
+  useSocketEvent(kind === 'items' ? HDE_TICKET_EVENTS.item : HDE_TICKET_EVENTS.chat, (m) => {
+    if (m[kind === 'items' ? 'item_id' : 'chat_id'] !== id) return;
+    const ticket = m.ticket as PresentedHdeTicket | undefined;
+    const key = hdeTicketsKey(kind, id);
+    const current = queryClient.getQueryData<HdeTicketsAnswer>(key);
+    if (!ticket || !current) {
+      void queryClient.invalidateQueries({ queryKey: key });
+      return;
+    }
+    const known = current.tickets.some((x) => x.id === ticket.id);
+    queryClient.setQueryData<HdeTicketsAnswer>(key, {
+      ...current,
+      tickets: known
+        ? current.tickets.map((x) => (x.id === ticket.id ? ticket : x))
+        : [ticket, ...current.tickets],
+    });
+  });
+  return useQuery({
     queryKey: hdeTicketsKey(kind, id),
     queryFn: ({ signal }) => api.get<HdeTicketsAnswer>(`/v1/${kind}/${id}/hde-tickets`, { signal }),
     enabled: Number.isInteger(id) && id > 0,
     refetchInterval: 60_000,
   });
+}
 
 export function useCreateHdeTicket(kind: HdeKind, id: number) {
   const queryClient = useQueryClient();

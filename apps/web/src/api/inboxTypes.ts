@@ -126,6 +126,9 @@ export interface InboxChat {
   last_message_at: number | null;
   last_message: string;
   last_message_is_own: boolean;
+  /** Emotions (issue 21): the reading of the customer's latest message; null when none or off. */
+  sentiment?: Sentiment | null;
+  emotion?: EmotionCategory | null;
   unread_count: number;
   tags: number[];
   created_at: number;

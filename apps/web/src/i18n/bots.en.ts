@@ -50,6 +50,11 @@ export const botsEn: Dictionary<typeof botsRu> = {
   field: 'What to ask',
   template: 'Reply template',
   templatePick: 'Choose a template',
+  aiAgent: 'AI agent',
+  aiAgentPick: 'Choose an agent',
+  aiHint:
+    "The agent answers the conversation of this chat; the answer goes to the customer within the network's limit.",
+  aiFallback: 'Text when the AI does not answer (error or timeout); empty: send nothing',
   webhook: 'Webhook of settings',
   webhookPick: 'Choose a webhook',
   webhookHint:
@@ -61,12 +66,20 @@ export const botsEn: Dictionary<typeof botsRu> = {
   assignNobody: 'Nobody: the shared queue',
   keyboards:
     'Buttons: in Telegram, VK, WhatsApp and Viber the messenger’s own buttons (in WhatsApp more than three options go as a list), in MAX and Avito a numbered list (the customer answers with a number or a word).',
+  failures: {
+    title: 'Chat-bot errors',
+    hint: 'Bot steps of the last 7 days that failed: a webhook did not answer, the AI provider returned an error. The bot went on with its flow.',
+    empty: 'Chat-bots ran without errors.',
+    open: 'Open the chat',
+    bot: 'Bot "{{name}}", step "{{step}}"',
+  },
   types: {
     message: 'Message',
     menu: 'Menu with buttons',
     collect: 'Ask for data',
     template: 'Reply with a template',
     webhook: 'Call a webhook',
+    ai: 'AI answer',
     handoff: 'Hand off to an operator',
   },
   fields: {

@@ -81,6 +81,7 @@ export const logsEn: Dictionary<typeof logsRu> = {
     author: 'Author blocking',
     issue: 'Tasks',
     csi: 'CSI',
+    hde_ticket: 'HelpDeskEddy tickets',
   },
   kinds: {
     'space.renamed': 'Renamed the space',
@@ -168,6 +169,8 @@ export const logsEn: Dictionary<typeof logsRu> = {
     'issue.deleted': 'Deleted a task',
     'issue.settings': 'Changed the task settings',
     'csi.settings': "Changed an account's satisfaction survey",
+    'hde_ticket.created': 'Created a HelpDeskEddy ticket',
+    'hde_ticket.status': 'A HelpDeskEddy ticket changed its status',
     other: 'Action',
   },
   fields: {

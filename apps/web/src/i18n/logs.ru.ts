@@ -71,6 +71,7 @@ export const logsRu = {
     author: 'Блокировка авторов',
     issue: 'Задачи',
     csi: 'Оценки клиентов',
+    hde_ticket: 'Тикеты HelpDeskEddy',
   },
   kinds: {
     'space.renamed': 'Переименовал пространство',
@@ -158,6 +159,8 @@ export const logsRu = {
     'issue.deleted': 'Удалил задачу',
     'issue.settings': 'Изменил настройки задач',
     'csi.settings': 'Изменил опрос удовлетворённости аккаунта',
+    'hde_ticket.created': 'Создал тикет в HelpDeskEddy',
+    'hde_ticket.status': 'Статус тикета HelpDeskEddy изменился',
     other: 'Действие',
   },
   fields: {

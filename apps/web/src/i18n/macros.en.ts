@@ -55,6 +55,7 @@ export const macrosEn: Dictionary<typeof macrosRu> = {
     private_reply: 'Reply privately',
     notify: 'Notify users',
     webhook: 'Call a webhook',
+    ai_reply: 'Reply with an AI suggestion',
   },
   durationLabel: 'For how long',
   durations: {

@@ -52,6 +52,7 @@ export const macrosRu = {
     private_reply: 'Ответить в личные сообщения',
     notify: 'Уведомить пользователей',
     webhook: 'Вызвать вебхук',
+    ai_reply: 'Ответить с помощью ИИ',
   },
   durationLabel: 'На какой срок',
   durations: {

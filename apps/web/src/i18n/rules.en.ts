@@ -73,6 +73,13 @@ export const rulesEn: Dictionary<typeof rulesRu> = {
     'Only on networks where the author can be written to privately; elsewhere the run is marked failed.',
   notifyUsers: 'Whom to notify',
   notifyHint: 'In the app and on the channels each of them turned on (email, Telegram, Slack)',
+  aiAgent: 'AI agent',
+  aiAgentPick: 'Choose an agent',
+  aiModes: { send: 'Send to the customer', note: 'As a note for an operator' },
+  aiFallback: 'Text when the AI does not answer',
+  aiFallbackHint: 'Sent instead on a provider error or timeout; empty: the run is marked as failed',
+  aiHint:
+    "The agent sees this conversation, the author's earlier items in the space, the shared templates and its own instructions. As a note, the answer waits for an operator to check it.",
   webhook: 'Webhook',
   webhookPick: 'Choose a webhook',
   webhookHint:

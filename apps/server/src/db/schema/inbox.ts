@@ -242,6 +242,12 @@ export const chats = pgTable(
     lastMessageText: text('last_message_text').notNull().default(''),
     lastMessageExcerpt: text('last_message_excerpt').generatedAlwaysAs(excerptOf('"last_message_text"')),
     lastMessageIsOwn: boolean('last_message_is_own').notNull().default(false),
+    /**
+     * The chat's emotion (issue 21): the reading of the customer's latest message (messages.sentiment /
+     * emotion), kept by ingestion; the chat list filters on it and shows it (docs/product/emotions.md).
+     */
+    lastSentiment: text('last_sentiment').$type<Sentiment>(),
+    lastEmotion: text('last_emotion').$type<EmotionCategory>(),
     unreadCount: integer('unread_count').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

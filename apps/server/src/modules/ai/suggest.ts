@@ -121,17 +121,18 @@ export async function chatConversation(
 
 /**
  * The customer's earlier comments and reviews in the same space, outside this conversation, newest first —
- * only on accounts the operator may see (the inbox scope: user-group limits hold in prompts too).
+ * only on accounts the operator may see (the inbox scope: user-group limits hold in prompts too). A rule or
+ * bot (actor null) acts for the space: the space's own items, never another space's.
  */
 export async function authorHistory(
   db: Db,
-  actor: ServerActor,
+  actor: ServerActor | null,
   spaceId: number,
   authorId: number | null,
   exceptItemId: number | null,
 ): Promise<string[]> {
   if (authorId === null) return [];
-  const scope = await scopeFor(db, actor, 'items.view');
+  const scope = actor ? await scopeFor(db, actor, 'items.view') : null;
   const rows = await db
     .select({ text: items.text, createdAt: items.createdAt })
     .from(items)
@@ -142,7 +143,7 @@ export async function authorHistory(
         eq(items.isOwn, false),
         eq(items.isDeleted, false),
         exceptItemId === null ? undefined : ne(items.id, exceptItemId),
-        scopeCondition(scope, items.spaceId, items.objectId),
+        scope ? scopeCondition(scope, items.spaceId, items.objectId) : undefined,
       ),
     )
     .orderBy(desc(items.createdAt), desc(items.id))
@@ -178,10 +179,13 @@ export async function replyLimit(db: Db, objectId: number, kind: ReplyKind): Pro
 export function systemMessage(
   agent: Pick<Agent, 'instructions' | 'knowledge'>,
   templates: { title: string; text: string }[],
+  sentAsIs = false,
 ): ChatMessage {
   const system = [
     'You help a customer-support operator answer customers on social networks and messengers.',
-    'The operator reviews and edits your text before anything is sent.',
+    sentAsIs
+      ? 'Your text is sent to the customer as it is, without review: write only what the conversation, the instructions and the knowledge support.'
+      : 'The operator reviews and edits your text before anything is sent.',
   ];
   if (agent.instructions.trim()) system.push(`Instructions:\n${agent.instructions.trim()}`);
   if (agent.knowledge.length) system.push(`Knowledge:\n${agent.knowledge.map((k) => `- ${k}`).join('\n')}`);
@@ -212,6 +216,8 @@ export function buildPrompt(
   body: AiSuggestBody,
   ctx: PromptContext = { limit: null, locale: 'ru' },
   history: string[] = [],
+  /** An auto-rule or chat-bot sends the answer without an operator (modules/ai/auto.ts). */
+  sentAsIs = false,
 ): ChatMessage[] {
   const user = [transcript(conversation)];
   if (history.length)
@@ -222,7 +228,7 @@ export function buildPrompt(
   if (AI_DRAFT_MODES.includes(body.mode)) user.push(`Draft:\n${body.text ?? ''}`);
   else if (body.mode === 'reply' && body.text?.trim())
     user.push(`The operator's draft so far:\n${body.text}`);
-  return [systemMessage(agent, templates), { role: 'user', content: user.join('\n\n') }];
+  return [systemMessage(agent, templates, sentAsIs), { role: 'user', content: user.join('\n\n') }];
 }
 
 export function providerError(status: number, key: MessageKey, params?: Record<string, string | number>) {

@@ -4,9 +4,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
-import { notFound } from '../../http/errors';
+import { forbidden, notFound } from '../../http/errors';
 import { taskClock } from '../../lib/clock';
-import { getScopedChat } from '../inbox/scope';
+import { RECENT_FAILURE_DAYS } from '../inbox/failures';
+import { getScopedChat, scopeFor } from '../inbox/scope';
 import { authorize, isMember, loadActor, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 import { listSpaceIds } from '../tags/policy';
 import * as service from './service';
@@ -49,6 +50,27 @@ export async function registerBotsModule(
         asked.filter((id) => allowed.has(id)),
       );
       return { items: rows.map(service.presentBot) };
+    },
+  );
+
+  app.get(
+    '/errors/bots',
+    {
+      preHandler: authenticated,
+      schema: {
+        tags: ['accounts'],
+        security: bearer,
+        summary: 'Recent failed chat-bot steps (settings/errors), newest first',
+        description:
+          'Steps of the last 7 days that failed (a webhook that failed every try, an AI step whose provider failed), for those who see errors (`errors.view`), in the chats of the accounts they see.',
+      },
+    },
+    async (req) => {
+      const actor = await loadActor(db, req.auth!.user);
+      const scope = await scopeFor(db, actor, 'errors.view');
+      if (scope.spaces.size === 0) throw forbidden();
+      const since = new Date(taskClock.now().getTime() - RECENT_FAILURE_DAYS * 86_400_000);
+      return { items: await service.botFailures(db, scope, since) };
     },
   );
 

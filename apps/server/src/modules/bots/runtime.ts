@@ -27,6 +27,7 @@ import {
 } from '../../db/schema';
 import { AppError } from '../../http/errors';
 import type { Logger } from '../../lib/logger';
+import { autoAnswer, spaceAgent } from '../ai/auto';
 import type { Performer } from '../inbox/actions/policy';
 import { presentChats, publishBySpace } from '../inbox/actions/present';
 import { type ActionDeps, sendChatMessage } from '../inbox/actions/send';
@@ -250,6 +251,12 @@ class Run {
           index = this.nextIndex(steps, index, step.next);
           continue;
         }
+        case 'ai': {
+          const text = await this.aiAnswer(step);
+          if (text && !(await this.send(session, text))) return;
+          index = this.nextIndex(steps, index, step.next);
+          continue;
+        }
         case 'menu':
           await this.save(session, at);
           await this.send(session, step.text, step.options);
@@ -385,6 +392,40 @@ class Run {
   }
 
   /**
+   * The AI step (modules/ai/auto.ts, the composer's prompt on this chat): the agent's answer within the
+   * network's limit. A provider error or timeout is in the chat's history (activity `chat.bot`, failed) and
+   * the log, and the step's fallback text goes instead (none: nothing); the flow goes on.
+   */
+  private async aiAnswer(step: { id: string; agent_id: number; fallback_text: string }) {
+    const agent = await spaceAgent(this.deps.db, this.bot.spaceId, step.agent_id);
+    let error: string;
+    if (agent) {
+      try {
+        return await autoAnswer(this.deps, agent, { kind: 'chat', row: this.chat });
+      } catch (e) {
+        error = e instanceof AppError ? translate(DEFAULT_LOCALE, e.key, e.extra.params) : String(e);
+      }
+    } else error = translate(DEFAULT_LOCALE, 'rules.skip.agent');
+    this.deps.log?.warn({ bot: this.bot.id, chat: this.chat.id, err: error }, 'Bot AI step failed');
+    await this.failed(step.id, error);
+    return step.fallback_text.trim();
+  }
+
+  /** A step that failed: in the chat's history (activity `chat.bot`) and on settings/errors. */
+  private async failed(stepId: string, error: string) {
+    await this.deps.db.insert(activity).values({
+      spaceId: this.chat.spaceId,
+      objectId: this.chat.objectId,
+      chatId: this.chat.id,
+      type: 'chat.bot',
+      causeKind: 'bot',
+      causeId: this.bot.id,
+      data: { bot: this.bot.name, status: 'failed', step_id: stepId, error },
+      at: this.now,
+    });
+  }
+
+  /**
    * The webhook step (webhook-call.ts): signed when it names an endpoint, retried a few times. A JSON
    * answer may give `text` (sent to the customer) and `fields` (merged into the collected ones). A call
    * that failed every try is in the chat's history (activity `chat.bot`) and the log; the flow goes on.
@@ -419,16 +460,7 @@ class Run {
       { bot: this.bot.id, chat: this.chat.id, attempts: outcome.attempts, err: outcome.error },
       'Bot webhook failed',
     );
-    await this.deps.db.insert(activity).values({
-      spaceId: this.chat.spaceId,
-      objectId: this.chat.objectId,
-      chatId: this.chat.id,
-      type: 'chat.bot',
-      causeKind: 'bot',
-      causeId: this.bot.id,
-      data: { bot: this.bot.name, status: 'failed', step_id: step.id, error: outcome.error },
-      at: this.now,
-    });
+    await this.failed(step.id, outcome.error);
     return { text: '', fields: {} };
   }
 }

@@ -7,11 +7,12 @@ import {
   type PresentedBotSession,
   type StatsQuery,
 } from '@otklik/shared';
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { botSessions, bots, objects } from '../../db/schema';
+import { activity, botSessions, bots, objects } from '../../db/schema';
 import { AppError } from '../../http/errors';
 import { type AuditActor, audit } from '../audit/record';
+import { type InboxScope, scopeCondition } from '../inbox/scope';
 import { authorize, type ServerActor } from '../spaces/actor';
 import { resolvePeriod } from '../stats/period';
 
@@ -251,4 +252,36 @@ export async function botStats(
       };
     }),
   };
+}
+
+/** Failed bot steps since `since` in the chats the scope sees (activity `chat.bot`, status failed). */
+export async function botFailures(db: Db, scope: InboxScope, since: Date) {
+  const rows = await db
+    .select({
+      id: activity.id,
+      space_id: activity.spaceId,
+      bot_id: activity.causeId,
+      chat_id: activity.chatId,
+      data: activity.data,
+      at: activity.at,
+    })
+    .from(activity)
+    .where(
+      and(
+        eq(activity.type, 'chat.bot'),
+        gte(activity.at, since),
+        sql`${activity.data}->>'status' = 'failed'`,
+        scopeCondition(scope, activity.spaceId, activity.objectId),
+      ),
+    )
+    .orderBy(desc(activity.at), desc(activity.id))
+    .limit(100);
+  return rows.map(({ data, ...r }) => ({
+    ...r,
+    chat_id: r.chat_id ?? 0,
+    bot: String(data.bot ?? ''),
+    step_id: String(data.step_id ?? ''),
+    error: typeof data.error === 'string' ? data.error : null,
+    at: r.at.toISOString(),
+  }));
 }

@@ -185,7 +185,7 @@ describe('HelpDeskEddy', () => {
 
     // Status sync: the helpdesk closes the ticket; the job reads it back.
     hde.setStatus(sent.id, 'closed');
-    const result = await syncStatuses(db(), t.deps.sealer, { spaceIds: [team.space.id] });
+    const result = await syncStatuses({ db: db(), sealer: t.deps.sealer }, { spaceIds: [team.space.id] });
     expect(result).toMatchObject({ checked: 2, changed: 1 });
     const after = await get<{ tickets: Array<{ status: string }> }>(
       team.headers,

@@ -189,9 +189,10 @@ export async function registerHdeModule(
         const t = await target(req, req.params.id);
         const integration = await service.integrationOfSpace(db, t.row.spaceId);
         if (!integration) throw new AppError(409, 'hde.notConfigured');
-        const row = await service.openTicket(db, deps.sealer, integration, t, {
+        const row = await service.openTicket({ db, sealer: deps.sealer, bus: deps.bus }, integration, t, {
           title: req.body.title,
           userId: req.auth!.user.id,
+          by: await loadActor(db, req.auth!.user),
         });
         return { ticket: presentHdeTicket(row) };
       },

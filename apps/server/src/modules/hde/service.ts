@@ -1,11 +1,20 @@
-import { HDE_TEXT_MAX, HDE_TICKET_TITLE_MAX, type HdeForm, hdeApiBase } from '@otklik/shared';
+import {
+  HDE_TEXT_MAX,
+  HDE_TICKET_EVENTS,
+  HDE_TICKET_TITLE_MAX,
+  type HdeForm,
+  hdeApiBase,
+} from '@otklik/shared';
 import { and, asc, desc, eq, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { authors, type chats, hdeIntegrations, hdeTickets, type items, messages } from '../../db/schema';
+import { authors, chats, hdeIntegrations, hdeTickets, items, messages } from '../../db/schema';
 import { badRequest } from '../../http/errors';
 import type { Sealer } from '../../lib/crypto';
 import { assertPublicUrl, type MediaNetwork } from '../../providers/public-network';
+import type { EventBus } from '../../realtime/bus';
+import { type AuditActor, audit, SYSTEM } from '../audit/record';
 import { checkConnection, createTicket, getTicket, type HdeCheck, HdeError, ticketUrl } from './client';
+import { presentHdeTicket } from './presenter';
 
 export type HdeRow = typeof hdeIntegrations.$inferSelect;
 export type HdeTicketRow = typeof hdeTickets.$inferSelect;
@@ -175,44 +184,82 @@ async function describe(db: Db, target: HdeTarget) {
   return { title, description, userName: author?.name ?? '', userEmail: null };
 }
 
+/** What the action log keeps of a ticket, and whose record it was made from. */
+function ticketTarget(row: HdeTicketRow) {
+  return { type: 'hde_ticket', id: row.id, label: row.title };
+}
+const recordOf = (row: HdeTicketRow) =>
+  row.itemId !== null ? { item_id: row.itemId } : { chat_id: row.chatId };
+
+/** Tells the open pages of the ticket's item or chat (only those who see its account: `items.*`/`chats.*` with `object_id`). */
+async function publishTicket(bus: EventBus, row: HdeTicketRow, objectId: number) {
+  await bus.publish({
+    type: row.itemId !== null ? HDE_TICKET_EVENTS.item : HDE_TICKET_EVENTS.chat,
+    spaceId: row.spaceId,
+    payload: { object_id: objectId, ...recordOf(row), ticket: presentHdeTicket(row) },
+  });
+}
+
 export async function openTicket(
-  db: Db,
-  sealer: Sealer,
+  deps: { db: Db; sealer: Sealer; bus: EventBus },
   integration: HdeRow,
   target: HdeTarget,
-  opts: { title?: string; userId: number },
+  opts: { title?: string; userId: number; by?: AuditActor },
 ): Promise<HdeTicketRow> {
+  const { db, sealer } = deps;
   const about = await describe(db, target);
   const ticket = await tracked(db, integration, () =>
     createTicket(credentials(sealer, integration), { ...about, title: opts.title ?? about.title }),
   );
-  const [row] = await db
-    .insert(hdeTickets)
-    .values({
-      spaceId: target.row.spaceId,
-      integrationId: integration.id,
-      itemId: target.kind === 'item' ? target.row.id : null,
-      chatId: target.kind === 'chat' ? target.row.id : null,
-      ticketId: ticket.id,
-      url: ticketUrl(integration.domain, ticket.id),
-      title: opts.title ?? about.title,
-      status: ticket.status,
-      statusSyncedAt: new Date(),
-      createdBy: opts.userId,
-    })
-    .returning();
-  return row!;
+  const row = await db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(hdeTickets)
+      .values({
+        spaceId: target.row.spaceId,
+        integrationId: integration.id,
+        itemId: target.kind === 'item' ? target.row.id : null,
+        chatId: target.kind === 'chat' ? target.row.id : null,
+        ticketId: ticket.id,
+        url: ticketUrl(integration.domain, ticket.id),
+        title: opts.title ?? about.title,
+        status: ticket.status,
+        statusSyncedAt: new Date(),
+        createdBy: opts.userId,
+      })
+      .returning();
+    await audit(tx as unknown as Db, opts.by, {
+      spaceId: created!.spaceId,
+      kind: 'hde_ticket.created',
+      target: ticketTarget(created!),
+      after: { ticket_id: created!.ticketId, status: created!.status, ...recordOf(created!) },
+    });
+    return created!;
+  });
+  await publishTicket(deps.bus, row, target.row.objectId);
+  return row;
+}
+
+/** The account of the ticket's item or chat (for the socket message's scope). */
+async function objectOf(db: Db, row: HdeTicketRow): Promise<number | null> {
+  const [found] =
+    row.itemId !== null
+      ? await db.select({ id: items.objectId }).from(items).where(eq(items.id, row.itemId)).limit(1)
+      : row.chatId !== null
+        ? await db.select({ id: chats.objectId }).from(chats).where(eq(chats.id, row.chatId)).limit(1)
+        : [];
+  return found?.id ?? null;
 }
 
 /**
  * Brings the statuses of tickets not synced for `staleMs` up to date, oldest first, `limit` per run.
- * A failing integration leaves its tickets for the next run (and its state on the settings page).
+ * A failing integration leaves its tickets for the next run (and its state on the settings page). A
+ * changed status is an action-log entry (`hde_ticket.status`, by the system) and a socket message.
  */
 export async function syncStatuses(
-  db: Db,
-  sealer: Sealer,
+  deps: { db: Db; sealer: Sealer; bus?: EventBus },
   opts: { now?: Date; staleMs?: number; limit?: number; spaceIds?: number[] } = {},
 ): Promise<{ checked: number; changed: number }> {
+  const { db, sealer } = deps;
   const now = opts.now ?? new Date();
   const cutoff = new Date(now.getTime() - (opts.staleMs ?? 0));
   const rows = await db
@@ -232,19 +279,40 @@ export async function syncStatuses(
   const failed = new Set<number>();
   for (const { ticket, integration } of rows) {
     if (failed.has(integration.id)) continue;
+    let status: string;
     try {
       const got = await tracked(db, integration, () =>
         getTicket(credentials(sealer, integration), ticket.ticketId),
       );
-      checked++;
-      if (got.status !== ticket.status) changed++;
-      await db
-        .update(hdeTickets)
-        .set({ status: got.status, statusSyncedAt: now })
-        .where(eq(hdeTickets.id, ticket.id));
+      status = got.status;
     } catch {
       failed.add(integration.id);
+      continue;
     }
+    checked++;
+    if (status === ticket.status) {
+      await db.update(hdeTickets).set({ statusSyncedAt: now }).where(eq(hdeTickets.id, ticket.id));
+      continue;
+    }
+    changed++;
+    const next = await db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(hdeTickets)
+        .set({ status, statusSyncedAt: now })
+        .where(eq(hdeTickets.id, ticket.id))
+        .returning();
+      await audit(tx as unknown as Db, SYSTEM, {
+        spaceId: ticket.spaceId,
+        kind: 'hde_ticket.status',
+        target: ticketTarget(ticket),
+        before: { status: ticket.status },
+        after: { status, ticket_id: ticket.ticketId, ...recordOf(ticket) },
+        at: now,
+      });
+      return updated!;
+    });
+    const objectId = deps.bus ? await objectOf(db, next) : null;
+    if (deps.bus && objectId !== null) await publishTicket(deps.bus, next, objectId);
   }
   return { checked, changed };
 }

@@ -181,6 +181,10 @@ export async function storeMessages(
         count(*) FILTER (WHERE NOT is_own) OVER (PARTITION BY chat_id) AS inbound
       FROM stored ORDER BY chat_id, created_at DESC, id DESC
     ),
+    inbound AS (
+      SELECT DISTINCT ON (chat_id) chat_id AS id, sentiment, emotion
+      FROM stored WHERE NOT is_own ORDER BY chat_id, created_at DESC, id DESC
+    ),
     locked AS (SELECT id FROM chats WHERE id IN (SELECT id FROM v) ORDER BY id FOR UPDATE),
     moved AS (
       UPDATE chats SET
@@ -188,6 +192,8 @@ export async function storeMessages(
         last_message_text = CASE WHEN v.at >= chats.last_message_at THEN v.txt ELSE chats.last_message_text END,
         last_message_is_own = CASE WHEN v.at >= chats.last_message_at THEN v.own ELSE chats.last_message_is_own END,
         unread_count = chats.unread_count + v.inbound,
+        last_sentiment = CASE WHEN v.inbound > 0 THEN (SELECT sentiment FROM inbound WHERE inbound.id = v.id) ELSE chats.last_sentiment END,
+        last_emotion = CASE WHEN v.inbound > 0 THEN (SELECT emotion FROM inbound WHERE inbound.id = v.id) ELSE chats.last_emotion END,
         status = CASE WHEN v.inbound > 0 AND chats.status = 'closed' THEN ${arrival.chatStatus}
                       WHEN v.inbound > 0 AND chats.status = 'waiting' THEN 'inprogress'
                       WHEN v.inbound > 0 AND chats.status = 'delayed' THEN

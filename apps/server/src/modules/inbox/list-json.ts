@@ -96,6 +96,8 @@ export const CHAT_JSON = sql.raw(
     ['last_message_at', unix('c.last_message_at')],
     ['last_message', 'c.last_message_excerpt'],
     ['last_message_is_own', 'c.last_message_is_own'],
+    ['sentiment', 'c.last_sentiment'],
+    ['emotion', 'c.last_emotion'],
     ['unread_count', 'c.unread_count'],
     [
       'tags',

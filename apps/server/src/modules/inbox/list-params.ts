@@ -165,6 +165,8 @@ export const chatListQuery = z
     ...commonListFilters,
     // docs/product/limits.md: chats add open to the default status filter.
     status: statusFilter,
+    /** Emotions (issue 21): of the customer's latest message; a sentiment, or `anger`. */
+    sentiment: queryArray(z.enum(EMOTION_CHOICES, invalid)),
   })
   .transform(withStatuses(DEFAULT_CHAT_STATUSES, SEARCH_CHAT_STATUSES));
 export type ChatListParams = z.output<typeof chatListQuery>;

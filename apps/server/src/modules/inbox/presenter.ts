@@ -102,6 +102,9 @@ export function presentChat(
     last_message_at: unix(c.lastMessageAt),
     last_message: excerpt(c.lastMessageText),
     last_message_is_own: c.lastMessageIsOwn,
+    /** The reading of the customer's latest message (issue 21). */
+    sentiment: c.lastSentiment,
+    emotion: c.lastEmotion,
     unread_count: c.unreadCount,
     tags: extras.tags ?? [],
     created_at: unix(c.createdAt),

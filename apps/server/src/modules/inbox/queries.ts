@@ -346,6 +346,7 @@ export async function findItemThread(db: Db, item: Pick<ItemRow, 'id' | 'objectI
 export function chatFilters(p: ChatListParams): SQL {
   const where: Array<SQL | undefined> = [
     p.object_id && inArray(chats.objectId, p.object_id),
+    p.sentiment && emotionIs(chats.lastSentiment, chats.lastEmotion, p.sentiment),
     p.provider && providerObjects(chats.objectId, p.provider),
     p.tag_id &&
       sql`EXISTS (SELECT 1 FROM ${chatTags} WHERE ${chatTags.chatId} = ${chats.id} AND ${inArray(chatTags.tagId, p.tag_id)})`,

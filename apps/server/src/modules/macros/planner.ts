@@ -26,6 +26,7 @@ import {
   webhookEndpoints,
 } from '../../db/schema';
 import { AppError } from '../../http/errors';
+import { spaceAgent } from '../ai/auto';
 import { assertDraftFits, assertNetworkAllows, type Performer } from '../inbox/actions/policy';
 import type { ActionDeps } from '../inbox/actions/send';
 import { type InboxScope, inScope, scopeFor } from '../inbox/scope';
@@ -61,8 +62,12 @@ export type Step =
   | { kind: 'direct'; text: string }
   | { kind: 'notify'; userIds: number[] }
   | { kind: 'webhook'; endpointId: number }
+  /** Asks the AI agent when run (never in a preview); `runner.ts` turns it into `ai_text` before the transaction. */
+  | { kind: 'ai'; agentId: number; mode: 'send' | 'note'; fallback: string }
+  /** The agent's answer (or the fallback): sent as a reply, or kept as a note signed by the rule's author. */
+  | { kind: 'ai_text'; text: string; mode: 'send' | 'note'; agentName: string }
   /** Planned to fail when run: the action cannot be done here, and a rule's run must say so. */
-  | { kind: 'fail'; key: MessageKey };
+  | { kind: 'fail'; key: MessageKey; params?: Record<string, string | number> };
 
 interface PlannedAction {
   report: MacroActionReport;
@@ -454,6 +459,27 @@ export class Planner {
           report: { type, outcome: 'queue', detail: new URL(endpoint.url).host },
           step: { kind: 'webhook', endpointId: endpoint.id },
         };
+      }
+      case 'ai_reply': {
+        const agent = await spaceAgent(this.db, item.spaceId, action.agent_id);
+        if (!agent) return this.skip(type, 'rules.skip.agent');
+        const step = {
+          kind: 'ai',
+          agentId: agent.id,
+          mode: action.mode,
+          fallback: action.fallback_text,
+        } as const;
+        if (action.mode === 'note') {
+          if (!this.ctx.actor && !this.ctx.delegate) return this.skip(type, 'rules.skip.noteAuthor');
+          return { report: { type, outcome: 'apply', detail: agent.name }, step };
+        }
+        if (!(await this.may('items.reply', item))) return this.skip(type, 'macros.skip.noAccess');
+        if (!customer) return this.skip(type, 'macros.skip.notCustomer');
+        const refused = networkRefusal('reply', 'sendReply');
+        if (refused) return this.skip(type, refused);
+        state.replied = true;
+        state.status = 'closed';
+        return { report: { type, outcome: 'queue', detail: agent.name }, step };
       }
     }
   }

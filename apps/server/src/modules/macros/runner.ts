@@ -1,8 +1,17 @@
-import { type MacroItemReport, type MacroRunResult, translate } from '@otklik/shared';
+import {
+  DEFAULT_LOCALE,
+  type MacroActionReport,
+  type MacroItemReport,
+  type MacroRunResult,
+  type MessageKey,
+  translate,
+} from '@otklik/shared';
 import { eq } from 'drizzle-orm';
 import { itemTags } from '../../db/schema';
 import { AppError } from '../../http/errors';
+import type { Logger } from '../../lib/logger';
 import type { BusEvent, EventBus } from '../../realtime/bus';
+import { autoAnswer, spaceAgent } from '../ai/auto';
 import { audit } from '../audit/record';
 import { blockAuthor } from '../inbox/actions/authors';
 import { moderateItem } from '../inbox/actions/moderation';
@@ -11,6 +20,7 @@ import { type ActionDeps, replyToItem, sendDirect, transaction } from '../inbox/
 import { assignItem, setItemsStatus, setItemTags } from '../inbox/actions/workflow';
 import { presentItems } from '../inbox/read-present';
 import { createIssue, initialStatus } from '../issues/service';
+import { createNote } from '../notes/service';
 import { notify } from '../notifications/service';
 import type { ServerActor } from '../spaces/actor';
 import { WEBHOOKS_QUEUED } from '../webhooks/events';
@@ -25,6 +35,48 @@ import {
   type Step,
 } from './planner';
 import { countUse } from './service';
+
+/**
+ * An `ai_reply` action asks its agent now, outside the item's transaction (a provider call may take the
+ * whole AI timeout): its answer, else the fallback text, else a planned failure with the provider's reason.
+ * The report shows the text (or why the fallback went).
+ */
+async function resolveAi(ctx: RunContext, item: ItemRow, action: { report: MacroActionReport; step?: Step }) {
+  const step = action.step;
+  if (step?.kind !== 'ai') return;
+  const { deps } = ctx;
+  const agent = await spaceAgent(deps.db, item.spaceId, step.agentId);
+  if (!agent) {
+    action.step = { kind: 'fail', key: 'rules.skip.agent' };
+    return;
+  }
+  try {
+    const text = await autoAnswer(
+      deps,
+      agent,
+      { kind: 'item', row: item },
+      { templatesOf: ctx.delegate?.userId, sentAsIs: step.mode === 'send' },
+    );
+    action.step = { kind: 'ai_text', text, mode: step.mode, agentName: agent.name };
+    action.report = { ...action.report, detail: text };
+  } catch (error) {
+    const { key, params } = keyOf(error);
+    if (!(error instanceof AppError))
+      (deps as { log?: Logger }).log?.error({ err: error }, 'AI rule action failed');
+    if (!step.fallback) {
+      action.step = { kind: 'fail', key: key as MessageKey, ...(params ? { params } : {}) };
+      return;
+    }
+    // The provider failed: the fallback goes, and the run's report keeps why.
+    action.step = { kind: 'ai_text', text: step.fallback, mode: step.mode, agentName: agent.name };
+    action.report = {
+      ...action.report,
+      detail: step.fallback,
+      reason: key,
+      message: translate(ctx.locale, key, params),
+    };
+  }
+}
 
 // Applying a planned macro or auto-rule (planner.ts decides what will happen): one transaction per item,
 // events held until its commit, each item's report from what really happened.
@@ -94,7 +146,26 @@ async function applyStep(
       await sendDirect(deps, performer, item.id, { text: step.text });
       return;
     case 'fail':
-      throw new AppError(400, step.key);
+      throw new AppError(400, step.key, step.params ? { params: step.params } : {});
+    case 'ai':
+      // Resolved by resolveAi before the transaction; never applied as such.
+      throw new AppError(500, 'error.internal');
+    case 'ai_text': {
+      if (step.mode === 'send') {
+        await replyToItem(deps, performer, item.id, { text: step.text });
+        return;
+      }
+      const by = performer.kind === 'user' ? performer.actor : delegate;
+      if (!by) return;
+      const rule = performer.kind === 'user' ? '' : (performer.name ?? '');
+      await createNote(
+        deps,
+        { kind: 'item', row: item },
+        { id: by.userId, name: by.name ?? '' },
+        translate(DEFAULT_LOCALE, 'rules.ai.note', { agent: step.agentName, rule, text: step.text }),
+      );
+      return;
+    }
     case 'notify': {
       const rule = performer.kind === 'user' ? '' : (performer.name ?? '');
       await notify(deps, {
@@ -214,6 +285,7 @@ export async function runActions(
       });
       continue;
     }
+    for (const action of entry.actions) await resolveAi(ctx, item, action);
     const bus = new HeldBus(ctx.deps.bus);
     let failedAt = -1;
     let failure: { key: string; params?: Record<string, string | number> } | null = null;

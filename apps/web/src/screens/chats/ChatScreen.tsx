@@ -24,6 +24,7 @@ import { ActionsBar } from '../../features/inbox/components/ActionsBar';
 import { LockNote, StatusBadge } from '../../features/inbox/components/badges';
 import { Composer } from '../../features/inbox/components/Composer';
 import { Attachments, Delivery, PlainText } from '../../features/inbox/components/content';
+import { EmotionBadge } from '../../features/inbox/components/EmotionBadge';
 import { HdeTicketsPanel } from '../../features/inbox/components/HdeTicketsPanel';
 import { HistoryTimeline } from '../../features/inbox/components/HistoryTimeline';
 import layout from '../../features/inbox/components/layout.module.css';
@@ -346,6 +347,7 @@ function MessageBubble({
         )}
         <Attachments items={message.attachments} owner={{ kind: 'messages', id: message.id }} />
         <Group justify="flex-end" gap={6} mt={2} wrap="nowrap">
+          {!own && <EmotionBadge sentiment={message.sentiment} emotion={message.emotion} />}
           {own && message.delivery !== 'failed' && message.delivery !== 'approval' && (
             <Box
               c={own ? 'indigo.1' : undefined}

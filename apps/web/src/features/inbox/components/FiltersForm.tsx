@@ -132,16 +132,14 @@ export function FiltersForm({
           onChange={(kinds) => set('kind', kinds)}
         />
       )}
-      {kind === 'items' && (
-        <ChipChoice
-          label={shellT('shell.emotions.label')}
-          options={EMOTION_CHOICES}
-          value={draft.sentiment}
-          optionLabel={(v) => shellT(`shell.emotions.sentiment.${v}`)}
-          testId="filter-sentiment"
-          onChange={(values) => set('sentiment', values)}
-        />
-      )}
+      <ChipChoice
+        label={shellT('shell.emotions.label')}
+        options={EMOTION_CHOICES}
+        value={draft.sentiment}
+        optionLabel={(v) => shellT(`shell.emotions.sentiment.${v}`)}
+        testId="filter-sentiment"
+        onChange={(values) => set('sentiment', values)}
+      />
       <TextInput
         label={t('filters.q')}
         placeholder={t('filters.qPlaceholder')}

@@ -237,6 +237,7 @@ export function ChatRow({ chat, ...props }: RowProps & { chat: InboxChat }) {
               size="xs"
             />
             <ReturnedBadge returnedAt={chat.returned_at} />
+            <EmotionBadge sentiment={chat.sentiment} emotion={chat.emotion} />
             <TagBadges ids={chat.tags} tagsById={props.data.tagsById} />
             {assignee && (
               <Badge

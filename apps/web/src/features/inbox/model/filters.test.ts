@@ -7,6 +7,7 @@ import {
   dayToSeconds,
   filtersFromSaved,
   filtersToApiQuery,
+  filtersToQuery,
   filtersToSearch,
   parseFilters,
   rowMatches,
@@ -45,10 +46,14 @@ describe('inbox filters ↔ address ↔ API', () => {
     expect(countAppliedFilters(filters, 'items')).toBe(9);
   });
 
-  it('chats have no kind filter and no deleted status', () => {
-    const filters = parseFilters('kind=review&status=deleted&sentiment=negative', 'chats');
+  it('chats have no kind filter and no deleted status, but an emotion filter (their customer’s latest message)', () => {
+    const filters = parseFilters('kind=review&status=deleted&sentiment=negative&sentiment=sad', 'chats');
     expect(filters.kind).toEqual([]);
-    expect(filters.sentiment).toEqual([]);
+    expect(filters.sentiment).toEqual(['negative']);
+    expect(filtersToQuery(filters, 'chats').sentiment).toEqual(['negative']);
+    const row = { status: 'new' as const, object_id: 1, tags: [], assigned_user_id: null, created_at: 1 };
+    expect(rowMatches(filters, { ...row, sentiment: 'negative' }, 'chats')).toBe(true);
+    expect(rowMatches(filters, { ...row, sentiment: 'positive' }, 'chats')).toBe(false);
     expect(filters.status).toEqual(['new', 'inprogress', 'open']);
   });
 

@@ -78,7 +78,7 @@ export interface InboxFilters {
    * ids). The server narrows by it like object_id; with both, the intersection.
    */
   source: number[];
-  /** Emotions (issue 21, comments only): a sentiment or anger; several widen the list. */
+  /** Emotions (issue 21): a sentiment or anger (a chat: of its customer's latest message); several widen the list. */
   sentiment: EmotionChoice[];
 }
 
@@ -97,7 +97,7 @@ export function filterKeys(kind: ListKind): string[] {
     'q',
     'source',
   ];
-  return kind === 'items' ? [...keys, 'kind', 'sentiment'] : keys;
+  return kind === 'items' ? [...keys, 'kind', 'sentiment'] : [...keys, 'sentiment'];
 }
 
 const unique = <T>(list: T[]) => [...new Set(list)];
@@ -145,12 +145,9 @@ export function parseFilters(search: string | URLSearchParams, kind: ListKind): 
       : [],
     q,
     source: ids(all('source')),
-    sentiment:
-      kind === 'items'
-        ? unique(all('sentiment')).filter((v): v is EmotionChoice =>
-            (EMOTION_CHOICES as readonly string[]).includes(v),
-          )
-        : [],
+    sentiment: unique(all('sentiment')).filter((v): v is EmotionChoice =>
+      (EMOTION_CHOICES as readonly string[]).includes(v),
+    ),
   };
 }
 
@@ -170,7 +167,7 @@ export function filtersToQuery(filters: InboxFilters, kind: ListKind): RouteQuer
       filters.close_reason.length > 0 && filters.status.includes('closed') ? filters.close_reason : undefined,
     q: filters.q || undefined,
     source: filters.source.length > 0 ? filters.source : undefined,
-    sentiment: kind === 'items' && filters.sentiment.length > 0 ? filters.sentiment : undefined,
+    sentiment: filters.sentiment.length > 0 ? filters.sentiment : undefined,
   };
 }
 
@@ -273,7 +270,6 @@ export function rowMatches(filters: InboxFilters, row: Row, kind: ListKind): boo
   )
     return false;
   if (
-    kind === 'items' &&
     filters.sentiment.length > 0 &&
     !filters.sentiment.some((v) => (v === 'anger' ? row.emotion === 'anger' : row.sentiment === v))
   )

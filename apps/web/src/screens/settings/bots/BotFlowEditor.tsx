@@ -26,6 +26,7 @@ import { IconArrowDown, IconArrowUp, IconPlus, IconX } from '@tabler/icons-react
 import { useTranslation } from 'react-i18next';
 import { useWebhooks } from '../../../api/apiAccess';
 import { useTemplates } from '../../../api/templates';
+import { useShell } from '../../../app/shell/ShellContext';
 import { useInboxData } from '../../../features/inbox/hooks/useInboxData';
 
 // The step editor of a chat-bot's flow (issue 17): an ordered list of steps, each with its own fields.
@@ -70,6 +71,8 @@ function blankStep(type: BotStepType, id: string): BotStepInput {
       return { id, type, template_id: null as unknown as number };
     case 'webhook':
       return { id, type, url: '' };
+    case 'ai':
+      return { id, type, agent_id: null as unknown as number, fallback_text: '' };
     case 'handoff':
       return { id, type, text: '', user_id: null };
   }
@@ -226,6 +229,7 @@ function StepFields({
 }) {
   const { t } = useTranslation();
   const data = useInboxData();
+  const { objects } = useShell();
   const templates = useTemplates(step.type === 'template');
   const webhooks = useWebhooks(step.type === 'webhook' ? spaceId : null);
   const nextChoices = [
@@ -448,6 +452,32 @@ function StepFields({
               onChange={(e) => onChange({ ...step, url: e.currentTarget.value })}
               error={errors[`${prefix}.url`]}
             />
+            <Group grow align="flex-start">
+              {idInput}
+              {nextSelect(step.next, (next) => onChange({ ...step, next }))}
+            </Group>
+          </>
+        );
+      case 'ai':
+        return (
+          <>
+            <Select
+              label={t('settings.bots.aiAgent')}
+              placeholder={t('settings.bots.aiAgentPick')}
+              description={t('settings.bots.aiHint')}
+              data={(objects?.ai_agents ?? [])
+                .filter((a) => a.space_id === spaceId)
+                .map((a) => ({ value: String(a.id), label: a.name }))}
+              value={step.agent_id ? String(step.agent_id) : null}
+              onChange={(v) => onChange({ ...step, agent_id: v ? Number(v) : (null as unknown as number) })}
+              error={errors[`${prefix}.agent_id`]}
+              data-testid="bot-step-ai-agent"
+            />
+            {textArea(
+              step.fallback_text,
+              (fallback_text) => onChange({ ...step, fallback_text }),
+              t('settings.bots.aiFallback'),
+            )}
             <Group grow align="flex-start">
               {idInput}
               {nextSelect(step.next, (next) => onChange({ ...step, next }))}

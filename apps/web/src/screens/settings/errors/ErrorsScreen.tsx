@@ -44,6 +44,7 @@ import { useInboxT } from '../../../features/inbox/i18n';
 import { notifyDone } from '../../../features/inbox/notify';
 import { useFailureText, useLocale } from '../../../i18n/useLocale';
 import { formatDateTime } from '../../../lib/format';
+import { BotFailuresSection } from '../bots/BotFailuresSection';
 import { RuleFailuresSection } from '../rules/RuleFailuresSection';
 import { failureTargetPath } from './failureModel';
 
@@ -63,6 +64,7 @@ export default function ErrorsScreen() {
       <AccountErrorsSection />
       <FailedActionsSection />
       <RuleFailuresSection SectionTitle={SectionTitle} AllGood={AllGood} />
+      <BotFailuresSection SectionTitle={SectionTitle} AllGood={AllGood} />
     </Stack>
   );
 }

@@ -1,5 +1,12 @@
-import { MultiSelect, NumberInput, Select, Stack, Text } from '@mantine/core';
-import { can, RULE_CAPACITY_MAX, type RuleActionInput, type RuleOnlyActionInput } from '@otklik/shared';
+import { MultiSelect, NumberInput, SegmentedControl, Select, Stack, Text, Textarea } from '@mantine/core';
+import {
+  AI_FALLBACK_MAX,
+  can,
+  RULE_AI_MODES,
+  RULE_CAPACITY_MAX,
+  type RuleActionInput,
+  type RuleOnlyActionInput,
+} from '@otklik/shared';
 import { useTranslation } from 'react-i18next';
 import { useWebhooks } from '../../../api/apiAccess';
 import { useUserGroups } from '../../../api/settings';
@@ -8,11 +15,11 @@ import { useShell } from '../../../app/shell/ShellContext';
 import { useInboxData } from '../../../features/inbox/hooks/useInboxData';
 
 // The fields of the actions only auto-rules have (issue 17): round-robin assignment, a private reply,
-// notifying users and calling a webhook. The macro actions keep the macro form's editor (ActionFields).
+// notifying users, calling a webhook and replying with an AI agent's answer (issue 21). The macro actions keep the macro form's editor (ActionFields).
 
 type Errors = Record<string, string>;
 
-const RULE_ONLY = ['assign_round_robin', 'private_reply', 'notify', 'webhook'];
+const RULE_ONLY = ['assign_round_robin', 'private_reply', 'notify', 'webhook', 'ai_reply'];
 
 export const isRuleOnly = (action: RuleActionInput): action is RuleOnlyActionInput =>
   RULE_ONLY.includes(action.type);
@@ -31,7 +38,7 @@ export function RuleOnlyFields({
   onChange: (action: RuleOnlyActionInput) => void;
 }) {
   const { t } = useTranslation();
-  const { actor } = useShell();
+  const { actor, objects } = useShell();
   const data = useInboxData();
   const groups = useUserGroups();
   const templates = useTemplates(action.type === 'private_reply' && can(actor, 'templates.use', spaceId));
@@ -122,6 +129,43 @@ export function RuleOnlyFields({
           error={errors[`${prefix}.webhook_id`]}
           data-testid="rule-webhook"
         />
+      );
+    case 'ai_reply':
+      return (
+        <Stack gap={4} mt="xs">
+          <Select
+            label={t('settings.rules.aiAgent')}
+            placeholder={t('settings.rules.aiAgentPick')}
+            data={(objects?.ai_agents ?? [])
+              .filter((a) => a.space_id === spaceId)
+              .map((a) => ({ value: String(a.id), label: a.name }))}
+            value={action.agent_id ? String(action.agent_id) : null}
+            onChange={(v) => onChange({ ...action, agent_id: v ? Number(v) : none })}
+            error={errors[`${prefix}.agent_id`]}
+            data-testid="rule-ai-agent"
+          />
+          <SegmentedControl
+            mt={4}
+            data={RULE_AI_MODES.map((mode) => ({ value: mode, label: t(`settings.rules.aiModes.${mode}`) }))}
+            value={action.mode ?? 'send'}
+            onChange={(v) => onChange({ ...action, mode: v as (typeof RULE_AI_MODES)[number] })}
+            data-testid="rule-ai-mode"
+          />
+          <Textarea
+            label={t('settings.rules.aiFallback')}
+            description={t('settings.rules.aiFallbackHint')}
+            value={action.fallback_text ?? ''}
+            maxLength={AI_FALLBACK_MAX}
+            autosize
+            minRows={2}
+            onChange={(e) => onChange({ ...action, fallback_text: e.currentTarget.value })}
+            error={errors[`${prefix}.fallback_text`]}
+            data-testid="rule-ai-fallback"
+          />
+          <Text fz="xs" c="dimmed">
+            {t('settings.rules.aiHint')}
+          </Text>
+        </Stack>
       );
   }
 }

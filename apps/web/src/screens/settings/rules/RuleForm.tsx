@@ -55,6 +55,8 @@ function blankAction(type: RuleActionType): RuleActionInput {
       return { type, user_ids: [] };
     case 'webhook':
       return { type, webhook_id: null as unknown as number };
+    case 'ai_reply':
+      return { type, agent_id: null as unknown as number, mode: 'send', fallback_text: '' };
     case 'reply_template':
       return { type, template_id: null as unknown as number };
     case 'tag':
