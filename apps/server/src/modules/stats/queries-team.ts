@@ -27,12 +27,14 @@ function firstsQuery(scope: InboxScope, f: StatsFilters, p: StatsPeriod, onlyUse
   const spaceIds = [...scope.spaces.keys()];
   const who = sql`${onlyUserId === null ? sql`true` : sql`a.user_id = ${onlyUserId}`}
     AND ${f.operator_id ? sql`a.user_id IN (${list(f.operator_id)})` : sql`true`}`;
-  return sql`SELECT a.user_id, ${durations(FRT)}
-    FROM (${unitsCte(scope, unitFilters(f), p)}) u JOIN activity a
-      ON a.type = (u.unit || '.replied') AND a.data->>'first' = 'true' AND a.cause_kind = 'user'
-     AND (u.unit = 'item' AND a.item_id = u.id OR u.unit = 'chat' AND a.chat_id = u.id)
-    WHERE a.space_id IN (${list(spaceIds)}) AND ${who}
-    GROUP BY a.user_id`;
+  // Items and dialogs joined apart (a unit is one or the other), so each join is on one indexed column.
+  const firsts = (unit: 'item' | 'chat') => sql`SELECT a.user_id, u.arrived, u.first_reply_at
+    FROM (${unitsCte(scope, unitFilters(f), p)}) u JOIN activity a ON a.${sql.raw(`${unit}_id`)} = u.id
+    WHERE u.unit = ${unit} AND a.type = ${`${unit}.replied`} AND a.data->>'first' = 'true'
+      AND a.cause_kind = 'user' AND a.space_id IN (${list(spaceIds)}) AND ${who}`;
+  return sql`SELECT u.user_id, ${durations(FRT)}
+    FROM (${firsts('item')} UNION ALL ${firsts('chat')}) u
+    GROUP BY u.user_id`;
 }
 
 /**
