@@ -12,7 +12,7 @@ import {
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { InboxScope } from '../inbox/scope';
-import { daysOnWholeHours, rollupCounts, rollupVolumeSql, unitsFromRollup, type Via } from './rollup';
+import { arrivalsSql, daysOnWholeHours, rollupCounts, rollupVolumeSql, unitsFromRollup, type Via } from './rollup';
 
 // The statistics queries. Every figure is defined in docs/statistics.md; keep the SQL to those words.
 // Every query is limited by the caller's inbox scope (one space, maybe a group's accounts) and the
@@ -174,7 +174,7 @@ export async function figures(
     const counts = await rollupCounts(db, scope, f, p);
     const [frt] = await rows<{ n: number; median: unknown; p90: unknown }>(
       db,
-      sql`WITH u AS (${unitsCte(scope, f, p)}) SELECT ${durations(FRT)} FROM u`,
+      sql`SELECT ${durations(FRT)} FROM (${arrivalsSql(scope, f, p)}) u`,
     );
     const incoming = counts.items + counts.chats;
     return {

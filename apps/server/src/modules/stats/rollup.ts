@@ -2,7 +2,17 @@ import type { StatsPeriod } from '@otklik/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { InboxScope } from '../inbox/scope';
-import { accountWhere, at, chatsIncluded, itemKinds, list, rows, type StatsFilters } from './queries';
+import {
+  accountWhere,
+  at,
+  chatWhere,
+  chatsIncluded,
+  itemKinds,
+  itemWhere,
+  list,
+  rows,
+  type StatsFilters,
+} from './queries';
 
 // The rollup path (docs/statistics.md "Rollups"): the counts of the overview, the volume and the team
 // table summed from stats_hourly (kept by triggers, migration "stats_hourly") instead of counted over the
@@ -65,6 +75,20 @@ export async function rollupCounts(db: Db, scope: InboxScope, f: StatsFilters, p
     messages: n('messages'),
     closed: { reply: n('reply'), noreply: n('noreply'), autorule: n('autorule') },
   };
+}
+
+/**
+ * The arrival and first reply of each unit of the period (unitsCte's `arrived`, `first_reply_at`), and
+ * nothing else, so the indexes items_stats_arrival_idx and chats_space_arrived_idx answer it alone:
+ * the first response times, which are not summable, come from here.
+ */
+export function arrivalsSql(scope: InboxScope, f: StatsFilters, p: StatsPeriod): SQL {
+  return sql`SELECT i.created_at AS arrived, i.first_reply_at FROM items i
+    WHERE NOT i.is_own AND ${itemWhere(scope, 'i', f)}
+      AND i.created_at >= ${at(p.start)} AND i.created_at < ${at(p.end)}
+    UNION ALL
+    SELECT c.arrived_at, c.first_reply_at FROM chats c
+    WHERE ${chatWhere(scope, 'c', f)} AND c.arrived_at >= ${at(p.start)} AND c.arrived_at < ${at(p.end)}`;
 }
 
 /** Incoming per local day, network and kind ('message' for customer messages), as queries.ts volume. */
