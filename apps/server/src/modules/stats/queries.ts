@@ -230,14 +230,20 @@ export async function figures(
 }
 
 /** Open now (new, inprogress, open) items and dialogs of the scope; the period does not apply. */
-export async function backlog(db: Db, scope: InboxScope, f: StatsFilters) {
+export async function backlog(db: Db, scope: InboxScope, f: StatsFilters, via: Via = 'auto') {
+  // Without a kind, tag or operator filter the counts are the badge counters' (inbox_counters, kept by
+  // triggers per account and status: customer items of every kind, and dialogs) — the same numbers.
+  const counters = via === 'auto' && !f.kind && !f.tag_id && !f.operator_id;
+  const count = (unit: 'items' | 'chats') =>
+    sql`(SELECT coalesce(sum(n.count), 0)::int FROM inbox_counters n
+      WHERE n.kind = ${unit} AND n.status IN ${OPEN} AND ${accountWhere(scope, 'n', f)})`;
   const [row] = await rows<{ items: number; chats: number; oldest: string | null }>(
     db,
     sql`SELECT
-      (SELECT count(*)::int FROM items i WHERE NOT i.is_own AND i.status IN ${OPEN}
-         AND ${itemWhere(scope, 'i', f)}) AS items,
-      (SELECT count(*)::int FROM chats c WHERE c.status IN ${OPEN}
-         AND ${chatWhere(scope, 'c', f)}) AS chats,
+      ${counters ? count('items') : sql`(SELECT count(*)::int FROM items i WHERE NOT i.is_own AND i.status IN ${OPEN}
+         AND ${itemWhere(scope, 'i', f)})`} AS items,
+      ${counters ? count('chats') : sql`(SELECT count(*)::int FROM chats c WHERE c.status IN ${OPEN}
+         AND ${chatWhere(scope, 'c', f)})`} AS chats,
       (SELECT extract(epoch FROM min(t))::bigint FROM (
          SELECT min(i.created_at) AS t FROM items i WHERE NOT i.is_own AND i.status IN ${OPEN}
            AND ${itemWhere(scope, 'i', f)}

@@ -6,14 +6,14 @@ import { activity, chats, items, messages, spaces, statsHourly } from '../../db/
 import { buildAdmin, buildMember, buildObject } from '../authors/test-helpers';
 import type { InboxScope } from '../inbox/scope';
 import { resolvePeriod } from './period';
-import { figures, type StatsFilters, volume } from './queries';
+import { backlog, figures, type StatsFilters, volume } from './queries';
 import { operators } from './queries-team';
 import { actionsFromRollup, unitsFromRollup } from './rollup';
 
 // The rollup (stats_hourly, kept by triggers) against the raw rows: on a seeded space, and again after
 // replies, closings, reopenings, new and removed messages and a deleted item through the app's own paths,
-// the overview's figures, the volume and the team table read the same through both paths, for each
-// filter the rollup answers. The space is in Europe/Moscow (UTC+3, whole hours).
+// the overview's figures, the volume, the team table and the backlog (from the badge counters) read the
+// same through both paths, for each filter the rollup answers. The space is in Europe/Moscow (UTC+3, whole hours).
 
 let t: TestApp;
 beforeAll(async () => {
@@ -164,6 +164,7 @@ async function expectSame(s: Seeded) {
       expect(await figures(db, scope, f, p), label).toEqual(await figures(db, scope, f, p, 'raw'));
       expect(await volume(db, scope, f, p), label).toEqual(await volume(db, scope, f, p, 'raw'));
       expect(await operators(db, scope, f, p, null), label).toEqual(await operators(db, scope, f, p, null, 'raw'));
+      expect(await backlog(db, scope, f), label).toEqual(await backlog(db, scope, f, 'raw'));
     }
     const byOperator = { operator_id: [s.ops[1]!] };
     expect(actionsFromRollup(byOperator, p, 'auto')).toBe(true);
@@ -176,6 +177,7 @@ async function expectSame(s: Seeded) {
   const [long] = periods;
   const all = await figures(db, scope, {}, long!);
   expect(all.incoming.items).toBeGreaterThan(50);
+  expect((await backlog(db, scope, {})).items).toBeGreaterThan(10);
   expect(all.incoming.chats).toBeGreaterThan(5);
   expect(all.incoming.messages).toBeGreaterThan(10);
   expect(all.closed.reply + all.closed.noreply + all.closed.autorule).toBeGreaterThan(10);
