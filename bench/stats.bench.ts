@@ -11,6 +11,8 @@
 // is printed before and after; the list's ratio (with stats / alone) says more than its milliseconds.
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/otklik_bench npm run bench -- stats
+//   STATS_BENCH_REQUESTS=4 PGOPTIONS='-c statement_timeout=60000' …   (a bounded run of slow code: each
+//                                                         stats request gives up after 60 s, counted as an error)
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -55,14 +57,21 @@ function load(
   const worker = new Worker(new URL('./http-load.mjs', import.meta.url), {
     workerData: { base, headers, paths, requests, concurrency, maxMs: PHASE_MAX_MS },
   });
-  return new Promise<{ latencies: number[]; errors: number; firstError: string | null }>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  }).then(async (result) => {
+  return new Promise<{ latencies: number[]; errors: number; firstError: string | null }>(
+    (resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    },
+  ).then(async (result) => {
     await worker.terminate();
     if (result.firstError) console.log(`  first error: ${result.firstError}`);
     const sorted = result.latencies.sort((a, b) => a - b);
-    return { count: sorted.length, errors: result.errors, p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95) };
+    return {
+      count: sorted.length,
+      errors: result.errors,
+      p50: quantile(sorted, 0.5),
+      p95: quantile(sorted, 0.95),
+    };
   });
 }
 
@@ -76,15 +85,19 @@ function load(
  */
 async function seedStatsWork(database: Database, seeded: SeededInbox) {
   const q = database.query;
-  const found = await q<{ name: string }>('SELECT name FROM users WHERE email = $1', ['bench-stats-1@example.test']);
+  const found = await q<{ name: string }>('SELECT name FROM users WHERE email = $1', [
+    'bench-stats-1@example.test',
+  ]);
   if (found.rows[0]?.name === `${WORK_MARK} 1`) {
     console.log('seed: team work already seeded');
     return;
   }
-  const interrupted = await q('SELECT 1 FROM activity a JOIN users u ON u.id = a.user_id WHERE u.email = $1 LIMIT 1', [
-    'bench-stats-1@example.test',
-  ]);
-  if (interrupted.rows.length > 0) throw new Error('an interrupted team-work seed: drop the bench database and run again');
+  const interrupted = await q(
+    'SELECT 1 FROM activity a JOIN users u ON u.id = a.user_id WHERE u.email = $1 LIMIT 1',
+    ['bench-stats-1@example.test'],
+  );
+  if (interrupted.rows.length > 0)
+    throw new Error('an interrupted team-work seed: drop the bench database and run again');
   const started = performance.now();
   const { rows } = await q<{ id: number }>(
     `INSERT INTO users (name, email, password_hash, email_status)
@@ -136,7 +149,9 @@ async function seedStatsWork(database: Database, seeded: SeededInbox) {
      FROM chats WHERE space_id = $1 AND status = 'closed'`,
     [seeded.spaceId, ops],
   );
-  await q(`UPDATE chats SET closed_at = updated_at WHERE space_id = $1 AND status = 'closed'`, [seeded.spaceId]);
+  await q(`UPDATE chats SET closed_at = updated_at WHERE space_id = $1 AND status = 'closed'`, [
+    seeded.spaceId,
+  ]);
   for (const table of ['items', 'chats', 'activity']) await q(`VACUUM (ANALYZE) ${table}`);
   // Complete: the operators get their names (what the check above looks for).
   await q("UPDATE users SET name = replace(name, ' (seeding)', '') WHERE id = ANY($1::int[])", [ops]);
@@ -179,16 +194,26 @@ async function main() {
     runtime.app.listPages.maxBytes = 0;
     const space = seeded.spaceId;
     const today = new Date();
-    const day = (offset: number) => new Date(today.getTime() - offset * 86_400_000).toISOString().slice(0, 10);
+    const day = (offset: number) =>
+      new Date(today.getTime() - offset * 86_400_000).toISOString().slice(0, 10);
     const overviewPath = `/v1/stats/overview?space_id=${space}&preset=30d`;
     const operatorsPath = `/v1/stats/operators?space_id=${space}&from=${day(364)}&to=${day(0)}`;
 
-    console.log(`\nstats, concurrency ${STATS_CONCURRENCY}, ${STATS_REQUESTS} requests each (capped at ${PHASE_MAX_MS / 1000} s):`);
+    // How slow the machine is right now: the trivial endpoint's latency (idle: well under 5 ms).
+    const healthz = await load(base, {}, ['/healthz'], 200, STATS_CONCURRENCY);
+    console.log(`baseline: GET /healthz p50 ${ms(healthz.p50)}, p95 ${ms(healthz.p95)}`);
+    console.log(
+      `\nstats, concurrency ${STATS_CONCURRENCY}, ${STATS_REQUESTS} requests each (capped at ${PHASE_MAX_MS / 1000} s):`,
+    );
     await load(base, auth, [overviewPath, operatorsPath], 4, 1);
     const overview = await load(base, auth, [overviewPath], STATS_REQUESTS, STATS_CONCURRENCY);
-    console.log(`  overview 30d: ${overview.count} requests, p50 ${ms(overview.p50)}, p95 ${ms(overview.p95)}`);
+    console.log(
+      `  overview 30d: ${overview.count} requests, p50 ${ms(overview.p50)}, p95 ${ms(overview.p95)}`,
+    );
     const operators = await load(base, auth, [operatorsPath], STATS_REQUESTS, STATS_CONCURRENCY);
-    console.log(`  operators 365d: ${operators.count} requests, p50 ${ms(operators.p50)}, p95 ${ms(operators.p95)}`);
+    console.log(
+      `  operators 365d: ${operators.count} requests, p50 ${ms(operators.p50)}, p95 ${ms(operators.p95)}`,
+    );
 
     console.log(`\ninbox list, concurrency ${LIST_CONCURRENCY}, ${LIST_REQUESTS} requests:`);
     await load(base, auth, ['/v1/items'], 100, LIST_CONCURRENCY);
@@ -207,13 +232,25 @@ async function main() {
     const withStats = await load(base, auth, ['/v1/items'], LIST_REQUESTS, LIST_CONCURRENCY);
     stopAt.done = true;
     const besideCount = await beside;
-    console.log(`  with stats beside (${besideCount} stats requests): p50 ${ms(withStats.p50)}, p95 ${ms(withStats.p95)}`);
+    console.log(
+      `  with stats beside (${besideCount} stats requests): p50 ${ms(withStats.p50)}, p95 ${ms(withStats.p95)}`,
+    );
 
     console.log(`machine after the run: ${machine()}`);
     const slowdown = withStats.p95 / alone.p95 - 1;
     const lines: Array<[string, string, string, boolean]> = [
-      ['overview 30 days p95', `${ms(overview.p95)} (p50 ${ms(overview.p50)})`, '≤ 300 ms', overview.p95 <= 300],
-      ['team table 365 days p95', `${ms(operators.p95)} (p50 ${ms(operators.p50)})`, '≤ 1,000 ms', operators.p95 <= 1000],
+      [
+        'overview 30 days p95',
+        `${ms(overview.p95)} (p50 ${ms(overview.p50)})`,
+        '≤ 300 ms',
+        overview.p95 <= 300,
+      ],
+      [
+        'team table 365 days p95',
+        `${ms(operators.p95)} (p50 ${ms(operators.p50)})`,
+        '≤ 1,000 ms',
+        operators.p95 <= 1000,
+      ],
       [
         'inbox list p95 with stats beside',
         `${ms(withStats.p95)} vs ${ms(alone.p95)} alone (${slowdown >= 0 ? '+' : ''}${(slowdown * 100).toFixed(0)}%)`,
@@ -225,7 +262,9 @@ async function main() {
     for (const [name, figure, target, pass] of lines)
       console.log(`${pass ? 'PASS ' : 'MISS '} ${name.padEnd(34)} ${figure.padEnd(44)} ${target}`);
     const errors = overview.errors + operators.errors + alone.errors + withStats.errors;
-    console.log(`\n${lines.filter((l) => l[3]).length} of ${lines.length} targets met${errors ? `; ${errors} failed requests` : ''}.`);
+    console.log(
+      `\n${lines.filter((l) => l[3]).length} of ${lines.length} targets met${errors ? `; ${errors} failed requests` : ''}.`,
+    );
     if (errors > 0) process.exitCode = 1;
   } finally {
     await runtime.close();

@@ -12,7 +12,14 @@ import {
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { InboxScope } from '../inbox/scope';
-import { arrivalsSql, daysOnWholeHours, rollupCounts, rollupVolumeSql, unitsFromRollup, type Via } from './rollup';
+import {
+  arrivalsSql,
+  daysOnWholeHours,
+  rollupCounts,
+  rollupVolumeSql,
+  unitsFromRollup,
+  type Via,
+} from './rollup';
 
 // The statistics queries. Every figure is defined in docs/statistics.md; keep the SQL to those words.
 // Every query is limited by the caller's inbox scope (one space, maybe a group's accounts) and the
@@ -240,10 +247,18 @@ export async function backlog(db: Db, scope: InboxScope, f: StatsFilters, via: V
   const [row] = await rows<{ items: number; chats: number; oldest: string | null }>(
     db,
     sql`SELECT
-      ${counters ? count('items') : sql`(SELECT count(*)::int FROM items i WHERE NOT i.is_own AND i.status IN ${OPEN}
-         AND ${itemWhere(scope, 'i', f)})`} AS items,
-      ${counters ? count('chats') : sql`(SELECT count(*)::int FROM chats c WHERE c.status IN ${OPEN}
-         AND ${chatWhere(scope, 'c', f)})`} AS chats,
+      ${
+        counters
+          ? count('items')
+          : sql`(SELECT count(*)::int FROM items i WHERE NOT i.is_own AND i.status IN ${OPEN}
+         AND ${itemWhere(scope, 'i', f)})`
+      } AS items,
+      ${
+        counters
+          ? count('chats')
+          : sql`(SELECT count(*)::int FROM chats c WHERE c.status IN ${OPEN}
+         AND ${chatWhere(scope, 'c', f)})`
+      } AS chats,
       (SELECT extract(epoch FROM min(t))::bigint FROM (
          SELECT min(i.created_at) AS t FROM items i WHERE NOT i.is_own AND i.status IN ${OPEN}
            AND ${itemWhere(scope, 'i', f)}

@@ -5,8 +5,8 @@ import type { InboxScope } from '../inbox/scope';
 import {
   accountWhere,
   at,
-  chatWhere,
   chatsIncluded,
+  chatWhere,
   itemKinds,
   itemWhere,
   list,

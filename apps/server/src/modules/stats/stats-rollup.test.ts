@@ -76,8 +76,20 @@ async function seed() {
       .returning();
     await db.insert(messages).values([
       { spaceId, chatId: chat!.id, isOwn: false, createdAt: first, externalId: `m-${k}-1` },
-      { spaceId, chatId: chat!.id, isOwn: false, createdAt: new Date(first.getTime() + 60_000), externalId: `m-${k}-2` },
-      { spaceId, chatId: chat!.id, isOwn: true, createdAt: new Date(first.getTime() + 900_000), externalId: `m-${k}-3` },
+      {
+        spaceId,
+        chatId: chat!.id,
+        isOwn: false,
+        createdAt: new Date(first.getTime() + 60_000),
+        externalId: `m-${k}-2`,
+      },
+      {
+        spaceId,
+        chatId: chat!.id,
+        isOwn: true,
+        createdAt: new Date(first.getTime() + 900_000),
+        externalId: `m-${k}-3`,
+      },
     ]);
     if (k % 4 !== 3)
       await db.insert(activity).values({
@@ -163,7 +175,9 @@ async function expectSame(s: Seeded) {
       const label = JSON.stringify({ f, from: p.from, to: p.to });
       expect(await figures(db, scope, f, p), label).toEqual(await figures(db, scope, f, p, 'raw'));
       expect(await volume(db, scope, f, p), label).toEqual(await volume(db, scope, f, p, 'raw'));
-      expect(await operators(db, scope, f, p, null), label).toEqual(await operators(db, scope, f, p, null, 'raw'));
+      expect(await operators(db, scope, f, p, null), label).toEqual(
+        await operators(db, scope, f, p, null, 'raw'),
+      );
       expect(await backlog(db, scope, f), label).toEqual(await backlog(db, scope, f, 'raw'));
     }
     const byOperator = { operator_id: [s.ops[1]!] };
@@ -171,7 +185,9 @@ async function expectSame(s: Seeded) {
     expect(await operators(db, scope, byOperator, p, null)).toEqual(
       await operators(db, scope, byOperator, p, null, 'raw'),
     );
-    expect(await operators(db, scope, {}, p, s.ops[0]!)).toEqual(await operators(db, scope, {}, p, s.ops[0]!, 'raw'));
+    expect(await operators(db, scope, {}, p, s.ops[0]!)).toEqual(
+      await operators(db, scope, {}, p, s.ops[0]!, 'raw'),
+    );
   }
   // Not vacuous: the long period counts items, dialogs, messages, closings and both members' replies.
   const [long] = periods;
@@ -189,7 +205,9 @@ describe('stats rollup', () => {
   it('answers what the raw rows answer, before and after replies, closings and deletions', async () => {
     const s = await seed();
     const db = t.deps.database.db;
-    expect((await db.select().from(statsHourly).where(eq(statsHourly.spaceId, s.spaceId))).length).toBeGreaterThan(50);
+    expect(
+      (await db.select().from(statsHourly).where(eq(statsHourly.spaceId, s.spaceId))).length,
+    ).toBeGreaterThan(50);
     await expectSame(s);
 
     // Through the app: a reply (first reply, activity), a closing, a reopening, a status change.
@@ -226,23 +244,39 @@ describe('stats rollup', () => {
     // another loses its first customer message (its arrival moves forward).
     const [c0, c1] = await db.select().from(chats).where(eq(chats.spaceId, s.spaceId)).orderBy(chats.id);
     await db.insert(messages).values([
-      { spaceId: s.spaceId, chatId: c0!.id, isOwn: false, createdAt: new Date(c0!.arrivedAt!.getTime() - DAY), externalId: 'early' },
+      {
+        spaceId: s.spaceId,
+        chatId: c0!.id,
+        isOwn: false,
+        createdAt: new Date(c0!.arrivedAt!.getTime() - DAY),
+        externalId: 'early',
+      },
       { spaceId: s.spaceId, chatId: c0!.id, isOwn: false, createdAt: at(9000), externalId: 'late' },
     ]);
     await db.delete(messages).where(and(eq(messages.chatId, c1!.id), eq(messages.externalId, 'm-1-1')));
     // An item deleted with its activity left behind (its actions no longer count), a dialog deleted.
     await db.delete(items).where(eq(items.id, s.inserted[3]!.id));
-    await db.delete(chats).where(eq(chats.id, s.inserted.length > 0 ? (await lastChat(s.spaceId)) : 0));
+    await db.delete(chats).where(eq(chats.id, s.inserted.length > 0 ? await lastChat(s.spaceId) : 0));
     await expectSame(s);
   });
 
   it('reads the raw rows where whole UTC hours do not make local days (Asia/Kolkata, UTC+5:30)', async () => {
     const db = t.deps.database.db;
-    const p = await resolvePeriod(db, 'Asia/Kolkata', { from: '2026-11-01', to: '2026-11-10' }, new Date(BASE + 12 * DAY));
+    const p = await resolvePeriod(
+      db,
+      'Asia/Kolkata',
+      { from: '2026-11-01', to: '2026-11-10' },
+      new Date(BASE + 12 * DAY),
+    );
     expect(p.start % 3600).not.toBe(0);
     expect(unitsFromRollup({}, p, 'auto')).toBe(false);
     expect(actionsFromRollup({}, p, 'auto')).toBe(false);
-    const utc = await resolvePeriod(db, 'UTC', { from: '2026-11-01', to: '2026-11-10' }, new Date(BASE + 12 * DAY));
+    const utc = await resolvePeriod(
+      db,
+      'UTC',
+      { from: '2026-11-01', to: '2026-11-10' },
+      new Date(BASE + 12 * DAY),
+    );
     expect(unitsFromRollup({ tag_id: [1] }, utc, 'auto')).toBe(false);
     expect(unitsFromRollup({ operator_id: [1] }, utc, 'auto')).toBe(false);
     expect(actionsFromRollup({ operator_id: [1] }, utc, 'auto')).toBe(true);
@@ -250,6 +284,9 @@ describe('stats rollup', () => {
 });
 
 async function lastChat(spaceId: number): Promise<number> {
-  const rows = await t.deps.database.db.select({ id: chats.id }).from(chats).where(eq(chats.spaceId, spaceId));
+  const rows = await t.deps.database.db
+    .select({ id: chats.id })
+    .from(chats)
+    .where(eq(chats.spaceId, spaceId));
   return Math.max(...rows.map((r) => r.id));
 }
