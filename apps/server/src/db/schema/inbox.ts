@@ -203,6 +203,14 @@ export const items = pgTable(
     index('items_unreplied_idx')
       .on(t.spaceId, t.receivedAt)
       .where(sql`NOT "is_own" AND "first_reply_at" IS NULL AND "status" IN ('new', 'inprogress', 'open')`),
+    // Statistics (stats/queries.ts): first response times of the items that came in during a period, and
+    // the backlog (waiting now) with its oldest — both read from the index alone (docs/statistics.md "Rollups").
+    index('items_stats_arrival_idx')
+      .on(t.spaceId, t.createdAt, t.kind, t.objectId, t.firstReplyAt)
+      .where(sql`NOT "is_own"`),
+    index('items_stats_backlog_idx')
+      .on(t.spaceId, t.createdAt, t.kind, t.objectId, t.assignedUserId)
+      .where(sql`NOT "is_own" AND "status" IN ('new', 'inprogress', 'open')`),
     index('items_assigned_open_idx')
       .on(t.spaceId, t.assignedUserId, t.objectId)
       .where(sql`NOT "is_own" AND "assigned_user_id" IS NOT NULL AND "status" IN ('new', 'inprogress')`),
@@ -253,12 +261,21 @@ export const chats = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     firstReplyAt: timestamp('first_reply_at', { withTimezone: true }),
     closedAt: timestamp('closed_at', { withTimezone: true }),
+    /**
+     * The dialog's arrival for statistics: its first customer message's created_at (null while it has
+     * none), kept by a trigger on messages (migration "stats_hourly", docs/statistics.md "Rollups").
+     */
+    arrivedAt: timestamp('arrived_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('chats_external_key').on(t.objectId, t.externalId),
     index('chats_queue_idx').on(t.spaceId, t.status, t.lastMessageAt.desc(), t.id.desc()),
     index('chats_object_queue_idx').on(t.spaceId, t.objectId, t.status, t.lastMessageAt.desc(), t.id.desc()),
     index('chats_space_last_idx').on(t.spaceId, t.lastMessageAt.desc(), t.id.desc()),
+    // Statistics: the dialogs that came in during a period (stats/queries.ts unitsCte).
+    index('chats_space_arrived_idx')
+      .on(t.spaceId, t.arrivedAt, t.objectId, t.firstReplyAt)
+      .where(sql`"arrived_at" IS NOT NULL`),
     // The author page and author lists find a customer's chats (authors/queries.ts).
     index('chats_author_idx').on(t.authorId),
     // Delayed chats whose time has come (jobs/delayed.ts), across spaces.

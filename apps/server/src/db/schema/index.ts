@@ -24,6 +24,7 @@ export * from './reports';
 export * from './rules';
 export * from './sandbox';
 export * from './spaces';
+export * from './stats-rollups';
 export * from './statuses';
 export * from './templates';
 export * from './users';

@@ -14,6 +14,7 @@ import {
   unitFilters,
   unitsCte,
 } from './queries';
+import { actionsFromRollup, rollupActsSql, type Via } from './rollup';
 
 // Team figures (team, closings, team time, one member): members' recorded actions (activity) and first
 // replies, under the definitions of docs/statistics.md; the shared conditions are in queries.ts.
@@ -26,12 +27,14 @@ function firstsQuery(scope: InboxScope, f: StatsFilters, p: StatsPeriod, onlyUse
   const spaceIds = [...scope.spaces.keys()];
   const who = sql`${onlyUserId === null ? sql`true` : sql`a.user_id = ${onlyUserId}`}
     AND ${f.operator_id ? sql`a.user_id IN (${list(f.operator_id)})` : sql`true`}`;
-  return sql`SELECT a.user_id, ${durations(FRT)}
-    FROM (${unitsCte(scope, unitFilters(f), p)}) u JOIN activity a
-      ON a.type = (u.unit || '.replied') AND a.data->>'first' = 'true' AND a.cause_kind = 'user'
-     AND (u.unit = 'item' AND a.item_id = u.id OR u.unit = 'chat' AND a.chat_id = u.id)
-    WHERE a.space_id IN (${list(spaceIds)}) AND ${who}
-    GROUP BY a.user_id`;
+  // Items and dialogs joined apart (a unit is one or the other), so each join is on one indexed column.
+  const firsts = (unit: 'item' | 'chat') => sql`SELECT a.user_id, u.arrived, u.first_reply_at
+    FROM (${unitsCte(scope, unitFilters(f), p)}) u JOIN activity a ON a.${sql.raw(`${unit}_id`)} = u.id
+    WHERE u.unit = ${unit} AND a.type = ${`${unit}.replied`} AND a.data->>'first' = 'true'
+      AND a.cause_kind = 'user' AND a.space_id IN (${list(spaceIds)}) AND ${who}`;
+  return sql`SELECT u.user_id, ${durations(FRT)}
+    FROM (${firsts('item')} UNION ALL ${firsts('chat')}) u
+    GROUP BY u.user_id`;
 }
 
 /**
@@ -45,8 +48,19 @@ export async function operators(
   f: StatsFilters,
   p: StatsPeriod,
   onlyUserId: number | null,
+  via: Via = 'auto',
 ): Promise<StatsOperatorRow[]> {
   const who = onlyUserId === null ? sql`true` : sql`a.user_id = ${onlyUserId}`;
+  const acts = actionsFromRollup(f, p, via)
+    ? rollupActsSql(scope, f, p, onlyUserId === null ? sql`true` : sql`r.user_id = ${onlyUserId}`)
+    : sql`SELECT a.user_id,
+          count(*) FILTER (WHERE a.type IN ('item.replied', 'chat.replied'))::int AS replies,
+          count(*) FILTER (WHERE a.type IN ('item.status', 'chat.status') AND a.data->>'to' = 'closed')::int AS closed
+        FROM activity a
+        WHERE a.cause_kind = 'user' AND a.user_id IS NOT NULL AND ${who}
+          AND ${activityWhere(scope, f)}
+          AND a.at >= ${at(p.start)} AND a.at < ${at(p.end)}
+        GROUP BY a.user_id`;
   const result = await rows<{
     user_id: number;
     name: string;
@@ -56,16 +70,7 @@ export async function operators(
     median: unknown;
   }>(
     db,
-    sql`WITH acts AS (
-        SELECT a.user_id,
-          count(*) FILTER (WHERE a.type IN ('item.replied', 'chat.replied'))::int AS replies,
-          count(*) FILTER (WHERE a.type IN ('item.status', 'chat.status') AND a.data->>'to' = 'closed')::int AS closed
-        FROM activity a
-        WHERE a.cause_kind = 'user' AND a.user_id IS NOT NULL AND ${who}
-          AND ${activityWhere(scope, f)}
-          AND a.at >= ${at(p.start)} AND a.at < ${at(p.end)}
-        GROUP BY a.user_id
-      ), firsts AS (${firstsQuery(scope, f, p, onlyUserId)})
+    sql`WITH acts AS (${acts}), firsts AS (${firstsQuery(scope, f, p, onlyUserId)})
       SELECT usr.id AS user_id, usr.name, coalesce(acts.replies, 0) AS replies, coalesce(acts.closed, 0) AS closed,
         coalesce(firsts.n, 0) AS n, firsts.median
       FROM (SELECT user_id FROM acts UNION SELECT user_id FROM firsts) ids

@@ -12,6 +12,14 @@ import {
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { InboxScope } from '../inbox/scope';
+import {
+  arrivalsSql,
+  daysOnWholeHours,
+  rollupCounts,
+  rollupVolumeSql,
+  unitsFromRollup,
+  type Via,
+} from './rollup';
 
 // The statistics queries. Every figure is defined in docs/statistics.md; keep the SQL to those words.
 // Every query is limited by the caller's inbox scope (one space, maybe a group's accounts) and the
@@ -39,7 +47,7 @@ export const list = (values: readonly (string | number)[]) =>
 // chatWhere or activityWhere, so the tabs, the comparison period and the drill-down count the same rows.
 
 /** `alias.space_id/object_id` within the scope (one space's entry), and the account filters. */
-function accountWhere(scope: InboxScope, alias: string, f: StatsFilters): SQL {
+export function accountWhere(scope: InboxScope, alias: string, f: StatsFilters): SQL {
   const space = sql.raw(`${alias}.space_id`);
   const object = sql.raw(`${alias}.object_id`);
   const parts: SQL[] = [];
@@ -121,7 +129,8 @@ export const at = (seconds: number) => sql`to_timestamp(${seconds})`;
 
 /**
  * The units of work that came in during the period: customer items (arrival = created_at, the network's
- * time) and dialogs (arrival = their first customer message). One row each with its first reply.
+ * time) and dialogs (arrival = their first customer message, `chats.arrived_at`, kept by a trigger on
+ * messages). One row each with its first reply.
  */
 export function unitsCte(scope: InboxScope, f: StatsFilters, p: StatsPeriod): SQL {
   const itemsPart = sql`SELECT 'item'::text AS unit, i.id, i.kind, i.object_id, i.created_at AS arrived,
@@ -132,13 +141,11 @@ export function unitsCte(scope: InboxScope, f: StatsFilters, p: StatsPeriod): SQ
   if (!chatsIncluded(f)) return itemsPart;
   return sql`${itemsPart}
     UNION ALL
-    SELECT 'chat', c.id, 'chat', c.object_id, fm.arrived, c.first_reply_at,
+    SELECT 'chat', c.id, 'chat', c.object_id, c.arrived_at, c.first_reply_at,
       CASE WHEN c.status = 'closed' THEN c.closed_at END
     FROM chats c
-    JOIN LATERAL (SELECT min(m.created_at) AS arrived FROM messages m WHERE m.chat_id = c.id AND NOT m.is_own) fm
-      ON true
     WHERE ${chatWhere(scope, 'c', f)}
-      AND fm.arrived >= ${at(p.start)} AND fm.arrived < ${at(p.end)}`;
+      AND c.arrived_at >= ${at(p.start)} AND c.arrived_at < ${at(p.end)}`;
 }
 
 /** Customer messages (not own) written in the period, in dialogs of the scope. */
@@ -167,7 +174,24 @@ export async function figures(
   scope: InboxScope,
   f: StatsFilters,
   p: StatsPeriod,
+  via: Via = 'auto',
 ): Promise<StatsFigures> {
+  if (unitsFromRollup(f, p, via)) {
+    // The counts from the rollup; the first response times from the units themselves (not summable).
+    const counts = await rollupCounts(db, scope, f, p);
+    const [frt] = await rows<{ n: number; median: unknown; p90: unknown }>(
+      db,
+      sql`SELECT ${durations(FRT)} FROM (${arrivalsSql(scope, f, p)}) u`,
+    );
+    const incoming = counts.items + counts.chats;
+    return {
+      incoming: { items: counts.items, chats: counts.chats, messages: counts.messages },
+      replied: counts.replied,
+      replied_share: incoming === 0 ? null : counts.replied / incoming,
+      first_response: toDurations(frt!),
+      closed: counts.closed,
+    };
+  }
   const [units] = await rows<{
     items: number;
     chats: number;
@@ -213,14 +237,28 @@ export async function figures(
 }
 
 /** Open now (new, inprogress, open) items and dialogs of the scope; the period does not apply. */
-export async function backlog(db: Db, scope: InboxScope, f: StatsFilters) {
+export async function backlog(db: Db, scope: InboxScope, f: StatsFilters, via: Via = 'auto') {
+  // Without a kind, tag or operator filter the counts are the badge counters' (inbox_counters, kept by
+  // triggers per account and status: customer items of every kind, and dialogs) — the same numbers.
+  const counters = via === 'auto' && !f.kind && !f.tag_id && !f.operator_id;
+  const count = (unit: 'items' | 'chats') =>
+    sql`(SELECT coalesce(sum(n.count), 0)::int FROM inbox_counters n
+      WHERE n.kind = ${unit} AND n.status IN ${OPEN} AND ${accountWhere(scope, 'n', f)})`;
   const [row] = await rows<{ items: number; chats: number; oldest: string | null }>(
     db,
     sql`SELECT
-      (SELECT count(*)::int FROM items i WHERE NOT i.is_own AND i.status IN ${OPEN}
-         AND ${itemWhere(scope, 'i', f)}) AS items,
-      (SELECT count(*)::int FROM chats c WHERE c.status IN ${OPEN}
-         AND ${chatWhere(scope, 'c', f)}) AS chats,
+      ${
+        counters
+          ? count('items')
+          : sql`(SELECT count(*)::int FROM items i WHERE NOT i.is_own AND i.status IN ${OPEN}
+         AND ${itemWhere(scope, 'i', f)})`
+      } AS items,
+      ${
+        counters
+          ? count('chats')
+          : sql`(SELECT count(*)::int FROM chats c WHERE c.status IN ${OPEN}
+         AND ${chatWhere(scope, 'c', f)})`
+      } AS chats,
       (SELECT extract(epoch FROM min(t))::bigint FROM (
          SELECT min(i.created_at) AS t FROM items i WHERE NOT i.is_own AND i.status IN ${OPEN}
            AND ${itemWhere(scope, 'i', f)}
@@ -244,12 +282,16 @@ export async function volume(
   scope: InboxScope,
   f: StatsFilters,
   p: StatsPeriod,
+  via: Via = 'auto',
 ): Promise<StatsVolumeRow[]> {
   const tz = p.timezone;
   const day = (col: string) => sql`to_char((${sql.raw(col)} AT TIME ZONE ${tz})::date, 'YYYY-MM-DD')`;
+  const rollup = unitsFromRollup(f, p, via) && (await daysOnWholeHours(db, p));
   const result = await rows<{ day: string; provider: string; kind: StatsKind | 'message'; n: number }>(
     db,
-    sql`SELECT x.day, o.provider, x.kind, count(*)::int AS n FROM (
+    rollup
+      ? rollupVolumeSql(scope, f, p)
+      : sql`SELECT x.day, o.provider, x.kind, count(*)::int AS n FROM (
         SELECT ${day('u.arrived')} AS day, u.object_id, u.kind FROM (${unitsCte(scope, f, p)}) u
         UNION ALL
         SELECT ${day('m.created_at')}, c.object_id, 'message' ${customerMessagesFrom(scope, f, p)}
