@@ -12,13 +12,13 @@ import {
   type ExportJobKind,
   type ExportKind,
   type ExportsListWire,
+  type ExportTab,
   type ExportValues,
   type ExportWire,
   isExportAvailable,
   isMessageKey,
   type Locale,
   type MessageKey,
-  type ReportTab,
   translate,
 } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
@@ -35,7 +35,7 @@ import { type InboxScope, scopeCondition, scopeFor } from '../inbox/scope';
 import { spaceSender } from '../notifications/email';
 import { loadActor, type ServerActor } from '../spaces/actor';
 import { csvSink, xlsxSink } from './export-sinks';
-import { type TabExportFilters, tabFiltersOf, writeTabExport } from './exports-tab';
+import { checkTabExport, type TabExportFilters, tabFiltersOf, writeTabExport } from './exports-tab';
 import { resolvePeriod } from './period';
 
 // Background exports of raw rows (issue 15 item 5; docs/statistics.md "Exports"). Starting one needs
@@ -218,7 +218,8 @@ export function exportWire(locale: Locale, row: ExportRow): ExportWire {
     id: row.id,
     space_id: row.spaceId,
     kind: row.kind as ExportJobKind,
-    tab: row.kind === 'tab' ? (row.filters.tab as ReportTab) : null,
+    tab: row.kind === 'tab' ? (row.filters.tab as ExportTab) : null,
+    user_id: row.kind === 'tab' && typeof row.filters.user_id === 'number' ? row.filters.user_id : null,
     format: row.format as ExportFormat,
     status: row.status as ExportWire['status'],
     period_from: row.periodFrom,
@@ -277,7 +278,9 @@ export async function startExport(
   const space = actor.rows.find((r) => r.space.id === input.space_id)!.space;
   const raw = await filtersOf(db, space.timezone, input, now);
   const { period } = raw;
-  const filters = input.kind === 'tab' ? { ...tabFiltersOf(input, period) } : raw.filters;
+  const tab = input.kind === 'tab' ? tabFiltersOf(input, period) : null;
+  if (tab) await checkTabExport(db, actor, tab, now);
+  const filters = tab ? { ...tab } : raw.filters;
   const [row] = await db
     .insert(statsExports)
     .values({
