@@ -183,7 +183,9 @@ describe('statistics exports', () => {
       row.locator('[data-testid^="export-download-"]').click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^user-.*\.csv$/);
-    const lines = readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '').split('\r\n');
+    const lines = readFileSync((await download.path())!, 'utf8')
+      .replace(/^\uFEFF/, '')
+      .split('\r\n');
     // Nobody answered anything in this space: the administrator's figures are all zero.
     expect(lines.slice(0, 3)).toEqual(['Figure,Value', 'Replies,0', 'Closed,0']);
     await apiOk(app.url, 'PUT', '/v1/me', { token: owner.tokens.access_token, body: { locale: 'ru' } });
