@@ -466,23 +466,33 @@ export async function runExport(
       // rows share it), staying between `batch` and 8 × `batch` ids so a batch never holds more rows.
       let window = batch;
       let reported = Date.now();
-      while (bounds?.hi !== null && last < hi) {
-        const upper = Math.min(hi, last + window);
-        const res = (await db.execute(
+      const read = (after: number, upper: number) =>
+        db.execute(
           sql`SELECT ${columns} FROM ${source.from}
-          WHERE ${source.where} AND ${source.id} > ${last} AND ${source.id} <= ${upper} ORDER BY ${source.id}`,
-        )) as unknown as { rows: Array<Record<string, unknown>> };
+          WHERE ${source.where} AND ${source.id} > ${after} AND ${source.id} <= ${upper} ORDER BY ${source.id}`,
+        ) as unknown as Promise<{ rows: Array<Record<string, unknown>> }>;
+      // The next window is asked for as soon as this one has arrived, so the database reads it while
+      // this one is written to the file (the two overlap instead of taking turns).
+      let upper = Math.min(hi, last + window);
+      let next = bounds?.hi !== null && last < hi ? read(last, upper) : null;
+      const keys = Array.from({ length: width }, (_, i) => `c${i}`);
+      while (next) {
+        const res = await next;
+        last = upper;
+        if (res.rows.length < batch / 2) window = Math.min(window * 2, batch * 8);
+        else if (res.rows.length > batch) window = Math.max(batch, Math.floor(window / 2));
+        upper = Math.min(hi, last + window);
+        next = last < hi ? read(last, upper) : null;
+        // A failed read ahead is met when it is awaited; until then it must not count as unhandled.
+        next?.catch(() => {});
         for (const r of res.rows) {
           const cells = new Array(width);
-          for (let i = 0; i < width; i++) cells[i] = r[`c${i}`] ?? null;
+          for (let i = 0; i < width; i++) cells[i] = r[keys[i]!] ?? null;
           // Only a full stream buffer makes a write wait (no promise per row).
           const wait = sink.write(cells);
           if (wait) await wait;
         }
         done += res.rows.length;
-        last = upper;
-        if (res.rows.length < batch / 2) window = Math.min(window * 2, batch * 8);
-        else if (res.rows.length > batch) window = Math.max(batch, Math.floor(window / 2));
         if (Date.now() - reported >= PROGRESS_EVERY_MS) {
           reported = Date.now();
           current = await update({ rowsDone: done, heartbeatAt: now() });
