@@ -161,4 +161,33 @@ describe('statistics exports', () => {
     expect(text.startsWith('\uFEFFTeam member,Replies,Closed,First replies,')).toBe(true);
     await apiOk(app.url, 'PUT', '/v1/me', { token: owner.tokens.access_token, body: { locale: 'ru' } });
   });
+
+  test("a member's page in the background: their figures, named in the list and downloaded", async () => {
+    await apiOk(app.url, 'PUT', '/v1/me', { token: owner.tokens.access_token, body: { locale: 'en' } });
+    const me = await apiOk<{ id: number }>(app.url, 'GET', '/v1/me', { token: owner.tokens.access_token });
+    await page.setViewportSize({ width: 1381, height: 900 });
+    await page.goto(`/stats/users/${me.id}?locale=en`);
+    await page.getByTestId('stats-person-name').waitFor();
+    await page.getByTestId('stats-bg-export').click();
+    await page.getByTestId('stats-bg-export-csv').click();
+    await page.getByText('Export started: it will appear under Statistics → Export').waitFor();
+    await page.goto('/stats/export?locale=en');
+    const row = page.locator('[data-testid^="export-row-"]').first();
+    await row.getByText('Tab: Team member Анна Админ').waitFor();
+    await page
+      .locator('[data-testid^="export-row-"][data-status="done"]')
+      .first()
+      .waitFor({ timeout: 60_000 });
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      row.locator('[data-testid^="export-download-"]').click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^user-.*\.csv$/);
+    const lines = readFileSync((await download.path())!, 'utf8')
+      .replace(/^\uFEFF/, '')
+      .split('\r\n');
+    // Nobody answered anything in this space: the administrator's figures are all zero.
+    expect(lines.slice(0, 3)).toEqual(['Figure,Value', 'Replies,0', 'Closed,0']);
+    await apiOk(app.url, 'PUT', '/v1/me', { token: owner.tokens.access_token, body: { locale: 'ru' } });
+  });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PROVIDER_IDS } from './providers';
 import { daysBetween, STATS_KINDS, STATS_MAX_DAYS, STATS_PRESETS } from './stats';
-import { REPORT_TABS, type ReportTab } from './stats-reports';
+import { REPORT_TABS } from './stats-reports';
 
 // Background exports of raw data (issue 15 item 5, docs/statistics.md "Exports"): items, dialogs,
 // messages or our replies with the stats filters and an inbox status, as CSV or XLSX, written by a
@@ -10,6 +10,23 @@ import { REPORT_TABS, type ReportTab } from './stats-reports';
 /** What an export holds: customer items, dialogs, dialog messages, our own replies to items. */
 export const EXPORT_KINDS = ['items', 'chats', 'messages', 'replies'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
+/**
+ * The tabs a background export can write: every report tab, and the one-person tabs (stats/my,
+ * stats/my/statuses: the creator's own figures; stats/users/:id and its statuses and working hours: the
+ * member named by `user_id`), which a scheduled report does not hold.
+ */
+export const EXPORT_TABS = [
+  ...REPORT_TABS,
+  'my',
+  'my_statuses',
+  'user',
+  'user_statuses',
+  'user_workinghours',
+] as const;
+export type ExportTab = (typeof EXPORT_TABS)[number];
+/** The export tabs of one team member: they need `user_id`. */
+export const EXPORT_USER_TABS: readonly ExportTab[] = ['user', 'user_statuses', 'user_workinghours'];
+
 /**
  * Every kind a background export job has: the raw rows above, or `tab` — one statistics tab's tables
  * (the `tab` field names which, one of the report tabs) with the frame's period and filters, the very
@@ -53,7 +70,9 @@ export const exportInput = z
     space_id: id,
     kind: z.enum(EXPORT_JOB_KINDS, invalid),
     /** With kind `tab`: which tab's tables. */
-    tab: z.enum(REPORT_TABS, invalid).optional(),
+    tab: z.enum(EXPORT_TABS, invalid).optional(),
+    /** With a one-member tab (EXPORT_USER_TABS): the member. */
+    user_id: id.optional(),
     format: z.enum(EXPORT_FORMATS, invalid),
     preset: z.enum(STATS_PRESETS, invalid).optional(),
     from: isoDate.optional(),
@@ -72,6 +91,13 @@ export const exportInput = z
   .superRefine((q, ctx) => {
     if ((q.kind === 'tab') !== (q.tab !== undefined))
       ctx.addIssue({ code: 'custom', path: ['tab'], message: q.tab ? 'field.invalid' : 'field.required' });
+    const needsUser = q.tab !== undefined && EXPORT_USER_TABS.includes(q.tab);
+    if (needsUser !== (q.user_id !== undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['user_id'],
+        message: needsUser ? 'field.required' : 'field.invalid',
+      });
     if ((q.from === undefined) !== (q.to === undefined))
       ctx.addIssue({ code: 'custom', path: [q.from ? 'to' : 'from'], message: 'field.required' });
     if (q.from && q.to && (q.from > q.to || daysBetween(q.from, q.to) + 1 > STATS_MAX_DAYS))
@@ -85,7 +111,9 @@ export interface ExportWire {
   space_id: number;
   kind: ExportJobKind;
   /** The tab of a `tab` export; null for raw rows. */
-  tab: ReportTab | null;
+  tab: ExportTab | null;
+  /** The member of a one-member tab export; null otherwise. */
+  user_id: number | null;
   format: ExportFormat;
   status: ExportState;
   /** Local dates of the space the export covers. */

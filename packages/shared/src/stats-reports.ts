@@ -8,6 +8,7 @@ import { addDays, STATS_KINDS } from './stats';
 /** The tabs a report can hold: each becomes one or more sheets of the workbook. */
 export const REPORT_TABS = [
   'overall',
+  'replies',
   'users',
   'closed',
   'time',

@@ -284,6 +284,12 @@ export const statsEn: typeof statsRu = {
       replies: 'Our replies',
       tab: 'Tab: {{tab}}',
     },
+    personTabs: {
+      my_statuses: 'My statuses',
+      user: 'Team member {{name}}',
+      user_statuses: 'Statuses of {{name}}',
+      user_workinghours: 'Working hours of {{name}}',
+    },
     states: { queued: 'Waiting', running: 'Running', done: 'Ready', failed: 'Failed', expired: 'Expired' },
     inboxStatuses: {
       new: 'New',

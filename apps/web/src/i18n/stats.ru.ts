@@ -283,6 +283,13 @@ export const statsRu = {
       replies: 'Наши ответы',
       tab: 'Вкладка: {{tab}}',
     },
+    /** The one-person tabs' names in the list (the others are the tabs' own names). */
+    personTabs: {
+      my_statuses: 'Мои статусы',
+      user: 'Сотрудник {{name}}',
+      user_statuses: 'Статусы: {{name}}',
+      user_workinghours: 'Рабочее время: {{name}}',
+    },
     states: { queued: 'В очереди', running: 'Идёт', done: 'Готово', failed: 'Ошибка', expired: 'Истёк срок' },
     inboxStatuses: {
       new: 'Новые',

@@ -2,27 +2,32 @@ import { writeFile } from 'node:fs/promises';
 import {
   CSV_BOM,
   csvLine,
+  EXPORT_USER_TABS,
+  type ExportTab,
   type ExportValues,
   type Locale,
-  type ReportTab,
   type StatsPeriod,
   type StatsQuery,
 } from '@otklik/shared';
 import type { Db } from '../../db/client';
 import type { ServerActor } from '../spaces/actor';
-import { reportSheets, type Sheet, workbookOf } from './report-book';
-import { computeData } from './reports';
+import { type Sheet, workbookOf } from './report-book';
+import { computeData, tabSheets } from './tab-books';
 
 // Background export of one statistics tab (docs/statistics.md "Exports", kind `tab`): the tab's tables
 // with the frame's period and filters, computed at run time with the creator's rights by the very
-// functions the tab's endpoints answer with (reports.ts computeData, the scheduled reports' sheets),
+// functions the tab's endpoints answer with (tab-books.ts, shared with the scheduled reports' sheets),
 // so the file, the screen and the report mail show the same figures. A tab's tables are small (days,
 // members, tags...), so they are computed whole and written at once.
 
-/** What a `tab` export keeps in its `filters`: the tab and the stats query of the resolved period. */
+/**
+ * What a `tab` export keeps in its `filters`: the tab, the stats query of the resolved period, and the
+ * member of a one-member tab (EXPORT_USER_TABS).
+ */
 export interface TabExportFilters {
-  tab: ReportTab;
+  tab: ExportTab;
   query: StatsQuery;
+  user_id?: number;
 }
 
 /** The stored filters of a tab export: the period as the resolved local dates, empty lists left out. */
@@ -45,7 +50,16 @@ export function tabFiltersOf(
   };
   for (const key of Object.keys(query) as Array<keyof StatsQuery>)
     if (query[key] === undefined) delete query[key];
-  return { tab: input.tab!, query };
+  return { tab: input.tab!, query, ...(input.user_id === undefined ? {} : { user_id: input.user_id }) };
+}
+
+/**
+ * A one-member tab (EXPORT_USER_TABS) is refused up front as its endpoint would refuse it (403 without
+ * stats.view, 404 for someone not a member the caller may see): its answer is computed once here.
+ */
+export async function checkTabExport(db: Db, actor: ServerActor, filters: TabExportFilters, now: Date) {
+  if (EXPORT_USER_TABS.includes(filters.tab))
+    await computeData(actor, db, filters.query, [filters.tab], now, filters.user_id ?? null);
 }
 
 /** CSV of several tables: each under its name, a blank line between them. */
@@ -73,8 +87,8 @@ export async function writeTabExport(
   path: string,
   now: Date,
 ): Promise<number> {
-  const data = await computeData(actor, db, filters.query, [filters.tab], now);
-  const sheets = reportSheets(locale, [filters.tab], data);
+  const data = await computeData(actor, db, filters.query, [filters.tab], now, filters.user_id ?? null);
+  const sheets = tabSheets(locale, [filters.tab], data);
   await writeFile(path, format === 'xlsx' ? await workbookOf(sheets) : csvOf(sheets));
   return sheets.reduce((sum, sheet) => sum + sheet.rows.length, 0);
 }

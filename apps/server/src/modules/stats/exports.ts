@@ -12,13 +12,13 @@ import {
   type ExportJobKind,
   type ExportKind,
   type ExportsListWire,
+  type ExportTab,
   type ExportValues,
   type ExportWire,
   isExportAvailable,
   isMessageKey,
   type Locale,
   type MessageKey,
-  type ReportTab,
   translate,
 } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
@@ -35,7 +35,7 @@ import { type InboxScope, scopeCondition, scopeFor } from '../inbox/scope';
 import { spaceSender } from '../notifications/email';
 import { loadActor, type ServerActor } from '../spaces/actor';
 import { csvSink, xlsxSink } from './export-sinks';
-import { type TabExportFilters, tabFiltersOf, writeTabExport } from './exports-tab';
+import { checkTabExport, type TabExportFilters, tabFiltersOf, writeTabExport } from './exports-tab';
 import { resolvePeriod } from './period';
 
 // Background exports of raw rows (issue 15 item 5; docs/statistics.md "Exports"). Starting one needs
@@ -218,7 +218,8 @@ export function exportWire(locale: Locale, row: ExportRow): ExportWire {
     id: row.id,
     space_id: row.spaceId,
     kind: row.kind as ExportJobKind,
-    tab: row.kind === 'tab' ? (row.filters.tab as ReportTab) : null,
+    tab: row.kind === 'tab' ? (row.filters.tab as ExportTab) : null,
+    user_id: row.kind === 'tab' && typeof row.filters.user_id === 'number' ? row.filters.user_id : null,
     format: row.format as ExportFormat,
     status: row.status as ExportWire['status'],
     period_from: row.periodFrom,
@@ -277,7 +278,9 @@ export async function startExport(
   const space = actor.rows.find((r) => r.space.id === input.space_id)!.space;
   const raw = await filtersOf(db, space.timezone, input, now);
   const { period } = raw;
-  const filters = input.kind === 'tab' ? { ...tabFiltersOf(input, period) } : raw.filters;
+  const tab = input.kind === 'tab' ? tabFiltersOf(input, period) : null;
+  if (tab) await checkTabExport(db, actor, tab, now);
+  const filters = tab ? { ...tab } : raw.filters;
   const [row] = await db
     .insert(statsExports)
     .values({
@@ -463,23 +466,33 @@ export async function runExport(
       // rows share it), staying between `batch` and 8 × `batch` ids so a batch never holds more rows.
       let window = batch;
       let reported = Date.now();
-      while (bounds?.hi !== null && last < hi) {
-        const upper = Math.min(hi, last + window);
-        const res = (await db.execute(
+      const read = (after: number, upper: number) =>
+        db.execute(
           sql`SELECT ${columns} FROM ${source.from}
-          WHERE ${source.where} AND ${source.id} > ${last} AND ${source.id} <= ${upper} ORDER BY ${source.id}`,
-        )) as unknown as { rows: Array<Record<string, unknown>> };
+          WHERE ${source.where} AND ${source.id} > ${after} AND ${source.id} <= ${upper} ORDER BY ${source.id}`,
+        ) as unknown as Promise<{ rows: Array<Record<string, unknown>> }>;
+      // The next window is asked for as soon as this one has arrived, so the database reads it while
+      // this one is written to the file (the two overlap instead of taking turns).
+      let upper = Math.min(hi, last + window);
+      let next = bounds?.hi !== null && last < hi ? read(last, upper) : null;
+      const keys = Array.from({ length: width }, (_, i) => `c${i}`);
+      while (next) {
+        const res = await next;
+        last = upper;
+        if (res.rows.length < batch / 2) window = Math.min(window * 2, batch * 8);
+        else if (res.rows.length > batch) window = Math.max(batch, Math.floor(window / 2));
+        upper = Math.min(hi, last + window);
+        next = last < hi ? read(last, upper) : null;
+        // A failed read ahead is met when it is awaited; until then it must not count as unhandled.
+        next?.catch(() => {});
         for (const r of res.rows) {
           const cells = new Array(width);
-          for (let i = 0; i < width; i++) cells[i] = r[`c${i}`] ?? null;
+          for (let i = 0; i < width; i++) cells[i] = r[keys[i]!] ?? null;
           // Only a full stream buffer makes a write wait (no promise per row).
           const wait = sink.write(cells);
           if (wait) await wait;
         }
         done += res.rows.length;
-        last = upper;
-        if (res.rows.length < batch / 2) window = Math.min(window * 2, batch * 8);
-        else if (res.rows.length > batch) window = Math.max(batch, Math.floor(window / 2));
         if (Date.now() - reported >= PROGRESS_EVERY_MS) {
           reported = Date.now();
           current = await update({ rowsDone: done, heartbeatAt: now() });

@@ -23,22 +23,9 @@ import type { Mailer } from '../../mail/mailer';
 import { spaceSender } from '../notifications/email';
 import { loadActor, type ServerActor } from '../spaces/actor';
 import { localToday } from './period';
-import { type ReportData, reportSheets, summaryRows, workbookOf } from './report-book';
+import { summaryRows, workbookOf } from './report-book';
 import { escapeHtml, reportHtml } from './report-html';
-import {
-  closedOf,
-  emotionsOf,
-  hoursOf,
-  operatorsOf,
-  operatorTimesOf,
-  overview,
-  postsStats,
-  statusesOf,
-  tagsOf,
-  timeOf,
-  volumeOf,
-  workinghoursOf,
-} from './service';
+import { computeData, type TabData, tabSheets } from './tab-books';
 
 // Scheduled statistics reports (issue 15 item 6; docs/statistics.md "Scheduled reports"). Managing them
 // needs `stats.export` in the space: a report sends statistics out of the app, as an export does. A report
@@ -301,28 +288,6 @@ async function creatorOf(db: Db, report: Report): Promise<ServerActor | null> {
   return can(actor, 'stats.view', report.spaceId) ? actor : null;
 }
 
-export async function computeData(actor: ServerActor, db: Db, q: StatsQuery, tabs: ReportTab[], now: Date) {
-  const data: ReportData = {};
-  for (const tab of tabs) {
-    if (tab === 'overall')
-      data.overall = {
-        overview: await overview(db, actor, q, now),
-        volume: await volumeOf(db, actor, q, now),
-      };
-    if (tab === 'users') data.users = await operatorsOf(db, actor, q, now);
-    if (tab === 'closed') data.closed = await closedOf(db, actor, q, now);
-    if (tab === 'time') data.time = await timeOf(db, actor, q, now);
-    if (tab === 'userstime') data.userstime = await operatorTimesOf(db, actor, q, now);
-    if (tab === 'tags') data.tags = await tagsOf(db, actor, q, now);
-    if (tab === 'posts') data.posts = await postsStats(db, actor, q, now);
-    if (tab === 'hours') data.hours = await hoursOf(db, actor, q, now);
-    if (tab === 'statuses') data.statuses = await statusesOf(db, actor, q, now);
-    if (tab === 'workinghours') data.workinghours = await workinghoursOf(db, actor, q, now);
-    if (tab === 'emotions') data.emotions = await emotionsOf(db, actor, q, now);
-  }
-  return data;
-}
-
 /**
  * Computes and mails one report for the last finished period at `now` (reportPeriod), one mail per
  * recipient (outside addresses never see each other), and records the sending. Failures — the creator
@@ -409,7 +374,7 @@ async function renderReport(
   report: Report,
   space: { name: string; timezone: string },
   period: { from: string; to: string },
-  data: ReportData,
+  data: TabData,
 ) {
   const params = {
     name: report.name,
@@ -441,7 +406,7 @@ async function renderReport(
           .join('')}</table>`
       : ''
   }<p><a href="${escapeHtml(link)}">${escapeHtml(translate(locale, 'report.open'))}</a></p></body></html>`;
-  const sheets = reportSheets(locale, report.tabs as ReportTab[], data);
+  const sheets = tabSheets(locale, report.tabs as ReportTab[], data);
   const content = await workbookOf(sheets);
   const page = reportHtml(locale, subject, intro, sheets);
   const base = `report-${period.from}-${period.to}`;

@@ -4,10 +4,12 @@ import type {
   StatsEmotions,
   StatsOperators,
   StatsOverview,
+  StatsPerson,
   StatsStatuses,
   StatsVolume,
   StatsWorkinghours,
 } from '@otklik/shared';
+import { presetFor } from '@otklik/shared';
 import { and, asc, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +18,7 @@ import {
   activity,
   items,
   mailOutbox,
+  memberships,
   spaces,
   statusChanges,
   userStatuses,
@@ -169,8 +172,8 @@ beforeAll(async () => {
 
 const period = { from: '2026-11-16', to: '2026-11-22' };
 
-async function exported(body: Record<string, unknown>) {
-  const res = await call(s.admin.headers, 'POST', '/stats/exports', {
+async function exported(body: Record<string, unknown>, headers: Headers = s.admin.headers) {
+  const res = await call(headers, 'POST', '/stats/exports', {
     space_id: s.spaceId,
     ...period,
     ...body,
@@ -179,12 +182,10 @@ async function exported(body: Record<string, unknown>) {
   const started = res.json() as ExportWire;
   expect(started).toMatchObject({ status: 'queued', kind: 'tab', tab: body.tab });
   await processExports(deps, () => taskClock.now(), [s.spaceId]);
-  const list = (
-    await call(s.admin.headers, 'GET', `/stats/exports?space_id=${s.spaceId}`)
-  ).json() as ExportsListWire;
+  const list = (await call(headers, 'GET', `/stats/exports?space_id=${s.spaceId}`)).json() as ExportsListWire;
   const wire = list.items.find((e) => e.id === started.id)!;
   expect(wire.status, wire.error ?? '').toBe('done');
-  const file = await call(s.admin.headers, 'GET', `/stats/exports/${wire.id}/file`);
+  const file = await call(headers, 'GET', `/stats/exports/${wire.id}/file`);
   expect(file.statusCode).toBe(200);
   return { wire, file };
 }
@@ -338,5 +339,131 @@ describe('background export of a stats tab', () => {
       tab: 'users',
     });
     expect(raw.statusCode).toBe(400);
+  });
+});
+
+// The tabs the web used to export only in the browser: replies, my figures and my statuses, one member's
+// figures, statuses and working hours. Expected figures counted by hand from the seed: Anna's first reply
+// took 10 min (c1), Bob's 1 h (c2); each closed the item they answered; nobody closed without a reply.
+describe('background export of the replies and one-person tabs', () => {
+  const q = () => `space_id=${s.spaceId}&from=${period.from}&to=${period.to}`;
+  const figures = (rows: string[][]) =>
+    Object.fromEntries(rows.filter((r) => r.length === 2).map((r) => [r[0], r[1]]));
+  beforeAll(async () => {
+    // Anna becomes an analyst (stats.export), so she may export her own figures; her files are in English.
+    const db = t.deps.database.db;
+    await db
+      .update(memberships)
+      .set({ roles: presetFor('analyst') })
+      .where(and(eq(memberships.spaceId, s.spaceId), eq(memberships.userId, s.anna.user.id)));
+    await db.update(users).set({ locale: 'en' }).where(eq(users.id, s.anna.user.id));
+  });
+
+  it('replies as CSV: replied, share, first response and closings as /stats/overview answers', async () => {
+    const api = (await call(s.admin.headers, 'GET', `/stats/overview?${q()}`)).json() as StatsOverview;
+    const { file } = await exported({ kind: 'tab', tab: 'replies', format: 'csv' });
+    const rows = csvRows(file.body);
+    expect(rows[0]).toEqual(['Figure', 'Value']);
+    const got = figures(rows.slice(1));
+    // By hand: 2 of the 3 items answered; FRT 600 s and 3600 s (percentile_disc: median 600, p90 3600).
+    expect(got).toEqual({
+      'Got a reply': '2',
+      'Replied share': String(2 / 3),
+      'First response, median, s': '600',
+      'First response, 90th percentile, s': '3600',
+      'Closed with reply': '2',
+      'Closed without reply': '0',
+      'Closed by rules': '0',
+    });
+    expect(got['Got a reply']).toBe(String(api.current.replied));
+    expect(got['First response, median, s']).toBe(String(api.current.first_response.median));
+  });
+
+  it("my as XLSX: the creator's own figures, as /stats/my answers them", async () => {
+    const api = (await call(s.anna.headers, 'GET', `/stats/my?${q()}`)).json() as StatsPerson;
+    const { wire, file } = await exported({ kind: 'tab', tab: 'my', format: 'xlsx' }, s.anna.headers);
+    expect(wire).toMatchObject({ tab: 'my', user_id: null });
+    const [sheet] = await sheetsOf(file.rawPayload);
+    expect(sheet!.name).toBe('Anna');
+    const expected = [
+      ['Replies', 1],
+      ['Closed', 1],
+      ['Closed with reply', 1],
+      ['Closed without reply', 0],
+      ['First replies', 1],
+      ['First response, median, s', 600],
+      ['First response, 90th percentile, s', 600],
+    ];
+    expect(sheet!.rows).toEqual([['Figure', 'Value'], ...expected]);
+    expect(api.row.replies).toBe(1);
+    expect(api.first_replies).toEqual({ count: 1, median: 600, p90: 600 });
+  });
+
+  it("one member's figures (users/:id) as CSV: Bob's, exported by the administrator", async () => {
+    const api = (
+      await call(s.admin.headers, 'GET', `/stats/users/${s.bob.user.id}?${q()}`)
+    ).json() as StatsPerson;
+    const { wire, file } = await exported({
+      kind: 'tab',
+      tab: 'user',
+      user_id: s.bob.user.id,
+      format: 'csv',
+    });
+    expect(wire).toMatchObject({ tab: 'user', user_id: s.bob.user.id });
+    const got = figures(csvRows(file.body).slice(1));
+    expect(got).toMatchObject({
+      Replies: '1',
+      Closed: '1',
+      'First replies': '1',
+      'First response, median, s': '3600',
+      'First response, 90th percentile, s': '3600',
+    });
+    expect(got.Replies).toBe(String(api.row.replies));
+  });
+
+  it("my statuses, a member's statuses and working hours: the one person's row of each endpoint", async () => {
+    const mine = (await call(s.anna.headers, 'GET', `/stats/my/statuses?${q()}`)).json() as StatsStatuses;
+    const [online] = mine.statuses;
+    // By hand: Anna online 2026-11-17 09:00–17:00 UTC.
+    expect(mine.rows.map((r) => [r.name, r.seconds[String(online!.id)]])).toEqual([['Anna', 8 * 3600]]);
+    const row = (r: StatsStatuses['rows'][number]) => [
+      r.name,
+      ...mine.statuses.map((x) => String(r.seconds[String(x.id)] ?? 0)),
+      String(r.working),
+      String(r.total),
+    ];
+    const my = csvRows(
+      (await exported({ kind: 'tab', tab: 'my_statuses', format: 'csv' }, s.anna.headers)).file.body,
+    );
+    expect(my.slice(1).filter((r) => r.length > 1)).toEqual(mine.rows.map(row));
+    const theirs = csvRows(
+      (await exported({ kind: 'tab', tab: 'user_statuses', user_id: s.anna.user.id, format: 'csv' })).file
+        .body,
+    );
+    expect(theirs.slice(1).filter((r) => r.length > 1)).toEqual(mine.rows.map(row));
+    const hours = (
+      await call(s.admin.headers, 'GET', `/stats/users/${s.anna.user.id}/workinghours?${q()}`)
+    ).json() as StatsWorkinghours;
+    const { file } = await exported({
+      kind: 'tab',
+      tab: 'user_workinghours',
+      user_id: s.anna.user.id,
+      format: 'xlsx',
+    });
+    const [sheet] = await sheetsOf(file.rawPayload);
+    expect(sheet!.rows.slice(1)).toEqual([['Anna', 1, 8 * 3600, hours.rows[0]!.worked, 8 * 3600]]);
+  });
+
+  it('a one-member tab needs its member, others take none; a stranger is refused up front', async () => {
+    const base = { space_id: s.spaceId, ...period, format: 'csv', kind: 'tab' };
+    const post = (body: Record<string, unknown>) =>
+      call(s.admin.headers, 'POST', '/stats/exports', { ...base, ...body });
+    expect((await post({ tab: 'user' })).statusCode).toBe(400);
+    expect((await post({ tab: 'replies', user_id: s.bob.user.id })).statusCode).toBe(400);
+    const stranger = await buildAdmin(t);
+    expect((await post({ tab: 'user_statuses', user_id: stranger.user.id })).statusCode).toBe(404);
+    // An operator may not export at all.
+    const op = await buildMember(t, s.spaceId, 'operator', { name: 'Olga' });
+    expect((await call(op.headers, 'POST', '/stats/exports', { ...base, tab: 'my' })).statusCode).toBe(403);
   });
 });

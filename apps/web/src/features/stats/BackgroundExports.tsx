@@ -14,6 +14,7 @@ import { IconDownload } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useMembers } from '../../api/inbox';
 import { downloadExportFile, exportsKey, useExports, useStartExport } from '../../api/stats';
 import { showError, showSaved } from '../../components/notify';
 import { QueryState } from '../../components/QueryState';
@@ -48,6 +49,20 @@ export function BackgroundExports({ frame }: { frame: StatsFrame }) {
   const [format, setFormat] = useState<ExportFormat>('csv');
   const [statuses, setStatuses] = useState<Status[]>([]);
   const [downloading, setDownloading] = useState<number | null>(null);
+  const members = useMembers();
+  // A tab export's name: the tab's own, or for a one-person tab who it is about.
+  const tabName = (e: ExportWire) => {
+    if (
+      e.tab === 'my_statuses' ||
+      e.tab === 'user' ||
+      e.tab === 'user_statuses' ||
+      e.tab === 'user_workinghours'
+    ) {
+      const name = (members.data ?? []).find((m) => m.id === e.user_id && m.space_id === e.space_id)?.name;
+      return t(`shell.stats.exports.personTabs.${e.tab}`, { name: name ?? `#${e.user_id}` });
+    }
+    return t(`shell.stats.tabs.${e.tab ?? 'export'}`);
+  };
 
   // Progress: each pushed export replaces its row in the list (no refetch per step).
   useSocketEvent(EXPORT_EVENT, (message) => {
@@ -189,9 +204,7 @@ export function BackgroundExports({ frame }: { frame: StatsFrame }) {
                             <Table.Td>
                               <Text fz="sm">
                                 {e.tab
-                                  ? t('shell.stats.exports.kinds.tab', {
-                                      tab: t(`shell.stats.tabs.${e.tab}`),
-                                    })
+                                  ? t('shell.stats.exports.kinds.tab', { tab: tabName(e) })
                                   : t(`shell.stats.exports.kinds.${e.kind}`)}
                               </Text>
                               <Text fz="xs" c="dimmed">

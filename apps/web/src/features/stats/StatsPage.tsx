@@ -10,7 +10,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { can, isProviderId, providers, STATS_KINDS, type StatsPeriod } from '@otklik/shared';
+import { can, type ExportTab, isProviderId, providers, STATS_KINDS, type StatsPeriod } from '@otklik/shared';
 import { pathFor, type RouteQuery } from '@otklik/shared/routes';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -91,6 +91,7 @@ export function StatsPage({
   standalone = false,
   analytics = false,
   wall = false,
+  exportTab: ownExport,
 }: {
   tab: StatsTabRoute;
   children: (frame: StatsFrame) => ReactNode;
@@ -106,6 +107,8 @@ export function StatsPage({
   analytics?: boolean;
   /** A team-room screen (/live, /dashboard): no tab list, so the figures fill the display. */
   wall?: boolean;
+  /** A one-person screen under a tab: its own background export (and the member it is about). */
+  exportTab?: { tab: ExportTab; userId?: number };
 }) {
   const { t } = useTranslation();
   const { config, actor } = useShell();
@@ -151,9 +154,10 @@ export function StatsPage({
   const operators = (members.data ?? []).filter((m) => m.space_id === spaceId);
   // Tabs with tables a background export writes, for those who may export (stats.export).
   const tabKey = STATS_TABS.find(([route]) => route === tab)?.[1];
+  const exportTabOf = ownExport ?? (tabKey && TAB_EXPORTS[tabKey] ? { tab: TAB_EXPORTS[tabKey] } : undefined);
   const exportTab =
-    !own && !bare && !wall && !analytics && tabKey && spaceId !== null && can(actor, 'stats.export', spaceId)
-      ? TAB_EXPORTS[tabKey]
+    !bare && !wall && !analytics && spaceId !== null && can(actor, 'stats.export', spaceId)
+      ? exportTabOf
       : undefined;
   const applySaved = (query: Record<string, unknown>) =>
     setSearch(withOwnKeys(paramsOfSaved(query)), { replace: true });
@@ -337,7 +341,14 @@ export function StatsPage({
                 />
               )}
               <SavedStatsFilters query={statsQueryOf(params, spaceId)} onApply={applySaved} />
-              {exportTab && <TabExportButton tab={exportTab} spaceId={spaceId} params={params} />}
+              {exportTab && (
+                <TabExportButton
+                  tab={exportTab.tab}
+                  userId={exportTab.userId}
+                  spaceId={spaceId}
+                  params={params}
+                />
+              )}
             </Group>
           </Stack>
         </Paper>

@@ -1,5 +1,5 @@
 import { Button, Menu } from '@mantine/core';
-import { EXPORT_FORMATS, type ExportFormat, type ReportTab } from '@otklik/shared';
+import { EXPORT_FORMATS, type ExportFormat, type ExportTab } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
 import { IconFileExport } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -12,10 +12,15 @@ import type { StatsParams } from './model';
 // tables with the frame's period and filters, written by the server's export job; the file appears in
 // stats/export's list with its progress, and a mail links to it when ready.
 
-/** The frame's tab keys whose tables a background export can write (the scheduled reports' tabs). */
-export const TAB_EXPORTS: Partial<Record<string, ReportTab>> = {
+/**
+ * The frame's tab keys whose tables a background export can write. A one-person screen under a tab
+ * (my statuses, a member's figures, statuses, working hours) names its own export tab to StatsPage.
+ */
+export const TAB_EXPORTS: Partial<Record<string, ExportTab>> = {
   overview: 'overall',
   overall: 'overall',
+  replies: 'replies',
+  my: 'my',
   users: 'users',
   closed: 'closed',
   time: 'time',
@@ -30,10 +35,13 @@ export const TAB_EXPORTS: Partial<Record<string, ReportTab>> = {
 
 export function TabExportButton({
   tab,
+  userId,
   spaceId,
   params,
 }: {
-  tab: ReportTab;
+  tab: ExportTab;
+  /** The member of a one-member tab (user, user_statuses, user_workinghours). */
+  userId?: number;
   spaceId: number;
   params: StatsParams;
 }) {
@@ -45,6 +53,7 @@ export function TabExportButton({
         space_id: spaceId,
         kind: 'tab',
         tab,
+        ...(userId === undefined ? {} : { user_id: userId }),
         format,
         ...(params.preset === 'custom' ? { from: params.from, to: params.to } : { preset: params.preset }),
         provider: params.provider as never,

@@ -8,7 +8,7 @@ export default function MyStatusesScreen() {
   const { config, actor } = useShell();
   const own = !config.spaces.some((space) => can(actor, 'stats.view', space.id));
   return (
-    <StatsPage tab="stats-my" own={own}>
+    <StatsPage tab="stats-my" own={own} exportTab={{ tab: 'my_statuses' }}>
       {(frame) => <Statuses frame={frame} endpoint="my/statuses" />}
     </StatsPage>
   );

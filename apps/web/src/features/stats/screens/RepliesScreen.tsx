@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
+import { previousColumn } from '../compare';
 import { DataTable } from '../DataTable';
 import { FiguresTable } from '../FiguresTable';
 import { formatDuration, formatShare } from '../format';
@@ -33,36 +34,36 @@ function Replies({ frame }: { frame: StatsFrame }) {
     }),
     [c, t],
   );
+  // compare: the previous period's figure beside each (times: the previous median and p90 too).
+  const p = overview.data?.previous ?? null;
+  const businessBefore = overview.data?.business?.previous ?? null;
+  const figure = (
+    label: string,
+    raw: number | null,
+    before: number | null | undefined,
+    text: (v: number | null) => string,
+  ) => ({
+    label,
+    value: text(raw),
+    raw,
+    ...(p ? { previous: { value: text(before ?? null), raw: before ?? null } } : {}),
+  });
+  const duration = (v: number | null) => formatDuration(t, v);
   const frtRows = c
     ? [
-        {
-          label: t('shell.stats.kpi.repliedShare'),
-          value: formatShare(c.replied_share),
-          raw: c.replied_share,
-        },
-        {
-          label: t('shell.stats.kpi.frtMedian'),
-          value: formatDuration(t, c.first_response.median),
-          raw: c.first_response.median,
-        },
-        {
-          label: t('shell.stats.kpi.frtP90'),
-          value: formatDuration(t, c.first_response.p90),
-          raw: c.first_response.p90,
-        },
+        figure(t('shell.stats.kpi.repliedShare'), c.replied_share, p?.replied_share, formatShare),
+        figure(t('shell.stats.kpi.frtMedian'), c.first_response.median, p?.first_response.median, duration),
+        figure(t('shell.stats.kpi.frtP90'), c.first_response.p90, p?.first_response.p90, duration),
         // Business hours beside calendar time, when the space has a schedule (docs/statistics.md).
         ...(business
           ? [
-              {
-                label: t('shell.stats.kpi.frtMedianBusiness'),
-                value: formatDuration(t, business.median),
-                raw: business.median,
-              },
-              {
-                label: t('shell.stats.kpi.frtP90Business'),
-                value: formatDuration(t, business.p90),
-                raw: business.p90,
-              },
+              figure(
+                t('shell.stats.kpi.frtMedianBusiness'),
+                business.median,
+                businessBefore?.median,
+                duration,
+              ),
+              figure(t('shell.stats.kpi.frtP90Business'), business.p90, businessBefore?.p90, duration),
             ]
           : []),
       ]
@@ -98,6 +99,13 @@ function Replies({ frame }: { frame: StatsFrame }) {
                     csv: (r) => r.count,
                     numeric: true,
                   },
+                  ...previousColumn<(typeof closedRows)[number]>(t, {
+                    key: 'closed',
+                    title: t('shell.stats.col.closed'),
+                    comparing: p !== null,
+                    current: (r) => r.count,
+                    previous: (r) => r.previous,
+                  }),
                 ]}
               />
             </StatsBlock>

@@ -6,7 +6,7 @@ import { Person } from './PersonScreen';
 export default function UserScreen() {
   const id = Number(useParams().id);
   return (
-    <StatsPage tab="stats-users">
+    <StatsPage tab="stats-users" exportTab={{ tab: 'user', userId: id }}>
       {(frame) => <Person frame={frame} endpoint={`users/${id}`} back />}
     </StatsPage>
   );

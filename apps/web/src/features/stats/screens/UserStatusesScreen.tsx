@@ -6,7 +6,7 @@ import { Statuses } from './StatusesScreen';
 export default function UserStatusesScreen() {
   const id = Number(useParams().id);
   return (
-    <StatsPage tab="stats-users-statuses">
+    <StatsPage tab="stats-users-statuses" exportTab={{ tab: 'user_statuses', userId: id }}>
       {(frame) => <Statuses frame={frame} endpoint={`users/${id}/statuses`} />}
     </StatsPage>
   );

@@ -6,7 +6,7 @@ import { Workinghours } from './WorkinghoursScreen';
 export default function UserWorkinghoursScreen() {
   const id = Number(useParams().id);
   return (
-    <StatsPage tab="stats-users-workinghours">
+    <StatsPage tab="stats-users-workinghours" exportTab={{ tab: 'user_workinghours', userId: id }}>
       {(frame) => <Workinghours frame={frame} endpoint={`users/${id}/workinghours`} />}
     </StatsPage>
   );
