@@ -1,6 +1,7 @@
-import { sql } from 'drizzle-orm';
+import { SPACE_FLAGS } from '@otklik/shared';
+import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { objects } from '../src/db/schema';
+import { objects, spaces } from '../src/db/schema';
 import { buildChat, buildComment, buildWorkspace } from '../src/modules/inbox/actions/test-helpers';
 import { buildMember } from '../src/modules/users/testing';
 import type { TestApp } from './harness';
@@ -90,6 +91,12 @@ function secretsOf(value: unknown, out: string[], key = ''): void {
 export async function buildRichSpace(t: TestApp, ops: Operation[], mark: string, seed: number) {
   const admin = await buildWorkspace(t);
   const spaceId = admin.space.id;
+  // Every feature on (two-factor aside), so every operation has something to guard.
+  const features = { ...Object.fromEntries(SPACE_FLAGS.map((f) => [f, f !== 'otp_required'])), monitoring_count: 10 };
+  await t.deps.database.db
+    .update(spaces)
+    .set({ settings: sql`${spaces.settings} || ${JSON.stringify(features)}::jsonb` })
+    .where(eq(spaces.id, spaceId));
   const call = (method: string, url: string, body?: unknown) => callApi(t, admin.headers, method, url, body);
   const account = await call('POST', '/v1/objects', { provider: 'sandbox', name: `${mark} account` });
   if (account.statusCode !== 200) throw new Error(`sandbox account: ${account.body}`);

@@ -17,6 +17,10 @@ import { buildMember } from '../modules/users/testing';
 // end no row of A refers to a row of B. A new operation is covered by the same rules without editing this file.
 
 const SEED = 20261126;
+// TENANT_ONLY (a regular expression over `METHOD /path`) runs part of the matrix; TENANT_VERBOSE=1 lists the
+// operations A's own request did not reach (the body or state they need, not an id, stopped them).
+const ONLY = new RegExp(process.env.TENANT_ONLY ?? '');
+const VERBOSE = process.env.TENANT_VERBOSE === '1';
 
 /** Operations the generator does not fill, each with the reason (an entry no longer in the document fails). */
 const NOT_FILLED: Record<string, string> = {
@@ -196,6 +200,7 @@ describe('tenant isolation matrix (issue 22 suite 1)', () => {
     const sorted = [...ops].sort((x, y) => (order[x.method] ?? 1) - (order[y.method] ?? 1));
     for (const op of sorted) {
       const key = `${op.method} ${op.path}`;
+      if (!ONLY.test(key)) continue;
       if (NOT_FILLED[key]) {
         figures.notFilled++;
         continue;
@@ -218,6 +223,7 @@ describe('tenant isolation matrix (issue 22 suite 1)', () => {
       // A's own request first (administrator): the body it takes is the one B's ids go into, so a refusal
       // is about the ids, not about the rest of the body.
       let body = candidates[0];
+      let refusal = '';
       if (op.method !== 'DELETE' && !NO_CONTROL.test(op.path)) {
         for (const candidate of candidates) {
           const own = buildRequest(op, candidate, ownId, pathValue);
@@ -226,10 +232,13 @@ describe('tenant isolation matrix (issue 22 suite 1)', () => {
           if (res.statusCode < 300) {
             body = candidate;
             figures.reached++;
+            refusal = '';
             break;
           }
+          refusal ||= `${res.statusCode} ${res.body.slice(0, 160)} ${JSON.stringify(own.body)?.slice(0, 200)}`;
         }
       }
+      if (VERBOSE && refusal) console.info(`not reached: ${key} ${refusal}`);
       const unknowns = hasUnknown(op) ? bAnyIds : [undefined];
       for (const role of rolesOf(op)) {
         for (const variant of [foreignId, referencesOnly]) {
@@ -262,7 +271,7 @@ describe('tenant isolation matrix (issue 22 suite 1)', () => {
       JSON.stringify({ ...figures, roles: ROLES.length, ms: Date.now() - started }),
     );
     expect(problems).toEqual([]);
-    expect(figures.covered).toBeGreaterThan(250);
+    if (ONLY.source === '(?:)') expect(figures.covered).toBeGreaterThan(250);
   }, 900_000);
 
   it('no row of A refers to a row of B', async () => {
