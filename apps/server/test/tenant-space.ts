@@ -75,6 +75,36 @@ export function markStrings(
   return value;
 }
 
+/** Values that pass the checks generated strings rarely do (addresses, dates), by field name. */
+const HINTS: Record<string, (n: number) => unknown> = {
+  url: (n) => `https://hooks.example.com/${n}`,
+  base_url: () => 'https://api.openai.com/v1',
+  redirect_uri: () => 'https://app.example.com/callback',
+  redirect_uris: () => ['https://app.example.com/callback'],
+  email: (n) => `person${n}@example.test`,
+  emails: (n) => [`person${n}@example.test`],
+  domain: () => 'company.helpdeskeddy.com',
+  day: () => '2026-12-31',
+  from: () => '2026-11-01',
+  to: () => '2026-11-30',
+};
+
+/** `value` with the hinted fields (at any depth) set to values that pass their checks. */
+export function withHints(value: unknown, seq = { n: 0 }): unknown {
+  if (Array.isArray(value)) return value.map((v) => withHints(v, seq));
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => {
+      const hint = HINTS[k];
+      if (hint && (typeof v === 'string' || Array.isArray(v))) {
+        seq.n += 1;
+        return [k, hint(seq.n)];
+      }
+      return [k, withHints(v, seq)];
+    }),
+  );
+}
+
 /** Long strings under secret-looking keys of an answer (tokens, secrets, URLs with a token). */
 function secretsOf(value: unknown, out: string[], key = ''): void {
   if (typeof value === 'string') {
@@ -92,7 +122,10 @@ export async function buildRichSpace(t: TestApp, ops: Operation[], mark: string,
   const admin = await buildWorkspace(t);
   const spaceId = admin.space.id;
   // Every feature on (two-factor aside), so every operation has something to guard.
-  const features = { ...Object.fromEntries(SPACE_FLAGS.map((f) => [f, f !== 'otp_required'])), monitoring_count: 10 };
+  const features = {
+    ...Object.fromEntries(SPACE_FLAGS.map((f) => [f, f !== 'otp_required'])),
+    monitoring_count: 10,
+  };
   await t.deps.database.db
     .update(spaces)
     .set({ settings: sql`${spaces.settings} || ${JSON.stringify(features)}::jsonb` })
@@ -132,7 +165,7 @@ export async function buildRichSpace(t: TestApp, ops: Operation[], mark: string,
     for (const op of makers) {
       const bodies = fc.sample(fromSchema(op.body!, pool, 0), { numRuns: 12, seed: seed + round });
       for (const raw of bodies) {
-        const body = markStrings(op.body, raw, mark, seq);
+        const body = withHints(markStrings(op.body, raw, mark, seq), seq);
         const res = await call(op.method, op.path, body);
         if (res.statusCode !== 200) continue;
         const answer = res.json() as { id?: unknown };
@@ -179,11 +212,16 @@ export async function spaceTables(t: TestApp): Promise<Array<{ table: string; ha
   return res.rows;
 }
 
+/** Tables of a person's own rows (no space_id): a space's are its members'. */
+const USER_TABLES = ['saved_filters'];
+
 /** The space's own rows of a table (`users`: its members; `spaces`: itself). */
 function rowsOf(table: string, spaceId: number) {
   if (table === 'users')
     return sql`FROM users x WHERE x.id IN (SELECT user_id FROM memberships WHERE space_id = ${spaceId})`;
   if (table === 'spaces') return sql`FROM spaces x WHERE x.id = ${spaceId}`;
+  if (USER_TABLES.includes(table))
+    return sql`FROM ${sql.identifier(table)} x WHERE x.user_id IN (SELECT user_id FROM memberships WHERE space_id = ${spaceId})`;
   return sql`FROM ${sql.identifier(table)} x WHERE x.space_id = ${spaceId}`;
 }
 
@@ -191,7 +229,7 @@ function rowsOf(table: string, spaceId: number) {
 export async function idsByTable(t: TestApp, spaceId: number): Promise<Map<string, number[]>> {
   const out = new Map<string, number[]>();
   const tables = (await spaceTables(t)).filter((x) => x.hasId).map((x) => x.table);
-  for (const table of [...tables, 'users', 'spaces']) {
+  for (const table of [...tables, ...USER_TABLES, 'users', 'spaces']) {
     const res = (await t.deps.database.db.execute(
       sql`SELECT x.id ${rowsOf(table, spaceId)} ORDER BY x.id`,
     )) as unknown as Rows<{ id: number | string }>;
@@ -203,7 +241,7 @@ export async function idsByTable(t: TestApp, spaceId: number): Promise<Map<strin
 
 /** Row count and a hash of every row of the space, by table — equal snapshots mean nothing changed. */
 export async function snapshotOf(t: TestApp, spaceId: number): Promise<Record<string, string>> {
-  const tables = [...(await spaceTables(t)).map((x) => x.table), 'users', 'spaces'];
+  const tables = [...(await spaceTables(t)).map((x) => x.table), ...USER_TABLES, 'users', 'spaces'];
   const parts = tables.map(
     (table) =>
       sql`SELECT ${table}::text AS t, count(*)::int AS n,
@@ -220,7 +258,7 @@ export async function snapshotOf(t: TestApp, spaceId: number): Promise<Record<st
 /** Every row of the space, by table, as JSON (to look for references to another space). */
 export async function rowsByTable(t: TestApp, spaceId: number): Promise<Map<string, unknown[]>> {
   const out = new Map<string, unknown[]>();
-  for (const { table } of await spaceTables(t)) {
+  for (const table of [...(await spaceTables(t)).map((x) => x.table), ...USER_TABLES]) {
     const res = (await t.deps.database.db.execute(
       sql`SELECT to_jsonb(x) AS row ${rowsOf(table, spaceId)}`,
     )) as unknown as Rows<{ row: unknown }>;
