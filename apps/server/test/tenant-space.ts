@@ -54,7 +54,7 @@ export function markStrings(
   value: unknown,
   mark: string,
   seq: { n: number },
-) {
+): unknown {
   if (!schema || value === null || value === undefined) return value;
   const plain =
     schema.type === 'string' &&
