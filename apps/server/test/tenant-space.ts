@@ -1,7 +1,7 @@
 import { SPACE_FLAGS } from '@otklik/shared';
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { objects, spaces } from '../src/db/schema';
+import { objects, spaces, webhookEndpoints } from '../src/db/schema';
 import { buildChat, buildComment, buildWorkspace } from '../src/modules/inbox/actions/test-helpers';
 import { buildMember } from '../src/modules/users/testing';
 import type { TestApp } from './harness';
@@ -149,8 +149,25 @@ export async function buildRichSpace(t: TestApp, ops: Operation[], mark: string,
   const operator = await buildMember(t, spaceId, 'operator', { name: `${mark} operator` });
   secrets.push(operator.email);
 
+  // What the API cannot make offline (its address must resolve to a public host): a webhook endpoint.
+  const [webhook] = await t.deps.database.db
+    .insert(webhookEndpoints)
+    .values({
+      spaceId,
+      url: `https://hooks.example.com/${mark}`,
+      secretSealed: t.deps.sealer.seal(`${mark}-secret`),
+    })
+    .returning();
+  // A reply waiting in the outbox (what /v1/errors/actions and the retries name).
+  await call('POST', `/v1/items/${item.id}/reply`, { text: `${mark} reply` });
   const pool: FuzzPool = {
-    named: { space_id: spaceId, user_id: operator.user.id, object_id: objectId, item_id: item.id },
+    named: {
+      space_id: spaceId,
+      user_id: operator.user.id,
+      object_id: objectId,
+      item_id: item.id,
+      webhook_id: webhook!.id,
+    },
     ids: [spaceId, admin.user.id, operator.user.id, objectId, item.id, chat.id],
     tokens: [],
     providers: ['sandbox'],
