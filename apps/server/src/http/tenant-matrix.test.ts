@@ -50,7 +50,7 @@ const NOT_FILLED: Record<string, string> = {
   'GET /v1/uploads/{name}': 'the name is a random file name (a capability URL), not a row id',
 };
 
-/** Operations that end the caller's session or change their space's access; called with no id anyway. */
+/** No request of A's own for these: with A's id it would change A's space (features, two-factor) for the rest of the run. */
 const NO_CONTROL = /^\/v1\/spaces\/\{id\}/;
 
 const ROLES = [
