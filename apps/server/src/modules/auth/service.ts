@@ -412,7 +412,7 @@ export async function updateProfile(
   user: UserRow,
   patch: { name?: string; locale?: 'ru' | 'en'; settings?: Record<string, unknown> },
 ) {
-  if (patch.settings) await assertOwnSettingsRefs(db, user.id, patch.settings);
+  if (patch.settings) await assertOwnSettingsRefs(db, user.id, patch.settings, user.settings);
   const set = {
     ...(patch.name ? { name: patch.name } : {}),
     ...(patch.locale ? { locale: patch.locale } : {}),

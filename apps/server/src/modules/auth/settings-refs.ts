@@ -19,8 +19,17 @@ const REFERENCES: Array<[key: string, table: SpaceTable]> = [
   ['status', userStatuses],
 ];
 
-/** Throws 404 when a setting names a row outside the user's spaces. */
-export async function assertOwnSettingsRefs(db: Db, userId: number, settings: Record<string, unknown>) {
+/**
+ * Throws 404 when a setting names a row outside the user's spaces. A value the user already has is not
+ * checked again: a screen saving every setting at once still saves when a row it names was deleted since.
+ */
+export async function assertOwnSettingsRefs(
+  db: Db,
+  userId: number,
+  patch: Record<string, unknown>,
+  current: Record<string, unknown>,
+) {
+  const settings = Object.fromEntries(Object.entries(patch).filter(([key, value]) => current[key] !== value));
   const mySpaces = db
     .select({ spaceId: memberships.spaceId })
     .from(memberships)

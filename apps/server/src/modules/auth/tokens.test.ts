@@ -323,7 +323,14 @@ describe('GET /v1/me', () => {
       expect(res.json().error).toBe('Не найдено');
     }
     expect((await put({ issues_assigned_to: mine.user.id })).statusCode).toBe(200);
+    // A tag deleted since it was chosen does not stop the screen saving every setting again.
+    await t.deps.database.db.delete(tags).where(eq(tags.id, own!.id));
+    expect((await put({ tag_id: own!.id, reversed: true })).statusCode).toBe(200);
     const [row] = await t.deps.database.db.select().from(users).where(eq(users.id, mine.user.id));
-    expect(row!.settings).toMatchObject({ tag_id: own!.id, issues_assigned_to: mine.user.id });
+    expect(row!.settings).toMatchObject({
+      tag_id: own!.id,
+      issues_assigned_to: mine.user.id,
+      reversed: true,
+    });
   });
 });

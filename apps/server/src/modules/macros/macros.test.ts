@@ -90,6 +90,15 @@ describe('macros — validation and scoping', { timeout: 120_000 }, () => {
       { type: 'tag', tag_ids: [mine.tag.id] },
       { type: 'assign', user_id: mine.admin.user.id },
     ]);
+    // A tag deleted since the macro was saved does not stop the editor saving it again.
+    await db().delete(tags).where(eq(tags.id, mine.tag.id));
+    const renamed = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/macros/${own.id}`,
+      headers: mine.admin.headers,
+      payload: { name: 'Снова', actions: row!.actions },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
   });
 
   it('refuses an empty name, no actions, a second reply and a bad key, in the caller’s language', async () => {

@@ -9,16 +9,35 @@ import { notFound } from '../../http/errors';
 // holds a reference into another space (issue 22, found by the tenant isolation matrix; running one already
 // skipped such ids, macros/planner.ts).
 
-/** Throws 404 when an action names a template, tag or person outside `spaceId`. */
-export async function assertActionRefs(db: Db, spaceId: number, actions: readonly MacroAction[]) {
-  const templateIds = new Set<number>();
-  const tagIds = new Set<number>();
-  const userIds = new Set<number>();
+/** The template, tag and person ids the actions name. */
+function refsOf(actions: readonly MacroAction[]) {
+  const refs = { templateIds: new Set<number>(), tagIds: new Set<number>(), userIds: new Set<number>() };
   for (const action of actions) {
-    if (action.type === 'reply_template') templateIds.add(action.template_id);
-    if (action.type === 'tag' || action.type === 'untag') for (const id of action.tag_ids) tagIds.add(id);
-    if (action.type === 'assign' && action.user_id !== null) userIds.add(action.user_id);
+    if (action.type === 'reply_template') refs.templateIds.add(action.template_id);
+    if (action.type === 'tag' || action.type === 'untag')
+      for (const id of action.tag_ids) refs.tagIds.add(id);
+    if (action.type === 'assign' && action.user_id !== null) refs.userIds.add(action.user_id);
   }
+  return refs;
+}
+
+/**
+ * Throws 404 when an action names a template, tag or person outside `spaceId`. Ids the macro already held
+ * (`previous`) are not checked again: an editor saving every action still saves when one of them was
+ * deleted since.
+ */
+export async function assertActionRefs(
+  db: Db,
+  spaceId: number,
+  actions: readonly MacroAction[],
+  previous: readonly MacroAction[] = [],
+) {
+  const held = refsOf(previous);
+  const wanted = refsOf(actions);
+  const fresh = (ids: Set<number>, old: Set<number>) => new Set([...ids].filter((id) => !old.has(id)));
+  const templateIds = fresh(wanted.templateIds, held.templateIds);
+  const tagIds = fresh(wanted.tagIds, held.tagIds);
+  const userIds = fresh(wanted.userIds, held.userIds);
   const count = async (found: Promise<unknown[]>, wanted: Set<number>) => {
     if (wanted.size > 0 && (await found).length !== wanted.size) throw notFound();
   };

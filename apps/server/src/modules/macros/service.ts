@@ -110,7 +110,7 @@ export async function updateMacro(
   by?: AuditActor,
 ): Promise<Row> {
   await assertShortcutFree(db, row.spaceId, row.userId, input.shortcut, row.id);
-  if (input.actions !== undefined) await assertActionRefs(db, row.spaceId, input.actions);
+  if (input.actions !== undefined) await assertActionRefs(db, row.spaceId, input.actions, row.actions);
   return db.transaction(async (tx) => {
     const [updated] = await tx
       .update(macros)
