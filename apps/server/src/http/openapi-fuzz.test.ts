@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { TestApp } from '../../test/harness';
+import { callApi, createOfflineApp, loadOperations } from '../../test/openapi-app';
 import {
   bodyOf,
   type FuzzPool,
   fromSchema,
   type JsonSchema,
   type Operation,
-  operationsOf,
   RAW_LIBRARY_TEXT,
   urlOf,
 } from '../../test/openapi-fuzz';
@@ -20,25 +20,6 @@ import { buildWorkspace } from '../modules/inbox/actions/test-helpers';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261125);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 6);
-// Every outgoing call of a connector or a sign-in provider goes to a closed port on loopback.
-const NOWHERE = 'http://127.0.0.1:9';
-const NETWORK_URLS = [
-  'RECAPTCHA_VERIFY_URL',
-  'VK_OAUTH_URL',
-  'VK_API_URL',
-  'FACEBOOK_OAUTH_URL',
-  'FACEBOOK_GRAPH_URL',
-  'GOOGLE_OAUTH_URL',
-  'GOOGLE_TOKEN_URL',
-  'GOOGLE_USERINFO_URL',
-  'YANDEX_OAUTH_URL',
-  'YANDEX_LOGIN_URL',
-  'TELEGRAM_API_URL',
-  'WHATSAPP_GRAPH_URL',
-  'MAX_API_URL',
-  'AVITO_API_URL',
-  'VIBER_API_URL',
-] as const;
 
 let t: TestApp;
 let headers: Record<string, string>;
@@ -47,16 +28,8 @@ const pool: FuzzPool = { named: {}, ids: [], tokens: [], providers: ['sandbox', 
 // Ids answered by each creating operation, by its path: `/v1/tags` → ids of tags.
 const created = new Map<string, number[]>();
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-async function call(method: string, url: string, body: unknown, auth = true) {
-  return t.app.inject({
-    method: method as Method,
-    url,
-    headers: { ...(auth ? headers : {}), 'content-type': 'application/json' },
-    ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
-  });
-}
+const call = (method: string, url: string, body: unknown, auth = true) =>
+  callApi(t, auth ? headers : {}, method, url, body);
 
 /** What is wrong with an answer, or undefined when it is acceptable. */
 function problemOf(res: { statusCode: number; body: string }): string | undefined {
@@ -86,7 +59,7 @@ const objectBody = (op: Operation): JsonSchema | undefined =>
   op.body?.type === 'object' ? op.body : undefined;
 
 beforeAll(async () => {
-  t = await createTestApp(Object.fromEntries(NETWORK_URLS.map((k) => [k, NOWHERE])));
+  t = await createOfflineApp();
   const admin = await buildWorkspace(t);
   headers = admin.headers;
   const sandbox = await call('POST', '/v1/objects', { provider: 'sandbox', name: 'Fuzz' });
@@ -95,8 +68,7 @@ beforeAll(async () => {
   pool.tokens.push(sandbox_url.split('/sandbox/')[1]!);
   pool.named = { space_id: admin.space.id, user_id: admin.user.id };
   pool.ids.push(admin.space.id, admin.user.id, objectId);
-  const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json();
-  ops = operationsOf(doc);
+  ops = await loadOperations(t);
 
   // One of everything the API creates, made with schema-valid bodies, so ids in requests mostly exist.
   const makers = ops.filter(

@@ -26,6 +26,7 @@ import { enforceRateLimit } from './guards';
 import { createOneTimeToken, findOneTimeToken, spendAllOneTimeTokens, spendOneTimeToken } from './one-time';
 import { hashPassword, verifyPassword } from './passwords';
 import { requireSecondFactor } from './second-factor';
+import { assertOwnSettingsRefs } from './settings-refs';
 import { beforeAuthAttempt, recordAuthFailure } from './throttle';
 import {
   endOtherSessions,
@@ -411,6 +412,7 @@ export async function updateProfile(
   user: UserRow,
   patch: { name?: string; locale?: 'ru' | 'en'; settings?: Record<string, unknown> },
 ) {
+  if (patch.settings) await assertOwnSettingsRefs(db, user.id, patch.settings, user.settings);
   const set = {
     ...(patch.name ? { name: patch.name } : {}),
     ...(patch.locale ? { locale: patch.locale } : {}),

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildUser, loginTokens, passwordLogin } from '../../../test/auth-helpers';
 import { createTestApp, STRONG_PASSWORD, type TestApp, uniqueEmail, WEB_CLIENT } from '../../../test/harness';
-import { authSessions, users } from '../../db/schema';
+import { authSessions, tags, users } from '../../db/schema';
 import { sha256 } from '../../lib/crypto';
 
 let t: TestApp;
@@ -295,5 +295,42 @@ describe('GET /v1/me', () => {
     // An update that sets nothing is refused like every other (http/validation.ts), in the user's language.
     expect(nothing.statusCode).toBe(400);
     expect(nothing.json().error).toBe('Нет изменений: укажите хотя бы одно поле');
+  });
+
+  it("refuses settings naming another space's rows (issue 22, found by the tenant isolation matrix)", async () => {
+    const mine = await buildUser(t);
+    const other = await buildUser(t);
+    const tokens = await loginTokens(t, mine.email);
+    const put = (settings: Record<string, unknown>) =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/v1/me',
+        headers: bearer(tokens.access_token),
+        payload: { settings },
+      });
+    const [own] = await t.deps.database.db
+      .insert(tags)
+      .values({ spaceId: mine.space.id, name: 'Mine' })
+      .returning();
+    const [foreign] = await t.deps.database.db
+      .insert(tags)
+      .values({ spaceId: other.space.id, name: 'Theirs' })
+      .returning();
+    expect((await put({ tag_id: own!.id })).json().settings).toMatchObject({ tag_id: own!.id });
+    for (const settings of [{ tag_id: foreign!.id }, { issues_assigned_to: other.user.id }]) {
+      const res = await put(settings);
+      expect(res.statusCode, JSON.stringify(settings)).toBe(404);
+      expect(res.json().error).toBe('Не найдено');
+    }
+    expect((await put({ issues_assigned_to: mine.user.id })).statusCode).toBe(200);
+    // A tag deleted since it was chosen does not stop the screen saving every setting again.
+    await t.deps.database.db.delete(tags).where(eq(tags.id, own!.id));
+    expect((await put({ tag_id: own!.id, reversed: true })).statusCode).toBe(200);
+    const [row] = await t.deps.database.db.select().from(users).where(eq(users.id, mine.user.id));
+    expect(row!.settings).toMatchObject({
+      tag_id: own!.id,
+      issues_assigned_to: mine.user.id,
+      reversed: true,
+    });
   });
 });

@@ -58,6 +58,49 @@ async function scene() {
 }
 
 describe('macros — validation and scoping', { timeout: 120_000 }, () => {
+  it("refuses another space's template, tag or person (issue 22, found by the tenant isolation matrix)", async () => {
+    const mine = await scene();
+    const other = await scene();
+    const body = (actions: unknown[]) => ({ ...base, space_id: mine.spaceId, actions });
+    for (const actions of [
+      [{ type: 'reply_template', template_id: other.template.id }],
+      [{ type: 'tag', tag_ids: [mine.tag.id, other.tag.id] }],
+      [{ type: 'assign', user_id: other.admin.user.id }],
+    ]) {
+      const res = await create(mine.admin.headers, body(actions));
+      expect(res.statusCode, JSON.stringify(actions)).toBe(404);
+      expect(res.json().error).toBe('Не найдено');
+    }
+    const own = await createOk(
+      mine.admin.headers,
+      body([
+        { type: 'tag', tag_ids: [mine.tag.id] },
+        { type: 'assign', user_id: mine.admin.user.id },
+      ]),
+    );
+    const moved = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/macros/${own.id}`,
+      headers: mine.admin.headers,
+      payload: { actions: [{ type: 'untag', tag_ids: [other.tag.id] }] },
+    });
+    expect(moved.statusCode).toBe(404);
+    const [row] = await db().select().from(macros).where(eq(macros.id, own.id));
+    expect(row!.actions).toEqual([
+      { type: 'tag', tag_ids: [mine.tag.id] },
+      { type: 'assign', user_id: mine.admin.user.id },
+    ]);
+    // A tag deleted since the macro was saved does not stop the editor saving it again.
+    await db().delete(tags).where(eq(tags.id, mine.tag.id));
+    const renamed = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/macros/${own.id}`,
+      headers: mine.admin.headers,
+      payload: { name: 'Снова', actions: row!.actions },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+  });
+
   it('refuses an empty name, no actions, a second reply and a bad key, in the caller’s language', async () => {
     const { admin, spaceId } = await scene();
     const empty = await create(admin.headers, { ...base, space_id: spaceId, name: ' ', actions: [] });

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import { macros } from '../../db/schema';
 import { AppError } from '../../http/errors';
 import { type AuditActor, audit } from '../audit/record';
+import { assertActionRefs } from './refs';
 
 // Macros (issue 16): CRUD, the shortcut rule and usage counts. Callers have authorized the actor
 // (policy.ts). Running one is runner.ts.
@@ -73,6 +74,7 @@ export async function createMacro(
   by?: AuditActor,
 ): Promise<Row> {
   await assertShortcutFree(db, spaceId, ownerId, input.shortcut);
+  await assertActionRefs(db, spaceId, input.actions);
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(macros)
@@ -108,6 +110,7 @@ export async function updateMacro(
   by?: AuditActor,
 ): Promise<Row> {
   await assertShortcutFree(db, row.spaceId, row.userId, input.shortcut, row.id);
+  if (input.actions !== undefined) await assertActionRefs(db, row.spaceId, input.actions, row.actions);
   return db.transaction(async (tx) => {
     const [updated] = await tx
       .update(macros)
