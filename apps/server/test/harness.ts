@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { WEB_CLIENT_ID } from '@otklik/shared';
+import pg from 'pg';
 import { type Env, testConfig } from '../src/config';
 import { type Database, openDatabase } from '../src/db/client';
 import type { MediaNetwork } from '../src/providers/public-network';
@@ -25,6 +26,44 @@ export function testDatabase(): Promise<Database> {
   return sharedDb;
 }
 
+/**
+ * A database of one test file's own, for suites that compare another space's rows before and after
+ * (http/tenant-matrix.test.ts): on PostgreSQL the shared database is also written by other files' jobs
+ * running at the same time, which such a suite would read as its own doing. With DATABASE_URL a new
+ * database on that server (migrated on open, dropped by `drop`); otherwise a fresh in-memory PGlite.
+ */
+export async function privateTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const database = await openDatabase({ inMemory: true, seed: seedTarball() });
+    return { database, drop: () => database.close() };
+  }
+  const name = `otklik_private_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  const database = await openDatabase({ url: own.toString() });
+  return {
+    database,
+    drop: async () => {
+      await database.close();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
 /** The migrated database the unit global setup saved (test/global-setup.ts); none when run without it. */
 function seedTarball(): Blob | undefined {
   const file = process.env[SEED_ENV];
@@ -38,7 +77,7 @@ export interface TestApp extends Runtime {
 /** A full runtime (same wiring as `npm start`) on the test database; `app.inject` needs no port. */
 export async function createTestApp(
   overrides: Partial<Record<keyof Env, string>> = {},
-  opts: { mediaNetwork?: MediaNetwork } = {},
+  opts: { mediaNetwork?: MediaNetwork; database?: Database } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
   const logStream = new Writable({
@@ -60,8 +99,14 @@ export async function createTestApp(
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...overrides,
   });
-  const database = await testDatabase();
-  const runtime = await createRuntime(config, { database, logStream, startBackground: false, ...opts });
+  const { database: own, ...runtimeOpts } = opts;
+  const database = own ?? (await testDatabase());
+  const runtime = await createRuntime(config, {
+    database,
+    logStream,
+    startBackground: false,
+    ...runtimeOpts,
+  });
   const ownDataDir = overrides.DATA_DIR === undefined;
   return {
     ...runtime,

@@ -1,3 +1,4 @@
+import type { Database } from '../src/db/client';
 import { createTestApp, type TestApp } from './harness';
 import { type Operation, operationsOf } from './openapi-fuzz';
 
@@ -24,9 +25,9 @@ export const NETWORK_URLS = [
   'VIBER_API_URL',
 ] as const;
 
-/** A test app whose every network goes nowhere. */
-export function createOfflineApp(): Promise<TestApp> {
-  return createTestApp(Object.fromEntries(NETWORK_URLS.map((k) => [k, NOWHERE])));
+/** A test app whose every network goes nowhere (on `database` when given, else the file's shared one). */
+export function createOfflineApp(database?: Database): Promise<TestApp> {
+  return createTestApp(Object.fromEntries(NETWORK_URLS.map((k) => [k, NOWHERE])), { database });
 }
 
 /** Every operation of the app's own OpenAPI document. */

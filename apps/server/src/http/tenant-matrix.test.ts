@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/harness';
+import { privateTestDatabase } from '../../test/harness';
 import { callApi, createOfflineApp, loadOperations } from '../../test/openapi-app';
 import { fromSchema, type Operation } from '../../test/openapi-fuzz';
 import {
@@ -81,8 +82,13 @@ let spareUserId: number;
 const bLacks = new Set<string>();
 const sessions = new Map<Role, Record<string, string>>();
 
+let dropDatabase: (() => Promise<void>) | undefined;
+
 beforeAll(async () => {
-  t = await createOfflineApp();
+  // B's rows are compared before and after every call: no other file's jobs may write them meanwhile.
+  const own = await privateTestDatabase();
+  dropDatabase = own.drop;
+  t = await createOfflineApp(own.database);
   ops = await loadOperations(t);
   a = await buildRichSpace(t, ops, 'AaSpace', SEED);
   b = await buildRichSpace(t, ops, 'QzLeakB', SEED + 7);
@@ -103,7 +109,10 @@ beforeAll(async () => {
   bIds = await idsByTable(t, b.spaceId);
   bAnyIds = [...new Set([...bIds.values()].map((ids) => ids[0]!))];
 }, 300_000);
-afterAll(() => t?.close());
+afterAll(async () => {
+  await t?.close();
+  await dropDatabase?.();
+});
 
 const pick = (ids: number[], many: boolean) => (many ? ids.slice(0, 5) : ids[0]);
 
