@@ -1,18 +1,22 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { disableSchemaCodegen } from '@otklik/shared';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { initI18n } from './i18n';
 
-disableSchemaCodegen(); // before any schema parses: the page's CSP forbids eval
-initI18n();
-
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+// Before the first render: the interface language's strings (no key ever shows untranslated), and zod's
+// code generation turned off before any schema parses (the page's CSP forbids eval). Both are small
+// requests made at once; zod itself stays out of the first download.
+void Promise.all([
+  initI18n(),
+  import('@otklik/shared/zod-config').then((zod) => zod.disableSchemaCodegen()),
+]).then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );

@@ -1,5 +1,6 @@
-import { DEFAULT_LOCALE, type Locale, translate, WEB_CLIENT_ID } from '@otklik/shared';
+import { DEFAULT_LOCALE, type Locale, WEB_CLIENT_ID } from '@otklik/shared';
 import { queryString, type RouteQuery } from '@otklik/shared/routes';
+import { translate } from '../i18n/sharedMessages';
 import { ApiError, isAccessGateError, type LogoutReason, NetworkError, SessionEndedError } from './errors';
 import type { ApiErrorBody, StoredToken, TokenResponse } from './types';
 

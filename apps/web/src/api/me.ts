@@ -1,6 +1,5 @@
 import type { Locale } from '@otklik/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSyncExternalStore } from 'react';
 import type { DeletionRequestStatus } from './auth';
 import { api } from './instance';
 import type { Me, MessageResponse, MessageWithToken, OtpSetup } from './types';
@@ -9,10 +8,7 @@ import type { Me, MessageResponse, MessageWithToken, OtpSetup } from './types';
 
 export const meQueryKey = ['me'] as const;
 
-/** Whether a token is stored (re-renders on login, refresh, logout). */
-export function useHasToken(): boolean {
-  return useSyncExternalStore(api.subscribe, () => api.getToken() !== null);
-}
+export { useHasToken } from './token';
 
 export function useMe() {
   const hasToken = useHasToken();
