@@ -29,6 +29,7 @@ export const api = createApiClient({
   storage: safeLocalStorage,
   bases: apiBases(),
   getLocale: currentLocale,
+  translate,
   onLogout: (reason) => emitSessionEnded(reason),
   onNetworkError: () => {
     notifications.show({

@@ -2,13 +2,14 @@ import type { Locale } from '@otklik/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DeletionRequestStatus } from './auth';
 import { api } from './instance';
+import { useHasToken } from './token';
 import type { Me, MessageResponse, MessageWithToken, OtpSetup } from './types';
 
 // The signed-in user: profile, email, password, two-factor — docs/product/entities.md, api.md.
 
 export const meQueryKey = ['me'] as const;
 
-export { useHasToken } from './token';
+export { useHasToken };
 
 export function useMe() {
   const hasToken = useHasToken();
