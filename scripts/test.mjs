@@ -220,7 +220,9 @@ if (!existsSync(chromiumPath)) {
 } else if (
   await checkStep('build web app (for e2e)', process.execPath, ['scripts/build-web.mjs', '--force'])
 ) {
-  await checkStep('web initial JS budget (scripts/check-bundle.mjs)', process.execPath, ['scripts/check-bundle.mjs']);
+  await checkStep('web initial JS budget (scripts/check-bundle.mjs)', process.execPath, [
+    'scripts/check-bundle.mjs',
+  ]);
   await vitestStep(
     'e2e tests (vitest --config e2e/vitest.config.ts)',
     ['--config', 'e2e/vitest.config.ts', '--reporter=./e2e/harness/flaky-reporter.ts'],

@@ -12,7 +12,9 @@ import { hasRecordId, useRouteId } from './routeParams';
 const Shell = lazyScreen(() => import('./Shell'));
 
 // Only for unbuilt and unknown routes: not in the first download either.
-const ComingSoon = lazy(() => loadChunk(() => import('./ComingSoon').then((m) => ({ default: m.ComingSoon }))));
+const ComingSoon = lazy(() =>
+  loadChunk(() => import('./ComingSoon').then((m) => ({ default: m.ComingSoon }))),
+);
 const NotFound = lazyScreen(() => import('./NotFound').then((m) => ({ default: m.NotFound })));
 
 // The table of screens (screens.ts) names every screen's chunk with the chunks it needs, for preloading:
