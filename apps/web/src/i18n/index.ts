@@ -1,6 +1,7 @@
 import type { Locale } from '@otklik/shared';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { loadChunk } from '../app/lazyScreen';
 import { readStorage, writeStorage } from '../lib/storage';
 import { detectLocale, LOCALE_STORAGE_KEY } from './detect';
 import type { Resources } from './ru';
@@ -11,8 +12,8 @@ export const i18n = i18next;
 // Only the interface language's own strings are downloaded: each language's core dictionary (ru.ts, en.ts
 // with the titles) is a chunk of its own, fetched before the first render and on a switch of language.
 const coreResources: Record<Locale, () => Promise<Resources>> = {
-  ru: () => import('./ru').then((module) => module.ru),
-  en: () => import('./en').then((module) => module.en),
+  ru: () => loadChunk(() => import('./ru')).then((module) => module.ru),
+  en: () => loadChunk(() => import('./en')).then((module) => module.en),
 };
 const loaded = new Map<Locale, Promise<void>>();
 
@@ -64,9 +65,12 @@ export function setLocale(locale: Locale, options: { remember?: boolean } = {}) 
   if (options.remember !== false) writeStorage(LOCALE_STORAGE_KEY, locale);
   requested = locale;
   if (currentLocale() === locale && i18next.language === locale) return;
-  void loadLocale(locale).then(() => {
-    if (requested !== locale) return;
-    void i18next.changeLanguage(locale);
-    document.documentElement.lang = locale;
-  });
+  loadLocale(locale).then(
+    () => {
+      if (requested !== locale) return;
+      void i18next.changeLanguage(locale);
+      document.documentElement.lang = locale;
+    },
+    (error: unknown) => console.error(error), // the language stays as it was
+  );
 }

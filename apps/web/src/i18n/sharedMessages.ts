@@ -1,4 +1,5 @@
 import type { Locale } from '@otklik/shared';
+import { loadChunk } from '../app/lazyScreen';
 
 // The messages shared with the server (packages/shared messages*.ts) are not in the first download: they
 // are fetched with the interface strings before the first render (initI18n), and read here synchronously.
@@ -9,7 +10,7 @@ type SharedMessages = typeof import('@otklik/shared/messages');
 let shared: SharedMessages | undefined;
 
 export async function loadSharedMessages(): Promise<void> {
-  shared ??= await import('@otklik/shared/messages');
+  shared ??= await loadChunk(() => import('@otklik/shared/messages'));
 }
 
 /** translate() of @otklik/shared: a shared message key in the given locale (the key itself before loading). */
