@@ -48,7 +48,10 @@ export function buildWeb() {
     npmCli && /\.[cm]?js$/.test(npmCli)
       ? [process.execPath, [npmCli, 'run', 'build', '-w', 'apps/web']]
       : ['npm', ['run', 'build', '-w', 'apps/web']];
-  const result = spawnSync(command, args, { cwd: repoRoot, stdio: 'inherit' });
+  // Always the production build: under Vitest (the e2e global setup) NODE_ENV is 'test', and Vite then
+  // bundles React's development build (jsx-dev-runtime, ~60 KB more gzip than what users get).
+  const env = { ...process.env, NODE_ENV: 'production' };
+  const result = spawnSync(command, args, { cwd: repoRoot, stdio: 'inherit', env });
   if (result.error) {
     console.error(`Web build could not start: ${result.error.message}`);
     return 1;

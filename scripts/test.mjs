@@ -1,6 +1,7 @@
 // `npm test`: every check the project has, in order, each with its output visible:
 //   typecheck (tsc -p, per package) -> lint (biome check .) -> unit + integration (vitest run)
-//   -> e2e (build the web app, then vitest with e2e/vitest.config.ts; needs Chromium).
+//   -> e2e (build the web app, check its first download's size (scripts/check-bundle.mjs), then vitest
+//   with e2e/vitest.config.ts; needs Chromium).
 // Nothing stops the sequence early: all steps run, then a summary is printed, ending with one line
 // `N passed, N failed` (tests counted from Vitest's JSON reports; a failing typecheck, lint or build
 // step counts as 1 failed). Exit code 0 only when nothing failed.
@@ -219,6 +220,9 @@ if (!existsSync(chromiumPath)) {
 } else if (
   await checkStep('build web app (for e2e)', process.execPath, ['scripts/build-web.mjs', '--force'])
 ) {
+  await checkStep('web initial JS budget (scripts/check-bundle.mjs)', process.execPath, [
+    'scripts/check-bundle.mjs',
+  ]);
   await vitestStep(
     'e2e tests (vitest --config e2e/vitest.config.ts)',
     ['--config', 'e2e/vitest.config.ts', '--reporter=./e2e/harness/flaky-reporter.ts'],

@@ -1,4 +1,4 @@
-import { WEB_CLIENT_ID } from '@otklik/shared';
+import { translate, WEB_CLIENT_ID } from '@otklik/shared';
 import { describe, expect, it, vi } from 'vitest';
 import {
   type ApiClientOptions,
@@ -59,6 +59,7 @@ function setup(handler: Handler, extra: Partial<ApiClientOptions> = {}) {
     fetch,
     storage,
     getLocale: () => 'ru',
+    translate,
     onLogout,
     onNetworkError,
     onForbidden,

@@ -1,4 +1,4 @@
-import { DEFAULT_LOCALE, type Locale, translate, WEB_CLIENT_ID } from '@otklik/shared';
+import { DEFAULT_LOCALE, type Locale, WEB_CLIENT_ID } from '@otklik/shared';
 import { queryString, type RouteQuery } from '@otklik/shared/routes';
 import { ApiError, isAccessGateError, type LogoutReason, NetworkError, SessionEndedError } from './errors';
 import type { ApiErrorBody, StoredToken, TokenResponse } from './types';
@@ -32,6 +32,11 @@ export interface ApiClientOptions {
   /** API origins tried in turn on network errors; '' is the page's own origin. */
   bases?: readonly string[];
   getLocale?: () => Locale;
+  /**
+   * A shared message key in words (translate() of @otklik/shared): the client's own errors (no answer, no
+   * message from the server, session over). Without it the key itself is the message.
+   */
+  translate?: (locale: Locale, key: string) => string;
   onLogout?: (reason: LogoutReason) => void;
   onNetworkError?: (error: NetworkError) => void;
   onForbidden?: (message: string, error: ApiError) => void;
@@ -150,6 +155,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   const locale = () => options.getLocale?.() ?? DEFAULT_LOCALE;
+  const translate = options.translate ?? ((_locale: Locale, key: string) => key);
 
   /** What the user reads when the answer carries no message of the server's: by status, translated. */
   function fallbackMessage(status: number): string {

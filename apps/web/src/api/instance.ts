@@ -1,8 +1,9 @@
 import { notifications } from '@mantine/notifications';
-import { NETWORK_ERROR_TOAST_MS, translate } from '@otklik/shared';
+import { NETWORK_ERROR_TOAST_MS } from '@otklik/shared';
 import { setNoAccess } from '../app/noAccess';
 import { emitSessionEnded } from '../app/session';
 import { currentLocale } from '../i18n';
+import { translate } from '../i18n/sharedMessages';
 import { safeLocalStorage } from '../lib/storage';
 import { createApiClient } from './client';
 import { queryKeys } from './keys';
@@ -28,6 +29,7 @@ export const api = createApiClient({
   storage: safeLocalStorage,
   bases: apiBases(),
   getLocale: currentLocale,
+  translate,
   onLogout: (reason) => emitSessionEnded(reason),
   onNetworkError: () => {
     notifications.show({

@@ -1,18 +1,15 @@
 import type { Locale } from '@otklik/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSyncExternalStore } from 'react';
 import type { DeletionRequestStatus } from './auth';
 import { api } from './instance';
+import { useHasToken } from './token';
 import type { Me, MessageResponse, MessageWithToken, OtpSetup } from './types';
 
 // The signed-in user: profile, email, password, two-factor — docs/product/entities.md, api.md.
 
 export const meQueryKey = ['me'] as const;
 
-/** Whether a token is stored (re-renders on login, refresh, logout). */
-export function useHasToken(): boolean {
-  return useSyncExternalStore(api.subscribe, () => api.getToken() !== null);
-}
+export { useHasToken };
 
 export function useMe() {
   const hasToken = useHasToken();

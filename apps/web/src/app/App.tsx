@@ -1,13 +1,13 @@
 import { MantineProvider, mergeThemeOverrides } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import { queryClient } from '../api/queryClient';
-import notificationClasses from './notifications.module.css';
 import { router } from './router';
 import { cssVariablesResolver, theme } from './theme';
+
+const AppNotifications = lazy(() => import('./AppNotifications'));
 
 export function App() {
   const { t } = useTranslation();
@@ -26,8 +26,9 @@ export function App() {
       cssVariablesResolver={cssVariablesResolver}
       defaultColorScheme="light"
     >
-      {/* Below the 60 px top bar, so a notice never hides the status, billing or user menus. */}
-      <Notifications position="top-right" limit={4} classNames={notificationClasses} />
+      <Suspense fallback={null}>
+        <AppNotifications />
+      </Suspense>
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>

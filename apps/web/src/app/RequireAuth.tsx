@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { useHasToken } from '../api/me';
+import { useHasToken } from '../api/token';
 import { getLogoutTarget, loginPath, setLogoutTarget } from './session';
 
 /** docs/product/roles.md: routes flagged auth need a stored token, otherwise /login?redirect=<path>. */

@@ -1,11 +1,12 @@
 import { notifications } from '@mantine/notifications';
-import { SPLASH_MS, translate } from '@otklik/shared';
+import { SPLASH_MS } from '@otklik/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches } from 'react-router';
 import { currentLocale, setLocale } from '../i18n';
 import { localeFromSearch } from '../i18n/detect';
+import { translate } from '../i18n/sharedMessages';
 import { clearNoAccess } from './noAccess';
 import { isRouteHandle } from './routeHandle';
 import { Splash } from './Splash';

@@ -30,22 +30,28 @@ function reloadedAlready(): boolean {
   }
 }
 
-export function lazyScreen(factory: () => Promise<{ default: ComponentType }>) {
-  return lazy(async () => {
+/**
+ * Loads a chunk: a failure reloads the page once (the deployment changed under an open tab); a second
+ * failure, or a chunk slower than CHUNK_LOAD_TIMEOUT_MS, is thrown to the route's error screen.
+ */
+export async function loadChunk<T>(factory: () => Promise<T>): Promise<T> {
+  try {
+    const module = await withTimeout(factory(), CHUNK_LOAD_TIMEOUT_MS);
     try {
-      const module = await withTimeout(factory(), CHUNK_LOAD_TIMEOUT_MS);
-      try {
-        window.sessionStorage.removeItem(RELOAD_FLAG);
-      } catch {
-        // ignore
-      }
-      return module;
-    } catch (error) {
-      if (reloadedAlready()) throw error;
-      window.sessionStorage.setItem(RELOAD_FLAG, '1');
-      window.location.reload();
-      // Keep the suspense fallback up until the page reloads.
-      return new Promise<never>(() => {});
+      window.sessionStorage.removeItem(RELOAD_FLAG);
+    } catch {
+      // ignore
     }
-  });
+    return module;
+  } catch (error) {
+    if (reloadedAlready()) throw error;
+    window.sessionStorage.setItem(RELOAD_FLAG, '1');
+    window.location.reload();
+    // Keep the suspense fallback up until the page reloads.
+    return new Promise<never>(() => {});
+  }
+}
+
+export function lazyScreen(factory: () => Promise<{ default: ComponentType }>) {
+  return lazy(() => loadChunk(factory));
 }

@@ -1,19 +1,34 @@
 import { type RouteGroup, type RouteName, routeNames, routes } from '@otklik/shared/routes';
-import { Fragment, type ReactNode } from 'react';
+import { Fragment, lazy, type ReactNode, use } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import { ComingSoon } from './ComingSoon';
-import { lazyScreen } from './lazyScreen';
-import { NotFound } from './NotFound';
-import { RecordNotFound } from './RecordNotFound';
+import { lazyScreen, loadChunk } from './lazyScreen';
 import { RequireAuth } from './RequireAuth';
 import { RootLayout } from './RootLayout';
 import { RouteError } from './RouteError';
 import type { RouteHandle } from './routeHandle';
 import { hasRecordId, useRouteId } from './routeParams';
-import { screens } from './screens';
 
 // The signed-in area (top bar, menus, dialogs) loads only when a signed-in route is opened.
 const Shell = lazyScreen(() => import('./Shell'));
+
+// Only for unbuilt and unknown routes: not in the first download either.
+const ComingSoon = lazy(() =>
+  loadChunk(() => import('./ComingSoon').then((m) => ({ default: m.ComingSoon }))),
+);
+const NotFound = lazyScreen(() => import('./NotFound').then((m) => ({ default: m.NotFound })));
+
+// The table of screens (screens.ts) names every screen's chunk with the chunks it needs, for preloading:
+// ~8 KB (gzip) that is not in the first download. It is requested as soon as this module runs, in parallel
+// with the interface strings; a route rendered before it arrives shows the splash.
+const screenTable = loadChunk(() => import('./screens')).then((module) => module.screens);
+
+function RouteScreen({ name }: { name: RouteName }) {
+  const Screen = use(screenTable)[name];
+  return Screen ? <Screen /> : <ComingSoon name={name} bare={routes[name].group === 'callback'} />;
+}
+
+// Fetched the first time a malformed id is met (screens share the chunk: it is usually there already).
+let recordNotFound: Promise<typeof import('./RecordNotFound')> | undefined;
 
 /**
  * A record route's `:id` is checked before its screen mounts: malformed → not-found at once (no query
@@ -21,13 +36,16 @@ const Shell = lazyScreen(() => import('./Shell'));
  */
 function IdGuard({ children }: { children: ReactNode }) {
   const id = useRouteId();
-  if (id === null) return <RecordNotFound />;
+  if (id === null) {
+    recordNotFound ??= loadChunk(() => import('./RecordNotFound'));
+    const { RecordNotFound } = use(recordNotFound);
+    return <RecordNotFound />;
+  }
   return <Fragment key={id}>{children}</Fragment>;
 }
 
 function routeObject(name: RouteName): RouteObject {
-  const Screen = screens[name];
-  const screen = Screen ? <Screen /> : <ComingSoon name={name} bare={routes[name].group === 'callback'} />;
+  const screen = <RouteScreen name={name} />;
   return {
     path: routes[name].path,
     handle: { name } satisfies RouteHandle,

@@ -1,6 +1,7 @@
-import { failureText, type Locale, type MessageKey, translate } from '@otklik/shared';
+import type { Locale, MessageKey } from '@otklik/shared';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
+import { failureText, translate } from './sharedMessages';
 
 /** The current locale, re-rendering on change. */
 export function useLocale(): Locale {
