@@ -3,7 +3,7 @@ import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { loadChunk } from './app/lazyScreen';
+import { loadChunk } from './lib/lazyScreen';
 import { initI18n } from './i18n';
 
 const root = document.getElementById('root');

@@ -1,6 +1,6 @@
 import { COUNTS_REFRESH_MS } from '@otklik/shared';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSocketEvent } from '../realtime/hooks';
+import { usePush } from './pushes';
 import { api } from './instance';
 import { queryKeys } from './keys';
 
@@ -94,8 +94,8 @@ function useRefreshOnFailure(enabled: boolean) {
   const refresh = () => {
     if (enabled) void queryClient.invalidateQueries({ queryKey: failureKeys.all });
   };
-  useSocketEvent(FAILED_EVENT, refresh);
-  useSocketEvent(DISMISSED_EVENT, refresh);
+  usePush(FAILED_EVENT, refresh);
+  usePush(DISMISSED_EVENT, refresh);
 }
 
 /** POST /v1/errors/actions/:id/dismiss: the failure leaves settings/errors and the dropdown counts. */
@@ -152,7 +152,7 @@ export function useItemFailure(id: number, error: string | null) {
 /** GET /v1/authors/:id/network_ban; polls while the network has not answered yet. */
 export function useNetworkBan(authorId: number, enabled: boolean) {
   const queryClient = useQueryClient();
-  useSocketEvent(FAILED_EVENT, (message) => {
+  usePush(FAILED_EVENT, (message) => {
     if (message.author_id === authorId)
       void queryClient.invalidateQueries({ queryKey: failureKeys.networkBan(authorId) });
   });

@@ -6,7 +6,7 @@ import {
   type PresentedHdeTicket,
 } from '@otklik/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSocketEvent } from '../realtime/hooks';
+import { usePush } from './pushes';
 import { api } from './instance';
 
 // HelpDeskEddy (issue 21): a space's connection (settings/hde/{id}) and tickets made from items and chats.
@@ -61,7 +61,7 @@ export const useTestHde = () =>
  */
 export function useHdeTickets(kind: HdeKind, id: number) {
   const queryClient = useQueryClient();
-  useSocketEvent(kind === 'items' ? HDE_TICKET_EVENTS.item : HDE_TICKET_EVENTS.chat, (m) => {
+  usePush(kind === 'items' ? HDE_TICKET_EVENTS.item : HDE_TICKET_EVENTS.chat, (m) => {
     if (m[kind === 'items' ? 'item_id' : 'chat_id'] !== id) return;
     const ticket = m.ticket as PresentedHdeTicket | undefined;
     const key = hdeTicketsKey(kind, id);

@@ -1,7 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import { NETWORK_ERROR_TOAST_MS } from '@otklik/shared';
-import { setNoAccess } from '../app/noAccess';
-import { emitSessionEnded } from '../app/session';
+import { setNoAccess } from './noAccess';
+import { emitSessionEnded } from './session';
 import { currentLocale } from '../i18n';
 import { translate } from '../i18n/sharedMessages';
 import { safeLocalStorage } from '../lib/storage';

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSocketEvent } from '../realtime/hooks';
+import { usePush } from './pushes';
 import { api } from './instance';
 import { queryKeys } from './keys';
 import { historyKey } from './workday';
@@ -41,7 +41,7 @@ export const mentionsKey = ['mentions'] as const;
 /** GET /v1/{items|chats}/:id/notes, refetched when the socket says this record's notes changed. */
 export function useNotes(kind: NoteKind, id: number) {
   const queryClient = useQueryClient();
-  useSocketEvent(kind === 'items' ? 'items.notes' : 'chats.notes', (m) => {
+  usePush(kind === 'items' ? 'items.notes' : 'chats.notes', (m) => {
     if (m[kind === 'items' ? 'item_id' : 'chat_id'] !== id) return;
     void queryClient.invalidateQueries({ queryKey: notesKey(kind, id) });
     void queryClient.invalidateQueries({ queryKey: historyKey(kind, id) });

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSocketEvent } from '../realtime/hooks';
+import { usePush } from './pushes';
 import { api } from './instance';
 import { queryKeys } from './keys';
 
@@ -42,19 +42,19 @@ export function useHistory(kind: 'items' | 'chats', id: number) {
   const queryClient = useQueryClient();
   const refresh = () => void queryClient.invalidateQueries({ queryKey: historyKey(kind, id) });
   const mentions = (list: unknown) => Array.isArray(list) && list.some((row) => row?.id === id);
-  useSocketEvent(kind === 'items' ? 'items.updated' : 'chats.updated', (m) => {
+  usePush(kind === 'items' ? 'items.updated' : 'chats.updated', (m) => {
     if (mentions(m[kind])) refresh();
   });
   // Someone started answering it (the typing lock): the history says who.
   const lockKey = `${kind === 'items' ? 'item' : 'chat'}:${id}`;
-  useSocketEvent('locked', (m) => {
+  usePush('locked', (m) => {
     if (m.key === lockKey) refresh();
   });
   // Our own lock is answered with 'lock' (the colleagues hear 'locked').
-  useSocketEvent('lock', (m) => {
+  usePush('lock', (m) => {
     if (m.key === lockKey && m.acquired === true) refresh();
   });
-  useSocketEvent('messages.created', (m) => {
+  usePush('messages.created', (m) => {
     if (kind === 'chats' && mentions(m.chats)) refresh();
   });
   return useQuery({

@@ -4,8 +4,8 @@ import { IconCreditCardOff } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocale } from '../i18n/useLocale';
-import { pageTitle } from './title';
-import { useLogout } from './useLogout';
+import { pageTitle } from '../shell/title';
+import { useLogout } from '../shell/useLogout';
 
 /** docs/product/states.md: every space is expired and the user cannot pay — this replaces the main screen. */
 export function PaidOver({ trial, messageKey }: { trial: boolean; messageKey: MessageKey }) {

@@ -7,11 +7,11 @@ import { Outlet, useLocation, useMatches } from 'react-router';
 import { currentLocale, setLocale } from '../i18n';
 import { localeFromSearch } from '../i18n/detect';
 import { translate } from '../i18n/sharedMessages';
-import { clearNoAccess } from './noAccess';
+import { clearNoAccess } from '../api/noAccess';
 import { isRouteHandle } from './routeHandle';
 import { Splash } from './Splash';
-import { clearAppStorage, onSessionEnded } from './session';
-import { pageTitle } from './title';
+import { clearAppStorage, onSessionEnded } from '../api/session';
+import { pageTitle } from '../shell/title';
 
 /** Page title "Screen — Otklik" from the matched route's name (docs/product/overview.md). */
 function useRouteTitle() {

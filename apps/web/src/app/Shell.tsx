@@ -15,19 +15,19 @@ import { localeFromSearch } from '../i18n/detect';
 import { registerShellResources } from '../i18n/shellResources';
 import { useLocale } from '../i18n/useLocale';
 import { useRealtime } from '../realtime/useRealtime';
-import { FilterSlotProvider } from './filters/FilterSlot';
-import { NoAccess } from './NoAccess';
+import { FilterSlotProvider } from '../shell/FilterSlot';
+import { NoAccess } from '../shell/NoAccess';
 import { setNetworkError, useNetworkError } from './networkError';
-import { useNoAccess } from './noAccess';
+import { useNoAccess } from '../api/noAccess';
 import { PaidOver } from './PaidOver';
 import { isRouteHandle } from './routeHandle';
 import { Splash } from './Splash';
-import { accessPath, gateFor } from './shell/access';
-import { ShellDataProvider, useShell } from './shell/ShellContext';
+import { accessPath, gateFor } from '../shell/access';
+import { ShellDataProvider, useShell } from '../shell/ShellContext';
 import { OfflineStatusDialog } from './status/OfflineStatusDialog';
 import { useStatusSync, useWorkingHoursWatch } from './status/useStatusSync';
 import { TopBar } from './topbar/TopBar';
-import { useLogout } from './useLogout';
+import { useLogout } from '../shell/useLogout';
 
 registerShellResources();
 

@@ -1,12 +1,12 @@
 import { type RouteGroup, type RouteName, routeNames, routes } from '@otklik/shared/routes';
 import { Fragment, lazy, type ReactNode, use } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import { lazyScreen, loadChunk } from './lazyScreen';
+import { lazyScreen, loadChunk } from '../lib/lazyScreen';
 import { RequireAuth } from './RequireAuth';
 import { RootLayout } from './RootLayout';
 import { RouteError } from './RouteError';
 import type { RouteHandle } from './routeHandle';
-import { hasRecordId, useRouteId } from './routeParams';
+import { hasRecordId, useRouteId } from '../shell/routeParams';
 
 // The signed-in area (top bar, menus, dialogs) loads only when a signed-in route is opened.
 const Shell = lazyScreen(() => import('./Shell'));
@@ -28,7 +28,7 @@ function RouteScreen({ name }: { name: RouteName }) {
 }
 
 // Fetched the first time a malformed id is met (screens share the chunk: it is usually there already).
-let recordNotFound: Promise<typeof import('./RecordNotFound')> | undefined;
+let recordNotFound: Promise<typeof import('../shell/RecordNotFound')> | undefined;
 
 /**
  * A record route's `:id` is checked before its screen mounts: malformed → not-found at once (no query
@@ -37,7 +37,7 @@ let recordNotFound: Promise<typeof import('./RecordNotFound')> | undefined;
 function IdGuard({ children }: { children: ReactNode }) {
   const id = useRouteId();
   if (id === null) {
-    recordNotFound ??= loadChunk(() => import('./RecordNotFound'));
+    recordNotFound ??= loadChunk(() => import('../shell/RecordNotFound'));
     const { RecordNotFound } = use(recordNotFound);
     return <RecordNotFound />;
   }

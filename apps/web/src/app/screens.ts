@@ -1,6 +1,6 @@
 import type { RouteName } from '@otklik/shared/routes';
 import type { ComponentType, LazyExoticComponent } from 'react';
-import { lazyScreen } from './lazyScreen';
+import { lazyScreen } from '../lib/lazyScreen';
 
 const accountCallbackScreen = lazyScreen(() => import('../screens/callback/CallbackScreen'));
 

@@ -1,7 +1,7 @@
 import type { Locale } from '@otklik/shared';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { loadChunk } from '../app/lazyScreen';
+import { loadChunk } from '../lib/lazyScreen';
 import { readStorage, writeStorage } from '../lib/storage';
 import { detectLocale, LOCALE_STORAGE_KEY } from './detect';
 import type { Resources } from './ru';

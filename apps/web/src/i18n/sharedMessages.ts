@@ -1,5 +1,5 @@
 import type { Locale } from '@otklik/shared';
-import { loadChunk } from '../app/lazyScreen';
+import { loadChunk } from '../lib/lazyScreen';
 
 // The messages shared with the server (packages/shared messages*.ts) are not in the first download: they
 // are fetched with the interface strings before the first render (initI18n), and read here synchronously.

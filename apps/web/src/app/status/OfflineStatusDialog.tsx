@@ -1,7 +1,7 @@
 import { Button, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ColorDot } from '../../components/ColorDot';
-import { useShell } from '../shell/ShellContext';
+import { useShell } from '../../shell/ShellContext';
 import { onlineChoices, spaceNeedingStatus } from './statusLogic';
 import { useStatusReader } from './statusStore';
 import { useChangeStatus } from './useStatusSync';

@@ -3,7 +3,7 @@ import { IconArrowLeft } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useMatches, useNavigate } from 'react-router';
 import { isRouteHandle } from '../routeHandle';
-import { backTarget } from '../shell/routing';
+import { backTarget } from '../../shell/routing';
 
 /** docs/product/screens-and-routes.md back arrow on detail pages: back in history when there is one, otherwise to the parent page. */
 export function BackButton() {

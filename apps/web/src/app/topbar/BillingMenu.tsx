@@ -1,4 +1,4 @@
-import { Badge, Box, Button, ColorSwatch, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Badge, Box, Button, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
 import {
   type BillingState,
   billingBadgeKey,
@@ -13,20 +13,14 @@ import { IconCreditCard } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ConfigSpace } from '../../api/types';
+import { BILLING_COLORS, BillingDot } from '../../components/BillingDot';
 import { useTariffName } from '../../components/useTariffName';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDate } from '../../lib/format';
-import { useShell } from '../shell/ShellContext';
+import { useShell } from '../../shell/ShellContext';
 
 // docs/product/screens-and-routes.md per-space tariff/billing dropdown; docs/product/states.md billing state colours, 'Блокировка'/'Need Payment'
 // for an expired space, deletion date = expiry + 3 days (trial) or + 7 days (paid).
-
-export const BILLING_COLORS: Record<BillingState, string> = {
-  red: 'red',
-  yellow: 'yellow',
-  blue: 'blue',
-  white: 'gray',
-};
 
 const SEVERITY: BillingState[] = ['white', 'blue', 'yellow', 'red'];
 
@@ -38,18 +32,6 @@ export function worstState(spaces: readonly ConfigSpace[], nowS: number): Billin
     if (SEVERITY.indexOf(state) > SEVERITY.indexOf(worst)) worst = state;
   }
   return worst;
-}
-
-export function BillingDot({ state, size = 10 }: { state: BillingState; size?: number }) {
-  return (
-    <ColorSwatch
-      size={size}
-      withShadow={false}
-      color={state === 'white' ? '#fff' : `var(--mantine-color-${BILLING_COLORS[state]}-6)`}
-      style={state === 'white' ? { border: '1px solid var(--mantine-color-gray-4)' } : undefined}
-      data-state={state}
-    />
-  );
 }
 
 /** One space in the dropdown (also used by the mobile menu). */

@@ -9,8 +9,8 @@ import { useAccountErrors } from '../../api/config';
 import { useFailureCounts } from '../../api/failures';
 import { useFailureText, useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
-import { accountTroubles } from '../../screens/settings/errors/failureModel';
-import { useShell } from '../shell/ShellContext';
+import { accountTroubles } from '../../features/errors/failureModel';
+import { useShell } from '../../shell/ShellContext';
 
 /**
  * docs/product/screens-and-routes.md errors dropdown: connected accounts with errors — their connection error and how many of

@@ -1,7 +1,7 @@
 import { ActionIcon, Indicator, Tooltip } from '@mantine/core';
 import { IconFilter } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { useFilterSlot } from '../filters/FilterSlot';
+import { useFilterSlot } from '../../shell/FilterSlot';
 
 /** docs/product/screens-and-routes.md filter button with the number of applied filters; opens the screen's filter drawer. */
 export function FilterButton() {

@@ -5,10 +5,10 @@ import { useLayoutEffect, useRef, useState } from 'react';
 import { NavLink } from 'react-router';
 import type { Counts } from '../../api/types';
 import { useLocale } from '../../i18n/useLocale';
-import { accessPath } from '../shell/access';
-import { useShell } from '../shell/ShellContext';
+import { accessPath } from '../../shell/access';
+import { useShell } from '../../shell/ShellContext';
 import { MenuCount } from './MenuCount';
-import { MENU_ICONS, menuBadge } from './navItems';
+import { MENU_ICONS, menuBadge } from '../../shell/navItems';
 
 function NavEntries({
   entries,

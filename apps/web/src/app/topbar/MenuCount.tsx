@@ -1,6 +1,6 @@
 import { Badge, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { badgeText, type MenuBadge } from './navItems';
+import { badgeText, type MenuBadge } from '../../shell/navItems';
 
 /** The count badge of a menu entry: open count, and expired tasks in red (docs/product/screens-and-routes.md). */
 export function MenuCount({ badge }: { badge: MenuBadge | null }) {

@@ -19,7 +19,7 @@ import { Link, useNavigate } from 'react-router';
 import { useMarkRead, useNotificationList, useUnreadNotifications } from '../../api/notifications';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
-import { setTitleCount } from '../title';
+import { setTitleCount } from '../../shell/title';
 
 /** Where a notification leads: its task, item or chat. */
 function targetOf(n: NotificationWire): string | null {

@@ -3,7 +3,7 @@ import { IconCheck, IconChevronDown } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { UserStatus } from '../../api/types';
 import { ColorDot } from '../../components/ColorDot';
-import { useShell } from '../shell/ShellContext';
+import { useShell } from '../../shell/ShellContext';
 import { pickableStatuses } from '../status/statusLogic';
 import { useStatusReader } from '../status/statusStore';
 import { useChangeStatus } from '../status/useStatusSync';

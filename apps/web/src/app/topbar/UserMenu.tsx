@@ -4,9 +4,9 @@ import { IconChevronDown } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useLocale } from '../../i18n/useLocale';
-import { accessPath, gateFor } from '../shell/access';
-import { useShell } from '../shell/ShellContext';
-import { USER_MENU_ICONS } from './navItems';
+import { accessPath, gateFor } from '../../shell/access';
+import { useShell } from '../../shell/ShellContext';
+import { USER_MENU_ICONS } from '../../shell/navItems';
 
 interface UserMenuProps {
   onHelp: () => void;

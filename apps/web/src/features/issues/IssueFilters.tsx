@@ -4,7 +4,7 @@ import { IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeleteIssueFilter, useSaveIssueFilter } from '../../api/issues';
-import { useShell } from '../../app/shell/ShellContext';
+import { useShell } from '../../shell/ShellContext';
 import { showError } from '../../components/notify';
 import { notifyDone } from '../inbox/notify';
 

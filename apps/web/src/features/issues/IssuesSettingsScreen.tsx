@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useMembers } from '../../api/inbox';
 import { api } from '../../api/instance';
 import { queryKeys } from '../../api/keys';
-import { useShell } from '../../app/shell/ShellContext';
+import { useShell } from '../../shell/ShellContext';
 import { showError, showSaved } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';
 import { SpaceSelect } from '../../components/SpaceSelect';

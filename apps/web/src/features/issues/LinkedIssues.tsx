@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMembers } from '../../api/inbox';
 import { useLinkedIssues } from '../../api/issues';
-import { useShell } from '../../app/shell/ShellContext';
+import { useShell } from '../../shell/ShellContext';
 import { IssueFormModal } from './IssueFormModal';
 import { IssueRow } from './IssueRow';
 

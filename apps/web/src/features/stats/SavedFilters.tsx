@@ -5,7 +5,7 @@ import { IconBookmark, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeleteFilter, useSaveFilter } from '../../api/inbox';
-import { useShell } from '../../app/shell/ShellContext';
+import { useShell } from '../../shell/ShellContext';
 import { showError, showSaved } from '../../components/notify';
 import { useMessage } from '../../i18n/useLocale';
 

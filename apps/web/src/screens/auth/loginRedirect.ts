@@ -1,4 +1,4 @@
-import { safeRedirect } from '../../app/session';
+import { safeRedirect } from '../../api/session';
 
 // The `redirect` of /login survives the round trip through a social provider in sessionStorage.
 const KEY = 'otklik.loginRedirect';

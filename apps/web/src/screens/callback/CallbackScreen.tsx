@@ -10,7 +10,7 @@ import { api } from '../../api/instance';
 import { queryKeys } from '../../api/keys';
 import { meQueryKey, useHasToken } from '../../api/me';
 import type { Me } from '../../api/types';
-import { loginPath } from '../../app/session';
+import { loginPath } from '../../api/session';
 import { AuthLayout } from '../../components/AuthLayout';
 import { ResultCard } from '../../components/ResultCard';
 import { useInboxT } from '../../features/inbox/i18n';

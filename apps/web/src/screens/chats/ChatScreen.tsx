@@ -17,8 +17,8 @@ import {
   useUndoMessage,
 } from '../../api/inbox';
 import type { InboxChat, InboxMessage } from '../../api/inboxTypes';
-import { RecordLoading } from '../../app/RecordNotFound';
-import { useNow, useShell } from '../../app/shell/ShellContext';
+import { RecordLoading } from '../../shell/RecordNotFound';
+import { useNow, useShell } from '../../shell/ShellContext';
 import { showError } from '../../components/notify';
 import { ActionsBar } from '../../features/inbox/components/ActionsBar';
 import { LockNote, StatusBadge } from '../../features/inbox/components/badges';

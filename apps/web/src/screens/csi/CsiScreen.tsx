@@ -6,7 +6,7 @@ import { Link, useSearchParams } from 'react-router';
 import { useObjects } from '../../api/config';
 import { useCsiResponses } from '../../api/csi';
 import { useMembers } from '../../api/inbox';
-import { useShell } from '../../app/shell/ShellContext';
+import { useShell } from '../../shell/ShellContext';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { SpaceSelect } from '../../components/SpaceSelect';

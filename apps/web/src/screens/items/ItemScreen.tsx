@@ -40,8 +40,8 @@ import {
   useUndoReply,
 } from '../../api/inbox';
 import type { InboxItem } from '../../api/inboxTypes';
-import { RecordLoading } from '../../app/RecordNotFound';
-import { useNow, useShell } from '../../app/shell/ShellContext';
+import { RecordLoading } from '../../shell/RecordNotFound';
+import { useNow, useShell } from '../../shell/ShellContext';
 import { ConfirmAction } from '../../components/ConfirmAction';
 import { showError } from '../../components/notify';
 import { ActionsBar, type ExtraAction } from '../../features/inbox/components/ActionsBar';

@@ -4,7 +4,7 @@ import { IconPencil } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useEditReply, useUndoReply } from '../../api/inbox';
 import type { InboxItem } from '../../api/inboxTypes';
-import { useShell } from '../../app/shell/ShellContext';
+import { useShell } from '../../shell/ShellContext';
 import { showError } from '../../components/notify';
 import { Attachments, Delivery, PlainText } from '../../features/inbox/components/content';
 import { useInboxT } from '../../features/inbox/i18n';

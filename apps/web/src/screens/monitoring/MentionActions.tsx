@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useMentionToInbox, useMentionToIssue, useTagMention } from '../../api/monitoring';
-import { useShell } from '../../app/shell/ShellContext';
+import { useShell } from '../../shell/ShellContext';
 import { showError, showSaved } from '../../components/notify';
 
 // What an operator does with a mention (issue 21): send it to the inbox (a closed comment is reopened), tag

@@ -16,7 +16,7 @@ import {
   useSaveMonitoringFilter,
 } from '../../api/monitoring';
 import type { SavedFilter } from '../../api/types';
-import { useShell } from '../../app/shell/ShellContext';
+import { useShell } from '../../shell/ShellContext';
 import { ConfirmAction } from '../../components/ConfirmAction';
 import { showError, showSaved } from '../../components/notify';
 import { useMessage } from '../../i18n/useLocale';

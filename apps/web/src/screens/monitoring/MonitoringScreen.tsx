@@ -28,7 +28,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../../api/errors';
 import { useDeleteMonitoringQuery, useMonitoringQueries, useSaveMonitoringQuery } from '../../api/monitoring';
-import { useShell } from '../../app/shell/ShellContext';
+import { useShell } from '../../shell/ShellContext';
 import { ConfirmAction } from '../../components/ConfirmAction';
 import { showError, showSaved } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';

@@ -12,9 +12,9 @@ import {
   useYouscanMentions,
   useYouscanTopic,
 } from '../../api/youscan';
-import { RecordLoading } from '../../app/RecordNotFound';
-import { useRouteId } from '../../app/routeParams';
-import { useShell } from '../../app/shell/ShellContext';
+import { RecordLoading } from '../../shell/RecordNotFound';
+import { useRouteId } from '../../shell/routeParams';
+import { useShell } from '../../shell/ShellContext';
 import { ConfirmAction } from '../../components/ConfirmAction';
 import { showError, showSaved } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';

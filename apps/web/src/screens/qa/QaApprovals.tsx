@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useApprovals, useApprove, useReject } from '../../api/qa';
-import { useNow } from '../../app/shell/ShellContext';
+import { useNow } from '../../shell/ShellContext';
 import { showError, showSaved } from '../../components/notify';
 import { QueryState } from '../../components/QueryState';
 import { PlainText } from '../../features/inbox/components/content';

@@ -18,7 +18,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useMyReviews, useQaOverview, useQaStats, useSamples } from '../../api/qa';
-import { useShell } from '../../app/shell/ShellContext';
+import { useShell } from '../../shell/ShellContext';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { PlainText } from '../../features/inbox/components/content';

@@ -4,7 +4,7 @@ import { IconPlus, IconSparkles } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAiTags } from '../../../api/ai';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import { showError } from '../../../components/notify';
 import type { InboxData } from '../hooks/useInboxData';
 import { companyTagsOnly, tagOptions } from '../model/tags';

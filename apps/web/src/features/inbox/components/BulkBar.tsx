@@ -5,7 +5,7 @@ import { type ReactNode, useState, useSyncExternalStore } from 'react';
 import { useBulkReply } from '../../../api/inbox';
 import type { InboxChat, InboxItem } from '../../../api/inboxTypes';
 import { useMe } from '../../../api/me';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import { socket } from '../../../realtime/instance';
 import type { InboxData } from '../hooks/useInboxData';
 import { useInboxT } from '../i18n';

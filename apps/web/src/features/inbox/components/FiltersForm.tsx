@@ -16,7 +16,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeleteFilter, useSaveFilter } from '../../../api/inbox';
 import type { SavedFilter } from '../../../api/types';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import { showError } from '../../../components/notify';
 import { useMessage } from '../../../i18n/useLocale';
 import type { InboxData } from '../hooks/useInboxData';

@@ -27,7 +27,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useMacros, usePreviewMacro, useRunMacro } from '../../../api/macros';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import { showError } from '../../../components/notify';
 import { providerName } from './ProviderIcon';
 

@@ -4,7 +4,7 @@ import { IconTemplate } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type KeyboardEvent, useRef, useState } from 'react';
 import { renderTemplate, templateKeys, useTemplates } from '../../../api/templates';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import { showError } from '../../../components/notify';
 import { useInboxT } from '../i18n';
 

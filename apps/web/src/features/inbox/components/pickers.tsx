@@ -16,7 +16,7 @@ import { IconMoodSmile } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useRememberEmoji } from '../../../api/inbox';
 import type { Reaction } from '../../../api/inboxTypes';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import type { InboxData } from '../hooks/useInboxData';
 import { useInboxT } from '../i18n';
 

@@ -2,7 +2,7 @@ import { type Ability, can } from '@otklik/shared';
 import { useCallback, useMemo } from 'react';
 import { useMembers } from '../../../api/inbox';
 import type { AccountObject, Company, Tag } from '../../../api/types';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import { useInboxT } from '../i18n';
 
 // What inbox screens look up beside each row: accounts, tags, labels, members' names, and what the

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import type { ListKind } from '../model/filters';
 import { defaultListSearch, hasFilters } from '../model/listDefaults';
 

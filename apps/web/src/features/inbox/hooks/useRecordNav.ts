@@ -1,7 +1,7 @@
 import { pathFor } from '@otklik/shared/routes';
 import { useEffect, useMemo } from 'react';
 import { useChatsList, useItemsList } from '../../../api/inbox';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import { filtersToApiQuery, type ListKind, parseFilters } from '../model/filters';
 import { neighbours } from '../model/itemKeys';
 import { recalledList } from '../model/listMemory';

@@ -1,5 +1,5 @@
 import { useUpdateMySettings } from '../../../api/settings';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import { showError } from '../../../components/notify';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterButtonCount } from '../../../app/shell/routing';
+import { filterButtonCount } from '../../../shell/routing';
 import {
   APPLIED_FILTER_COUNTERS,
   countAppliedFilters,

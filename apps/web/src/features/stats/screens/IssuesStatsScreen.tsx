@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMembers } from '../../../api/inbox';
 import { useIssueStats } from '../../../api/issues';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
 import { DataTable } from '../DataTable';

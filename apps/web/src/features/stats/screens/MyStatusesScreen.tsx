@@ -1,5 +1,5 @@
 import { can } from '@otklik/shared';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import { StatsPage } from '../StatsPage';
 import { Statuses } from './StatusesScreen';
 

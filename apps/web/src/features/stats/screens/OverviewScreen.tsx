@@ -4,7 +4,7 @@ import { pathFor } from '@otklik/shared/routes';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useStats } from '../../../api/stats';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import { QueryState } from '../../../components/QueryState';
 import { DataTable } from '../DataTable';
 import { formatDuration, formatShare } from '../format';

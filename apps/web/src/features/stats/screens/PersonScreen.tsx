@@ -4,7 +4,7 @@ import { pathFor } from '@otklik/shared/routes';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { type StatsEndpoint, useStats } from '../../../api/stats';
-import { isNotFoundError, RecordNotFound } from '../../../app/RecordNotFound';
+import { isNotFoundError, RecordNotFound } from '../../../shell/RecordNotFound';
 import { QueryState } from '../../../components/QueryState';
 import { type FigureRow, FiguresTable } from '../FiguresTable';
 import { formatDuration } from '../format';

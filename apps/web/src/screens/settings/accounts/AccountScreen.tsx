@@ -15,8 +15,8 @@ import {
 } from '../../../api/accounts';
 import type { Account, ApiPlan } from '../../../api/inboxTypes';
 import { api } from '../../../api/instance';
-import { RecordLoading } from '../../../app/RecordNotFound';
-import { useShell } from '../../../app/shell/ShellContext';
+import { RecordLoading } from '../../../shell/RecordNotFound';
+import { useShell } from '../../../shell/ShellContext';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';

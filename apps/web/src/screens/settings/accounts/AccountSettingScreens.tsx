@@ -19,7 +19,7 @@ import { useAccount, useUpdateAccount } from '../../../api/accounts';
 import { useObjects } from '../../../api/config';
 import type { Account } from '../../../api/inboxTypes';
 import type { AccountObject } from '../../../api/types';
-import { isNotFoundError, RecordNotFound } from '../../../app/RecordNotFound';
+import { isNotFoundError, RecordNotFound } from '../../../shell/RecordNotFound';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { ProviderIcon } from '../../../features/inbox/components/ProviderIcon';

@@ -13,7 +13,7 @@ import { Link } from 'react-router';
 import { useSandboxUrl } from '../../../api/accounts';
 import { useObjects } from '../../../api/config';
 import type { AccountObject } from '../../../api/types';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import { PageHeader } from '../../../components/PageHeader';
 import { ProviderIcon, providerName } from '../../../features/inbox/components/ProviderIcon';
 import { useInboxT } from '../../../features/inbox/i18n';

@@ -20,7 +20,7 @@ import { useNavigate } from 'react-router';
 import { type ConnectableProvider, useConnectAccount } from '../../../api/accounts';
 import { ApiError, NetworkError } from '../../../api/client';
 import type { ConnectedAccount } from '../../../api/inboxTypes';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import { showError } from '../../../components/notify';
 import { SpaceSelect } from '../../../components/SpaceSelect';
 import { ProviderIcon } from '../../../features/inbox/components/ProviderIcon';

@@ -24,7 +24,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useAiAgents, useCreateAiAgent, useDeleteAiAgent, useUpdateAiAgent } from '../../../api/ai';
 import { ApiError } from '../../../api/errors';
-import { RecordNotFound } from '../../../app/RecordNotFound';
+import { RecordNotFound } from '../../../shell/RecordNotFound';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';

@@ -23,7 +23,7 @@ import { IconKey, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiTokens, useCreateApiToken, useRevokeApiToken } from '../../../api/apiAccess';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';

@@ -19,7 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useBots, useDeleteBot } from '../../../api/bots';
 import { useObjects } from '../../../api/config';
-import { RecordNotFound } from '../../../app/RecordNotFound';
+import { RecordNotFound } from '../../../shell/RecordNotFound';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';

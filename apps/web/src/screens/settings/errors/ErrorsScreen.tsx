@@ -35,8 +35,8 @@ import {
 } from '../../../api/failures';
 import { useRetryItem, useRetryMessage } from '../../../api/inbox';
 import type { AccountError } from '../../../api/types';
-import { NoAccess } from '../../../app/NoAccess';
-import { useShell } from '../../../app/shell/ShellContext';
+import { NoAccess } from '../../../shell/NoAccess';
+import { useShell } from '../../../shell/ShellContext';
 import { showError } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { ProviderIcon, providerName } from '../../../features/inbox/components/ProviderIcon';
@@ -46,7 +46,7 @@ import { useFailureText, useLocale } from '../../../i18n/useLocale';
 import { formatDateTime } from '../../../lib/format';
 import { BotFailuresSection } from '../bots/BotFailuresSection';
 import { RuleFailuresSection } from '../rules/RuleFailuresSection';
-import { failureTargetPath } from './failureModel';
+import { failureTargetPath } from '../../../features/errors/failureModel';
 
 /**
  * settings/errors (docs/product/screens-and-routes.md): the accounts with a connection error, and the replies, moderation and bans

@@ -11,9 +11,9 @@ import {
 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { accessPath } from '../../../app/shell/access';
-import { useShell } from '../../../app/shell/ShellContext';
-import { SETTINGS_ICONS, USER_MENU_ICONS } from '../../../app/topbar/navItems';
+import { accessPath } from '../../../shell/access';
+import { useShell } from '../../../shell/ShellContext';
+import { SETTINGS_ICONS, USER_MENU_ICONS } from '../../../shell/navItems';
 import { PageHeader } from '../../../components/PageHeader';
 import { useLocale } from '../../../i18n/useLocale';
 

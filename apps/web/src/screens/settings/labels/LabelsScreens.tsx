@@ -23,7 +23,7 @@ import { useLabelAuthors } from '../../../api/authors';
 import { ApiError } from '../../../api/client';
 import type { LabelRecord } from '../../../api/inboxTypes';
 import { useCreateLabel, useDeleteLabel, useLabels, useUpdateLabel } from '../../../api/tags';
-import { RecordNotFound } from '../../../app/RecordNotFound';
+import { RecordNotFound } from '../../../shell/RecordNotFound';
 import { ColorDot } from '../../../components/ColorDot';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';

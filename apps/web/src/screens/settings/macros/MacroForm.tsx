@@ -33,7 +33,7 @@ import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../../api/errors';
 import { useCreateMacro, useUpdateMacro } from '../../../api/macros';
 import { useTemplates } from '../../../api/templates';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { useInboxData } from '../../../features/inbox/hooks/useInboxData';

@@ -10,7 +10,7 @@ import {
   useEmailPreview,
   useEmailSettings,
 } from '../../../api/notifications';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';

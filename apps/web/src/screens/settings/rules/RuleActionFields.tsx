@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useWebhooks } from '../../../api/apiAccess';
 import { useUserGroups } from '../../../api/settings';
 import { useTemplates } from '../../../api/templates';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import { useInboxData } from '../../../features/inbox/hooks/useInboxData';
 
 // The fields of the actions only auto-rules have (issue 17): round-robin assignment, a private reply,

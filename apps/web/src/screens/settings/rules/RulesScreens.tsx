@@ -25,7 +25,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useDeleteRule, useRules, useUpdateRule } from '../../../api/rules';
-import { RecordNotFound } from '../../../app/RecordNotFound';
+import { RecordNotFound } from '../../../shell/RecordNotFound';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';

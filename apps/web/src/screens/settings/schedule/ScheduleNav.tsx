@@ -3,7 +3,7 @@ import { can } from '@otklik/shared';
 import { pathFor, type StaticRouteName } from '@otklik/shared/routes';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 
 const LINKS: Array<{
   route: StaticRouteName;

@@ -17,7 +17,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useTemplateCrud, useTemplates } from '../../../api/settings';
 import type { ScheduleTemplate, TemplateItem, UserStatus } from '../../../api/types';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import { ColorDot } from '../../../components/ColorDot';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError } from '../../../components/notify';

@@ -1,7 +1,7 @@
 import { type Ability, spacesWhere } from '@otklik/shared';
 import { useSearchParams } from 'react-router';
 import type { ConfigSpace } from '../../../api/types';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 
 /** The spaces where the caller may do `ability` with schedules, and the one chosen by ?space_id. */
 export function useScheduleSpace(ability: Ability) {

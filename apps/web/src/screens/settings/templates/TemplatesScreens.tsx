@@ -21,7 +21,7 @@ import { IconDownload, IconPlus, IconSearch, IconTrash, IconUpload } from '@tabl
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { exportTemplates, useDeleteTemplate, useImportTemplates, useTemplates } from '../../../api/templates';
-import { RecordNotFound } from '../../../app/RecordNotFound';
+import { RecordNotFound } from '../../../shell/RecordNotFound';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';

@@ -2,7 +2,7 @@ import { MultiSelect, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { type UserGroupBody, useCompanies, useUserGroupCrud, useUserGroups } from '../../../api/settings';
 import type { UserGroup } from '../../../api/types';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import { QueryState } from '../../../components/QueryState';
 import { useMessage } from '../../../i18n/useLocale';
 import { type EditorProps, EntityList } from './EntityList';

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../../api/client';
 import { useInviteUser } from '../../../api/settings';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';

@@ -19,7 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useResendInvitation, useRevokeInvitation, useUserGroups, useUsers } from '../../../api/settings';
 import type { Invitation, Member } from '../../../api/types';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import { ColorDot } from '../../../components/ColorDot';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';

@@ -2,7 +2,7 @@ import { Stack, Tabs } from '@mantine/core';
 import { can } from '@otklik/shared';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { useShell } from '../../../app/shell/ShellContext';
+import { useShell } from '../../../shell/ShellContext';
 import { PageHeader } from '../../../components/PageHeader';
 import { CompaniesTab } from './CompaniesTab';
 import { DepartmentsTab } from './DepartmentsTab';

@@ -38,7 +38,7 @@ import {
   IconUser,
   IconUsers,
 } from '@tabler/icons-react';
-import type { Counts } from '../../api/types';
+import type { Counts } from '../api/types';
 
 // Icons and count badges of the menus. Which entries show is decided by packages/shared (visibleMenu,
 // visibleSettingsEntries, visibleUserMenu — docs/product/screens-and-routes.md, roles.md); this file only dresses them.

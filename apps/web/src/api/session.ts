@@ -1,4 +1,4 @@
-import type { LogoutReason } from '../api/client';
+import type { LogoutReason } from './client';
 import { LOCALE_STORAGE_KEY } from '../i18n/detect';
 import { removeStorage } from '../lib/storage';
 

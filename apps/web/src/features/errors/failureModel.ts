@@ -1,6 +1,6 @@
 import { pathFor } from '@otklik/shared/routes';
-import type { FailedAction, FailureCount } from '../../../api/failures';
-import type { AccountError } from '../../../api/types';
+import type { FailedAction, FailureCount } from '../../api/failures';
+import type { AccountError } from '../../api/types';
 
 // Pure helpers of settings/errors and the errors dropdown (tested in failureModel.test.ts).
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FailureCount } from '../../../api/failures';
-import type { AccountError } from '../../../api/types';
+import type { FailureCount } from '../../api/failures';
+import type { AccountError } from '../../api/types';
 import { accountTroubles, failureTargetPath } from './failureModel';
 
 const error = (id: number, at: number): AccountError => ({

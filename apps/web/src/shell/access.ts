@@ -8,7 +8,7 @@ import {
   parseActor,
 } from '@otklik/shared';
 import { routes } from '@otklik/shared/routes';
-import type { AccountObject, AppConfig, Company } from '../../api/types';
+import type { AccountObject, AppConfig, Company } from '../api/types';
 
 // The permission rules of packages/shared fed from GET /v1/config (docs/product/roles.md).
 

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { api } from '../api/instance';
-import { clearAppStorage, loginPath, setLogoutTarget } from './session';
+import { clearAppStorage, loginPath, setLogoutTarget } from '../api/session';
 
 /**
  * docs/product/states.md: logout revokes the token, clears storage and goes to /login (with `redirect` back to the

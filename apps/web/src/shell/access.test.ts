@@ -1,6 +1,6 @@
 import { visibleMenu, visibleSettingsEntries } from '@otklik/shared';
 import { describe, expect, it } from 'vitest';
-import type { AppConfig, ConfigSpace } from '../../api/types';
+import type { AppConfig, ConfigSpace } from '../api/types';
 import { actorFromConfig, gateFor, menuContextOf } from './access';
 
 const NOW = 1_800_000_000;

@@ -3,7 +3,7 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useM
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { type FilterCounting, filterButtonCount } from '../shell/routing';
+import { type FilterCounting, filterButtonCount } from './routing';
 
 // docs/product/screens-and-routes.md filter button: the top bar owns the button (with the number of applied filters) and a drawer;
 // a screen fills the drawer with its own filter form:

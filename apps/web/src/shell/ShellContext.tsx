@@ -1,7 +1,7 @@
 import type { Actor, MenuContext } from '@otklik/shared';
 import { isAdminAnywhere } from '@otklik/shared';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
-import type { AppConfig, ConfigSpace, Me, ObjectsData } from '../../api/types';
+import type { AppConfig, ConfigSpace, Me, ObjectsData } from '../api/types';
 import { actorFromConfig, menuContextOf } from './access';
 
 // What every signed-in screen may read about the user, their spaces and permissions (docs/product/entities.md Config, §6).

@@ -1,0 +1,39 @@
+import { useEffect, useRef } from 'react';
+
+// Server pushes for the query hooks of this folder (refetch the notes, the history, the failures when the
+// socket says they changed). api/ sits below realtime/ and must not import it, so the dependency is
+// inverted: the socket layer (realtime/instance.ts) hands every message it receives to publishPush.
+
+/** One JSON message from the socket: a `type` and its fields. */
+export interface PushMessage {
+  type: string;
+  [key: string]: unknown;
+}
+
+type Handler = (message: PushMessage) => void;
+
+const handlers = new Map<string, Set<Handler>>();
+
+/** Called by the socket for every message it receives. */
+export function publishPush(message: PushMessage) {
+  for (const handler of handlers.get(message.type) ?? []) handler(message);
+}
+
+function subscribe(type: string, handler: Handler): () => void {
+  let set = handlers.get(type);
+  if (!set) {
+    set = new Set();
+    handlers.set(type, set);
+  }
+  set.add(handler);
+  return () => {
+    set.delete(handler);
+  };
+}
+
+/** Run `handler` for every pushed message of `type` while the component is mounted. */
+export function usePush(type: string, handler: Handler) {
+  const ref = useRef(handler);
+  ref.current = handler;
+  useEffect(() => subscribe(type, (message) => ref.current(message)), [type]);
+}
