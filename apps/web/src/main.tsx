@@ -3,8 +3,8 @@ import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { loadChunk } from './lib/lazyScreen';
 import { initI18n } from './i18n';
+import { loadChunk } from './lib/lazyScreen';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');

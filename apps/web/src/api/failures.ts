@@ -1,8 +1,8 @@
 import { COUNTS_REFRESH_MS } from '@otklik/shared';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { usePush } from './pushes';
 import { api } from './instance';
 import { queryKeys } from './keys';
+import { usePush } from './pushes';
 
 // Outgoing actions the networks refused for good (server: modules/inbox/failures.ts): settings/errors,
 // the per-account counts of the errors dropdown, the failed action of an item, an author's network ban.

@@ -6,8 +6,8 @@ import {
   type PresentedHdeTicket,
 } from '@otklik/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { usePush } from './pushes';
 import { api } from './instance';
+import { usePush } from './pushes';
 
 // HelpDeskEddy (issue 21): a space's connection (settings/hde/{id}) and tickets made from items and chats.
 

@@ -1,13 +1,13 @@
 import { notifications } from '@mantine/notifications';
 import { NETWORK_ERROR_TOAST_MS } from '@otklik/shared';
-import { setNoAccess } from './noAccess';
-import { emitSessionEnded } from './session';
 import { currentLocale } from '../i18n';
 import { translate } from '../i18n/sharedMessages';
 import { safeLocalStorage } from '../lib/storage';
 import { createApiClient } from './client';
 import { queryKeys } from './keys';
+import { setNoAccess } from './noAccess';
 import { queryClient } from './queryClient';
+import { emitSessionEnded } from './session';
 
 declare global {
   interface Window {

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { usePush } from './pushes';
 import { api } from './instance';
 import { queryKeys } from './keys';
+import { usePush } from './pushes';
 import { historyKey } from './workday';
 
 // Internal notes with @mentions and "Mentions of me" (issue 13). Notes are colleagues-only: the server

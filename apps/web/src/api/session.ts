@@ -1,6 +1,6 @@
-import type { LogoutReason } from './client';
 import { LOCALE_STORAGE_KEY } from '../i18n/detect';
 import { removeStorage } from '../lib/storage';
+import type { LogoutReason } from './client';
 
 // The API client ends sessions outside React (refresh impossible or rejected); the router-aware
 // SessionEffects component listens here and navigates to /login.

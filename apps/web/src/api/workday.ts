@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { usePush } from './pushes';
 import { api } from './instance';
 import { queryKeys } from './keys';
+import { usePush } from './pushes';
 
 // The inbox views' counters and an item's or chat's history (issue 13).
 

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { useHasToken } from '../api/token';
 import { getLogoutTarget, loginPath, setLogoutTarget } from '../api/session';
+import { useHasToken } from '../api/token';
 
 /** docs/product/roles.md: routes flagged auth need a stored token, otherwise /login?redirect=<path>. */
 export function RequireAuth() {

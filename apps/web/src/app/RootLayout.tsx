@@ -4,14 +4,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useMatches } from 'react-router';
+import { clearNoAccess } from '../api/noAccess';
+import { clearAppStorage, onSessionEnded } from '../api/session';
 import { currentLocale, setLocale } from '../i18n';
 import { localeFromSearch } from '../i18n/detect';
 import { translate } from '../i18n/sharedMessages';
-import { clearNoAccess } from '../api/noAccess';
+import { pageTitle } from '../shell/title';
 import { isRouteHandle } from './routeHandle';
 import { Splash } from './Splash';
-import { clearAppStorage, onSessionEnded } from '../api/session';
-import { pageTitle } from '../shell/title';
 
 /** Page title "Screen — Otklik" from the matched route's name (docs/product/overview.md). */
 function useRouteTitle() {

@@ -2,11 +2,11 @@ import { type RouteGroup, type RouteName, routeNames, routes } from '@otklik/sha
 import { Fragment, lazy, type ReactNode, use } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { lazyScreen, loadChunk } from '../lib/lazyScreen';
+import { hasRecordId, useRouteId } from '../shell/routeParams';
 import { RequireAuth } from './RequireAuth';
 import { RootLayout } from './RootLayout';
 import { RouteError } from './RouteError';
 import type { RouteHandle } from './routeHandle';
-import { hasRecordId, useRouteId } from '../shell/routeParams';
 
 // The signed-in area (top bar, menus, dialogs) loads only when a signed-in route is opened.
 const Shell = lazyScreen(() => import('./Shell'));

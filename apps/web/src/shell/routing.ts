@@ -31,7 +31,7 @@ export function countAppliedFilters(search: string, keys?: readonly string[]): n
   return names.size;
 }
 
-/** What a screen tells the top bar about its filters (app/filters/FilterSlot). */
+/** What a screen tells the top bar about its filters (shell/FilterSlot). */
 export interface FilterCounting {
   /** Query parameters that are the screen's filters (default: every parameter but paging/tabs/locale). */
   keys?: readonly string[];

@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useMatches, useNavigate } from 'react-router';
 import type { AccountObject } from '../../api/types';
-import { isRouteHandle } from '../routeHandle';
 import { useShell } from '../../shell/ShellContext';
+import { isRouteHandle } from '../routeHandle';
 
 /** The address with `object_id` set (or removed): docs/product/screens-and-routes.md object filtering keeps the current route. */
 export function withObjectId(pathname: string, search: string, objectId: number | null): string {

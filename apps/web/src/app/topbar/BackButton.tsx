@@ -2,8 +2,8 @@ import { ActionIcon, Tooltip } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useMatches, useNavigate } from 'react-router';
-import { isRouteHandle } from '../routeHandle';
 import { backTarget } from '../../shell/routing';
+import { isRouteHandle } from '../routeHandle';
 
 /** docs/product/screens-and-routes.md back arrow on detail pages: back in history when there is one, otherwise to the parent page. */
 export function BackButton() {

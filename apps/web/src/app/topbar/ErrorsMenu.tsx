@@ -7,9 +7,9 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useAccountErrors } from '../../api/config';
 import { useFailureCounts } from '../../api/failures';
+import { accountTroubles } from '../../features/errors/failureModel';
 import { useFailureText, useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
-import { accountTroubles } from '../../features/errors/failureModel';
 import { useShell } from '../../shell/ShellContext';
 
 /**

@@ -6,9 +6,9 @@ import { NavLink } from 'react-router';
 import type { Counts } from '../../api/types';
 import { useLocale } from '../../i18n/useLocale';
 import { accessPath } from '../../shell/access';
+import { MENU_ICONS, menuBadge } from '../../shell/navItems';
 import { useShell } from '../../shell/ShellContext';
 import { MenuCount } from './MenuCount';
-import { MENU_ICONS, menuBadge } from '../../shell/navItems';
 
 function NavEntries({
   entries,

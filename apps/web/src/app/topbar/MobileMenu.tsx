@@ -6,10 +6,10 @@ import type { Counts } from '../../api/types';
 import { Logo } from '../../components/Logo';
 import { useLocale } from '../../i18n/useLocale';
 import { accessPath, gateFor } from '../../shell/access';
+import { MENU_ICONS, menuBadge, SETTINGS_ICONS, USER_MENU_ICONS } from '../../shell/navItems';
 import { useShell } from '../../shell/ShellContext';
 import { SpaceBillingCard } from './BillingMenu';
 import { MenuCount } from './MenuCount';
-import { MENU_ICONS, menuBadge, SETTINGS_ICONS, USER_MENU_ICONS } from '../../shell/navItems';
 
 interface MobileMenuProps {
   /** Two-factor setup pending or every space expired: only the account and billing parts. */

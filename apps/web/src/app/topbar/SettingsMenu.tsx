@@ -6,8 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useLocale } from '../../i18n/useLocale';
 import { accessPath } from '../../shell/access';
-import { useShell } from '../../shell/ShellContext';
 import { SETTINGS_ICONS, SettingsIcon } from '../../shell/navItems';
+import { useShell } from '../../shell/ShellContext';
 
 /** docs/product/screens-and-routes.md settings dropdown: every entry the user may open (docs/product/roles.md); hidden when there is none. */
 export function SettingsMenu() {

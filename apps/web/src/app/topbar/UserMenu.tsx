@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useLocale } from '../../i18n/useLocale';
 import { accessPath, gateFor } from '../../shell/access';
-import { useShell } from '../../shell/ShellContext';
 import { USER_MENU_ICONS } from '../../shell/navItems';
+import { useShell } from '../../shell/ShellContext';
 
 interface UserMenuProps {
   onHelp: () => void;

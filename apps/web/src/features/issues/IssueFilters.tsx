@@ -4,8 +4,8 @@ import { IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeleteIssueFilter, useSaveIssueFilter } from '../../api/issues';
-import { useShell } from '../../shell/ShellContext';
 import { showError } from '../../components/notify';
+import { useShell } from '../../shell/ShellContext';
 import { notifyDone } from '../inbox/notify';
 
 /** The list's filter keys, as they stand in the address and in a saved filter's query. */

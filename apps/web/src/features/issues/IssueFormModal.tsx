@@ -12,8 +12,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useMembers } from '../../api/inbox';
 import { useCreateIssue } from '../../api/issues';
-import { useShell } from '../../shell/ShellContext';
 import { showError } from '../../components/notify';
+import { useShell } from '../../shell/ShellContext';
 import { notifyDone } from '../inbox/notify';
 import { fromLocalInput, statusesOffered } from './model';
 

@@ -33,9 +33,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useMembers } from '../../api/inbox';
 import { uploadIssueFile, useCommentIssue, useDeleteIssue, useIssue, useUpdateIssue } from '../../api/issues';
+import { showError } from '../../components/notify';
 import { RecordLoading } from '../../shell/RecordNotFound';
 import { useShell } from '../../shell/ShellContext';
-import { showError } from '../../components/notify';
 import { ProxiedFile } from '../inbox/components/content';
 import { notifyDone, notifyProblem } from '../inbox/notify';
 import {

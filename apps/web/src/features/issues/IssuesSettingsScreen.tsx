@@ -6,10 +6,10 @@ import { useTranslation } from 'react-i18next';
 import { useMembers } from '../../api/inbox';
 import { api } from '../../api/instance';
 import { queryKeys } from '../../api/keys';
-import { useShell } from '../../shell/ShellContext';
 import { showError, showSaved } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';
 import { SpaceSelect } from '../../components/SpaceSelect';
+import { useShell } from '../../shell/ShellContext';
 
 /** `settings/issues`: the space flag's state, the statuses offered, the default assignee, departments. */
 export default function IssuesSettingsScreen() {

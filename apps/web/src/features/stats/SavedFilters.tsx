@@ -5,9 +5,9 @@ import { IconBookmark, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeleteFilter, useSaveFilter } from '../../api/inbox';
-import { useShell } from '../../shell/ShellContext';
 import { showError, showSaved } from '../../components/notify';
 import { useMessage } from '../../i18n/useLocale';
+import { useShell } from '../../shell/ShellContext';
 
 // Saved stats filters (docs/product/screens-and-routes.md: saved filters keyed by route, stats ones with
 // none): the period and filters of the frame under a name — pick one to apply it, delete, save the current.

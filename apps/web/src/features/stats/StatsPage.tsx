@@ -17,9 +17,9 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useObjects } from '../../api/config';
 import { useMembers } from '../../api/inbox';
-import { useShell } from '../../shell/ShellContext';
 import { PageHeader } from '../../components/PageHeader';
 import { SpaceSelect } from '../../components/SpaceSelect';
+import { useShell } from '../../shell/ShellContext';
 import {
   paramsOfSaved,
   parseStatsParams,

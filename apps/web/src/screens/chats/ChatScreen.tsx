@@ -17,8 +17,6 @@ import {
   useUndoMessage,
 } from '../../api/inbox';
 import type { InboxChat, InboxMessage } from '../../api/inboxTypes';
-import { RecordLoading } from '../../shell/RecordNotFound';
-import { useNow, useShell } from '../../shell/ShellContext';
 import { showError } from '../../components/notify';
 import { ActionsBar } from '../../features/inbox/components/ActionsBar';
 import { LockNote, StatusBadge } from '../../features/inbox/components/badges';
@@ -46,6 +44,8 @@ import { notifyDone } from '../../features/inbox/notify';
 import { LinkedIssues } from '../../features/issues/LinkedIssues';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
+import { RecordLoading } from '../../shell/RecordNotFound';
+import { useNow, useShell } from '../../shell/ShellContext';
 import { RefusedMessageAction } from '../items/RefusedAction';
 import { ChatBotCard } from './ChatBotCard';
 

@@ -6,13 +6,13 @@ import { Link, useSearchParams } from 'react-router';
 import { useObjects } from '../../api/config';
 import { useCsiResponses } from '../../api/csi';
 import { useMembers } from '../../api/inbox';
-import { useShell } from '../../shell/ShellContext';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { SpaceSelect } from '../../components/SpaceSelect';
 import { ProviderIcon } from '../../features/inbox/components/ProviderIcon';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
+import { useShell } from '../../shell/ShellContext';
 
 // csi (issue 21): the customers' answers to satisfaction surveys, newest first, filtered by period,
 // account, operator and score (all kept in the address, so stats/csi links here); each opens its chat.

@@ -40,8 +40,6 @@ import {
   useUndoReply,
 } from '../../api/inbox';
 import type { InboxItem } from '../../api/inboxTypes';
-import { RecordLoading } from '../../shell/RecordNotFound';
-import { useNow, useShell } from '../../shell/ShellContext';
 import { ConfirmAction } from '../../components/ConfirmAction';
 import { showError } from '../../components/notify';
 import { ActionsBar, type ExtraAction } from '../../features/inbox/components/ActionsBar';
@@ -71,6 +69,8 @@ import { notifyDone } from '../../features/inbox/notify';
 import { LinkedIssues } from '../../features/issues/LinkedIssues';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
+import { RecordLoading } from '../../shell/RecordNotFound';
+import { useNow, useShell } from '../../shell/ShellContext';
 import { RefusedItemAction } from './RefusedAction';
 import { ThreadReply } from './ThreadReply';
 

@@ -4,7 +4,6 @@ import { IconPencil } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useEditReply, useUndoReply } from '../../api/inbox';
 import type { InboxItem } from '../../api/inboxTypes';
-import { useShell } from '../../shell/ShellContext';
 import { showError } from '../../components/notify';
 import { Attachments, Delivery, PlainText } from '../../features/inbox/components/content';
 import { useInboxT } from '../../features/inbox/i18n';
@@ -12,6 +11,7 @@ import { composerLimits, providerEntry } from '../../features/inbox/model/compos
 import { formatWhen } from '../../features/inbox/model/time';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
+import { useShell } from '../../shell/ShellContext';
 import { RefusedItemAction } from './RefusedAction';
 
 // One reply in a comment's thread (ours with its delivery state, retry and edit; a customer's as it came).

@@ -6,8 +6,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useMentionToInbox, useMentionToIssue, useTagMention } from '../../api/monitoring';
-import { useShell } from '../../shell/ShellContext';
 import { showError, showSaved } from '../../components/notify';
+import { useShell } from '../../shell/ShellContext';
 
 // What an operator does with a mention (issue 21): send it to the inbox (a closed comment is reopened), tag
 // its comment with the space's tags, or make a task of it. Each is the item's own action on the server

@@ -16,10 +16,10 @@ import {
   useSaveMonitoringFilter,
 } from '../../api/monitoring';
 import type { SavedFilter } from '../../api/types';
-import { useShell } from '../../shell/ShellContext';
 import { ConfirmAction } from '../../components/ConfirmAction';
 import { showError, showSaved } from '../../components/notify';
 import { useMessage } from '../../i18n/useLocale';
+import { useShell } from '../../shell/ShellContext';
 import { FILTER_KEYS } from './filter';
 
 // The monitoring screen's filter (issue 21): account, network, sentiment and read state narrow the selected

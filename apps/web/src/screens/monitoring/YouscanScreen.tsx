@@ -12,15 +12,15 @@ import {
   useYouscanMentions,
   useYouscanTopic,
 } from '../../api/youscan';
-import { RecordLoading } from '../../shell/RecordNotFound';
-import { useRouteId } from '../../shell/routeParams';
-import { useShell } from '../../shell/ShellContext';
 import { ConfirmAction } from '../../components/ConfirmAction';
 import { showError, showSaved } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
+import { RecordLoading } from '../../shell/RecordNotFound';
+import { useRouteId } from '../../shell/routeParams';
+import { useShell } from '../../shell/ShellContext';
 import { YouscanForm } from './YouscanForm';
 
 // youscan/{id} (issue 21): one connected YouScan topic as a support lead reads it — its name, whether the

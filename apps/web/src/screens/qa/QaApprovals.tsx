@@ -6,13 +6,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useApprovals, useApprove, useReject } from '../../api/qa';
-import { useNow } from '../../shell/ShellContext';
 import { showError, showSaved } from '../../components/notify';
 import { QueryState } from '../../components/QueryState';
 import { PlainText } from '../../features/inbox/components/content';
 import { providerName } from '../../features/inbox/components/ProviderIcon';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
+import { useNow } from '../../shell/ShellContext';
 
 // qa/review, "Awaiting approval" (approval mode, docs/product/qa.md): replies of operators marked for
 // approval wait here with the network's reply window; the reviewer approves (as is, or edited) or

@@ -5,14 +5,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { useAiScore, useReview, useSample } from '../../api/qa';
-import { RecordLoading } from '../../shell/RecordNotFound';
-import { useShell } from '../../shell/ShellContext';
 import { showError, showSaved } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';
 import { PlainText } from '../../features/inbox/components/content';
 import { providerName } from '../../features/inbox/components/ProviderIcon';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
+import { RecordLoading } from '../../shell/RecordNotFound';
+import { useShell } from '../../shell/ShellContext';
 
 // Quality check (issue 21, docs/product/qa.md): qa (overview), qa/review (the reviewer's queue), qa/my
 // (the operator's own results), qa/stats (scores by week, operator and criterion), qa/items/:id and

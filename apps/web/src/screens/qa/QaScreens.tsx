@@ -18,7 +18,6 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useMyReviews, useQaOverview, useQaStats, useSamples } from '../../api/qa';
-import { useShell } from '../../shell/ShellContext';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { PlainText } from '../../features/inbox/components/content';
@@ -28,6 +27,7 @@ import { DataTable } from '../../features/stats/DataTable';
 import { StatsBlock } from '../../features/stats/StatsPage';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
+import { useShell } from '../../shell/ShellContext';
 import { ApprovalQueue } from './QaApprovals';
 
 // Quality check (issue 21, docs/product/qa.md): qa (overview), qa/review (the reviewer's queue), qa/my

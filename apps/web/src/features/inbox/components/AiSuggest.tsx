@@ -5,8 +5,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { streamSuggestion } from '../../../api/ai';
 import { isAbort } from '../../../api/client';
-import { useShell } from '../../../shell/ShellContext';
 import { showError } from '../../../components/notify';
+import { useShell } from '../../../shell/ShellContext';
 import { notifyDone } from '../notify';
 import type { TemplateTarget } from './TemplatePicker';
 

@@ -16,9 +16,9 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeleteFilter, useSaveFilter } from '../../../api/inbox';
 import type { SavedFilter } from '../../../api/types';
-import { useShell } from '../../../shell/ShellContext';
 import { showError } from '../../../components/notify';
 import { useMessage } from '../../../i18n/useLocale';
+import { useShell } from '../../../shell/ShellContext';
 import type { InboxData } from '../hooks/useInboxData';
 import { useInboxT } from '../i18n';
 import {

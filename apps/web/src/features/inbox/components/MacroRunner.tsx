@@ -27,8 +27,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useMacros, usePreviewMacro, useRunMacro } from '../../../api/macros';
-import { useShell } from '../../../shell/ShellContext';
 import { showError } from '../../../components/notify';
+import { useShell } from '../../../shell/ShellContext';
 import { providerName } from './ProviderIcon';
 
 // The macro runner (issue 16): a "Macros" menu for one comment (the item page) or a selection (the

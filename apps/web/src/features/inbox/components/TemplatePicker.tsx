@@ -4,8 +4,8 @@ import { IconTemplate } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type KeyboardEvent, useRef, useState } from 'react';
 import { renderTemplate, templateKeys, useTemplates } from '../../../api/templates';
-import { useShell } from '../../../shell/ShellContext';
 import { showError } from '../../../components/notify';
+import { useShell } from '../../../shell/ShellContext';
 import { useInboxT } from '../i18n';
 
 // The composer's reply templates (issue 16): `/` at the start of the reply (or the button) lists the

@@ -1,6 +1,6 @@
 import { useUpdateMySettings } from '../../../api/settings';
-import { useShell } from '../../../shell/ShellContext';
 import { showError } from '../../../components/notify';
+import { useShell } from '../../../shell/ShellContext';
 
 /**
  * The reply box's main button (issue 13): "Send and close" or "Send", remembered in my settings

@@ -15,14 +15,14 @@ import {
 } from '../../../api/accounts';
 import type { Account, ApiPlan } from '../../../api/inboxTypes';
 import { api } from '../../../api/instance';
-import { RecordLoading } from '../../../shell/RecordNotFound';
-import { useShell } from '../../../shell/ShellContext';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { ProviderIcon, providerName } from '../../../features/inbox/components/ProviderIcon';
 import { useInboxT } from '../../../features/inbox/i18n';
 import { useFailureText, useLocale } from '../../../i18n/useLocale';
+import { RecordLoading } from '../../../shell/RecordNotFound';
+import { useShell } from '../../../shell/ShellContext';
 import { CopyField, ingestCurl } from './common';
 import { ReconnectForm, useCanReconnect } from './ReconnectForm';
 

@@ -19,11 +19,11 @@ import { useAccount, useUpdateAccount } from '../../../api/accounts';
 import { useObjects } from '../../../api/config';
 import type { Account } from '../../../api/inboxTypes';
 import type { AccountObject } from '../../../api/types';
-import { isNotFoundError, RecordNotFound } from '../../../shell/RecordNotFound';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { ProviderIcon } from '../../../features/inbox/components/ProviderIcon';
 import { useInboxT } from '../../../features/inbox/i18n';
+import { isNotFoundError, RecordNotFound } from '../../../shell/RecordNotFound';
 
 // Per-account settings (docs/product/screens-and-routes.md accounts/{id}/exclude, exclude_messages, chats, stickers, reactions): what
 // not to import, and three switches. Each is offered only for networks whose catalogue lists it.

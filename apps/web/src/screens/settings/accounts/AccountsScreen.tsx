@@ -13,11 +13,11 @@ import { Link } from 'react-router';
 import { useSandboxUrl } from '../../../api/accounts';
 import { useObjects } from '../../../api/config';
 import type { AccountObject } from '../../../api/types';
-import { useShell } from '../../../shell/ShellContext';
 import { PageHeader } from '../../../components/PageHeader';
 import { ProviderIcon, providerName } from '../../../features/inbox/components/ProviderIcon';
 import { useInboxT } from '../../../features/inbox/i18n';
 import { useFailureText } from '../../../i18n/useLocale';
+import { useShell } from '../../../shell/ShellContext';
 
 /** settings/accounts — connected accounts (docs/product/screens-and-routes.md, entities.md Object): their network, errors, settings. */
 export default function AccountsScreen() {

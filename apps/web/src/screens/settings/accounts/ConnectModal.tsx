@@ -20,12 +20,12 @@ import { useNavigate } from 'react-router';
 import { type ConnectableProvider, useConnectAccount } from '../../../api/accounts';
 import { ApiError, NetworkError } from '../../../api/client';
 import type { ConnectedAccount } from '../../../api/inboxTypes';
-import { useShell } from '../../../shell/ShellContext';
 import { showError } from '../../../components/notify';
 import { SpaceSelect } from '../../../components/SpaceSelect';
 import { ProviderIcon } from '../../../features/inbox/components/ProviderIcon';
 import { type InboxT, useInboxT } from '../../../features/inbox/i18n';
 import { useLocale, useMessage } from '../../../i18n/useLocale';
+import { useShell } from '../../../shell/ShellContext';
 import { CredentialsFields } from './CredentialsFields';
 import {
   credentialsFrom,

@@ -24,11 +24,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useAiAgents, useCreateAiAgent, useDeleteAiAgent, useUpdateAiAgent } from '../../../api/ai';
 import { ApiError } from '../../../api/errors';
-import { RecordNotFound } from '../../../shell/RecordNotFound';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { RecordNotFound } from '../../../shell/RecordNotFound';
 import { useManagedSpace } from '../tags/TagsScreens';
 
 // Settings → AI assistant (issue 21): the space's agents — an OpenAI-compatible endpoint, model, key

@@ -23,7 +23,6 @@ import { IconKey, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiTokens, useCreateApiToken, useRevokeApiToken } from '../../../api/apiAccess';
-import { useShell } from '../../../shell/ShellContext';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
@@ -31,6 +30,7 @@ import { QueryState } from '../../../components/QueryState';
 import { SettingsSection } from '../../../components/SettingsSection';
 import { useLocale } from '../../../i18n/useLocale';
 import { formatDateTime } from '../../../lib/format';
+import { useShell } from '../../../shell/ShellContext';
 
 // settings/api (issue 14 item 9): personal tokens for everyone, space tokens for the spaces one
 // administers. A new token's secret is shown once, in the dialog that created it.

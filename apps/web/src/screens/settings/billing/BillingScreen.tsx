@@ -6,7 +6,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { downloadExport, useBilling } from '../../../api/billing';
-import { useShell } from '../../../shell/ShellContext';
 import { BillingDot } from '../../../components/BillingDot';
 import { showError } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
@@ -16,6 +15,7 @@ import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useTariffName } from '../../../components/useTariffName';
 import { useLocale } from '../../../i18n/useLocale';
 import { formatDate } from '../../../lib/format';
+import { useShell } from '../../../shell/ShellContext';
 import { formatMoney, STATE_COLORS } from './format';
 import { PayCard } from './PayCard';
 

@@ -26,8 +26,8 @@ import { IconArrowDown, IconArrowUp, IconPlus, IconX } from '@tabler/icons-react
 import { useTranslation } from 'react-i18next';
 import { useWebhooks } from '../../../api/apiAccess';
 import { useTemplates } from '../../../api/templates';
-import { useShell } from '../../../shell/ShellContext';
 import { useInboxData } from '../../../features/inbox/hooks/useInboxData';
+import { useShell } from '../../../shell/ShellContext';
 
 // The step editor of a chat-bot's flow (issue 17): an ordered list of steps, each with its own fields.
 

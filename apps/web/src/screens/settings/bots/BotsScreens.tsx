@@ -19,10 +19,10 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useBots, useDeleteBot } from '../../../api/bots';
 import { useObjects } from '../../../api/config';
-import { RecordNotFound } from '../../../shell/RecordNotFound';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { RecordNotFound } from '../../../shell/RecordNotFound';
 import { useManagedSpace } from '../tags/TagsScreens';
 import { BotForm } from './BotForm';
 

@@ -3,9 +3,9 @@ import { can, type UserSettings, userSettingsSchema } from '@otklik/shared';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUpdateMySettings } from '../../../api/settings';
-import { useShell } from '../../../shell/ShellContext';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
+import { useShell } from '../../../shell/ShellContext';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (

@@ -35,18 +35,18 @@ import {
 } from '../../../api/failures';
 import { useRetryItem, useRetryMessage } from '../../../api/inbox';
 import type { AccountError } from '../../../api/types';
-import { NoAccess } from '../../../shell/NoAccess';
-import { useShell } from '../../../shell/ShellContext';
 import { showError } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
+import { failureTargetPath } from '../../../features/errors/failureModel';
 import { ProviderIcon, providerName } from '../../../features/inbox/components/ProviderIcon';
 import { useInboxT } from '../../../features/inbox/i18n';
 import { notifyDone } from '../../../features/inbox/notify';
 import { useFailureText, useLocale } from '../../../i18n/useLocale';
 import { formatDateTime } from '../../../lib/format';
+import { NoAccess } from '../../../shell/NoAccess';
+import { useShell } from '../../../shell/ShellContext';
 import { BotFailuresSection } from '../bots/BotFailuresSection';
 import { RuleFailuresSection } from '../rules/RuleFailuresSection';
-import { failureTargetPath } from '../../../features/errors/failureModel';
 
 /**
  * settings/errors (docs/product/screens-and-routes.md): the accounts with a connection error, and the replies, moderation and bans

@@ -11,11 +11,11 @@ import {
 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { accessPath } from '../../../shell/access';
-import { useShell } from '../../../shell/ShellContext';
-import { SETTINGS_ICONS, USER_MENU_ICONS } from '../../../shell/navItems';
 import { PageHeader } from '../../../components/PageHeader';
 import { useLocale } from '../../../i18n/useLocale';
+import { accessPath } from '../../../shell/access';
+import { SETTINGS_ICONS, USER_MENU_ICONS } from '../../../shell/navItems';
+import { useShell } from '../../../shell/ShellContext';
 
 interface CardEntry {
   key: string;

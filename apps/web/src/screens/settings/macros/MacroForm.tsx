@@ -33,11 +33,11 @@ import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../../api/errors';
 import { useCreateMacro, useUpdateMacro } from '../../../api/macros';
 import { useTemplates } from '../../../api/templates';
-import { useShell } from '../../../shell/ShellContext';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { useInboxData } from '../../../features/inbox/hooks/useInboxData';
 import { useMessage } from '../../../i18n/useLocale';
+import { useShell } from '../../../shell/ShellContext';
 
 // The create/edit form of a macro: name, key, order and the action list editor (add, remove, reorder,
 // each action with its own fields), checked by the shared zod schema the server uses too.

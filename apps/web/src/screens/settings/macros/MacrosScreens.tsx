@@ -20,10 +20,10 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useDeleteMacro, useMacros } from '../../../api/macros';
-import { RecordNotFound } from '../../../shell/RecordNotFound';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { RecordNotFound } from '../../../shell/RecordNotFound';
 import { useManagedSpace } from '../tags/TagsScreens';
 import { MacroForm } from './MacroForm';
 

@@ -10,10 +10,10 @@ import {
   useEmailPreview,
   useEmailSettings,
 } from '../../../api/notifications';
-import { useShell } from '../../../shell/ShellContext';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { useShell } from '../../../shell/ShellContext';
 
 /**
  * settings/email (issue 18): the sender name and address of the space's notification emails, a test

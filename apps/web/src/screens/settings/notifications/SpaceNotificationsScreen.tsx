@@ -12,10 +12,10 @@ import {
   useSpaceNotificationSettings,
   useTelegramLink,
 } from '../../../api/notifications';
-import { useShell } from '../../../shell/ShellContext';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { useShell } from '../../../shell/ShellContext';
 import type { SlackReturnState } from '../../callback/SlackCallback';
 import { SlackCard } from './SlackCard';
 import { fromMatrix, type Matrix, offeredChannels, SubscriptionMatrix, toMatrix } from './SubscriptionMatrix';

@@ -14,11 +14,11 @@ import {
   useTelegramLink,
   useWatches,
 } from '../../../api/notifications';
-import { useShell } from '../../../shell/ShellContext';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';
 import { askDesktopPermission, desktopPermission, setSound, soundOn } from '../../../realtime/desktop';
+import { useShell } from '../../../shell/ShellContext';
 import { ChannelHealthAlert } from './ChannelHealthAlert';
 import { fromMatrix, type Matrix, offeredChannels, SubscriptionMatrix, toMatrix } from './SubscriptionMatrix';
 

@@ -23,7 +23,6 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useCreateSpace, useSetSpaceFlags, useSpaceDetails, useUpdateSpace } from '../../../api/spaces';
-import { useShell } from '../../../shell/ShellContext';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryState } from '../../../components/QueryState';
@@ -32,6 +31,7 @@ import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useTariffName } from '../../../components/useTariffName';
 import { useZodForm } from '../../../forms/useZodForm';
 import { useLocale } from '../../../i18n/useLocale';
+import { useShell } from '../../../shell/ShellContext';
 
 const TIME_ZONES: string[] = (() => {
   try {

@@ -11,8 +11,8 @@ import { useTranslation } from 'react-i18next';
 import { useWebhooks } from '../../../api/apiAccess';
 import { useUserGroups } from '../../../api/settings';
 import { useTemplates } from '../../../api/templates';
-import { useShell } from '../../../shell/ShellContext';
 import { useInboxData } from '../../../features/inbox/hooks/useInboxData';
+import { useShell } from '../../../shell/ShellContext';
 
 // The fields of the actions only auto-rules have (issue 17): round-robin assignment, a private reply,
 // notifying users, calling a webhook and replying with an AI agent's answer (issue 21). The macro actions keep the macro form's editor (ActionFields).

@@ -25,11 +25,11 @@ import {
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useDeleteRule, useRules, useUpdateRule } from '../../../api/rules';
-import { RecordNotFound } from '../../../shell/RecordNotFound';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { RecordNotFound } from '../../../shell/RecordNotFound';
 import { useManagedSpace } from '../tags/TagsScreens';
 import { RuleForm } from './RuleForm';
 

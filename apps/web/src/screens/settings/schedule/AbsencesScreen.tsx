@@ -15,7 +15,6 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAbsenceCrud, useAbsences, useUsers } from '../../../api/settings';
-import { useShell } from '../../../shell/ShellContext';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
@@ -24,6 +23,7 @@ import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useLocale } from '../../../i18n/useLocale';
 import { formatDate } from '../../../lib/format';
 import { addDays, civilDateOf, zonedToUnix } from '../../../lib/zonedTime';
+import { useShell } from '../../../shell/ShellContext';
 import { ScheduleNav } from './ScheduleNav';
 import { useScheduleSpace } from './useScheduleSpace';
 

@@ -24,13 +24,13 @@ import {
   useTags,
   useUpdateTagGroup,
 } from '../../../api/tags';
-import { RecordNotFound } from '../../../shell/RecordNotFound';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useInboxT } from '../../../features/inbox/i18n';
 import { useMessage } from '../../../i18n/useLocale';
+import { RecordNotFound } from '../../../shell/RecordNotFound';
 import { useManagedSpace } from '../tags/TagsScreens';
 
 // Settings → tag groups (docs/product/screens-and-routes.md tag_groups, new, {id}): groups gather tags by meaning.

@@ -23,8 +23,6 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../../api/client';
 import type { TagGroupRecord, TagRecord } from '../../../api/inboxTypes';
 import { useCreateTag, useDeleteTag, useTags, useUpdateTag } from '../../../api/tags';
-import { RecordNotFound } from '../../../shell/RecordNotFound';
-import { useShell } from '../../../shell/ShellContext';
 import { ColorDot } from '../../../components/ColorDot';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';
@@ -32,6 +30,8 @@ import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useInboxT } from '../../../features/inbox/i18n';
 import { useMessage } from '../../../i18n/useLocale';
+import { RecordNotFound } from '../../../shell/RecordNotFound';
+import { useShell } from '../../../shell/ShellContext';
 
 // Settings → tags (docs/product/screens-and-routes.md tags, new, {id}, {id}/children): a tree of tags per space, with colours and
 // groups. Tag names are unique among siblings and a tag can't move under its own child (server checks).

@@ -21,12 +21,12 @@ import { IconDownload, IconPlus, IconSearch, IconTrash, IconUpload } from '@tabl
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { exportTemplates, useDeleteTemplate, useImportTemplates, useTemplates } from '../../../api/templates';
-import { RecordNotFound } from '../../../shell/RecordNotFound';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useInboxT } from '../../../features/inbox/i18n';
+import { RecordNotFound } from '../../../shell/RecordNotFound';
 import { useManagedSpace } from '../tags/TagsScreens';
 import { TemplateForm } from './TemplateForm';
 

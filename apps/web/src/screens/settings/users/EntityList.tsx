@@ -4,11 +4,11 @@ import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConfigSpace } from '../../../api/types';
-import { useShell } from '../../../shell/ShellContext';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError } from '../../../components/notify';
 import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useLastDefined } from '../../../lib/useLastDefined';
+import { useShell } from '../../../shell/ShellContext';
 
 // A list of small records of a space (statuses, groups, departments, companies) with a modal editor.
 

@@ -2,9 +2,9 @@ import { MultiSelect, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { type UserGroupBody, useCompanies, useUserGroupCrud, useUserGroups } from '../../../api/settings';
 import type { UserGroup } from '../../../api/types';
-import { useShell } from '../../../shell/ShellContext';
 import { QueryState } from '../../../components/QueryState';
 import { useMessage } from '../../../i18n/useLocale';
+import { useShell } from '../../../shell/ShellContext';
 import { type EditorProps, EntityList } from './EntityList';
 
 function GroupEditor({ values, onChange, errors, spaceId }: EditorProps<UserGroupBody>) {

@@ -6,11 +6,11 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ApiError } from '../../../api/client';
 import { useInviteUser } from '../../../api/settings';
-import { useShell } from '../../../shell/ShellContext';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useMessage } from '../../../i18n/useLocale';
+import { useShell } from '../../../shell/ShellContext';
 import { MemberFields, type MemberFieldValues } from './MemberFields';
 
 /** /settings/users/new: invite by email into a space with a role, a group and departments. */

@@ -19,7 +19,6 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useResendInvitation, useRevokeInvitation, useUserGroups, useUsers } from '../../../api/settings';
 import type { Invitation, Member } from '../../../api/types';
-import { useShell } from '../../../shell/ShellContext';
 import { ColorDot } from '../../../components/ColorDot';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';
@@ -27,6 +26,7 @@ import { QueryState } from '../../../components/QueryState';
 import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useLocale } from '../../../i18n/useLocale';
 import { formatDate } from '../../../lib/format';
+import { useShell } from '../../../shell/ShellContext';
 import { ROLE_COLORS, roleLabel } from './roles';
 
 export function memberPath(member: Pick<Member, 'id' | 'space_id'>) {

@@ -6,8 +6,6 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { useMember, useRemoveMember, useUpdateMember } from '../../../api/settings';
 import type { Member } from '../../../api/types';
-import { isNotFoundError, RecordNotFound } from '../../../shell/RecordNotFound';
-import { useShell } from '../../../shell/ShellContext';
 import { ColorDot } from '../../../components/ColorDot';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';
@@ -15,6 +13,8 @@ import { PageHeader } from '../../../components/PageHeader';
 import { QueryState } from '../../../components/QueryState';
 import { useLocale } from '../../../i18n/useLocale';
 import { formatDate, formatDateTime } from '../../../lib/format';
+import { isNotFoundError, RecordNotFound } from '../../../shell/RecordNotFound';
+import { useShell } from '../../../shell/ShellContext';
 import { MemberFields, type MemberFieldValues } from './MemberFields';
 import { ROLE_COLORS, roleLabel } from './roles';
 

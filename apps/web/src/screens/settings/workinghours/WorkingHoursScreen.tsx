@@ -4,7 +4,6 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHolidayCrud, useHolidays } from '../../../api/settings';
-import { useShell } from '../../../shell/ShellContext';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
@@ -12,6 +11,7 @@ import { QueryState } from '../../../components/QueryState';
 import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useLocale, useMessage } from '../../../i18n/useLocale';
 import { civilDateOf } from '../../../lib/zonedTime';
+import { useShell } from '../../../shell/ShellContext';
 import { BusinessHoursPanel } from './BusinessHoursPanel';
 
 function formatDay(day: string, locale: string) {
