@@ -19,7 +19,8 @@ export function publishPush(message: PushMessage) {
   for (const handler of handlers.get(message.type) ?? []) handler(message);
 }
 
-function subscribe(type: string, handler: Handler): () => void {
+/** Hear pushed messages of `type` until the returned function is called. */
+export function onPush(type: string, handler: Handler): () => void {
   let set = handlers.get(type);
   if (!set) {
     set = new Set();
@@ -35,5 +36,5 @@ function subscribe(type: string, handler: Handler): () => void {
 export function usePush(type: string, handler: Handler) {
   const ref = useRef(handler);
   ref.current = handler;
-  useEffect(() => subscribe(type, (message) => ref.current(message)), [type]);
+  useEffect(() => onPush(type, (message) => ref.current(message)), [type]);
 }
