@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { objects } from '../db/schema';
 import type { AppDeps } from '../http/app';
 import { type AuthContext, requireAuth } from '../http/auth';
-import { AppError } from '../http/errors';
+import { AppError } from '../lib/errors';
 import { asConnectFailure, connectAccount } from '../modules/objects/connect';
 import { spaceForNewAccount } from '../modules/objects/policy';
 import { presentAccount } from '../modules/objects/presenter';

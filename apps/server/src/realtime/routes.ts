@@ -1,8 +1,8 @@
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type AuthContext, requireAuth } from '../http/auth';
-import { forbidden } from '../http/errors';
 import { requestLocale } from '../http/locale';
+import { forbidden } from '../lib/errors';
 import type { RealtimeHub } from './hub';
 
 export { loadConnectionAccess } from './access';

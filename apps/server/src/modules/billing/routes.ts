@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { authorize, loadActor } from '../spaces/actor';
 import { exportSpace } from './export';
 import { gatewaysFromConfig } from './gateways';

@@ -7,7 +7,7 @@ import type { Db } from '../../db/client';
 import { objects } from '../../db/schema';
 import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
-import { AppError, notFound } from '../../http/errors';
+import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../audit/record';
 import { inScope, scopeFor } from '../inbox/scope';
 import { authorize, isMember, loadActor, type ServerActor } from '../spaces/actor';

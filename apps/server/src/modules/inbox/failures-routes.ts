@@ -3,8 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
-import { forbidden, notFound } from '../../http/errors';
 import { OUTBOX_DISMISSED } from '../../jobs/outbox-effects';
+import { forbidden, notFound } from '../../lib/errors';
 import { getVisibleAuthor } from '../authors/policy';
 import { loadActor } from '../spaces/actor';
 import {

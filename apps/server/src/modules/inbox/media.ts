@@ -10,7 +10,7 @@ import type { Attachment } from '../../db/schema';
 import { messages, objects, posts } from '../../db/schema';
 import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { connectorContext } from '../../providers/context';
 import { downloadPublicMedia, MediaTooLarge } from '../../providers/media';
 import { getConnector } from '../../providers/registry';

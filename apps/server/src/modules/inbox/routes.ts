@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/client';
 import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { markMentionsSeen } from '../notes/service';
 import { loadActor, type ServerActor } from '../spaces/actor';
 import { registerInboxCounters } from './counters';

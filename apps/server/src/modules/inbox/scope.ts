@@ -3,7 +3,7 @@ import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { chats, items, objects, userGroups } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { type ServerActor, spaceIdsWhere } from '../spaces/actor';
 
 /**

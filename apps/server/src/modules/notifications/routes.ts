@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { spaces } from '../../db/schema';
 import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { telegramApi } from '../../providers/telegram/client';
 import { authorize, isMember, loadActor } from '../spaces/actor';
 import { emailSettingsOf, previewEmail, saveEmailSettings, spaceSender } from './email';

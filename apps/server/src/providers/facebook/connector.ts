@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import type { InboundEvent } from '../../modules/inbox/inbound';
 import {
   type Connector,

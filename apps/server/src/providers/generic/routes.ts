@@ -4,8 +4,8 @@ import { z } from 'zod';
 import type { AppDeps } from '../../http/app';
 import '../../http/route-config';
 import { bearerToken } from '../../http/auth';
-import { AppError } from '../../http/errors';
 import { sha256 } from '../../lib/crypto';
+import { AppError } from '../../lib/errors';
 import { ingestBatchSchema, ingestResultSchema, pendingRepliesSchema, replyAckSchema } from './schemas';
 import { acknowledgeReply, findPendingReplies, getIngestObject, ingestItems } from './service';
 

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../http/app';
-import { AppError } from '../../http/errors';
 import { sha256 } from '../../lib/crypto';
+import { AppError } from '../../lib/errors';
 import { buildSandboxPage, presentSandboxEntry } from './page';
 import * as sandbox from './service';
 

@@ -1,8 +1,8 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { objects, sandboxEntries } from '../../db/schema';
-import { AppError } from '../../http/errors';
 import { sha256 } from '../../lib/crypto';
+import { AppError } from '../../lib/errors';
 import { ingest } from '../../modules/inbox/ingest';
 import type { EventBus } from '../../realtime/bus';
 import type { ObjectRow } from '../types';

@@ -1,8 +1,8 @@
 import { isWithinEditWindow } from '@otklik/shared';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { activity, items, messages, type Reaction } from '../../../db/schema';
-import { AppError } from '../../../http/errors';
 import { enqueueOutbox, kickOutbox, type OutboxAction } from '../../../jobs/outbox';
+import { AppError } from '../../../lib/errors';
 import { isIngestProvider } from '../../../providers/generic/connector';
 import { editCollectorReply } from '../../../providers/generic/service';
 import type { Connector } from '../../../providers/types';

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { items, messages, outbox } from '../../../db/schema';
-import { AppError } from '../../../http/errors';
 import { kickOutbox } from '../../../jobs/outbox';
+import { AppError } from '../../../lib/errors';
 import { returnRefusedReply } from '../../../providers/generic/service';
 import { presentMessage } from '../presenter';
 import { causeOf, loadItemFor, loadMessageFor, type Performer } from './policy';
