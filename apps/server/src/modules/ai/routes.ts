@@ -11,7 +11,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../http/app';
+import type { AppDeps } from '../../app';
 import { type AuthContext, requireAuth } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
 import { notFound } from '../../lib/errors';

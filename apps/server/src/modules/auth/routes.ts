@@ -2,7 +2,7 @@ import { isLocale, translate, WEB_CLIENT_ID } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../http/app';
+import type { AppDeps } from '../../app';
 import { requireAuth } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
 import { safeEqual } from '../../lib/crypto';

@@ -1,15 +1,15 @@
 import { getProvider, type ProviderId } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../http/app';
+import type { AppDeps } from '../../app';
 import { type AuthContext, requireAuth } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
 import { AppError } from '../../lib/errors';
 import { connectorContext } from '../../providers/context';
-import { registerIngestRoutes } from '../../providers/generic/routes';
 import { connectedProviders, getConnector, isConnectable } from '../../providers/registry';
-import { registerSandboxRoutes } from '../../providers/sandbox/routes';
 import type { ObjectRow } from '../../providers/types';
+import { registerIngestRoutes } from '../channels/generic-routes';
+import { registerSandboxRoutes } from '../channels/sandbox-routes';
 import { loadActor } from '../spaces/actor';
 import { assertConnectable, connectAccount, reconnectAccount, verifyTypedCredentials } from './connect';
 import { assertAccountManageable, assertAccountVisible, spaceForNewAccount } from './policy';

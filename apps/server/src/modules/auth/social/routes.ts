@@ -1,7 +1,7 @@
 import { isLocale, WEB_CLIENT_ID } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../../http/app';
+import type { AppDeps } from '../../../app';
 import type { requireAuth } from '../../../http/auth';
 import { requestLocale } from '../../../http/locale';
 import { safeEqual } from '../../../lib/crypto';

@@ -1,12 +1,12 @@
 import { isWithinEditWindow } from '@otklik/shared';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { activity, items, messages, type Reaction } from '../../../db/schema';
-import { enqueueOutbox, kickOutbox, type OutboxAction } from '../../../jobs/outbox';
 import { AppError } from '../../../lib/errors';
 import { isIngestProvider } from '../../../providers/generic/connector';
-import { editCollectorReply } from '../../../providers/generic/service';
 import type { Connector } from '../../../providers/types';
 import { type AuditKind, audit } from '../../audit/record';
+import { editCollectorReply } from '../../channels/generic-service';
+import { enqueueOutbox, kickOutbox, type OutboxAction } from '../../outbox/queue';
 import { presentMessage } from '../presenter';
 import {
   activityCause,
