@@ -34,7 +34,7 @@ export interface OutboxWorkerDeps {
 }
 
 /**
- * Makes the network calls the send path queued (jobs/outbox.ts). Rows are claimed with one UPDATE over
+ * Makes the network calls the send path queued (modules/outbox/queue.ts). Rows are claimed with one UPDATE over
  * a `FOR UPDATE SKIP LOCKED` sub-select, so several nodes (and PGlite's single connection) never take
  * the same row; a chat's messages go out in order. Woken by `outbox.queued` events from any node, and
  * polls as a fallback.

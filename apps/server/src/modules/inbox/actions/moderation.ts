@@ -275,7 +275,7 @@ export async function reactToMessage(
  * network has not accepted yet is simply changed before it goes out (the worker sends the current text).
  * On networks reached through a customer's collector (vc and other `ingest_token` sites) the reply is
  * out once it is in the collector's feed, posted or not: from then on the window applies, and the edit
- * goes back to that feed (providers/generic/service.ts).
+ * goes back to that feed (modules/channels/generic-service.ts).
  */
 export async function editReply(
   deps: ActionDeps,
