@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
+import { type App, type AppDeps, buildApp } from './app';
 import type { Config } from './config';
 import { type Database, openDatabase } from './db/client';
-import { type App, type AppDeps, buildApp } from './http/app';
 import { DelayedReturns } from './jobs/delayed';
 import { HdeSyncJob } from './jobs/hde-sync';
 import { IssuesDueJob } from './jobs/issues-due';

@@ -3,8 +3,8 @@ import { and, asc, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { items, objects } from '../src/db/schema';
 import { PollingManager } from '../src/jobs/pollers';
-import { buildWorker, buildWorkspace } from '../src/modules/inbox/actions/test-helpers';
 import { createTestApp, type TestApp } from './harness';
+import { buildWorker, buildWorkspace } from './inbox-actions';
 
 // TEST-ONLY: an app wired to an app store's emulator (Google Play, RuStore), the polling manager with a
 // wait the test releases by hand (so interval polling and Retry-After waits take no real time), and the

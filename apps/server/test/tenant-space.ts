@@ -2,9 +2,9 @@ import { SPACE_FLAGS } from '@otklik/shared';
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { objects, spaces, webhookEndpoints } from '../src/db/schema';
-import { buildChat, buildComment, buildWorkspace } from '../src/modules/inbox/actions/test-helpers';
 import { buildMember } from '../src/modules/users/testing';
 import type { TestApp } from './harness';
+import { buildChat, buildComment, buildWorkspace } from './inbox-actions';
 import { callApi } from './openapi-app';
 import { type FuzzPool, fromSchema, type JsonSchema, type Operation } from './openapi-fuzz';
 

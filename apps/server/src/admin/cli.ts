@@ -13,7 +13,7 @@ import {
   tariffs,
   users,
 } from '../db/schema';
-import { AppError } from '../http/errors';
+import { AppError } from '../lib/errors';
 import { listAllRequests, processDeletion } from '../modules/auth/deletion';
 import { hashPassword } from '../modules/auth/passwords';
 import { revokeAllSessions } from '../modules/auth/tokens';

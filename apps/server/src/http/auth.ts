@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { users } from '../db/schema';
+import { AppError } from '../lib/errors';
 import type { MembershipRow } from '../modules/spaces/actor';
-import { AppError } from './errors';
 import { gateError, gateFor, gateState } from './gate';
 
 export type UserRow = typeof users.$inferSelect;

@@ -1,6 +1,6 @@
 import { type MessageKey, translate } from '@otklik/shared';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from './errors';
+import { AppError } from '../lib/errors';
 import { requestLocale } from './locale';
 import { InputInvalid } from './validation';
 

@@ -1,8 +1,8 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { buildWorkspace } from '../../test/inbox-actions';
 import { buildObject } from '../../test/inbox-helpers';
-import { buildWorkspace } from '../modules/inbox/actions/test-helpers';
 import { handleError } from './error-handler';
 import { findBadText, jsonDeeperThan, registerInputGuard } from './input';
 import { validatorCompiler } from './validation';

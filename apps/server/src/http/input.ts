@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from './errors';
+import { AppError } from '../lib/errors';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

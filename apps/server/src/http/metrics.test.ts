@@ -4,7 +4,7 @@ import { buildUser, loginTokens } from '../../test/auth-helpers';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { buildObject } from '../../test/inbox-helpers';
 import { outbox } from '../db/schema';
-import { enqueueOutbox } from '../jobs/outbox';
+import { enqueueOutbox } from '../modules/outbox/queue';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 

@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
+import { AppError } from '../lib/errors';
 import type { RealtimeHub } from '../realtime/hub';
-import { AppError } from './errors';
 
 /**
  * `GET /metrics` in the Prometheus text format (README "Metrics"), on only when METRICS_TOKEN is set and

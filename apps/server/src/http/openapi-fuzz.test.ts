@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/harness';
+import { buildWorkspace } from '../../test/inbox-actions';
 import { callApi, createOfflineApp, loadOperations } from '../../test/openapi-app';
 import {
   bodyOf,
@@ -11,7 +12,6 @@ import {
   RAW_LIBRARY_TEXT,
   urlOf,
 } from '../../test/openapi-fuzz';
-import { buildWorkspace } from '../modules/inbox/actions/test-helpers';
 
 // Issue 11 items 13-15 and issue 13 item 3: every operation of the OpenAPI document, called by a signed-in
 // administrator of a fresh space with generated hostile input, answers below 500, and every 4xx carries

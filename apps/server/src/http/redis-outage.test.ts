@@ -3,7 +3,7 @@ import { createConnection, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { passwordLogin } from '../../test/auth-helpers';
 import { createTestApp, STRONG_PASSWORD, type TestApp } from '../../test/harness';
-import { buildWorkspace } from '../modules/inbox/actions/test-helpers';
+import { buildWorkspace } from '../../test/inbox-actions';
 
 // Redis going away while the app runs (issue 11 #16): what needs Redis answers 503 + Retry-After, the
 // rest keeps working, /readyz says what is down, and everything recovers by itself when Redis is back.

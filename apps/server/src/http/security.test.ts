@@ -7,7 +7,7 @@ import { WebSocket } from 'ws';
 import { buildUser, loginTokens } from '../../test/auth-helpers';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { openSocket, refusedUpgrade } from '../../test/socket';
-import { isWebRoute } from './app';
+import { isWebRoute } from '../app';
 import { CONTENT_SECURITY_POLICY } from './security';
 
 let t: TestApp;

@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { buildChat, buildComment, buildObject, buildWorkspace } from '../../test/inbox-actions';
 import { activity, chats, items, type objects } from '../db/schema';
-import { buildChat, buildComment, buildObject, buildWorkspace } from '../modules/inbox/actions/test-helpers';
 import { captureEvents } from '../modules/users/testing';
 import { DelayedReturns } from './delayed';
 

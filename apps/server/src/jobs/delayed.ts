@@ -2,9 +2,9 @@ import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { activity, chats, items } from '../db/schema';
 import type { Logger } from '../lib/logger';
+import { PeriodicTask } from '../lib/periodic';
 import { presentChats, presentItems, publishBySpace } from '../modules/inbox/actions/present';
 import type { EventBus } from '../realtime/bus';
-import { PeriodicTask } from './periodic';
 
 export const DELAY_TICK_MS = 30_000;
 /** Rows returned per statement; a tick takes further batches while they come back full. */

@@ -1,9 +1,9 @@
 import type { Db } from '../db/client';
 import type { Sealer } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
+import { PeriodicTask } from '../lib/periodic';
 import { syncStatuses } from '../modules/hde/service';
 import type { EventBus } from '../realtime/bus';
-import { PeriodicTask } from './periodic';
 
 /** Every 5 minutes, tickets whose status is older than that are read back from HelpDeskEddy. */
 export const HDE_SYNC_TICK_MS = 300_000;

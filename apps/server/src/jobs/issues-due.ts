@@ -3,9 +3,9 @@ import type { Db } from '../db/client';
 import { issueHistory, issues } from '../db/schema';
 import { taskClock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
+import { PeriodicTask } from '../lib/periodic';
 import { notify, publishChanged } from '../modules/issues/service';
 import type { EventBus } from '../realtime/bus';
-import { PeriodicTask } from './periodic';
 
 export const ISSUES_DUE_TICK_MS = 15_000;
 const BATCH = 200;

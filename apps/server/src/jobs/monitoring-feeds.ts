@@ -1,8 +1,8 @@
 import type { Db } from '../db/client';
 import type { Logger } from '../lib/logger';
+import { PeriodicTask } from '../lib/periodic';
 import { type FeedNetwork, refreshAllFeeds } from '../modules/monitoring/feeds/service';
 import type { EventBus } from '../realtime/bus';
-import { PeriodicTask } from './periodic';
 
 /** Every 15 minutes each RSS/Atom source of monitoring is fetched (conditionally) for new entries. */
 export const MONITORING_FEEDS_TICK_MS = 900_000;

@@ -16,6 +16,7 @@ import {
 import { taskClock } from '../lib/clock';
 import type { Sealer } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
+import { PeriodicTask } from '../lib/periodic';
 import { WriteBatcher } from '../lib/write-batcher';
 import { type Mailer, type OutgoingMail, SMTP_POOL_CONNECTIONS } from '../mail/mailer';
 import { renderNotificationEmail, senderOf } from '../modules/notifications/email';
@@ -38,7 +39,6 @@ import {
   sendTelegram,
   visibleOnly,
 } from './notification-chat';
-import { PeriodicTask } from './periodic';
 
 export const TELEGRAM_TICK_MS = 5_000;
 /** Notifications (and their deliveries) older than this are deleted: the centre is recent history. */

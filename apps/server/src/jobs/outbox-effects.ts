@@ -6,9 +6,15 @@ import { presentItems } from '../modules/inbox/actions/present';
 import { presentMessage } from '../modules/inbox/presenter';
 import { notifyReplyFailed } from '../modules/notifications/events';
 import { recordAccountError } from '../modules/objects/account-error';
+import {
+  backoffSeconds,
+  MAX_ATTEMPTS,
+  OUTBOX_DISMISSED,
+  OUTBOX_FAILED,
+  outboxPayloadSchemas,
+} from '../modules/outbox/queue';
 import { ConnectorError, type SentRef } from '../providers/types';
 import type { EventBus } from '../realtime/bus';
-import { backoffSeconds, MAX_ATTEMPTS, outboxPayloadSchemas } from './outbox';
 import type { OutboxRow } from './outbox-targets';
 
 // What the outcome of a network call changes: delivery states on our replies, the undo of a refused
@@ -23,10 +29,6 @@ const SYSTEM = { kind: 'system' as const };
 /** Outbox actions that are a reply someone wrote (their failure notifies the writer). */
 const REPLY_ACTIONS = new Set<string>(['reply', 'direct', 'message']);
 
-/** An outgoing action failed for good: `{ object_id, action, item_id, chat_id, author_id }`. */
-export const OUTBOX_FAILED = 'objects.failed';
-/** Someone acknowledged a failed action (settings/errors): `{ object_id, id }`. */
-export const OUTBOX_DISMISSED = 'objects.failure_dismissed';
 /** Still ours: nobody re-claimed the row after our lease ran out (a claim counts an attempt). */
 const isRunning = (row: OutboxRow) =>
   and(eq(outbox.id, row.id), eq(outbox.state, 'pending'), eq(outbox.attempts, row.attempts));

@@ -1,9 +1,9 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { buildObject, buildWorkspace } from '../../test/inbox-actions';
 import { outbox, webhookDeliveries, webhookEndpoints } from '../db/schema';
-import { buildObject, buildWorkspace } from '../modules/inbox/actions/test-helpers';
-import { enqueueOutbox } from './outbox';
+import { enqueueOutbox } from '../modules/outbox/queue';
 import { OUTBOX_DONE_KEEP_DAYS, OutboxPruner, WEBHOOK_DELIVERY_KEEP_DAYS } from './outbox-prune';
 
 // The outbox keeps pending and failed rows (work, and what settings/errors shows) and lets carried-out

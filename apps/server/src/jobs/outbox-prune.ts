@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { Logger } from '../lib/logger';
-import { PeriodicTask } from './periodic';
+import { PeriodicTask } from '../lib/periodic';
 
 /** Carried-out network calls are kept this long (a reply a collector refused can be sent again meanwhile). */
 export const OUTBOX_DONE_KEEP_DAYS = 30;

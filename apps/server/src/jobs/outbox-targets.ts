@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
 import { authors, chats, items, messages, type outbox, posts } from '../db/schema';
+import { outboxPayloadSchemas } from '../modules/outbox/queue';
 import {
   type ChatRef,
   type Connector,
@@ -10,7 +11,6 @@ import {
   type ItemRef,
   type SentRef,
 } from '../providers/types';
-import { outboxPayloadSchemas } from './outbox';
 
 // What an outbox row points at, as the connector sees it (the network's ids), and the call it makes.
 

@@ -1,8 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { commentEvent, messageEvent } from '../../test/inbox-helpers';
-import { items, messages, type objects, outbox } from '../db/schema';
 import {
   buildChat,
   buildComment,
@@ -10,12 +8,14 @@ import {
   buildWorker,
   buildWorkspace,
   fakeConnector,
-} from '../modules/inbox/actions/test-helpers';
+} from '../../test/inbox-actions';
+import { commentEvent, messageEvent } from '../../test/inbox-helpers';
+import { items, messages, type objects, outbox } from '../db/schema';
 import { ingest } from '../modules/inbox/ingest';
+import { BACKOFF_SECONDS, MAX_ATTEMPTS } from '../modules/outbox/queue';
 import { captureEvents } from '../modules/users/testing';
 import { registerConnector } from '../providers/registry';
 import { ConnectorError } from '../providers/types';
-import { BACKOFF_SECONDS, MAX_ATTEMPTS } from './outbox';
 
 // What happens when a network says no, or not now: failures stay visible (delivery 'failed' with the
 // network's text, account errors), waits follow the network (rate limits) or back off, and a failed send

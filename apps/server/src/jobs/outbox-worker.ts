@@ -4,11 +4,11 @@ import type { Db } from '../db/client';
 import { objects, outbox } from '../db/schema';
 import type { Sealer } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
+import { OUTBOX_QUEUED } from '../modules/outbox/queue';
 import { connectorContext } from '../providers/context';
 import { type ConnectorLookup, connectedProviders, getConnector } from '../providers/registry';
 import { ConnectorError } from '../providers/types';
 import type { EventBus } from '../realtime/bus';
-import { OUTBOX_QUEUED } from './outbox';
 import { recordFailure, recordSuccess } from './outbox-effects';
 import { type OutboxRow, performOutboxCall } from './outbox-targets';
 import { chargeOutboxCall } from './poll-quota';
@@ -34,7 +34,7 @@ export interface OutboxWorkerDeps {
 }
 
 /**
- * Makes the network calls the send path queued (jobs/outbox.ts). Rows are claimed with one UPDATE over
+ * Makes the network calls the send path queued (modules/outbox/queue.ts). Rows are claimed with one UPDATE over
  * a `FOR UPDATE SKIP LOCKED` sub-select, so several nodes (and PGlite's single connection) never take
  * the same row; a chat's messages go out in order. Woken by `outbox.queued` events from any node, and
  * polls as a fallback.

@@ -1,8 +1,8 @@
 import type { Db } from '../db/client';
 import { taskClock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
+import { PeriodicTask } from '../lib/periodic';
 import { type SamplingResult, sampleSpace, spacesWithScorecards } from '../modules/qa/sampling';
-import { PeriodicTask } from './periodic';
 
 export const QA_SAMPLING_TICK_MS = 3_600_000;
 

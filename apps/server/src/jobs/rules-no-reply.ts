@@ -3,9 +3,9 @@ import { and, asc, eq, gte, inArray, isNull, lte, ne, notExists, sql } from 'dri
 import { issueLinks, issues, items, ruleMatches, rules } from '../db/schema';
 import { taskClock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
+import { PeriodicTask } from '../lib/periodic';
 import { type EngineDeps, runRules } from '../modules/rules/engine';
 import type { RuleRow } from '../modules/rules/service';
-import { PeriodicTask } from './periodic';
 
 export const RULES_NO_REPLY_TICK_MS = 30_000;
 const BATCH = 200;

@@ -1,6 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { buildChat, buildComment, buildObject, buildWorkspace } from '../../test/inbox-actions';
 import {
   authors,
   billingNotices,
@@ -13,7 +14,6 @@ import {
   spaces,
 } from '../db/schema';
 import { tenantTables } from '../modules/billing/space-data';
-import { buildChat, buildComment, buildObject, buildWorkspace } from '../modules/inbox/actions/test-helpers';
 import { SpaceExpiryJob } from './space-expiry';
 
 // Issue 14 item 5: warnings 7, 3 and 1 days before expiry and before deletion, each sent once (across

@@ -9,12 +9,12 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { billingNotices, memberships, spaces, users } from '../db/schema';
 import type { Logger } from '../lib/logger';
+import { PeriodicTask } from '../lib/periodic';
 import type { Mailer } from '../mail/mailer';
 import { renderBillingWarning } from '../mail/templates';
 import { ident, tenantTables } from '../modules/billing/space-data';
 import { notifySpaceExpiry } from '../modules/notifications/events';
 import type { EventBus } from '../realtime/bus';
-import { PeriodicTask } from './periodic';
 
 // Issue 14 item 5: warnings before a space expires and before its data is deleted, and the deletion
 // itself at expiry + 3 days (trial) / + 7 days (paid), docs/product/states.md/limits.md.

@@ -1,7 +1,7 @@
 import { EXPORT_EVENT } from '@otklik/shared';
 import { taskClock } from '../lib/clock';
+import { PeriodicTask } from '../lib/periodic';
 import { type ExportDeps, processExports } from '../modules/stats/exports';
-import { PeriodicTask } from './periodic';
 
 export const STATS_EXPORTS_TICK_MS = 5_000;
 

@@ -1,7 +1,7 @@
 import { taskClock } from '../lib/clock';
 import type { Logger } from '../lib/logger';
+import { PeriodicTask } from '../lib/periodic';
 import { type ReportDeps, sendDueReports } from '../modules/stats/reports';
-import { PeriodicTask } from './periodic';
 
 export const STATS_REPORTS_TICK_MS = 60_000;
 

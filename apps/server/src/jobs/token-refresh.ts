@@ -4,12 +4,12 @@ import type { Db } from '../db/client';
 import { objects } from '../db/schema';
 import type { Sealer } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
+import { PeriodicTask } from '../lib/periodic';
 import { recordAccountError } from '../modules/objects/account-error';
 import { connectorContext } from '../providers/context';
 import { connectedProviders, getConnector } from '../providers/registry';
 import { ConnectorError } from '../providers/types';
 import type { EventBus } from '../realtime/bus';
-import { PeriodicTask } from './periodic';
 
 // Tokens that expire unless renewed (Instagram Login: 60 days), for accounts that may go quiet for
 // longer than that (a webhook-only account makes no calls of its own): every few hours each active,

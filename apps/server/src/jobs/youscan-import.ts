@@ -1,9 +1,9 @@
 import type { Db } from '../db/client';
 import type { Sealer } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
+import { PeriodicTask } from '../lib/periodic';
 import { importAll } from '../modules/youscan/service';
 import type { EventBus } from '../realtime/bus';
-import { PeriodicTask } from './periodic';
 
 /** Every 10 minutes each connected YouScan topic imports what was published since its cursor. */
 export const YOUSCAN_IMPORT_TICK_MS = 600_000;

@@ -1,5 +1,5 @@
 import { type Redis, ReplyError } from 'ioredis';
-import { AppError } from '../http/errors';
+import { AppError } from './errors';
 
 /** Seconds a client is told to wait while Redis is away; ioredis reconnects within about 2 s. */
 export const REDIS_RETRY_AFTER_S = 5;

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
+import { buildObject, buildWorkspace } from '../../test/inbox-actions';
 import { objects } from '../db/schema';
 import { Sealer } from '../lib/crypto';
-import { buildObject, buildWorkspace } from '../modules/inbox/actions/test-helpers';
 import { markUnreadableCredentials, sealCredentials, UNREADABLE_CREDENTIALS_ERROR } from './context';
 
 // A server started with another SECRET_KEY than the one accounts were connected under cannot open their

@@ -1,4 +1,4 @@
-import type { InboundEvent } from '../modules/inbox/inbound';
+import type { InboundEvent } from './inbound';
 import { ConnectorError, type PollResult } from './types';
 
 // What the feedback-forum connectors (UserEcho, UseResponse) share: a JSON call to the customer's own

@@ -2,9 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failInsertsContaining, marker, refuseRowsContaining } from '../../test/db-faults';
-import { chats, items, messages, objects, posts } from '../db/schema';
-import { PollingManager } from '../jobs/pollers';
-import { INTAKE_ERROR_PREFIX } from '../modules/inbox/intake-errors';
 import {
   connectBot,
   customer,
@@ -13,8 +10,11 @@ import {
   startTelegramWorld,
   type TelegramWorld,
   until,
-} from './telegram/test-kit';
-import { ViberTestbed } from './viber/testing';
+} from '../../test/providers/telegram';
+import { ViberTestbed } from '../../test/providers/viber';
+import { chats, items, messages, objects, posts } from '../db/schema';
+import { PollingManager } from '../jobs/pollers';
+import { INTAKE_ERROR_PREFIX } from '../modules/inbox/intake-errors';
 
 // Issue #11 item 3: one U+0000 (or lone surrogate) in a customer's text, or any event the database
 // refuses, must not stop intake beyond it. Text is cleaned at ingest()'s door; an event still refused is

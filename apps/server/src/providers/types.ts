@@ -2,7 +2,7 @@ import { encodeFailure, type FailureKey, type MessageKey, type ProviderId } from
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Attachment, ItemKind, objects } from '../db/schema';
-import type { InboundEvent } from '../modules/inbox/inbound';
+import type { InboundEvent } from './inbound';
 
 // The one interface every network implements (ARCHITECTURE "Providers", CONVENTIONS §7). A connector
 // only talks to its network: the send path (modules/inbox/actions/send.ts) decides whether an action

@@ -1,10 +1,5 @@
 import type { ApiGateResult } from '@otklik/shared';
-import { eq } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { users } from '../db/schema';
-import { gateFor, gateState } from '../http/gate';
-import { type InboxScope, inScope, scopeFor } from '../modules/inbox/scope';
-import { loadActor, spaceIdsWhere } from '../modules/spaces/actor';
+import { type InboxScope, inScope } from '../lib/account-scope';
 import type { BusEvent } from './bus';
 
 /**
@@ -35,23 +30,6 @@ export const NO_ACCESS: ConnectionAccess = {
 
 /** The socket's route, as the access gate knows it. */
 export const SOCKET_PATH = '/v1/ws';
-
-export async function loadConnectionAccess(db: Db, userId: number): Promise<ConnectionAccess> {
-  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
-  if (!user) return NO_ACCESS;
-  const actor = await loadActor(db, user);
-  const [items, messages] = await Promise.all([
-    scopeFor(db, actor, 'items.view'),
-    scopeFor(db, actor, 'messages.view'),
-  ]);
-  return {
-    spaceIds: new Set(actor.rows.map((r) => r.space.id)),
-    items,
-    messages,
-    managedAccounts: new Set(spaceIdsWhere(actor, 'accounts.manage')),
-    gate: gateFor(gateState(user, actor.rows), 'GET', SOCKET_PATH).kind,
-  };
-}
 
 /**
  * Which account content an event carries, by its type: comments (`items.*`), personal messages

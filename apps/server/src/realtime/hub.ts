@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DEFAULT_LOCALE, LOCK_IDLE_MS, type Locale, type MessageKey, translate } from '@otklik/shared';
 import type { WebSocket } from 'ws';
 import { ZodError } from 'zod';
-import { AppError } from '../http/errors';
+import { AppError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
 import { type ConnectionAccess, isGroupLimited, mayReceive, NO_ACCESS } from './access';
 import type { BusEvent, EventBus } from './bus';

@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildChat, buildComment, buildObject } from '../../../test/inbox-actions';
 import { type OpenAiStub, startOpenAiStub } from '../../../test/openai-stub';
 import { aiAgents, auditLog } from '../../db/schema';
 import { buildAdmin, buildMember, buildUserGroup } from '../authors/test-helpers';
-import { buildChat, buildComment, buildObject } from '../inbox/actions/test-helpers';
 
 // AI assistant (issue 21) on the real database against a local OpenAI-compatible stub: the key sealed
 // at rest and never returned nor prompted, the prompt built from that one conversation, other spaces

@@ -1,12 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildObject } from '../../../test/inbox-actions';
 import { commentEvent } from '../../../test/inbox-helpers';
 import { type OpenAiStub, startOpenAiStub } from '../../../test/openai-stub';
 import { items, notes, ruleMatches } from '../../db/schema';
 import { RulesWorker } from '../../jobs/rules-worker';
 import { buildAdmin } from '../authors/test-helpers';
-import { buildObject } from '../inbox/actions/test-helpers';
 import { ingest } from '../inbox/ingest';
 
 // The auto-rule action "reply with AI suggestion" (issue 21) on the real database against the local

@@ -1,5 +1,5 @@
 import type { Ability } from '@otklik/shared';
-import { notFound } from '../../http/errors';
+import { notFound } from '../../lib/errors';
 import { authorize, isMember, type ServerActor } from '../spaces/actor';
 
 // Who sees and changes an AI agent (issue 21). Administrators manage agents (`ai.manage`); operators

@@ -11,10 +11,10 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../http/app';
+import type { AppDeps } from '../../app';
 import { type AuthContext, requireAuth } from '../../http/auth';
-import { notFound } from '../../http/errors';
 import { requestLocale } from '../../http/locale';
+import { notFound } from '../../lib/errors';
 import { getScopedChat, getScopedItem } from '../inbox/scope';
 import { authorize, loadActor, spaceIdsWhere } from '../spaces/actor';
 import { listSpaceIds } from '../tags/policy';

@@ -1,9 +1,9 @@
 import { type AiStreamLine, textLimit } from '@otklik/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildChat, buildComment, buildObject } from '../../../test/inbox-actions';
 import { type OpenAiStub, startOpenAiStub } from '../../../test/openai-stub';
 import { buildAdmin } from '../authors/test-helpers';
-import { buildChat, buildComment, buildObject } from '../inbox/actions/test-helpers';
 
 // Streaming suggestions (issue 21) on the real database against the local OpenAI-compatible stub in
 // its streaming mode: the text arrives piece by piece as JSON lines and ends with the whole text;

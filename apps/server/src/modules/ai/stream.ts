@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { type AiStreamLine, type Locale, translate } from '@otklik/shared';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 
 // Streaming suggestions (issue 21): the provider's answer arrives as server-sent events

@@ -9,8 +9,8 @@ import {
 import { and, asc, desc, eq, inArray, isNull, ne, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { type aiAgents, authors, items, messages, objects, posts, replyTemplates } from '../../db/schema';
-import { AppError } from '../../http/errors';
 import type { Sealer } from '../../lib/crypto';
+import { AppError } from '../../lib/errors';
 import { scopeCondition, scopeFor } from '../inbox/scope';
 import type { ServerActor } from '../spaces/actor';
 

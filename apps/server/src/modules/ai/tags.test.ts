@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildComment, buildObject } from '../../../test/inbox-actions';
 import { type OpenAiStub, startOpenAiStub } from '../../../test/openai-stub';
 import { tags } from '../../db/schema';
 import { buildAdmin } from '../authors/test-helpers';
-import { buildComment, buildObject } from '../inbox/actions/test-helpers';
 import { parseTagAnswer } from './tags';
 
 // Tag suggestions (issue 21): the agent picks from its space's tags by number; the answer is only a

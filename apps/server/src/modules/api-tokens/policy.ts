@@ -1,6 +1,6 @@
 import type { Ability } from '@otklik/shared';
 import type { AuthContext } from '../../http/auth';
-import { AppError, notFound } from '../../http/errors';
+import { AppError, notFound } from '../../lib/errors';
 import { authorize, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 import type { ApiTokenRow } from './service';
 

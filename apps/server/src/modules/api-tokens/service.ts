@@ -14,8 +14,8 @@ import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { apiTokens, spaces, tariffs, users } from '../../db/schema';
 import { type AuthContext, scopeMembershipsOf } from '../../http/auth';
-import { AppError, badRequest, notFound } from '../../http/errors';
 import { randomToken, sha256 } from '../../lib/crypto';
+import { AppError, badRequest, notFound } from '../../lib/errors';
 import { loadMemberships, type MembershipRow, type ServerActor } from '../spaces/actor';
 
 export type ApiTokenRow = typeof apiTokens.$inferSelect;

@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildComment, buildObject, fakeConnector } from '../../../test/inbox-actions';
 import { auditLog, payments, spaces } from '../../db/schema';
 import { createLogger } from '../../lib/logger';
 import { registerConnector } from '../../providers/registry';
 import { buildAdmin, buildMember } from '../authors/test-helpers';
 import { settlePayment } from '../billing/service';
-import { buildComment, buildObject, fakeConnector } from '../inbox/actions/test-helpers';
 import { setSpaceTariff } from '../spaces/manage';
 import { audit } from './record';
 import { AuditRetentionJob } from './retention';

@@ -1,8 +1,8 @@
 import { AUDIT_RETENTION_DEFAULT_DAYS } from '@otklik/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { PeriodicTask } from '../../jobs/periodic';
 import type { Logger } from '../../lib/logger';
+import { PeriodicTask } from '../../lib/periodic';
 
 const EVERY_MS = 3_600_000;
 const BATCH = 5_000;

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { badRequest } from '../../http/errors';
+import { badRequest } from '../../lib/errors';
 
 // RFC 6749 §2.3.1: a client may authenticate with `Authorization: Basic base64(id:secret)` instead of
 // client_id/client_secret in the body; id and secret are form-urlencoded before encoding.

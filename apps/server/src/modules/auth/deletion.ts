@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { type DeletionRequestStatus, deletionRequests, memberships, spaces, users } from '../../db/schema';
-import { conflict, notFound } from '../../http/errors';
 import { randomToken } from '../../lib/crypto';
+import { conflict, notFound } from '../../lib/errors';
 
 // Data deletion requests (issue 13 item 11): the user asks from the profile, the public page
 // /deleterequest/{id} shows the request's real state, the instance operator processes it

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import type { RateLimiter } from '../../lib/rate-limit';
 
 /** Counts a hit and throws 429 with Retry-After once `max` hits fall in the window. */

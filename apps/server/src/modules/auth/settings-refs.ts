@@ -2,7 +2,7 @@ import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { companies, departments, memberships, objects, tags, userStatuses } from '../../db/schema';
-import { notFound } from '../../http/errors';
+import { notFound } from '../../lib/errors';
 
 // docs/product/entities.md User.settings name rows of the user's spaces (default account, company, tag,
 // department, status, assignee). An id of a row in a space the user is not a member of is refused like any

@@ -1,6 +1,6 @@
 import { isIPv6 } from 'node:net';
 import type { Config } from '../../config';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import type { RateLimiter } from '../../lib/rate-limit';
 import { enforceRateLimit } from './guards';
 

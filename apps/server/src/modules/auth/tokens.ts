@@ -3,8 +3,8 @@ import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { authSessions, memberships, oauthApps, spaces, tariffs, users } from '../../db/schema';
 import type { AuthContext } from '../../http/auth';
-import { AppError, badRequest } from '../../http/errors';
 import { randomToken, sha256 } from '../../lib/crypto';
+import { AppError, badRequest } from '../../lib/errors';
 import { publishSessionsEnded, type SessionEvents } from '../../realtime/sessions';
 
 export interface TokenResponse {

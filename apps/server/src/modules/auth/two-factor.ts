@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import type { UserRow } from '../../http/auth';
-import { badRequest } from '../../http/errors';
+import { badRequest } from '../../lib/errors';
 import { publishSessionsEnded } from '../../realtime/sessions';
 import { enforceRateLimit } from './guards';
 import {

@@ -2,7 +2,7 @@ import type { MessageKey } from '@otklik/shared';
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { authorLabels, type authors, labels } from '../../db/schema';
-import { badRequest, notFound } from '../../http/errors';
+import { badRequest, notFound } from '../../lib/errors';
 import type { EventBus } from '../../realtime/bus';
 import { type AuditActor, audit, changedFields } from '../audit/record';
 

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { authors, chats, items } from '../../db/schema';
-import { forbidden, notFound } from '../../http/errors';
+import { forbidden, notFound } from '../../lib/errors';
 import { type InboxScope, scopeFor } from '../inbox/scope';
 import { authorize, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 

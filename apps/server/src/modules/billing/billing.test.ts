@@ -392,7 +392,7 @@ describe('YooKassa', () => {
 
 describe('export before deletion', () => {
   it("streams the space's content as JSON to its administrator: its rows only, no secrets", async () => {
-    const { buildComment, buildObject, buildWorkspace } = await import('../inbox/actions/test-helpers');
+    const { buildComment, buildObject, buildWorkspace } = await import('../../../test/inbox-actions');
     const mine = await buildWorkspace(t);
     const theirs = await buildWorkspace(t);
     const object = await buildObject(t, mine.space.id, { provider: 'vk' });

@@ -14,7 +14,7 @@ import {
 import { and, desc, eq, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { payments, spaces, tariffs } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { audit, SYSTEM } from '../audit/record';
 import { firstPaymentDiscount } from '../referral/service';

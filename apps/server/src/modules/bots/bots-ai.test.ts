@@ -1,8 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OpenAiStub, startOpenAiStub } from '../../../test/openai-stub';
-import { spaces } from '../../db/schema';
-import { RulesWorker } from '../../jobs/rules-worker';
 import {
   connectBot,
   customer,
@@ -11,7 +9,9 @@ import {
   startTelegramWorld,
   type TelegramWorld,
   workerOf,
-} from '../../providers/telegram/test-kit';
+} from '../../../test/providers/telegram';
+import { spaces } from '../../db/schema';
+import { RulesWorker } from '../../jobs/rules-worker';
 import type { TgUser } from '../../providers/telegram/types';
 
 // The chat-bot step "AI answer" (issue 21) on the real database, the Telegram emulator and the local

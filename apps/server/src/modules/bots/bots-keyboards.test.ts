@@ -1,12 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../../test/harness';
+import { ViberTestbed } from '../../../test/providers/viber';
+import { connectCommunity, startVkWorld, type VkWorld, workerFor } from '../../../test/providers/vk';
+import { WhatsAppTestbed } from '../../../test/providers/whatsapp';
 import { spaces } from '../../db/schema';
 import { RulesWorker } from '../../jobs/rules-worker';
-import { ViberTestbed } from '../../providers/viber/testing';
-import { connectCommunity, startVkWorld, type VkWorld, workerFor } from '../../providers/vk/test-kit';
 import { interactiveBody } from '../../providers/whatsapp/interactive';
-import { WhatsAppTestbed } from '../../providers/whatsapp/testing';
 
 // Chat-bot menus as each messenger's own buttons (issue 17), against the emulators: VK an inline keyboard
 // of text buttons whose payload carries the option back, WhatsApp interactive reply buttons (a list past

@@ -1,9 +1,6 @@
 import { translate } from '@otklik/shared';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReceiver, verifyStandardWebhook } from '../../../test/webhook-receiver';
-import { botSessions, chats, spaces } from '../../db/schema';
-import { RulesWorker } from '../../jobs/rules-worker';
 import {
   connectBot,
   customer,
@@ -12,7 +9,10 @@ import {
   startTelegramWorld,
   type TelegramWorld,
   workerOf,
-} from '../../providers/telegram/test-kit';
+} from '../../../test/providers/telegram';
+import { startReceiver, verifyStandardWebhook } from '../../../test/webhook-receiver';
+import { botSessions, chats, spaces } from '../../db/schema';
+import { RulesWorker } from '../../jobs/rules-worker';
 import type { TgUser } from '../../providers/telegram/types';
 
 // Chat-bots (issue 17) on the real database and the Telegram emulator: the bot greets, shows its options

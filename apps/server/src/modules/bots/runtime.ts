@@ -25,7 +25,7 @@ import {
   objects,
   replyTemplates,
 } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { autoAnswer, spaceAgent } from '../ai/auto';
 import type { Performer } from '../inbox/actions/policy';

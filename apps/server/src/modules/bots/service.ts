@@ -10,7 +10,7 @@ import {
 import { and, asc, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { activity, botSessions, bots, objects } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { type AuditActor, audit } from '../audit/record';
 import { type InboxScope, scopeCondition } from '../inbox/scope';
 import { authorize, type ServerActor } from '../spaces/actor';

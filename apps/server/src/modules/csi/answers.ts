@@ -1,10 +1,10 @@
 import { and, eq, lte, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { chats, csiSurveys, messages } from '../../db/schema';
-import { OUTBOX_QUEUED } from '../../jobs/outbox';
 import { presentChats } from '../inbox/actions/present';
 import type { Published } from '../inbox/ingest-batch';
 import { presentMessage } from '../inbox/presenter';
+import { OUTBOX_QUEUED } from '../outbox/queue';
 import { loadSettings } from './settings';
 import { queueOwnMessage } from './survey';
 

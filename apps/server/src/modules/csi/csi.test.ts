@@ -2,8 +2,6 @@ import { CSI_DEFAULT_TEXTS, type CsiStats } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildObject, messageEvent } from '../../../test/inbox-helpers';
-import { chats, csiSurveys, messages } from '../../db/schema';
-import { updateToEvents } from '../../providers/telegram/mapping';
 import {
   connectBot,
   customer,
@@ -13,7 +11,9 @@ import {
   type TelegramWorld,
   until,
   workerOf,
-} from '../../providers/telegram/test-kit';
+} from '../../../test/providers/telegram';
+import { chats, csiSurveys, messages } from '../../db/schema';
+import { updateToEvents } from '../../providers/telegram/mapping';
 import { ingest } from '../inbox/ingest';
 import { setSpaceFlags } from '../spaces/manage';
 

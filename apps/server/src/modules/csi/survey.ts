@@ -2,11 +2,11 @@ import { CSI_DIGIT_HINT, CSI_SCORES, type CsiLanguage, type CsiSettingsBody } fr
 import { and, desc, eq, gt, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { chats, csiSurveys, messages, objects } from '../../db/schema';
-import { enqueueOutbox, kickOutbox } from '../../jobs/outbox';
 import type { Logger } from '../../lib/logger';
 import type { EventBus } from '../../realtime/bus';
 import { presentChats } from '../inbox/actions/present';
 import { presentMessage } from '../inbox/presenter';
+import { enqueueOutbox, kickOutbox } from '../outbox/queue';
 import { hasButtons, loadSettings, surveysChats } from './settings';
 
 // Sending a CSI survey (docs/product/csi.md): when a chat is closed and its account surveys, the

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildObject, buildWorkspace } from '../../../test/inbox-actions';
 import { messageEvent } from '../../../test/inbox-helpers';
-import { buildObject, buildWorkspace } from '../inbox/actions/test-helpers';
 import { ingest } from '../inbox/ingest';
 
 // A chat's emotion (issue 21, docs/product/emotions.md): the reading of its customer's latest message,

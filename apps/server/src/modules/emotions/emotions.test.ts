@@ -2,11 +2,11 @@ import type { StatsEmotions } from '@otklik/shared';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildObject, buildWorkspace } from '../../../test/inbox-actions';
 import { commentEvent, messageEvent } from '../../../test/inbox-helpers';
 import { items, itemTags, messages, tags } from '../../db/schema';
 import { RulesWorker } from '../../jobs/rules-worker';
 import { buildMember, buildUserGroup } from '../authors/test-helpers';
-import { buildObject, buildWorkspace } from '../inbox/actions/test-helpers';
 import { ingest } from '../inbox/ingest';
 
 // Emotions (issue 21) on the real database: the ingestion pipeline rates every incoming text, a space's

@@ -2,7 +2,7 @@ import { authorFactsBodySchema, createFactBodySchema, updateFactBodySchema } fro
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../http/app';
+import type { AppDeps } from '../../app';
 import { type AuthContext, requireAuth } from '../../http/auth';
 import { getVisibleAuthor } from '../authors/policy';
 import { authorize, loadActor, spaceIdsWhere } from '../spaces/actor';

@@ -10,7 +10,7 @@ import { and, asc, count, eq, inArray, max } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { authorFacts, customFacts } from '../../db/schema';
 import { isUniqueViolation } from '../../db/sqlstate';
-import { AppError, badRequest, notFound } from '../../http/errors';
+import { AppError, badRequest, notFound } from '../../lib/errors';
 import { type AuditActor, audit, changedFields } from '../audit/record';
 
 // Custom fields of authors: definitions per space (Settings → Custom fields) and each author's values

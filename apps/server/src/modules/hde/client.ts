@@ -1,5 +1,5 @@
 import { hdeApiBase } from '@otklik/shared';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 
 // The HelpDeskEddy REST API v2 (docs/product/hde.md lists what is confirmed and what is assumed):
 // base https://<domain>/api/v2/, HTTP Basic auth with the staff email and the API key, JSON bodies,

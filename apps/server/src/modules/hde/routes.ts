@@ -2,9 +2,9 @@ import { createHdeBody, createHdeTicketBody, updateHdeBody } from '@otklik/share
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../http/app';
+import type { AppDeps } from '../../app';
 import { type AuthContext, requireAuth } from '../../http/auth';
-import { AppError, notFound } from '../../http/errors';
+import { AppError, notFound } from '../../lib/errors';
 import { getScopedChat, getScopedItem } from '../inbox/scope';
 import { authorize, isMember, loadActor, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 import { presentHde, presentHdeTicket } from './presenter';

@@ -8,8 +8,8 @@ import {
 import { and, asc, desc, eq, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { authors, chats, hdeIntegrations, hdeTickets, items, messages } from '../../db/schema';
-import { badRequest } from '../../http/errors';
 import type { Sealer } from '../../lib/crypto';
+import { badRequest } from '../../lib/errors';
 import { assertPublicUrl, type MediaNetwork } from '../../providers/public-network';
 import type { EventBus } from '../../realtime/bus';
 import { type AuditActor, audit, SYSTEM } from '../audit/record';

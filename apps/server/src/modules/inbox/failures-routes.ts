@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../http/app';
+import type { AppDeps } from '../../app';
 import { type AuthContext, requireAuth } from '../../http/auth';
-import { forbidden, notFound } from '../../http/errors';
-import { OUTBOX_DISMISSED } from '../../jobs/outbox-effects';
+import { forbidden, notFound } from '../../lib/errors';
 import { getVisibleAuthor } from '../authors/policy';
+import { OUTBOX_DISMISSED } from '../outbox/queue';
 import { loadActor } from '../spaces/actor';
 import {
   countFailedActions,

@@ -2,7 +2,7 @@ import { and, desc, eq, gte, inArray, isNotNull, isNull, lt, or, type SQL, sql }
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { authors, items, messages, objects, outbox, users } from '../../db/schema';
-import type { OutboxAction } from '../../jobs/outbox';
+import type { OutboxAction } from '../outbox/queue';
 import { type InboxScope, scopeCondition } from './scope';
 
 // Outgoing actions the networks refused for good (outbox rows in state 'failed'): settings/errors lists

@@ -4,6 +4,12 @@ import type { Db } from '../../db/client';
 import { activity, companies, items, memberships, messages, type objects, posts } from '../../db/schema';
 import { isDataRefusal, refusalMessage } from '../../db/sqlstate';
 import { pgSafeDeep } from '../../lib/pg-text';
+import {
+  type InboundChange,
+  type InboundItem,
+  type InboundMessage,
+  inboundEventSchema,
+} from '../../providers/inbound';
 import type { EventBus } from '../../realtime/bus';
 import { captureAnswers } from '../csi/answers';
 import { type EmotionReader, emotionColumns, emotionReader } from '../emotions/service';
@@ -11,7 +17,6 @@ import { matchArrivals } from '../monitoring/matcher';
 import { queueWatchedArrivals } from '../notifications/watches';
 import { companySettingsSchema } from '../organisation/schemas';
 import { queueArrivals, rulesQueuedEvent } from '../rules/queue';
-import { type InboundChange, type InboundItem, type InboundMessage, inboundEventSchema } from './inbound';
 import { type Published, uniqueBy, upsertAuthors } from './ingest-batch';
 import { storeMessages } from './ingest-messages';
 import { type IntakeFailure, recordIntakeFailures } from './intake-errors';

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCdn, type TestCdn } from '../../../test/cdn';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildWorkspace } from '../../../test/inbox-actions';
 import { buildObject, commentEvent } from '../../../test/inbox-helpers';
-import { buildWorkspace } from './actions/test-helpers';
 import { ingest } from './ingest';
 
 // Files networks link to publicly (VK, Viber, MAX CDNs) are kept too: their links expire. Only public

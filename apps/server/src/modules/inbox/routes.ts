@@ -1,10 +1,10 @@
 import type { Ability, MessageKey } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppDeps } from '../../app';
 import type { Db } from '../../db/client';
-import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { markMentionsSeen } from '../notes/service';
 import { loadActor, type ServerActor } from '../spaces/actor';
 import { registerInboxCounters } from './counters';

@@ -3,18 +3,12 @@ import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { chats, items, objects, userGroups } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { type InboxScope, inScope } from '../../lib/account-scope';
+import { AppError } from '../../lib/errors';
 import { type ServerActor, spaceIdsWhere } from '../spaces/actor';
 
-/**
- * What part of the inbox an actor may see for an ability: per space, either every account (null) or
- * the accounts of the actor's user group (docs/product/roles.md: "other user groups can be limited to what is
- * assigned to the group"). Every inbox list and record query goes through this.
- */
-export interface InboxScope {
-  /** space id → allowed object ids, or null for all accounts of that space. */
-  spaces: Map<number, number[] | null>;
-}
+// InboxScope and inScope live in lib/ so the realtime hub can use them (issue 12); re-exported here.
+export { type InboxScope, inScope };
 
 export async function scopeFor(
   db: Db,
@@ -70,12 +64,6 @@ export function scopeCondition(scope: InboxScope, spaceColumn: AnyPgColumn, obje
   }
   if (parts.length === 0) return sql`false`;
   return parts.length === 1 ? parts[0]! : sql`(${sql.join(parts, sql` OR `)})`;
-}
-
-export function inScope(scope: InboxScope, spaceId: number, objectId: number): boolean {
-  if (!scope.spaces.has(spaceId)) return false;
-  const ids = scope.spaces.get(spaceId);
-  return ids === null || ids!.includes(objectId);
 }
 
 /** One item the actor may `ability`; 404 when it does not exist or is outside the scope (same answer). */

@@ -6,7 +6,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { issueComments } from '../../db/schema';
 import type { IssueAttachment } from '../../db/schema/issues';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { type UploadRules, uploadsDir } from '../inbox/actions/uploads';
 import type { IssueRow } from './service';
 

@@ -1,9 +1,9 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildComment, buildObject, multipartFile } from '../../../test/inbox-actions';
 import { auditLog, companies, issues, replyTemplates, tags } from '../../db/schema';
 import { buildAdmin, buildMember } from '../authors/test-helpers';
-import { buildComment, buildObject, multipartFile } from '../inbox/actions/test-helpers';
 
 // Issue 16, the operator's day in the action log and the task list's limits, on the real database:
 // task created / assigned / status / closed, a reply through a template, a macro run — each entry

@@ -2,7 +2,7 @@ import type { Ability } from '@otklik/shared';
 import { and, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { issues } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { type InboxScope, scopeFor } from '../inbox/scope';
 import type { ServerActor } from '../spaces/actor';
 

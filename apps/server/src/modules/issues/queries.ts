@@ -13,8 +13,8 @@ import {
   users,
 } from '../../db/schema';
 import type { IssueLinkKind } from '../../db/schema/issues';
-import { AppError } from '../../http/errors';
 import { taskClock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
 import { type IssueScope, scopeIssues } from './policy';
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -13,14 +13,11 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { AppDeps } from '../../app';
 import type { Db } from '../../db/client';
-import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
-import { AppError } from '../../http/errors';
-import { IssuesDueJob } from '../../jobs/issues-due';
-import { NotificationDeliveryJob } from '../../jobs/notification-delivery';
-import { RulesNoReplyJob } from '../../jobs/rules-no-reply';
 import { taskClock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
 import { openStored, storeUpload } from '../inbox/actions/uploads';
 import { authorize, loadActor } from '../spaces/actor';
 import { registerCounter } from '../spaces/counts';
@@ -318,47 +315,4 @@ export async function registerIssuesModule(
     },
     async (req) => issueStats(db, await loadActor(db, req.auth!.user), req.query, taskClock.now()),
   );
-
-  // e2e only (TEST_CLOCK=1): move the task clock forward and run the due job at once.
-  if (deps.config.TEST_CLOCK === '1') {
-    const job = new IssuesDueJob({ db, bus: deps.bus, log: deps.log });
-    const emails = new NotificationDeliveryJob({
-      db,
-      log: deps.log,
-      mailer: deps.mailer,
-      sealer: deps.sealer,
-      appUrl: deps.config.appUrl,
-    });
-    // The auto-rules' "no reply for N minutes" reads the same clock (issue 17).
-    const noReply = new RulesNoReplyJob({
-      db,
-      bus: deps.bus,
-      config: deps.config,
-      sealer: deps.sealer,
-      locks: deps.locks,
-      log: deps.log,
-    });
-    app.post(
-      '/test/clock',
-      {
-        schema: {
-          hide: true,
-          body: z.object({
-            offset_ms: z
-              .number()
-              .int()
-              .min(0)
-              .max(10 * 365 * 86_400_000),
-          }),
-        },
-      },
-      async (req) => {
-        taskClock.setOffset(req.body.offset_ms);
-        const expired = await job.tick();
-        // Rules waiting on the moved clock (issue 17) and notification emails due by it (digests, issue 18).
-        const rules = await noReply.tick();
-        return { now: taskClock.now().toISOString(), expired, rules, emails: await emails.tick() };
-      },
-    );
-  }
 }

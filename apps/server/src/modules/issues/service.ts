@@ -26,8 +26,8 @@ import {
   users,
 } from '../../db/schema';
 import type { IssueLinkKind } from '../../db/schema/issues';
-import { AppError } from '../../http/errors';
 import { taskClock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../realtime/bus';
 import { audit } from '../audit/record';
 import { getScopedChat, getScopedItem } from '../inbox/scope';

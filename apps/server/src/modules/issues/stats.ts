@@ -2,7 +2,7 @@ import type { IssueStatsDto, StatsQuery } from '@otklik/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { issues } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { authorize, type ServerActor } from '../spaces/actor';
 import { daysOf, resolvePeriod } from '../stats/period';
 import { issueScope, scopeIssues } from './policy';

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildComment, buildObject } from '../../../test/inbox-actions';
 import {
   auditLog,
   companies,
@@ -14,7 +15,6 @@ import {
   tags,
 } from '../../db/schema';
 import { buildAdmin, buildMember } from '../authors/test-helpers';
-import { buildComment, buildObject } from '../inbox/actions/test-helpers';
 
 // Macros (issue 16): validation, scoping, preview and run through the inbox services on the real
 // database — per-item results, network and role limits, rollback of a failed item, usage counts.

@@ -25,7 +25,7 @@ import {
   users,
   webhookEndpoints,
 } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { spaceAgent } from '../ai/auto';
 import { assertDraftFits, assertNetworkAllows, type Performer } from '../inbox/actions/policy';
 import type { ActionDeps } from '../inbox/actions/send';

@@ -1,5 +1,5 @@
 import type { Ability } from '@otklik/shared';
-import { notFound } from '../../http/errors';
+import { notFound } from '../../lib/errors';
 import { authorize, isMember, type ServerActor } from '../spaces/actor';
 
 // Who sees, changes and runs a macro. A space macro (user_id null) is seen and run by members who may

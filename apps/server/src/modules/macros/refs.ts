@@ -2,7 +2,7 @@ import type { MacroAction } from '@otklik/shared';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { memberships, replyTemplates, tags } from '../../db/schema';
-import { notFound } from '../../http/errors';
+import { notFound } from '../../lib/errors';
 
 // A macro's actions name rows of its own space only: a reply template, tags, an assignee. An id of
 // another space's row (or of none) is refused like any id the caller cannot see (404), so a macro never

@@ -2,10 +2,10 @@ import { createMacroBody, MACRO_RUN_MAX_ITEMS, runMacroBody, updateMacroBody } f
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../http/app';
+import type { AppDeps } from '../../app';
 import { type AuthContext, requireAuth } from '../../http/auth';
-import { AppError } from '../../http/errors';
 import { requestLocale } from '../../http/locale';
+import { AppError } from '../../lib/errors';
 import type { ActionDeps } from '../inbox/actions/send';
 import { authorize, loadActor, spaceIdsWhere } from '../spaces/actor';
 import { listSpaceIds } from '../tags/policy';

@@ -8,7 +8,7 @@ import {
 } from '@otklik/shared';
 import { eq } from 'drizzle-orm';
 import { itemTags } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import type { BusEvent, EventBus } from '../../realtime/bus';
 import { autoAnswer, spaceAgent } from '../ai/auto';

@@ -2,7 +2,7 @@ import type { MacroAction } from '@otklik/shared';
 import { and, asc, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { macros } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { type AuditActor, audit } from '../audit/record';
 import { assertActionRefs } from './refs';
 

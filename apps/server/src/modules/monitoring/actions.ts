@@ -2,7 +2,7 @@ import { ISSUE_TEXT_MAX, ISSUE_TITLE_MAX } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { authors, items, monitoringMentions, monitoringQueries } from '../../db/schema';
-import { notFound } from '../../http/errors';
+import { notFound } from '../../lib/errors';
 import { audit } from '../audit/record';
 import type { Performer } from '../inbox/actions/policy';
 import type { ActionDeps } from '../inbox/actions/send';

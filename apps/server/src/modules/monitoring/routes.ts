@@ -7,7 +7,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../http/app';
+import type { AppDeps } from '../../app';
 import { type AuthContext, requireAuth } from '../../http/auth';
 import { loadActor, spaceIdsWhere } from '../spaces/actor';
 import { registerCounter } from '../spaces/counts';

@@ -9,7 +9,7 @@ import {
 import { and, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { authors, items, itemTags, monitoringMentions, monitoringQueries, objects } from '../../db/schema';
-import { AppError, notFound } from '../../http/errors';
+import { AppError, notFound } from '../../lib/errors';
 import type { EventBus } from '../../realtime/bus';
 import { audit } from '../audit/record';
 import { scopeCondition, scopeFor } from '../inbox/scope';

@@ -3,7 +3,7 @@ import { and, asc, countDistinct, desc, eq, inArray, isNotNull, isNull, sql } fr
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { activity, type chats, type items, memberships, noteMentions, notes, users } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../realtime/bus';
 import { type InboxScope, inScope, scopeCondition, scopeFor } from '../inbox/scope';
 import { notify } from '../notifications/service';

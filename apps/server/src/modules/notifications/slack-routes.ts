@@ -2,9 +2,9 @@ import { slackAuthBody, slackChannelBody } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../http/app';
+import type { AppDeps } from '../../app';
 import { type AuthContext, requireAuth } from '../../http/auth';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { authorize, isMember, loadActor } from '../spaces/actor';
 import {
   chooseSlackChannel,

@@ -3,8 +3,8 @@ import { DEFAULT_LOCALE, type TelegramCodeWire, type TelegramLinkWire, translate
 import { and, eq, gt, inArray, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { notificationTelegram, users } from '../../db/schema';
-import { PeriodicTask } from '../../jobs/periodic';
 import type { Logger } from '../../lib/logger';
+import { PeriodicTask } from '../../lib/periodic';
 import { type TelegramApi, type TelegramTransport, telegramApi } from '../../providers/telegram/client';
 
 // Telegram notifications (issue 18): the instance's own bot (NOTIFY_TELEGRAM_BOT_TOKEN), not a

@@ -8,9 +8,9 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../http/app';
+import type { AppDeps } from '../../app';
 import { type AuthContext, requireAuth } from '../../http/auth';
-import { notFound } from '../../http/errors';
+import { notFound } from '../../lib/errors';
 import { audit } from '../audit/record';
 import { authorize, isMember, loadActor, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 import { presentApp, presentGrant } from './presenter';

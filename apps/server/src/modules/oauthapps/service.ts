@@ -10,8 +10,8 @@ import {
 import { and, asc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { authSessions, memberships, oauthApps, oneTimeTokens, spaces } from '../../db/schema';
-import { AppError } from '../../http/errors';
 import { randomToken, safeEqual, sha256 } from '../../lib/crypto';
+import { AppError } from '../../lib/errors';
 import { publishSessionsEnded, type SessionEvents } from '../../realtime/sessions';
 import { issueTokens, type SessionMeta, type TokenResponse } from '../auth/tokens';
 

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildComment, buildWorkspace } from '../../../test/inbox-actions';
 import { companies, items, objects, outbox } from '../../db/schema';
 import { registerConnector, removeConnector } from '../../providers/registry';
 import { sandboxConnector } from '../../providers/sandbox/connector';
-import { buildComment, buildWorkspace } from '../inbox/actions/test-helpers';
 import { buildAdmin, buildMember, captureEvents, setTariff } from '../users/testing';
 
 // Settings → accounts: connecting (catalogue, connect kind, tariff limit), settings validated against

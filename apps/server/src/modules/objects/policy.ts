@@ -1,7 +1,7 @@
 import { can } from '@otklik/shared';
 import type { Db } from '../../db/client';
 import type { objects } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { inScope, scopeFor } from '../inbox/scope';
 import { isMember, type ServerActor } from '../spaces/actor';
 

@@ -2,8 +2,8 @@ import { getProvider, isProviderId, parseAccountSettings } from '@otklik/shared'
 import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { companies, objects, outbox } from '../../db/schema';
-import { AppError } from '../../http/errors';
 import { randomToken, sha256 } from '../../lib/crypto';
+import { AppError } from '../../lib/errors';
 import { connectorContext, openCredentials, sealCredentials } from '../../providers/context';
 import { newIngestToken } from '../../providers/generic/connector';
 import { getConnector } from '../../providers/registry';

@@ -1,5 +1,5 @@
 import type { Ability } from '@otklik/shared';
-import { notFound } from '../../http/errors';
+import { notFound } from '../../lib/errors';
 import { authorize, isMember, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 
 // Who may change the organisation of a space (docs/product/roles.md: administrators manage companies and users).

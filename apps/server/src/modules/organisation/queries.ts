@@ -7,7 +7,7 @@ import {
   type objects,
   type userGroups,
 } from '../../db/schema';
-import { badRequest } from '../../http/errors';
+import { badRequest } from '../../lib/errors';
 
 // Shared checks for ids that arrive in request bodies: a company, account, department or group id
 // is only accepted when it belongs to the space the request is about (ARCHITECTURE: multi-tenancy).

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../http/app';
+import type { AppDeps } from '../../app';
 import { type AuthContext, requireAuth } from '../../http/auth';
-import { forbidden } from '../../http/errors';
+import { forbidden } from '../../lib/errors';
 import { isMember, loadActor } from '../spaces/actor';
 import { assertManageable, assertVisible, authorizeOrganisation } from './policy';
 import { presentCompany, presentDepartment, presentUserGroup } from './presenter';

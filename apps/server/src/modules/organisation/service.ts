@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { companies, departments, memberships, objects, userGroups } from '../../db/schema';
-import { badRequest, conflict } from '../../http/errors';
+import { badRequest, conflict } from '../../lib/errors';
 import type { EventBus } from '../../realtime/bus';
 import { assertIdsInSpace, containsId, isSpaceMember, memberIdsOfGroup, withoutId } from './queries';
 import { type CompanySettings, type CompanySettingsPatch, companySettingsSchema } from './schemas';

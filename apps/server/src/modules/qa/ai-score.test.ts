@@ -2,10 +2,10 @@ import { presetFor } from '@otklik/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildComment, buildObject } from '../../../test/inbox-actions';
 import { type OpenAiStub, startOpenAiStub } from '../../../test/openai-stub';
 import { items, qaSamples } from '../../db/schema';
 import { buildAdmin, buildMember } from '../authors/test-helpers';
-import { buildComment, buildObject } from '../inbox/actions/test-helpers';
 import { parseScoring } from './ai-score';
 import { sampleSpace } from './sampling';
 

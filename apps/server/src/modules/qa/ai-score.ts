@@ -1,7 +1,7 @@
 import { type QaAiScoreDto, type QaCriterion, type QaLine, qaValueValid } from '@otklik/shared';
 import type { Db } from '../../db/client';
-import { AppError } from '../../http/errors';
 import type { Sealer } from '../../lib/crypto';
+import { AppError } from '../../lib/errors';
 import { listAgents } from '../ai/service';
 import { type ChatMessage, complete } from '../ai/suggest';
 

@@ -2,8 +2,8 @@ import { replyDeadline } from '@otklik/shared';
 import { and, eq, max } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { items, memberships, messages, outbox, qaApprovals } from '../../db/schema';
-import type { OutboxAction } from '../../jobs/outbox';
 import type { Performer } from '../inbox/actions/policy';
+import type { OutboxAction } from '../outbox/queue';
 
 // Approval mode, the holding side (issue 21, docs/product/qa.md "Approval of replies"): the send path
 // (inbox/actions/send.ts) asks whether the performer's replies need approval; when they do, the reply is

@@ -2,9 +2,9 @@ import { decodeFailure, presetFor } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildChat, buildComment, buildObject, buildWorker, settle } from '../../../test/inbox-actions';
 import { auditLog, messages, notifications, outbox, qaApprovals, sandboxEntries } from '../../db/schema';
 import { buildAdmin, buildMember } from '../authors/test-helpers';
-import { buildChat, buildComment, buildObject, buildWorker, settle } from '../inbox/actions/test-helpers';
 
 // Approval mode (issue 21) on the real database with the sandbox network as the far side: a marked
 // operator's reply is held (nothing reaches the network), a reviewer approves it (it reaches the network

@@ -12,8 +12,7 @@ import { and, desc, eq, ne, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { chats, items, messages, objects, outbox, qaApprovals, users } from '../../db/schema';
-import { AppError, notFound } from '../../http/errors';
-import { kickOutbox } from '../../jobs/outbox';
+import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../audit/record';
 import { assertDraftFits } from '../inbox/actions/policy';
 import { presentItems } from '../inbox/actions/present';
@@ -30,6 +29,7 @@ import { presentMessage } from '../inbox/presenter';
 import { type InboxScope, inScope, scopeCondition, scopeFor } from '../inbox/scope';
 import { notifyReplyFailed } from '../notifications/events';
 import { notify } from '../notifications/service';
+import { kickOutbox } from '../outbox/queue';
 import { isMember, type ServerActor } from '../spaces/actor';
 import { REVIEW } from './policy';
 

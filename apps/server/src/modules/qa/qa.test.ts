@@ -2,11 +2,11 @@ import { presetFor } from '@otklik/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildChat, buildComment, buildObject } from '../../../test/inbox-actions';
 import { items, messages, qaSamples, spaces } from '../../db/schema';
 import { QaSamplingJob } from '../../jobs/qa-sampling';
 import { taskClock } from '../../lib/clock';
 import { buildAdmin, buildMember } from '../authors/test-helpers';
-import { buildChat, buildComment, buildObject } from '../inbox/actions/test-helpers';
 import { sampleSpace, weekKey } from './sampling';
 
 // Quality check (issue 21) on the real database: sampling share and determinism with a moved clock and a

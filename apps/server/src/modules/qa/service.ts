@@ -23,7 +23,7 @@ import {
   qaScorecards,
   users,
 } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { type AuditActor, audit } from '../audit/record';
 import { type InboxScope, scopeCondition } from '../inbox/scope';
 import { weekStart } from './sampling';

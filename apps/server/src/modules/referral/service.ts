@@ -3,7 +3,7 @@ import type { ReferralView } from '@otklik/shared';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { payments, payoutRequests, promocodes, referrals, spaces } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 
 // Promocodes at signup and the referral program (issue 14 item 6).
 

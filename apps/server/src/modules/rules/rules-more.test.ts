@@ -2,6 +2,7 @@ import { WEBHOOK_MAX_ATTEMPTS } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildObject, buildWorkspace } from '../../../test/inbox-actions';
 import { commentEvent } from '../../../test/inbox-helpers';
 import { startReceiver, verifyStandardWebhook as verify } from '../../../test/webhook-receiver';
 import {
@@ -23,7 +24,6 @@ import { RulesNoReplyJob } from '../../jobs/rules-no-reply';
 import { RulesWorker } from '../../jobs/rules-worker';
 import { WebhookWorker } from '../../jobs/webhook-worker';
 import { buildMember } from '../authors/test-helpers';
-import { buildObject, buildWorkspace } from '../inbox/actions/test-helpers';
 import { ingest } from '../inbox/ingest';
 
 // Auto-rules' later triggers, condition and actions (issue 17) on the real database: waiting for the

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildScene, eventually, itemsOf, startVkWorld, type VkWorld } from '../../../test/providers/vk';
 import { ruleMatches } from '../../db/schema';
 import { RulesWorker } from '../../jobs/rules-worker';
-import { buildScene, eventually, itemsOf, startVkWorld, type VkWorld } from '../../providers/vk/test-kit';
 
 // Issue 17's acceptance scene on the VK emulator: an insulting wall comment arrives by the Callback API
 // webhook and an auto-rule deletes it on VK (wall.deleteComment) within two seconds.

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildObject, buildWorkspace } from '../../../test/inbox-actions';
 import { commentEvent } from '../../../test/inbox-helpers';
 import {
   activity,
@@ -18,7 +19,6 @@ import {
 import { RulesNoReplyJob } from '../../jobs/rules-no-reply';
 import { RulesWorker } from '../../jobs/rules-worker';
 import { buildMember } from '../authors/test-helpers';
-import { buildObject, buildWorkspace } from '../inbox/actions/test-helpers';
 import { ingest } from '../inbox/ingest';
 import { runRules } from './engine';
 

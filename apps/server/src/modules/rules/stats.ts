@@ -2,7 +2,7 @@ import type { RuleStatsRow, StatsQuery } from '@otklik/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ruleMatches, rules } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { authorize, type ServerActor } from '../spaces/actor';
 import { daysOf, resolvePeriod } from '../stats/period';
 

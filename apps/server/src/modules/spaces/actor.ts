@@ -16,7 +16,7 @@ import {
   takePrefetchedMemberships,
   type UserRow,
 } from '../../http/auth';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 
 export interface MembershipRow {
   space: typeof spaces.$inferSelect;

@@ -12,7 +12,7 @@ import {
   userEmoji,
   userGroups,
 } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import type { ServerActor } from './actor';
 import { presentFilter } from './presenter';
 

@@ -2,7 +2,7 @@ import { createSpaceBodySchema, spaceFlagsBodySchema, updateSpaceBodySchema } fr
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../http/app';
+import type { AppDeps } from '../../app';
 import { type AuthContext, requireAuth } from '../../http/auth';
 import { authorize, loadActor } from './actor';
 import {

@@ -9,7 +9,7 @@ import {
 import { asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { memberships, objects, spaces, tariffs } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { type AuditActor, audit, changedFields, OPERATOR } from '../audit/record';
 import { isValidTimeZone } from '../workinghours/timezone';
 import { createTrialSpace } from './service';

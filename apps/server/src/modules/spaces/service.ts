@@ -3,7 +3,7 @@ import { presetFor } from '@otklik/shared/access/roles';
 import { and, asc, count, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { memberships, spaces, tariffs, userStatuses, users } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { seedDefaultStatuses } from '../statuses/service';
 
 /** Tariff a new space starts on when signup names none or an unknown one. */

@@ -11,7 +11,7 @@ import {
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { companies, memberships, objects, tags, users } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import type { InboxScope } from '../inbox/scope';
 import type { ServerActor } from '../spaces/actor';
 import type { BusinessCalendar } from '../workinghours/business-hours';

@@ -25,7 +25,7 @@ import { pathFor } from '@otklik/shared/routes';
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { objects, spaces, statsExports, users } from '../../db/schema';
-import { AppError, badRequest } from '../../http/errors';
+import { AppError, badRequest } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import type { Mailer } from '../../mail/mailer';
 import type { EventBus } from '../../realtime/bus';

@@ -2,7 +2,7 @@ import { reportInput } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../http/app';
+import type { AppDeps } from '../../app';
 import { type AuthContext, requireAuth } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
 import { taskClock } from '../../lib/clock';

@@ -17,7 +17,7 @@ import { pathFor } from '@otklik/shared/routes';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { memberships, objects, spaces, statsReportRuns, statsReports, users } from '../../db/schema';
-import { AppError, badRequest } from '../../http/errors';
+import { AppError, badRequest } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import type { Mailer } from '../../mail/mailer';
 import { spaceSender } from '../notifications/email';

@@ -24,7 +24,7 @@ import {
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { issues, memberships, userStatuses, users } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { type InboxScope, scopeFor } from '../inbox/scope';
 import { issueScope, scopeIssues } from '../issues/policy';
 import { expiredAt } from '../issues/queries';

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { memberships, type StatusChangeSource, statusChanges, userStatuses, users } from '../../db/schema';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../realtime/bus';
 import { presentUserStatus } from '../spaces/presenter';
 

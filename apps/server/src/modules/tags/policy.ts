@@ -1,5 +1,5 @@
 import type { Ability } from '@otklik/shared';
-import { forbidden, notFound } from '../../http/errors';
+import { forbidden, notFound } from '../../lib/errors';
 import { authorize, isMember, type ServerActor } from '../spaces/actor';
 
 // Who may read and change settings records that belong to one space (tags, tag groups, author labels).

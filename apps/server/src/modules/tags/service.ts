@@ -2,7 +2,7 @@ import type { MessageKey } from '@otklik/shared';
 import { and, asc, eq, inArray, ne, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { chatTags, companies, itemTags, tagGroups, tags } from '../../db/schema';
-import { badRequest, conflict, notFound } from '../../http/errors';
+import { badRequest, conflict, notFound } from '../../lib/errors';
 import type { EventBus } from '../../realtime/bus';
 import { type AuditActor, audit, changedFields } from '../audit/record';
 

@@ -12,7 +12,7 @@ import { stringify } from 'csv-stringify/sync';
 import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { authors, chats, items, objects, replyTemplates, users } from '../../db/schema';
-import { badRequest, notFound } from '../../http/errors';
+import { badRequest, notFound } from '../../lib/errors';
 import { type AuditActor, audit, changedFields } from '../audit/record';
 
 // Reply templates (issue 16): CRUD, usage counts, rendering for a conversation, CSV import/export.

@@ -1,5 +1,5 @@
 import type { Ability } from '@otklik/shared';
-import { forbidden, notFound } from '../../http/errors';
+import { forbidden, notFound } from '../../lib/errors';
 import { authorize, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 
 // Who may see and change the members of a space (docs/product/roles.md: administrators manage users).

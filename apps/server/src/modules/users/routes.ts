@@ -1,11 +1,11 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppDeps } from '../../app';
 import { memberships, users } from '../../db/schema';
-import type { AppDeps } from '../../http/app';
 import { type AuthContext, requireAuth } from '../../http/auth';
-import { notFound } from '../../http/errors';
 import { requestLocale } from '../../http/locale';
+import { notFound } from '../../lib/errors';
 import { registerOrganisationModule } from '../organisation/routes';
 import { loadActor } from '../spaces/actor';
 import * as invitations from './invitations';

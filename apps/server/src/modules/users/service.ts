@@ -2,7 +2,7 @@ import { type Locale, parseRoleFlags, type RoleFlags, roleNameOf } from '@otklik
 import { and, asc, eq, inArray, max, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { authSessions, departments, memberships, userGroups, users } from '../../db/schema';
-import { badRequest, conflict, notFound } from '../../http/errors';
+import { badRequest, conflict, notFound } from '../../lib/errors';
 import type { EventBus } from '../../realtime/bus';
 import { type AuditActor, audit } from '../audit/record';
 import { assertIdsInSpace } from '../organisation/queries';

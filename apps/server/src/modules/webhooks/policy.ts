@@ -1,5 +1,5 @@
 import type { Ability } from '@otklik/shared';
-import { notFound } from '../../http/errors';
+import { notFound } from '../../lib/errors';
 import { authorize, isMember, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 
 // Webhook endpoints are a space's settings: its administrators see and change them; anyone else gets 404

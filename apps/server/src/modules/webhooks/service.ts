@@ -2,8 +2,8 @@ import type { WebhookEventType, WebhookForm } from '@otklik/shared';
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { webhookDeliveries, webhookEndpoints } from '../../db/schema';
-import { badRequest, conflict } from '../../http/errors';
 import type { Sealer } from '../../lib/crypto';
+import { badRequest, conflict } from '../../lib/errors';
 import { assertPublicUrl, type MediaNetwork } from '../../providers/public-network';
 import { newMessageId, newWebhookSecret } from './signing';
 

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { absences } from '../../db/schema';
-import { badRequest } from '../../http/errors';
+import { badRequest } from '../../lib/errors';
 import { publishScheduleChanged, type ScheduleWrite } from './events';
 import { assertMembers } from './policy';
 

@@ -6,7 +6,7 @@ import {
   workinghoursItems,
   type workinghoursTemplates,
 } from '../../db/schema';
-import { badRequest } from '../../http/errors';
+import { badRequest } from '../../lib/errors';
 import { publishScheduleChanged, type ScheduleWrite } from './events';
 import { assertMembers } from './policy';
 import { MAX_RANGE_DAYS } from './schemas';

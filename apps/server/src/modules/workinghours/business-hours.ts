@@ -3,7 +3,7 @@ import { isEmptySchedule, isWithinBusinessHours } from '@otklik/shared';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { businessHours, companies, holidays, spaces } from '../../db/schema';
-import { badRequest } from '../../http/errors';
+import { badRequest } from '../../lib/errors';
 import { publishSpaceScheduleChanged, type ScheduleWrite } from './events';
 
 // The business-hours schedule of a space and its companies' overrides (settings/workinghours; shared math

@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, inArray, lte, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { holidays } from '../../db/schema';
-import { badRequest } from '../../http/errors';
+import { badRequest } from '../../lib/errors';
 import { publishSpaceScheduleChanged, type ScheduleWrite } from './events';
 
 type HolidayRow = typeof holidays.$inferSelect;

@@ -2,7 +2,7 @@ import { can } from '@otklik/shared';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { memberships, userStatuses } from '../../db/schema';
-import { AppError, badRequest, forbidden, notFound } from '../../http/errors';
+import { AppError, badRequest, forbidden, notFound } from '../../lib/errors';
 import { authorize, isMember, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 
 // Who may do what with schedules (docs/product/screens-and-routes.md settings users/workinghours, §6):

@@ -7,8 +7,8 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppDeps } from '../../app';
 import type { Db } from '../../db/client';
-import type { AppDeps } from '../../http/app';
 import type { requireAuth } from '../../http/auth';
 import { loadActor, type ServerActor } from '../spaces/actor';
 import type { ScheduleWrite } from './events';

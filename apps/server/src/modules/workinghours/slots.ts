@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { absences, workinghoursItems } from '../../db/schema';
-import { badRequest } from '../../http/errors';
+import { badRequest } from '../../lib/errors';
 import { publishScheduleChanged, type ScheduleWrite } from './events';
 import { assertMembers, assertSpaceStatuses } from './policy';
 import { unixSeconds } from './presenter';

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { workinghoursTemplates } from '../../db/schema';
-import { badRequest } from '../../http/errors';
+import { badRequest } from '../../lib/errors';
 import { publishSpaceScheduleChanged, type ScheduleWrite } from './events';
 import { assertSpaceStatuses } from './policy';
 import { MINUTES_PER_DAY, type TemplateItem } from './schemas';

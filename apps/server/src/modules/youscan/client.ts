@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 
 // YouScan's API as docs/product/monitoring.md assumes it (v1 "external" API; not confirmed against a
 // live account): GET {base}/api/external/topics/{topicId}/mentions?apiKey=…&from=…&to=…&skip=…&size=…

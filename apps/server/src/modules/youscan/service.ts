@@ -11,8 +11,8 @@ import {
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { spaces, youscanMentions, youscanTopics } from '../../db/schema';
-import { AppError, notFound } from '../../http/errors';
 import type { Sealer } from '../../lib/crypto';
+import { AppError, notFound } from '../../lib/errors';
 import type { EventBus } from '../../realtime/bus';
 import { audit } from '../audit/record';
 import { authorize, isMember, type ServerActor, spaceIdsWhere } from '../spaces/actor';

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AvitoTestbed } from '../../../test/providers/avito';
 import { objects } from '../../db/schema';
 import { openCredentials } from '../context';
-import { AvitoTestbed } from './testing';
 
 // Issue 13 #15: Avito connects by OAuth as SPEC routes say — GET v1/avito/auth/start gives Avito's
 // consent page, the popup (/callback/avito) brings the code back, POST v1/avito/auth exchanges it

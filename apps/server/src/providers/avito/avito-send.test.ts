@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AvitoTestbed } from '../../../test/providers/avito';
 import { messages, objects, outbox } from '../../db/schema';
 import { connectorContext } from '../context';
 import { deleteOwnMessage } from './connector';
-import { AvitoTestbed } from './testing';
 
 // Writing from the inbox to Avito (issue #5 item 7, PROVIDERS.md §7a): the message reaches the Messenger
 // API with the right fields; an expired token is renewed; 429 waits; revoked keys fail the message and

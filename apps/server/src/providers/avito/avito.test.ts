@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AvitoTestbed } from '../../../test/providers/avito';
 import { authors, objects } from '../../db/schema';
 import { connectorContext } from '../context';
 import { avitoConnector } from './connector';
-import { AvitoTestbed } from './testing';
 
 // Avito connector against its emulator over real HTTP (issue #5 item 7, PROVIDERS.md §7a): connecting
 // (client credentials, webhook v3 with our secret), webhooks, polling. Sending: avito-send.test.ts.

@@ -1,5 +1,5 @@
-import { AppError } from '../../http/errors';
-import type { InboundEvent } from '../../modules/inbox/inbound';
+import { AppError } from '../../lib/errors';
+import type { InboundEvent } from '../inbound';
 import { downloadMedia } from '../media';
 import {
   type Connector,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { InboundEvent } from '../../modules/inbox/inbound';
+import type { InboundEvent } from '../inbound';
 import type { AvitoChat, AvitoMessage } from './client';
 
 // Avito Messenger (PROVIDERS.md §7a) → our inbound events. A chat is Avito's chat_id; a message is

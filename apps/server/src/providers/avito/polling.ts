@@ -1,4 +1,4 @@
-import type { InboundEvent } from '../../modules/inbox/inbound';
+import type { InboundEvent } from '../inbound';
 import type { ConnectorContext, PollResult } from '../types';
 import { type AvitoAuth, listChats, listMessages } from './client';
 import { namesOf, toEvent } from './mapping';

@@ -1,4 +1,4 @@
-import type { InboundEvent } from '../../modules/inbox/inbound';
+import type { InboundEvent } from '../inbound';
 import type { Connector, ConnectorContext } from '../types';
 import { ConnectorError } from '../types';
 import { createMessage, type DiscordAuth, type DiscordMessage, discordCall, getMe, NETWORK } from './client';

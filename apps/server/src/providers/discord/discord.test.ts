@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildWorker, buildWorkspace } from '../../../test/inbox-actions';
 import { chats, items, messages, objects } from '../../db/schema';
 import { PollingManager } from '../../jobs/pollers';
-import { buildWorker, buildWorkspace } from '../../modules/inbox/actions/test-helpers';
 import { DiscordEmulator } from './emulator';
 import { INTENTS, readGatewayCursor } from './gateway';
 

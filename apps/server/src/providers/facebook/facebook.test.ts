@@ -3,8 +3,8 @@ import { decodeFailure } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildWorker, buildWorkspace } from '../../../test/inbox-actions';
 import { authors, chats, items, messages, objects } from '../../db/schema';
-import { buildWorker, buildWorkspace } from '../../modules/inbox/actions/test-helpers';
 import { openCredentials } from '../context';
 import { FacebookEmulator, FB_ERRORS } from './emulator';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { InboundEvent } from '../../modules/inbox/inbound';
+import type { InboundEvent } from '../inbound';
 import type { GraphComment, GraphPost } from './client';
 
 // Facebook Page webhooks (`object: "page"`, PROVIDERS.md §4a/§4b) and Graph reads → InboundEvents.

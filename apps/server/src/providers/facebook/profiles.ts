@@ -1,5 +1,5 @@
 import { TtlCache } from '../../lib/ttl-cache';
-import type { InboundEvent } from '../../modules/inbox/inbound';
+import type { InboundEvent } from '../inbound';
 import { type GraphAuth, graphCall } from './meta';
 
 // Messenger names people only by their page-scoped id (PSID); the User Profile API (`GET /{psid}` with

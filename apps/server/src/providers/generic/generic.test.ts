@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildWorker, buildWorkspace, settle } from '../../../test/inbox-actions';
 import { items, objects, posts } from '../../db/schema';
 import { sha256 } from '../../lib/crypto';
-import { buildWorker, buildWorkspace, settle } from '../../modules/inbox/actions/test-helpers';
 
 // The generic ingestion API: a collector posts a site's reviews with the account's token; redelivery
 // changes nothing; operators' replies come back to the collector through a feed.

@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildWorker, buildWorkspace } from '../../../test/inbox-actions';
+import { Ticker } from '../../../test/providers/youtube';
 import { items, objects } from '../../db/schema';
 import { PollingManager } from '../../jobs/pollers';
-import { buildWorker, buildWorkspace } from '../../modules/inbox/actions/test-helpers';
-import { Ticker } from '../youtube/testing';
 import { GmapsEmulator } from './emulator';
 
 // Issue 19, Google Business Profile (`gmaps`, PROVIDERS §6c): Google OAuth connects every location the

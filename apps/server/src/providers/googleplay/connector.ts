@@ -1,4 +1,4 @@
-import type { InboundEvent } from '../../modules/inbox/inbound';
+import type { InboundEvent } from '../inbound';
 import { type Connector, type ConnectorContext, ConnectorError, type VerifyContext } from '../types';
 import { listReviews, type PlayAuth, parseServiceAccount, replyToReview } from './client';
 import { changedReviews, ownReplyId, pollReviews, reviewEvents } from './polling';

@@ -1,5 +1,4 @@
-import { AppError } from '../../http/errors';
-import type { InboundEvent } from '../../modules/inbox/inbound';
+import { AppError } from '../../lib/errors';
 import {
   exchangeCode,
   grantedPermissions,
@@ -9,6 +8,7 @@ import {
 } from '../facebook/client';
 import { facebookAppWebhook, PAGE_FIELDS, parseDelivery } from '../facebook/connector';
 import { type GraphAuth, graphCall, metaHandshake, verifyMetaSignature } from '../facebook/meta';
+import type { InboundEvent } from '../inbound';
 import {
   type Connector,
   type ConnectorContext,

@@ -1,5 +1,5 @@
 import type { Config } from '../../config';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { type GraphAuth, graphCall } from '../facebook/meta';
 import { ConnectorError, type VerifiedAccount, type VerifyContext } from '../types';
 import { NETWORK } from './client';

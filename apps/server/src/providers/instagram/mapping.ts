@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { InboundEvent } from '../../modules/inbox/inbound';
 import type { PageWebhook } from '../facebook/mapping';
+import type { InboundEvent } from '../inbound';
 
 // Instagram webhooks (`object: "instagram"`, PROVIDERS.md §4c) → InboundEvents. Entries are keyed by the
 // professional account's id; comments come as `changes[]` with `field: "comments"` (or `live_comments`),

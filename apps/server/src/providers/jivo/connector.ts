@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { type Connector, type ConnectorContext, ConnectorError, WebhookRejected } from '../types';
 import { webhookUrl } from '../updates';
 import { type JivoAuth, sendBotMessage } from './client';

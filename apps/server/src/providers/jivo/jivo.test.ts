@@ -2,8 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildWorker, buildWorkspace } from '../../../test/inbox-actions';
 import { chats, messages, objects, outbox } from '../../db/schema';
-import { buildWorker, buildWorkspace } from '../../modules/inbox/actions/test-helpers';
 import { JivoEmulator } from './emulator';
 
 // Jivo Bot API connector against its emulator over real HTTP and a real database: connect, a client's

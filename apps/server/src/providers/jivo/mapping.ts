@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { InboundEvent } from '../../modules/inbox/inbound';
+import type { InboundEvent } from '../inbound';
 
 // Jivo Bot API events → our inbound events. A `CLIENT_MESSAGE` becomes a message in the chat `chat_id`
 // (unique within the Jivo account) written by `client_id`; the event's `id` is the message's id, so a

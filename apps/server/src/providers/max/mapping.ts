@@ -1,4 +1,4 @@
-import type { InboundAuthor, InboundEvent } from '../../modules/inbox/inbound';
+import type { InboundAuthor, InboundEvent } from '../inbound';
 import type { MaxAttachment, MaxMessage, MaxUpdate, MaxUser } from './types';
 
 // MAX updates → InboundEvents (PROVIDERS §7e). Message ids (`body.mid`) are global, so they are our

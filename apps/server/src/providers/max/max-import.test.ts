@@ -1,7 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  connectBot,
+  dialogOf,
+  groupChat,
+  type MaxWorld,
+  newBot,
+  person,
+  startMaxWorld,
+} from '../../../test/providers/max';
 import { chats, items, messages } from '../../db/schema';
-import { connectBot, dialogOf, groupChat, type MaxWorld, newBot, person, startMaxWorld } from './test-kit';
 
 // Issue 13 item 15: connecting a MAX bot imports its recent dialogs and group chats (docs/product/limits.md), like
 // Telegram and VK, through GET /chats and GET /messages?chat_id=&count= (PROVIDERS §7e "History").

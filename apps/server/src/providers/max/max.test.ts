@@ -1,8 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectKeptFile } from '../../../test/cdn';
-import { items, messages, objects, outbox } from '../../db/schema';
-import { PollingManager } from '../../jobs/pollers';
 import {
   connectBot,
   dialogOf,
@@ -13,7 +11,9 @@ import {
   startMaxWorld,
   until,
   workerOf,
-} from './test-kit';
+} from '../../../test/providers/max';
+import { items, messages, objects, outbox } from '../../db/schema';
+import { PollingManager } from '../../jobs/pollers';
 import { UPDATE_TYPES } from './types';
 
 // MAX end to end against the emulator (issue #5 item 7, PROVIDERS §7e).

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OkTestbed } from '../../../test/providers/ok';
 import { authors, objects, outbox } from '../../db/schema';
-import { OkTestbed } from './testing';
 
 // OK group Bot API against its emulator over real HTTP (issue 20, PROVIDERS.md §7d): connecting with the
 // group key (webhook subscribed with our secret, unsubscribed on removal), webhook verification by that

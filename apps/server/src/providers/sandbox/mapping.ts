@@ -2,7 +2,7 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { sandboxEntries } from '../../db/schema';
 import { sha256 } from '../../lib/crypto';
-import type { InboundEvent } from '../../modules/inbox/inbound';
+import type { InboundEvent } from '../inbound';
 import { ConnectorError, type ObjectRow } from '../types';
 
 // The sandbox network's wire format: how its entries become the inbound events every connector

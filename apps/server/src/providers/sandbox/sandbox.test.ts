@@ -1,9 +1,9 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildWorker, buildWorkspace, settle } from '../../../test/inbox-actions';
 import { chats, items, messages } from '../../db/schema';
 import type { OutboxWorker } from '../../jobs/outbox-worker';
-import { buildWorker, buildWorkspace, settle } from '../../modules/inbox/actions/test-helpers';
 import { captureEvents } from '../../modules/users/testing';
 
 // The whole loop with no network: a customer writes on the sandbox page, the item lands in the inbox,

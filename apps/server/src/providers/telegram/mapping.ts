@@ -1,4 +1,4 @@
-import type { InboundAuthor, InboundEvent } from '../../modules/inbox/inbound';
+import type { InboundAuthor, InboundEvent } from '../inbound';
 import type { TgCallbackQuery, TgChat, TgMessage, TgReactionType, TgUpdate, TgUser } from './types';
 
 // Telegram updates → InboundEvents (PROVIDERS §1 "Update shape").

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chats, messages } from '../../db/schema';
-import { buildWorkspace } from '../../modules/inbox/actions/test-helpers';
+import { buildWorkspace } from '../../../test/inbox-actions';
 import {
   connectBot,
   customer,
@@ -13,7 +12,8 @@ import {
   startTelegramWorld,
   type TelegramWorld,
   until,
-} from './test-kit';
+} from '../../../test/providers/telegram';
+import { chats, messages } from '../../db/schema';
 
 // Customers' files stay on Telegram behind the bot token (`tg-file:<file_id>`): the inbox fetches one
 // with getFile + the download link the first time someone opens it, keeps it, and serves it to members

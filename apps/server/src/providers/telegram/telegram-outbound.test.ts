@@ -1,7 +1,5 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { items, messages, objects, outbox } from '../../db/schema';
-import { PollingManager } from '../../jobs/pollers';
 import {
   connectBot,
   customer,
@@ -12,7 +10,9 @@ import {
   type TelegramWorld,
   until,
   workerOf,
-} from './test-kit';
+} from '../../../test/providers/telegram';
+import { items, messages, objects, outbox } from '../../db/schema';
+import { PollingManager } from '../../jobs/pollers';
 import type { TgUser } from './types';
 
 // What leaves the inbox for Telegram (issue #5 item 7): replies and messages reach the emulator with the

@@ -1,6 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chats, items, messages } from '../../db/schema';
 import {
   connectBot,
   customer,
@@ -10,7 +9,8 @@ import {
   startTelegramWorld,
   type TelegramWorld,
   until,
-} from './test-kit';
+} from '../../../test/providers/telegram';
+import { chats, items, messages } from '../../db/schema';
 import { ALLOWED_UPDATES } from './types';
 
 // Telegram end to end against the emulator (issue #5 item 7): connect with getMe, the webhook with its

@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { type Connector, type ConnectorContext, ConnectorError, type VerifyContext } from '../types';
 import { grant, manageReply, me, publishReply, type ThreadsAuth } from './client';
 import { pollReplies, recentReplies } from './polling';

@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildWorker, buildWorkspace } from '../../../test/inbox-actions';
+import { Ticker } from '../../../test/providers/youtube';
 import { items, objects } from '../../db/schema';
 import { PollingManager } from '../../jobs/pollers';
-import { buildWorker, buildWorkspace } from '../../modules/inbox/actions/test-helpers';
 import { openCredentials, sealCredentials } from '../context';
-import { Ticker } from '../youtube/testing';
 import { ThreadsEmulator } from './emulator';
 
 // Issue 19, Threads: a profile connects through the Threads authorization window (long-lived token

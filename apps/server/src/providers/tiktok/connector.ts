@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import type { Connector, ConnectorContext, ItemRef } from '../types';
 import { ConnectorError } from '../types';
 import { accountCall, credentialsOf, exchangeCode, getProfile, NETWORK, type TiktokAuth } from './client';

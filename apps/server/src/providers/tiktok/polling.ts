@@ -1,4 +1,4 @@
-import type { InboundEvent } from '../../modules/inbox/inbound';
+import type { InboundEvent } from '../inbound';
 import type { PollResult } from '../types';
 import { listComments, listVideos, type TiktokAuth, type TiktokComment, type TiktokVideo } from './client';
 

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildWorker, buildWorkspace } from '../../../test/inbox-actions';
 import { items, objects } from '../../db/schema';
 import { PollingManager } from '../../jobs/pollers';
-import { buildWorker, buildWorkspace } from '../../modules/inbox/actions/test-helpers';
 import { openCredentials } from '../context';
 import { TiktokEmulator } from './emulator';
 

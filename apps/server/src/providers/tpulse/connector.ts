@@ -5,7 +5,7 @@ import { PulseCheckRefused, verifyPulseCheck } from './check';
 // Pulse keeps the generic ingestion path (a collector posts comments, picks replies up): the account is
 // an ingest-token account either way. What this adds is the sign-in of SPEC §7 (check.ts): with
 // TPULSE_CHECK_SECRET set, the add-account screen offers "sign in with Pulse", and the account is named
-// after the profile that signed in (POST v1/tpulse/check_auth, providers/oauth-routes.ts).
+// after the profile that signed in (POST v1/tpulse/check_auth, modules/channels/oauth-routes.ts).
 
 export const tpulseConnector: Connector = {
   ...createIngestConnector('tpulse'),

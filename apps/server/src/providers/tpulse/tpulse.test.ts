@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildWorkspace } from '../../../test/inbox-actions';
 import { items, objects } from '../../db/schema';
-import { buildWorkspace } from '../../modules/inbox/actions/test-helpers';
 import { CHECK_TTL_S, type PulseCheckPayload, signPulseCheck } from './check';
 
 // Pulse sign-in (SPEC §7 POST v1/tpulse/check_auth {check}) on a real database: our sealed state goes to

@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import type { Connector, ConnectorContext, OutgoingContent } from '../types';
 import { ConnectorError } from '../types';
 import {

@@ -1,7 +1,7 @@
 import { type AccountSettings, parseAccountSettings } from '@otklik/shared';
 import { eq, sql } from 'drizzle-orm';
 import { objects } from '../../db/schema';
-import type { InboundEvent } from '../../modules/inbox/inbound';
+import type { InboundEvent } from '../inbound';
 import type { ConnectorContext, PollResult } from '../types';
 import {
   NotEnrolled,

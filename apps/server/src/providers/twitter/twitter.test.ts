@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
+import { buildWorker, buildWorkspace } from '../../../test/inbox-actions';
+import { Ticker } from '../../../test/providers/youtube';
 import { chats, items, messages, objects } from '../../db/schema';
 import { PollingManager } from '../../jobs/pollers';
-import { buildWorker, buildWorkspace } from '../../modules/inbox/actions/test-helpers';
 import { openCredentials, sealCredentials } from '../context';
-import { Ticker } from '../youtube/testing';
 import { pkceChallenge } from './client';
 import { TwitterEmulator } from './emulator';
 import { pace, planOf } from './polling';

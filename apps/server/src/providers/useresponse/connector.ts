@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { COMMENT, type ForumSource, importForum, parseSite, pollForum, topicOf } from '../forum';
 import type { Connector, ConnectorContext, VerifyContext } from '../types';
 import {

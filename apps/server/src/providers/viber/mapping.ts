@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { InboundEvent } from '../../modules/inbox/inbound';
+import type { InboundEvent } from '../inbound';
 
 // Viber callbacks (PROVIDERS.md §7b) → our inbound events. A chat is the user's Viber id; a message is
 // deduplicated on its `message_token` (PROVIDERS §8.4), kept as a string (see parseViberJson).

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ViberTestbed } from '../../../test/providers/viber';
 import { outbox } from '../../db/schema';
-import { ViberTestbed } from './testing';
 
 // Writing from the inbox to Viber (issue #5 item 7, PROVIDERS.md §7b): send_message with the right
 // fields, status 12 waits, status 6 fails the message, a revoked token also flags the account.

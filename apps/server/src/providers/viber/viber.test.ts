@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectKeptFile } from '../../../test/cdn';
+import { ViberTestbed } from '../../../test/providers/viber';
 import { objects } from '../../db/schema';
 import { EVENT_TYPES, parseViberJson } from './client';
-import { ViberTestbed } from './testing';
 
 // Viber bot connector against its emulator over real HTTP (issue #5 item 7, PROVIDERS.md §7b):
 // connecting (set_webhook and its check call), signed callbacks, dedupe. Sending: viber-send.test.ts.

@@ -1,5 +1,5 @@
 import type { Config } from '../../config';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { ConnectorError, type VerifiedAccount, type VerifyContext } from '../types';
 import { type VkApi, vkApi } from './client';
 

@@ -1,4 +1,4 @@
-import type { InboundEvent } from '../../modules/inbox/inbound';
+import type { InboundEvent } from '../inbound';
 import { type ConnectorContext, ConnectorError } from '../types';
 import { communityToken, vkApi } from './client';
 import { commentEvent, messageEvent, type VkComment, type VkMessage } from './mapping';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { InboundAuthor, InboundEvent } from '../../modules/inbox/inbound';
+import type { InboundAuthor, InboundEvent } from '../inbound';
 import { mapAttachments } from './attachments';
 import { SURFACES, type Surface, vkId } from './ids';
 import { buttonDataOf } from './keyboard';

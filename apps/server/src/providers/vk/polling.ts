@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { InboundEvent } from '../../modules/inbox/inbound';
+import type { InboundEvent } from '../inbound';
 import { type ConnectorContext, ConnectorError, type PollResult } from '../types';
 import { communityToken, type VkApi, vkApi } from './client';
 import { callbackEventSchema, mapUpdate } from './mapping';

@@ -1,5 +1,5 @@
 import { TtlCache } from '../../lib/ttl-cache';
-import type { InboundEvent } from '../../modules/inbox/inbound';
+import type { InboundEvent } from '../inbound';
 import type { VkApi } from './client';
 
 // VK updates name people only by id; users.get (community tokens may call it) gives names and photos.

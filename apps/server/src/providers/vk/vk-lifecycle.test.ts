@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectCommunity, itemsOf, messagesOf, startVkWorld, type VkWorld } from './test-kit';
+import {
+  connectCommunity,
+  itemsOf,
+  messagesOf,
+  startVkWorld,
+  type VkWorld,
+} from '../../../test/providers/vk';
 
 // A VK account's life around its content: the import on connect (docs/product/limits.md), reconnecting without piling
 // up callback servers (VK allows 10), and disconnecting removing ours.

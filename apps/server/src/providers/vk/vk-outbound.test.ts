@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildScene,
+  itemsOf,
+  messagesOf,
+  objectRow,
+  startVkWorld,
+  type VkWorld,
+} from '../../../test/providers/vk';
 import { connectorContext } from '../context';
 import { vkConnector } from './connector';
-import { buildScene, itemsOf, messagesOf, objectRow, startVkWorld, type VkWorld } from './test-kit';
 
 // VK outbound (issue #5 item 7): replies and chat messages reach VK with its idempotency keys; rate limits
 // wait, a revoked token shows on the account and the reply.

@@ -1,10 +1,5 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { objects } from '../../db/schema';
-import { ingest } from '../../modules/inbox/ingest';
-import { connectorContext } from '../context';
-import { ConnectorError } from '../types';
-import { vkConnector } from './connector';
 import {
   connectCommunity,
   eventually,
@@ -13,7 +8,12 @@ import {
   objectRow,
   startVkWorld,
   type VkWorld,
-} from './test-kit';
+} from '../../../test/providers/vk';
+import { objects } from '../../db/schema';
+import { ingest } from '../../modules/inbox/ingest';
+import { connectorContext } from '../context';
+import { ConnectorError } from '../types';
+import { vkConnector } from './connector';
 
 // VK Bots Long Poll (PROVIDERS §2): an account in polling mode ingests what the Callback API would have
 // pushed, survives an expired key (failed 2) and lost history (failed 3); a revoked token is an auth error.

@@ -1,9 +1,9 @@
 import { DEFAULT_LOCALE, translate } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildComment, buildObject } from '../../../test/inbox-actions';
+import { buildScene, itemsOf, startVkWorld, type VkWorld } from '../../../test/providers/vk';
 import { activity, outbox } from '../../db/schema';
-import { buildComment, buildObject } from '../../modules/inbox/actions/test-helpers';
-import { buildScene, itemsOf, startVkWorld, type VkWorld } from './test-kit';
 
 // Issue 13 #16: the catalogue's `report` action — a complaint about a customer's comment to the network
 // (VK wall.reportComment with the admin user token), through the one send path (outbox), and refused

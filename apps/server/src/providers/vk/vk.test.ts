@@ -1,10 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectKeptFile } from '../../../test/cdn';
-import { authors, objects } from '../../db/schema';
-import { buildWorkspace } from '../../modules/inbox/actions/test-helpers';
-import { openCredentials } from '../context';
-import { callbackSecret } from './client';
+import { buildWorkspace } from '../../../test/inbox-actions';
 import {
   buildCommunity,
   connectCommunity,
@@ -13,7 +10,10 @@ import {
   startVkWorld,
   type VkWorld,
   webhookSecretOf,
-} from './test-kit';
+} from '../../../test/providers/vk';
+import { authors, objects } from '../../db/schema';
+import { openCredentials } from '../context';
+import { callbackSecret } from './client';
 
 // VK (issue #5 item 7): connecting (typed credentials, community OAuth), the Callback API (confirmation,
 // `secret`, redeliveries) and what arrives from it — against the emulator over real HTTP.

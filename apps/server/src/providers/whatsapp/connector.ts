@@ -1,4 +1,4 @@
-import { deliveryChange } from '../../modules/inbox/inbound';
+import { deliveryChange } from '../inbound';
 import { downloadMedia, MediaTooLarge } from '../media';
 import {
   type ChatRef,

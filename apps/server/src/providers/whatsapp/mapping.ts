@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { InboundEvent } from '../../modules/inbox/inbound';
+import type { InboundEvent } from '../inbound';
 
 // WhatsApp webhook payloads (PROVIDERS.md §3 "Webhook payload") → our inbound events. A chat is the
 // customer's wa_id; a message's id is its wamid, which ingestion deduplicates on (PROVIDERS §8.4).

@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_SECRET, PHONE_ID, WhatsAppTestbed } from '../../../test/providers/whatsapp';
 import { objects } from '../../db/schema';
 import { connectorContext } from '../context';
 import { whatsappConnector } from './connector';
-import { APP_SECRET, PHONE_ID, WhatsAppTestbed } from './testing';
 
 // WhatsApp Cloud API connector against its emulator over real HTTP (issue #5 item 7): connecting and
 // webhooks (PROVIDERS.md §3). Sending from the inbox is in whatsapp-send.test.ts.

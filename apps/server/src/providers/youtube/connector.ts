@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors';
+import { AppError } from '../../lib/errors';
 import { googleAuthorizeUrl, googleExchangeCode } from '../google/oauth';
 import { type Connector, type ConnectorContext, ConnectorError, type VerifyContext } from '../types';
 import {

@@ -1,4 +1,4 @@
-import type { InboundEvent } from '../../modules/inbox/inbound';
+import type { InboundEvent } from '../inbound';
 import type { YtComment, YtThread } from './client';
 
 // YouTube comments (PROVIDERS.md §5) → inbound items: a thread's top-level comment is a comment on

@@ -1,4 +1,4 @@
-import type { InboundEvent } from '../../modules/inbox/inbound';
+import type { InboundEvent } from '../inbound';
 import type { PollResult } from '../types';
 import { listReplies, listThreads, type YouTubeAuth, type YtComment, type YtThread } from './client';
 import { commentEvent, HELD_STATUSES, type HeldStatus, latestActivity } from './mapping';

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildWorkspace } from '../../../test/inbox-actions';
+import { Ticker, YouTubeTestbed } from '../../../test/providers/youtube';
 import { objects } from '../../db/schema';
-import { buildWorkspace } from '../../modules/inbox/actions/test-helpers';
 import { openCredentials } from '../context';
 import { quotaDay } from './client';
-import { Ticker, YouTubeTestbed } from './testing';
 
 // Issue 19, YouTube (PROVIDERS §5): a channel connects through Google OAuth, its comments are polled
 // by the one polling manager (cursor kept across restarts, paced by the day's quota), replies and

@@ -1,4 +1,4 @@
-import { badRequest, conflict } from '../../../http/errors';
+import { badRequest, conflict } from '../../../lib/errors';
 import type { SocialProvider } from './types';
 
 // The errors of social sign-in, in one place so login and linking answer alike.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { badRequest } from '../../../http/errors';
+import { badRequest } from '../../../lib/errors';
 import { findOneTimeToken, spendOneTimeToken } from '../one-time';
 import { requireSecondFactor } from '../second-factor';
 import { findUserByEmail, getUser, normalizeEmail, sendConfirmation } from '../service';

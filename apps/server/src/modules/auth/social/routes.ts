@@ -1,11 +1,11 @@
 import { isLocale, WEB_CLIENT_ID } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../../http/app';
+import type { AppDeps } from '../../../app';
 import type { requireAuth } from '../../../http/auth';
-import { AppError, badRequest } from '../../../http/errors';
 import { requestLocale } from '../../../http/locale';
 import { safeEqual } from '../../../lib/crypto';
+import { AppError, badRequest } from '../../../lib/errors';
 import { acceptBasicClientAuth } from '../client-auth';
 import { signupRateLimit } from '../guards';
 import { tokenResponseSchema } from '../schemas';

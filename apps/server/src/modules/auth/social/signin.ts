@@ -1,6 +1,6 @@
 import type { Locale } from '@otklik/shared';
 import type { UserRow } from '../../../http/auth';
-import { badRequest } from '../../../http/errors';
+import { badRequest } from '../../../lib/errors';
 import { startWithDefaultStatus } from '../../statuses/service';
 import { createOneTimeToken } from '../one-time';
 import { findUserByEmail, getUser, normalizeEmail, sendConfirmation } from '../service';

@@ -1,9 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/harness';
-import { activity, items, type objects, tags } from '../../../db/schema';
-import { registerConnector } from '../../../providers/registry';
-import { buildMember, captureEvents } from '../../users/testing';
 import {
   buildChat,
   buildComment,
@@ -11,7 +8,10 @@ import {
   buildWorker,
   buildWorkspace,
   fakeConnector,
-} from './test-helpers';
+} from '../../../../test/inbox-actions';
+import { activity, items, type objects, tags } from '../../../db/schema';
+import { registerConnector } from '../../../providers/registry';
+import { buildMember, captureEvents } from '../../users/testing';
 
 // Bulk replies (docs/product/validation.md), statuses (docs/product/states.md), tags, assignment and edit windows (docs/product/limits.md), each
 // recorded with its cause.

@@ -7,11 +7,11 @@ import {
 } from '@otklik/shared';
 import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import { activity, authors, chats, items } from '../../../db/schema';
-import { AppError } from '../../../http/errors';
-import { enqueueOutbox, kickOutbox } from '../../../jobs/outbox';
+import { AppError } from '../../../lib/errors';
 import { getConnector } from '../../../providers/registry';
 import { audit } from '../../audit/record';
 import { getVisibleAuthor } from '../../authors/policy';
+import { enqueueOutbox, kickOutbox } from '../../outbox/queue';
 import { authorize } from '../../spaces/actor';
 import { presentAuthor } from '../presenter';
 import { scopeFor } from '../scope';

@@ -2,9 +2,15 @@ import { BLOCK_DURATION_SECONDS, BLOCK_DURATIONS, type BlockDuration } from '@ot
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/harness';
+import {
+  buildChat,
+  buildComment,
+  buildObject,
+  buildWorkspace,
+  fakeConnector,
+} from '../../../../test/inbox-actions';
 import { authors, type objects, outbox } from '../../../db/schema';
 import { registerConnector } from '../../../providers/registry';
-import { buildChat, buildComment, buildObject, buildWorkspace, fakeConnector } from './test-helpers';
 
 // docs/product/limits.md block durations — hour, week, month, 3 months, year, forever — through the API on the real
 // database: each sets authors.blocked_until to the moment of blocking plus the shared constant (forever:

@@ -2,9 +2,9 @@ import type { BulkResponse, BulkResult } from '@otklik/shared';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/harness';
+import { buildChat, buildComment, buildObject, buildWorkspace } from '../../../../test/inbox-actions';
 import { chats, items, itemTags, type objects, tags } from '../../../db/schema';
 import { buildMember, captureEvents } from '../../users/testing';
-import { buildChat, buildComment, buildObject, buildWorkspace } from './test-helpers';
 
 // Bulk close / tag / assign / snooze (issue 13): per-id answers through the single actions' checks,
 // nothing of another space touched, and undo that restores only what nobody changed since.

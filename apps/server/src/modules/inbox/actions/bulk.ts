@@ -10,7 +10,7 @@ import {
 } from '@otklik/shared';
 import { eq } from 'drizzle-orm';
 import { chatTags, itemTags } from '../../../db/schema';
-import { AppError } from '../../../http/errors';
+import { AppError } from '../../../lib/errors';
 import { loadChatFor, loadItemFor, type Performer, userIdOf } from './policy';
 import type { ActionDeps } from './send';
 import {

@@ -13,7 +13,6 @@ import {
 } from '@otklik/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/harness';
-import { registerConnector } from '../../../providers/registry';
 import {
   buildChat,
   buildComment,
@@ -21,7 +20,8 @@ import {
   buildWorkspace,
   fakeConnector,
   uploadImage,
-} from './test-helpers';
+} from '../../../../test/inbox-actions';
+import { registerConnector } from '../../../providers/registry';
 
 // docs/product/validation.md limits at their boundary, through the reply endpoints on the real database: for EVERY
 // catalogue entry and every limit it declares — characters, UTF-8 bytes, attachment counts and caption

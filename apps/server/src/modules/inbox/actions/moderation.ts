@@ -1,12 +1,12 @@
 import { isWithinEditWindow } from '@otklik/shared';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { activity, items, messages, type Reaction } from '../../../db/schema';
-import { AppError } from '../../../http/errors';
-import { enqueueOutbox, kickOutbox, type OutboxAction } from '../../../jobs/outbox';
+import { AppError } from '../../../lib/errors';
 import { isIngestProvider } from '../../../providers/generic/connector';
-import { editCollectorReply } from '../../../providers/generic/service';
 import type { Connector } from '../../../providers/types';
 import { type AuditKind, audit } from '../../audit/record';
+import { editCollectorReply } from '../../channels/generic-service';
+import { enqueueOutbox, kickOutbox, type OutboxAction } from '../../outbox/queue';
 import { presentMessage } from '../presenter';
 import {
   activityCause,
@@ -275,7 +275,7 @@ export async function reactToMessage(
  * network has not accepted yet is simply changed before it goes out (the worker sends the current text).
  * On networks reached through a customer's collector (vc and other `ingest_token` sites) the reply is
  * out once it is in the collector's feed, posted or not: from then on the window applies, and the edit
- * goes back to that feed (providers/generic/service.ts).
+ * goes back to that feed (modules/channels/generic-service.ts).
  */
 export async function editReply(
   deps: ActionDeps,

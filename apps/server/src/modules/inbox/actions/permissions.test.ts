@@ -10,9 +10,9 @@ import {
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/harness';
+import { buildChat, buildComment, buildObject, buildWorkspace } from '../../../../test/inbox-actions';
 import { memberships, messages, type objects, tags, userGroups } from '../../../db/schema';
 import { buildMember } from '../../users/testing';
-import { buildChat, buildComment, buildObject, buildWorkspace } from './test-helpers';
 
 // docs/product/roles.md as a table: every inbox action against every named role, plus roles that see only comments or
 // only private messages. The expected answer is read from the shared permission table

@@ -12,8 +12,8 @@ import {
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { chats, items, messages } from '../../../db/schema';
-import { AppError } from '../../../http/errors';
 import type { Sealer } from '../../../lib/crypto';
+import { AppError } from '../../../lib/errors';
 import { openCredentials } from '../../../providers/context';
 import { getConnector } from '../../../providers/registry';
 import type { Connector, ObjectRow } from '../../../providers/types';

@@ -2,13 +2,13 @@ import type { AddressInfo } from 'node:net';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/harness';
+import { buildChat, buildComment, buildObject, buildWorkspace } from '../../../../test/inbox-actions';
 import { commentEvent, messageEvent } from '../../../../test/inbox-helpers';
 import { openSocket } from '../../../../test/socket';
 import { chats, items, type objects, outbox, userGroups } from '../../../db/schema';
 import { buildMember as buildGroupMember } from '../../authors/test-helpers';
 import { buildMember } from '../../users/testing';
 import { ingest } from '../ingest';
-import { buildChat, buildComment, buildObject, buildWorkspace } from './test-helpers';
 
 // "Who is answering" is enforced by the server (docs/product/api.md lock/unlock): while a colleague's socket holds
 // the lock of an item or chat, replies to it are refused with 409 `locked`, naming who is answering.

@@ -1,4 +1,4 @@
-import { AppError } from '../../../http/errors';
+import { AppError } from '../../../lib/errors';
 import type { LockStore } from '../../../realtime/locks';
 import type { Performer } from './policy';
 

@@ -1,8 +1,8 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { items, messages, outbox } from '../../../db/schema';
-import { AppError } from '../../../http/errors';
-import { kickOutbox } from '../../../jobs/outbox';
-import { returnRefusedReply } from '../../../providers/generic/service';
+import { AppError } from '../../../lib/errors';
+import { returnRefusedReply } from '../../channels/generic-service';
+import { kickOutbox } from '../../outbox/queue';
 import { presentMessage } from '../presenter';
 import { causeOf, loadItemFor, loadMessageFor, type Performer } from './policy';
 import { presentItems, publishBySpace } from './present';

@@ -3,7 +3,7 @@ import { can } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../../http/errors';
+import { AppError } from '../../../lib/errors';
 import type { RouteContext } from './routes';
 import { openUpload, saveUpload, UPLOAD_MAX_BYTES } from './uploads';
 

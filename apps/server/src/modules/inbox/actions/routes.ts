@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../../http/app';
+import type { AppDeps } from '../../../app';
 import { type AuthContext, requireAuth } from '../../../http/auth';
 import { loadActor } from '../../spaces/actor';
 import type { Performer } from './policy';

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/harness';
+import { buildChat, buildComment, buildObject, buildWorkspace } from '../../../../test/inbox-actions';
 import { companies, tags } from '../../../db/schema';
-import { buildChat, buildComment, buildObject, buildWorkspace } from './test-helpers';
 
 // Issue 13 #16: a company's tags_mode. 'company': the company's accounts take only the company's own
 // tags (on items and chats); 'space' (default): any tag of the space. Refusals are translated.

@@ -2,11 +2,17 @@ import type { AddressInfo } from 'node:net';
 import { LOCK_IDLE_MS } from '@otklik/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/harness';
+import {
+  buildChat,
+  buildComment,
+  buildObject,
+  buildWorker,
+  fakeConnector,
+} from '../../../../test/inbox-actions';
 import { openSocket } from '../../../../test/socket';
 import { type objects, userGroups } from '../../../db/schema';
 import { ConnectorError } from '../../../providers/types';
 import { buildAdmin, buildMember, setTariff } from '../../users/testing';
-import { buildChat, buildComment, buildObject, buildWorker, fakeConnector } from './test-helpers';
 
 // Issue 13, defect 1: opening an item does not lock it; typing does (the web sends `lock` as its user
 // types); a lock lets go after LOCK_IDLE_MS without typing; an administrator may take it over and the

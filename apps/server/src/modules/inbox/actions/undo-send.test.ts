@@ -1,9 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/harness';
-import { activity, chats, items, messages, type objects, outbox } from '../../../db/schema';
-import { registerConnector } from '../../../providers/registry';
-import { buildMember } from '../../users/testing';
 import {
   buildChat,
   buildComment,
@@ -11,7 +8,10 @@ import {
   buildWorker,
   buildWorkspace,
   fakeConnector,
-} from './test-helpers';
+} from '../../../../test/inbox-actions';
+import { activity, chats, items, messages, type objects, outbox } from '../../../db/schema';
+import { registerConnector } from '../../../providers/registry';
+import { buildMember } from '../../users/testing';
 
 // Undo send: a composer reply is held 5 s server-side (outbox run_at), undo within that time takes it
 // back and restores the replied record; after it the worker sends it and undo answers 409. Clocks move,

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { IMAGE_UPLOAD_MAX_BYTES, VIDEO_UPLOAD_MAX_BYTES } from '@otklik/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/harness';
+import { buildWorkspace, multipartFile } from '../../../../test/inbox-actions';
 import { buildMember } from '../../users/testing';
-import { buildWorkspace, multipartFile } from './test-helpers';
 
 // docs/product/validation.md, limits.md: images up to 5 MB, video up to 10 MB; only files a browser shows as media.
 

@@ -6,8 +6,8 @@ import { pipeline } from 'node:stream/promises';
 import { IMAGE_UPLOAD_MAX_BYTES, type MessageKey, VIDEO_UPLOAD_MAX_BYTES } from '@otklik/shared';
 import type { Config } from '../../../config';
 import type { Attachment } from '../../../db/schema';
-import { AppError } from '../../../http/errors';
 import { randomToken } from '../../../lib/crypto';
+import { AppError } from '../../../lib/errors';
 
 // Files operators attach to replies (docs/product/validation.md, limits.md: images up to 5 MB, video up to 10 MB), stored under
 // DATA_DIR/uploads and served at /v1/uploads/{name} — networks fetch them from there. Only raster

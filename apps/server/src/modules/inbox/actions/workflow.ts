@@ -2,7 +2,7 @@ import type { Ability } from '@otklik/shared';
 import { and, eq, inArray, isNull, ne, or } from 'drizzle-orm';
 import { activity, chats, chatTags, companies, items, itemTags, objects, tags } from '../../../db/schema';
 import type { CloseReason } from '../../../db/schema/inbox';
-import { AppError } from '../../../http/errors';
+import { AppError } from '../../../lib/errors';
 import { stopBotSession } from '../../bots/sessions';
 import { sendSurveys } from '../../csi/survey';
 import { notifyAssigned } from '../../notifications/events';

@@ -11,7 +11,7 @@ import {
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { monitoringQueries, objects } from '../../../db/schema';
-import { AppError, notFound } from '../../../http/errors';
+import { AppError, notFound } from '../../../lib/errors';
 import type { Logger } from '../../../lib/logger';
 import { assertPublicUrl, type MediaNetwork } from '../../../providers/public-network';
 import { ConnectorError, storedFailure } from '../../../providers/types';

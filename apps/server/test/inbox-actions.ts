@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
-import type { TestApp } from '../../../../test/harness';
-import { buildObject, commentEvent, messageEvent } from '../../../../test/inbox-helpers';
-import { chats, items, type objects, outbox } from '../../../db/schema';
-import { OutboxWorker } from '../../../jobs/outbox-worker';
-import type { ConnectorLookup } from '../../../providers/registry';
-import type { Connector, ConnectorContext } from '../../../providers/types';
-import { buildAdmin, setTariff } from '../../users/testing';
-import { ingest } from '../ingest';
+import { chats, items, type objects, outbox } from '../src/db/schema';
+import { OutboxWorker } from '../src/jobs/outbox-worker';
+import { ingest } from '../src/modules/inbox/ingest';
+import { buildAdmin, setTariff } from '../src/modules/users/testing';
+import type { ConnectorLookup } from '../src/providers/registry';
+import type { Connector, ConnectorContext } from '../src/providers/types';
+import type { TestApp } from './harness';
+import { buildObject, commentEvent, messageEvent } from './inbox-helpers';
 
 // Test-only factories for the inbox actions, accounts, providers and outbox tests.
 

@@ -2,13 +2,13 @@ import { randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { startCdn, type TestCdn } from '../../../test/cdn';
-import { createTestApp, type TestApp } from '../../../test/harness';
-import type { Env } from '../../config';
-import { chats, items, messages, objects } from '../../db/schema';
-import { buildWorker, buildWorkspace } from '../../modules/inbox/actions/test-helpers';
-import { openCredentials } from '../context';
-import { VkEmulator } from './emulator';
+import type { Env } from '../../src/config';
+import { chats, items, messages, objects } from '../../src/db/schema';
+import { openCredentials } from '../../src/providers/context';
+import { VkEmulator } from '../../src/providers/vk/emulator';
+import { startCdn, type TestCdn } from '../cdn';
+import { createTestApp, type TestApp } from '../harness';
+import { buildWorker, buildWorkspace } from '../inbox-actions';
 
 // TEST-ONLY. The VK tests' common set-up: the emulator, an app listening on a real port (VK must reach
 // its webhook), an administrator, and a community with a customer.

@@ -1,20 +1,17 @@
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
-import { chats, messages, objects } from '../../db/schema';
-import { buildWorker, buildWorkspace } from '../../modules/inbox/actions/test-helpers';
-import { openCredentials } from '../context';
-import { WhatsAppEmulator } from './emulator';
+import { chats, messages, objects } from '../../src/db/schema';
+import { AvitoEmulator } from '../../src/providers/avito/emulator';
+import { openCredentials } from '../../src/providers/context';
+import { createTestApp, type TestApp } from '../harness';
+import { buildWorker, buildWorkspace } from '../inbox-actions';
 
-// TEST-ONLY: an app listening on 127.0.0.1 wired to a WhatsApp emulator, and the steps the tests repeat.
+// TEST-ONLY: an app listening on 127.0.0.1 wired to an Avito emulator, and the steps the tests repeat.
 
-export const PHONE_ID = '106540352242922';
-export const APP_SECRET = 'meta-app-secret-1';
-
-export class WhatsAppTestbed {
+export class AvitoTestbed {
   t!: TestApp;
-  emu!: WhatsAppEmulator;
+  emu!: AvitoEmulator;
   base = '';
   headers: Record<string, string> = {};
   spaceId = 0;
@@ -22,19 +19,19 @@ export class WhatsAppTestbed {
   clock = Date.now();
   private seq = 0;
 
+  constructor(private readonly env: Record<string, string> = {}) {}
+
   db() {
     return this.t.deps.database.db;
   }
 
   async start() {
-    this.emu = await WhatsAppEmulator.start({
-      phoneNumberId: PHONE_ID,
-      accessToken: 'EAAG-initial',
-      appSecret: APP_SECRET,
-    });
-    this.t = await createTestApp({ PROVIDER_UPDATES: 'webhook', WHATSAPP_GRAPH_URL: this.emu.url });
+    this.emu = await AvitoEmulator.start();
+    this.t = await createTestApp({ PROVIDER_UPDATES: 'webhook', AVITO_API_URL: this.emu.url, ...this.env });
     await this.t.app.listen({ port: 0, host: '127.0.0.1' });
     this.base = `http://127.0.0.1:${(this.t.app.server.address() as AddressInfo).port}`;
+    const appUrl = this.t.deps.config.appUrl;
+    this.emu.rewrite = (url) => (url.startsWith(appUrl) ? this.base + url.slice(appUrl.length) : url);
     const admin = await buildWorkspace(this.t);
     this.headers = admin.headers;
     this.spaceId = admin.space.id;
@@ -45,28 +42,37 @@ export class WhatsAppTestbed {
     await this.emu.close();
   }
 
-  /** A connected number with its own token; Meta's dashboard points at its webhook URL. */
-  async connectNumber() {
-    this.seq += 1;
-    const token = `EAAG-${this.seq}-${Date.now()}`;
-    this.emu.addToken(token);
-    const res = await this.t.app.inject({
+  connect(credentials: Record<string, string>) {
+    return this.t.app.inject({
       method: 'POST',
       url: '/v1/objects',
       headers: this.headers,
-      payload: {
-        provider: 'whatsapp',
-        credentials: { phone_number_id: PHONE_ID, access_token: token, app_secret: APP_SECRET },
-      },
+      payload: { provider: 'avito', credentials },
     });
+  }
+
+  /** An Avito account with its own API keys, connected; `customer` can write to it in `chatId`. */
+  async connectAccount() {
+    this.seq += 1;
+    const clientId = `client-${this.seq}-${Date.now()}`;
+    const secret = `secret-${this.seq}`;
+    const userId = 18_788_600 + this.seq;
+    this.emu.network.addClient(clientId, secret, { userId, name: `Магазин ${this.seq}` });
+    const res = await this.connect({ client_id: clientId, client_secret: secret });
     expect(res.statusCode, res.body).toBe(200);
     const id = res.json().id as number;
     const [row] = await this.db().select().from(objects).where(eq(objects.id, id));
-    const verifyToken = openCredentials(this.t.deps.sealer, row!).webhook_secret!;
-    const callback = `${this.base}/v1/webhooks/whatsapp/${id}`;
-    expect((await this.emu.subscribe(callback, verifyToken)).verified).toBe(true);
-    const customer = `1650555${String(this.seq).padStart(4, '0')}`;
-    return { id, token, row: row!, verifyToken, callback, customer, setup: res.json().setup as unknown };
+    const webhookSecret = openCredentials(this.t.deps.sealer, row!).webhook_secret!;
+    return {
+      id,
+      clientId,
+      secret,
+      userId,
+      row: row!,
+      webhookSecret,
+      chatId: `u2i-chat${this.seq}`,
+      customer: { id: 94_235_300 + this.seq, name: 'Покупатель' },
+    };
   }
 
   async chatOf(objectId: number, externalId: string) {

@@ -3,16 +3,16 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { objects } from '../db/schema';
-import type { AppDeps } from '../http/app';
-import { type AuthContext, requireAuth } from '../http/auth';
-import { AppError } from '../http/errors';
-import { asConnectFailure, connectAccount } from '../modules/objects/connect';
-import { spaceForNewAccount } from '../modules/objects/policy';
-import { presentAccount } from '../modules/objects/presenter';
-import { loadActor } from '../modules/spaces/actor';
-import { getConnector } from './registry';
-import { PulseCheckRefused, verifyPulseCheck } from './tpulse/check';
+import type { AppDeps } from '../../app';
+import { objects } from '../../db/schema';
+import { type AuthContext, requireAuth } from '../../http/auth';
+import { AppError } from '../../lib/errors';
+import { getConnector } from '../../providers/registry';
+import { PulseCheckRefused, verifyPulseCheck } from '../../providers/tpulse/check';
+import { asConnectFailure, connectAccount } from '../objects/connect';
+import { spaceForNewAccount } from '../objects/policy';
+import { presentAccount } from '../objects/presenter';
+import { loadActor } from '../spaces/actor';
 
 const STATE_TTL_MS = 10 * 60_000;
 /** More callback pages a provider's popup may come back to (SPEC §7: /callback/google for gmaps). */

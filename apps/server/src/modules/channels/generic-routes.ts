@@ -1,13 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../http/app';
+import type { AppDeps } from '../../app';
 import '../../http/route-config';
 import { bearerToken } from '../../http/auth';
-import { AppError } from '../../http/errors';
 import { sha256 } from '../../lib/crypto';
-import { ingestBatchSchema, ingestResultSchema, pendingRepliesSchema, replyAckSchema } from './schemas';
-import { acknowledgeReply, findPendingReplies, getIngestObject, ingestItems } from './service';
+import { AppError } from '../../lib/errors';
+import {
+  ingestBatchSchema,
+  ingestResultSchema,
+  pendingRepliesSchema,
+  replyAckSchema,
+} from '../../providers/generic/schemas';
+import { acknowledgeReply, findPendingReplies, getIngestObject, ingestItems } from './generic-service';
 
 const TAG = ['ingest'];
 // The ingest token goes where an access token would (or in X-Ingest-Token).

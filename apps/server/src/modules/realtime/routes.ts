@@ -1,9 +1,9 @@
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type AuthContext, requireAuth } from '../http/auth';
-import { forbidden } from '../http/errors';
-import { requestLocale } from '../http/locale';
-import type { RealtimeHub } from './hub';
+import { type AuthContext, requireAuth } from '../../http/auth';
+import { requestLocale } from '../../http/locale';
+import { forbidden } from '../../lib/errors';
+import type { RealtimeHub } from '../../realtime/hub';
 
 export { loadConnectionAccess } from './access';
 

@@ -1,11 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
-import { chats, messages, objects } from '../../db/schema';
-import { buildWorker, buildWorkspace } from '../../modules/inbox/actions/test-helpers';
-import { openCredentials } from '../context';
-import { OkEmulator } from './emulator';
+import { chats, messages, objects } from '../../src/db/schema';
+import { openCredentials } from '../../src/providers/context';
+import { OkEmulator } from '../../src/providers/ok/emulator';
+import { createTestApp, type TestApp } from '../harness';
+import { buildWorker, buildWorkspace } from '../inbox-actions';
 
 // TEST-ONLY: an app listening on 127.0.0.1 wired to the OK emulator, and the steps the tests repeat.
 

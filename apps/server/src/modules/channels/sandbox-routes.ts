@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../http/app';
-import { AppError } from '../../http/errors';
+import type { AppDeps } from '../../app';
 import { sha256 } from '../../lib/crypto';
-import { buildSandboxPage, presentSandboxEntry } from './page';
-import * as sandbox from './service';
+import { AppError } from '../../lib/errors';
+import { buildSandboxPage, presentSandboxEntry } from '../../providers/sandbox/page';
+import * as sandbox from './sandbox-service';
 
 const TAG = ['sandbox'];
 const READS_PER_MINUTE = 300;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Db } from '../db/client';
-import { outbox } from '../db/schema';
-import type { EventBus } from '../realtime/bus';
+import type { Db } from '../../db/client';
+import { outbox } from '../../db/schema';
+import type { EventBus } from '../../realtime/bus';
 
 // The outbox: every network call an operator, rule or bot causes is a row here first (written in the
 // same transaction as what it records), then the worker (outbox-worker.ts) makes the call with
@@ -88,3 +88,8 @@ export async function kickOutbox(bus: EventBus) {
 }
 
 export const OUTBOX_QUEUED = 'outbox.queued';
+
+/** An outgoing action failed for good: `{ object_id, action, item_id, chat_id, author_id }`. */
+export const OUTBOX_FAILED = 'objects.failed';
+/** Someone acknowledged a failed action (settings/errors): `{ object_id, id }`. */
+export const OUTBOX_DISMISSED = 'objects.failure_dismissed';

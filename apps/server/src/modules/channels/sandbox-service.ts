@@ -1,12 +1,18 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { objects, sandboxEntries } from '../../db/schema';
-import { AppError } from '../../http/errors';
 import { sha256 } from '../../lib/crypto';
-import { ingest } from '../../modules/inbox/ingest';
+import { AppError } from '../../lib/errors';
+import {
+  customerIdFor,
+  externalIdOf,
+  getEntry,
+  type SandboxEntry,
+  toInboundEvents,
+} from '../../providers/sandbox/mapping';
+import type { ObjectRow } from '../../providers/types';
 import type { EventBus } from '../../realtime/bus';
-import type { ObjectRow } from '../types';
-import { customerIdFor, externalIdOf, getEntry, type SandboxEntry, toInboundEvents } from './mapping';
+import { ingest } from '../inbox/ingest';
 
 // What a customer does on the sandbox page. Each action writes the network's own store and then hands
 // the mapped event to ingest() — exactly what a real network's webhook would cause.

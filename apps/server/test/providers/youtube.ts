@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
-import { items, objects } from '../../db/schema';
-import { PollingManager } from '../../jobs/pollers';
-import { buildWorker, buildWorkspace } from '../../modules/inbox/actions/test-helpers';
-import { YouTubeEmulator } from './emulator';
-import type { EmulatedChannel } from './emulator-state';
+import { items, objects } from '../../src/db/schema';
+import { PollingManager } from '../../src/jobs/pollers';
+import { YouTubeEmulator } from '../../src/providers/youtube/emulator';
+import type { EmulatedChannel } from '../../src/providers/youtube/emulator-state';
+import { createTestApp, type TestApp } from '../harness';
+import { buildWorker, buildWorkspace } from '../inbox-actions';
 
 // TEST-ONLY: an app wired to the YouTube emulator, the OAuth popup as steps, and a polling manager
 // whose waits the test releases (no sleeps): each wait it asks for is recorded, then held until `tick`.

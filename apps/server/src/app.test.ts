@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildUser, loginTokens, passwordLogin } from '../../test/auth-helpers';
-import { createTestApp, type TestApp } from '../../test/harness';
-import { parseQueryString } from './querystring';
+import { bearer, buildUser, loginTokens, passwordLogin } from '../test/auth-helpers';
+import { createTestApp, type TestApp } from '../test/harness';
+import { parseQueryString } from './http/querystring';
 
 let t: TestApp;
 beforeAll(async () => {

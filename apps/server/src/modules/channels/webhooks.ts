@@ -1,12 +1,12 @@
 import { isProviderId, type ProviderId } from '@otklik/shared';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { objects } from '../db/schema';
-import type { AppDeps } from '../http/app';
-import { IngestBatcher } from '../modules/inbox/batcher';
-import { connectorContext } from './context';
-import { getConnector } from './registry';
-import { type ObjectRow, WebhookRejected, type WebhookRequest } from './types';
+import type { AppDeps } from '../../app';
+import { objects } from '../../db/schema';
+import { connectorContext } from '../../providers/context';
+import { getConnector } from '../../providers/registry';
+import { type ObjectRow, WebhookRejected, type WebhookRequest } from '../../providers/types';
+import { IngestBatcher } from '../inbox/batcher';
 
 /**
  * `/v1/webhooks/{provider}/{account id}`: where networks push updates (issue #5). The connector

@@ -1,11 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { startCdn, type TestCdn } from '../../../test/cdn';
-import { createTestApp, type TestApp } from '../../../test/harness';
-import { chats, messages, objects } from '../../db/schema';
-import { buildWorker, buildWorkspace } from '../../modules/inbox/actions/test-helpers';
-import { ViberEmulator } from './emulator';
+import { chats, messages, objects } from '../../src/db/schema';
+import { ViberEmulator } from '../../src/providers/viber/emulator';
+import { startCdn, type TestCdn } from '../cdn';
+import { createTestApp, type TestApp } from '../harness';
+import { buildWorker, buildWorkspace } from '../inbox-actions';
 
 // TEST-ONLY: an app listening on 127.0.0.1 wired to a Viber emulator, and the steps the tests repeat.
 

@@ -1,12 +1,12 @@
 import { randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../../../test/harness';
-import { objects } from '../../db/schema';
-import { buildWorker, buildWorkspace } from '../../modules/inbox/actions/test-helpers';
-import { openCredentials } from '../context';
-import { startTelegramEmulator, type TelegramEmulator } from './emulator';
-import type { TgChat, TgUser } from './types';
+import { objects } from '../../src/db/schema';
+import { openCredentials } from '../../src/providers/context';
+import { startTelegramEmulator, type TelegramEmulator } from '../../src/providers/telegram/emulator';
+import type { TgChat, TgUser } from '../../src/providers/telegram/types';
+import { createTestApp, type TestApp } from '../harness';
+import { buildWorker, buildWorkspace } from '../inbox-actions';
 
 // TEST-ONLY: the app listening on 127.0.0.1 (so the emulator can push webhooks to APP_URL) with
 // TELEGRAM_API_URL pointing at the emulator, and factories for bots, customers and groups.

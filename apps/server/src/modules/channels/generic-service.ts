@@ -3,17 +3,17 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { activity, items, objects, outbox } from '../../db/schema';
-import { AppError } from '../../http/errors';
 import { sha256 } from '../../lib/crypto';
-import { activityCause, type Performer } from '../../modules/inbox/actions/policy';
-import type { Cause } from '../../modules/inbox/actions/present';
-import type { InboundEvent } from '../../modules/inbox/inbound';
-import { ingest } from '../../modules/inbox/ingest';
-import { presentItems } from '../../modules/inbox/read-present';
+import { AppError } from '../../lib/errors';
+import { isIngestProvider } from '../../providers/generic/connector';
+import { INVALID, type IngestItem } from '../../providers/generic/schemas';
+import type { InboundEvent } from '../../providers/inbound';
+import type { ObjectRow } from '../../providers/types';
 import type { EventBus } from '../../realtime/bus';
-import type { ObjectRow } from '../types';
-import { isIngestProvider } from './connector';
-import { INVALID, type IngestItem } from './schemas';
+import { activityCause, type Performer } from '../inbox/actions/policy';
+import type { Cause } from '../inbox/actions/present';
+import { ingest } from '../inbox/ingest';
+import { presentItems } from '../inbox/read-present';
 
 export interface IngestDeps {
   db: Db;

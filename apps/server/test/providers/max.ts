@@ -1,13 +1,13 @@
 import { randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { startCdn, type TestCdn } from '../../../test/cdn';
-import { createTestApp, type TestApp } from '../../../test/harness';
-import { objects } from '../../db/schema';
-import { buildWorker, buildWorkspace } from '../../modules/inbox/actions/test-helpers';
-import { openCredentials } from '../context';
-import { type MaxEmulator, startMaxEmulator } from './emulator';
-import type { MaxMessage, MaxUser } from './types';
+import { objects } from '../../src/db/schema';
+import { openCredentials } from '../../src/providers/context';
+import { type MaxEmulator, startMaxEmulator } from '../../src/providers/max/emulator';
+import type { MaxMessage, MaxUser } from '../../src/providers/max/types';
+import { startCdn, type TestCdn } from '../cdn';
+import { createTestApp, type TestApp } from '../harness';
+import { buildWorker, buildWorkspace } from '../inbox-actions';
 
 // TEST-ONLY: the app on 127.0.0.1 (so the emulator can push to APP_URL) with MAX_API_URL at the emulator.
 

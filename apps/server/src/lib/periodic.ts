@@ -1,4 +1,4 @@
-import type { Logger } from '../lib/logger';
+import type { Logger } from './logger';
 
 /**
  * A background task run every `intervalMs` (and once at start), never twice at the same time: a tick
