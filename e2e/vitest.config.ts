@@ -1,22 +1,22 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { e2eWorkers } from './harness/workers';
 
 // Browser tests: the real server (started per file by startApp) driven by Debian's Chromium.
-// Two files at a time on PGlite, one on PostgreSQL (E2E_WORKERS): each starts its own server and browser; waits
-// are generous for a loaded 2-core machine. See "Tests and CI" in README.
+// Two files at a time (E2E_WORKERS): each starts its own server and browser, on PostgreSQL with a database,
+// Redis key prefix and DATA_DIR of its worker slot (harness/workers.ts); waits are generous for a loaded
+// 2-core machine. See "Tests and CI" in README.
 export default defineConfig({
   test: {
     root: resolve(dirname(fileURLToPath(import.meta.url)), '..'),
     include: ['e2e/tests/**/*.e2e.ts'],
     environment: 'node',
     globalSetup: ['e2e/harness/global-setup.ts'],
+    setupFiles: ['e2e/harness/worker-env.ts'],
     pool: 'forks',
     fileParallelism: true,
-    // PostgreSQL + Redis: one at a time. The servers of parallel files would share the database but not
-    // their configuration (each test points its server at its own emulators), and any node runs any
-    // node's queued work (outbox, jobs): a CSI survey went out through the other file's server.
-    maxWorkers: Number(process.env.E2E_WORKERS ?? (process.env.DATABASE_URL ? 1 : 2)),
+    maxWorkers: e2eWorkers(),
     testTimeout: 120_000,
     // expect.poll waits for something the app does eventually (a re-read, a socket push): Vitest's 1 s
     // default is shorter than one busy moment of a loaded 2-core machine.

@@ -11,13 +11,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { preparePgliteSeed } from '../../apps/server/test/global-setup';
 import { repoRoot } from './paths';
+import { e2eWorkers, resetSlotDatabases } from './workers';
 
 export default async function setup(): Promise<(() => void) | undefined> {
   // Every embedded-database server of this run starts from one migrated database (PGLITE_SEED).
   const dropSeed = await preparePgliteSeed();
   const dropWeb = setupWeb();
   const dropShared = setupSharedDataDir();
-  return () => {
+  const dropSlots = await setupSlotDatabases();
+  return async () => {
+    await dropSlots?.();
     dropShared?.();
     dropWeb?.();
     dropSeed?.();
@@ -36,10 +39,23 @@ function setupWeb(): (() => void) | undefined {
   return () => rmSync(snapshot, { recursive: true, force: true, maxRetries: 3 });
 }
 
-/** With DATABASE_URL the run's servers share one DATA_DIR (startApp), made here and removed at the end. */
+/**
+ * With DATABASE_URL the servers of a worker slot share one DATA_DIR (startApp), a folder of the one made
+ * here (worker-env.ts) and removed at the end.
+ */
 function setupSharedDataDir(): (() => void) | undefined {
   if (!process.env.DATABASE_URL) return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'otklik-e2e-shared-'));
-  process.env.E2E_SHARED_DATA_DIR = dir;
+  process.env.E2E_SHARED_DATA_ROOT = dir;
   return () => rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+}
+
+/** With DATABASE_URL each worker slot gets an empty database of its own (workers.ts), dropped at the end. */
+async function setupSlotDatabases(): Promise<(() => Promise<void>) | undefined> {
+  const baseUrl = process.env.DATABASE_URL;
+  if (!baseUrl) return undefined;
+  process.env.E2E_BASE_DATABASE_URL = baseUrl;
+  // A run's own prefix: Redis outlives runs, and its rate-limit counters and locks must not carry over.
+  process.env.E2E_REDIS_PREFIX = `otklik-e2e-${Date.now().toString(36)}:`;
+  return resetSlotDatabases(baseUrl, e2eWorkers());
 }

@@ -38,6 +38,14 @@ const envSchema = z.object({
   PGLITE_SEED: z.string().optional(),
   DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
   REDIS_URL: optionalUrl(['redis', 'rediss']),
+  /**
+   * Start of every Redis key and pub/sub channel this install uses (events, locks, rate limits): installs
+   * that share one Redis server keep apart by giving each its own (the e2e suite gives each worker one).
+   */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_.-]{1,64}$/, { message: 'letters, digits and : _ . - only, at most 64' })
+    .default('otklik:'),
   APP_URL: optionalUrl(['http', 'https']),
   SMTP_URL: optionalUrl(['smtp', 'smtps']),
   MAIL_FROM: z.string().default('Otklik <no-reply@otklik.local>'),

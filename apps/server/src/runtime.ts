@@ -85,15 +85,19 @@ export async function createRuntime(
       });
     }
     const secret = await resolveSecretKey(database.db, config.SECRET_KEY);
-    const limiter = redis ? new RedisRateLimiter(redis) : new MemoryRateLimiter();
+    const limiter = redis
+      ? new RedisRateLimiter(redis, `${config.REDIS_KEY_PREFIX}rl:`)
+      : new MemoryRateLimiter();
     const mailer = new Mailer(database.db, log, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM });
     cleanups.push(async () => {
       await mailer.flush();
       mailer.close();
     });
-    const bus = redis ? new RedisBus(redis, log) : new MemoryBus();
+    const bus = redis ? new RedisBus(redis, log, `${config.REDIS_KEY_PREFIX}events`) : new MemoryBus();
     cleanups.push(() => bus.close());
-    const locks = redis ? new RedisLockStore(redis) : new MemoryLockStore();
+    const locks = redis
+      ? new RedisLockStore(redis, `${config.REDIS_KEY_PREFIX}lock:`)
+      : new MemoryLockStore();
     const schedule = new WorkinghoursScheduler(database.db, bus, log);
     cleanups.push(() => schedule.stop());
     const deps: AppDeps = {

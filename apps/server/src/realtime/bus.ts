@@ -46,7 +46,6 @@ export class MemoryBus implements EventBus {
   }
 }
 
-const CHANNEL = 'otklik:events';
 
 /** Several nodes: every event goes through Redis pub/sub, so a socket on any node sees it. */
 export class RedisBus implements EventBus {
@@ -59,6 +58,8 @@ export class RedisBus implements EventBus {
   constructor(
     private readonly publisher: Redis,
     private readonly log?: Logger,
+    /** The pub/sub channel (REDIS_KEY_PREFIX + `events`): installs sharing a Redis server keep apart. */
+    private readonly channel = 'otklik:events',
   ) {
     this.subscriber = publisher.duplicate();
     this.subscriber.on('error', () => {});
@@ -71,7 +72,7 @@ export class RedisBus implements EventBus {
     });
     // A bus closed before its subscription is made (a short-lived process, a test) must not leave the
     // rejection unhandled; ioredis subscribes again by itself after a reconnect.
-    this.ready = this.subscriber.subscribe(CHANNEL).catch((error: unknown) => this.noteDegraded(error));
+    this.ready = this.subscriber.subscribe(this.channel).catch((error: unknown) => this.noteDegraded(error));
   }
 
   /**
@@ -84,7 +85,7 @@ export class RedisBus implements EventBus {
     if (redisReady(this.publisher)) {
       try {
         await this.ready;
-        await this.publisher.publish(CHANNEL, JSON.stringify(stamped));
+        await this.publisher.publish(this.channel, JSON.stringify(stamped));
         if (this.degraded) this.log?.info('Redis is back: events reach every node again');
         this.degraded = false;
         return;

@@ -8,6 +8,7 @@ import { buildComment, buildObject } from '../../test/inbox-actions';
 import { openSocket } from '../../test/socket';
 import { userStatuses } from '../db/schema';
 import { buildAdmin, buildMember } from '../modules/users/testing';
+import { type BusEvent, RedisBus } from './bus';
 import { type LockStore, MemoryLockStore, RedisLockStore } from './locks';
 import { CLOSE_SESSION_ENDED } from './sessions';
 
@@ -174,6 +175,30 @@ describe.each([
       expect(await store.release('item:2', 'c3')).toBe(true);
     } finally {
       await close();
+    }
+  });
+});
+
+describe('installs sharing one Redis server (REDIS_KEY_PREFIX)', () => {
+  it("a bus hears only its own install's channel", async () => {
+    const publisher = new Redis(REDIS_URL);
+    const unique = `${Date.now()}${Math.random().toString(36).slice(2, 6)}`;
+    // Both buses publish through one connection, so Redis hands their messages on in publishing order:
+    // by the time install B hears its own second event, A's event would have arrived had it crossed over.
+    const installA = new RedisBus(publisher, undefined, `test-a-${unique}:events`);
+    const installB = new RedisBus(publisher, undefined, `test-b-${unique}:events`);
+    const heardByB: BusEvent[] = [];
+    const stop = installB.subscribe((event) => heardByB.push(event));
+    try {
+      await installA.publish({ type: 'test.a', spaceId: 1, payload: { n: 1 } });
+      await installB.publish({ type: 'test.b', spaceId: 1, payload: { n: 2 } });
+      await expect.poll(() => heardByB.length).toBe(1);
+      expect(heardByB[0]).toMatchObject({ type: 'test.b', payload: { n: 2 } });
+    } finally {
+      stop();
+      await installA.close();
+      await installB.close();
+      await publisher.quit();
     }
   });
 });

@@ -1,0 +1,42 @@
+// How many browser-test files run at once, and — on PostgreSQL — the database each of those slots uses.
+//
+// On the embedded database every server has its own PGlite in its own DATA_DIR. On PostgreSQL (DATABASE_URL)
+// the servers of one file are nodes of one deployment (one database, one Redis key prefix, one DATA_DIR),
+// but two files running at once must not be: any node runs any node's queued work (outbox, jobs), while
+// each test points its own server at its own emulators. So each worker slot (VITEST_POOL_ID, 1…workers)
+// gets its own database `<database>_e2e_<slot>`, made empty by the global setup, its own Redis key prefix
+// (REDIS_KEY_PREFIX) and its own DATA_DIR, and files of one slot run one after another as before.
+import pg from 'pg';
+
+/** Files at a time: two on both databases on this project's 2-core machines; E2E_WORKERS overrides. */
+export function e2eWorkers(): number {
+  const fromEnv = Number(process.env.E2E_WORKERS);
+  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 2;
+}
+
+/** The database of a worker slot, on the server of `baseUrl`. */
+export function slotDatabaseUrl(baseUrl: string, slot: number): string {
+  const url = new URL(baseUrl);
+  const base = url.pathname.replace(/^\//, '') || 'postgres';
+  url.pathname = `/${base}_e2e_${slot}`;
+  return url.toString();
+}
+
+/** Drops and creates every slot's database (an earlier run's leftovers go, whatever it left connected). */
+export async function resetSlotDatabases(baseUrl: string, slots: number): Promise<() => Promise<void>> {
+  const names = Array.from({ length: slots }, (_, i) =>
+    new URL(slotDatabaseUrl(baseUrl, i + 1)).pathname.slice(1),
+  );
+  const run = async (statements: string[]) => {
+    const admin = new pg.Client({ connectionString: baseUrl });
+    await admin.connect();
+    try {
+      for (const sql of statements) await admin.query(sql);
+    } finally {
+      await admin.end();
+    }
+  };
+  const drops = names.map((name) => `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await run([...drops, ...names.map((name) => `CREATE DATABASE "${name}"`)]);
+  return () => run(drops);
+}
