@@ -3,9 +3,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
 import { translate } from '@otklik/shared';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import type { Config } from './config';
 import type { Database } from './db/client';
@@ -14,6 +15,7 @@ import { registerHealthRoutes } from './http/health';
 import { registerInputGuard } from './http/input';
 import { requestLocale } from './http/locale';
 import { registerMetrics } from './http/metrics';
+import { openApiTransform } from './http/openapi';
 import { parseQueryString } from './http/querystring';
 import { REQUEST_ID_LOG_LABEL, registerRequestIdHeader, requestId } from './http/request-id';
 import { originChecker, registerSecurityHeaders, trustProxyOption } from './http/security';
@@ -96,6 +98,10 @@ declare module 'fastify' {
 }
 
 /** The Fastify app, usable from tests without a port (`app.inject`). */
+/** The web app's mark (apps/web/public/favicon.svg) with the name beside it, for the API docs page. */
+const DOCS_LOGO =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 32" width="120" height="32"><rect width="32" height="32" rx="8" fill="#4c6ef5"/><path d="M9 10h14a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2h-7l-5 4v-4H9a2 2 0 0 1-2-2v-8a2 2 0 0 1 2-2z" fill="#fff"/><text x="40" y="23" font-family="sans-serif" font-size="18" font-weight="700" fill="#fff">Otklik</text></svg>';
+
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config } = deps;
   const app = Fastify({
@@ -141,11 +147,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
   });
 
   registerHealthRoutes(app, deps);
   app.get('/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // The same document, browsable (Swagger UI's own files, served from here: no outside address).
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/v1/docs',
+    // Our own mark rather than the framework's; no call to the outside validator badge.
+    logo: { type: 'image/svg+xml', content: Buffer.from(DOCS_LOGO), href: '/', target: '_self' },
+    uiConfig: { docExpansion: 'none', deepLinking: true, defaultModelsExpandDepth: 0, validatorUrl: null },
+  });
 
   const db = deps.database.db;
   // A login's access token, or an API token (`otk_…`) narrowed to its spaces and role (modules/api-tokens).

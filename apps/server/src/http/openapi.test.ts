@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/harness';
+import { operationIdOf } from './openapi';
+
+// Issue 12, the wire contract: every operation of /v1/openapi.json has a unique operationId and documents
+// the errors it can answer in the one error shape; the document is browsable at /v1/docs.
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+type Operation = {
+  operationId?: string;
+  security?: unknown[];
+  parameters?: { in: string }[];
+  requestBody?: unknown;
+  responses?: Record<string, { content?: Record<string, { schema?: { required?: string[] } }> }>;
+};
+
+async function operations(): Promise<{ method: string; path: string; op: Operation }[]> {
+  const res = await t.app.inject({ method: 'GET', url: '/v1/openapi.json' });
+  expect(res.statusCode).toBe(200);
+  const doc = res.json() as { paths: Record<string, Record<string, Operation>> };
+  return Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ method, path, op })),
+  );
+}
+
+describe('operationIdOf', () => {
+  it('names an operation by its method, words and parameters', () => {
+    expect(operationIdOf('GET', '/v1/items/:id/replies')).toBe('getItemsByIdReplies');
+    expect(operationIdOf('DELETE', '/v1/tag-groups/{groupId}')).toBe('deleteTagGroupsByGroupId');
+    expect(operationIdOf('POST', '/v1/oauth2/token')).toBe('postOauth2Token');
+  });
+});
+
+describe('/v1/openapi.json', () => {
+  it('gives every operation a unique operationId', async () => {
+    const ops = await operations();
+    expect(ops.length).toBeGreaterThan(300);
+    const ids = ops.map(({ op }) => op.operationId);
+    expect(ids.filter((id) => !id)).toEqual([]);
+    const seen = new Map<string, string>();
+    const clashes: string[] = [];
+    for (const { method, path, op } of ops) {
+      const other = seen.get(op.operationId!);
+      if (other) clashes.push(`${op.operationId}: ${other} and ${method} ${path}`);
+      seen.set(op.operationId!, `${method} ${path}`);
+    }
+    expect(clashes).toEqual([]);
+  });
+
+  it('documents the errors of every operation in the error shape', async () => {
+    const missing: string[] = [];
+    for (const { method, path, op } of await operations()) {
+      const expected = ['500'];
+      if (op.requestBody || (op.parameters ?? []).length > 0) expected.push('400');
+      if ((op.security ?? []).length > 0) expected.push('401', '403');
+      if ((op.parameters ?? []).some((p) => p.in === 'path')) expected.push('404');
+      for (const code of expected) {
+        const schema = op.responses?.[code]?.content?.['application/json']?.schema;
+        if (!schema?.required?.includes('error')) missing.push(`${method} ${path} ${code}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('/v1/docs', () => {
+  it('serves the browsable document from this server, under the strict content policy', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/v1/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    const csp = String(page.headers['content-security-policy'] ?? '');
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    // Every script the page loads is a file of this server (no inline script, no outside address).
+    const scripts = [...page.body.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const [, attrs, body] of scripts) {
+      expect(body.trim()).toBe('');
+      const src = /src="([^"]+)"/.exec(attrs!)?.[1];
+      expect(src).toBeDefined();
+      expect(src).not.toMatch(/^https?:/);
+      const file = await t.app.inject({ method: 'GET', url: new URL(src!, 'http://x/v1/docs/').pathname });
+      expect(file.statusCode, src).toBe(200);
+    }
+    const spec = await t.app.inject({ method: 'GET', url: '/v1/docs/json' });
+    expect(spec.statusCode).toBe(200);
+    expect(spec.json()).toMatchObject({ openapi: '3.1.0', info: { title: 'Otklik API' } });
+  });
+});
