@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PROVIDER_IDS } from './providers';
-import { daysBetween, STATS_KINDS, STATS_MAX_DAYS, STATS_PRESETS } from './stats';
+import { daysBetween, STATS_EXPLORE_DIMENSIONS, STATS_KINDS, STATS_MAX_DAYS, STATS_PRESETS } from './stats';
 import { REPORT_TABS } from './stats-reports';
 
 // Background exports of raw data (issue 15 item 5, docs/statistics.md "Exports"): items, dialogs,
@@ -73,6 +73,8 @@ export const exportInput = z
     tab: z.enum(EXPORT_TABS, invalid).optional(),
     /** With a one-member tab (EXPORT_USER_TABS): the member. */
     user_id: id.optional(),
+    /** With tab `analytics`: the dimension its rows are split by (as /analytics' `by`; day when left out). */
+    by: z.enum(STATS_EXPLORE_DIMENSIONS, invalid).optional(),
     format: z.enum(EXPORT_FORMATS, invalid),
     preset: z.enum(STATS_PRESETS, invalid).optional(),
     from: isoDate.optional(),
@@ -98,6 +100,8 @@ export const exportInput = z
         path: ['user_id'],
         message: needsUser ? 'field.required' : 'field.invalid',
       });
+    if (q.by !== undefined && q.tab !== 'analytics')
+      ctx.addIssue({ code: 'custom', path: ['by'], message: 'field.invalid' });
     if ((q.from === undefined) !== (q.to === undefined))
       ctx.addIssue({ code: 'custom', path: [q.from ? 'to' : 'from'], message: 'field.required' });
     if (q.from && q.to && (q.from > q.to || daysBetween(q.from, q.to) + 1 > STATS_MAX_DAYS))
