@@ -10,7 +10,15 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { can, type ExportTab, isProviderId, providers, STATS_KINDS, type StatsPeriod } from '@otklik/shared';
+import {
+  can,
+  type ExportTab,
+  isProviderId,
+  providers,
+  STATS_KINDS,
+  type StatsExploreDimension,
+  type StatsPeriod,
+} from '@otklik/shared';
 import { pathFor, type RouteQuery } from '@otklik/shared/routes';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -107,8 +115,11 @@ export function StatsPage({
   analytics?: boolean;
   /** A team-room screen (/live, /dashboard): no tab list, so the figures fill the display. */
   wall?: boolean;
-  /** A one-person screen under a tab: its own background export (and the member it is about). */
-  exportTab?: { tab: ExportTab; userId?: number };
+  /**
+   * A screen's own background export: a one-person screen under a tab (and the member it is about), or
+   * /analytics (and its split).
+   */
+  exportTab?: { tab: ExportTab; userId?: number; by?: StatsExploreDimension };
 }) {
   const { t } = useTranslation();
   const { config, actor } = useShell();
@@ -156,9 +167,7 @@ export function StatsPage({
   const tabKey = STATS_TABS.find(([route]) => route === tab)?.[1];
   const exportTabOf = ownExport ?? (tabKey && TAB_EXPORTS[tabKey] ? { tab: TAB_EXPORTS[tabKey] } : undefined);
   const exportTab =
-    !bare && !wall && !analytics && spaceId !== null && can(actor, 'stats.export', spaceId)
-      ? exportTabOf
-      : undefined;
+    !bare && spaceId !== null && can(actor, 'stats.export', spaceId) ? exportTabOf : undefined;
   const applySaved = (query: Record<string, unknown>) =>
     setSearch(withOwnKeys(paramsOfSaved(query)), { replace: true });
 
@@ -345,6 +354,7 @@ export function StatsPage({
                 <TabExportButton
                   tab={exportTab.tab}
                   userId={exportTab.userId}
+                  by={exportTab.by}
                   spaceId={spaceId}
                   params={params}
                 />
