@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Ability } from './access';
 import { PROVIDER_IDS } from './providers';
 import { daysBetween, STATS_EXPLORE_DIMENSIONS, STATS_KINDS, STATS_MAX_DAYS, STATS_PRESETS } from './stats';
 import { REPORT_TABS } from './stats-reports';
@@ -24,6 +25,17 @@ export const EXPORT_TABS = [
   'user_workinghours',
 ] as const;
 export type ExportTab = (typeof EXPORT_TABS)[number];
+/**
+ * The tabs whose endpoints ask a right of their own besides `stats.view`: without it an export or a report
+ * of the tab is refused (403), and the screens do not offer it.
+ */
+export const EXPORT_TAB_ABILITIES: Partial<Record<ExportTab, Ability>> = {
+  analytics: 'analytics.view',
+  rules: 'rules.manage',
+  bots: 'bots.manage',
+  csi: 'csi.view',
+  issues: 'issues.view',
+};
 /** The export tabs of one team member: they need `user_id`. */
 export const EXPORT_USER_TABS: readonly ExportTab[] = ['user', 'user_statuses', 'user_workinghours'];
 

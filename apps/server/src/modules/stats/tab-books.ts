@@ -1,6 +1,6 @@
 import {
-  type Ability,
   can,
+  EXPORT_TAB_ABILITIES,
   type ExportTab,
   type Locale,
   type StatsExploreDimension,
@@ -76,15 +76,12 @@ type Compute<T> = (db: Db, actor: ServerActor, q: TabQuery, now: Date, userId: n
 interface TabBook<T> {
   compute: Compute<T>;
   sheets: (locale: Locale, data: T) => Sheet[];
-  /** The right of its own the tab's endpoint asks besides stats.view (an export is refused up front without it). */
-  ability?: Ability;
 }
 
-const book = <T>(
-  compute: Compute<T>,
-  sheets: (locale: Locale, data: T) => Sheet[],
-  ability?: Ability,
-): TabBook<T> => ({ compute, sheets, ...(ability ? { ability } : {}) });
+const book = <T>(compute: Compute<T>, sheets: (locale: Locale, data: T) => Sheet[]): TabBook<T> => ({
+  compute,
+  sheets,
+});
 
 /** stats/issues' answer with the names the screen shows for its assignees and departments. */
 async function issuesOf(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<IssueTab> {
@@ -155,12 +152,11 @@ export const TAB_BOOKS = {
   analytics: book(
     (db, actor, q, now) => exploreOf(db, actor, { ...q, by: q.by ?? 'day' }, now),
     analyticsSheets,
-    'analytics.view',
   ),
-  rules: book(ruleStats, rulesSheets, 'rules.manage'),
-  bots: book(botStats, botsSheets, 'bots.manage'),
-  csi: book(csiStatsOf, csiSheets, 'csi.view'),
-  issues: book(issuesOf, issuesSheets, 'issues.view'),
+  rules: book(ruleStats, rulesSheets),
+  bots: book(botStats, botsSheets),
+  csi: book(csiStatsOf, csiSheets),
+  issues: book(issuesOf, issuesSheets),
 } satisfies { [K in ExportTab]: unknown };
 
 /** What was computed, per tab (only the chosen ones are present). */
@@ -191,8 +187,8 @@ export function tabSheets(locale: Locale, tabs: readonly ExportTab[], data: TabD
   });
 }
 
-/** 403 up front when the tab's endpoint asks a right of its own (auto-rules, chat-bots, CSI, tasks, analytics) the actor lacks. */
+/** 403 up front when the tab's endpoint asks a right of its own (EXPORT_TAB_ABILITIES) the actor lacks. */
 export function assertTabAbility(actor: ServerActor, tab: ExportTab, spaceId: number) {
-  const ability = (TAB_BOOKS[tab] as TabBook<unknown>).ability;
+  const ability = EXPORT_TAB_ABILITIES[tab];
   if (ability && !can(actor, ability, spaceId)) throw new AppError(403, 'error.noAccess');
 }

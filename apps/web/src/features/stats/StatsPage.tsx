@@ -12,6 +12,7 @@ import {
 } from '@mantine/core';
 import {
   can,
+  EXPORT_TAB_ABILITIES,
   type ExportTab,
   isProviderId,
   providers,
@@ -166,8 +167,14 @@ export function StatsPage({
   // Tabs with tables a background export writes, for those who may export (stats.export).
   const tabKey = STATS_TABS.find(([route]) => route === tab)?.[1];
   const exportTabOf = ownExport ?? (tabKey && TAB_EXPORTS[tabKey] ? { tab: TAB_EXPORTS[tabKey] } : undefined);
+  const exportAbility = exportTabOf && EXPORT_TAB_ABILITIES[exportTabOf.tab];
   const exportTab =
-    !bare && spaceId !== null && can(actor, 'stats.export', spaceId) ? exportTabOf : undefined;
+    !bare &&
+    spaceId !== null &&
+    can(actor, 'stats.export', spaceId) &&
+    (!exportAbility || can(actor, exportAbility, spaceId))
+      ? exportTabOf
+      : undefined;
   const applySaved = (query: Record<string, unknown>) =>
     setSearch(withOwnKeys(paramsOfSaved(query)), { replace: true });
 
