@@ -217,7 +217,13 @@ describe('statistics exports', () => {
       .replace(/^\uFEFF/, '')
       .trimEnd()
       .split('\r\n')
-      .map((line) => line.split(','));
+      // Two cells: a label (quoted when it holds a comma) and a value.
+      .map((line) =>
+        /^("(?:[^"]|"")*"|[^,]*),(.*)$/
+          .exec(line)!
+          .slice(1)
+          .map((c) => c.replace(/^"|"$/g, '')),
+      );
     expect(rows[0]).toEqual(['Figure', 'Value']);
     const value = (label: string) => Number(rows.find((r) => r[0] === label)?.[1]);
     // By hand: the sandbox's welcome comment, three comments and a review wait, and two dialogs (the
