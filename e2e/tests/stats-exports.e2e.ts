@@ -1,6 +1,7 @@
 // Background exports (issue 15 item 5): on stats/export the administrator starts a CSV export of the
 // period's items; the job runs on the server, the progress bar finishes by itself (socket pushes), the
 // downloaded file holds exactly the seeded comments and review (after the sandbox's welcome comment). In English an XLSX of dialogs.
+// A tab in the background (the team table, a member's page, the /live wall) lands in the same list.
 // Screenshots at 375 and 1381 px in Russian and English.
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
@@ -188,6 +189,48 @@ describe('statistics exports', () => {
       .split('\r\n');
     // Nobody answered anything in this space: the administrator's figures are all zero.
     expect(lines.slice(0, 3)).toEqual(['Figure,Value', 'Replies,0', 'Closed,0']);
+    await apiOk(app.url, 'PUT', '/v1/me', { token: owner.tokens.access_token, body: { locale: 'ru' } });
+  });
+  test('the /live wall in the background: its numbers as name/value rows, equal to the tiles', async () => {
+    await apiOk(app.url, 'PUT', '/v1/me', { token: owner.tokens.access_token, body: { locale: 'en' } });
+    await page.setViewportSize({ width: 1381, height: 900 });
+    await page.goto('/live?locale=en');
+    const waiting = Number(await page.getByTestId('live-waiting-value').textContent());
+    const today = Number(await page.getByTestId('live-today-incoming-value').textContent());
+    await page.getByTestId('stats-bg-export').click();
+    await page.getByTestId('stats-bg-export-csv').click();
+    await page.getByText('Export started: it will appear under Statistics → Export').waitFor();
+    await screenshot(page, 'stats-live-export-en-1381');
+    await page.goto('/stats/export?locale=en');
+    const row = page.locator('[data-testid^="export-row-"]').first();
+    await row.getByText('Tab: Live').waitFor();
+    await page
+      .locator('[data-testid^="export-row-"][data-status="done"]')
+      .first()
+      .waitFor({ timeout: 60_000 });
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      row.locator('[data-testid^="export-download-"]').click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^live-.*\.csv$/);
+    const rows = readFileSync((await download.path())!, 'utf8')
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n')
+      // Two cells: a label (quoted when it holds a comma) and a value.
+      .map((line) =>
+        /^("(?:[^"]|"")*"|[^,]*),(.*)$/
+          .exec(line)!
+          .slice(1)
+          .map((c) => c.replace(/^"|"$/g, '')),
+      );
+    expect(rows[0]).toEqual(['Figure', 'Value']);
+    const value = (label: string) => Number(rows.find((r) => r[0] === label)?.[1]);
+    // By hand: the sandbox's welcome comment, three comments and a review wait, and two dialogs (the
+    // sandbox's welcome dialog and Пётр's); all came today.
+    expect(value('Waiting now: items') + value('Waiting now: dialogs')).toBe(waiting);
+    expect([value('Waiting now: items'), value('Waiting now: dialogs')]).toEqual([5, 2]);
+    expect(value('Today: Comments, reviews, mentions') + value('Today: New dialogs')).toBe(today);
     await apiOk(app.url, 'PUT', '/v1/me', { token: owner.tokens.access_token, body: { locale: 'ru' } });
   });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import type { Ability } from './access';
 import { PROVIDER_IDS } from './providers';
-import { daysBetween, STATS_KINDS, STATS_MAX_DAYS, STATS_PRESETS } from './stats';
+import { daysBetween, STATS_EXPLORE_DIMENSIONS, STATS_KINDS, STATS_MAX_DAYS, STATS_PRESETS } from './stats';
 import { REPORT_TABS } from './stats-reports';
 
 // Background exports of raw data (issue 15 item 5, docs/statistics.md "Exports"): items, dialogs,
@@ -24,6 +25,17 @@ export const EXPORT_TABS = [
   'user_workinghours',
 ] as const;
 export type ExportTab = (typeof EXPORT_TABS)[number];
+/**
+ * The tabs whose endpoints ask a right of their own besides `stats.view`: without it an export or a report
+ * of the tab is refused (403), and the screens do not offer it.
+ */
+export const EXPORT_TAB_ABILITIES: Partial<Record<ExportTab, Ability>> = {
+  analytics: 'analytics.view',
+  rules: 'rules.manage',
+  bots: 'bots.manage',
+  csi: 'csi.view',
+  issues: 'issues.view',
+};
 /** The export tabs of one team member: they need `user_id`. */
 export const EXPORT_USER_TABS: readonly ExportTab[] = ['user', 'user_statuses', 'user_workinghours'];
 
@@ -73,6 +85,8 @@ export const exportInput = z
     tab: z.enum(EXPORT_TABS, invalid).optional(),
     /** With a one-member tab (EXPORT_USER_TABS): the member. */
     user_id: id.optional(),
+    /** With tab `analytics`: the dimension its rows are split by (as /analytics' `by`; day when left out). */
+    by: z.enum(STATS_EXPLORE_DIMENSIONS, invalid).optional(),
     format: z.enum(EXPORT_FORMATS, invalid),
     preset: z.enum(STATS_PRESETS, invalid).optional(),
     from: isoDate.optional(),
@@ -98,6 +112,8 @@ export const exportInput = z
         path: ['user_id'],
         message: needsUser ? 'field.required' : 'field.invalid',
       });
+    if (q.by !== undefined && q.tab !== 'analytics')
+      ctx.addIssue({ code: 'custom', path: ['by'], message: 'field.invalid' });
     if ((q.from === undefined) !== (q.to === undefined))
       ctx.addIssue({ code: 'custom', path: [q.from ? 'to' : 'from'], message: 'field.required' });
     if (q.from && q.to && (q.from > q.to || daysBetween(q.from, q.to) + 1 > STATS_MAX_DAYS))

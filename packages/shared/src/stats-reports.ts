@@ -5,7 +5,10 @@ import { addDays, STATS_KINDS } from './stats';
 // Scheduled statistics reports (issue 15 item 6, docs/statistics.md "Scheduled reports"): chosen tabs
 // computed for the last finished period and emailed as an XLSX workbook with an HTML summary.
 
-/** The tabs a report can hold: each becomes one or more sheets of the workbook. */
+/**
+ * The tabs a report can hold: each becomes one or more sheets of the workbook. `live` is the wall's
+ * figures at sending time (name/value rows); `analytics` is split by local day in a report.
+ */
 export const REPORT_TABS = [
   'overall',
   'replies',
@@ -19,6 +22,13 @@ export const REPORT_TABS = [
   'statuses',
   'workinghours',
   'emotions',
+  'dashboard',
+  'live',
+  'analytics',
+  'rules',
+  'bots',
+  'csi',
+  'issues',
 ] as const;
 export type ReportTab = (typeof REPORT_TABS)[number];
 export const REPORT_FREQUENCIES = ['daily', 'weekly', 'monthly'] as const;

@@ -27,6 +27,7 @@ export const statsEn: typeof statsRu = {
     statuses: 'Statuses',
     workinghours: 'Working hours',
     csi: 'CSI',
+    analytics: 'Analytics',
   },
   presets: { today: 'Today', '7d': '7 days', '30d': '30 days', '90d': '90 days', custom: 'Custom' },
   from: 'From',

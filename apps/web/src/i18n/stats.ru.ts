@@ -25,6 +25,7 @@ export const statsRu = {
     statuses: 'Статусы',
     workinghours: 'Рабочее время',
     csi: 'Оценки',
+    analytics: 'Аналитика',
   },
   presets: { today: 'Сегодня', '7d': '7 дней', '30d': '30 дней', '90d': '90 дней', custom: 'Период' },
   from: 'С',

@@ -9,10 +9,11 @@ import { objects } from '../../db/schema';
 import { type AuthContext, requireAuth } from '../../http/auth';
 import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../audit/record';
-import { inScope, scopeFor } from '../inbox/scope';
-import { authorize, isMember, loadActor, type ServerActor } from '../spaces/actor';
+import { inScope } from '../inbox/scope';
+import { authorize, isMember, loadActor } from '../spaces/actor';
 import { resolvePeriod } from '../stats/period';
-import { csiStats, responses } from './queries';
+import { responses } from './queries';
+import { csiStatsOf, spaceScope } from './scope';
 import { listAccounts, loadSettings, presentAccount, saveSettings, surveysChats } from './settings';
 
 // CSI (issue 21): settings/csi per account (csi.manage), the responses list (csi.view) and the
@@ -21,14 +22,6 @@ import { listAccounts, loadSettings, presentAccount, saveSettings, surveysChats 
 const bearer = [{ bearer: [] }];
 const spaceQuery = z.object({ space_id: z.coerce.number().int().positive() });
 const objectParams = z.object({ id: z.coerce.number().int().positive() });
-
-/** The caller's csi scope narrowed to one space, with the space's time zone; 403 outside it. */
-async function spaceScope(db: Db, actor: ServerActor, spaceId: number, ability: 'csi.view' | 'csi.manage') {
-  const full = await scopeFor(db, actor, ability);
-  const row = actor.rows.find((r) => r.space.id === spaceId);
-  if (!full.spaces.has(spaceId) || !row) throw new AppError(403, 'error.noAccess');
-  return { scope: { spaces: new Map([[spaceId, full.spaces.get(spaceId)!]]) }, timezone: row.space.timezone };
-}
 
 export async function registerCsiModule(
   root: FastifyInstance,
@@ -135,11 +128,6 @@ export async function registerCsiModule(
         querystring: statsQuery,
       },
     },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const { scope, timezone } = await spaceScope(db, actor, req.query.space_id, 'csi.view');
-      const period = await resolvePeriod(db, timezone, req.query, new Date());
-      return csiStats(db, scope, req.query, period);
-    },
+    async (req) => csiStatsOf(db, await loadActor(db, req.auth!.user), req.query, new Date()),
   );
 }

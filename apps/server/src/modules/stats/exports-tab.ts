@@ -7,12 +7,11 @@ import {
   type ExportValues,
   type Locale,
   type StatsPeriod,
-  type StatsQuery,
 } from '@otklik/shared';
 import type { Db } from '../../db/client';
 import type { ServerActor } from '../spaces/actor';
 import { type Sheet, workbookOf } from './report-book';
-import { computeData, tabSheets } from './tab-books';
+import { assertTabAbility, computeData, type TabQuery, tabSheets } from './tab-books';
 
 // Background export of one statistics tab (docs/statistics.md "Exports", kind `tab`): the tab's tables
 // with the frame's period and filters, computed at run time with the creator's rights by the very
@@ -26,7 +25,8 @@ import { computeData, tabSheets } from './tab-books';
  */
 export interface TabExportFilters {
   tab: ExportTab;
-  query: StatsQuery;
+  /** With `analytics`: `by`, its split. */
+  query: TabQuery;
   user_id?: number;
 }
 
@@ -36,7 +36,7 @@ export function tabFiltersOf(
   period: Pick<StatsPeriod, 'from' | 'to'>,
 ): TabExportFilters {
   const some = <T>(list: T[]) => (list.length > 0 ? list : undefined);
-  const query: StatsQuery = {
+  const query: TabQuery = {
     space_id: input.space_id,
     from: period.from,
     to: period.to,
@@ -47,17 +47,21 @@ export function tabFiltersOf(
     company_id: some(input.company_id),
     tag_id: some(input.tag_id),
     operator_id: some(input.operator_id),
+    by: input.tab === 'analytics' ? (input.by ?? 'day') : undefined,
   };
-  for (const key of Object.keys(query) as Array<keyof StatsQuery>)
+  for (const key of Object.keys(query) as Array<keyof TabQuery>)
     if (query[key] === undefined) delete query[key];
   return { tab: input.tab!, query, ...(input.user_id === undefined ? {} : { user_id: input.user_id }) };
 }
 
 /**
- * A one-member tab (EXPORT_USER_TABS) is refused up front as its endpoint would refuse it (403 without
- * stats.view, 404 for someone not a member the caller may see): its answer is computed once here.
+ * A tab whose endpoint asks a right of its own (auto-rules, chat-bots, CSI, tasks, analytics) is refused
+ * up front without it (403). A one-member tab (EXPORT_USER_TABS) is refused up front as its endpoint
+ * would refuse it (403 without stats.view, 404 for someone not a member the caller may see): its answer
+ * is computed once here.
  */
 export async function checkTabExport(db: Db, actor: ServerActor, filters: TabExportFilters, now: Date) {
+  assertTabAbility(actor, filters.tab, filters.query.space_id);
   if (EXPORT_USER_TABS.includes(filters.tab))
     await computeData(actor, db, filters.query, [filters.tab], now, filters.user_id ?? null);
 }

@@ -25,7 +25,7 @@ import { loadActor, type ServerActor } from '../spaces/actor';
 import { localToday } from './period';
 import { summaryRows, workbookOf } from './report-book';
 import { escapeHtml, reportHtml } from './report-html';
-import { computeData, type TabData, tabSheets } from './tab-books';
+import { assertTabAbility, computeData, type TabData, tabSheets } from './tab-books';
 
 // Scheduled statistics reports (issue 15 item 6; docs/statistics.md "Scheduled reports"). Managing them
 // needs `stats.export` in the space: a report sends statistics out of the app, as an export does. A report
@@ -85,8 +85,12 @@ export async function nextRunAt(
   return new Date(at);
 }
 
-/** Recipients and accounts must be the space's own: 400 with the field otherwise. */
-async function checkInput(db: Db, input: ReportValues) {
+/**
+ * Recipients and accounts must be the space's own: 400 with the field otherwise. A tab asking a right of
+ * its own (auto-rules, chat-bots, CSI, tasks, analytics) needs it: 403 otherwise.
+ */
+async function checkInput(db: Db, actor: ServerActor, input: ReportValues) {
+  for (const tab of input.tabs) assertTabAbility(actor, tab, input.space_id);
   if (input.user_ids.length > 0) {
     const found = await db
       .select({ id: memberships.userId })
@@ -214,7 +218,7 @@ export async function createReport(
   now: Date,
 ): Promise<ReportWire> {
   assertManage(actor, input.space_id);
-  await checkInput(db, input);
+  await checkInput(db, actor, input);
   const [count] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(statsReports)
@@ -247,7 +251,7 @@ export async function updateReport(
 ): Promise<ReportWire> {
   const report = await reportFor(db, actor, id);
   if (input.space_id !== report.spaceId) throw new AppError(404, 'error.notFound');
-  await checkInput(db, input);
+  await checkInput(db, actor, input);
   const { timezone } = await timezoneOf(db, report.spaceId);
   const columns = columnsOf(input);
   const [row] = await db

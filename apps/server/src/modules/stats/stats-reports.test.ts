@@ -1,10 +1,10 @@
-import type { ReportsListWire, ReportWire } from '@otklik/shared';
-import { eq } from 'drizzle-orm';
+import type { ReportsListWire, ReportWire, RuleStatsRow, StatsExplore, StatsLive } from '@otklik/shared';
+import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { type CaughtMail, startSmtpServer } from '../../../test/smtp';
-import { activity, items, memberships, spaces, statsReports } from '../../db/schema';
+import { activity, items, memberships, ruleMatches, rules, spaces, statsReports } from '../../db/schema';
 import { StatsReportsJob } from '../../jobs/stats-reports';
 import { taskClock } from '../../lib/clock';
 import { buildAdmin, buildMember, buildObject, buildUserGroup } from '../authors/test-helpers';
@@ -505,5 +505,100 @@ describe('stats reports', () => {
       ['2026-11-02', 'Sandbox', 1, 0, 0, 0, 0],
       ['2026-11-02', 'Telegram', 1, 0, 0, 0, 0],
     ]);
+  });
+  it('the wall, analytics, auto-rules, chat-bots, CSI and tasks tabs: their sheets, as their endpoints answer', async () => {
+    const db = t.deps.database.db;
+    await db
+      .update(spaces)
+      .set({
+        settings: sql`${spaces.settings} || '{"issues": true, "analytics": true, "csi_menu": true, "bots": true}'::jsonb`,
+      })
+      .where(eq(spaces.id, s.spaceId));
+    // An auto-rule matched the Wednesday review, with one action done.
+    const [review] = await db.select().from(items).where(eq(items.externalId, 'r-3'));
+    const [rule] = await db
+      .insert(rules)
+      .values({
+        spaceId: s.spaceId,
+        name: 'Tagger',
+        trigger: 'item_created',
+        conditions: { all: [] },
+        actions: [],
+      })
+      .returning();
+    await db.insert(ruleMatches).values({
+      spaceId: s.spaceId,
+      ruleId: rule!.id,
+      itemId: review!.id,
+      status: 'ok',
+      actionsDone: 1,
+      results: [],
+      at: Z('2026-11-18T10:00:01Z'),
+    });
+    clockAt('2026-11-24T06:00:00Z'); // Tue Nov 24 local
+    const tabs = ['dashboard', 'live', 'analytics', 'rules', 'bots', 'csi', 'issues'];
+    const report = await ok<ReportWire>(
+      s.admin.headers,
+      'POST',
+      '/stats/reports',
+      weekly(s.spaceId, { name: 'Everything else', tabs, emails: ['wall@example.com'] }),
+    );
+    expect(report.tabs).toEqual(tabs);
+    const run = await ok<{ period_from: string; period_to: string }>(
+      s.admin.headers,
+      'POST',
+      `/stats/reports/${report.id}/send`,
+    );
+    // Sent on a Tuesday: the 7 days before it.
+    expect(run).toMatchObject({ period_from: '2026-11-17', period_to: '2026-11-23' });
+    const mail = await smtp.waitForMail({ to: 'wall@example.com', subject: /Everything else/ });
+    const sheets = await sheetsOf(attachmentsOf(mail)[0]!.content);
+    expect(Object.keys(sheets)).toEqual([
+      'Dashboard',
+      'Dashboard by day',
+      'Live',
+      'Analytics',
+      'Auto-rules',
+      'Auto-rules by day',
+      'Chat-bots',
+      'Chat-bot steps',
+      'CSI by day',
+      'CSI by team member',
+      'CSI by account',
+      'CSI by network',
+      'CSI by score',
+      'Tasks by day',
+      'Tasks by assignee',
+      'Tasks by department',
+      'Task closing time',
+    ]);
+    const q = `space_id=${s.spaceId}&from=${run.period_from}&to=${run.period_to}`;
+    // Analytics in a report is split by local day: one row per day of the week, then the total.
+    const explore = await ok<StatsExplore>(s.admin.headers, 'GET', `/stats/explore?${q}&by=day`);
+    expect(sheets.Analytics!.slice(1).map((r) => [r[0], r[1]])).toEqual([
+      ...explore.rows.map((r) => [r.key, r.figures.incoming.items]),
+      ['Total', explore.total.figures.incoming.items],
+    ]);
+    // By hand: Tue 17 .. Mon 23 holds the Wednesday review, the Friday comment and the Monday 00:00 one.
+    expect(sheets.Analytics!.at(-1)![1]).toBe(3);
+    const ruleStats = await ok<{ rules: RuleStatsRow[] }>(s.admin.headers, 'GET', `/stats/rules?${q}`);
+    expect(sheets['Auto-rules']!.slice(1)).toEqual(
+      ruleStats.rules.map((r) => [r.name, r.matches, r.actions, r.failed]),
+    );
+    expect(sheets['Auto-rules']![1]).toEqual(['Tagger', 1, 1, 0]);
+    // The wall's figures are those of sending time: the waiting items now, as /stats/live.
+    const live = await ok<StatsLive>(s.admin.headers, 'GET', `/stats/live?space_id=${s.spaceId}`);
+    expect(sheets.Live!.find((r) => r[0] === 'Waiting now: items')?.[1]).toBe(live.waiting.items);
+    // By hand: the Friday comment and the one after the week wait.
+    expect(live.waiting.items).toBe(2);
+    // An analyst (stats.export, not rules.manage) may not put the auto-rules tab in a report.
+    const analyst = await buildMember(t, s.spaceId, 'analyst', { name: 'Ann Analyst' });
+    const refused = await call(
+      analyst.headers,
+      'POST',
+      '/stats/reports',
+      weekly(s.spaceId, { tabs: ['rules'] }),
+    );
+    expect(refused.statusCode).toBe(403);
   });
 });

@@ -1,14 +1,37 @@
-import type { ExportTab, Locale, StatsQuery } from '@otklik/shared';
-import type { Db } from '../../db/client';
-import type { ServerActor } from '../spaces/actor';
 import {
+  can,
+  EXPORT_TAB_ABILITIES,
+  type ExportTab,
+  type Locale,
+  type StatsExploreDimension,
+  type StatsQuery,
+} from '@otklik/shared';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { departments, users } from '../../db/schema';
+import { AppError } from '../../lib/errors';
+import { botStats } from '../bots/service';
+import { csiStatsOf } from '../csi/scope';
+import { issueStats } from '../issues/stats';
+import { ruleStats } from '../rules/stats';
+import type { ServerActor } from '../spaces/actor';
+import { exploreOf } from './explore';
+import {
+  analyticsSheets,
+  botsSheets,
   closedSheets,
+  csiSheets,
+  dashboardSheets,
   emotionSheets,
   hoursSheets,
+  type IssueTab,
+  issuesSheets,
+  liveSheets,
   overallSheets,
   personSheets,
   postsSheets,
   repliesSheets,
+  rulesSheets,
   type Sheet,
   statusesSheets,
   tagsSheets,
@@ -19,8 +42,10 @@ import {
 } from './report-book';
 import {
   closedOf,
+  dashboardOf,
   emotionsOf,
   hoursOf,
+  liveOf,
   myStats,
   myStatuses,
   operatorsOf,
@@ -42,8 +67,11 @@ import {
 // answers with, so with the caller's rights and scope — and the sheets built from that answer. A new
 // exportable tab is one line here plus its sheet builder (report-book.ts); nothing else is copied.
 
+/** A tab's query: the stats frame's, plus the split of `analytics` (day when left out). */
+export type TabQuery = StatsQuery & { by?: StatsExploreDimension };
+
 /** The member a one-member tab (`user`, `user_statuses`, `user_workinghours`) is about; null otherwise. */
-type Compute<T> = (db: Db, actor: ServerActor, q: StatsQuery, now: Date, userId: number | null) => Promise<T>;
+type Compute<T> = (db: Db, actor: ServerActor, q: TabQuery, now: Date, userId: number | null) => Promise<T>;
 
 interface TabBook<T> {
   compute: Compute<T>;
@@ -54,6 +82,34 @@ const book = <T>(compute: Compute<T>, sheets: (locale: Locale, data: T) => Sheet
   compute,
   sheets,
 });
+
+/** stats/issues' answer with the names the screen shows for its assignees and departments. */
+async function issuesOf(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<IssueTab> {
+  const answer = await issueStats(db, actor, q, now);
+  const ids = (list: Array<number | null>) => [...new Set(list.filter((id): id is number => id !== null))];
+  const userIds = ids(answer.by_assignee.map((r) => r.user_id));
+  const departmentIds = ids(answer.by_department.map((r) => r.department_id));
+  const named = (rows: Array<{ id: number; name: string }>) =>
+    Object.fromEntries(rows.map((r) => [String(r.id), r.name]));
+  return {
+    ...answer,
+    names: {
+      users: userIds.length
+        ? named(
+            await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, userIds)),
+          )
+        : {},
+      departments: departmentIds.length
+        ? named(
+            await db
+              .select({ id: departments.id, name: departments.name })
+              .from(departments)
+              .where(and(eq(departments.spaceId, q.space_id), inArray(departments.id, departmentIds))),
+          )
+        : {},
+    },
+  };
+}
 
 /** The member of a one-member tab: the export input requires it (EXPORT_USER_TABS). */
 const member = (userId: number | null) => {
@@ -91,6 +147,16 @@ export const TAB_BOOKS = {
     (db, actor, q, now, id) => userWorkinghoursOf(db, actor, q, now, member(id)),
     workinghoursSheets,
   ),
+  dashboard: book(dashboardOf, dashboardSheets),
+  live: book(liveOf, liveSheets),
+  analytics: book(
+    (db, actor, q, now) => exploreOf(db, actor, { ...q, by: q.by ?? 'day' }, now),
+    analyticsSheets,
+  ),
+  rules: book(ruleStats, rulesSheets),
+  bots: book(botStats, botsSheets),
+  csi: book(csiStatsOf, csiSheets),
+  issues: book(issuesOf, issuesSheets),
 } satisfies { [K in ExportTab]: unknown };
 
 /** What was computed, per tab (only the chosen ones are present). */
@@ -102,7 +168,7 @@ export type TabData = {
 export async function computeData(
   actor: ServerActor,
   db: Db,
-  q: StatsQuery,
+  q: TabQuery,
   tabs: readonly ExportTab[],
   now: Date,
   userId: number | null = null,
@@ -119,4 +185,10 @@ export function tabSheets(locale: Locale, tabs: readonly ExportTab[], data: TabD
     if (answer === undefined) return [];
     return (TAB_BOOKS[tab] as TabBook<unknown>).sheets(locale, answer);
   });
+}
+
+/** 403 up front when the tab's endpoint asks a right of its own (EXPORT_TAB_ABILITIES) the actor lacks. */
+export function assertTabAbility(actor: ServerActor, tab: ExportTab, spaceId: number) {
+  const ability = EXPORT_TAB_ABILITIES[tab];
+  if (ability && !can(actor, ability, spaceId)) throw new AppError(403, 'error.noAccess');
 }

@@ -10,7 +10,16 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { can, type ExportTab, isProviderId, providers, STATS_KINDS, type StatsPeriod } from '@otklik/shared';
+import {
+  can,
+  EXPORT_TAB_ABILITIES,
+  type ExportTab,
+  isProviderId,
+  providers,
+  STATS_KINDS,
+  type StatsExploreDimension,
+  type StatsPeriod,
+} from '@otklik/shared';
 import { pathFor, type RouteQuery } from '@otklik/shared/routes';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -107,8 +116,11 @@ export function StatsPage({
   analytics?: boolean;
   /** A team-room screen (/live, /dashboard): no tab list, so the figures fill the display. */
   wall?: boolean;
-  /** A one-person screen under a tab: its own background export (and the member it is about). */
-  exportTab?: { tab: ExportTab; userId?: number };
+  /**
+   * A screen's own background export: a one-person screen under a tab (and the member it is about), or
+   * /analytics (and its split).
+   */
+  exportTab?: { tab: ExportTab; userId?: number; by?: StatsExploreDimension };
 }) {
   const { t } = useTranslation();
   const { config, actor } = useShell();
@@ -155,8 +167,12 @@ export function StatsPage({
   // Tabs with tables a background export writes, for those who may export (stats.export).
   const tabKey = STATS_TABS.find(([route]) => route === tab)?.[1];
   const exportTabOf = ownExport ?? (tabKey && TAB_EXPORTS[tabKey] ? { tab: TAB_EXPORTS[tabKey] } : undefined);
+  const exportAbility = exportTabOf && EXPORT_TAB_ABILITIES[exportTabOf.tab];
   const exportTab =
-    !bare && !wall && !analytics && spaceId !== null && can(actor, 'stats.export', spaceId)
+    !bare &&
+    spaceId !== null &&
+    can(actor, 'stats.export', spaceId) &&
+    (!exportAbility || can(actor, exportAbility, spaceId))
       ? exportTabOf
       : undefined;
   const applySaved = (query: Record<string, unknown>) =>
@@ -345,6 +361,7 @@ export function StatsPage({
                 <TabExportButton
                   tab={exportTab.tab}
                   userId={exportTab.userId}
+                  by={exportTab.by}
                   spaceId={spaceId}
                   params={params}
                 />

@@ -1,5 +1,10 @@
 import { Button, Menu } from '@mantine/core';
-import { EXPORT_FORMATS, type ExportFormat, type ExportTab } from '@otklik/shared';
+import {
+  EXPORT_FORMATS,
+  type ExportFormat,
+  type ExportTab,
+  type StatsExploreDimension,
+} from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
 import { IconFileExport } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -31,17 +36,26 @@ export const TAB_EXPORTS: Partial<Record<string, ExportTab>> = {
   statuses: 'statuses',
   workinghours: 'workinghours',
   emotions: 'emotions',
+  dashboard: 'dashboard',
+  live: 'live',
+  rules: 'rules',
+  bots: 'bots',
+  csi: 'csi',
+  issues: 'issues',
 };
 
 export function TabExportButton({
   tab,
   userId,
+  by,
   spaceId,
   params,
 }: {
   tab: ExportTab;
   /** The member of a one-member tab (user, user_statuses, user_workinghours). */
   userId?: number;
+  /** The split of the analytics tab. */
+  by?: StatsExploreDimension;
   spaceId: number;
   params: StatsParams;
 }) {
@@ -54,6 +68,7 @@ export function TabExportButton({
         kind: 'tab',
         tab,
         ...(userId === undefined ? {} : { user_id: userId }),
+        ...(by === undefined ? {} : { by }),
         format,
         ...(params.preset === 'custom' ? { from: params.from, to: params.to } : { preset: params.preset }),
         provider: params.provider as never,

@@ -75,6 +75,14 @@ function chartValue(metric: MetricKey, v: number | null): number | null {
   return v;
 }
 
+/** The split chosen in the address (`by`); day by default. */
+function byOf(search: URLSearchParams): StatsExploreDimension {
+  const value = search.get('by') ?? '';
+  return (STATS_EXPLORE_DIMENSIONS as readonly string[]).includes(value)
+    ? (value as StatsExploreDimension)
+    : 'day';
+}
+
 function Analytics({ frame }: { frame: StatsFrame }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -82,10 +90,7 @@ function Analytics({ frame }: { frame: StatsFrame }) {
   const objects = useObjects();
   const metricParam = search.get('metric') ?? '';
   const metric: MetricKey = metricParam in METRICS ? (metricParam as MetricKey) : 'incoming';
-  const byParam = search.get('by') ?? '';
-  const by: StatsExploreDimension = (STATS_EXPLORE_DIMENSIONS as readonly string[]).includes(byParam)
-    ? (byParam as StatsExploreDimension)
-    : 'day';
+  const by = byOf(search);
   const choose = (key: 'metric' | 'by', value: string) => {
     const next = new URLSearchParams(search);
     next.set(key, value);
@@ -299,8 +304,9 @@ function Analytics({ frame }: { frame: StatsFrame }) {
 }
 
 export default function AnalyticsScreen() {
+  const [search] = useSearchParams();
   return (
-    <StatsPage tab="stats" analytics>
+    <StatsPage tab="stats" analytics exportTab={{ tab: 'analytics', by: byOf(search) }}>
       {(frame) => <Analytics frame={frame} />}
     </StatsPage>
   );

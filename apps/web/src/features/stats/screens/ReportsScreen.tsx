@@ -15,6 +15,8 @@ import {
   TextInput,
 } from '@mantine/core';
 import {
+  can,
+  EXPORT_TAB_ABILITIES,
   REPORT_FREQUENCIES,
   REPORT_MAX_MONTHDAY,
   REPORT_TABS,
@@ -38,6 +40,7 @@ import { showError, showSaved } from '../../../components/notify';
 import { QueryState } from '../../../components/QueryState';
 import { useLocale } from '../../../i18n/useLocale';
 import { formatDateTime } from '../../../lib/format';
+import { useShell } from '../../../shell/ShellContext';
 import { StatsBlock, StatsPage } from '../StatsPage';
 
 // Scheduled reports (issue 15 item 6; docs/statistics.md "Scheduled reports"): the space's reports with
@@ -65,6 +68,7 @@ function ReportDialog({
   const save = useSaveReport();
   const members = (useMembers().data ?? []).filter((m) => m.space_id === spaceId);
   const accounts = (useObjects().data?.items ?? []).filter((o) => o.space_id === spaceId);
+  const { actor } = useShell();
   const [draft, setDraft] = useState<Draft>({
     name: report?.name ?? '',
     tabs: report?.tabs ?? ['overall', 'users'],
@@ -134,7 +138,11 @@ function ReportDialog({
           error={errors.tabs}
         >
           <Group gap="md" mt={6}>
-            {REPORT_TABS.map((tab) => (
+            {/* A tab asking a right of its own (auto-rules, chat-bots, CSI, tasks, analytics) only with it. */}
+            {REPORT_TABS.filter((tab) => {
+              const ability = EXPORT_TAB_ABILITIES[tab];
+              return !ability || can(actor, ability, spaceId) || draft.tabs.includes(tab);
+            }).map((tab) => (
               <Checkbox
                 key={tab}
                 value={tab}
