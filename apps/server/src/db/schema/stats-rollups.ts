@@ -67,7 +67,10 @@ export const statsFirstReplies = pgTable(
     frt: doublePrecision(),
   },
   (t) => [
+    // A short period reads its range of arrivals; a long one (a year's team table) reads the space's pairs
+    // member by member in FRT order, so the medians need no sort of their own (the planner picks).
     index('stats_first_replies_arrival_idx').on(t.spaceId, t.arrived, t.kind, t.objectId, t.userId, t.frt),
+    index('stats_first_replies_member_idx').on(t.spaceId, t.userId, t.frt, t.arrived, t.kind, t.objectId),
     index('stats_first_replies_item_idx').on(t.itemId).where(sql`${t.itemId} IS NOT NULL`),
     index('stats_first_replies_chat_idx').on(t.chatId).where(sql`${t.chatId} IS NOT NULL`),
   ],
