@@ -14,19 +14,31 @@ import {
   unitFilters,
   unitsCte,
 } from './queries';
-import { actionsFromRollup, rollupActsSql, type Via } from './rollup';
+import { actionsFromRollup, firstsFromRollup, rollupActsSql, rollupFirstsSql, type Via } from './rollup';
 
 // Team figures (team, closings, team time, one member): members' recorded actions (activity) and first
 // replies, under the definitions of docs/statistics.md; the shared conditions are in queries.ts.
 
 /**
  * Per user: the units that came in during the period whose first reply was theirs (`*.replied` activity
- * with `first`), with the count, median and p90 of those first response times.
+ * with `first`), with the count, median and p90 of those first response times. Without a tag filter the
+ * pairs are read from stats_first_replies (kept by triggers, the same pairs; rollup.ts).
  */
-function firstsQuery(scope: InboxScope, f: StatsFilters, p: StatsPeriod, onlyUserId: number | null): SQL {
+function firstsQuery(
+  scope: InboxScope,
+  f: StatsFilters,
+  p: StatsPeriod,
+  onlyUserId: number | null,
+  via: Via,
+): SQL {
   const spaceIds = [...scope.spaces.keys()];
-  const who = sql`${onlyUserId === null ? sql`true` : sql`a.user_id = ${onlyUserId}`}
-    AND ${f.operator_id ? sql`a.user_id IN (${list(f.operator_id)})` : sql`true`}`;
+  const whoOf = (alias: string) => {
+    const user = sql.raw(`${alias}.user_id`);
+    return sql`${onlyUserId === null ? sql`true` : sql`${user} = ${onlyUserId}`}
+    AND ${f.operator_id ? sql`${user} IN (${list(f.operator_id)})` : sql`true`}`;
+  };
+  if (firstsFromRollup(f, via)) return rollupFirstsSql(scope, unitFilters(f), p, whoOf('r'));
+  const who = whoOf('a');
   // Items and dialogs joined apart (a unit is one or the other), so each join is on one indexed column.
   const firsts = (unit: 'item' | 'chat') => sql`SELECT a.user_id, u.arrived, u.first_reply_at
     FROM (${unitsCte(scope, unitFilters(f), p)}) u JOIN activity a ON a.${sql.raw(`${unit}_id`)} = u.id
@@ -70,7 +82,7 @@ export async function operators(
     median: unknown;
   }>(
     db,
-    sql`WITH acts AS (${acts}), firsts AS (${firstsQuery(scope, f, p, onlyUserId)})
+    sql`WITH acts AS (${acts}), firsts AS (${firstsQuery(scope, f, p, onlyUserId, via)})
       SELECT usr.id AS user_id, usr.name, coalesce(acts.replies, 0) AS replies, coalesce(acts.closed, 0) AS closed,
         coalesce(firsts.n, 0) AS n, firsts.median
       FROM (SELECT user_id FROM acts UNION SELECT user_id FROM firsts) ids
@@ -150,11 +162,12 @@ export async function operatorTimes(
   f: StatsFilters,
   p: StatsPeriod,
   onlyUserId: number | null,
+  via: Via = 'auto',
 ): Promise<StatsOperatorTimeRow[]> {
   const result = await rows<{ user_id: number; name: string; n: number; median: unknown; p90: unknown }>(
     db,
     sql`SELECT usr.id AS user_id, usr.name, x.n, x.median, x.p90
-      FROM (${firstsQuery(scope, f, p, onlyUserId)}) x JOIN users usr ON usr.id = x.user_id
+      FROM (${firstsQuery(scope, f, p, onlyUserId, via)}) x JOIN users usr ON usr.id = x.user_id
       ORDER BY x.median, usr.name, usr.id`,
   );
   return result.map((r) => ({

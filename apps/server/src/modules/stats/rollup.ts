@@ -7,6 +7,7 @@ import {
   at,
   chatsIncluded,
   chatWhere,
+  durations,
   itemKinds,
   itemWhere,
   list,
@@ -39,6 +40,14 @@ export function actionsFromRollup(f: StatsFilters, p: StatsPeriod, via: Via): bo
   return via === 'auto' && !f.tag_id && p.start % HOUR === 0 && p.end % HOUR === 0;
 }
 
+/**
+ * The first replies table (stats_first_replies) answers the members' first replies over `p` under `f`.
+ * It keeps each unit's exact arrival, so any period bound works; only the tag filter reads the raw rows.
+ */
+export function firstsFromRollup(f: StatsFilters, via: Via): boolean {
+  return via === 'auto' && !f.tag_id;
+}
+
 /** Every local midnight of the period (and the one after it) falls on a whole UTC hour. */
 export async function daysOnWholeHours(db: Db, p: StatsPeriod): Promise<boolean> {
   const [row] = await rows<{ ok: boolean | null }>(
@@ -49,10 +58,15 @@ export async function daysOnWholeHours(db: Db, p: StatsPeriod): Promise<boolean>
   return row?.ok === true;
 }
 
+/** The unit kinds the filter keeps: item kinds and 'chat' (dialogs), as the rollups record them. */
+function kindsWhere(f: StatsFilters): SQL {
+  const kinds: string[] = [...itemKinds(f), ...(chatsIncluded(f) ? ['chat'] : [])];
+  return kinds.length > 0 ? sql`r.kind IN (${list(kinds)})` : sql`false`;
+}
+
 /** Rollup rows (as `r`) of the scope and filters (account, network, company, kind) within the period. */
 function rollupWhere(scope: InboxScope, f: StatsFilters, p: StatsPeriod): SQL {
-  const kinds: string[] = [...itemKinds(f), ...(chatsIncluded(f) ? ['chat'] : [])];
-  return sql`${accountWhere(scope, 'r', f)} AND ${kinds.length > 0 ? sql`r.kind IN (${list(kinds)})` : sql`false`}
+  return sql`${accountWhere(scope, 'r', f)} AND ${kindsWhere(f)}
     AND r.hour >= ${at(p.start)} AND r.hour < ${at(p.end)}`;
 }
 
@@ -114,4 +128,18 @@ export function rollupActsSql(scope: InboxScope, f: StatsFilters, p: StatsPeriod
     FROM stats_hourly r
     WHERE r.user_id <> 0 AND ${who} AND ${by} AND ${rollupWhere(scope, { ...f, operator_id: undefined }, p)}
     GROUP BY r.user_id HAVING sum(r.acts) > 0`;
+}
+
+/**
+ * Per member: the count, median and p90 of the first response times of the period's units they answered
+ * first (firstsQuery in queries-team.ts), from stats_first_replies: one index range of the period's
+ * arrivals (stats_first_replies_arrival_idx) instead of the units joined to the activity log. `f` is the
+ * units' filters (account, network, company, kind); `who` the actors (r.user_id).
+ */
+export function rollupFirstsSql(scope: InboxScope, f: StatsFilters, p: StatsPeriod, who: SQL): SQL {
+  return sql`SELECT r.user_id, ${durations(sql`r.frt`)}
+    FROM stats_first_replies r
+    WHERE ${accountWhere(scope, 'r', f)} AND ${kindsWhere(f)} AND ${who}
+      AND r.arrived >= ${at(p.start)} AND r.arrived < ${at(p.end)}
+    GROUP BY r.user_id`;
 }

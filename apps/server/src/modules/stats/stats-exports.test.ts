@@ -6,6 +6,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import {
+  authors,
   chats,
   items,
   itemTags,
@@ -66,6 +67,10 @@ async function seed() {
   const a2 = await buildObject(t, spaceId, { provider: 'sandbox' });
   const anna = await buildMember(t, spaceId, 'operator', { name: 'Anna' });
   const [tag] = await db.insert(tags).values({ spaceId, name: 'Delivery' }).returning();
+  const [olga] = await db
+    .insert(authors)
+    .values({ spaceId, provider: 'sandbox', externalId: 'olga', name: 'Olga' })
+    .returning();
   let n = 0;
   const item = async (objectId: number, createdAt: Date, extra: Partial<typeof items.$inferInsert>) => {
     n += 1;
@@ -79,6 +84,7 @@ async function seed() {
   await item(a1.id, Z('2026-11-15T18:59:59Z'), { text: 'too early' });
   // Mon 10:00 local: a formula-looking text with a quote and a comma, assigned to Anna, tagged.
   const i1 = await item(a1.id, Z('2026-11-16T05:00:00Z'), {
+    authorId: olga!.id,
     text: '=1+2, "quoted"',
     assignedUserId: anna.user.id,
     url: 'https://example.test/1',
@@ -111,6 +117,7 @@ async function seed() {
       spaceId,
       objectId: a1.id,
       externalId: 'chat-1',
+      authorId: olga!.id,
       status: 'open',
       lastMessageAt: Z('2026-11-17T06:01:00Z'),
       lastMessageText: 'Thanks',
@@ -201,7 +208,7 @@ describe('stats exports', () => {
     const a2 = s.a2.name;
     expect(res.body).toBe(
       '\ufeffID,Created,Network,Account,Kind,Status,Closed how,Author,Text,Rating,Link,Post ID,Assignee,Tags,First reply,Closed\r\n' +
-        `${s.i1.id},2026-11-16 10:00:00,sandbox,${a1},comment,new,,,"'=1+2, ""quoted""",,https://example.test/1,,Anna,Delivery,,\r\n` +
+        `${s.i1.id},2026-11-16 10:00:00,sandbox,${a1},comment,new,,Olga,"'=1+2, ""quoted""",,https://example.test/1,,Anna,Delivery,,\r\n` +
         `${s.i2.id},2026-11-18 15:00:00,sandbox,${a2},review,closed,reply,,"Good\nthanks",5,,,,,2026-11-18 15:10:00,2026-11-18 15:10:00\r\n`,
     );
     // Progress went to the creator only: counted, then done with every row.
@@ -268,7 +275,7 @@ describe('stats exports', () => {
           '2026-11-17 11:01:00',
           'sandbox',
           s.a1.name,
-          undefined,
+          'Olga',
           'open',
           undefined,
           undefined,
@@ -289,7 +296,7 @@ describe('stats exports', () => {
         'sandbox',
         s.a1.name,
         0,
-        undefined,
+        'Olga',
         undefined,
         'Hi',
         'received',

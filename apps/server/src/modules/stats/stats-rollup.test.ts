@@ -2,18 +2,20 @@ import type { StatsPeriod } from '@otklik/shared';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
-import { activity, chats, items, messages, spaces, statsHourly } from '../../db/schema';
+import { activity, chats, items, messages, spaces, statsFirstReplies, statsHourly } from '../../db/schema';
 import { buildAdmin, buildMember, buildObject } from '../authors/test-helpers';
 import type { InboxScope } from '../inbox/scope';
 import { resolvePeriod } from './period';
 import { backlog, figures, type StatsFilters, volume } from './queries';
-import { operators } from './queries-team';
-import { actionsFromRollup, unitsFromRollup } from './rollup';
+import { operators, operatorTimes } from './queries-team';
+import { actionsFromRollup, firstsFromRollup, unitsFromRollup } from './rollup';
 
-// The rollup (stats_hourly, kept by triggers) against the raw rows: on a seeded space, and again after
-// replies, closings, reopenings, new and removed messages and a deleted item through the app's own paths,
-// the overview's figures, the volume, the team table and the backlog (from the badge counters) read the
-// same through both paths, for each filter the rollup answers. The space is in Europe/Moscow (UTC+3, whole hours).
+// The rollups (stats_hourly and stats_first_replies, kept by triggers) against the raw rows: on a seeded
+// space, and again after replies, closings, reopenings, new and removed messages, deleted items and
+// dialogs, and first-reply actions moved, removed or made before the arrival, the overview's figures, the
+// volume, the team table, the team's response times and the backlog (from the badge counters) read the
+// same through both paths, for each filter the rollups answer. The space is in Europe/Moscow (UTC+3,
+// whole hours); the first replies are compared over a half-hour zone's period too (Asia/Kolkata).
 
 let t: TestApp;
 beforeAll(async () => {
@@ -179,6 +181,10 @@ async function expectSame(s: Seeded) {
         await operators(db, scope, f, p, null, 'raw'),
       );
       expect(await backlog(db, scope, f), label).toEqual(await backlog(db, scope, f, 'raw'));
+      expect(firstsFromRollup(f, 'auto')).toBe(true);
+      expect(await operatorTimes(db, scope, f, p, null), label).toEqual(
+        await operatorTimes(db, scope, f, p, null, 'raw'),
+      );
     }
     const byOperator = { operator_id: [s.ops[1]!] };
     expect(actionsFromRollup(byOperator, p, 'auto')).toBe(true);
@@ -188,7 +194,47 @@ async function expectSame(s: Seeded) {
     expect(await operators(db, scope, {}, p, s.ops[0]!)).toEqual(
       await operators(db, scope, {}, p, s.ops[0]!, 'raw'),
     );
+    expect(await operatorTimes(db, scope, byOperator, p, null)).toEqual(
+      await operatorTimes(db, scope, byOperator, p, null, 'raw'),
+    );
+    expect(await operatorTimes(db, scope, {}, p, s.ops[0]!)).toEqual(
+      await operatorTimes(db, scope, {}, p, s.ops[0]!, 'raw'),
+    );
   }
+  // The first replies keep exact arrivals: a period starting on a half hour reads them too.
+  const kolkata = await resolvePeriod(db, 'Asia/Kolkata', { from: '2026-11-02', to: '2026-11-06' }, now);
+  expect(kolkata.start % 3600).not.toBe(0);
+  for (const f of filters) {
+    expect(await operatorTimes(db, scope, f, kolkata, null)).toEqual(
+      await operatorTimes(db, scope, f, kolkata, null, 'raw'),
+    );
+  }
+  // The table holds exactly the pairs the raw path joins: first-reply actions by members on counted units.
+  const pairs = await db
+    .select({
+      id: statsFirstReplies.activityId,
+      arrived: statsFirstReplies.arrived,
+      frt: statsFirstReplies.frt,
+    })
+    .from(statsFirstReplies)
+    .where(eq(statsFirstReplies.spaceId, s.spaceId))
+    .orderBy(statsFirstReplies.activityId);
+  const raw = (await db.execute(sql`SELECT a.id, u.arrived,
+      CASE WHEN u.replied >= u.arrived THEN extract(epoch FROM (u.replied - u.arrived))::float8 END AS frt
+    FROM activity a JOIN (
+      SELECT 'item' AS unit, id, space_id, created_at AS arrived, first_reply_at AS replied FROM items WHERE NOT is_own
+      UNION ALL SELECT 'chat', id, space_id, arrived_at, first_reply_at FROM chats WHERE arrived_at IS NOT NULL
+    ) u ON (u.unit = 'item' AND a.item_id = u.id OR u.unit = 'chat' AND a.chat_id = u.id) AND a.space_id = u.space_id
+    WHERE a.space_id = ${s.spaceId} AND a.type = u.unit || '.replied' AND a.data->>'first' = 'true'
+      AND a.cause_kind = 'user' AND a.user_id IS NOT NULL
+    ORDER BY a.id`)) as unknown as { rows: Array<{ id: unknown; arrived: unknown; frt: unknown }> };
+  expect(pairs.map((r) => [r.id, r.arrived.getTime(), r.frt])).toEqual(
+    raw.rows.map((r) => [
+      Number(r.id),
+      new Date(r.arrived as string).getTime(),
+      r.frt === null ? null : Number(r.frt),
+    ]),
+  );
   // Not vacuous: the long period counts items, dialogs, messages, closings and both members' replies.
   const [long] = periods;
   const all = await figures(db, scope, {}, long!);
@@ -198,7 +244,7 @@ async function expectSame(s: Seeded) {
   expect(all.incoming.messages).toBeGreaterThan(10);
   expect(all.closed.reply + all.closed.noreply + all.closed.autorule).toBeGreaterThan(10);
   const team = await operators(db, scope, {}, long!, null);
-  expect(team.map((r) => r.replies > 0 && r.closed > 0)).toEqual([true, true]);
+  expect(team.map((r) => r.replies > 0 && r.closed > 0 && r.first_replies > 0)).toEqual([true, true]);
 }
 
 describe('stats rollup', () => {
@@ -257,6 +303,29 @@ describe('stats rollup', () => {
     // An item deleted with its activity left behind (its actions no longer count), a dialog deleted.
     await db.delete(items).where(eq(items.id, s.inserted[3]!.id));
     await db.delete(chats).where(eq(chats.id, await lastChat(s.spaceId)));
+    await expectSame(s);
+
+    // First-reply actions and their units changed directly: a first reply written before the arrival (no
+    // FRT), a first reply handed to the other member, one removed, an item moved to another kind and to
+    // another account, and an update that changes nothing the rollups count (a note on the activity).
+    const replied = s.inserted.filter((r) => !r.isOwn && r.firstReplyAt && r.id !== s.inserted[3]!.id);
+    const [early, handed, removed, rekinded, moved] = replied.slice(4);
+    await db.execute(
+      sql`UPDATE items SET first_reply_at = created_at - interval '1 minute' WHERE id = ${early!.id}`,
+    );
+    await db.execute(
+      sql`UPDATE activity SET user_id = ${s.ops[0]!} WHERE item_id = ${handed!.id} AND type = 'item.replied'`,
+    );
+    await db.execute(sql`DELETE FROM activity WHERE item_id = ${removed!.id} AND type = 'item.replied'`);
+    await db.execute(
+      sql`UPDATE items SET kind = CASE WHEN kind = 'review' THEN 'comment' ELSE 'review' END WHERE id = ${rekinded!.id}`,
+    );
+    await db.execute(
+      sql`UPDATE items SET object_id = ${moved!.objectId === s.a1.id ? s.a2.id : s.a1.id} WHERE id = ${moved!.id}`,
+    );
+    await db.execute(
+      sql`UPDATE activity SET data = data || '{"note": 1}'::jsonb WHERE space_id = ${s.spaceId} AND type = 'item.replied'`,
+    );
     await expectSame(s);
   });
 
