@@ -48,6 +48,8 @@ export interface TestbedOptions {
   listen?: boolean;
   /** A CDN for customers' file links, reached through the media test hook (`bed.cdn`). */
   cdn?: boolean;
+  /** Make no space at start (the tests make their own workspaces). */
+  noSpace?: boolean;
 }
 
 export class ProviderTestbed {
@@ -84,7 +86,7 @@ export class ProviderTestbed {
       await this.t.app.listen({ port, host: '127.0.0.1' });
       this.base = `http://127.0.0.1:${port}`;
     }
-    await this.newSpace();
+    if (!this.options.noSpace) await this.newSpace();
     return this;
   }
 
@@ -123,6 +125,31 @@ export class ProviderTestbed {
     const account = res.json() as { id: number; name: string; setup?: unknown };
     const [row] = await this.db().select().from(objects).where(eq(objects.id, account.id));
     return { account, row: row!, credentials: openCredentials(this.t.deps.sealer, row!) };
+  }
+
+  /** Where the network's OAuth page sends the popup back to. */
+  redirectUri() {
+    return `${this.t.deps.config.appUrl}/callback/${this.provider}`;
+  }
+
+  /**
+   * What the OAuth popup does: open the network's page (the emulator's) and come back with what it put
+   * in the address. `inspect` sees the page's URL first (scopes asked for).
+   */
+  async popup(inspect?: (url: URL) => void) {
+    const start = await this.inject(
+      'GET',
+      `/v1/${this.provider}/auth/start?redirect_uri=${encodeURIComponent(this.redirectUri())}`,
+    );
+    expect(start.statusCode, start.body).toBe(200);
+    inspect?.(new URL(start.json().url as string));
+    const answer = await fetch(start.json().url as string, { redirect: 'manual' });
+    return Object.fromEntries(new URL(answer.headers.get('location')!).searchParams);
+  }
+
+  /** The popup's answer handed to the app: POST /v1/{provider}/auth. */
+  finish(back: Record<string, string>) {
+    return this.inject('POST', `/v1/${this.provider}/auth`, { ...back, redirect_uri: this.redirectUri() });
   }
 
   async chatOf(objectId: number, externalId: string) {
