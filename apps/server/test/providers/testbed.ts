@@ -2,7 +2,8 @@ import { createServer } from 'node:net';
 import type { ProviderId } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { chats, messages, objects } from '../../src/db/schema';
+import { chats, items, messages, objects } from '../../src/db/schema';
+import { PollingManager } from '../../src/jobs/pollers';
 import { openCredentials } from '../../src/providers/context';
 import { startCdn, type TestCdn } from '../cdn';
 import { createTestApp, type TestApp } from '../harness';
@@ -34,6 +35,39 @@ export async function until<T>(
     if (value) return value;
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/**
+ * The wait a polling manager asks for between rounds, held until the test says `tick` (no sleeps): each
+ * wait asked for is recorded in `waits`.
+ */
+export class Ticker {
+  readonly waits: number[] = [];
+  private held: Array<() => void> = [];
+  private waiters: Array<{ count: number; resolve: () => void }> = [];
+
+  wait = (ms: number, signal: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      this.waits.push(ms);
+      this.held.push(resolve);
+      signal.addEventListener('abort', () => resolve(), { once: true });
+      for (const w of this.waiters.filter((x) => this.waits.length >= x.count)) w.resolve();
+      this.waiters = this.waiters.filter((x) => this.waits.length < x.count);
+    });
+
+  /** Resolves once `count` waits in all have been asked for (a round finished and the loop waits). */
+  untilWaits(count: number) {
+    if (this.waits.length >= count) return Promise.resolve();
+    return new Promise<void>((resolve) => this.waiters.push({ count, resolve }));
+  }
+
+  /** Lets every waiting loop go on, and resolves when each has asked for its next wait. */
+  async tick() {
+    const expected = this.waits.length + this.held.length;
+    const held = this.held.splice(0);
+    for (const release of held) release();
+    await this.untilWaits(expected);
   }
 }
 
@@ -150,6 +184,32 @@ export class ProviderTestbed {
   /** The popup's answer handed to the app: POST /v1/{provider}/auth. */
   finish(back: Record<string, string>) {
     return this.inject('POST', `/v1/${this.provider}/auth`, { ...back, redirect_uri: this.redirectUri() });
+  }
+
+  async row(id: number) {
+    return (await this.db().select().from(objects).where(eq(objects.id, id)))[0]!;
+  }
+
+  itemsOf(objectId: number) {
+    return this.db().select().from(items).where(eq(items.objectId, objectId)).orderBy(items.id);
+  }
+
+  async item(objectId: number, externalId: string) {
+    const [row] = await this.db()
+      .select()
+      .from(items)
+      .where(and(eq(items.objectId, objectId), eq(items.externalId, externalId)));
+    return row;
+  }
+
+  /** A polling manager for the current space whose waits `ticker` holds. */
+  poller(ticker: Ticker, node = `${this.provider}-${process.pid}-${Math.random()}`) {
+    const { bus, sealer, config, log } = this.t.deps;
+    return new PollingManager({ db: this.db(), bus, sealer, config, log }, node, {
+      spaceIds: [this.spaceId],
+      wait: ticker.wait,
+      random: () => 0.5,
+    });
   }
 
   async chatOf(objectId: number, externalId: string) {
