@@ -47,5 +47,5 @@ export function latestActivity(thread: YtThread): string {
     thread.snippet.topLevelComment.snippet.publishedAt,
     ...(thread.replies?.comments ?? []).map((r) => r.snippet.publishedAt),
   ];
-  return times.reduce((a, b) => Math.max(b, a));
+  return times.reduce((a, b) => (b > a ? b : a));
 }
