@@ -138,6 +138,28 @@ describe('server architecture (issue 12)', () => {
     expect(reaching.map(describeEdge)).toEqual([]);
   });
 
+  it('lets modules reach connectors only through the providers registry and shared files', () => {
+    // A module asks the registry for a connector and its capabilities (providers/registry.ts, types.ts,
+    // context.ts, inbound.ts ...: the files directly in providers/), never a network's folder. The few
+    // network files a module may import are listed here with why; adding one is a review decision.
+    const ALLOWED = new Set([
+      'modules/channels/generic-routes.ts → providers/generic/schemas.ts', // the ingestion API's body schemas
+      'modules/channels/generic-service.ts → providers/generic/schemas.ts',
+      'modules/channels/oauth-routes.ts → providers/tpulse/check.ts', // Pulse's sign-in check
+      'modules/channels/sandbox-routes.ts → providers/sandbox/page.ts', // the sandbox's own page
+      'modules/channels/sandbox-service.ts → providers/sandbox/mapping.ts',
+      'modules/notifications/routes.ts → providers/telegram/client.ts', // our notification bot
+      'modules/notifications/telegram.ts → providers/telegram/client.ts',
+      'modules/objects/service.ts → providers/generic/connector.ts', // rotating an ingestion token
+      'modules/objects/service.ts → providers/sandbox/connector.ts', // the sandbox link
+    ]);
+    const intoNetworks = all
+      .filter((e) => e.from === 'modules' && e.to === 'providers')
+      .map((e) => `${e.file} → ${relative(SRC, resolve(SRC, dirname(e.file), e.spec))}.ts`)
+      .filter((edge) => edge.split(' → ')[1]!.split('/').length > 2);
+    expect(intoNetworks.filter((edge) => !ALLOWED.has(edge))).toEqual([]);
+  });
+
   it('finds a cycle and an upward import when there is one (the checks can fail)', () => {
     const planted: Edge[] = [
       { from: 'providers', to: 'modules', file: 'providers/x.ts', spec: '../modules/y' },

@@ -18,7 +18,7 @@ import { threadsConnector } from './threads/connector';
 import { tiktokConnector } from './tiktok/connector';
 import { tpulseConnector } from './tpulse/connector';
 import { twitterConnector } from './twitter/connector';
-import type { Connector } from './types';
+import type { Connector, ConnectorCapabilities } from './types';
 import { userechoConnector } from './userecho/connector';
 import { useresponseConnector } from './useresponse/connector';
 import { viberConnector } from './viber/connector';
@@ -82,6 +82,13 @@ register(tpulseConnector);
 /** The connector of a provider, or undefined when the network is not connected to anything yet. */
 export function getConnector(provider: string): Connector | undefined {
   return isProviderId(provider) ? connectors.get(provider) : undefined;
+}
+
+const NONE: ConnectorCapabilities = Object.freeze({});
+
+/** The optional extras of a provider's connector (none when it has no connector): how modules ask. */
+export function capabilitiesOf(provider: string): ConnectorCapabilities {
+  return getConnector(provider)?.capabilities ?? NONE;
 }
 
 /** Providers an account can be connected to on this server today (docs/product/entities.md catalogue, not hidden). */

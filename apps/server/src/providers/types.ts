@@ -168,8 +168,26 @@ export interface PollingSchedule {
 /** How the network tells us about new things: pushes to our webhook, or we ask it. */
 export type UpdatesMode = 'webhook' | 'polling';
 
+/**
+ * Optional extras of a network that change how a module handles it (issue 12 §5). Modules ask for them
+ * through the registry (`capabilitiesOf(provider)`), never by importing a network's folder or testing
+ * its id; a connector without one simply lacks it. Declarative on purpose: what a capability changes in
+ * our own tables stays in the module that owns them (connectors never touch inbox tables).
+ */
+export interface ConnectorCapabilities {
+  /**
+   * Replies leave through a customer's collector feed (GET /v1/ingest/replies), not a network call
+   * (catalogue `connect: 'ingest_token'`, generic/connector.ts): the account's ingestion token signs the
+   * collector in, an edit goes back to the feed at once, and the retry of a reply the collector refused
+   * puts it back in the feed (modules/channels/generic-service.ts).
+   */
+  collectorFeed?: true;
+}
+
 export interface Connector {
   id: ProviderId;
+  /** Optional extras modules ask for by name (see ConnectorCapabilities); absent = none. */
+  capabilities?: ConnectorCapabilities;
   /** Checks credentials a user typed on the add-account screen with the network (docs/product/screens-and-routes.md accounts/add). */
   verifyCredentials?(ctx: VerifyContext, input: Record<string, string>): Promise<VerifiedAccount>;
   /** Connecting through the network's OAuth popup (docs/product/screens-and-routes.md /callback/{provider}, §7 POST v1/{provider}/auth). */

@@ -1,52 +1,24 @@
-import type { AddressInfo } from 'node:net';
-import { and, eq } from 'drizzle-orm';
-import { expect } from 'vitest';
-import { chats, messages, objects } from '../../src/db/schema';
-import { openCredentials } from '../../src/providers/context';
 import { OkEmulator } from '../../src/providers/ok/emulator';
-import { createTestApp, type TestApp } from '../harness';
-import { buildWorker, buildWorkspace } from '../inbox-actions';
+import { ProviderTestbed } from './testbed';
 
-// TEST-ONLY: an app listening on 127.0.0.1 wired to the OK emulator, and the steps the tests repeat.
+// TEST-ONLY: the provider harness (testbed.ts) wired to the OK emulator, and how a group is connected.
 
-export class OkTestbed {
-  t!: TestApp;
+export class OkTestbed extends ProviderTestbed {
   emu!: OkEmulator;
-  base = '';
-  headers: Record<string, string> = {};
-  spaceId = 0;
-  /** The outbox worker's clock. */
-  clock = Date.now();
   private seq = 0;
 
-  db() {
-    return this.t.deps.database.db;
-  }
-
-  async start() {
-    this.emu = await OkEmulator.start();
-    this.t = await createTestApp({ PROVIDER_UPDATES: 'webhook', OK_API_URL: this.emu.url });
-    await this.t.app.listen({ port: 0, host: '127.0.0.1' });
-    this.base = `http://127.0.0.1:${(this.t.app.server.address() as AddressInfo).port}`;
-    const appUrl = this.t.deps.config.appUrl;
-    this.emu.rewrite = (url) => (url.startsWith(appUrl) ? this.base + url.slice(appUrl.length) : url);
-    const admin = await buildWorkspace(this.t);
-    this.headers = admin.headers;
-    this.spaceId = admin.space.id;
-  }
-
-  async close() {
-    await this.t.close();
-    await this.emu.close();
-  }
-
-  connect(credentials: Record<string, string>) {
-    return this.t.app.inject({
-      method: 'POST',
-      url: '/v1/objects',
-      headers: this.headers,
-      payload: { provider: 'ok', credentials },
+  constructor() {
+    super({
+      provider: 'ok',
+      listen: true,
+      env: () => ({ PROVIDER_UPDATES: 'webhook', OK_API_URL: this.emu.url }),
     });
+  }
+
+  override async start() {
+    this.emu = await OkEmulator.start();
+    this.onClose(() => this.emu.close());
+    return super.start();
   }
 
   /** A group connected with its access key; `customer` writes to it in `chatId`. */
@@ -54,52 +26,15 @@ export class OkTestbed {
     this.seq += 1;
     const token = `tkn-${this.seq}-${Date.now()}`;
     const group = this.emu.addGroup(token, `Пекарня ${this.seq}`);
-    const res = await this.connect({ access_token: token });
-    expect(res.statusCode, res.body).toBe(200);
-    const id = res.json().id as number;
-    const [row] = await this.db().select().from(objects).where(eq(objects.id, id));
-    const webhookSecret = openCredentials(this.t.deps.sealer, row!).webhook_secret!;
+    const { account, row, credentials } = await this.connected({ access_token: token });
     return {
-      id,
+      id: account.id,
       token,
       group,
-      row: row!,
-      webhookSecret,
+      row,
+      webhookSecret: credentials.webhook_secret!,
       chatId: `chat:C3ecb9d02a6${this.seq}`,
       customer: { userId: `user:5751234567${this.seq}`, name: 'Ольга' },
     };
-  }
-
-  async chatOf(objectId: number, externalId: string) {
-    const found = await this.db()
-      .select()
-      .from(chats)
-      .where(and(eq(chats.objectId, objectId), eq(chats.externalId, externalId)));
-    return found[0];
-  }
-
-  messagesOf(chatId: number) {
-    return this.db().select().from(messages).where(eq(messages.chatId, chatId)).orderBy(messages.id);
-  }
-
-  async messageRow(id: number) {
-    return (await this.db().select().from(messages).where(eq(messages.id, id)))[0]!;
-  }
-
-  async writeFromInbox(chatId: number, text: string) {
-    const res = await this.t.app.inject({
-      method: 'POST',
-      url: `/v1/chats/${chatId}/messages`,
-      headers: this.headers,
-      payload: { text },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().message.id as number;
-  }
-
-  /** Runs what is due: `advanceMs` moves the worker's clock (rate-limit waits), otherwise one second. */
-  drain(advanceMs?: number) {
-    this.clock = advanceMs === undefined ? Math.max(this.clock, Date.now()) + 1_000 : this.clock + advanceMs;
-    return buildWorker(this.t, { spaceIds: [this.spaceId], now: () => new Date(this.clock) }).drain();
   }
 }

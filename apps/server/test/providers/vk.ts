@@ -1,66 +1,54 @@
 import { randomInt } from 'node:crypto';
-import { createServer } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { Env } from '../../src/config';
 import { chats, items, messages, objects } from '../../src/db/schema';
 import { openCredentials } from '../../src/providers/context';
 import { VkEmulator } from '../../src/providers/vk/emulator';
-import { startCdn, type TestCdn } from '../cdn';
-import { createTestApp, type TestApp } from '../harness';
 import { buildWorker, buildWorkspace } from '../inbox-actions';
+import { ProviderTestbed } from './testbed';
 
 // TEST-ONLY. The VK tests' common set-up: the emulator, an app listening on a real port (VK must reach
 // its webhook), an administrator, and a community with a customer.
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
+/**
+ * The app listening on 127.0.0.1 (APP_URL at it) with the VK API at the emulator (`emu`); `cdn` is the
+ * CDN customers' photo links point at (sun.vk.example), reached through the media test hook. No space:
+ * each community gets its administrator's own workspace (connectCommunity).
+ */
+export class VkWorld extends ProviderTestbed {
+  emu!: VkEmulator;
+
+  constructor(
+    overrides: Partial<Record<keyof Env, string>> = {},
+    private readonly emulatorClock: { now?: () => number } = {},
+  ) {
+    super({
+      provider: 'vk',
+      listen: true,
+      cdn: true,
+      noSpace: true,
+      env: () => ({ ...this.emu.env(), PROVIDER_UPDATES: 'webhook', POLL_TIMEOUT_S: '1', ...overrides }),
     });
-  });
+  }
+
+  override async start() {
+    this.emu = await VkEmulator.start({ now: this.emulatorClock.now });
+    this.onClose(() => this.emu.stop());
+    return super.start();
+  }
+
+  override async close() {
+    await this.emu.idle();
+    await super.close();
+  }
 }
 
-export interface VkWorld {
-  t: TestApp;
-  emu: VkEmulator;
-  /** The CDN customers' photo links point at (sun.vk.example), reached through the media test hook. */
-  cdn: TestCdn;
-  close: () => Promise<void>;
-}
-
-export async function startVkWorld(
+export function startVkWorld(
   overrides: Partial<Record<keyof Env, string>> = {},
   opts: { now?: () => number } = {},
 ): Promise<VkWorld> {
-  const emu = await VkEmulator.start({ now: opts.now });
-  const cdn = await startCdn();
-  const port = await freePort();
-  const t = await createTestApp(
-    {
-      ...emu.env(),
-      APP_URL: `http://127.0.0.1:${port}`,
-      PROVIDER_UPDATES: 'webhook',
-      POLL_TIMEOUT_S: '1',
-      ...overrides,
-    },
-    { mediaNetwork: cdn.network },
-  );
-  await t.app.listen({ port, host: '127.0.0.1' });
-  return {
-    t,
-    emu,
-    cdn,
-    close: async () => {
-      await emu.idle();
-      await t.close();
-      await emu.stop();
-      await cdn.close();
-    },
-  };
+  return new VkWorld(overrides, opts).start();
 }
 
 const CUSTOMER_NAMES = ['Анна', 'Борис', 'Вера', 'Глеб'];

@@ -5,9 +5,9 @@ import type { Db } from '../../db/client';
 import { activity, items, objects, outbox } from '../../db/schema';
 import { sha256 } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
-import { isIngestProvider } from '../../providers/generic/connector';
 import { INVALID, type IngestItem } from '../../providers/generic/schemas';
 import type { InboundEvent } from '../../providers/inbound';
+import { capabilitiesOf } from '../../providers/registry';
 import type { ObjectRow } from '../../providers/types';
 import type { EventBus } from '../../realtime/bus';
 import { activityCause, type Performer } from '../inbox/actions/policy';
@@ -28,7 +28,8 @@ export async function getIngestObject(db: Db, token: string | undefined): Promis
     .from(objects)
     .where(eq(objects.ingestTokenDigest, sha256(token)))
     .limit(1);
-  if (!row?.isActive || !isIngestProvider(row.provider)) throw new AppError(401, 'ingest.invalidToken');
+  if (!row?.isActive || !capabilitiesOf(row.provider).collectorFeed)
+    throw new AppError(401, 'ingest.invalidToken');
   return row;
 }
 
@@ -171,7 +172,7 @@ export async function returnRefusedReply(db: Db, reply: ItemRow, now: Date): Pro
     .select({ provider: objects.provider })
     .from(objects)
     .where(eq(objects.id, reply.objectId));
-  if (!object || !isIngestProvider(object.provider)) return null;
+  if (!object || !capabilitiesOf(object.provider).collectorFeed) return null;
   const [last] = await db
     .select({ state: outbox.state })
     .from(outbox)

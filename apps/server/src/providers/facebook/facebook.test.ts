@@ -1,9 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import { decodeFailure } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
-import { buildWorker, buildWorkspace } from '../../../test/inbox-actions';
+import { ProviderTestbed } from '../../../test/providers/testbed';
 import { authors, chats, items, messages, objects } from '../../db/schema';
 import { openCredentials } from '../context';
 import { FacebookEmulator, FB_ERRORS } from './emulator';
@@ -14,55 +12,27 @@ import { FacebookEmulator, FB_ERRORS } from './emulator';
 // revoked token.
 
 const VERIFY = 'fb-verify-token';
-let t: TestApp;
 let emu: FacebookEmulator;
-let headers: Record<string, string>;
-let spaceId = 0;
-let base = '';
-let clock = Date.now();
 let pageSeq = 0;
+const bed = new ProviderTestbed({
+  provider: 'facebook',
+  listen: true,
+  env: () => ({ PROVIDER_UPDATES: 'webhook', ...emu.env(VERIFY) }),
+});
 
 beforeAll(async () => {
   emu = await FacebookEmulator.start();
   emu.consent = 'allow';
-  t = await createTestApp({ PROVIDER_UPDATES: 'webhook', ...emu.env(VERIFY) });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  const admin = await buildWorkspace(t);
-  headers = admin.headers;
-  spaceId = admin.space.id;
+  bed.onClose(() => emu.close());
+  await bed.start();
   // The app's callback saved in Meta's dashboard.
-  expect((await emu.subscribe(`${base}/v1/webhooks/facebook/app`, VERIFY)).verified).toBe(true);
+  expect((await emu.subscribe(`${bed.base}/v1/webhooks/facebook/app`, VERIFY)).verified).toBe(true);
 });
-afterAll(async () => {
-  await t.close();
-  await emu.close();
-});
+afterAll(() => bed.close());
 
-const db = () => t.deps.database.db;
-const redirectUri = () => `${t.deps.config.appUrl}/callback/facebook`;
-
-/** What the popup does: open the dialog, come back with what Facebook put in the address. */
-async function popup() {
-  const start = await t.app.inject({
-    url: `/v1/facebook/auth/start?redirect_uri=${encodeURIComponent(redirectUri())}`,
-    headers,
-  });
-  expect(start.statusCode, start.body).toBe(200);
-  const dialog = new URL(start.json().url as string);
-  expect(dialog.searchParams.get('scope')).toContain('pages_messaging');
-  const answer = await fetch(dialog, { redirect: 'manual' });
-  return Object.fromEntries(new URL(answer.headers.get('location')!).searchParams);
-}
-
-async function finish(back: Record<string, string>) {
-  return t.app.inject({
-    method: 'POST',
-    url: '/v1/facebook/auth',
-    headers,
-    payload: { ...back, redirect_uri: redirectUri() },
-  });
-}
+/** The Facebook dialog, asked for Messenger too. */
+const popup = () =>
+  bed.popup((dialog) => expect(dialog.searchParams.get('scope')).toContain('pages_messaging'));
 
 function newPage(name = 'Кофейня') {
   pageSeq += 1;
@@ -77,31 +47,17 @@ async function connectPage() {
   const page = newPage();
   const post = emu.network.addPost(page.id, 'Новое меню с понедельника');
   emu.network.userPages = [page.id];
-  const res = await finish(await popup());
+  const res = await bed.finish(await popup());
   expect(res.statusCode, res.body).toBe(200);
   const id = res.json().object.id as number;
   return { page, post, id };
 }
 
-const itemBy = async (objectId: number, externalId: string) =>
-  (
-    await db()
-      .select()
-      .from(items)
-      .where(and(eq(items.objectId, objectId), eq(items.externalId, externalId)))
-  )[0];
-
-function drain(advanceMs?: number) {
-  clock = advanceMs === undefined ? Math.max(clock, Date.now()) + 1_000 : clock + advanceMs;
-  return buildWorker(t, { spaceIds: [spaceId], now: () => new Date(clock) }).drain();
-}
-
-const post = (url: string, payload: Record<string, unknown> = {}) =>
-  t.app.inject({ method: 'POST', url, headers, payload });
+const post = (url: string, payload: Record<string, unknown> = {}) => bed.inject('POST', url, payload);
 
 describe('the app webhook', () => {
   it('answers Meta’s handshake with the configured verify token only', async () => {
-    const callback = `${base}/v1/webhooks/facebook/app`;
+    const callback = `${bed.base}/v1/webhooks/facebook/app`;
     expect((await emu.subscribe(callback, 'wrong')).status).toBe(403);
     expect((await emu.subscribe(callback, VERIFY)).verified).toBe(true);
   });
@@ -114,18 +70,18 @@ describe('Facebook Page', () => {
     const old = emu.network.addPost(first.id, 'Круассаны по утрам');
     emu.network.addComment(old, { from: { id: '501', name: 'Ира' }, message: 'Во сколько открываетесь?' });
     emu.network.userPages = [first.id, second.id];
-    const res = await finish(await popup());
+    const res = await bed.finish(await popup());
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().object).toMatchObject({ name: first.name, imported: 1 });
     expect(res.json().others).toHaveLength(1);
-    const [row] = await db().select().from(objects).where(eq(objects.id, res.json().object.id));
+    const [row] = await bed.db().select().from(objects).where(eq(objects.id, res.json().object.id));
     expect(row?.externalId).toBe(first.id);
-    const stored = openCredentials(t.deps.sealer, row!);
+    const stored = openCredentials(bed.t.deps.sealer, row!);
     expect(stored.page_token).toBe(first.token);
     expect(JSON.stringify(res.json())).not.toContain(first.token);
     expect(first.subscribedFields).toEqual(expect.arrayContaining(['feed', 'mention', 'messages']));
     expect(second.subscribedFields).toEqual(expect.arrayContaining(['feed', 'messages']));
-    const imported = await db().select().from(items).where(eq(items.objectId, row!.id));
+    const imported = await bed.db().select().from(items).where(eq(items.objectId, row!.id));
     expect(imported[0]).toMatchObject({ text: 'Во сколько открываетесь?' });
     // The code went through the short → long-lived exchange.
     expect(
@@ -135,19 +91,19 @@ describe('Facebook Page', () => {
 
   it('refused consent, a declined permission and no Pages come back as translated errors that say what to do', async () => {
     emu.consent = 'deny';
-    const denied = await finish(await popup());
+    const denied = await bed.finish(await popup());
     expect(denied.json().error_type).toBe('access_denied');
     emu.consent = 'allow';
     const page = newPage();
     emu.network.userPages = [page.id];
     emu.network.declined = ['pages_messaging'];
-    const missing = await finish(await popup());
+    const missing = await bed.finish(await popup());
     expect(missing.statusCode).toBe(400);
     expect(missing.json()).toMatchObject({ error_type: 'missing_permissions' });
     expect(missing.json().error).toContain('pages_messaging');
     emu.network.declined = [];
     emu.network.userPages = [];
-    const none = await finish(await popup());
+    const none = await bed.finish(await popup());
     expect(none.json()).toMatchObject({ error_type: 'no_pages' });
     expect(none.json().error).toMatch(/страниц/);
   });
@@ -160,7 +116,7 @@ describe('Facebook Page', () => {
     });
     expect(sent.status).toBe(200);
     expect(await emu.push(sent.payload)).toMatchObject({ status: 200 });
-    const rows = await db().select().from(items).where(eq(items.objectId, id));
+    const rows = await bed.db().select().from(items).where(eq(items.objectId, id));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       externalId: sent.comment.id,
@@ -173,26 +129,26 @@ describe('Facebook Page', () => {
       parentId: sent.comment.id,
     });
     expect(reply.status).toBe(200);
-    const child = await itemBy(id, reply.comment.id);
+    const child = await bed.item(id, reply.comment.id);
     expect(child?.parentId).toBe(rows[0]!.id);
     sent.comment.message = 'Есть ли веганское меню?';
     await emu.push(emu.feedPayload(sent.comment, 'edited'));
-    expect((await itemBy(id, sent.comment.id))?.text).toBe('Есть ли веганское меню?');
+    expect((await bed.item(id, sent.comment.id))?.text).toBe('Есть ли веганское меню?');
     await emu.push(emu.feedPayload(reply.comment, 'remove'));
-    expect((await itemBy(id, reply.comment.id))?.isDeleted).toBe(true);
+    expect((await bed.item(id, reply.comment.id))?.isDeleted).toBe(true);
     // A mention of the Page in someone's post is a mention item.
     const mention = await emu.mention(page.id, {
       from: { id: '7003', name: 'Дима' },
       message: 'Лучший кофе у @Кофейня',
     });
     expect(mention.status).toBe(200);
-    expect(await itemBy(id, mention.postId)).toMatchObject({
+    expect(await bed.item(id, mention.postId)).toMatchObject({
       kind: 'mention',
       text: 'Лучший кофе у @Кофейня',
     });
     // The Page's own comment (written in Facebook) is ours.
     const own = await emu.comment(fbPost, { from: { id: page.id, name: page.name }, message: 'Да!' });
-    expect((await itemBy(id, own.comment.id))?.isOwn).toBe(true);
+    expect((await bed.item(id, own.comment.id))?.isOwn).toBe(true);
   });
 
   it('a bad signature is answered 401 and stores nothing', async () => {
@@ -203,13 +159,13 @@ describe('Facebook Page', () => {
     });
     const res = await emu.push(emu.feedPayload(comment, 'add'), { signature: `sha256=${'0'.repeat(64)}` });
     expect(res.status).toBe(401);
-    const unsigned = await fetch(`${base}/v1/webhooks/facebook/app`, {
+    const unsigned = await fetch(`${bed.base}/v1/webhooks/facebook/app`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(emu.feedPayload(comment, 'add')),
     });
     expect(unsigned.status).toBe(401);
-    expect(await itemBy(id, comment.id)).toBeUndefined();
+    expect(await bed.item(id, comment.id)).toBeUndefined();
   });
 
   it('replies through the outbox; a 429 once is retried and delivered', async () => {
@@ -218,15 +174,15 @@ describe('Facebook Page', () => {
       from: { id: '7200', name: 'Вера' },
       message: 'Доставка есть?',
     });
-    const item = (await itemBy(id, comment.id))!;
+    const item = (await bed.item(id, comment.id))!;
     emu.failNext(FB_ERRORS.tooMany, '/comments');
     const res = await post(`/v1/items/${item.id}/reply`, { text: 'Да, по городу бесплатно' });
     expect(res.statusCode, res.body).toBe(200);
     const replyId = res.json().reply.id as number;
-    await drain();
-    expect((await db().select().from(items).where(eq(items.id, replyId)))[0]?.delivery).not.toBe('sent');
-    await drain(61_000);
-    const [sent] = await db().select().from(items).where(eq(items.id, replyId));
+    await bed.drain();
+    expect((await bed.db().select().from(items).where(eq(items.id, replyId)))[0]?.delivery).not.toBe('sent');
+    await bed.drain(61_000);
+    const [sent] = await bed.db().select().from(items).where(eq(items.id, replyId));
     expect(sent).toMatchObject({ delivery: 'sent' });
     const onNetwork = emu.network.comments.get(sent!.externalId!);
     expect(onNetwork).toMatchObject({ parentId: comment.id, message: 'Да, по городу бесплатно' });
@@ -239,31 +195,36 @@ describe('Facebook Page', () => {
       from: { id: '7300', name: 'Пётр' },
       message: 'Куплю оптом',
     });
-    const item = (await itemBy(id, comment.id))!;
+    const item = (await bed.item(id, comment.id))!;
     expect((await post(`/v1/items/${item.id}/hide`)).statusCode).toBe(200);
-    await drain();
+    await bed.drain();
     expect(comment.hidden).toBe(true);
     await post(`/v1/items/${item.id}/unhide`);
-    await drain();
+    await bed.drain();
     expect(comment.hidden).toBe(false);
     await post(`/v1/items/${item.id}/like`);
-    await drain();
+    await bed.drain();
     expect(comment.likedByPage).toBe(true);
     const direct = await post(`/v1/items/${item.id}/direct`, { text: 'Напишите, сколько нужно' });
     expect(direct.statusCode, direct.body).toBe(200);
-    await drain();
+    await bed.drain();
     expect(emu.network.sent.at(-1)).toMatchObject({ recipient: { comment_id: comment.id } });
     // Facebook answers with the commenter's PSID: the chat takes it, so their Messenger answer joins it.
-    const [directRow] = await db().select().from(messages).where(eq(messages.id, direct.json().message.id));
-    const [chat] = await db().select().from(chats).where(eq(chats.id, directRow!.chatId));
+    const [directRow] = await bed
+      .db()
+      .select()
+      .from(messages)
+      .where(eq(messages.id, direct.json().message.id));
+    const [chat] = await bed.db().select().from(chats).where(eq(chats.id, directRow!.chatId));
     expect(chat!.externalId).toBe('psid-of-7300');
     await emu.message(page.id, 'psid-of-7300', 'Нужно 20 штук');
-    const thread = await db().select().from(messages).where(eq(messages.chatId, chat!.id));
+    const thread = await bed.db().select().from(messages).where(eq(messages.chatId, chat!.id));
     expect(thread.map((m) => m.text)).toEqual(
       expect.arrayContaining(['Напишите, сколько нужно', 'Нужно 20 штук']),
     );
     expect(
-      await db()
+      await bed
+        .db()
         .select()
         .from(chats)
         .where(and(eq(chats.objectId, id), eq(chats.externalId, 'psid-of-7300'))),
@@ -272,52 +233,58 @@ describe('Facebook Page', () => {
     const sentBefore = emu.network.sent.length;
     const again = await post(`/v1/items/${item.id}/direct`, { text: 'Ещё раз' });
     expect(again.statusCode, again.body).toBe(200);
-    await drain();
-    const [second] = await db().select().from(messages).where(eq(messages.id, again.json().message.id));
+    await bed.drain();
+    const [second] = await bed.db().select().from(messages).where(eq(messages.id, again.json().message.id));
     expect(second?.delivery).toBe('failed');
     expect(decodeFailure(second?.deliveryError ?? '')?.key).toBe('failure.privateReplyUsed');
     expect(emu.network.sent.length).toBe(sentBefore);
     await post(`/v1/items/${item.id}/delete`);
-    await drain();
+    await bed.drain();
     expect(comment.deleted).toBe(true);
-    expect((await itemBy(id, comment.id))?.isDeleted).toBe(true);
+    expect((await bed.item(id, comment.id))?.isDeleted).toBe(true);
   });
 
   it('Messenger: a message opens a chat, the answer goes within 24 hours, outside it fails with a clear reason', async () => {
     const { page, id } = await connectPage();
     const psid = `psid-${page.id}`;
     const { mid } = await emu.message(page.id, psid, 'Здравствуйте, вы открыты?', 'Ольга Петрова');
-    const [chat] = await db()
+    const [chat] = await bed
+      .db()
       .select()
       .from(chats)
       .where(and(eq(chats.objectId, id), eq(chats.externalId, psid)));
     expect(chat).toBeDefined();
     // Messenger names people by PSID only: the name comes from the User Profile API with the Page token.
-    const [customer] = await db().select().from(authors).where(eq(authors.id, chat!.authorId!));
+    const [customer] = await bed.db().select().from(authors).where(eq(authors.id, chat!.authorId!));
     expect(customer?.name).toBe('Ольга Петрова');
     expect(emu.callsTo('GET', `/${psid}`)).toHaveLength(1);
     // Someone the profile API does not answer for: the message is stored all the same, without a name.
     const stranger = `psid-x-${page.id}`;
     const { mid: strangerMid } = await emu.message(page.id, stranger, 'Алло?');
-    const [strangerChat] = await db()
+    const [strangerChat] = await bed
+      .db()
       .select()
       .from(chats)
       .where(and(eq(chats.objectId, id), eq(chats.externalId, stranger)));
-    const strangerMessages = await db().select().from(messages).where(eq(messages.chatId, strangerChat!.id));
+    const strangerMessages = await bed
+      .db()
+      .select()
+      .from(messages)
+      .where(eq(messages.chatId, strangerChat!.id));
     expect(strangerMessages.map((m) => m.externalId)).toEqual([strangerMid]);
     // The miss is remembered: the stranger's next message does not ask again.
     await emu.message(page.id, stranger, 'Есть кто?');
     expect(emu.callsTo('GET', `/${stranger}`)).toHaveLength(1);
-    const list = await db().select().from(messages).where(eq(messages.chatId, chat!.id));
+    const list = await bed.db().select().from(messages).where(eq(messages.chatId, chat!.id));
     expect(list.map((m) => m.externalId)).toContain(mid);
     const answer = await post(`/v1/chats/${chat!.id}/messages`, { text: 'Да, до 22:00' });
     expect(answer.statusCode, answer.body).toBe(200);
-    await drain();
+    await bed.drain();
     expect(emu.network.sent.at(-1)).toMatchObject({ recipient: { id: psid }, text: 'Да, до 22:00' });
     emu.network.clock += 25 * 60 * 60 * 1000;
     const late = await post(`/v1/chats/${chat!.id}/messages`, { text: 'Вы ещё тут?' });
-    await drain();
-    const [row] = await db().select().from(messages).where(eq(messages.id, late.json().message.id));
+    await bed.drain();
+    const [row] = await bed.db().select().from(messages).where(eq(messages.id, late.json().message.id));
     expect(row?.delivery).toBe('failed');
     expect(decodeFailure(row?.deliveryError ?? '')?.key).toBe('failure.messagingWindow');
     emu.network.clock = Date.now();
@@ -326,13 +293,13 @@ describe('Facebook Page', () => {
   it('a revoked Page token fails the reply and becomes the account’s error', async () => {
     const { page, post: fbPost, id } = await connectPage();
     const { comment } = await emu.comment(fbPost, { from: { id: '7400', name: 'Ян' }, message: 'Цена?' });
-    const item = (await itemBy(id, comment.id))!;
+    const item = (await bed.item(id, comment.id))!;
     emu.network.revokePage(page.id);
     await post(`/v1/items/${item.id}/reply`, { text: '300 ₽' });
-    await drain();
-    const [account] = await db().select().from(objects).where(eq(objects.id, id));
+    await bed.drain();
+    const [account] = await bed.db().select().from(objects).where(eq(objects.id, id));
     expect(account?.error).toBeTruthy();
-    const errors = await t.app.inject({ url: '/v1/errors', headers });
+    const errors = await bed.t.app.inject({ url: '/v1/errors', headers: bed.headers });
     expect(errors.json().items.map((e: { id: number }) => e.id)).toContain(id);
   });
 });

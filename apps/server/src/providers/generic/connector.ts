@@ -1,4 +1,4 @@
-import { getProvider, isProviderId, type ProviderId } from '@otklik/shared';
+import type { ProviderId } from '@otklik/shared';
 import { randomToken, sha256 } from '../../lib/crypto';
 import type { Connector } from '../types';
 
@@ -14,13 +14,11 @@ export function newIngestToken() {
   return { token, digest: sha256(token) };
 }
 
-/** Networks whose replies go out through a customer's collector (catalogue `connect: 'ingest_token'`). */
-export const isIngestProvider = (provider: string) =>
-  isProviderId(provider) && getProvider(provider).connect === 'ingest_token';
-
 export function createIngestConnector(id: ProviderId): Connector {
   return {
     id,
+    // Modules learn through this that replies go through the collector's feed (types.ts).
+    capabilities: { collectorFeed: true },
     async connect() {
       const { token, digest } = newIngestToken();
       return { ingestTokenDigest: digest, reveal: { ingest_token: token } };

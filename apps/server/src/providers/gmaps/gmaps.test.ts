@@ -1,10 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
-import { buildWorker, buildWorkspace } from '../../../test/inbox-actions';
-import { Ticker } from '../../../test/providers/youtube';
-import { items, objects } from '../../db/schema';
-import { PollingManager } from '../../jobs/pollers';
+import { ProviderTestbed, Ticker } from '../../../test/providers/testbed';
+import { objects } from '../../db/schema';
 import { GmapsEmulator } from './emulator';
 
 // Issue 19, Google Business Profile (`gmaps`, PROVIDERS §6c): Google OAuth connects every location the
@@ -14,49 +11,33 @@ import { GmapsEmulator } from './emulator';
 
 const CLIENT_ID = 'otklik-gbp.apps.googleusercontent.com';
 const CLIENT_SECRET = 'GOCSPX-gbp';
-let t: TestApp;
 let emu: GmapsEmulator;
-let headers: Record<string, string> = {};
-let spaceId = 0;
-let clock = Date.now();
 
-beforeAll(async () => {
-  emu = await GmapsEmulator.start();
-  emu.google.addClient(CLIENT_ID, CLIENT_SECRET);
-  t = await createTestApp({
+const bed = new ProviderTestbed({
+  provider: 'gmaps',
+  noSpace: true,
+  env: () => ({
     ...emu.env,
     GMAPS_CLIENT_ID: CLIENT_ID,
     GMAPS_CLIENT_SECRET: CLIENT_SECRET,
     PROVIDER_UPDATES: 'polling',
-  });
-});
-afterAll(async () => {
-  await t.close();
-  await emu.close();
-});
-beforeEach(async () => {
-  const admin = await buildWorkspace(t);
-  headers = admin.headers;
-  spaceId = admin.space.id;
+  }),
 });
 
-const db = () => t.deps.database.db;
-const redirectUri = () => `${t.deps.config.appUrl}/callback/gmaps`;
-const inject = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
-  t.app.inject({ method, url, headers, payload });
+beforeAll(async () => {
+  emu = await GmapsEmulator.start();
+  emu.google.addClient(CLIENT_ID, CLIENT_SECRET);
+  bed.onClose(() => emu.close());
+  await bed.start();
+});
+afterAll(() => bed.close());
+beforeEach(() => bed.newSpace());
 
-async function popup() {
-  const start = await inject('GET', `/v1/gmaps/auth/start?redirect_uri=${encodeURIComponent(redirectUri())}`);
-  expect(start.statusCode, start.body).toBe(200);
-  expect(new URL(start.json().url).searchParams.get('scope')).toBe(
-    'https://www.googleapis.com/auth/business.manage',
+/** The popup, checking the scope Google is asked for. */
+const googlePopup = () =>
+  bed.popup((url) =>
+    expect(url.searchParams.get('scope')).toBe('https://www.googleapis.com/auth/business.manage'),
   );
-  const answer = await fetch(start.json().url as string, { redirect: 'manual' });
-  return Object.fromEntries(new URL(answer.headers.get('location')!).searchParams);
-}
-
-const finish = (back: Record<string, string>) =>
-  inject('POST', '/v1/gmaps/auth', { ...back, redirect_uri: redirectUri() });
 
 async function connect(titles = ['Кофейня на Ленина']) {
   const owner = emu.addOwner('Владелец', titles);
@@ -66,33 +47,9 @@ async function connect(titles = ['Кофейня на Ленина']) {
     at: new Date(Date.now() - 86_400_000),
   });
   emu.google.consenting = owner.user;
-  const res = await finish(await popup());
+  const res = await bed.finish(await googlePopup());
   expect(res.statusCode, res.body).toBe(200);
   return { owner, old, id: res.json().object.id as number, res: res.json() };
-}
-
-const row = async (id: number) => (await db().select().from(objects).where(eq(objects.id, id)))[0]!;
-const itemsOf = (id: number) => db().select().from(items).where(eq(items.objectId, id)).orderBy(items.id);
-const item = async (id: number, externalId: string) =>
-  (
-    await db()
-      .select()
-      .from(items)
-      .where(and(eq(items.objectId, id), eq(items.externalId, externalId)))
-  )[0];
-
-function poller(ticker: Ticker, node = `gmaps-${process.pid}-${Math.random()}`) {
-  const { bus, sealer, config, log } = t.deps;
-  return new PollingManager({ db: db(), bus, sealer, config, log }, node, {
-    spaceIds: [spaceId],
-    wait: ticker.wait,
-    random: () => 0.5,
-  });
-}
-
-function drain(advanceMs?: number) {
-  clock = advanceMs === undefined ? Math.max(clock, Date.now()) + 1_000 : clock + advanceMs;
-  return buildWorker(t, { spaceIds: [spaceId], now: () => new Date(clock) }).drain();
 }
 
 describe('Google Business Profile', () => {
@@ -101,8 +58,8 @@ describe('Google Business Profile', () => {
     expect(res.object).toMatchObject({ provider: 'gmaps', name: 'Кофейня на Ленина', imported: 1 });
     expect(res.others).toHaveLength(1);
     expect(res.others[0]).toMatchObject({ provider: 'gmaps', name: 'Кофейня на Мира' });
-    expect((await row(id)).externalId).toBe(owner.locations[0]!.full);
-    expect((await item(id, old.reviewId))?.rating).toBe(4);
+    expect((await bed.row(id)).externalId).toBe(owner.locations[0]!.full);
+    expect((await bed.item(id, old.reviewId))?.rating).toBe(4);
 
     const fresh = emu.addReview(owner.locations[0]!.full, {
       text: 'Долго ждали заказ',
@@ -110,57 +67,59 @@ describe('Google Business Profile', () => {
       name: 'Анна',
     });
     const ticker = new Ticker();
-    const manager = poller(ticker);
+    const manager = bed.poller(ticker);
     try {
       await manager.scan();
       // Both locations are polled; each then waits GMAPS_POLL_S (600 s), jitter fixed at its middle.
       await ticker.untilWaits(2);
       expect(ticker.waits).toEqual([600_000, 600_000]);
-      const review = (await item(id, fresh.reviewId))!;
+      const review = (await bed.item(id, fresh.reviewId))!;
       expect(review).toMatchObject({ kind: 'review', text: 'Долго ждали заказ', rating: 2 });
 
       emu.failNext(429, 9);
-      const replied = await inject('POST', `/v1/items/${review.id}/reply`, { text: 'Простите, исправимся' });
+      const replied = await bed.inject('POST', `/v1/items/${review.id}/reply`, {
+        text: 'Простите, исправимся',
+      });
       expect(replied.statusCode, replied.body).toBe(200);
-      await drain();
-      await drain(10_000);
+      await bed.drain();
+      await bed.drain(10_000);
       const put = emu.apiCalls('PUT', `/reviews/${fresh.reviewId}/reply`);
       expect(put).toHaveLength(2);
       expect(put.at(-1)!.body).toEqual({ comment: 'Простите, исправимся' });
       const replyId = replied.json().reply.id as number;
-      const reply = (await itemsOf(id)).find((i) => i.id === replyId)!;
+      const reply = (await bed.itemsOf(id)).find((i) => i.id === replyId)!;
       expect(reply).toMatchObject({ delivery: 'sent', externalId: `${fresh.reviewId}:reply` });
 
       // The reply comes back with the review in the next round: still one item.
       await ticker.tick();
-      expect((await itemsOf(id)).filter((i) => i.externalId === reply.externalId)).toHaveLength(1);
+      expect((await bed.itemsOf(id)).filter((i) => i.externalId === reply.externalId)).toHaveLength(1);
 
-      const edited = await inject('PUT', `/v1/items/${replyId}`, {
+      const edited = await bed.inject('PUT', `/v1/items/${replyId}`, {
         text: 'Простите! Скидка 10% на следующий заказ',
       });
       expect(edited.statusCode, edited.body).toBe(200);
-      await drain();
+      await bed.drain();
       expect(emu.reviews.get(fresh.reviewId)?.reply?.comment).toBe('Простите! Скидка 10% на следующий заказ');
 
       // A review itself cannot be deleted; our reply can.
-      const refused = await inject('POST', `/v1/items/${review.id}/delete`);
+      const refused = await bed.inject('POST', `/v1/items/${review.id}/delete`);
       expect(refused.statusCode).toBe(400);
-      const removed = await inject('POST', `/v1/items/${replyId}/delete`);
+      const removed = await bed.inject('POST', `/v1/items/${replyId}/delete`);
       expect(removed.statusCode, removed.body).toBe(200);
-      await drain();
+      await bed.drain();
       expect(emu.apiCalls('DELETE', `/reviews/${fresh.reviewId}/reply`)).toHaveLength(1);
       expect(emu.reviews.get(fresh.reviewId)?.reply).toBeNull();
 
       // The next round agrees the reply is gone; then the owner answers again in Google: it shows again.
       await ticker.tick();
-      expect((await item(id, `${fresh.reviewId}:reply`))?.isDeleted).toBe(true);
+      expect((await bed.item(id, `${fresh.reviewId}:reply`))?.isDeleted).toBe(true);
       const later = new Date(Date.now() + 5_000).toISOString();
       Object.assign(emu.reviews.get(fresh.reviewId)!, {
         reply: { comment: 'Ответ из Google', updateTime: later },
         updateTime: later,
       });
       await ticker.tick();
-      expect(await item(id, `${fresh.reviewId}:reply`)).toMatchObject({
+      expect(await bed.item(id, `${fresh.reviewId}:reply`)).toMatchObject({
         isDeleted: false,
         text: 'Ответ из Google',
       });
@@ -173,11 +132,11 @@ describe('Google Business Profile', () => {
     const { owner, old, id } = await connect(['Пекарня']);
     const location = owner.locations[0]!.full;
     const t1 = new Ticker();
-    const first = poller(t1);
+    const first = bed.poller(t1);
     await first.scan();
     await t1.untilWaits(1);
     await first.stop();
-    const cursor = (await row(id)).pollCursor;
+    const cursor = (await bed.row(id)).pollCursor;
     expect(cursor).toBe(old.updateTime);
 
     // While no node polls: the old review is edited (stars and text), and 70 new ones (two pages).
@@ -190,18 +149,18 @@ describe('Google Business Profile', () => {
       });
 
     const t2 = new Ticker();
-    const second = poller(t2, 'another-gmaps-node');
+    const second = bed.poller(t2, 'another-gmaps-node');
     emu.failNext(429, 30);
     await second.scan();
     await t2.untilWaits(1);
     expect(t2.waits[0]).toBe(30_000);
     await t2.tick();
     // A crash before the cursor was saved: the same round again stores nothing twice.
-    await db().update(objects).set({ pollCursor: cursor }).where(eq(objects.id, id));
+    await bed.db().update(objects).set({ pollCursor: cursor }).where(eq(objects.id, id));
     await t2.tick();
     await second.stop();
 
-    const stored = await itemsOf(id);
+    const stored = await bed.itemsOf(id);
     const ids = stored.map((i) => i.externalId);
     expect(new Set(ids).size).toBe(ids.length);
     expect(stored.filter((i) => i.text.startsWith('bulk '))).toHaveLength(70);
@@ -215,11 +174,11 @@ describe('Google Business Profile', () => {
     const { owner, id } = await connect(['Отозванная']);
     emu.google.revoke(owner.user.id);
     const ticker = new Ticker();
-    const manager = poller(ticker);
+    const manager = bed.poller(ticker);
     try {
       await manager.scan();
       await manager.idle();
-      const stored = await row(id);
+      const stored = await bed.row(id);
       expect(stored.error).toContain('failure.accessRevoked');
       expect(stored.pollLeaseNode).toBe('paused');
     } finally {
@@ -230,28 +189,31 @@ describe('Google Business Profile', () => {
   it('a Google user without businesses gets a translated error; a refused consent too', async () => {
     const user = emu.google.addChannel('Без компаний');
     emu.google.consenting = user;
-    const none = await finish(await popup());
+    const none = await bed.finish(await googlePopup());
     expect(none.statusCode).toBe(400);
     expect(none.json().error_type).toBe('no_locations');
     emu.google.consenting = null;
-    const back = await popup();
+    const back = await googlePopup();
     expect(back.error).toBe('access_denied');
-    expect((await finish(back)).json().error_type).toBe('access_denied');
+    expect((await bed.finish(back)).json().error_type).toBe('access_denied');
   });
 
   it('/callback/google is a callback address of Google Business Profile too', async () => {
     const owner = emu.addOwner('Через google', ['Салон']);
     emu.google.consenting = owner.user;
-    const google = `${t.deps.config.appUrl}/callback/google`;
-    const start = await inject('GET', `/v1/gmaps/auth/start?redirect_uri=${encodeURIComponent(google)}`);
+    const google = `${bed.t.deps.config.appUrl}/callback/google`;
+    const start = await bed.inject('GET', `/v1/gmaps/auth/start?redirect_uri=${encodeURIComponent(google)}`);
     expect(start.statusCode, start.body).toBe(200);
     const answer = await fetch(start.json().url as string, { redirect: 'manual' });
     const back = Object.fromEntries(new URL(answer.headers.get('location')!).searchParams);
-    const res = await inject('POST', '/v1/gmaps/auth', { ...back, redirect_uri: google });
+    const res = await bed.inject('POST', '/v1/gmaps/auth', { ...back, redirect_uri: google });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().object).toMatchObject({ provider: 'gmaps', name: 'Салон' });
-    const elsewhere = `${t.deps.config.appUrl}/callback/youtube`;
-    const refused = await inject('GET', `/v1/gmaps/auth/start?redirect_uri=${encodeURIComponent(elsewhere)}`);
+    const elsewhere = `${bed.t.deps.config.appUrl}/callback/youtube`;
+    const refused = await bed.inject(
+      'GET',
+      `/v1/gmaps/auth/start?redirect_uri=${encodeURIComponent(elsewhere)}`,
+    );
     expect(refused.statusCode).toBe(400);
   });
 });

@@ -1,9 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import { decodeFailure } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
-import { buildWorker, buildWorkspace } from '../../../test/inbox-actions';
+import { ProviderTestbed } from '../../../test/providers/testbed';
 import { chats, items, messages, objects } from '../../db/schema';
 import { openCredentials } from '../context';
 import { FB_ERRORS } from '../facebook/emulator';
@@ -16,53 +14,27 @@ import { InstagramEmulator } from './emulator';
 // mentions, replies and moderation through the outbox, a 429 and a revoked token.
 
 const VERIFY = 'fb-verify-token';
-let t: TestApp;
 let emu: InstagramEmulator;
-let headers: Record<string, string>;
-let spaceId = 0;
-let base = '';
-let clock = Date.now();
 let seq = 0;
+const bed = new ProviderTestbed({
+  provider: 'instagram',
+  listen: true,
+  env: () => ({ PROVIDER_UPDATES: 'webhook', ...emu.env(VERIFY) }),
+});
 
 beforeAll(async () => {
   emu = await InstagramEmulator.start();
   emu.consent = 'allow';
-  t = await createTestApp({ PROVIDER_UPDATES: 'webhook', ...emu.env(VERIFY) });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  const admin = await buildWorkspace(t);
-  headers = admin.headers;
-  spaceId = admin.space.id;
+  bed.onClose(() => emu.close());
+  await bed.start();
   // One callback for the Meta app: Instagram deliveries come to the Page callback too.
-  expect((await emu.subscribe(`${base}/v1/webhooks/facebook/app`, VERIFY)).verified).toBe(true);
+  expect((await emu.subscribe(`${bed.base}/v1/webhooks/facebook/app`, VERIFY)).verified).toBe(true);
 });
-afterAll(async () => {
-  await t.close();
-  await emu.close();
-});
+afterAll(() => bed.close());
 
-const db = () => t.deps.database.db;
-const redirectUri = () => `${t.deps.config.appUrl}/callback/instagram`;
-
-async function popup() {
-  const start = await t.app.inject({
-    url: `/v1/instagram/auth/start?redirect_uri=${encodeURIComponent(redirectUri())}`,
-    headers,
-  });
-  expect(start.statusCode, start.body).toBe(200);
-  const dialog = new URL(start.json().url as string);
-  expect(dialog.searchParams.get('scope')).toContain('instagram_manage_comments');
-  const answer = await fetch(dialog, { redirect: 'manual' });
-  return Object.fromEntries(new URL(answer.headers.get('location')!).searchParams);
-}
-
-const finish = async (back: Record<string, string>) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/v1/instagram/auth',
-    headers,
-    payload: { ...back, redirect_uri: redirectUri() },
-  });
+/** The Facebook dialog, asked for the Instagram scopes. */
+const popup = () =>
+  bed.popup((dialog) => expect(dialog.searchParams.get('scope')).toContain('instagram_manage_comments'));
 
 /** A connected professional account with one media. */
 async function connect() {
@@ -70,26 +42,12 @@ async function connect() {
   const { page, account } = emu.addAccount(`Кофейня ${seq}`, `coffee_${seq}`);
   const media = emu.addMedia(account, 'Новое меню');
   emu.network.userPages = [page.id];
-  const res = await finish(await popup());
+  const res = await bed.finish(await popup());
   expect(res.statusCode, res.body).toBe(200);
   return { page, account, media, id: res.json().object.id as number };
 }
 
-const itemBy = async (objectId: number, externalId: string) =>
-  (
-    await db()
-      .select()
-      .from(items)
-      .where(and(eq(items.objectId, objectId), eq(items.externalId, externalId)))
-  )[0];
-
-function drain(advanceMs?: number) {
-  clock = advanceMs === undefined ? Math.max(clock, Date.now()) + 1_000 : clock + advanceMs;
-  return buildWorker(t, { spaceIds: [spaceId], now: () => new Date(clock) }).drain();
-}
-
-const post = (url: string, payload: Record<string, unknown> = {}) =>
-  t.app.inject({ method: 'POST', url, headers, payload });
+const post = (url: string, payload: Record<string, unknown> = {}) => bed.inject('POST', url, payload);
 
 describe('Instagram', () => {
   it('connects the professional account linked to each chosen Page, with the Page token sealed; Pages without one are skipped', async () => {
@@ -107,13 +65,13 @@ describe('Instagram', () => {
     });
     const bare = emu.network.addPage({ id: `10${emu.network.next()}`, name: 'Без Instagram' });
     emu.network.userPages = [bare.id, page.id, second.page.id];
-    const res = await finish(await popup());
+    const res = await bed.finish(await popup());
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().object).toMatchObject({ name: 'bakery_spb', imported: 2 });
     expect(res.json().others).toHaveLength(1);
-    const [row] = await db().select().from(objects).where(eq(objects.id, res.json().object.id));
+    const [row] = await bed.db().select().from(objects).where(eq(objects.id, res.json().object.id));
     expect(row).toMatchObject({ provider: 'instagram', externalId: account.id });
-    expect(openCredentials(t.deps.sealer, row!)).toMatchObject({
+    expect(openCredentials(bed.t.deps.sealer, row!)).toMatchObject({
       ig_user_id: account.id,
       page_id: page.id,
       page_token: page.token,
@@ -121,13 +79,14 @@ describe('Instagram', () => {
     expect(JSON.stringify(res.json())).not.toContain(page.token);
     expect(page.subscribedFields).toEqual(expect.arrayContaining(['messages']));
     const top = (
-      await db()
+      await bed
+        .db()
         .select()
         .from(items)
         .where(and(eq(items.objectId, row!.id), eq(items.externalId, question.id)))
     )[0];
     expect(top).toMatchObject({ text: 'Во сколько открываетесь?', kind: 'comment' });
-    const answer = await db().select().from(items).where(eq(items.parentId, top!.id));
+    const answer = await bed.db().select().from(items).where(eq(items.parentId, top!.id));
     expect(answer[0]).toMatchObject({ text: 'В 8:00', isOwn: true });
   });
 
@@ -135,14 +94,14 @@ describe('Instagram', () => {
     const { page } = emu.addAccount('Цветы', 'flowers');
     emu.network.userPages = [page.id];
     emu.network.declined = ['instagram_manage_messages'];
-    const missing = await finish(await popup());
+    const missing = await bed.finish(await popup());
     expect(missing.statusCode).toBe(400);
     expect(missing.json()).toMatchObject({ error_type: 'missing_permissions' });
     expect(missing.json().error).toContain('instagram_manage_messages');
     emu.network.declined = [];
     const bare = emu.network.addPage({ id: `10${emu.network.next()}`, name: 'Без Instagram' });
     emu.network.userPages = [bare.id];
-    const none = await finish(await popup());
+    const none = await bed.finish(await popup());
     expect(none.json()).toMatchObject({ error_type: 'no_instagram_account' });
     expect(none.json().error).toMatch(/Instagram/);
   });
@@ -152,7 +111,7 @@ describe('Instagram', () => {
     const sent = await emu.igComment(media, { from: { id: 'IGSID_1', username: 'anna' }, text: 'Цена?' });
     expect(sent.status).toBe(200);
     expect((await emu.push(sent.payload)).status).toBe(200);
-    const rows = await db().select().from(items).where(eq(items.objectId, id));
+    const rows = await bed.db().select().from(items).where(eq(items.objectId, id));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ externalId: sent.comment.id, text: 'Цена?', kind: 'comment' });
     const reply = await emu.igComment(media, {
@@ -160,21 +119,21 @@ describe('Instagram', () => {
       text: 'Тоже интересно',
       parentId: sent.comment.id,
     });
-    expect((await itemBy(id, reply.comment.id))?.parentId).toBe(rows[0]!.id);
+    expect((await bed.item(id, reply.comment.id))?.parentId).toBe(rows[0]!.id);
     const own = await emu.igComment(media, {
       from: { id: account.id, username: account.username },
       text: '300 ₽',
     });
-    expect((await itemBy(id, own.comment.id))?.isOwn).toBe(true);
+    expect((await bed.item(id, own.comment.id))?.isOwn).toBe(true);
     const forged = emu.addComment(media, { from: { id: 'IGSID_3', username: 'spam' }, text: 'подделка' });
     const bad = await emu.push(emu.commentPayload(forged), { signature: `sha256=${'0'.repeat(64)}` });
     expect(bad.status).toBe(401);
-    expect(await itemBy(id, forged.id)).toBeUndefined();
+    expect(await bed.item(id, forged.id)).toBeUndefined();
   });
 
   it('the Instagram product’s own callback takes the same signed deliveries', async () => {
     const { media, id } = await connect();
-    const callback = `${base}/v1/webhooks/instagram/app`;
+    const callback = `${bed.base}/v1/webhooks/instagram/app`;
     expect((await emu.subscribe(callback, 'wrong')).status).toBe(403);
     const comment = emu.addComment(media, { from: { id: 'IGSID_4', username: 'vera' }, text: 'Доставка?' });
     const raw = JSON.stringify(emu.commentPayload(comment));
@@ -187,7 +146,7 @@ describe('Instagram', () => {
       body: raw,
     });
     expect(res.status).toBe(200);
-    expect(await itemBy(id, comment.id)).toMatchObject({ text: 'Доставка?' });
+    expect(await bed.item(id, comment.id)).toMatchObject({ text: 'Доставка?' });
   });
 
   it('mentions in comments and captions are looked up and stored as mentions; a mention is answered through /mentions', async () => {
@@ -197,21 +156,21 @@ describe('Instagram', () => {
       text: 'Лучший кофе у @coffee',
     });
     expect(inComment.status).toBe(200);
-    const item = await itemBy(id, inComment.comment!.id);
+    const item = await bed.item(id, inComment.comment!.id);
     expect(item).toMatchObject({ kind: 'mention', text: 'Лучший кофе у @coffee' });
     const inCaption = await emu.igMention(account, {
       from: { id: '1786', username: 'katya' },
       text: 'Завтрак в @coffee',
       inCaption: true,
     });
-    expect(await itemBy(id, inCaption.media.id)).toMatchObject({
+    expect(await bed.item(id, inCaption.media.id)).toMatchObject({
       kind: 'mention',
       text: 'Завтрак в @coffee',
     });
     const res = await post(`/v1/items/${item!.id}/reply`, { text: 'Спасибо!' });
     expect(res.statusCode, res.body).toBe(200);
-    await drain();
-    const [sent] = await db().select().from(items).where(eq(items.id, res.json().reply.id));
+    await bed.drain();
+    const [sent] = await bed.db().select().from(items).where(eq(items.id, res.json().reply.id));
     expect(sent).toMatchObject({ delivery: 'sent' });
     expect(emu.comments.get(sent!.externalId!)).toMatchObject({
       parentId: inComment.comment!.id,
@@ -225,15 +184,15 @@ describe('Instagram', () => {
       from: { id: 'IGSID_5', username: 'ira' },
       text: 'Есть веганское?',
     });
-    const item = (await itemBy(id, comment.id))!;
+    const item = (await bed.item(id, comment.id))!;
     emu.failNext(FB_ERRORS.tooMany, '/replies');
     const res = await post(`/v1/items/${item.id}/reply`, { text: 'Да, овсяное молоко' });
     expect(res.statusCode, res.body).toBe(200);
     const replyId = res.json().reply.id as number;
-    await drain();
-    expect((await db().select().from(items).where(eq(items.id, replyId)))[0]?.delivery).not.toBe('sent');
-    await drain(61_000);
-    const [sent] = await db().select().from(items).where(eq(items.id, replyId));
+    await bed.drain();
+    expect((await bed.db().select().from(items).where(eq(items.id, replyId)))[0]?.delivery).not.toBe('sent');
+    await bed.drain(61_000);
+    const [sent] = await bed.db().select().from(items).where(eq(items.id, replyId));
     expect(sent).toMatchObject({ delivery: 'sent' });
     expect(emu.comments.get(sent!.externalId!)).toMatchObject({
       parentId: comment.id,
@@ -248,29 +207,33 @@ describe('Instagram', () => {
       from: { id: 'IGSID_6', username: 'petr' },
       text: 'Куплю оптом',
     });
-    const item = (await itemBy(id, comment.id))!;
+    const item = (await bed.item(id, comment.id))!;
     expect((await post(`/v1/items/${item.id}/hide`)).statusCode).toBe(200);
-    await drain();
+    await bed.drain();
     expect(comment.hidden).toBe(true);
     await post(`/v1/items/${item.id}/unhide`);
-    await drain();
+    await bed.drain();
     expect(comment.hidden).toBe(false);
     const direct = await post(`/v1/items/${item.id}/direct`, { text: 'Напишите, сколько нужно' });
     expect(direct.statusCode, direct.body).toBe(200);
-    await drain();
+    await bed.drain();
     expect(emu.sentDirect.at(-1)).toMatchObject({ recipient: { comment_id: comment.id } });
     // The Direct thread is the commenter's: the chat is keyed by their Instagram-scoped id.
-    const [directRow] = await db().select().from(messages).where(eq(messages.id, direct.json().message.id));
-    const [chat] = await db().select().from(chats).where(eq(chats.id, directRow!.chatId));
+    const [directRow] = await bed
+      .db()
+      .select()
+      .from(messages)
+      .where(eq(messages.id, direct.json().message.id));
+    const [chat] = await bed.db().select().from(chats).where(eq(chats.id, directRow!.chatId));
     expect(chat!.externalId).toBe('IGSID_6');
     const again = await post(`/v1/items/${item.id}/direct`, { text: 'Ещё раз' });
-    await drain();
-    const [second] = await db().select().from(messages).where(eq(messages.id, again.json().message.id));
+    await bed.drain();
+    const [second] = await bed.db().select().from(messages).where(eq(messages.id, again.json().message.id));
     expect(decodeFailure(second?.deliveryError ?? '')?.key).toBe('failure.privateReplyUsed');
     await post(`/v1/items/${item.id}/delete`);
-    await drain();
+    await bed.drain();
     expect(comment.deleted).toBe(true);
-    expect((await itemBy(id, comment.id))?.isDeleted).toBe(true);
+    expect((await bed.item(id, comment.id))?.isDeleted).toBe(true);
   });
 
   it('Direct: a message opens a chat, the answer goes within 24 hours, outside it fails with a clear reason; story replies and mentions arrive with their link', async () => {
@@ -278,18 +241,19 @@ describe('Instagram', () => {
     const igsid = `IGSID_${account.id}`;
     const first = await emu.igMessage(account, igsid, 'Здравствуйте, вы открыты?');
     const { mid } = first;
-    const [chat] = await db()
+    const [chat] = await bed
+      .db()
       .select()
       .from(chats)
       .where(and(eq(chats.objectId, id), eq(chats.externalId, igsid)));
     expect(chat).toBeDefined();
     const answer = await post(`/v1/chats/${chat!.id}/messages`, { text: 'Да, до 22:00' });
     expect(answer.statusCode, answer.body).toBe(200);
-    await drain();
+    await bed.drain();
     expect(emu.sentDirect.at(-1)).toMatchObject({ recipient: { id: igsid }, text: 'Да, до 22:00' });
     await emu.igMessage(account, igsid, '', { storyMention: 'https://lookaside.example/story-1' });
     await emu.igMessage(account, igsid, 'Красиво!', { storyReply: 'https://lookaside.example/story-2' });
-    const list = await db().select().from(messages).where(eq(messages.chatId, chat!.id));
+    const list = await bed.db().select().from(messages).where(eq(messages.chatId, chat!.id));
     expect(list.map((m) => m.externalId)).toContain(mid);
     const urls = list.flatMap((m) => (m.attachments ?? []).map((a) => a.url));
     expect(urls).toEqual(
@@ -300,12 +264,12 @@ describe('Instagram', () => {
     const unsentMessage = unsent.entry[0]!.messaging[0]!.message as Record<string, unknown>;
     unsentMessage.is_deleted = true;
     expect((await emu.push(unsent)).status).toBe(200);
-    const [gone] = await db().select().from(messages).where(eq(messages.externalId, mid));
+    const [gone] = await bed.db().select().from(messages).where(eq(messages.externalId, mid));
     expect(gone?.isDeleted).toBe(true);
     emu.network.clock += 25 * 60 * 60 * 1000;
     const late = await post(`/v1/chats/${chat!.id}/messages`, { text: 'Вы ещё тут?' });
-    await drain();
-    const [row] = await db().select().from(messages).where(eq(messages.id, late.json().message.id));
+    await bed.drain();
+    const [row] = await bed.db().select().from(messages).where(eq(messages.id, late.json().message.id));
     expect(row?.delivery).toBe('failed');
     expect(decodeFailure(row?.deliveryError ?? '')?.key).toBe('failure.messagingWindow');
     emu.network.clock = Date.now();
@@ -317,13 +281,13 @@ describe('Instagram', () => {
       from: { id: 'IGSID_7', username: 'yan' },
       text: 'Цена?',
     });
-    const item = (await itemBy(id, comment.id))!;
+    const item = (await bed.item(id, comment.id))!;
     emu.network.revokePage(page.id);
     await post(`/v1/items/${item.id}/reply`, { text: '300 ₽' });
-    await drain();
-    const [account] = await db().select().from(objects).where(eq(objects.id, id));
+    await bed.drain();
+    const [account] = await bed.db().select().from(objects).where(eq(objects.id, id));
     expect(account?.error).toBeTruthy();
-    const errors = await t.app.inject({ url: '/v1/errors', headers });
+    const errors = await bed.t.app.inject({ url: '/v1/errors', headers: bed.headers });
     expect(errors.json().items.map((e: { id: number }) => e.id)).toContain(id);
   });
 });

@@ -1,10 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
-import { buildWorker, buildWorkspace } from '../../../test/inbox-actions';
-import { Ticker } from '../../../test/providers/youtube';
+import { ProviderTestbed, Ticker, until } from '../../../test/providers/testbed';
 import { chats, items, messages, objects } from '../../db/schema';
-import { PollingManager } from '../../jobs/pollers';
 import { openCredentials, sealCredentials } from '../context';
 import { pkceChallenge } from './client';
 import { TwitterEmulator } from './emulator';
@@ -16,50 +13,32 @@ import { pace, planOf } from './polling';
 // outbox, 429 with x-rate-limit-reset then delivered, DMs on a plan that has them, the tier on the account,
 // and a revoked token shown on the account.
 
-let t: TestApp;
 let emu: TwitterEmulator;
-let headers: Record<string, string> = {};
-let spaceId = 0;
-let clock = Date.now();
-
-beforeAll(async () => {
-  emu = await TwitterEmulator.start();
-  t = await createTestApp({
+const bed = new ProviderTestbed({
+  provider: 'twitter',
+  env: () => ({
     TWITTER_API_URL: emu.url,
     TWITTER_OAUTH_URL: `${emu.url}/i/oauth2/authorize`,
     TWITTER_CLIENT_ID: emu.app.clientId,
     TWITTER_CLIENT_SECRET: emu.app.clientSecret,
-  });
-  const admin = await buildWorkspace(t);
-  headers = admin.headers;
-  spaceId = admin.space.id;
-});
-afterAll(async () => {
-  await t.close();
-  await emu.close();
+  }),
 });
 
-const db = () => t.deps.database.db;
-const redirectUri = () => `${t.deps.config.appUrl}/callback/twitter`;
+beforeAll(async () => {
+  emu = await TwitterEmulator.start();
+  bed.onClose(() => emu.close());
+  await bed.start();
+});
+afterAll(() => bed.close());
 
+/** The popup, with the authorization page it opened (PKCE parameters). */
 async function popup() {
-  const start = await t.app.inject({
-    url: `/v1/twitter/auth/start?redirect_uri=${encodeURIComponent(redirectUri())}`,
-    headers,
+  let page!: URL;
+  const back = await bed.popup((url) => {
+    page = url;
   });
-  expect(start.statusCode, start.body).toBe(200);
-  const page = new URL(start.json().url as string);
-  const answer = await fetch(page, { redirect: 'manual' });
-  return { page, back: Object.fromEntries(new URL(answer.headers.get('location')!).searchParams) };
+  return { page, back };
 }
-
-const finish = (payload: Record<string, string>) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/v1/twitter/auth',
-    headers,
-    payload: { ...payload, redirect_uri: redirectUri() },
-  });
 
 async function connect(username: string) {
   const brand = emu.addUser(username, `Бренд ${username}`);
@@ -68,60 +47,28 @@ async function connect(username: string) {
   const old = emu.post(customer, 'Давний вопрос', { replyTo: own.id });
   emu.consenting = brand;
   const { back } = await popup();
-  const res = await finish({ code: back.code!, state: back.state! });
+  const res = await bed.finish({ code: back.code!, state: back.state! });
   expect(res.statusCode, res.body).toBe(200);
   const id = res.json().object.id as number;
   return { brand, customer, own, old, id, answer: res.json() };
 }
 
-const row = async (id: number) => (await db().select().from(objects).where(eq(objects.id, id)))[0]!;
-const itemOf = async (objectId: number, externalId: string) =>
-  (
-    await db()
-      .select()
-      .from(items)
-      .where(and(eq(items.objectId, objectId), eq(items.externalId, externalId)))
-  )[0];
-const inject = (url: string, payload?: Record<string, unknown>) =>
-  t.app.inject({ method: 'POST', url, headers, payload });
-
-function drain(advanceMs?: number) {
-  clock = advanceMs === undefined ? Math.max(clock, Date.now()) + 1_000 : clock + advanceMs;
-  return buildWorker(t, { spaceIds: [spaceId], now: () => new Date(clock) }).drain();
-}
-
-/** Probes until the condition holds (the polling loops run on their own; no fixed sleeps). */
-async function until<T>(probe: () => Promise<T | undefined | null | false>): Promise<T> {
-  for (let i = 0; i < 400; i += 1) {
-    const value = await probe();
-    if (value) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('condition not met in time');
-}
-
-function poller(ticker: Ticker, node = `x-${Math.random()}`) {
-  return new PollingManager({ ...t.deps, db: db() }, node, {
-    spaceIds: [spaceId],
-    wait: ticker.wait,
-    random: () => 0.5,
-  });
-}
+const post = (url: string, payload?: Record<string, unknown>) => bed.inject('POST', url, payload);
 
 describe('X (Twitter)', () => {
   it('connects by OAuth 2.0 with PKCE, keeps the tokens sealed, imports the recent mentions', async () => {
     emu.tier = 'basic';
     const c = await connect('shop_one');
     expect(c.answer).toMatchObject({ status: 'ok', source: 'twitter', object: { name: 'Бренд shop_one' } });
-    const stored = await row(c.id);
+    const stored = await bed.row(c.id);
     expect(stored.externalId).toBe(c.brand.id);
     expect(stored.updatesMode).toBe('polling');
-    expect(openCredentials(t.deps.sealer, stored)).toMatchObject({
+    expect(openCredentials(bed.t.deps.sealer, stored)).toMatchObject({
       access_token: c.brand.accessToken,
       user_id: c.brand.id,
     });
     expect(JSON.stringify(c.answer)).not.toContain(c.brand.accessToken);
-    expect(await itemOf(c.id, c.old.id)).toMatchObject({ text: 'Давний вопрос', kind: 'comment' });
+    expect(await bed.item(c.id, c.old.id)).toMatchObject({ text: 'Давний вопрос', kind: 'comment' });
     // The verifier sent to the token endpoint is the one whose S256 challenge the consent page got.
     const authorize = emu.callsTo('GET', '/i/oauth2/authorize').at(-1)!;
     const exchange = emu.callsTo('POST', '/2/oauth2/token').at(-1)!;
@@ -133,7 +80,7 @@ describe('X (Twitter)', () => {
     emu.consenting = c.brand;
     const first = await popup();
     const second = await popup();
-    const mixed = await finish({ code: first.back.code!, state: second.back.state! });
+    const mixed = await bed.finish({ code: first.back.code!, state: second.back.state! });
     expect(mixed.statusCode).toBe(400);
     expect(mixed.body).not.toContain(c.brand.accessToken);
   });
@@ -142,16 +89,16 @@ describe('X (Twitter)', () => {
     emu.tier = 'basic';
     const c = await connect('shop_two');
     const ticker = new Ticker();
-    const manager = poller(ticker);
+    const manager = bed.poller(ticker);
     const fresh = emu.post(c.customer, '@shop_two есть размер M?', { mention: c.brand });
     try {
       await manager.scan();
-      expect(await until(() => itemOf(c.id, fresh.id))).toMatchObject({
+      expect(await until(() => bed.item(c.id, fresh.id))).toMatchObject({
         text: '@shop_two есть размер M?',
         kind: 'mention',
       });
       const after = await until(async () => {
-        const r = await row(c.id);
+        const r = await bed.row(c.id);
         return r.pollCursor ? r : null;
       });
       expect(JSON.parse(after.pollCursor!).m).toBe(fresh.id);
@@ -159,29 +106,32 @@ describe('X (Twitter)', () => {
       expect(after.settings).toMatchObject({
         api_plan: { tier: 'basic', mentions: true, dms: false, per_15min: 10 },
       });
-      const shown = await t.app.inject({ url: `/v1/objects/${c.id}`, headers });
+      const shown = await bed.t.app.inject({ url: `/v1/objects/${c.id}`, headers: bed.headers });
       expect(JSON.stringify(shown.json())).toContain('"tier":"basic"');
       // The pace spreads the window's reads left over what is left of it: never under the interval.
       await ticker.untilWaits(1);
-      expect(Math.min(...ticker.waits)).toBeGreaterThanOrEqual(t.deps.config.TWITTER_POLL_INTERVAL_S * 500);
+      expect(Math.min(...ticker.waits)).toBeGreaterThanOrEqual(
+        bed.t.deps.config.TWITTER_POLL_INTERVAL_S * 500,
+      );
     } finally {
       await manager.stop();
     }
     // A restart that lost the cursor (a crash before it was saved): X sends the mention again.
-    await db().update(objects).set({ pollCursor: null }).where(eq(objects.id, c.id));
+    await bed.db().update(objects).set({ pollCursor: null }).where(eq(objects.id, c.id));
     const reply = emu.post(c.customer, 'И цвет?', { replyTo: c.own.id });
     const ticker2 = new Ticker();
-    const restarted = poller(ticker2);
+    const restarted = bed.poller(ticker2);
     try {
       await restarted.scan();
-      expect(await until(() => itemOf(c.id, reply.id))).toMatchObject({ kind: 'comment', text: 'И цвет?' });
-      const copies = await db()
+      expect(await until(() => bed.item(c.id, reply.id))).toMatchObject({ kind: 'comment', text: 'И цвет?' });
+      const copies = await bed
+        .db()
         .select()
         .from(items)
         .where(and(eq(items.objectId, c.id), eq(items.externalId, fresh.id)));
       expect(copies).toHaveLength(1);
       // The next round asks only for what is newer.
-      await until(async () => JSON.parse((await row(c.id)).pollCursor ?? '{}').m === reply.id);
+      await until(async () => JSON.parse((await bed.row(c.id)).pollCursor ?? '{}').m === reply.id);
       await ticker2.tick();
       const asked = await until(async () =>
         emu.callsTo('GET', `/2/users/${c.brand.id}/mentions`).find((x) => x.query.since_id === reply.id),
@@ -195,16 +145,16 @@ describe('X (Twitter)', () => {
   it('replies (429 with x-rate-limit-reset, then delivered), hides, likes; our reply is deleted, customers’ posts are not', async () => {
     emu.tier = 'basic';
     const c = await connect('shop_three');
-    const item = (await itemOf(c.id, c.old.id))!;
+    const item = (await bed.item(c.id, c.old.id))!;
     emu.rateLimitNext(7, '/2/tweets');
-    const replied = await inject(`/v1/items/${item.id}/reply`, { text: 'Да, есть' });
+    const replied = await post(`/v1/items/${item.id}/reply`, { text: 'Да, есть' });
     expect(replied.statusCode, replied.body).toBe(200);
     const replyId = replied.json().reply.id as number;
-    await drain();
-    let reply = (await db().select().from(items).where(eq(items.id, replyId)))[0]!;
+    await bed.drain();
+    let reply = (await bed.db().select().from(items).where(eq(items.id, replyId)))[0]!;
     expect(reply.delivery).not.toBe('sent');
-    await drain(8_000);
-    reply = (await db().select().from(items).where(eq(items.id, replyId)))[0]!;
+    await bed.drain(8_000);
+    reply = (await bed.db().select().from(items).where(eq(items.id, replyId)))[0]!;
     expect(reply.delivery).toBe('sent');
     const posts = emu.callsTo('POST', '/2/tweets');
     expect(posts.at(-1)?.body).toEqual({ text: 'Да, есть', reply: { in_reply_to_tweet_id: c.old.id } });
@@ -214,22 +164,22 @@ describe('X (Twitter)', () => {
     expect(onNetwork?.text).toBe('Да, есть');
     expect(reply.externalId).toBe(onNetwork!.id);
 
-    expect((await inject(`/v1/items/${item.id}/hide`)).statusCode).toBe(200);
-    await drain();
+    expect((await post(`/v1/items/${item.id}/hide`)).statusCode).toBe(200);
+    await bed.drain();
     expect(emu.tweets.get(c.old.id)!.hidden).toBe(true);
-    expect((await inject(`/v1/items/${item.id}/unhide`)).statusCode).toBe(200);
-    await drain();
+    expect((await post(`/v1/items/${item.id}/unhide`)).statusCode).toBe(200);
+    await bed.drain();
     expect(emu.tweets.get(c.old.id)!.hidden).toBe(false);
-    expect((await inject(`/v1/items/${item.id}/like`)).statusCode).toBe(200);
-    await drain();
+    expect((await post(`/v1/items/${item.id}/like`)).statusCode).toBe(200);
+    await bed.drain();
     expect(emu.tweets.get(c.old.id)!.likedBy.has(c.brand.id)).toBe(true);
-    const refused = await inject(`/v1/items/${item.id}/delete`);
+    const refused = await post(`/v1/items/${item.id}/delete`);
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error_type).toBe('not_supported');
     expect(emu.tweets.has(c.old.id)).toBe(true);
     // Our own reply is deleted on X (DELETE /2/tweets/:id).
-    expect((await inject(`/v1/items/${replyId}/delete`)).statusCode).toBe(200);
-    await drain();
+    expect((await post(`/v1/items/${replyId}/delete`)).statusCode).toBe(200);
+    await bed.drain();
     expect(emu.callsTo('DELETE', `/2/tweets/${reply.externalId}`)).toHaveLength(1);
     expect(emu.tweets.has(reply.externalId!)).toBe(false);
   });
@@ -239,32 +189,35 @@ describe('X (Twitter)', () => {
     const c = await connect('shop_four');
     const dm = emu.dm(c.customer, c.brand, 'Здравствуйте, где мой заказ?');
     const ticker = new Ticker();
-    const manager = poller(ticker);
+    const manager = bed.poller(ticker);
     try {
       await manager.scan();
       const chat = await until(
         async () =>
           (
-            await db()
+            await bed
+              .db()
               .select()
               .from(chats)
               .where(and(eq(chats.objectId, c.id), eq(chats.externalId, dm.dm_conversation_id)))
           )[0],
       );
       expect(chat.objectId).toBe(c.id);
-      await until(async () => (await row(c.id)).settings.api_plan);
+      await until(async () => (await bed.row(c.id)).settings.api_plan);
     } finally {
       await manager.stop();
     }
-    const [message] = await db().select().from(messages).where(eq(messages.externalId, dm.id));
+    const [message] = await bed.db().select().from(messages).where(eq(messages.externalId, dm.id));
     expect(message).toMatchObject({ text: 'Здравствуйте, где мой заказ?', isOwn: false });
-    expect((await row(c.id)).settings).toMatchObject({
+    expect((await bed.row(c.id)).settings).toMatchObject({
       api_plan: { tier: 'pro', dms: true, per_15min: 300 },
     });
-    const chatRow = (await db().select().from(chats).where(eq(chats.externalId, dm.dm_conversation_id)))[0]!;
-    const answer = await inject(`/v1/chats/${chatRow.id}/messages`, { text: 'Заказ уже в пути' });
+    const chatRow = (
+      await bed.db().select().from(chats).where(eq(chats.externalId, dm.dm_conversation_id))
+    )[0]!;
+    const answer = await post(`/v1/chats/${chatRow.id}/messages`, { text: 'Заказ уже в пути' });
     expect(answer.statusCode, answer.body).toBe(200);
-    await drain();
+    await bed.drain();
     expect(emu.callsTo('POST', `/2/dm_conversations/${dm.dm_conversation_id}/messages`).at(-1)?.body).toEqual(
       {
         text: 'Заказ уже в пути',
@@ -278,16 +231,17 @@ describe('X (Twitter)', () => {
     const c = await connect('shop_six');
     emu.rateLimitNext(7, `/2/users/${c.brand.id}/mentions`);
     const ticker = new Ticker();
-    const manager = poller(ticker);
+    const manager = bed.poller(ticker);
     try {
       await manager.scan();
       await until(async () => ticker.waits.some((w) => w >= 6_000 && w <= 7_000));
-      expect((await row(c.id)).error).toBeNull();
+      expect((await bed.row(c.id)).error).toBeNull();
     } finally {
       await manager.stop();
     }
     // A round pages through what is new since the cursor (120 mentions: two pages of 100).
-    await db()
+    await bed
+      .db()
       .update(objects)
       .set({ pollCursor: JSON.stringify({ m: c.old.id }) })
       .where(eq(objects.id, c.id));
@@ -295,11 +249,11 @@ describe('X (Twitter)', () => {
       emu.post(c.customer, `@shop_six #${i}`, { mention: c.brand }),
     );
     const ticker2 = new Ticker();
-    const again = poller(ticker2);
+    const again = bed.poller(ticker2);
     try {
       await again.scan();
-      await until(() => itemOf(c.id, burst[0]!.id));
-      await until(() => itemOf(c.id, burst.at(-1)!.id));
+      await until(() => bed.item(c.id, burst[0]!.id));
+      await until(() => bed.item(c.id, burst.at(-1)!.id));
     } finally {
       await again.stop();
     }
@@ -325,18 +279,19 @@ describe('X (Twitter)', () => {
   it('an expired access token is refreshed; the rotated refresh token is stored with the account', async () => {
     emu.tier = 'basic';
     const c = await connect('shop_seven');
-    const before = openCredentials(t.deps.sealer, await row(c.id));
+    const before = openCredentials(bed.t.deps.sealer, await bed.row(c.id));
     const expired = { ...before, expires_at: String(Date.now() - 3_600_000) };
-    await db()
+    await bed
+      .db()
       .update(objects)
-      .set({ credentials: sealCredentials(t.deps.sealer, expired) })
+      .set({ credentials: sealCredentials(bed.t.deps.sealer, expired) })
       .where(eq(objects.id, c.id));
-    const item = (await itemOf(c.id, c.old.id))!;
-    const liked = await inject(`/v1/items/${item.id}/like`);
+    const item = (await bed.item(c.id, c.old.id))!;
+    const liked = await post(`/v1/items/${item.id}/like`);
     expect(liked.statusCode, liked.body).toBe(200);
-    await drain();
+    await bed.drain();
     expect(emu.tweets.get(c.old.id)!.likedBy.has(c.brand.id)).toBe(true);
-    const after = openCredentials(t.deps.sealer, await row(c.id));
+    const after = openCredentials(bed.t.deps.sealer, await bed.row(c.id));
     expect(after.refresh_token).toBe(c.brand.refreshToken);
     expect(after.refresh_token).not.toBe(before.refresh_token);
     expect(after.access_token).toBe(c.brand.accessToken);
@@ -349,17 +304,17 @@ describe('X (Twitter)', () => {
     emu.tier = 'free';
     const c = await connect('shop_eight');
     const ticker = new Ticker();
-    const manager = poller(ticker);
+    const manager = bed.poller(ticker);
     try {
       await manager.scan();
-      const plan = await until(async () => (await row(c.id)).settings.api_plan);
+      const plan = await until(async () => (await bed.row(c.id)).settings.api_plan);
       expect(plan).toEqual({ tier: 'free', mentions: false, dms: false, per_15min: null });
       // Nothing the plan allows to read: the next round is an hour away.
       await until(async () => ticker.waits.includes(3_600_000));
     } finally {
       await manager.stop();
     }
-    expect((await row(c.id)).error).toBeNull();
+    expect((await bed.row(c.id)).error).toBeNull();
     emu.tier = 'basic';
   });
 
@@ -368,16 +323,16 @@ describe('X (Twitter)', () => {
     const c = await connect('shop_five');
     c.brand.revoked = true;
     const ticker = new Ticker();
-    const manager = poller(ticker);
+    const manager = bed.poller(ticker);
     try {
       await manager.scan();
-      await until(async () => (await row(c.id)).error);
+      await until(async () => (await bed.row(c.id)).error);
     } finally {
       await manager.stop();
     }
-    const after = await row(c.id);
+    const after = await bed.row(c.id);
     expect(after.error).toContain('failure.reconnect');
-    const listed = await t.app.inject({ url: `/v1/objects/${c.id}`, headers });
+    const listed = await bed.t.app.inject({ url: `/v1/objects/${c.id}`, headers: bed.headers });
     expect(listed.statusCode, listed.body).toBe(200);
     expect(listed.json().error).toBe(after.error);
   });

@@ -37,7 +37,7 @@ describe('connecting a bot', () => {
 
   it("refuses a bad token with Viber's status text and stores nothing", async () => {
     const before = await w.db().select().from(objects).where(eq(objects.spaceId, w.spaceId));
-    const res = await w.connect('not-a-token');
+    const res = await w.connect({ auth_token: 'not-a-token' });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toContain('invalidAuthToken');
     expect(await w.db().select().from(objects).where(eq(objects.spaceId, w.spaceId))).toHaveLength(

@@ -1,6 +1,5 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildWorkspace } from '../../../test/inbox-actions';
 import { Ticker, YouTubeTestbed } from '../../../test/providers/youtube';
 import { objects } from '../../db/schema';
 import { openCredentials } from '../context';
@@ -20,11 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => bed.close());
 // Each test gets its own space, so its polling manager sees only its own channels.
-beforeEach(async () => {
-  const admin = await buildWorkspace(bed.t);
-  bed.headers = admin.headers;
-  bed.spaceId = admin.space.id;
-});
+beforeEach(() => bed.newSpace());
 
 describe('YouTube', () => {
   it('connect → import → poll → reply (429 once) → delivered → moderation → own reply deleted', async () => {
@@ -223,7 +218,7 @@ describe('YouTube', () => {
   });
 
   it('restart: the cursor is kept, nothing is missed or repeated', async () => {
-    const { channel, id } = await bed.connect('Канал для перезапуска');
+    const { channel, id } = await bed.connectChannel('Канал для перезапуска');
     const net = bed.emu.network;
     const same = new Date(Date.now() + 1_000);
     const a = net.addComment({ channelId: channel.id, text: 'a', at: same });
@@ -267,7 +262,7 @@ describe('YouTube', () => {
   });
 
   it('a revoked grant becomes the account error and polling stops', async () => {
-    const { channel, id } = await bed.connect('Канал с отозванным доступом');
+    const { channel, id } = await bed.connectChannel('Канал с отозванным доступом');
     bed.emu.network.revoke(channel.id);
     const ticker = new Ticker();
     const poller = bed.poller(ticker);
@@ -299,7 +294,7 @@ describe('YouTube', () => {
   it('access tokens are taken again before they expire', async () => {
     bed.emu.network.accessTokenTtlS = 300; // within the 5-minute margin: each call refreshes first
     try {
-      const { channel } = await bed.connect('Канал с короткими токенами');
+      const { channel } = await bed.connectChannel('Канал с короткими токенами');
       const before = bed.emu.calls.length;
       bed.emu.network.addComment({ channelId: channel.id, text: 'x' });
       const ticker = new Ticker();
@@ -321,7 +316,7 @@ describe('YouTube', () => {
     // Earlier tests' channels spent units today, and a round lists three moderation states (3 units):
     // forget them, so this channel starts alone with the day's units.
     await bed.db().update(objects).set({ apiQuota: null }).where(eq(objects.provider, 'youtube'));
-    const { channel, id } = await bed.connect('Канал на квоте');
+    const { channel, id } = await bed.connectChannel('Канал на квоте');
     const day = quotaDay(new Date());
     const ticker = new Ticker();
     const poller = bed.poller(ticker);
@@ -331,7 +326,7 @@ describe('YouTube', () => {
       await ticker.untilWaits(1);
       expect(ticker.waits[0]).toBe(60_000);
       // Other channels of the project spent most of the day's units: waits grow.
-      const other = await bed.connect('Соседний канал');
+      const other = await bed.connectChannel('Соседний канал');
       await bed
         .db()
         .update(objects)

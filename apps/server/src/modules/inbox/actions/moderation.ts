@@ -2,7 +2,7 @@ import { isWithinEditWindow } from '@otklik/shared';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { activity, items, messages, type Reaction } from '../../../db/schema';
 import { AppError } from '../../../lib/errors';
-import { isIngestProvider } from '../../../providers/generic/connector';
+import { capabilitiesOf } from '../../../providers/registry';
 import type { Connector } from '../../../providers/types';
 import { type AuditKind, audit } from '../../audit/record';
 import { editCollectorReply } from '../../channels/generic-service';
@@ -273,9 +273,9 @@ export async function reactToMessage(
 /**
  * Editing our own reply inside the network's edit window (docs/product/limits.md: VK 43200 s, vc 1200 s). A reply the
  * network has not accepted yet is simply changed before it goes out (the worker sends the current text).
- * On networks reached through a customer's collector (vc and other `ingest_token` sites) the reply is
- * out once it is in the collector's feed, posted or not: from then on the window applies, and the edit
- * goes back to that feed (modules/channels/generic-service.ts).
+ * On networks reached through a customer's collector (connector capability `collectorFeed`: vc and other
+ * `ingest_token` sites) the reply is out once it is in the collector's feed, posted or not: from then on
+ * the window applies, and the edit goes back to that feed (modules/channels/generic-service.ts).
  */
 export async function editReply(
   deps: ActionDeps,
@@ -288,7 +288,7 @@ export async function editReply(
   const object = await getObjectRow(deps.db, item.objectId);
   const draft = await prepareDraft(deps, object.provider, 'comment', { text: input.text });
   const now = new Date();
-  const viaCollector = isIngestProvider(object.provider);
+  const viaCollector = capabilitiesOf(object.provider).collectorFeed === true;
   if (!item.externalId && !(viaCollector && item.delivery === 'sent')) {
     const [row] = await deps.db
       .update(items)
