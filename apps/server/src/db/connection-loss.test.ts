@@ -21,8 +21,10 @@ describe.skipIf(!url)('a PostgreSQL connection lost mid-transaction', () => {
 
   it('fails that transaction only; the process and the pool carry on', async () => {
     const transaction = database.db.transaction(async (tx) => {
-      const { rows } = await tx.execute<{ pid: number }>(sql`SELECT pg_backend_pid() AS pid`);
-      const pid = Number(rows[0]!.pid);
+      const result = (await tx.execute(sql`SELECT pg_backend_pid() AS pid`)) as unknown as {
+        rows: Array<{ pid: number }>;
+      };
+      const pid = Number(result.rows[0]!.pid);
       await other.query('SELECT pg_terminate_backend($1)', [pid]);
       await vi.waitFor(
         async () => {
