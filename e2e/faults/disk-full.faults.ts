@@ -8,6 +8,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { openDatabase } from '../../apps/server/src/db/client';
 import {
   startTelegramEmulator,
   type TelegramEmulator,
@@ -119,6 +120,12 @@ describe.skipIf(!isRoot)('disk full under the embedded database (tmpfs; needs ro
     expect(refused, 'updates still refused once space is freed').toEqual([]);
 
     await app!.stop({ keepData: true });
+    const database = await openDatabase({ dataDir: dataDir() });
+    const totals = await database.query<{ messages: number; objects: number }>(
+      'SELECT (SELECT count(*)::int FROM messages) AS messages, (SELECT count(*)::int FROM objects) AS objects',
+    );
+    await database.close();
+    console.log(`[faults] after the restart the database holds ${JSON.stringify(totals.rows[0])}`);
     const counts = await storedCounts({ dataDir: dataDir() }, space.objectId, run);
     const fullCounts = await storedCounts({ dataDir: dataDir() }, space.objectId, `${run}-full`);
     app = await startApp({ smtp, env, dataDir: dataDir() });

@@ -42,13 +42,20 @@ export async function telegramSpace(
   };
 }
 
+/** Where a run's update and message ids start: runs in one space never share a message id (which would be an edit). */
+function idBase(run: string): number {
+  let hash = 0;
+  for (const char of run) hash = (hash * 31 + char.charCodeAt(0)) % 100_000;
+  return 1_000_000 + hash * 10_000;
+}
+
 /** Update `i` of a run: a message from one of `chats` customers, its text naming run and number. */
 export function updateBody(run: string, i: number, chats = 40): string {
   const customer = 880_000 + (i % chats);
   return JSON.stringify({
-    update_id: 100_000 + i,
+    update_id: idBase(run) + i,
     message: {
-      message_id: 1_000_000 + i,
+      message_id: idBase(run) + i,
       from: { id: customer, is_bot: false, first_name: 'Клиент', last_name: String(customer) },
       chat: { id: customer, type: 'private', first_name: 'Клиент' },
       date: Math.floor(Date.now() / 1000),
