@@ -33,6 +33,8 @@ export interface AppHandle {
   exitCode(): number | null;
   /** SIGTERM, then SIGKILL after 10 s; removes DATA_DIR unless `keepData`. Safe to call twice. */
   stop(opts?: { keepData?: boolean }): Promise<void>;
+  /** `kill -9` (a crash: no shutdown code runs); resolves once the process is gone. DATA_DIR stays. */
+  crash(): Promise<void>;
 }
 
 /** True when the server runs on a PostgreSQL server shared between runs (tests must use unique data). */
@@ -160,6 +162,12 @@ export async function startApp(options: StartAppOptions = {}): Promise<AppHandle
     logs: () => output,
     exitCode: () => child.exitCode,
     stop,
+    crash: async () => {
+      if (!hasExited() && !spawnError) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+    },
   };
 
   const timeoutMs = options.startTimeoutMs ?? Number(process.env.E2E_APP_START_TIMEOUT_MS || 240_000);

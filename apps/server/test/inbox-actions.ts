@@ -80,7 +80,7 @@ export function fakeConnector(
  */
 export function buildWorker(
   t: TestApp,
-  opts: { spaceIds: number[]; connectorFor?: ConnectorLookup; now?: () => Date },
+  opts: { spaceIds: number[]; connectorFor?: ConnectorLookup; now?: () => Date; persistForMs?: number },
 ) {
   return new OutboxWorker({
     db: t.deps.database.db,

@@ -76,6 +76,11 @@ async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
   // An unreachable server must fail start with one line, not an unhandled 'error' event.
   pool.on('error', () => {});
+  // The pool listens for errors only on idle connections. One that dies while checked out (a transaction
+  // between two statements when the server restarts or ends the session) emits 'error' on its client:
+  // unheard, that crashed the whole process (found by e2e/faults/postgres-restart.faults.ts). The
+  // statement waiting on it fails anyway, and the pool drops the broken connection when it comes back.
+  pool.on('connect', (client) => client.on('error', () => {}));
   try {
     const client = await pool.connect();
     client.release();

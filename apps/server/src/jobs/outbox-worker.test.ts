@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
 import {
@@ -283,6 +283,42 @@ describe('claiming', () => {
     ]);
     expect(a + b).toBe(6);
     expect(calls).toHaveLength(6);
+  });
+
+  it('a call the network made is written down once the database takes it again — never made twice', async () => {
+    const { object, calls } = await vkAccount();
+    const { replyId } = await reply(object, 'ответ, пока база недоступна');
+    // The database refuses the first two attempts to mark this account's rows done (as while it restarts).
+    const name = `test_outbox_away_${object.id}`;
+    const { db } = t.deps.database;
+    await db.execute(sql.raw(`CREATE SEQUENCE ${name}`));
+    await db.execute(
+      sql.raw(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW.state = 'done' AND NEW.object_id = ${object.id} AND nextval('${name}') <= 2 THEN
+            RAISE EXCEPTION 'the database is away';
+          END IF;
+          RETURN NEW;
+        END $$`),
+    );
+    await db.execute(
+      sql.raw(`CREATE TRIGGER ${name} BEFORE UPDATE ON outbox FOR EACH ROW EXECUTE FUNCTION ${name}()`),
+    );
+    try {
+      clock = Date.now() + 1_000;
+      await buildWorker(t, { now, spaceIds: [spaceId], persistForMs: 30_000 }).drain();
+      expect(calls).toHaveLength(1);
+      expect(await outboxOf(replyId)).toMatchObject({ state: 'done', attempts: 1 });
+      expect(await itemRow(replyId)).toMatchObject({ delivery: 'sent' });
+      // Long after the lease: nothing is due, nothing is sent again.
+      clock = Date.now() + 3_600_000;
+      await buildWorker(t, { now, spaceIds: [spaceId] }).drain();
+      expect(calls).toHaveLength(1);
+    } finally {
+      await db.execute(sql.raw(`DROP TRIGGER ${name} ON outbox`));
+      await db.execute(sql.raw(`DROP FUNCTION ${name}()`));
+      await db.execute(sql.raw(`DROP SEQUENCE ${name}`));
+    }
   });
 
   it('a refused moderation is undone and shows the network text', async () => {

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
@@ -7,7 +8,7 @@ import type { Logger } from '../lib/logger';
 import { OUTBOX_QUEUED } from '../modules/outbox/queue';
 import { connectorContext } from '../providers/context';
 import { type ConnectorLookup, connectedProviders, getConnector } from '../providers/registry';
-import { ConnectorError } from '../providers/types';
+import { ConnectorError, type SentRef } from '../providers/types';
 import type { EventBus } from '../realtime/bus';
 import { recordFailure, recordSuccess } from './outbox-effects';
 import { type OutboxRow, performOutboxCall } from './outbox-targets';
@@ -17,6 +18,9 @@ export const OUTBOX_POLL_MS = 1_000;
 /** A claimed row is the claimer's for this long (connectors time out well before); then it is due again. */
 const LEASE_MS = 5 * 60_000;
 const BATCH = 20;
+/** Writing an outcome down is retried after 250 ms, 500 ms, ... at most 10 s apart (see persist()). */
+const PERSIST_FIRST_DELAY_MS = 250;
+const PERSIST_MAX_DELAY_MS = 10_000;
 
 export interface OutboxWorkerDeps {
   db: Db;
@@ -31,6 +35,8 @@ export interface OutboxWorkerDeps {
   fetch?: typeof fetch;
   /** Only these spaces' rows (tests share one PostgreSQL between files running at once); all by default. */
   spaceIds?: number[];
+  /** How long an outcome the database cannot take is retried (default: the lease minus a minute). */
+  persistForMs?: number;
 }
 
 /**
@@ -49,7 +55,11 @@ export class OutboxWorker {
   /** Set by stop(): finish the batch in hand, claim no more. */
   private closing = false;
 
-  constructor(private readonly deps: OutboxWorkerDeps) {}
+  private readonly persistForMs: number;
+
+  constructor(private readonly deps: OutboxWorkerDeps) {
+    this.persistForMs = deps.persistForMs ?? LEASE_MS - 60_000;
+  }
 
   private now() {
     return this.deps.now?.() ?? new Date();
@@ -153,6 +163,7 @@ export class OutboxWorker {
 
   private async run(row: OutboxRow) {
     const effects = { db: this.deps.db, bus: this.deps.bus };
+    let sent: SentRef | null;
     try {
       const [object] = await this.deps.db.select().from(objects).where(eq(objects.id, row.objectId)).limit(1);
       if (!object?.isActive)
@@ -165,12 +176,15 @@ export class OutboxWorker {
           reason: { key: 'failure.notConnectedHere', params: { network: object.provider } },
         });
       const ctx = connectorContext({ ...this.deps, now: () => this.now() }, object);
-      const sent = await performOutboxCall(this.deps.db, ctx, connector, row).finally(() =>
-        chargeOutboxCall(this.deps, object, connector.polling, row.action, this.now()),
+      sent = await performOutboxCall(this.deps.db, ctx, connector, row).finally(() =>
+        // Counting the call must not turn a call the network has made into a failure (and a resend).
+        chargeOutboxCall(this.deps, object, connector.polling, row.action, this.now()).catch(
+          (error: unknown) =>
+            this.deps.log.warn({ outboxId: row.id, err: String(error) }, 'Outbox call not counted'),
+        ),
       );
-      await recordSuccess(effects, row, sent, this.now());
     } catch (error) {
-      const { retryIn } = await recordFailure(effects, row, error, this.now());
+      const { retryIn } = await this.persist(row, () => recordFailure(effects, row, error, this.now()));
       this.deps.log.warn(
         {
           outboxId: row.id,
@@ -180,6 +194,32 @@ export class OutboxWorker {
         },
         'Outbox call failed',
       );
+      return;
+    }
+    // The network has done it; only writing that down is left. A database away at this moment must not
+    // leave the row to come due again when its lease ends — it would be sent twice (found by
+    // e2e/faults/postgres-restart.faults.ts): keep trying while the lease lasts.
+    await this.persist(row, () => recordSuccess(effects, row, sent, this.now()));
+  }
+
+  /**
+   * Writes a call's outcome, retrying with backoff while the database cannot take it (a restart, a
+   * failover), for at most the lease minus a minute. Throws the last error after that.
+   */
+  private async persist<T>(row: OutboxRow, write: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + this.persistForMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await write();
+      } catch (error) {
+        const wait = Math.min(PERSIST_MAX_DELAY_MS, PERSIST_FIRST_DELAY_MS * 2 ** attempt);
+        if (Date.now() + wait > deadline) throw error;
+        this.deps.log.warn(
+          { outboxId: row.id, err: error instanceof Error ? error.message : String(error), retryInMs: wait },
+          'Outbox outcome not written yet; retrying',
+        );
+        await delay(wait);
+      }
     }
   }
 }
