@@ -28,8 +28,8 @@ import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { RecordNotFound } from '../../../shell/RecordNotFound';
-import { useManagedSpace } from '../tags/TagsScreens';
 
 // Settings → AI assistant (issue 21): the space's agents — an OpenAI-compatible endpoint, model, key
 // (only "set / not set" comes back), instructions and knowledge. Suggestions themselves are

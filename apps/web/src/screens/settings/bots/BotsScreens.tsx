@@ -22,8 +22,8 @@ import { useObjects } from '../../../api/config';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { RecordNotFound } from '../../../shell/RecordNotFound';
-import { useManagedSpace } from '../tags/TagsScreens';
 import { BotForm } from './BotForm';
 
 // Settings → chat-bots (issue 17): the space's bots with their account and state, delete; the form with

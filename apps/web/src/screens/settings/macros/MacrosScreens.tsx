@@ -23,8 +23,8 @@ import { useDeleteMacro, useMacros } from '../../../api/macros';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { RecordNotFound } from '../../../shell/RecordNotFound';
-import { useManagedSpace } from '../tags/TagsScreens';
 import { MacroForm } from './MacroForm';
 
 // Settings → macros (issue 16): the space's macros and the user's own, with search; the form is

@@ -29,8 +29,8 @@ import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { RecordNotFound } from '../../../shell/RecordNotFound';
-import { useManagedSpace } from '../tags/TagsScreens';
 import { RuleForm } from './RuleForm';
 
 // Settings → auto-rules (issue 17): the space's rules in the order they run, pause/resume, delete; the

@@ -26,8 +26,8 @@ import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useInboxT } from '../../../features/inbox/i18n';
+import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { RecordNotFound } from '../../../shell/RecordNotFound';
-import { useManagedSpace } from '../tags/TagsScreens';
 import { TemplateForm } from './TemplateForm';
 
 // Settings → reply templates (issue 16): the space's and the user's own templates, by folder, with
