@@ -6,8 +6,9 @@ import { Link, useNavigate, useParams } from 'react-router';
 import type { output, ZodType } from 'zod';
 import { showError, showSaved } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';
+import { QueryState } from '../../components/QueryState';
 import { useZodForm } from '../../forms/useZodForm';
-import { RecordLoading, RecordNotFound } from '../../shell/RecordNotFound';
+import { isNotFoundError, RecordLoading, RecordNotFound } from '../../shell/RecordNotFound';
 
 // The form half of the settings kit (docs/HOW-TO.md "add a settings screen"): the create/edit screen of
 // one record. The record comes from the list query (no second request); the form validates with a
@@ -35,14 +36,24 @@ export function RecordState<T>({
   id,
   find,
   notFoundTitle,
+  errorTitle,
   children,
 }: {
   query: RecordQuery;
   id: number | null;
   find: (id: number) => T | undefined;
   notFoundTitle: string;
+  /** Names the failure of the list query; without it, RecordLoading's failure state. */
+  errorTitle?: string;
   children: (record: T | undefined) => ReactNode;
 }) {
+  if (errorTitle && query.error && !isNotFoundError(query.error)) {
+    return (
+      <QueryState queries={[query]} errorTitle={errorTitle}>
+        {() => null}
+      </QueryState>
+    );
+  }
   if (query.isPending || query.error) return <RecordLoading query={query} notFoundTitle={notFoundTitle} />;
   const record = id ? find(id) : undefined;
   if (id && !record) return <RecordNotFound title={notFoundTitle} />;

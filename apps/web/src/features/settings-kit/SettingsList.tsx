@@ -1,5 +1,6 @@
 import {
   ActionIcon,
+  type ActionIconProps,
   Alert,
   Anchor,
   Button,
@@ -16,6 +17,8 @@ import { Link } from 'react-router';
 import { ConfirmAction } from '../../components/ConfirmAction';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
+import { SpaceSelect } from '../../components/SpaceSelect';
+import type { useManagedSpace } from './useManagedSpace';
 
 // The list half of the settings kit (docs/HOW-TO.md "add a settings screen"): the list of a space's records
 // with its loading, error and empty states, one row shape, row links and actions, delete behind a
@@ -33,6 +36,34 @@ export function AddButton({ to, label, testId }: { to: string; label: string; te
     <Button component={Link} to={to} leftSection={<IconPlus size={16} />} data-testid={testId}>
       {label}
     </Button>
+  );
+}
+
+/**
+ * The top of a list screen: the heading with its actions (the Add button last), an optional hint line,
+ * and the space picker (useManagedSpace).
+ */
+export function ListHeader({
+  title,
+  actions,
+  hint,
+  space,
+}: {
+  title: ReactNode;
+  actions: ReactNode;
+  hint?: ReactNode;
+  space: ReturnType<typeof useManagedSpace>;
+}) {
+  return (
+    <>
+      <PageHeader title={title} actions={actions} />
+      {hint && (
+        <Text c="dimmed" fz="sm">
+          {hint}
+        </Text>
+      )}
+      <SpaceSelect spaces={space.spaces} value={space.spaceId} onChange={space.setSpace} />
+    </>
   );
 }
 
@@ -97,13 +128,24 @@ export function EmptyCard({ children, testId }: { children: ReactNode; testId?: 
   );
 }
 
-/** One record of a settings list: what it is on the left, its actions on the right. */
+/**
+ * One record of a settings list: what it is on the left (`main`, and a dimmed `subtitle` line under it),
+ * its actions on the right.
+ */
 export function ListRow({
   testId,
   main,
+  subtitle,
   actions,
+  actionsGap = 2,
   ...props
-}: { testId: string; main: ReactNode; actions: ReactNode } & Omit<GroupProps, 'children'>) {
+}: {
+  testId: string;
+  main: ReactNode;
+  subtitle?: ReactNode;
+  actions: ReactNode;
+  actionsGap?: GroupProps['gap'];
+} & Omit<GroupProps, 'children'>) {
   return (
     <Group
       justify="space-between"
@@ -113,11 +155,29 @@ export function ListRow({
       data-testid={testId}
       {...props}
     >
-      {main}
-      <Group gap={2} wrap="nowrap">
+      {subtitle === undefined ? (
+        main
+      ) : (
+        <Stack gap={2} miw={0}>
+          {main}
+          <Text fz="xs" c="dimmed" truncate="end">
+            {subtitle}
+          </Text>
+        </Stack>
+      )}
+      <Group gap={actionsGap} wrap="nowrap">
         {actions}
       </Group>
     </Group>
+  );
+}
+
+/** A figure beside a row's actions ("used 3 times"), hidden on phones. */
+export function RowMeta({ children }: { children: ReactNode }) {
+  return (
+    <Text fz="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }} visibleFrom="sm">
+      {children}
+    </Text>
   );
 }
 
@@ -130,7 +190,10 @@ export function RowLink({ to, children }: { to: string; children: ReactNode }) {
   );
 }
 
-/** An icon action of a row, with its name as tooltip and accessible label; a link when `to` is given. */
+/**
+ * An icon action of a row, with its name as tooltip and accessible label; a link when `to` is given.
+ * `color` is gray unless given (null: the theme's primary colour).
+ */
 export function RowAction({
   label,
   icon,
@@ -138,29 +201,32 @@ export function RowAction({
   onClick,
   color = 'gray',
   testId,
+  ...props
 }: {
   label: string;
   icon: ReactNode;
   to?: string;
   onClick?: () => void;
-  color?: string;
+  color?: string | null;
   testId?: string;
+  disabled?: boolean;
+  visibleFrom?: ActionIconProps['visibleFrom'];
 }) {
+  const common = {
+    variant: 'subtle',
+    color: color ?? undefined,
+    'aria-label': label,
+    'data-testid': testId,
+    ...props,
+  } as const;
   return (
     <Tooltip label={label}>
       {to ? (
-        <ActionIcon
-          component={Link}
-          to={to}
-          variant="subtle"
-          color={color}
-          aria-label={label}
-          data-testid={testId}
-        >
+        <ActionIcon component={Link} to={to} {...common}>
           {icon}
         </ActionIcon>
       ) : (
-        <ActionIcon variant="subtle" color={color} onClick={onClick} aria-label={label} data-testid={testId}>
+        <ActionIcon onClick={onClick} {...common}>
           {icon}
         </ActionIcon>
       )}

@@ -13,7 +13,6 @@ import { useCreateLabel, useDeleteLabel, useLabels, useUpdateLabel } from '../..
 import { ColorDot } from '../../../components/ColorDot';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryState } from '../../../components/QueryState';
-import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useInboxData } from '../../../features/inbox/hooks/useInboxData';
 import { useInboxT } from '../../../features/inbox/i18n';
 import {
@@ -26,6 +25,7 @@ import {
   AddButton,
   DeleteRowAction,
   EmptyCard,
+  ListHeader,
   ListRow,
   RowAction,
   RowLink,
@@ -45,13 +45,15 @@ export function LabelsScreen() {
   const t = useInboxT();
   const labels = useLabels();
   const remove = useDeleteLabel();
-  const { spaces, spaceId, setSpace } = useManagedSpace('labels.manage');
+  const space = useManagedSpace('labels.manage');
+  const { spaces, spaceId } = space;
   if (spaces.length === 0) return <LabelsOff />;
   const inSpace = (labels.data ?? []).filter((l) => l.space_id === spaceId);
   return (
     <Stack gap="lg">
-      <PageHeader
+      <ListHeader
         title={t('labels.heading')}
+        space={space}
         actions={
           <AddButton
             to={pathFor('settings-labels-new', {}, { space_id: spaceId ?? undefined })}
@@ -60,7 +62,6 @@ export function LabelsScreen() {
           />
         }
       />
-      <SpaceSelect spaces={spaces} value={spaceId} onChange={setSpace} />
       <SettingsList query={labels} rows={inSpace} empty={t('labels.empty')}>
         {(rows) =>
           rows.map((label) => (

@@ -10,8 +10,6 @@ import {
   useTags,
   useUpdateTagGroup,
 } from '../../../api/tags';
-import { PageHeader } from '../../../components/PageHeader';
-import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useInboxT } from '../../../features/inbox/i18n';
 import {
   RecordState,
@@ -22,6 +20,7 @@ import {
 import {
   AddButton,
   DeleteRowAction,
+  ListHeader,
   ListRow,
   RowLink,
   SettingsList,
@@ -37,13 +36,15 @@ export function TagGroupsScreen() {
   const groups = useTagGroups();
   const tags = useTags();
   const remove = useDeleteTagGroup();
-  const { spaces, spaceId, setSpace } = useManagedSpace('tags.manage');
+  const space = useManagedSpace('tags.manage');
+  const { spaceId } = space;
   const inSpace = (groups.data ?? []).filter((g) => g.space_id === spaceId);
   const count = (id: number) => (tags.data?.items ?? []).filter((tag) => tag.group_id === id).length;
   return (
     <Stack gap="lg">
-      <PageHeader
+      <ListHeader
         title={t('tags.groups')}
+        space={space}
         actions={
           <AddButton
             to={pathFor('settings-tag-groups-new', {}, { space_id: spaceId ?? undefined })}
@@ -52,7 +53,6 @@ export function TagGroupsScreen() {
           />
         }
       />
-      <SpaceSelect spaces={spaces} value={spaceId} onChange={setSpace} />
       <SettingsList query={groups} rows={inSpace} empty={t('tags.groupsEmpty')}>
         {(rows) =>
           rows.map((group) => (

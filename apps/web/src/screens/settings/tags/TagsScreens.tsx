@@ -9,7 +9,6 @@ import type { TagGroupRecord, TagRecord } from '../../../api/inboxTypes';
 import { useCreateTag, useDeleteTag, useTags, useUpdateTag } from '../../../api/tags';
 import { ColorDot } from '../../../components/ColorDot';
 import { PageHeader } from '../../../components/PageHeader';
-import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useInboxT } from '../../../features/inbox/i18n';
 import {
   RecordState,
@@ -21,6 +20,7 @@ import {
   AddButton,
   DeleteRowAction,
   EmptyCard,
+  ListHeader,
   ListRow,
   RowAction,
   RowLink,
@@ -55,13 +55,15 @@ export function tagTree(tags: TagRecord[]): Array<{ tag: TagRecord; depth: numbe
 export function TagsScreen() {
   const t = useInboxT();
   const tags = useTags();
-  const { spaces, spaceId, setSpace } = useManagedSpace('tags.manage');
+  const space = useManagedSpace('tags.manage');
+  const { spaceId } = space;
   const inSpace = (tags.data?.items ?? []).filter((tag) => tag.space_id === spaceId);
   const groups = new Map((tags.data?.tag_groups ?? []).map((g) => [g.id, g]));
   return (
     <Stack gap="lg">
-      <PageHeader
+      <ListHeader
         title={t('tags.heading')}
+        space={space}
         actions={
           <>
             <Button component={Link} to={pathFor('settings-tag-groups')} variant="default">
@@ -75,7 +77,6 @@ export function TagsScreen() {
           </>
         }
       />
-      <SpaceSelect spaces={spaces} value={spaceId} onChange={setSpace} />
       <SettingsList query={tags} rows={inSpace} empty={t('tags.empty')} testId="tags-tree">
         {(rows) =>
           tagTree(rows).map(({ tag, depth }) => (
