@@ -31,6 +31,7 @@ export * from './rules';
 export * from './stats';
 export * from './stats-exports';
 export * from './stats-reports';
+export * from './tags';
 export * from './templates';
 export * from './user-settings';
 export * from './validation-messages';

@@ -10,6 +10,7 @@ export const en: Resources = {
   common: {
     save: 'Save',
     cancel: 'Cancel',
+    create: 'Create',
     close: 'Close',
     continue: 'Continue',
     toHome: 'Go to home',

@@ -11,6 +11,7 @@ export const ru = {
   common: {
     save: 'Сохранить',
     cancel: 'Отмена',
+    create: 'Создать',
     close: 'Закрыть',
     continue: 'Продолжить',
     toHome: 'На главную',

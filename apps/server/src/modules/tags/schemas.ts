@@ -1,20 +1,10 @@
+import { colorField, settingsNameField as nameField } from '@otklik/shared';
 import { z } from 'zod';
 
-// Request bodies of Settings → tags and tag groups (docs/product/screens-and-routes.md settings tags, tag_groups). They move to
-// packages/shared when the web screens use them; until then they live beside their routes.
+// Request bodies of Settings → tags and tag groups (docs/product/screens-and-routes.md settings tags, tag_groups). The
+// name and colour rules live in packages/shared (tags.ts), which the web's forms validate with too.
 
-/** docs/product/validation.md 'Введите название' for every settings name; trimmed, so spaces alone count as empty. */
-export const nameField = z
-  .string({ error: 'filter.name.required' })
-  .trim()
-  .min(1, 'filter.name.required')
-  .max(100, 'field.tooLong');
-
-/** '#rrggbb' like user statuses; null clears it. */
-export const colorField = z
-  .string()
-  .regex(/^#[0-9a-fA-F]{6}$/, 'field.invalid')
-  .nullable();
+export { colorField, nameField };
 
 const id = z.number().int().positive();
 const spaceId = z.number().int().positive();

@@ -1,12 +1,10 @@
-import { Box, Button, Center, Grid, Group, Loader, Paper, Stack, Text } from '@mantine/core';
-import { DEFAULT_TIME_ZONE } from '@otklik/shared';
+import { Box, Button, Center, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { pathFor } from '@otklik/shared/routes';
 import { IconArrowBackUp } from '@tabler/icons-react';
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { Link, useParams } from 'react-router';
 import {
   useAssignChat,
-  useBlockAuthor,
   useChatDetails,
   useChatMessages,
   useReactToMessage,
@@ -18,34 +16,24 @@ import {
 } from '../../api/inbox';
 import type { InboxChat, InboxMessage } from '../../api/inboxTypes';
 import { showError } from '../../components/notify';
-import { ActionsBar } from '../../features/inbox/components/ActionsBar';
-import { LockNote, StatusBadge } from '../../features/inbox/components/badges';
 import { Composer } from '../../features/inbox/components/Composer';
 import { Attachments, Delivery, PlainText } from '../../features/inbox/components/content';
 import { EmotionBadge } from '../../features/inbox/components/EmotionBadge';
-import { HdeTicketsPanel } from '../../features/inbox/components/HdeTicketsPanel';
-import { HistoryTimeline } from '../../features/inbox/components/HistoryTimeline';
 import layout from '../../features/inbox/components/layout.module.css';
-import { NotesPanel } from '../../features/inbox/components/NotesPanel';
 import { providerName } from '../../features/inbox/components/ProviderIcon';
 import { ReactionPicker, ReactionsView } from '../../features/inbox/components/pickers';
-import { RecordHeader } from '../../features/inbox/components/RecordHeader';
-import { RecordTools } from '../../features/inbox/components/RecordNav';
-import { BlockedBadge, RecordSide } from '../../features/inbox/components/RecordSide';
 import { useInboxData } from '../../features/inbox/hooks/useInboxData';
 import { useInboxLive } from '../../features/inbox/hooks/useLive';
 import { useReplyAndClose } from '../../features/inbox/hooks/useReplyAndClose';
-import { useTypingLock } from '../../features/inbox/hooks/useTypingLock';
 import { useInboxT } from '../../features/inbox/i18n';
-import { blockUnavailable, chatActions } from '../../features/inbox/model/actions';
+import { chatActions } from '../../features/inbox/model/actions';
 import { providerEntry } from '../../features/inbox/model/composer';
 import { formatWhen } from '../../features/inbox/model/time';
-import { notifyDone } from '../../features/inbox/notify';
-import { LinkedIssues } from '../../features/issues/LinkedIssues';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
 import { RecordLoading } from '../../shell/RecordNotFound';
 import { useNow, useShell } from '../../shell/ShellContext';
+import { ConversationFrame } from '../conversation/ConversationFrame';
 import { RefusedMessageAction } from '../items/RefusedAction';
 import { ChatBotCard } from './ChatBotCard';
 
@@ -77,20 +65,12 @@ function ChatPage({ chat }: { chat: InboxChat }) {
   const actions = chatActions(chat, entry, can, { replied });
   const account = data.objectsById.get(chat.object_id);
 
-  // Typing holds 'chat:ID' (opening does not), as on the item page.
-  const lock = useTypingLock(`chat:${chat.id}`, {
-    mayHold: actions.reply,
-    canTakeOver: actions.reply && can('messages.takeOver'),
-  });
-  const lockedBy = lock.lockedBy;
-
   const send = useSendMessage();
   const undoMessage = useUndoMessage();
   const closeChoice = useReplyAndClose('message');
   const status = useSetChatStatus();
   const tags = useSetChatTags();
   const assign = useAssignChat();
-  const block = useBlockAuthor();
   const react = useReactToMessage();
   const retry = useRetryMessage();
 
@@ -114,168 +94,105 @@ function ChatPage({ chat }: { chat: InboxChat }) {
     }
   }, [lastId]);
 
+  // Typing holds 'chat:ID' (opening does not), as on the item page: the frame keeps the lock.
   return (
-    <Stack gap="md" data-testid="chat-page" data-chat-id={chat.id}>
-      <RecordTools
-        kind="chats"
-        id={chat.id}
-        canReply={actions.reply}
-        canTag={actions.tag}
-        assignMe={actions.assign ? () => assign.mutateAsync({ id: chat.id, user_id: data.meId }) : undefined}
-      />
-      <RecordHeader
-        provider={chat.provider}
-        author={chat.author}
-        subtitle={[
-          account?.name ?? providerName(chat.provider),
-          formatDateTime(chat.created_at, locale),
-        ].join(' · ')}
-        badges={
-          <>
-            <StatusBadge
-              status={chat.status}
-              closeReason={chat.close_reason}
-              delayedUntil={chat.delayed_until}
+    <ConversationFrame
+      kind="chats"
+      record={chat}
+      flags={actions}
+      mayAnswer={actions.reply}
+      subtitle={[account?.name ?? providerName(chat.provider), formatDateTime(chat.created_at, locale)].join(
+        ' · ',
+      )}
+      onStatus={(body) => status.mutateAsync({ id: chat.id, ...body })}
+      onAssign={(userId) => assign.mutateAsync({ id: chat.id, user_id: userId })}
+      onTags={(ids) => tags.mutateAsync({ id: chat.id, tag_ids: ids })}
+      nowS={nowS}
+      aiTarget={{ space_id: chat.space_id, chat_id: chat.id }}
+      mainGap="sm"
+      side={<ChatBotCard chatId={chat.id} version={chat.last_message_at} />}
+      composer={(lock) =>
+        actions.reply && (
+          <Box className={layout.stickyComposer}>
+            <Composer
+              provider={chat.provider}
+              kind="message"
+              closeChoice={closeChoice}
+              templateTarget={{ space_id: chat.space_id, chat_id: chat.id }}
+              lockedBy={lock.lockedBy}
+              onTextChange={lock.typed}
+              onTakeOver={lock.takeOver}
+              onSend={async (draft) => {
+                const { message } = await send.mutateAsync({
+                  id: chat.id,
+                  text: draft.text,
+                  attachments: draft.attachments,
+                  undoable: true,
+                  close: draft.close,
+                  ...(draft.template_id !== undefined ? { template_id: draft.template_id } : {}),
+                });
+                atBottom.current = true;
+                return message && { undo: async () => (await undoMessage.mutateAsync(message.id)).text };
+              }}
             />
-            {chat.author && <BlockedBadge author={chat.author} />}
-            <LockNote lockKey={`chat:${chat.id}`} />
-          </>
-        }
-        actions={
-          <ActionsBar
-            flags={actions}
-            onStatus={async (body) => {
-              await status.mutateAsync({ id: chat.id, ...body });
-              if (body.status === 'closed') lock.release();
-            }}
-            typingColleague={lockedBy}
-            timeZone={shell.space(chat.space_id)?.timezone ?? DEFAULT_TIME_ZONE}
-            onBlock={async (duration) => {
-              if (!chat.author) return;
-              await block.mutateAsync({ id: chat.author.id, duration });
-              notifyDone(duration ? t('actions.blocked') : t('actions.unblocked'));
-            }}
-            blockHint={blockUnavailable(chat.author, entry, can, locale)}
-          />
-        }
-      />
-      <Grid gap="md">
-        <Grid.Col span={{ base: 12, md: 8 }}>
-          <Stack gap="sm">
-            <Paper withBorder radius="md" p={{ base: 'xs', sm: 'md' }} bg="gray.0">
-              <Stack gap="xs" data-testid="chat-messages">
-                {messages.hasNextPage && (
-                  <Center>
-                    <Button
-                      variant="subtle"
-                      size="xs"
-                      loading={messages.isFetchingNextPage}
-                      onClick={() => void messages.fetchNextPage()}
-                    >
-                      {t('chat.loadEarlier')}
-                    </Button>
-                  </Center>
-                )}
-                {messages.isPending && (
-                  <Center py="lg">
-                    <Loader size="sm" />
-                  </Center>
-                )}
-                {!messages.isPending && list.length === 0 && (
-                  <Text c="dimmed" fz="sm" ta="center" py="lg">
-                    {t('chat.noMessages')}
-                  </Text>
-                )}
-                {list.map((message) => (
-                  <MessageBubble
-                    key={message.id}
-                    message={message}
-                    nowS={nowS}
-                    author={
-                      message.is_own
-                        ? (data.knownMemberName(message.user_id) ?? account?.name ?? '')
-                        : (chat.author?.name ?? '')
-                    }
-                    reactable={actions.react && !message.is_own && !message.is_deleted && entry !== null}
-                    onReact={(value) => react.mutate({ id: message.id, value }, { onError: showError })}
-                    onWithdraw={
-                      message.delivery === 'approval' && message.user_id === shell.user.id
-                        ? () => undoMessage.mutate(message.id, { onError: showError })
-                        : undefined
-                    }
-                    onRetry={
-                      can('messages.reply')
-                        ? () => retry.mutate({ id: message.id }, { onError: showError })
-                        : undefined
-                    }
-                    retrying={retry.isPending && retry.variables?.id === message.id}
-                    entry={entry}
-                  />
-                ))}
-                <div ref={endRef} style={{ scrollMarginBottom: 170 }} />
-              </Stack>
-            </Paper>
-            <NotesPanel kind="chats" id={chat.id} data={data} nowS={nowS} />
-            <HdeTicketsPanel
-              kind="chats"
-              id={chat.id}
-              spaceId={chat.space_id}
-              canManage={can('settings.manage')}
+          </Box>
+        )
+      }
+    >
+      <Paper withBorder radius="md" p={{ base: 'xs', sm: 'md' }} bg="gray.0">
+        <Stack gap="xs" data-testid="chat-messages">
+          {messages.hasNextPage && (
+            <Center>
+              <Button
+                variant="subtle"
+                size="xs"
+                loading={messages.isFetchingNextPage}
+                onClick={() => void messages.fetchNextPage()}
+              >
+                {t('chat.loadEarlier')}
+              </Button>
+            </Center>
+          )}
+          {messages.isPending && (
+            <Center py="lg">
+              <Loader size="sm" />
+            </Center>
+          )}
+          {!messages.isPending && list.length === 0 && (
+            <Text c="dimmed" fz="sm" ta="center" py="lg">
+              {t('chat.noMessages')}
+            </Text>
+          )}
+          {list.map((message) => (
+            <MessageBubble
+              key={message.id}
+              message={message}
+              nowS={nowS}
+              author={
+                message.is_own
+                  ? (data.knownMemberName(message.user_id) ?? account?.name ?? '')
+                  : (chat.author?.name ?? '')
+              }
+              reactable={actions.react && !message.is_own && !message.is_deleted && entry !== null}
+              onReact={(value) => react.mutate({ id: message.id, value }, { onError: showError })}
+              onWithdraw={
+                message.delivery === 'approval' && message.user_id === shell.user.id
+                  ? () => undoMessage.mutate(message.id, { onError: showError })
+                  : undefined
+              }
+              onRetry={
+                can('messages.reply')
+                  ? () => retry.mutate({ id: message.id }, { onError: showError })
+                  : undefined
+              }
+              retrying={retry.isPending && retry.variables?.id === message.id}
+              entry={entry}
             />
-            {actions.reply && (
-              <Box className={layout.stickyComposer}>
-                <Composer
-                  provider={chat.provider}
-                  kind="message"
-                  closeChoice={closeChoice}
-                  templateTarget={{ space_id: chat.space_id, chat_id: chat.id }}
-                  lockedBy={lockedBy}
-                  onTextChange={lock.typed}
-                  onTakeOver={lock.takeOver}
-                  onSend={async (draft) => {
-                    const { message } = await send.mutateAsync({
-                      id: chat.id,
-                      text: draft.text,
-                      attachments: draft.attachments,
-                      undoable: true,
-                      close: draft.close,
-                      ...(draft.template_id !== undefined ? { template_id: draft.template_id } : {}),
-                    });
-                    atBottom.current = true;
-                    return message && { undo: async () => (await undoMessage.mutateAsync(message.id)).text };
-                  }}
-                />
-              </Box>
-            )}
-          </Stack>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 4 }}>
-          <Stack gap="md">
-            <ChatBotCard chatId={chat.id} version={chat.last_message_at} />
-            <LinkedIssues kind="chat" id={chat.id} spaceId={chat.space_id} />
-            <RecordSide
-              spaceId={chat.space_id}
-              objectId={chat.object_id}
-              aiTarget={{ space_id: chat.space_id, chat_id: chat.id }}
-              author={chat.author}
-              data={data}
-              tags={chat.tags}
-              assignee={chat.assigned_user_id}
-              canTag={actions.tag}
-              canAssign={actions.assign}
-              onTags={(ids) => tags.mutateAsync({ id: chat.id, tag_ids: ids })}
-              onAssign={(userId) => assign.mutateAsync({ id: chat.id, user_id: userId })}
-              details={[
-                { label: t('item.account'), value: account?.name ?? '—' },
-                { label: t('filters.provider'), value: providerName(chat.provider) },
-                { label: t('item.created'), value: formatDateTime(chat.created_at, locale) },
-              ]}
-            />
-            <HistoryTimeline kind="chats" id={chat.id} data={data} />
-          </Stack>
-        </Grid.Col>
-      </Grid>
-    </Stack>
+          ))}
+          <div ref={endRef} style={{ scrollMarginBottom: 170 }} />
+        </Stack>
+      </Paper>
+    </ConversationFrame>
   );
 }
 

@@ -3,7 +3,6 @@ import {
   Anchor,
   Badge,
   Box,
-  Grid,
   Group,
   Paper,
   Rating,
@@ -13,7 +12,7 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { DEFAULT_TIME_ZONE, isProviderId } from '@otklik/shared';
+import { isProviderId } from '@otklik/shared';
 import {
   IconArrowBackUp,
   IconExternalLink,
@@ -28,7 +27,6 @@ import {
 import { useParams } from 'react-router';
 import {
   useAssignItem,
-  useBlockAuthor,
   useDirectReply,
   useItemDetails,
   useModerateItem,
@@ -42,35 +40,27 @@ import {
 import type { InboxItem } from '../../api/inboxTypes';
 import { ConfirmAction } from '../../components/ConfirmAction';
 import { showError } from '../../components/notify';
-import { ActionsBar, type ExtraAction } from '../../features/inbox/components/ActionsBar';
-import { LockNote, StatusBadge } from '../../features/inbox/components/badges';
+import type { ExtraAction } from '../../features/inbox/components/ActionsBar';
 import { Composer } from '../../features/inbox/components/Composer';
 import { Attachments, PlainText } from '../../features/inbox/components/content';
 import { EmotionBadge } from '../../features/inbox/components/EmotionBadge';
-import { HdeTicketsPanel } from '../../features/inbox/components/HdeTicketsPanel';
-import { HistoryTimeline } from '../../features/inbox/components/HistoryTimeline';
 import layout from '../../features/inbox/components/layout.module.css';
 import { MacroRunner } from '../../features/inbox/components/MacroRunner';
-import { NotesPanel } from '../../features/inbox/components/NotesPanel';
 import { providerName } from '../../features/inbox/components/ProviderIcon';
 import { ReactionPicker, ReactionsView } from '../../features/inbox/components/pickers';
-import { RecordHeader } from '../../features/inbox/components/RecordHeader';
-import { RecordTools } from '../../features/inbox/components/RecordNav';
-import { BlockedBadge, RecordSide } from '../../features/inbox/components/RecordSide';
 import { useInboxData } from '../../features/inbox/hooks/useInboxData';
 import { useInboxLive } from '../../features/inbox/hooks/useLive';
 import { useReplyAndClose } from '../../features/inbox/hooks/useReplyAndClose';
-import { useTypingLock } from '../../features/inbox/hooks/useTypingLock';
 import { useInboxT } from '../../features/inbox/i18n';
-import { blockUnavailable, canEditReply, itemActions } from '../../features/inbox/model/actions';
+import { canEditReply, itemActions } from '../../features/inbox/model/actions';
 import { providerEntry } from '../../features/inbox/model/composer';
 import { formatWhen } from '../../features/inbox/model/time';
 import { notifyDone } from '../../features/inbox/notify';
-import { LinkedIssues } from '../../features/issues/LinkedIssues';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
 import { RecordLoading } from '../../shell/RecordNotFound';
 import { useNow, useShell } from '../../shell/ShellContext';
+import { ConversationFrame } from '../conversation/ConversationFrame';
 import { RefusedItemAction } from './RefusedAction';
 import { ThreadReply } from './ThreadReply';
 
@@ -93,20 +83,14 @@ function ItemPage({ item, post, parent, thread }: NonNullable<ReturnType<typeof 
   const locale = useLocale();
   const data = useInboxData();
   const nowS = useNow(30_000);
-  const shell = useShell();
+  const _shell = useShell();
   const entry = providerEntry(item.provider);
   const can = (ability: Parameters<typeof data.canIn>[1]) => data.canIn(item.space_id, ability);
   const actions = itemActions(item, entry, can);
   const account = data.objectsById.get(item.object_id);
 
-  // docs/product/api.md lock: typing a reply holds 'item:ID' (opening does not); colleagues see who, and their box
-  // is locked until it is sent, left, or idle too long — or an administrator takes it over.
+  // Typing a reply holds 'item:ID' (docs/product/api.md lock): the frame keeps the lock.
   const mayAnswer = actions.reply || actions.direct;
-  const lock = useTypingLock(`item:${item.id}`, {
-    mayHold: mayAnswer,
-    canTakeOver: mayAnswer && can('items.takeOver'),
-  });
-  const lockedBy = lock.lockedBy;
 
   const reply = useReplyToItem();
   const undoReply = useUndoReply();
@@ -116,7 +100,6 @@ function ItemPage({ item, post, parent, thread }: NonNullable<ReturnType<typeof 
   const react = useReactToItem();
   const tags = useSetItemTags();
   const assign = useAssignItem();
-  const block = useBlockAuthor();
   const retry = useRetryItem();
 
   const ownReaction = item.reactions.find((r) => r.own)?.value ?? null;
@@ -175,278 +158,214 @@ function ItemPage({ item, post, parent, thread }: NonNullable<ReturnType<typeof 
   ].join(' · ');
 
   return (
-    <Stack gap="md" data-testid="item-page" data-item-id={item.id}>
-      <RecordTools
-        kind="items"
-        id={item.id}
-        canReply={mayAnswer}
-        canTag={actions.tag}
-        assignMe={actions.assign ? () => assign.mutateAsync({ id: item.id, user_id: data.meId }) : undefined}
-      />
-      <RecordHeader
-        provider={item.provider}
-        author={item.author}
-        subtitle={subtitle}
-        badges={
-          <>
-            <StatusBadge
-              status={item.status}
-              closeReason={item.close_reason}
-              delayedUntil={item.delayed_until}
-            />
-            {item.author && <BlockedBadge author={item.author} />}
-            <LockNote lockKey={`item:${item.id}`} />
-          </>
-        }
-        actions={
-          <Group gap="xs" wrap="nowrap">
-            <MacroRunner itemIds={[item.id]} spaceId={item.space_id} shortcuts />
-            {actions.delete && (
-              <ConfirmAction
-                title={t('actions.delete')}
-                message={t('actions.deleteConfirm')}
-                confirmLabel={t('actions.delete')}
-                onConfirm={() => moderate.mutateAsync({ id: item.id, action: 'delete' })}
-              >
-                {(open) => (
-                  <Tooltip label={t('actions.delete')}>
-                    <ActionIcon
-                      variant="default"
-                      size="lg"
-                      color="red"
-                      onClick={open}
-                      aria-label={t('actions.delete')}
-                      data-testid="action-delete"
-                    >
-                      <IconTrash size={18} />
-                    </ActionIcon>
-                  </Tooltip>
-                )}
-              </ConfirmAction>
-            )}
-            <ActionsBar
-              flags={actions}
-              extra={extra}
-              onStatus={async (body) => {
-                await status.mutateAsync({ id: item.id, ...body });
-                if (body.status === 'closed') lock.release();
-              }}
-              typingColleague={lockedBy}
-              timeZone={shell.space(item.space_id)?.timezone ?? DEFAULT_TIME_ZONE}
-              onBlock={async (duration) => {
-                if (!item.author) return;
-                await block.mutateAsync({ id: item.author.id, duration });
-                notifyDone(duration ? t('actions.blocked') : t('actions.unblocked'));
-              }}
-              blockHint={blockUnavailable(item.author, entry, can, locale)}
-            />
-          </Group>
-        }
-      />
-
-      <Grid gap="md">
-        <Grid.Col span={{ base: 12, md: 8 }}>
-          <Stack gap="md">
-            {post && (
-              <Paper withBorder radius="md" p="md" bg="gray.0" data-testid="item-post">
-                <Group justify="space-between" mb={4}>
-                  <Text fz="xs" fw={600} c="dimmed" tt="uppercase">
-                    {t('item.post')}
-                  </Text>
-                  {post.url && /^https?:/i.test(post.url) && (
-                    <Anchor href={post.url} target="_blank" rel="noreferrer noopener" fz="xs">
-                      {t('item.openPost')} <IconExternalLink size={12} />
-                    </Anchor>
-                  )}
-                </Group>
-                <Spoiler maxHeight={72} showLabel="…" hideLabel="↑">
-                  <PlainText text={post.text} />
-                </Spoiler>
-                <Attachments items={post.attachments} owner={{ kind: 'posts', id: post.id }} />
-              </Paper>
-            )}
-            {parent && (
-              <Paper withBorder radius="md" p="sm" bg="gray.0">
-                <Text fz="xs" c="dimmed" mb={2}>
-                  <IconArrowBackUp size={12} /> {t('item.inReplyTo')} · {parent.author?.name}
-                </Text>
-                <Text fz="sm" lineClamp={3}>
-                  {parent.text}
-                </Text>
-              </Paper>
-            )}
-
-            <Paper withBorder radius="md" p="md" data-testid="item-main">
-              <Group justify="space-between" gap="xs" mb={6} wrap="nowrap">
-                <Group gap={6} wrap="wrap">
-                  {item.kind === 'review' && item.rating !== null && (
-                    <Rating
-                      value={item.rating}
-                      readOnly
-                      size="sm"
-                      aria-label={t('item.rating', { rating: item.rating })}
-                    />
-                  )}
-                  <EmotionBadge sentiment={item.sentiment} emotion={item.emotion} />
-                  {item.is_hidden && (
-                    <Badge size="sm" color="gray" variant="light" leftSection={<IconEyeOff size={12} />}>
-                      {t('item.hidden')}
-                    </Badge>
-                  )}
-                  {item.is_deleted && (
-                    <Badge size="sm" color="red" variant="light" leftSection={<IconTrash size={12} />}>
-                      {t('item.deleted')}
-                    </Badge>
-                  )}
-                  {item.edited_at && (
-                    <Text fz="xs" c="dimmed">
-                      {t('item.edited')}
-                    </Text>
-                  )}
-                </Group>
-                <Text fz="xs" c="dimmed" style={{ flexShrink: 0 }}>
-                  {formatWhen(item.created_at, nowS, locale)}
-                </Text>
-              </Group>
-              <PlainText text={item.text || t('list.noText')} dimmed={!item.text} />
-              <Attachments items={item.attachments} owner={{ kind: 'items', id: item.id }} />
-              <RefusedItemAction item={item} />
-              <Group justify="space-between" mt="sm" gap="xs">
-                <ReactionsView reactions={item.reactions} />
-                <Group gap={6}>
-                  {item.url && /^https?:/i.test(item.url) && (
-                    <Tooltip label={t('item.openOriginal')}>
-                      <ActionIcon
-                        component="a"
-                        href={item.url}
-                        target="_blank"
-                        rel="noreferrer noopener"
-                        variant="default"
-                        size="lg"
-                        aria-label={t('item.openOriginal')}
-                      >
-                        <IconExternalLink size={18} />
-                      </ActionIcon>
-                    </Tooltip>
-                  )}
-                  {(actions.like || actions.unlike) && (
-                    <Tooltip label={item.is_liked ? t('actions.unlike') : t('actions.like')}>
-                      <ActionIcon
-                        variant={item.is_liked ? 'light' : 'default'}
-                        color={item.is_liked ? 'red' : undefined}
-                        size="lg"
-                        aria-pressed={item.is_liked}
-                        aria-label={item.is_liked ? t('actions.unlike') : t('actions.like')}
-                        loading={
-                          moderate.isPending &&
-                          (moderate.variables?.action === 'like' || moderate.variables?.action === 'unlike')
-                        }
-                        onClick={() =>
-                          moderate.mutate(
-                            { id: item.id, action: item.is_liked ? 'unlike' : 'like' },
-                            { onError: showError },
-                          )
-                        }
-                        data-testid="action-like"
-                      >
-                        {item.is_liked ? <IconHeartFilled size={18} /> : <IconHeart size={18} />}
-                      </ActionIcon>
-                    </Tooltip>
-                  )}
-                  {actions.react && entry && (
-                    <ReactionPicker
-                      entry={entry}
-                      current={ownReaction}
-                      onPick={(value) => react.mutate({ id: item.id, value }, { onError: showError })}
-                    />
-                  )}
-                </Group>
-              </Group>
-            </Paper>
-
-            <Stack gap="xs">
-              <Title order={2} fz="sm" c="dimmed">
-                {t('item.thread')}
-              </Title>
-              {thread.length === 0 && (
-                <Text fz="sm" c="dimmed">
-                  {t('item.noThread')}
-                </Text>
+    <ConversationFrame
+      kind="items"
+      record={item}
+      flags={actions}
+      mayAnswer={mayAnswer}
+      subtitle={subtitle}
+      onStatus={(body) => status.mutateAsync({ id: item.id, ...body })}
+      extra={extra}
+      onAssign={(userId) => assign.mutateAsync({ id: item.id, user_id: userId })}
+      onTags={(ids) => tags.mutateAsync({ id: item.id, tag_ids: ids })}
+      nowS={nowS}
+      aiTarget={{ space_id: item.space_id, item_id: item.id }}
+      mainGap="md"
+      headerActions={
+        <>
+          <MacroRunner itemIds={[item.id]} spaceId={item.space_id} shortcuts />
+          {actions.delete && (
+            <ConfirmAction
+              title={t('actions.delete')}
+              message={t('actions.deleteConfirm')}
+              confirmLabel={t('actions.delete')}
+              onConfirm={() => moderate.mutateAsync({ id: item.id, action: 'delete' })}
+            >
+              {(open) => (
+                <Tooltip label={t('actions.delete')}>
+                  <ActionIcon
+                    variant="default"
+                    size="lg"
+                    color="red"
+                    onClick={open}
+                    aria-label={t('actions.delete')}
+                    data-testid="action-delete"
+                  >
+                    <IconTrash size={18} />
+                  </ActionIcon>
+                </Tooltip>
               )}
-              {thread.map((r) => (
-                <ThreadReply
-                  key={r.id}
-                  reply={r}
-                  nowS={nowS}
-                  editable={canEditReply(r, entry, can, nowS)}
-                  replier={data.knownMemberName(r.user_id)}
-                  onRetry={() => retry.mutate({ id: r.id }, { onError: showError })}
-                  retrying={retry.isPending && retry.variables?.id === r.id}
-                  canRetry={can('items.reply')}
-                />
-              ))}
-            </Stack>
+            </ConfirmAction>
+          )}
+        </>
+      }
+      composer={(lock) => (
+        <ItemComposer
+          item={item}
+          actions={actions}
+          lockedBy={lock.lockedBy}
+          onTextChange={lock.typed}
+          onTakeOver={lock.takeOver}
+          onReply={async (draft) => {
+            if (draft.mode === 'direct') {
+              await direct.mutateAsync({ id: item.id, text: draft.text });
+              notifyDone(t('composer.sent'));
+              return;
+            }
+            // Held 5 s on the server: the composer offers Undo instead of a "sent" toast.
+            const { reply: sent } = await reply.mutateAsync({
+              id: item.id,
+              text: draft.text,
+              attachments: draft.attachments,
+              undoable: true,
+              close: draft.close,
+              ...(draft.template_id !== undefined ? { template_id: draft.template_id } : {}),
+            });
+            return sent && { undo: async () => (await undoReply.mutateAsync(sent.id)).text };
+          }}
+        />
+      )}
+    >
+      {post && (
+        <Paper withBorder radius="md" p="md" bg="gray.0" data-testid="item-post">
+          <Group justify="space-between" mb={4}>
+            <Text fz="xs" fw={600} c="dimmed" tt="uppercase">
+              {t('item.post')}
+            </Text>
+            {post.url && /^https?:/i.test(post.url) && (
+              <Anchor href={post.url} target="_blank" rel="noreferrer noopener" fz="xs">
+                {t('item.openPost')} <IconExternalLink size={12} />
+              </Anchor>
+            )}
+          </Group>
+          <Spoiler maxHeight={72} showLabel="…" hideLabel="↑">
+            <PlainText text={post.text} />
+          </Spoiler>
+          <Attachments items={post.attachments} owner={{ kind: 'posts', id: post.id }} />
+        </Paper>
+      )}
+      {parent && (
+        <Paper withBorder radius="md" p="sm" bg="gray.0">
+          <Text fz="xs" c="dimmed" mb={2}>
+            <IconArrowBackUp size={12} /> {t('item.inReplyTo')} · {parent.author?.name}
+          </Text>
+          <Text fz="sm" lineClamp={3}>
+            {parent.text}
+          </Text>
+        </Paper>
+      )}
 
-            <NotesPanel kind="items" id={item.id} data={data} nowS={nowS} />
-            <HdeTicketsPanel
-              kind="items"
-              id={item.id}
-              spaceId={item.space_id}
-              canManage={can('settings.manage')}
-            />
+      <Paper withBorder radius="md" p="md" data-testid="item-main">
+        <Group justify="space-between" gap="xs" mb={6} wrap="nowrap">
+          <Group gap={6} wrap="wrap">
+            {item.kind === 'review' && item.rating !== null && (
+              <Rating
+                value={item.rating}
+                readOnly
+                size="sm"
+                aria-label={t('item.rating', { rating: item.rating })}
+              />
+            )}
+            <EmotionBadge sentiment={item.sentiment} emotion={item.emotion} />
+            {item.is_hidden && (
+              <Badge size="sm" color="gray" variant="light" leftSection={<IconEyeOff size={12} />}>
+                {t('item.hidden')}
+              </Badge>
+            )}
+            {item.is_deleted && (
+              <Badge size="sm" color="red" variant="light" leftSection={<IconTrash size={12} />}>
+                {t('item.deleted')}
+              </Badge>
+            )}
+            {item.edited_at && (
+              <Text fz="xs" c="dimmed">
+                {t('item.edited')}
+              </Text>
+            )}
+          </Group>
+          <Text fz="xs" c="dimmed" style={{ flexShrink: 0 }}>
+            {formatWhen(item.created_at, nowS, locale)}
+          </Text>
+        </Group>
+        <PlainText text={item.text || t('list.noText')} dimmed={!item.text} />
+        <Attachments items={item.attachments} owner={{ kind: 'items', id: item.id }} />
+        <RefusedItemAction item={item} />
+        <Group justify="space-between" mt="sm" gap="xs">
+          <ReactionsView reactions={item.reactions} />
+          <Group gap={6}>
+            {item.url && /^https?:/i.test(item.url) && (
+              <Tooltip label={t('item.openOriginal')}>
+                <ActionIcon
+                  component="a"
+                  href={item.url}
+                  target="_blank"
+                  rel="noreferrer noopener"
+                  variant="default"
+                  size="lg"
+                  aria-label={t('item.openOriginal')}
+                >
+                  <IconExternalLink size={18} />
+                </ActionIcon>
+              </Tooltip>
+            )}
+            {(actions.like || actions.unlike) && (
+              <Tooltip label={item.is_liked ? t('actions.unlike') : t('actions.like')}>
+                <ActionIcon
+                  variant={item.is_liked ? 'light' : 'default'}
+                  color={item.is_liked ? 'red' : undefined}
+                  size="lg"
+                  aria-pressed={item.is_liked}
+                  aria-label={item.is_liked ? t('actions.unlike') : t('actions.like')}
+                  loading={
+                    moderate.isPending &&
+                    (moderate.variables?.action === 'like' || moderate.variables?.action === 'unlike')
+                  }
+                  onClick={() =>
+                    moderate.mutate(
+                      { id: item.id, action: item.is_liked ? 'unlike' : 'like' },
+                      { onError: showError },
+                    )
+                  }
+                  data-testid="action-like"
+                >
+                  {item.is_liked ? <IconHeartFilled size={18} /> : <IconHeart size={18} />}
+                </ActionIcon>
+              </Tooltip>
+            )}
+            {actions.react && entry && (
+              <ReactionPicker
+                entry={entry}
+                current={ownReaction}
+                onPick={(value) => react.mutate({ id: item.id, value }, { onError: showError })}
+              />
+            )}
+          </Group>
+        </Group>
+      </Paper>
 
-            <ItemComposer
-              item={item}
-              actions={actions}
-              lockedBy={lockedBy}
-              onTextChange={lock.typed}
-              onTakeOver={lock.takeOver}
-              onReply={async (draft) => {
-                if (draft.mode === 'direct') {
-                  await direct.mutateAsync({ id: item.id, text: draft.text });
-                  notifyDone(t('composer.sent'));
-                  return;
-                }
-                // Held 5 s on the server: the composer offers Undo instead of a "sent" toast.
-                const { reply: sent } = await reply.mutateAsync({
-                  id: item.id,
-                  text: draft.text,
-                  attachments: draft.attachments,
-                  undoable: true,
-                  close: draft.close,
-                  ...(draft.template_id !== undefined ? { template_id: draft.template_id } : {}),
-                });
-                return sent && { undo: async () => (await undoReply.mutateAsync(sent.id)).text };
-              }}
-            />
-          </Stack>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 4 }}>
-          <Stack gap="md">
-            <LinkedIssues kind="item" id={item.id} spaceId={item.space_id} />
-            <RecordSide
-              spaceId={item.space_id}
-              objectId={item.object_id}
-              aiTarget={{ space_id: item.space_id, item_id: item.id }}
-              author={item.author}
-              data={data}
-              tags={item.tags}
-              assignee={item.assigned_user_id}
-              canTag={actions.tag}
-              canAssign={actions.assign}
-              onTags={(ids) => tags.mutateAsync({ id: item.id, tag_ids: ids })}
-              onAssign={(userId) => assign.mutateAsync({ id: item.id, user_id: userId })}
-              details={[
-                { label: t('item.account'), value: account?.name ?? '—' },
-                { label: t('filters.provider'), value: providerName(item.provider) },
-                { label: t('item.created'), value: formatDateTime(item.created_at, locale) },
-              ]}
-            />
-            <HistoryTimeline kind="items" id={item.id} data={data} />
-          </Stack>
-        </Grid.Col>
-      </Grid>
-    </Stack>
+      <Stack gap="xs">
+        <Title order={2} fz="sm" c="dimmed">
+          {t('item.thread')}
+        </Title>
+        {thread.length === 0 && (
+          <Text fz="sm" c="dimmed">
+            {t('item.noThread')}
+          </Text>
+        )}
+        {thread.map((r) => (
+          <ThreadReply
+            key={r.id}
+            reply={r}
+            nowS={nowS}
+            editable={canEditReply(r, entry, can, nowS)}
+            replier={data.knownMemberName(r.user_id)}
+            onRetry={() => retry.mutate({ id: r.id }, { onError: showError })}
+            retrying={retry.isPending && retry.variables?.id === r.id}
+            canRetry={can('items.reply')}
+          />
+        ))}
+      </Stack>
+    </ConversationFrame>
   );
 }
 

@@ -1,35 +1,34 @@
 import {
-  ActionIcon,
-  Alert,
-  Anchor,
   Badge,
   Button,
-  Center,
   Checkbox,
   Group,
-  Loader,
   Paper,
   PasswordInput,
   Stack,
-  Text,
   Textarea,
   TextInput,
-  Tooltip,
 } from '@mantine/core';
 import type { AiAgentDto } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useAiAgents, useCreateAiAgent, useDeleteAiAgent, useUpdateAiAgent } from '../../../api/ai';
 import { ApiError } from '../../../api/errors';
-import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
-import { SpaceSelect } from '../../../components/SpaceSelect';
-import { RecordNotFound } from '../../../shell/RecordNotFound';
-import { useManagedSpace } from '../tags/TagsScreens';
+import { RecordState, useRecordId } from '../../../features/settings-kit/SettingsForm';
+import {
+  AddButton,
+  DeleteRowAction,
+  ListHeader,
+  ListRow,
+  RowLink,
+  SettingsList,
+  SettingsOff,
+} from '../../../features/settings-kit/SettingsList';
+import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 
 // Settings → AI assistant (issue 21): the space's agents — an OpenAI-compatible endpoint, model, key
 // (only "set / not set" comes back), instructions and knowledge. Suggestions themselves are
@@ -38,106 +37,63 @@ import { useManagedSpace } from '../tags/TagsScreens';
 /** settings/ai */
 export function AiAgentsScreen() {
   const { t } = useTranslation();
-  const { spaces, spaceId, setSpace } = useManagedSpace('ai.manage');
+  const space = useManagedSpace('ai.manage');
+  const { spaces, spaceId } = space;
   const list = useAiAgents(spaces.length > 0);
   const remove = useDeleteAiAgent();
   if (spaces.length === 0) return <AiOff />;
   const inSpace = (list.data?.items ?? []).filter((x) => x.space_id === spaceId);
   return (
     <Stack gap="lg">
-      <PageHeader
+      <ListHeader
         title={t('settings.ai.heading')}
+        hint={t('settings.ai.hint')}
+        space={space}
         actions={
-          <Button
-            component={Link}
+          <AddButton
             to={pathFor('settings-ai-create', {}, { space_id: spaceId ?? undefined })}
-            leftSection={<IconPlus size={16} />}
-            data-testid="ai-add"
-          >
-            {t('settings.ai.add')}
-          </Button>
+            label={t('settings.ai.add')}
+            testId="ai-add"
+          />
         }
       />
-      <Text c="dimmed" fz="sm">
-        {t('settings.ai.hint')}
-      </Text>
-      <SpaceSelect spaces={spaces} value={spaceId} onChange={setSpace} />
-      {list.isPending ? (
-        <Center py={40}>
-          <Loader />
-        </Center>
-      ) : list.error ? (
-        <Alert color="red" variant="light" role="alert" title={t('settings.ai.loadError')}>
-          <Group justify="space-between">
-            <Text fz="sm">{list.error.message}</Text>
-            <Button size="compact-sm" variant="white" onClick={() => void list.refetch()}>
-              {t('settings.ai.retry')}
-            </Button>
-          </Group>
-        </Alert>
-      ) : inSpace.length === 0 ? (
-        <Paper withBorder radius="md" p="xl">
-          <Text ta="center" c="dimmed" data-testid="ai-empty">
-            {t('settings.ai.empty')}
-          </Text>
-        </Paper>
-      ) : (
-        <Paper withBorder radius="md" p={0}>
-          {inSpace.map((agent) => (
-            <Group
+      <SettingsList
+        query={list}
+        rows={inSpace}
+        empty={t('settings.ai.empty')}
+        emptyTestId="ai-empty"
+        errorTitle={t('settings.ai.loadError')}
+        retryLabel={t('settings.ai.retry')}
+      >
+        {(rows) =>
+          rows.map((agent) => (
+            <ListRow
               key={agent.id}
-              justify="space-between"
-              p="sm"
-              wrap="nowrap"
-              style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}
-              data-testid="ai-row"
-            >
-              <Stack gap={2} miw={0}>
-                <Anchor
-                  component={Link}
-                  to={pathFor('settings-ai-agent', { id: agent.id })}
-                  fz="sm"
-                  fw={500}
-                  truncate="end"
-                >
-                  {agent.name}
-                </Anchor>
-                <Text fz="xs" c="dimmed" truncate="end">
-                  {agent.model} · {agent.base_url}
-                </Text>
-              </Stack>
-              <Group gap="xs" wrap="nowrap">
-                <Badge
-                  variant="light"
-                  color={agent.api_key_set ? 'teal' : 'gray'}
-                  style={{ textTransform: 'none' }}
-                >
-                  {agent.api_key_set ? t('settings.ai.keySet') : t('settings.ai.keyNotSet')}
-                </Badge>
-                <ConfirmAction
-                  title={t('settings.ai.deleteTitle', { name: agent.name })}
-                  message={t('settings.ai.deleteText')}
-                  confirmLabel={t('settings.ai.delete')}
-                  onConfirm={() => remove.mutateAsync(agent.id)}
-                >
-                  {(open) => (
-                    <Tooltip label={t('settings.ai.delete')}>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        onClick={open}
-                        aria-label={t('settings.ai.delete')}
-                      >
-                        <IconTrash size={16} />
-                      </ActionIcon>
-                    </Tooltip>
-                  )}
-                </ConfirmAction>
-              </Group>
-            </Group>
-          ))}
-        </Paper>
-      )}
+              testId="ai-row"
+              actionsGap="xs"
+              main={<RowLink to={pathFor('settings-ai-agent', { id: agent.id })}>{agent.name}</RowLink>}
+              subtitle={`${agent.model} · ${agent.base_url}`}
+              actions={
+                <>
+                  <Badge
+                    variant="light"
+                    color={agent.api_key_set ? 'teal' : 'gray'}
+                    style={{ textTransform: 'none' }}
+                  >
+                    {agent.api_key_set ? t('settings.ai.keySet') : t('settings.ai.keyNotSet')}
+                  </Badge>
+                  <DeleteRowAction
+                    title={t('settings.ai.deleteTitle', { name: agent.name })}
+                    message={t('settings.ai.deleteText')}
+                    label={t('settings.ai.delete')}
+                    onConfirm={() => remove.mutateAsync(agent.id)}
+                  />
+                </>
+              }
+            />
+          ))
+        }
+      </SettingsList>
     </Stack>
   );
 }
@@ -145,28 +101,21 @@ export function AiAgentsScreen() {
 /** settings/ai/create and settings/ai/:id */
 export function AiAgentScreen() {
   const { t } = useTranslation();
-  const params = useParams();
-  const id = params.id ? Number(params.id) : null;
+  const id = useRecordId();
   const { spaces, spaceId } = useManagedSpace('ai.manage');
   const list = useAiAgents(spaces.length > 0);
   if (spaces.length === 0) return <AiOff />;
-  if (list.isPending) {
-    return (
-      <Center py={40}>
-        <Loader />
-      </Center>
-    );
-  }
-  if (list.error) {
-    return (
-      <Alert color="red" variant="light" role="alert" title={t('settings.ai.loadError')}>
-        {list.error.message}
-      </Alert>
-    );
-  }
-  const agent = id ? list.data?.items.find((x) => x.id === id) : undefined;
-  if (id && !agent) return <RecordNotFound title={t('settings.ai.notFound')} />;
-  return <AiAgentForm key={id ?? 'new'} agent={agent} spaceId={agent?.space_id ?? spaceId ?? 0} />;
+  return (
+    <RecordState
+      query={list}
+      id={id}
+      find={(id) => list.data?.items.find((x) => x.id === id)}
+      notFoundTitle={t('settings.ai.notFound')}
+      errorTitle={t('settings.ai.loadError')}
+    >
+      {(agent) => <AiAgentForm key={id ?? 'new'} agent={agent} spaceId={agent?.space_id ?? spaceId ?? 0} />}
+    </RecordState>
+  );
 }
 
 /** Knowledge snippets are paragraphs: a blank line separates them. */
@@ -307,12 +256,5 @@ function AiAgentForm({ agent, spaceId }: { agent?: AiAgentDto; spaceId: number }
 /** The AI assistant is off for the caller (the space flag or the role). */
 function AiOff() {
   const { t } = useTranslation();
-  return (
-    <Stack gap="lg">
-      <PageHeader title={t('settings.ai.heading')} />
-      <Alert color="gray" variant="light" data-testid="ai-off">
-        {t('settings.ai.off')}
-      </Alert>
-    </Stack>
-  );
+  return <SettingsOff title={t('settings.ai.heading')} text={t('settings.ai.off')} testId="ai-off" />;
 }

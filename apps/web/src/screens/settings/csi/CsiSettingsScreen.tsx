@@ -21,8 +21,8 @@ import { PageHeader } from '../../../components/PageHeader';
 import { QueryState } from '../../../components/QueryState';
 import { SpaceSelect } from '../../../components/SpaceSelect';
 import { ProviderIcon, providerName } from '../../../features/inbox/components/ProviderIcon';
+import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { useMessage } from '../../../i18n/useLocale';
-import { useManagedSpace } from '../tags/TagsScreens';
 
 // settings/csi (issue 21): the space's accounts with private messages, each with its satisfaction
 // survey switched on or off; "Set up" opens the texts (ru/en), the answer window and the period.

@@ -23,8 +23,8 @@ import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryState } from '../../../components/QueryState';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { useZodForm } from '../../../forms/useZodForm';
-import { useManagedSpace } from '../tags/TagsScreens';
 
 // settings/emotions (issue 21): the classifier per space — on or off — and the space's own words.
 

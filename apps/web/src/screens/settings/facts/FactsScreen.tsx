@@ -22,8 +22,8 @@ import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryState } from '../../../components/QueryState';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { useZodForm } from '../../../forms/useZodForm';
-import { useManagedSpace } from '../tags/TagsScreens';
 
 /** Create a field, or rename one / change a list's options (the kind is fixed once created). */
 function FactForm({

@@ -15,9 +15,9 @@ import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryState } from '../../../components/QueryState';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { useLocale } from '../../../i18n/useLocale';
 import { formatDateTime } from '../../../lib/format';
-import { useManagedSpace } from '../tags/TagsScreens';
 
 // settings/hde/{id} (issue 21): one HelpDeskEddy connection of a space; `new` adds one. The API key is
 // write-only: the server never returns it, the form only says whether one is stored.

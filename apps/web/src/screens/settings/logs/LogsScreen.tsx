@@ -41,8 +41,8 @@ import {
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { useLocale } from '../../../i18n/useLocale';
-import { useManagedSpace } from '../tags/TagsScreens';
 
 // Settings → action log (issue 16): who changed what, when, before → after, from which address.
 // Filters live in the address (user_id, kind, from, to), pages come by keyset ("Show more"), the CSV

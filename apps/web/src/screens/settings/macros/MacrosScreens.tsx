@@ -1,30 +1,22 @@
-import {
-  ActionIcon,
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
+import { Badge, Group, Stack, TextInput, Tooltip } from '@mantine/core';
 import { filterMacros, type MacroDto } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
-import { IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
 import { useDeleteMacro, useMacros } from '../../../api/macros';
-import { ConfirmAction } from '../../../components/ConfirmAction';
-import { PageHeader } from '../../../components/PageHeader';
-import { SpaceSelect } from '../../../components/SpaceSelect';
-import { RecordNotFound } from '../../../shell/RecordNotFound';
-import { useManagedSpace } from '../tags/TagsScreens';
+import { RecordState, useRecordId } from '../../../features/settings-kit/SettingsForm';
+import {
+  AddButton,
+  DeleteRowAction,
+  ListHeader,
+  ListRow,
+  RowLink,
+  RowMeta,
+  SettingsList,
+  SettingsOff,
+} from '../../../features/settings-kit/SettingsList';
+import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { MacroForm } from './MacroForm';
 
 // Settings → macros (issue 16): the space's macros and the user's own, with search; the form is
@@ -33,7 +25,8 @@ import { MacroForm } from './MacroForm';
 /** settings/macros */
 export function MacrosScreen() {
   const { t } = useTranslation();
-  const { spaces, spaceId, setSpace } = useManagedSpace('macros.use');
+  const space = useManagedSpace('macros.use');
+  const { spaces, spaceId } = space;
   const list = useMacros(spaces.length > 0);
   const remove = useDeleteMacro();
   const [q, setQ] = useState('');
@@ -47,23 +40,18 @@ export function MacrosScreen() {
 
   return (
     <Stack gap="lg">
-      <PageHeader
+      <ListHeader
         title={t('settings.macros.heading')}
+        hint={t('settings.macros.hint')}
+        space={space}
         actions={
-          <Button
-            component={Link}
+          <AddButton
             to={pathFor('settings-macros-new', {}, { space_id: spaceId ?? undefined })}
-            leftSection={<IconPlus size={16} />}
-            data-testid="macro-add"
-          >
-            {t('settings.macros.add')}
-          </Button>
+            label={t('settings.macros.add')}
+            testId="macro-add"
+          />
         }
       />
-      <Text c="dimmed" fz="sm">
-        {t('settings.macros.hint')}
-      </Text>
-      <SpaceSelect spaces={spaces} value={spaceId} onChange={setSpace} />
       <TextInput
         leftSection={<IconSearch size={16} />}
         placeholder={t('settings.macros.search')}
@@ -73,37 +61,21 @@ export function MacrosScreen() {
         w={{ base: '100%', sm: 320 }}
         data-testid="macro-search"
       />
-      {list.isPending ? (
-        <Center py={40}>
-          <Loader />
-        </Center>
-      ) : list.error ? (
-        <Alert color="red" variant="light" role="alert" title={t('settings.macros.loadError')}>
-          <Group justify="space-between">
-            <Text fz="sm">{list.error.message}</Text>
-            <Button size="compact-sm" variant="white" onClick={() => void list.refetch()}>
-              {t('settings.macros.retry')}
-            </Button>
-          </Group>
-        </Alert>
-      ) : shown.length === 0 ? (
-        <Paper withBorder radius="md" p="xl">
-          <Text ta="center" c="dimmed" data-testid="macros-empty">
-            {inSpace.length === 0 ? t('settings.macros.empty') : t('settings.macros.nothingFound')}
-          </Text>
-        </Paper>
-      ) : (
-        <Paper withBorder radius="md" p={0}>
-          {shown.map((x) => (
-            <Group
+      <SettingsList
+        query={list}
+        rows={shown}
+        empty={inSpace.length === 0 ? t('settings.macros.empty') : t('settings.macros.nothingFound')}
+        emptyTestId="macros-empty"
+        errorTitle={t('settings.macros.loadError')}
+        retryLabel={t('settings.macros.retry')}
+      >
+        {(rows) =>
+          rows.map((x) => (
+            <ListRow
               key={x.id}
-              justify="space-between"
-              p="sm"
-              wrap="nowrap"
-              style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}
-              data-testid="macro-row"
-            >
-              <Stack gap={2} miw={0}>
+              testId="macro-row"
+              actionsGap="xs"
+              main={
                 <Group gap="xs" wrap="nowrap" miw={0}>
                   {x.shortcut !== null && (
                     <Tooltip label={t('settings.macros.keyBadge', { key: x.shortcut })}>
@@ -112,56 +84,33 @@ export function MacrosScreen() {
                       </Badge>
                     </Tooltip>
                   )}
-                  <Anchor
-                    component={Link}
-                    to={pathFor('settings-macro', { id: x.id })}
-                    fz="sm"
-                    fw={500}
-                    truncate="end"
-                  >
-                    {x.name}
-                  </Anchor>
+                  <RowLink to={pathFor('settings-macro', { id: x.id })}>{x.name}</RowLink>
                   {x.user_id !== null && (
                     <Badge variant="light" size="sm" style={{ flexShrink: 0 }}>
                       {t('settings.macros.personalBadge')}
                     </Badge>
                   )}
                 </Group>
-                <Text fz="xs" c="dimmed" truncate="end">
-                  {x.actions.map((a) => t(`settings.macros.types.${a.type}`)).join(' → ')}
-                </Text>
-              </Stack>
-              <Group gap="xs" wrap="nowrap">
-                <Text fz="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }} visibleFrom="sm">
-                  {t('settings.macros.uses', { count: x.usage_count })}
-                </Text>
-                {canManage(x) && (
-                  <ConfirmAction
-                    title={t('settings.macros.deleteTitle', { name: x.name })}
-                    message={t('settings.macros.deleteText')}
-                    confirmLabel={t('settings.macros.delete')}
-                    onConfirm={() => remove.mutateAsync(x.id)}
-                  >
-                    {(open) => (
-                      <Tooltip label={t('settings.macros.delete')}>
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          onClick={open}
-                          aria-label={t('settings.macros.delete')}
-                          data-testid="macro-delete"
-                        >
-                          <IconTrash size={16} />
-                        </ActionIcon>
-                      </Tooltip>
-                    )}
-                  </ConfirmAction>
-                )}
-              </Group>
-            </Group>
-          ))}
-        </Paper>
-      )}
+              }
+              subtitle={x.actions.map((a) => t(`settings.macros.types.${a.type}`)).join(' → ')}
+              actions={
+                <>
+                  <RowMeta>{t('settings.macros.uses', { count: x.usage_count })}</RowMeta>
+                  {canManage(x) && (
+                    <DeleteRowAction
+                      title={t('settings.macros.deleteTitle', { name: x.name })}
+                      message={t('settings.macros.deleteText')}
+                      label={t('settings.macros.delete')}
+                      onConfirm={() => remove.mutateAsync(x.id)}
+                      testId="macro-delete"
+                    />
+                  )}
+                </>
+              }
+            />
+          ))
+        }
+      </SettingsList>
     </Stack>
   );
 }
@@ -169,35 +118,30 @@ export function MacrosScreen() {
 /** settings/macros/new and settings/macros/:id */
 export function MacroScreen() {
   const { t } = useTranslation();
-  const params = useParams();
-  const id = params.id ? Number(params.id) : null;
+  const id = useRecordId();
   const { spaces, spaceId } = useManagedSpace('macros.use');
   const list = useMacros(spaces.length > 0);
   if (spaces.length === 0) return <MacrosOff />;
-  if (list.isPending) {
-    return (
-      <Center py={40}>
-        <Loader />
-      </Center>
-    );
-  }
-  if (list.error) {
-    return (
-      <Alert color="red" variant="light" role="alert" title={t('settings.macros.loadError')}>
-        {list.error.message}
-      </Alert>
-    );
-  }
-  const macro = id ? list.data?.items.find((x) => x.id === id) : undefined;
-  if (id && !macro) return <RecordNotFound title={t('settings.macros.notFound')} />;
-  const space = macro?.space_id ?? spaceId ?? 0;
   return (
-    <MacroForm
-      key={id ?? 'new'}
-      macro={macro}
-      spaceId={space}
-      canManageSpace={(list.data?.can_manage ?? []).includes(space)}
-    />
+    <RecordState
+      query={list}
+      id={id}
+      find={(id) => list.data?.items.find((x) => x.id === id)}
+      notFoundTitle={t('settings.macros.notFound')}
+      errorTitle={t('settings.macros.loadError')}
+    >
+      {(macro) => {
+        const space = macro?.space_id ?? spaceId ?? 0;
+        return (
+          <MacroForm
+            key={id ?? 'new'}
+            macro={macro}
+            spaceId={space}
+            canManageSpace={(list.data?.can_manage ?? []).includes(space)}
+          />
+        );
+      }}
+    </RecordState>
   );
 }
 
@@ -205,11 +149,6 @@ export function MacroScreen() {
 function MacrosOff() {
   const { t } = useTranslation();
   return (
-    <Stack gap="lg">
-      <PageHeader title={t('settings.macros.heading')} />
-      <Alert color="gray" variant="light" data-testid="macros-off">
-        {t('settings.macros.off')}
-      </Alert>
-    </Stack>
+    <SettingsOff title={t('settings.macros.heading')} text={t('settings.macros.off')} testId="macros-off" />
   );
 }

@@ -36,9 +36,9 @@ import { PageHeader } from '../../../components/PageHeader';
 import { QueryState } from '../../../components/QueryState';
 import { SpaceSelect } from '../../../components/SpaceSelect';
 import { providerName } from '../../../features/inbox/components/ProviderIcon';
+import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { useLocale } from '../../../i18n/useLocale';
 import { SamplesTable } from '../../qa/QaScreens';
-import { useManagedSpace } from '../tags/TagsScreens';
 import { ApprovalMembers } from './ApprovalMembers';
 
 // settings/qa (issue 21): the space's scorecards — weighted criteria, the random share and the

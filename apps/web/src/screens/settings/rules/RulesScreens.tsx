@@ -1,36 +1,23 @@
-import {
-  ActionIcon,
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Text,
-  Tooltip,
-} from '@mantine/core';
+import { Badge, Group, Stack, Text } from '@mantine/core';
 import type { RuleDto } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
-import {
-  IconArrowDown,
-  IconArrowUp,
-  IconPlayerPause,
-  IconPlayerPlay,
-  IconPlus,
-  IconTrash,
-} from '@tabler/icons-react';
+import { IconArrowDown, IconArrowUp, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
 import { useDeleteRule, useRules, useUpdateRule } from '../../../api/rules';
-import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError } from '../../../components/notify';
-import { PageHeader } from '../../../components/PageHeader';
-import { SpaceSelect } from '../../../components/SpaceSelect';
-import { RecordNotFound } from '../../../shell/RecordNotFound';
-import { useManagedSpace } from '../tags/TagsScreens';
+import { RecordState, useRecordId } from '../../../features/settings-kit/SettingsForm';
+import {
+  AddButton,
+  DeleteRowAction,
+  ListHeader,
+  ListRow,
+  RowAction,
+  RowLink,
+  RowMeta,
+  SettingsList,
+  SettingsOff,
+} from '../../../features/settings-kit/SettingsList';
+import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { RuleForm } from './RuleForm';
 
 // Settings → auto-rules (issue 17): the space's rules in the order they run, pause/resume, delete; the
@@ -39,7 +26,8 @@ import { RuleForm } from './RuleForm';
 /** settings/rules */
 export function RulesScreen() {
   const { t } = useTranslation();
-  const { spaces, spaceId, setSpace } = useManagedSpace('rules.manage');
+  const space = useManagedSpace('rules.manage');
+  const { spaces, spaceId } = space;
   const list = useRules(spaces.length > 0);
   const remove = useDeleteRule();
   const update = useUpdateRule();
@@ -75,67 +63,38 @@ export function RulesScreen() {
 
   return (
     <Stack gap="lg">
-      <PageHeader
+      <ListHeader
         title={t('settings.rules.heading')}
+        hint={t('settings.rules.hint')}
+        space={space}
         actions={
-          <Button
-            component={Link}
+          <AddButton
             to={pathFor('settings-rules-create', {}, { space_id: spaceId ?? undefined })}
-            leftSection={<IconPlus size={16} />}
-            data-testid="rule-add"
-          >
-            {t('settings.rules.add')}
-          </Button>
+            label={t('settings.rules.add')}
+            testId="rule-add"
+          />
         }
       />
-      <Text c="dimmed" fz="sm">
-        {t('settings.rules.hint')}
-      </Text>
-      <SpaceSelect spaces={spaces} value={spaceId} onChange={setSpace} />
-      {list.isPending ? (
-        <Center py={40}>
-          <Loader />
-        </Center>
-      ) : list.error ? (
-        <Alert color="red" variant="light" role="alert" title={t('settings.rules.loadError')}>
-          <Group justify="space-between">
-            <Text fz="sm">{list.error.message}</Text>
-            <Button size="compact-sm" variant="white" onClick={() => void list.refetch()}>
-              {t('settings.rules.retry')}
-            </Button>
-          </Group>
-        </Alert>
-      ) : shown.length === 0 ? (
-        <Paper withBorder radius="md" p="xl">
-          <Text ta="center" c="dimmed" data-testid="rules-empty">
-            {t('settings.rules.empty')}
-          </Text>
-        </Paper>
-      ) : (
-        <Paper withBorder radius="md" p={0}>
-          {shown.map((x, index) => (
-            <Group
+      <SettingsList
+        query={list}
+        rows={shown}
+        empty={t('settings.rules.empty')}
+        emptyTestId="rules-empty"
+        errorTitle={t('settings.rules.loadError')}
+        retryLabel={t('settings.rules.retry')}
+      >
+        {(rows) =>
+          rows.map((x, index) => (
+            <ListRow
               key={x.id}
-              justify="space-between"
-              p="sm"
-              wrap="nowrap"
-              style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}
-              data-testid="rule-row"
-            >
-              <Stack gap={2} miw={0}>
+              testId="rule-row"
+              actionsGap="xs"
+              main={
                 <Group gap="xs" wrap="nowrap" miw={0}>
                   <Text fz="xs" c="dimmed" style={{ flexShrink: 0 }}>
                     {index + 1}.
                   </Text>
-                  <Anchor
-                    component={Link}
-                    to={pathFor('settings-rule', { id: x.id })}
-                    fz="sm"
-                    fw={500}
-                    truncate="end"
-                  >
-                    {x.name}
-                  </Anchor>
+                  <RowLink to={pathFor('settings-rule', { id: x.id })}>{x.name}</RowLink>
                   <Badge
                     size="sm"
                     color={x.paused ? 'gray.7' : 'teal.9'}
@@ -156,75 +115,55 @@ export function RulesScreen() {
                     </Badge>
                   )}
                 </Group>
-                <Text fz="xs" c="dimmed" truncate="end">
+              }
+              subtitle={
+                <>
                   {t(`settings.rules.triggers.${x.trigger}`)}
                   {x.trigger === 'no_reply' && x.minutes ? ` (${x.minutes})` : ''}
                   {x.trigger === 'waiting_customer' && x.minutes ? ` (${x.minutes / 60})` : ''} →{' '}
                   {x.actions.map((a) => t(`settings.macros.types.${a.type}`)).join(', ')}
-                </Text>
-              </Stack>
-              <Group gap="xs" wrap="nowrap">
-                <Text fz="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }} visibleFrom="sm">
-                  {t('settings.rules.matches', { count: x.match_count })}
-                </Text>
-                <Tooltip label={t('settings.rules.moveUp')}>
-                  <ActionIcon
-                    variant="subtle"
+                </>
+              }
+              actions={
+                <>
+                  <RowMeta>{t('settings.rules.matches', { count: x.match_count })}</RowMeta>
+                  <RowAction
+                    label={t('settings.rules.moveUp')}
+                    icon={<IconArrowUp size={16} />}
+                    color={null}
                     disabled={index === 0 || update.isPending}
                     onClick={() => void move(index, -1)}
-                    aria-label={t('settings.rules.moveUp')}
                     visibleFrom="sm"
-                  >
-                    <IconArrowUp size={16} />
-                  </ActionIcon>
-                </Tooltip>
-                <Tooltip label={t('settings.rules.moveDown')}>
-                  <ActionIcon
-                    variant="subtle"
+                  />
+                  <RowAction
+                    label={t('settings.rules.moveDown')}
+                    icon={<IconArrowDown size={16} />}
+                    color={null}
                     disabled={index === shown.length - 1 || update.isPending}
                     onClick={() => void move(index, 1)}
-                    aria-label={t('settings.rules.moveDown')}
                     visibleFrom="sm"
-                    data-testid="rule-move-down"
-                  >
-                    <IconArrowDown size={16} />
-                  </ActionIcon>
-                </Tooltip>
-                <Tooltip label={x.paused ? t('settings.rules.resume') : t('settings.rules.pause')}>
-                  <ActionIcon
-                    variant="subtle"
+                    testId="rule-move-down"
+                  />
+                  <RowAction
+                    label={x.paused ? t('settings.rules.resume') : t('settings.rules.pause')}
+                    icon={x.paused ? <IconPlayerPlay size={16} /> : <IconPlayerPause size={16} />}
+                    color={null}
                     onClick={() => togglePause(x)}
-                    aria-label={x.paused ? t('settings.rules.resume') : t('settings.rules.pause')}
-                    data-testid="rule-pause"
-                  >
-                    {x.paused ? <IconPlayerPlay size={16} /> : <IconPlayerPause size={16} />}
-                  </ActionIcon>
-                </Tooltip>
-                <ConfirmAction
-                  title={t('settings.rules.deleteTitle', { name: x.name })}
-                  message={t('settings.rules.deleteText')}
-                  confirmLabel={t('settings.rules.delete')}
-                  onConfirm={() => remove.mutateAsync(x.id)}
-                >
-                  {(open) => (
-                    <Tooltip label={t('settings.rules.delete')}>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        onClick={open}
-                        aria-label={t('settings.rules.delete')}
-                        data-testid="rule-delete"
-                      >
-                        <IconTrash size={16} />
-                      </ActionIcon>
-                    </Tooltip>
-                  )}
-                </ConfirmAction>
-              </Group>
-            </Group>
-          ))}
-        </Paper>
-      )}
+                    testId="rule-pause"
+                  />
+                  <DeleteRowAction
+                    title={t('settings.rules.deleteTitle', { name: x.name })}
+                    message={t('settings.rules.deleteText')}
+                    label={t('settings.rules.delete')}
+                    onConfirm={() => remove.mutateAsync(x.id)}
+                    testId="rule-delete"
+                  />
+                </>
+              }
+            />
+          ))
+        }
+      </SettingsList>
     </Stack>
   );
 }
@@ -232,38 +171,26 @@ export function RulesScreen() {
 /** settings/rules/create and settings/rules/:id */
 export function RuleScreen() {
   const { t } = useTranslation();
-  const params = useParams();
-  const id = params.id ? Number(params.id) : null;
+  const id = useRecordId();
   const { spaces, spaceId } = useManagedSpace('rules.manage');
   const list = useRules(spaces.length > 0);
   if (spaces.length === 0) return <RulesOff />;
-  if (list.isPending) {
-    return (
-      <Center py={40}>
-        <Loader />
-      </Center>
-    );
-  }
-  if (list.error) {
-    return (
-      <Alert color="red" variant="light" role="alert" title={t('settings.rules.loadError')}>
-        {list.error.message}
-      </Alert>
-    );
-  }
-  const rule = id ? list.data?.items.find((x) => x.id === id) : undefined;
-  if (id && !rule) return <RecordNotFound title={t('settings.rules.notFound')} />;
-  return <RuleForm key={id ?? 'new'} rule={rule} spaceId={rule?.space_id ?? spaceId ?? 0} />;
+  return (
+    <RecordState
+      query={list}
+      id={id}
+      find={(id) => list.data?.items.find((x) => x.id === id)}
+      notFoundTitle={t('settings.rules.notFound')}
+      errorTitle={t('settings.rules.loadError')}
+    >
+      {(rule) => <RuleForm key={id ?? 'new'} rule={rule} spaceId={rule?.space_id ?? spaceId ?? 0} />}
+    </RecordState>
+  );
 }
 
 function RulesOff() {
   const { t } = useTranslation();
   return (
-    <Stack gap="lg">
-      <PageHeader title={t('settings.rules.heading')} />
-      <Alert color="gray" variant="light" data-testid="rules-off">
-        {t('settings.rules.off')}
-      </Alert>
-    </Stack>
+    <SettingsOff title={t('settings.rules.heading')} text={t('settings.rules.off')} testId="rules-off" />
   );
 }

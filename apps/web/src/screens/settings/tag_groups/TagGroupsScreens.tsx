@@ -1,21 +1,7 @@
-import {
-  ActionIcon,
-  Anchor,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
+import { Group, Stack, Text, TextInput } from '@mantine/core';
+import { settingsNameFormSchema } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
 import type { TagGroupRecord } from '../../../api/inboxTypes';
 import {
   useCreateTagGroup,
@@ -24,16 +10,25 @@ import {
   useTags,
   useUpdateTagGroup,
 } from '../../../api/tags';
-import { ConfirmAction } from '../../../components/ConfirmAction';
-import { showError, showSaved } from '../../../components/notify';
-import { PageHeader } from '../../../components/PageHeader';
-import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useInboxT } from '../../../features/inbox/i18n';
-import { useMessage } from '../../../i18n/useLocale';
-import { RecordNotFound } from '../../../shell/RecordNotFound';
-import { useManagedSpace } from '../tags/TagsScreens';
+import {
+  RecordState,
+  SettingsFormPage,
+  useRecordId,
+  useSettingsForm,
+} from '../../../features/settings-kit/SettingsForm';
+import {
+  AddButton,
+  DeleteRowAction,
+  ListHeader,
+  ListRow,
+  RowLink,
+  SettingsList,
+} from '../../../features/settings-kit/SettingsList';
+import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 
-// Settings → tag groups (docs/product/screens-and-routes.md tag_groups, new, {id}): groups gather tags by meaning.
+// Settings → tag groups (docs/product/screens-and-routes.md tag_groups, new, {id}): groups gather tags by
+// meaning. Built on the settings kit (features/settings-kit).
 
 /** settings/tag_groups */
 export function TagGroupsScreen() {
@@ -41,78 +36,49 @@ export function TagGroupsScreen() {
   const groups = useTagGroups();
   const tags = useTags();
   const remove = useDeleteTagGroup();
-  const { spaces, spaceId, setSpace } = useManagedSpace('tags.manage');
+  const space = useManagedSpace('tags.manage');
+  const { spaceId } = space;
   const inSpace = (groups.data ?? []).filter((g) => g.space_id === spaceId);
   const count = (id: number) => (tags.data?.items ?? []).filter((tag) => tag.group_id === id).length;
   return (
     <Stack gap="lg">
-      <PageHeader
+      <ListHeader
         title={t('tags.groups')}
+        space={space}
         actions={
-          <Button
-            component={Link}
+          <AddButton
             to={pathFor('settings-tag-groups-new', {}, { space_id: spaceId ?? undefined })}
-            leftSection={<IconPlus size={16} />}
-            data-testid="group-add"
-          >
-            {t('tags.groupAdd')}
-          </Button>
+            label={t('tags.groupAdd')}
+            testId="group-add"
+          />
         }
       />
-      <SpaceSelect spaces={spaces} value={spaceId} onChange={setSpace} />
-      {groups.isPending ? (
-        <Center py={40}>
-          <Loader />
-        </Center>
-      ) : inSpace.length === 0 ? (
-        <Paper withBorder radius="md" p="xl">
-          <Text ta="center" c="dimmed">
-            {t('tags.groupsEmpty')}
-          </Text>
-        </Paper>
-      ) : (
-        <Paper withBorder radius="md" p={0}>
-          {inSpace.map((group) => (
-            <Group
+      <SettingsList query={groups} rows={inSpace} empty={t('tags.groupsEmpty')}>
+        {(rows) =>
+          rows.map((group) => (
+            <ListRow
               key={group.id}
-              justify="space-between"
-              p="sm"
-              style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}
-              wrap="nowrap"
-              data-testid="group-row"
-            >
-              <Group gap="sm" wrap="nowrap" miw={0}>
-                <Anchor
-                  component={Link}
-                  to={pathFor('settings-tag-group', { id: group.id })}
-                  fw={500}
-                  fz="sm"
-                  truncate="end"
-                >
-                  {group.name}
-                </Anchor>
-                <Text fz="xs" c="dimmed">
-                  {t('tags.tagsInGroup', { count: count(group.id) })}
-                </Text>
-              </Group>
-              <ConfirmAction
-                title={t('tags.groupDeleteTitle', { name: group.name })}
-                message={t('tags.groupDeleteText')}
-                confirmLabel={t('common.delete')}
-                onConfirm={() => remove.mutateAsync(group.id)}
-              >
-                {(open) => (
-                  <Tooltip label={t('common.delete')}>
-                    <ActionIcon variant="subtle" color="red" onClick={open} aria-label={t('common.delete')}>
-                      <IconTrash size={16} />
-                    </ActionIcon>
-                  </Tooltip>
-                )}
-              </ConfirmAction>
-            </Group>
-          ))}
-        </Paper>
-      )}
+              testId="group-row"
+              main={
+                <Group gap="sm" wrap="nowrap" miw={0}>
+                  <RowLink to={pathFor('settings-tag-group', { id: group.id })}>{group.name}</RowLink>
+                  <Text fz="xs" c="dimmed">
+                    {t('tags.tagsInGroup', { count: count(group.id) })}
+                  </Text>
+                </Group>
+              }
+              actions={
+                <DeleteRowAction
+                  title={t('tags.groupDeleteTitle', { name: group.name })}
+                  message={t('tags.groupDeleteText')}
+                  label={t('common.delete')}
+                  onConfirm={() => remove.mutateAsync(group.id)}
+                />
+              }
+            />
+          ))
+        }
+      </SettingsList>
     </Stack>
   );
 }
@@ -120,73 +86,48 @@ export function TagGroupsScreen() {
 /** settings/tag_groups/new and settings/tag_groups/:id */
 export function TagGroupScreen() {
   const t = useInboxT();
-  const params = useParams();
-  const id = params.id ? Number(params.id) : null;
+  const id = useRecordId();
   const groups = useTagGroups();
   const { spaceId } = useManagedSpace('tags.manage');
-  if (groups.isPending) {
-    return (
-      <Center py={40}>
-        <Loader />
-      </Center>
-    );
-  }
-  const group = id ? groups.data?.find((g) => g.id === id) : undefined;
-  if (id && !group) return <RecordNotFound title={t('tags.groupNotFound')} />;
-  return <GroupForm key={id ?? 'new'} group={group} spaceId={group?.space_id ?? spaceId ?? 0} />;
+  return (
+    <RecordState
+      query={groups}
+      id={id}
+      find={(id) => groups.data?.find((g) => g.id === id)}
+      notFoundTitle={t('tags.groupNotFound')}
+    >
+      {(group) => <GroupForm key={id ?? 'new'} group={group} spaceId={group?.space_id ?? spaceId ?? 0} />}
+    </RecordState>
+  );
 }
 
 function GroupForm({ group, spaceId }: { group?: TagGroupRecord; spaceId: number }) {
   const t = useInboxT();
   const { t: tc } = useTranslation();
-  const message = useMessage();
-  const navigate = useNavigate();
   const create = useCreateTagGroup();
   const update = useUpdateTagGroup();
-  const [name, setName] = useState(group?.name ?? '');
-  const [error, setError] = useState<string | null>(null);
+  const { form, onSubmit, saving } = useSettingsForm(
+    settingsNameFormSchema,
+    { name: group?.name ?? '' },
+    { saved: t('tags.groupSaved'), backTo: pathFor('settings-tag-groups', {}, { space_id: spaceId }) },
+  );
   return (
-    <Stack gap="lg" maw={560}>
-      <PageHeader title={group ? group.name : tc('titles.settings-tag-groups-new')} />
-      <Paper withBorder radius="md" p="md">
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (!name.trim()) {
-              setError(message('filter.name.required'));
-              return;
-            }
-            const done = {
-              onSuccess: () => {
-                showSaved(t('tags.groupSaved'));
-                navigate(pathFor('settings-tag-groups', {}, { space_id: spaceId }));
-              },
-              onError: showError,
-            };
-            if (group) update.mutate({ id: group.id, name: name.trim() }, done);
-            else create.mutate({ name: name.trim(), space_id: spaceId }, done);
-          }}
-        >
-          <Stack gap="sm">
-            <TextInput
-              label={t('tags.name')}
-              value={name}
-              onChange={(e) => setName(e.currentTarget.value)}
-              error={error}
-              maxLength={100}
-              data-testid="group-name"
-            />
-            <Group>
-              <Button type="submit" loading={create.isPending || update.isPending} data-testid="group-save">
-                {group ? t('common.save') : t('common.create')}
-              </Button>
-              <Button variant="default" component={Link} to={pathFor('settings-tag-groups')}>
-                {t('common.cancel')}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Paper>
-    </Stack>
+    <SettingsFormPage
+      title={group ? group.name : tc('titles.settings-tag-groups-new')}
+      isNew={!group}
+      onSubmit={onSubmit(({ name }) =>
+        group ? update.mutateAsync({ id: group.id, name }) : create.mutateAsync({ name, space_id: spaceId }),
+      )}
+      saving={saving}
+      saveTestId="group-save"
+      cancelTo={pathFor('settings-tag-groups')}
+    >
+      <TextInput
+        label={t('tags.name')}
+        {...form.getInputProps('name')}
+        maxLength={100}
+        data-testid="group-name"
+      />
+    </SettingsFormPage>
   );
 }

@@ -1,71 +1,36 @@
-import {
-  ActionIcon,
-  Anchor,
-  Badge,
-  Button,
-  Center,
-  ColorInput,
-  Group,
-  Loader,
-  Paper,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
-import { type Ability, can } from '@otklik/shared';
+import { Badge, Button, ColorInput, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
+import { tagFormSchema } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
-import { IconPencil, IconPlus, IconSubtask, IconTrash } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { IconPencil, IconSubtask } from '@tabler/icons-react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { ApiError } from '../../../api/client';
+import { Link, useSearchParams } from 'react-router';
 import type { TagGroupRecord, TagRecord } from '../../../api/inboxTypes';
 import { useCreateTag, useDeleteTag, useTags, useUpdateTag } from '../../../api/tags';
 import { ColorDot } from '../../../components/ColorDot';
-import { ConfirmAction } from '../../../components/ConfirmAction';
-import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
-import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useInboxT } from '../../../features/inbox/i18n';
-import { useMessage } from '../../../i18n/useLocale';
-import { RecordNotFound } from '../../../shell/RecordNotFound';
-import { useShell } from '../../../shell/ShellContext';
+import {
+  RecordState,
+  SettingsFormPage,
+  useRecordId,
+  useSettingsForm,
+} from '../../../features/settings-kit/SettingsForm';
+import {
+  AddButton,
+  DeleteRowAction,
+  EmptyCard,
+  ListHeader,
+  ListRow,
+  RowAction,
+  RowLink,
+  SettingsList,
+} from '../../../features/settings-kit/SettingsList';
+import { colorOrNull, SWATCHES, useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 
 // Settings → tags (docs/product/screens-and-routes.md tags, new, {id}, {id}/children): a tree of tags per space, with colours and
 // groups. Tag names are unique among siblings and a tag can't move under its own child (server checks).
-
-export const SWATCHES = [
-  '#fa5252',
-  '#e64980',
-  '#be4bdb',
-  '#7950f2',
-  '#4c6ef5',
-  '#228be6',
-  '#15aabf',
-  '#12b886',
-  '#40c057',
-  '#82c91e',
-  '#fab005',
-  '#fd7e14',
-  '#868e96',
-];
-
-/** The spaces where the user manages tags (docs/product/roles.md: administrators), with the one chosen. */
-export function useManagedSpace(ability: Ability) {
-  const { config, actor } = useShell();
-  const [params, setParams] = useSearchParams();
-  const spaces = config.spaces.filter((space) => can(actor, ability, space.id));
-  const requested = Number(params.get('space_id'));
-  const spaceId = spaces.find((s) => s.id === requested)?.id ?? spaces[0]?.id ?? null;
-  const setSpace = (id: number) => {
-    const next = new URLSearchParams(params);
-    next.set('space_id', String(id));
-    setParams(next, { replace: true });
-  };
-  return { spaces, spaceId, setSpace };
-}
+// Built on the settings kit (features/settings-kit).
 
 /** Tags in tree order with their depth (children under parents, siblings by name). */
 export function tagTree(tags: TagRecord[]): Array<{ tag: TagRecord; depth: number }> {
@@ -90,52 +55,40 @@ export function tagTree(tags: TagRecord[]): Array<{ tag: TagRecord; depth: numbe
 export function TagsScreen() {
   const t = useInboxT();
   const tags = useTags();
-  const { spaces, spaceId, setSpace } = useManagedSpace('tags.manage');
+  const space = useManagedSpace('tags.manage');
+  const { spaceId } = space;
   const inSpace = (tags.data?.items ?? []).filter((tag) => tag.space_id === spaceId);
   const groups = new Map((tags.data?.tag_groups ?? []).map((g) => [g.id, g]));
   return (
     <Stack gap="lg">
-      <PageHeader
+      <ListHeader
         title={t('tags.heading')}
+        space={space}
         actions={
           <>
             <Button component={Link} to={pathFor('settings-tag-groups')} variant="default">
               {t('tags.groups')}
             </Button>
-            <Button
-              component={Link}
+            <AddButton
               to={pathFor('settings-tags-new', {}, { space_id: spaceId ?? undefined })}
-              leftSection={<IconPlus size={16} />}
-              data-testid="tag-add"
-            >
-              {t('tags.add')}
-            </Button>
+              label={t('tags.add')}
+              testId="tag-add"
+            />
           </>
         }
       />
-      <SpaceSelect spaces={spaces} value={spaceId} onChange={setSpace} />
-      {tags.isPending ? (
-        <Center py={40}>
-          <Loader />
-        </Center>
-      ) : inSpace.length === 0 ? (
-        <Paper withBorder radius="md" p="xl">
-          <Text ta="center" c="dimmed">
-            {t('tags.empty')}
-          </Text>
-        </Paper>
-      ) : (
-        <Paper withBorder radius="md" p={0} data-testid="tags-tree">
-          {tagTree(inSpace).map(({ tag, depth }) => (
+      <SettingsList query={tags} rows={inSpace} empty={t('tags.empty')} testId="tags-tree">
+        {(rows) =>
+          tagTree(rows).map(({ tag, depth }) => (
             <TagRow
               key={tag.id}
               tag={tag}
               depth={depth}
               group={tag.group_id ? groups.get(tag.group_id) : undefined}
             />
-          ))}
-        </Paper>
-      )}
+          ))
+        }
+      </SettingsList>
     </Stack>
   );
 }
@@ -144,92 +97,70 @@ function TagRow({ tag, depth, group }: { tag: TagRecord; depth: number; group?: 
   const t = useInboxT();
   const remove = useDeleteTag();
   return (
-    <Group
-      justify="space-between"
-      wrap="nowrap"
+    <ListRow
+      testId="tag-row"
+      p={undefined}
       py="xs"
       pr="sm"
       pl={12 + Math.min(depth, 6) * 24}
-      style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}
-      data-testid="tag-row"
-    >
-      <Group gap="xs" wrap="nowrap" miw={0}>
-        <ColorDot color={tag.color} size={12} />
-        <Anchor component={Link} to={pathFor('settings-tag', { id: tag.id })} fz="sm" fw={500} truncate="end">
-          {tag.name}
-        </Anchor>
-        {group && (
-          <Badge size="xs" variant="light" color="gray" style={{ textTransform: 'none' }}>
-            {group.name}
-          </Badge>
-        )}
-      </Group>
-      <Group gap={2} wrap="nowrap">
-        <Tooltip label={t('tags.addChild')}>
-          <ActionIcon
-            component={Link}
-            to={pathFor('settings-tags-new', {}, { parent_id: tag.id, space_id: tag.space_id })}
-            variant="subtle"
-            color="gray"
-            aria-label={t('tags.addChild')}
-          >
-            <IconSubtask size={16} />
-          </ActionIcon>
-        </Tooltip>
-        <Tooltip label={t('tags.edit')}>
-          <ActionIcon
-            component={Link}
-            to={pathFor('settings-tag', { id: tag.id })}
-            variant="subtle"
-            color="gray"
-            aria-label={t('tags.edit')}
-          >
-            <IconPencil size={16} />
-          </ActionIcon>
-        </Tooltip>
-        <ConfirmAction
-          title={t('tags.deleteTitle', { name: tag.name })}
-          message={t('tags.deleteText')}
-          confirmLabel={t('tags.delete')}
-          onConfirm={() => remove.mutateAsync(tag.id)}
-        >
-          {(open) => (
-            <Tooltip label={t('tags.delete')}>
-              <ActionIcon variant="subtle" color="red" onClick={open} aria-label={t('tags.delete')}>
-                <IconTrash size={16} />
-              </ActionIcon>
-            </Tooltip>
+      main={
+        <Group gap="xs" wrap="nowrap" miw={0}>
+          <ColorDot color={tag.color} size={12} />
+          <RowLink to={pathFor('settings-tag', { id: tag.id })}>{tag.name}</RowLink>
+          {group && (
+            <Badge size="xs" variant="light" color="gray" style={{ textTransform: 'none' }}>
+              {group.name}
+            </Badge>
           )}
-        </ConfirmAction>
-      </Group>
-    </Group>
+        </Group>
+      }
+      actions={
+        <>
+          <RowAction
+            label={t('tags.addChild')}
+            icon={<IconSubtask size={16} />}
+            to={pathFor('settings-tags-new', {}, { parent_id: tag.id, space_id: tag.space_id })}
+          />
+          <RowAction
+            label={t('tags.edit')}
+            icon={<IconPencil size={16} />}
+            to={pathFor('settings-tag', { id: tag.id })}
+          />
+          <DeleteRowAction
+            title={t('tags.deleteTitle', { name: tag.name })}
+            message={t('tags.deleteText')}
+            label={t('tags.delete')}
+            onConfirm={() => remove.mutateAsync(tag.id)}
+          />
+        </>
+      }
+    />
   );
 }
 
 /** settings/tags/new and settings/tags/:id */
 export function TagScreen() {
   const t = useInboxT();
-  const params = useParams();
-  const id = params.id ? Number(params.id) : null;
+  const id = useRecordId();
   const tags = useTags();
   const { spaceId } = useManagedSpace('tags.manage');
-  if (tags.isPending) {
-    return (
-      <Center py={40}>
-        <Loader />
-      </Center>
-    );
-  }
-  const tag = id ? tags.data?.items.find((x) => x.id === id) : undefined;
-  if (id && !tag) return <RecordNotFound title={t('tags.notFound')} />;
   return (
-    <TagForm
-      key={id ?? 'new'}
-      tag={tag}
-      spaceId={tag?.space_id ?? spaceId ?? 0}
-      tags={tags.data?.items ?? []}
-      groups={tags.data?.tag_groups ?? []}
-    />
+    <RecordState
+      query={tags}
+      id={id}
+      find={(id) => tags.data?.items.find((x) => x.id === id)}
+      notFoundTitle={t('tags.notFound')}
+    >
+      {(tag) => (
+        <TagForm
+          key={id ?? 'new'}
+          tag={tag}
+          spaceId={tag?.space_id ?? spaceId ?? 0}
+          tags={tags.data?.items ?? []}
+          groups={tags.data?.tag_groups ?? []}
+        />
+      )}
+    </RecordState>
   );
 }
 
@@ -246,18 +177,19 @@ function TagForm({
 }) {
   const t = useInboxT();
   const { t: tc } = useTranslation();
-  const message = useMessage();
-  const navigate = useNavigate();
   const [search] = useSearchParams();
   const create = useCreateTag();
   const update = useUpdateTag();
-  const [name, setName] = useState(tag?.name ?? '');
-  const [color, setColor] = useState(tag?.color ?? '');
-  const [parentId, setParentId] = useState<string | null>(
-    tag?.parent_id ? String(tag.parent_id) : search.get('parent_id'),
+  const { form, onSubmit, saving } = useSettingsForm(
+    tagFormSchema,
+    {
+      name: tag?.name ?? '',
+      color: tag?.color ?? '',
+      parent_id: tag?.parent_id ? String(tag.parent_id) : search.get('parent_id'),
+      group_id: tag?.group_id ? String(tag.group_id) : null,
+    },
+    { saved: t('tags.saved'), backTo: pathFor('settings-tags', {}, { space_id: spaceId }) },
   );
-  const [groupId, setGroupId] = useState<string | null>(tag?.group_id ? String(tag.group_id) : null);
-  const [error, setError] = useState<string | null>(null);
   const inSpace = tags.filter((x) => x.space_id === spaceId);
   // A tag can't go under itself or its descendants.
   const excluded = useMemo(() => {
@@ -272,150 +204,136 @@ function TagForm({
   }, [tag, inSpace]);
   const children = tag ? inSpace.filter((x) => x.parent_id === tag.id) : [];
 
-  const submit = () => {
-    if (!name.trim()) {
-      setError(message('filter.name.required'));
-      return;
-    }
-    setError(null);
-    const body = {
-      name: name.trim(),
-      color: /^#[0-9a-fA-F]{6}$/.test(color) ? color : null,
-      parent_id: parentId ? Number(parentId) : null,
-      group_id: groupId ? Number(groupId) : null,
-    };
-    const done = {
-      onSuccess: () => {
-        showSaved(t('tags.saved'));
-        navigate(pathFor('settings-tags', {}, { space_id: spaceId }));
-      },
-      // The server's own words (translated): a name problem under the name field, the rest as a notice.
-      onError: (failure: unknown) => {
-        const nameError = failure instanceof ApiError ? failure.fields.name : undefined;
-        if (nameError) setError(nameError);
-        else showError(failure);
-      },
-    };
-    if (tag) update.mutate({ id: tag.id, ...body }, done);
-    else create.mutate({ ...body, space_id: spaceId }, done);
-  };
-
   return (
-    <Stack gap="lg" maw={640}>
-      <PageHeader title={tag ? tag.name : tc('titles.settings-tags-new')} />
-      <Paper withBorder radius="md" p="md">
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit();
-          }}
+    <SettingsFormPage
+      title={tag ? tag.name : tc('titles.settings-tags-new')}
+      isNew={!tag}
+      maw={640}
+      onSubmit={onSubmit(({ name, color, parent_id, group_id }) => {
+        const body = {
+          name,
+          color: colorOrNull(color),
+          parent_id: parent_id ? Number(parent_id) : null,
+          group_id: group_id ? Number(group_id) : null,
+        };
+        return tag
+          ? update.mutateAsync({ id: tag.id, ...body })
+          : create.mutateAsync({ ...body, space_id: spaceId });
+      })}
+      saving={saving}
+      saveTestId="tag-save"
+      cancelTo={pathFor('settings-tags')}
+      after={tag && <TagChildrenCard tag={tag} nested={children} />}
+    >
+      <TextInput
+        label={t('tags.name')}
+        {...form.getInputProps('name')}
+        maxLength={100}
+        data-testid="tag-name"
+      />
+      <ColorInput
+        label={t('tags.color')}
+        {...form.getInputProps('color')}
+        swatches={SWATCHES}
+        format="hex"
+        data-testid="tag-color"
+      />
+      <Select
+        label={t('tags.parent')}
+        placeholder={t('tags.noParent')}
+        data={tagTree(inSpace.filter((x) => !excluded.has(x.id))).map(({ tag: x, depth }) => ({
+          value: String(x.id),
+          label: `${'— '.repeat(depth)}${x.name}`,
+        }))}
+        {...form.getInputProps('parent_id')}
+        clearable
+        searchable
+      />
+      <Select
+        label={t('tags.group')}
+        placeholder={t('tags.noGroup')}
+        data={groups
+          .filter((g) => g.space_id === spaceId)
+          .map((g) => ({ value: String(g.id), label: g.name }))}
+        {...form.getInputProps('group_id')}
+        clearable
+      />
+    </SettingsFormPage>
+  );
+}
+
+/** Under a tag's form: its nested tags as links, and adding one. */
+function TagChildrenCard({ tag, nested }: { tag: TagRecord; nested: TagRecord[] }) {
+  const t = useInboxT();
+  return (
+    <Paper withBorder radius="md" p="md">
+      <Group justify="space-between" mb="xs">
+        <Text fw={600} fz="sm">
+          {t('tags.children')}
+        </Text>
+        <Button
+          size="xs"
+          variant="light"
+          component={Link}
+          to={pathFor('settings-tag-children', { id: tag.id })}
         >
-          <Stack gap="sm">
-            <TextInput
-              label={t('tags.name')}
-              value={name}
-              onChange={(e) => setName(e.currentTarget.value)}
-              error={error}
-              maxLength={100}
-              data-testid="tag-name"
-            />
-            <ColorInput
-              label={t('tags.color')}
-              value={color}
-              onChange={setColor}
-              swatches={SWATCHES}
-              format="hex"
-              data-testid="tag-color"
-            />
-            <Select
-              label={t('tags.parent')}
-              placeholder={t('tags.noParent')}
-              data={tagTree(inSpace.filter((x) => !excluded.has(x.id))).map(({ tag: x, depth }) => ({
-                value: String(x.id),
-                label: `${'— '.repeat(depth)}${x.name}`,
-              }))}
-              value={parentId}
-              onChange={setParentId}
-              clearable
-              searchable
-            />
-            <Select
-              label={t('tags.group')}
-              placeholder={t('tags.noGroup')}
-              data={groups
-                .filter((g) => g.space_id === spaceId)
-                .map((g) => ({ value: String(g.id), label: g.name }))}
-              value={groupId}
-              onChange={setGroupId}
-              clearable
-            />
-            <Group>
-              <Button type="submit" loading={create.isPending || update.isPending} data-testid="tag-save">
-                {tag ? t('common.save') : t('common.create')}
-              </Button>
-              <Button variant="default" component={Link} to={pathFor('settings-tags')}>
-                {t('common.cancel')}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Paper>
-      {tag && (
-        <Paper withBorder radius="md" p="md">
-          <Group justify="space-between" mb="xs">
-            <Text fw={600} fz="sm">
-              {t('tags.children')}
-            </Text>
-            <Button
-              size="xs"
-              variant="light"
+          {t('tags.addChild')}
+        </Button>
+      </Group>
+      {nested.length === 0 ? (
+        <Text fz="sm" c="dimmed">
+          {t('tags.noChildren')}
+        </Text>
+      ) : (
+        <Group gap={6}>
+          {nested.map((child) => (
+            <Badge
+              key={child.id}
               component={Link}
-              to={pathFor('settings-tag-children', { id: tag.id })}
+              to={pathFor('settings-tag', { id: child.id })}
+              variant="dot"
+              color={child.color ?? 'gray'}
+              style={{ textTransform: 'none', cursor: 'pointer' }}
             >
-              {t('tags.addChild')}
-            </Button>
-          </Group>
-          {children.length === 0 ? (
-            <Text fz="sm" c="dimmed">
-              {t('tags.noChildren')}
-            </Text>
-          ) : (
-            <Group gap={6}>
-              {children.map((child) => (
-                <Badge
-                  key={child.id}
-                  component={Link}
-                  to={pathFor('settings-tag', { id: child.id })}
-                  variant="dot"
-                  color={child.color ?? 'gray'}
-                  style={{ textTransform: 'none', cursor: 'pointer' }}
-                >
-                  {child.name}
-                </Badge>
-              ))}
-            </Group>
-          )}
-        </Paper>
+              {child.name}
+            </Badge>
+          ))}
+        </Group>
       )}
-    </Stack>
+    </Paper>
   );
 }
 
 /** settings/tags/:id/children — the nested tags of one tag, and adding one. */
 export function TagChildrenScreen() {
   const t = useInboxT();
-  const id = Number(useParams().id);
+  const id = useRecordId();
   const tags = useTags();
-  if (tags.isPending) {
-    return (
-      <Center py={40}>
-        <Loader />
-      </Center>
-    );
-  }
-  const tag = tags.data?.items.find((x) => x.id === id);
-  if (!tag) return <RecordNotFound title={t('tags.notFound')} />;
-  const inSpace = (tags.data?.items ?? []).filter((x) => x.space_id === tag.space_id);
+  return (
+    <RecordState
+      query={tags}
+      id={id}
+      find={(id) => tags.data?.items.find((x) => x.id === id)}
+      notFoundTitle={t('tags.notFound')}
+    >
+      {(tag) =>
+        tag && <TagChildren tag={tag} tags={tags.data?.items ?? []} groupList={tags.data?.tag_groups ?? []} />
+      }
+    </RecordState>
+  );
+}
+
+function TagChildren({
+  tag,
+  tags,
+  groupList,
+}: {
+  tag: TagRecord;
+  tags: TagRecord[];
+  groupList: TagGroupRecord[];
+}) {
+  const t = useInboxT();
+  const inSpace = tags.filter((x) => x.space_id === tag.space_id);
   const subtree = tagTree(inSpace.filter((x) => x.id !== tag.id)).filter(({ tag: x }) => {
     let parent = x.parent_id;
     for (let i = 0; i < 20 && parent !== null; i++) {
@@ -424,7 +342,7 @@ export function TagChildrenScreen() {
     }
     return false;
   });
-  const groups = new Map((tags.data?.tag_groups ?? []).map((g) => [g.id, g]));
+  const groups = new Map(groupList.map((g) => [g.id, g]));
   return (
     <Stack gap="lg">
       <PageHeader
@@ -436,21 +354,14 @@ export function TagChildrenScreen() {
         }
         description={t('tags.children')}
         actions={
-          <Button
-            component={Link}
+          <AddButton
             to={pathFor('settings-tags-new', {}, { parent_id: tag.id, space_id: tag.space_id })}
-            leftSection={<IconPlus size={16} />}
-          >
-            {t('tags.addChild')}
-          </Button>
+            label={t('tags.addChild')}
+          />
         }
       />
       {subtree.length === 0 ? (
-        <Paper withBorder radius="md" p="xl">
-          <Text ta="center" c="dimmed">
-            {t('tags.noChildren')}
-          </Text>
-        </Paper>
+        <EmptyCard>{t('tags.noChildren')}</EmptyCard>
       ) : (
         <Paper withBorder radius="md" p={0}>
           {subtree.map(({ tag: x, depth }) => (

@@ -1,33 +1,22 @@
-import {
-  ActionIcon,
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Center,
-  FileButton,
-  Group,
-  Loader,
-  Paper,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
+import { Badge, Button, FileButton, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { filterTemplates, type TemplateDto } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
-import { IconDownload, IconPlus, IconSearch, IconTrash, IconUpload } from '@tabler/icons-react';
+import { IconDownload, IconSearch, IconUpload } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { Link, useParams } from 'react-router';
 import { exportTemplates, useDeleteTemplate, useImportTemplates, useTemplates } from '../../../api/templates';
-import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';
-import { PageHeader } from '../../../components/PageHeader';
-import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useInboxT } from '../../../features/inbox/i18n';
-import { RecordNotFound } from '../../../shell/RecordNotFound';
-import { useManagedSpace } from '../tags/TagsScreens';
+import { RecordState, useRecordId } from '../../../features/settings-kit/SettingsForm';
+import {
+  AddButton,
+  DeleteRowAction,
+  ListHeader,
+  ListRow,
+  RowLink,
+  SettingsList,
+  SettingsOff,
+} from '../../../features/settings-kit/SettingsList';
+import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { TemplateForm } from './TemplateForm';
 
 // Settings → reply templates (issue 16): the space's and the user's own templates, by folder, with
@@ -36,7 +25,8 @@ import { TemplateForm } from './TemplateForm';
 /** settings/templates */
 export function TemplatesScreen() {
   const t = useInboxT();
-  const { spaces, spaceId, setSpace } = useManagedSpace('templates.use');
+  const space = useManagedSpace('templates.use');
+  const { spaces, spaceId } = space;
   const list = useTemplates(spaces.length > 0);
   const remove = useDeleteTemplate();
   const importCsv = useImportTemplates();
@@ -81,10 +71,11 @@ export function TemplatesScreen() {
 
   return (
     <Stack gap="lg">
-      <PageHeader
+      <ListHeader
         title={t('replyTemplates.heading')}
+        space={space}
         actions={
-          <Group gap="xs">
+          <>
             <Button
               variant="default"
               leftSection={<IconDownload size={16} />}
@@ -104,18 +95,14 @@ export function TemplatesScreen() {
                 </Button>
               )}
             </FileButton>
-            <Button
-              component={Link}
+            <AddButton
               to={pathFor('settings-templates-new', {}, { space_id: spaceId ?? undefined })}
-              leftSection={<IconPlus size={16} />}
-              data-testid="template-add"
-            >
-              {t('replyTemplates.add')}
-            </Button>
-          </Group>
+              label={t('replyTemplates.add')}
+              testId="template-add"
+            />
+          </>
         }
       />
-      <SpaceSelect spaces={spaces} value={spaceId} onChange={setSpace} />
       <Group gap="sm" align="flex-end">
         <TextInput
           leftSection={<IconSearch size={16} />}
@@ -138,92 +125,55 @@ export function TemplatesScreen() {
           />
         )}
       </Group>
-      {list.isPending ? (
-        <Center py={40}>
-          <Loader />
-        </Center>
-      ) : list.error ? (
-        <Alert color="red" variant="light" role="alert" title={t('replyTemplates.loadError')}>
-          <Group justify="space-between">
-            <Text fz="sm">{list.error.message}</Text>
-            <Button size="compact-sm" variant="white" onClick={() => void list.refetch()}>
-              {t('delivery.retry')}
-            </Button>
-          </Group>
-        </Alert>
-      ) : shown.length === 0 ? (
-        <Paper withBorder radius="md" p="xl">
-          <Text ta="center" c="dimmed" data-testid="templates-empty">
-            {inSpace.length === 0 ? t('replyTemplates.empty') : t('replyTemplates.nothingFound')}
-          </Text>
-        </Paper>
-      ) : (
-        <Paper withBorder radius="md" p={0}>
-          {shown.map((x) => (
-            <Group
+      <SettingsList
+        query={list}
+        rows={shown}
+        empty={inSpace.length === 0 ? t('replyTemplates.empty') : t('replyTemplates.nothingFound')}
+        emptyTestId="templates-empty"
+        errorTitle={t('replyTemplates.loadError')}
+        retryLabel={t('delivery.retry')}
+      >
+        {(rows) =>
+          rows.map((x) => (
+            <ListRow
               key={x.id}
-              justify="space-between"
-              p="sm"
-              wrap="nowrap"
-              style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}
-              data-testid="template-row"
-            >
-              <Stack gap={2} miw={0}>
+              testId="template-row"
+              actionsGap="xs"
+              main={
                 <Group gap="xs" wrap="nowrap" miw={0}>
                   {x.folder && (
                     <Badge variant="light" color="gray" size="sm" style={{ flexShrink: 0 }}>
                       {x.folder}
                     </Badge>
                   )}
-                  <Anchor
-                    component={Link}
-                    to={pathFor('settings-template', { id: x.id })}
-                    fz="sm"
-                    fw={500}
-                    truncate="end"
-                  >
-                    {x.title}
-                  </Anchor>
+                  <RowLink to={pathFor('settings-template', { id: x.id })}>{x.title}</RowLink>
                   {x.user_id !== null && (
                     <Badge variant="outline" size="sm" style={{ flexShrink: 0 }}>
                       {t('replyTemplates.personal')}
                     </Badge>
                   )}
                 </Group>
-                <Text fz="xs" c="dimmed" truncate="end">
-                  {x.text}
-                </Text>
-              </Stack>
-              <Group gap="xs" wrap="nowrap">
-                <Text fz="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                  {t('replyTemplates.uses', { count: x.usage_count })}
-                </Text>
-                {canManage(x) && (
-                  <ConfirmAction
-                    title={t('replyTemplates.deleteTitle', { name: x.title })}
-                    message={t('replyTemplates.deleteText')}
-                    confirmLabel={t('common.delete')}
-                    onConfirm={() => remove.mutateAsync(x.id)}
-                  >
-                    {(open) => (
-                      <Tooltip label={t('common.delete')}>
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          onClick={open}
-                          aria-label={t('common.delete')}
-                        >
-                          <IconTrash size={16} />
-                        </ActionIcon>
-                      </Tooltip>
-                    )}
-                  </ConfirmAction>
-                )}
-              </Group>
-            </Group>
-          ))}
-        </Paper>
-      )}
+              }
+              subtitle={x.text}
+              actions={
+                <>
+                  <Text fz="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                    {t('replyTemplates.uses', { count: x.usage_count })}
+                  </Text>
+                  {canManage(x) && (
+                    <DeleteRowAction
+                      title={t('replyTemplates.deleteTitle', { name: x.title })}
+                      message={t('replyTemplates.deleteText')}
+                      label={t('common.delete')}
+                      onConfirm={() => remove.mutateAsync(x.id)}
+                    />
+                  )}
+                </>
+              }
+            />
+          ))
+        }
+      </SettingsList>
     </Stack>
   );
 }
@@ -231,35 +181,30 @@ export function TemplatesScreen() {
 /** settings/templates/new and settings/templates/:id */
 export function TemplateScreen() {
   const t = useInboxT();
-  const params = useParams();
-  const id = params.id ? Number(params.id) : null;
+  const id = useRecordId();
   const { spaces, spaceId } = useManagedSpace('templates.use');
   const list = useTemplates(spaces.length > 0);
   if (spaces.length === 0) return <TemplatesOff />;
-  if (list.isPending) {
-    return (
-      <Center py={40}>
-        <Loader />
-      </Center>
-    );
-  }
-  if (list.error) {
-    return (
-      <Alert color="red" variant="light" role="alert" title={t('replyTemplates.loadError')}>
-        {list.error.message}
-      </Alert>
-    );
-  }
-  const template = id ? list.data?.items.find((x) => x.id === id) : undefined;
-  if (id && !template) return <RecordNotFound title={t('replyTemplates.notFound')} />;
-  const space = template?.space_id ?? spaceId ?? 0;
   return (
-    <TemplateForm
-      key={id ?? 'new'}
-      template={template}
-      spaceId={space}
-      canManageSpace={(list.data?.can_manage ?? []).includes(space)}
-    />
+    <RecordState
+      query={list}
+      id={id}
+      find={(id) => list.data?.items.find((x) => x.id === id)}
+      notFoundTitle={t('replyTemplates.notFound')}
+      errorTitle={t('replyTemplates.loadError')}
+    >
+      {(template) => {
+        const space = template?.space_id ?? spaceId ?? 0;
+        return (
+          <TemplateForm
+            key={id ?? 'new'}
+            template={template}
+            spaceId={space}
+            canManageSpace={(list.data?.can_manage ?? []).includes(space)}
+          />
+        );
+      }}
+    </RecordState>
   );
 }
 
@@ -267,11 +212,6 @@ export function TemplateScreen() {
 function TemplatesOff() {
   const t = useInboxT();
   return (
-    <Stack gap="lg">
-      <PageHeader title={t('replyTemplates.heading')} />
-      <Alert color="gray" variant="light" data-testid="templates-off">
-        {t('replyTemplates.off')}
-      </Alert>
-    </Stack>
+    <SettingsOff title={t('replyTemplates.heading')} text={t('replyTemplates.off')} testId="templates-off" />
   );
 }

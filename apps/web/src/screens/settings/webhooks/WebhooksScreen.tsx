@@ -37,10 +37,10 @@ import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryState } from '../../../components/QueryState';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { useLocale } from '../../../i18n/useLocale';
 import { formatDateTime } from '../../../lib/format';
 import { SecretOnce } from '../api/ApiTokensScreen';
-import { useManagedSpace } from '../tags/TagsScreens';
 
 // settings/webhooks (issue 14 item 9): a space's endpoints, their events, the signing secret shown once,
 // the delivery log with redelivery.

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+// Names and colours of settings records (tags, tag groups, author labels: docs/product/screens-and-routes.md
+// settings tags, tag_groups, labels). The server's request bodies and the web's forms both build on these,
+// so a rule changes in one place.
+
+/** docs/product/validation.md 'Введите название' for every settings name; trimmed, so spaces alone count as empty. */
+export const settingsNameField = z
+  .string({ error: 'filter.name.required' })
+  .trim()
+  .min(1, 'filter.name.required')
+  .max(100, 'field.tooLong');
+
+/** '#rrggbb' like user statuses; null clears it. */
+export const colorField = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{6}$/, 'field.invalid')
+  .nullable();
+
+/** The web form of a record that is just a name (a tag group), and the base of the others' forms. */
+export const settingsNameFormSchema = z.object({ name: settingsNameField });
+
+/**
+ * The web forms of a label and a tag: the name is checked here, the rest as the inputs hold it (the
+ * colour as typed, a select's id as a string or null) and turned into the request body on save.
+ */
+export const labelFormSchema = settingsNameFormSchema.extend({ color: z.string() });
+export const tagFormSchema = labelFormSchema.extend({
+  parent_id: z.string().nullable(),
+  group_id: z.string().nullable(),
+});
