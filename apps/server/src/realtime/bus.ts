@@ -46,7 +46,6 @@ export class MemoryBus implements EventBus {
   }
 }
 
-
 /** Several nodes: every event goes through Redis pub/sub, so a socket on any node sees it. */
 export class RedisBus implements EventBus {
   readonly nodeId = randomUUID();
