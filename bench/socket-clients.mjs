@@ -18,6 +18,22 @@ let received = 0;
 let leaks = 0;
 let other = 0;
 
+let failed = 0;
+
+/** Opens one client's socket; a refused or timed-out handshake is tried again, three times at most. */
+async function openWithRetry(client) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await open(client);
+    } catch (error) {
+      if (attempt === 3) {
+        failed += 1;
+        return null;
+      }
+    }
+  }
+}
+
 function open({ token, spaceId }) {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`${url}?access_token=${token}`);
@@ -41,14 +57,15 @@ function open({ token, spaceId }) {
     });
     ws.once('error', reject);
     ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
-    sockets.push(ws);
+    ws.once('open', () => sockets.push(ws));
   });
 }
 
 parentPort.on('message', async (message) => {
   if (message === 'connect') {
-    for (let i = 0; i < clients.length; i += 50) await Promise.all(clients.slice(i, i + 50).map(open));
-    parentPort.postMessage({ ready: sockets.length });
+    for (let i = 0; i < clients.length; i += 50)
+      await Promise.all(clients.slice(i, i + 50).map(openWithRetry));
+    parentPort.postMessage({ ready: sockets.length, failed });
   } else if (message === 'count') {
     parentPort.postMessage({ received });
   } else if (message === 'finish') {

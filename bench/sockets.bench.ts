@@ -155,8 +155,14 @@ async function main() {
       });
     });
     const started = performance.now();
-    await Promise.all(workers.map((w) => ask(w, 'connect')));
-    console.log(`  ${clients.length} sockets open in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const opened = await Promise.all(
+      workers.map((w) => ask<{ ready: number; failed: number }>(w, 'connect')),
+    );
+    const failed = opened.reduce((sum, o) => sum + o.failed, 0);
+    console.log(
+      `  ${clients.length - failed} of ${clients.length} sockets open in ${((performance.now() - started) / 1000).toFixed(1)} s` +
+        (failed ? ` (${failed} handshakes failed three times: their pushes count as undelivered)` : ''),
+    );
     return workers;
   }
 

@@ -70,31 +70,35 @@ function covers(scope: InboxScope, spaceId: number, objectIds: number[]): boolea
   return objectIds.every((id) => inScope(scope, spaceId, id));
 }
 
+const nobody = () => false;
+
 /**
- * May a connection with this access receive the event? By the audience the catalogue declares for it
+ * Which connections may receive the event, by the audience the catalogue declares for it
  * (packages/shared/src/socket-events.ts): the space, then the role for the content kind and the user
- * group. A name outside the catalogue, or a node-to-node event, goes to no socket. The `userIds` an event
- * names narrow it further (RealtimeHub.send).
+ * group. A name outside the catalogue, or a node-to-node event, goes to no socket; the `userIds` an event
+ * names narrow it further (RealtimeHub.send). The audience and the accounts are read once per event: the
+ * hub asks for every connection of the node, thousands in a big space.
  */
-export function mayReceive(access: ConnectionAccess, event: BusEvent): boolean {
+export function receiverTest(event: BusEvent): (access: ConnectionAccess) => boolean {
   const audience = socketAudience(event.type);
-  if (audience === undefined || audience === 'nodes') return false;
-  if (event.spaceId === undefined) return audience === 'users' && event.userIds !== undefined;
-  if (!access.spaceIds.has(event.spaceId)) return false;
+  if (audience === undefined || audience === 'nodes') return nobody;
+  const spaceId = event.spaceId;
+  if (spaceId === undefined) return audience === 'users' && event.userIds !== undefined ? () => true : nobody;
+  if (audience === 'users' && event.userIds === undefined) return nobody;
+  if (audience === 'space' || audience === 'users') return (access) => access.spaceIds.has(spaceId);
+  const objectIds = accountsOf(event, audience);
+  const inSpace = (access: ConnectionAccess) => access.spaceIds.has(spaceId);
   switch (audience) {
-    case 'space':
-      return true;
-    case 'users':
-      return event.userIds !== undefined;
     case 'items':
-      return covers(access.items, event.spaceId, accountsOf(event, audience));
+      return (access) => inSpace(access) && covers(access.items, spaceId, objectIds);
     case 'messages':
-      return covers(access.messages, event.spaceId, accountsOf(event, audience));
+      return (access) => inSpace(access) && covers(access.messages, spaceId, objectIds);
     case 'accounts':
-      if (access.managedAccounts.has(event.spaceId)) return true;
-      return seesThroughEither(access, event.spaceId, accountsOf(event, audience));
+      return (access) =>
+        inSpace(access) &&
+        (access.managedAccounts.has(spaceId) || seesThroughEither(access, spaceId, objectIds));
     case 'authors':
-      return seesThroughEither(access, event.spaceId, accountsOf(event, audience));
+      return (access) => inSpace(access) && seesThroughEither(access, spaceId, objectIds);
   }
 }
 
