@@ -1,7 +1,8 @@
 // Socket clients for bench/sockets.bench.ts, run in a worker thread so that reading 2,000 sockets does not
 // share the event loop of the server being measured. workerData: { url, clients: [{ token, spaceId }] }.
 // Messages from the parent: 'connect' (opens every socket, 50 at a time, answers { ready }), 'count'
-// (answers { received }), 'finish' (answers the receipts and closes every socket).
+// (answers { received }), 'finish' (answers the receipts and closes every socket). Sockets the server
+// closed before the finish are counted.
 // A receipt is the pushed event's key (its first row's id), the time it arrived (ms on the shared
 // clock: performance.timeOrigin + now) and its size; a push for another space is counted as a leak.
 import { performance } from 'node:perf_hooks';
@@ -19,13 +20,15 @@ let leaks = 0;
 let other = 0;
 
 let failed = 0;
+let closed = 0;
+let finishing = false;
 
 /** Opens one client's socket; a refused or timed-out handshake is tried again, three times at most. */
 async function openWithRetry(client) {
   for (let attempt = 1; ; attempt++) {
     try {
       return await open(client);
-    } catch (error) {
+    } catch {
       if (attempt === 3) {
         failed += 1;
         return null;
@@ -58,6 +61,9 @@ function open({ token, spaceId }) {
     ws.once('error', reject);
     ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
     ws.once('open', () => sockets.push(ws));
+    ws.once('close', () => {
+      if (!finishing) closed += 1;
+    });
   });
 }
 
@@ -71,7 +77,11 @@ parentPort.on('message', async (message) => {
   } else if (message === 'finish') {
     const k = Float64Array.from(keys);
     const t = Float64Array.from(times);
-    parentPort.postMessage({ keys: k, times: t, bytes, received, leaks, other }, [k.buffer, t.buffer]);
+    finishing = true;
+    parentPort.postMessage({ keys: k, times: t, bytes, received, leaks, other, closed }, [
+      k.buffer,
+      t.buffer,
+    ]);
     keys = [];
     times = [];
     for (const ws of sockets) ws.close();

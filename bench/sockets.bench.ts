@@ -68,13 +68,22 @@ interface Receipts {
   received: number;
   leaks: number;
   other: number;
+  closed: number;
 }
 
 /** Asks a worker one thing and waits for its answer. */
 function ask<T>(worker: Worker, message: string): Promise<T> {
   return new Promise((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
+    const done = (answer: T) => {
+      worker.off('error', fail);
+      resolve(answer);
+    };
+    const fail = (error: Error) => {
+      worker.off('message', done);
+      reject(error);
+    };
+    worker.once('message', done);
+    worker.once('error', fail);
     worker.postMessage(message);
   });
 }
@@ -192,10 +201,11 @@ async function main() {
     const received = receipts.reduce((sum, r) => sum + r.received, 0);
     const bytes = receipts.reduce((sum, r) => sum + r.bytes, 0);
     const leaks = receipts.reduce((sum, r) => sum + r.leaks, 0);
+    const closed = receipts.reduce((sum, r) => sum + r.closed, 0);
     const p99 = pct(latencies, 0.99);
     console.log(
       `  ${name}: ${pushes} events, ${received} of ${expected} deliveries (${((received / expected) * 100).toFixed(2)} %), ` +
-        `${leaks} to another space, ${missingKey} unmatched`,
+        `${leaks} to another space, ${missingKey} unmatched, ${closed} sockets closed by the server meanwhile`,
     );
     console.log(
       `  delivery publish → receipt: p50 ${pct(latencies, 0.5).toFixed(1)} ms, p95 ${pct(latencies, 0.95).toFixed(1)} ms, ` +
@@ -203,7 +213,8 @@ async function main() {
     );
     console.log(
       `  bytes per push per client: ${(bytes / Math.max(received, 1)).toFixed(0)} B; ` +
-        `${(bytes / 1e6).toFixed(1)} MB in all; isolation: ${verdict(leaks === 0 && received === expected)}`,
+        `${(bytes / 1e6).toFixed(1)} MB in all; isolation (no other space's event): ${verdict(leaks === 0)}; ` +
+        `every delivery arrived: ${verdict(received === expected)}`,
     );
     return { p99, leaks, received };
   }
