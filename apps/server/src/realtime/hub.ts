@@ -297,8 +297,10 @@ export class RealtimeHub {
     const byUser = event.userIds === undefined ? null : new Set(event.userIds);
     let text: string | undefined;
     for (const conn of this.connections.values()) {
-      if ((byUser === null || byUser.has(conn.userId)) && receives(conn.access))
-        conn.sendText((text ??= JSON.stringify(message)));
+      if ((byUser === null || byUser.has(conn.userId)) && receives(conn.access)) {
+        text ??= JSON.stringify(message);
+        conn.sendText(text);
+      }
     }
   }
 
