@@ -28,6 +28,7 @@ export * from './oauthapps';
 export * from './providers';
 export * from './qa';
 export * from './rules';
+export * from './socket-events';
 export * from './stats';
 export * from './stats-exports';
 export * from './stats-reports';

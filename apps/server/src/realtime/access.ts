@@ -1,4 +1,4 @@
-import type { ApiGateResult } from '@otklik/shared';
+import { type ApiGateResult, type SocketAudience, socketAudience } from '@otklik/shared';
 import { type InboxScope, inScope } from '../lib/account-scope';
 import type { BusEvent } from './bus';
 
@@ -31,20 +31,8 @@ export const NO_ACCESS: ConnectionAccess = {
 /** The socket's route, as the access gate knows it. */
 export const SOCKET_PATH = '/v1/ws';
 
-/**
- * Which account content an event carries, by its type: comments (`items.*`), personal messages
- * (`messages.*`, `chats.*`), authors (seen through either), accounts themselves (`objects.*`).
- * Null: nothing of an account's content (statuses, tags, settings lists), delivered by space alone.
- */
-export type EventContent = 'items' | 'messages' | 'authors' | 'accounts';
-
-export function contentOf(type: string): EventContent | null {
-  if (type.startsWith('items.')) return 'items';
-  if (type.startsWith('messages.') || type.startsWith('chats.')) return 'messages';
-  if (type.startsWith('authors.') && type !== 'authors.changed') return 'authors';
-  if (type.startsWith('objects.')) return 'accounts';
-  return null;
-}
+/** The audiences that name accounts: delivery also needs the member's scope to cover them. */
+type AccountAudience = Extract<SocketAudience, 'items' | 'messages' | 'authors' | 'accounts'>;
 
 const numbers = (value: unknown): number[] =>
   Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : [];
@@ -58,14 +46,14 @@ const fieldOf = (rows: unknown, field: string): unknown[] =>
  * The accounts an event concerns: its `object_id` and the `object_id` of every row it carries (for
  * `objects.*`, the accounts themselves). Every one of them must be readable for the event to go out.
  */
-export function accountsOf(event: BusEvent, content: EventContent): number[] {
+export function accountsOf(event: BusEvent, audience: AccountAudience): number[] {
   const p = event.payload;
   const ids = new Set<number>(numbers([p.object_id]));
   for (const key of ['items', 'chats', 'authors'])
     for (const id of numbers(fieldOf(p[key], 'object_id'))) ids.add(id);
   if (p.chat && typeof p.chat === 'object')
     for (const id of numbers([(p.chat as { object_id?: unknown }).object_id])) ids.add(id);
-  if (content === 'accounts') {
+  if (audience === 'accounts') {
     for (const id of numbers(fieldOf(p.objects, 'id'))) ids.add(id);
     for (const id of numbers(p.ids)) ids.add(id);
   }
@@ -82,28 +70,40 @@ function covers(scope: InboxScope, spaceId: number, objectIds: number[]): boolea
   return objectIds.every((id) => inScope(scope, spaceId, id));
 }
 
-/** May a connection with this access receive the event? Space, role for the content kind, user group. */
-export function mayReceive(access: ConnectionAccess, event: BusEvent): boolean {
-  const content = contentOf(event.type);
-  if (event.spaceId === undefined) return content === null;
-  if (!access.spaceIds.has(event.spaceId)) return false;
-  if (content === null) return true;
-  const objectIds = accountsOf(event, content);
-  switch (content) {
+const nobody = () => false;
+
+/**
+ * Which connections may receive the event, by the audience the catalogue declares for it
+ * (packages/shared/src/socket-events.ts): the space, then the role for the content kind and the user
+ * group. A name outside the catalogue, or a node-to-node event, goes to no socket; the `userIds` an event
+ * names narrow it further (RealtimeHub.send). The audience and the accounts are read once per event: the
+ * hub asks for every connection of the node, thousands in a big space.
+ */
+export function receiverTest(event: BusEvent): (access: ConnectionAccess) => boolean {
+  const audience = socketAudience(event.type);
+  if (audience === undefined || audience === 'nodes') return nobody;
+  const spaceId = event.spaceId;
+  if (spaceId === undefined) return audience === 'users' && event.userIds !== undefined ? () => true : nobody;
+  if (audience === 'users' && event.userIds === undefined) return nobody;
+  if (audience === 'space' || audience === 'users') return (access) => access.spaceIds.has(spaceId);
+  const objectIds = accountsOf(event, audience);
+  const inSpace = (access: ConnectionAccess) => access.spaceIds.has(spaceId);
+  switch (audience) {
     case 'items':
-      return covers(access.items, event.spaceId, objectIds);
+      return (access) => inSpace(access) && covers(access.items, spaceId, objectIds);
     case 'messages':
-      return covers(access.messages, event.spaceId, objectIds);
+      return (access) => inSpace(access) && covers(access.messages, spaceId, objectIds);
     case 'accounts':
-      if (access.managedAccounts.has(event.spaceId)) return true;
-      return (
-        covers(access.items, event.spaceId, objectIds) || covers(access.messages, event.spaceId, objectIds)
-      );
+      return (access) =>
+        inSpace(access) &&
+        (access.managedAccounts.has(spaceId) || seesThroughEither(access, spaceId, objectIds));
     case 'authors':
-      return (
-        covers(access.items, event.spaceId, objectIds) || covers(access.messages, event.spaceId, objectIds)
-      );
+      return (access) => inSpace(access) && seesThroughEither(access, spaceId, objectIds);
   }
+}
+
+function seesThroughEither(access: ConnectionAccess, spaceId: number, objectIds: number[]) {
+  return covers(access.items, spaceId, objectIds) || covers(access.messages, spaceId, objectIds);
 }
 
 /** Whether the member's view of the space is narrowed to a user group (their access depends on groups). */

@@ -4,7 +4,7 @@ import type { WebSocket } from 'ws';
 import { ZodError } from 'zod';
 import { AppError } from '../lib/errors';
 import type { Logger } from '../lib/logger';
-import { type ConnectionAccess, isGroupLimited, mayReceive, NO_ACCESS } from './access';
+import { type ConnectionAccess, isGroupLimited, NO_ACCESS, receiverTest } from './access';
 import type { BusEvent, EventBus } from './bus';
 import type { LockHolder, LockStore } from './locks';
 import {
@@ -32,6 +32,8 @@ export interface Connection {
    */
   locks: Map<string, HeldLock>;
   send(message: Record<string, unknown>): void;
+  /** Sends a message already serialized (a bus event goes to many sockets: serialized once). */
+  sendText(text: string): void;
   /** Closes the socket with an application close code (realtime/sessions.ts) and a short reason. */
   close(code: number, reason: string): void;
 }
@@ -182,8 +184,9 @@ export class RealtimeHub {
       access: NO_ACCESS,
       accessLoadedAt: 0,
       locks: new Map(),
-      send: (message) => {
-        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+      send: (message) => conn.sendText(JSON.stringify(message)),
+      sendText: (text) => {
+        if (socket.readyState === socket.OPEN) socket.send(text);
       },
       close: (code, reason) => {
         // Off the list at once: nothing more is sent while the close handshake runs.
@@ -289,9 +292,15 @@ export class RealtimeHub {
       ...(event.spaceId ? { space_id: event.spaceId } : {}),
       ...event.payload,
     };
+    // Decided and serialized once per event, not once per socket: a big space has thousands of them.
+    const receives = receiverTest(event);
+    const byUser = event.userIds === undefined ? null : new Set(event.userIds);
+    let text: string | undefined;
     for (const conn of this.connections.values()) {
-      const byUser = event.userIds === undefined || event.userIds.includes(conn.userId);
-      if (byUser && mayReceive(conn.access, event)) conn.send(message);
+      if ((byUser === null || byUser.has(conn.userId)) && receives(conn.access)) {
+        text ??= JSON.stringify(message);
+        conn.sendText(text);
+      }
     }
   }
 

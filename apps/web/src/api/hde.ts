@@ -62,8 +62,8 @@ export const useTestHde = () =>
 export function useHdeTickets(kind: HdeKind, id: number) {
   const queryClient = useQueryClient();
   usePush(kind === 'items' ? HDE_TICKET_EVENTS.item : HDE_TICKET_EVENTS.chat, (m) => {
-    if (m[kind === 'items' ? 'item_id' : 'chat_id'] !== id) return;
-    const ticket = m.ticket as PresentedHdeTicket | undefined;
+    if (('item_id' in m ? m.item_id : m.chat_id) !== id) return;
+    const ticket: PresentedHdeTicket | undefined = m.ticket;
     const key = hdeTicketsKey(kind, id);
     const current = queryClient.getQueryData<HdeTicketsAnswer>(key);
     if (!ticket || !current) {

@@ -42,7 +42,7 @@ export const mentionsKey = ['mentions'] as const;
 export function useNotes(kind: NoteKind, id: number) {
   const queryClient = useQueryClient();
   usePush(kind === 'items' ? 'items.notes' : 'chats.notes', (m) => {
-    if (m[kind === 'items' ? 'item_id' : 'chat_id'] !== id) return;
+    if (('item_id' in m ? m.item_id : m.chat_id) !== id) return;
     void queryClient.invalidateQueries({ queryKey: notesKey(kind, id) });
     void queryClient.invalidateQueries({ queryKey: historyKey(kind, id) });
   });

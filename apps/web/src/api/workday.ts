@@ -41,9 +41,9 @@ export const historyKey = (kind: 'items' | 'chats', id: number) => ['history', k
 export function useHistory(kind: 'items' | 'chats', id: number) {
   const queryClient = useQueryClient();
   const refresh = () => void queryClient.invalidateQueries({ queryKey: historyKey(kind, id) });
-  const mentions = (list: unknown) => Array.isArray(list) && list.some((row) => row?.id === id);
+  const mentions = (list: readonly { id: number }[]) => list.some((row) => row.id === id);
   usePush(kind === 'items' ? 'items.updated' : 'chats.updated', (m) => {
-    if (mentions(m[kind])) refresh();
+    if (mentions('items' in m ? m.items : m.chats)) refresh();
   });
   // Someone started answering it (the typing lock): the history says who.
   const lockKey = `${kind === 'items' ? 'item' : 'chat'}:${id}`;

@@ -1,14 +1,17 @@
+import type { SocketMessageType } from '@otklik/shared';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { useMe } from '../api/me';
 import { socket } from './instance';
-import type { LockHolder, SocketMessage, SocketState } from './socket';
+import type { LockHolder, SocketHandler, SocketMessage, SocketState } from './socket';
 
 export type { LockHolder, SocketMessage, SocketState };
 
-/** The array a push carries under `key` (rows, ids), or none when it carries something else. */
-export function listOf<T>(message: SocketMessage, key: string): T[] {
-  const value = message[key];
-  return Array.isArray(value) ? (value as T[]) : [];
+/**
+ * The rows a push carries, read with the list types of api/: the catalogue types the fields that address
+ * a row (id, space_id, object_id), the rest of a pushed row is the read API's row (api/inboxTypes.ts).
+ */
+export function rowsOf<T extends { id: number }>(rows: readonly { id: number }[] | undefined): T[] {
+  return (rows ?? []) as T[];
 }
 
 /** Ask for a lock ('item:12', 'chat:5'); it is re-sent after every reconnect until unlock(key). */
@@ -31,7 +34,7 @@ export function sendSocketMessage(message: SocketMessage): boolean {
 }
 
 /** Run `handler` for every socket message of `type` ('*' for all) while the component is mounted. */
-export function useSocketEvent(type: string, handler: (message: SocketMessage) => void) {
+export function useSocketEvent<K extends SocketMessageType | '*'>(type: K, handler: SocketHandler<K>) {
   const ref = useRef(handler);
   ref.current = handler;
   useEffect(() => socket.subscribe(type, (message) => ref.current(message)), [type]);

@@ -63,12 +63,12 @@ describe('socket client', () => {
   it('connects with the access token and dispatches messages by type', () => {
     const socket = client();
     const seen: string[] = [];
-    socket.subscribe('items.created', (m) => seen.push(String(m.id)));
+    socket.subscribe('items.created', (m) => seen.push(String(m.items[0]?.id)));
     socket.subscribe('*', (m) => seen.push(`*${m.type}`));
     socket.connect();
     expect(last().url).toBe('ws://app.test/v1/ws?access_token=token-1');
     last().accept();
-    last().receive({ type: 'items.created', id: 5 });
+    last().receive({ type: 'items.created', object_id: 1, items: [{ id: 5, space_id: 1, object_id: 1 }] });
     last().onmessage?.({ data: 'not json' });
     expect(seen).toEqual(['*hello', '5', '*items.created']);
     expect(socket.state()).toBe('open');

@@ -3,6 +3,8 @@ import {
   SOCKET_CLOSE_PAID_OVER,
   SOCKET_CLOSE_SESSION_ENDED,
   SOCKET_RECONNECT_MS,
+  type SocketMessageOf,
+  type SocketMessageType,
 } from '@otklik/shared';
 
 // The realtime socket client (docs/product/states.md, api.md; ARCHITECTURE "Realtime"). Pure: the WebSocket constructor,
@@ -21,6 +23,14 @@ export interface SocketMessage {
   type: string;
   [key: string]: unknown;
 }
+
+/**
+ * A handler for one message type, its message typed from the catalogue (packages/shared socket-events.ts:
+ * a payload the server changes is a type error here); '*' hears every message, untyped.
+ */
+export type SocketHandler<K extends SocketMessageType | '*'> = (
+  message: K extends SocketMessageType ? SocketMessageOf<K> : SocketMessage,
+) => void;
 
 /** The part of the browser's WebSocket the client uses. */
 export interface WebSocketLike {
@@ -61,7 +71,7 @@ export interface SocketClient {
   /** Send now when open; returns false when not connected (the message is dropped). */
   send(message: SocketMessage): boolean;
   /** Messages of one type, or '*' for all. Returns an unsubscribe function. */
-  subscribe(type: string, handler: Handler): () => void;
+  subscribe<K extends SocketMessageType | '*'>(type: K, handler: SocketHandler<K>): () => void;
   /** Ask for a lock ('item:12') and keep asking after reconnects until unlock(key). */
   lock(key: string): void;
   /** Take a lock from whoever holds it (a permitted role); held like lock(key) afterwards. */
@@ -264,9 +274,11 @@ export function createSocketClient(options: SocketClientOptions): SocketClient {
         set = new Set();
         handlers.set(type, set);
       }
-      set.add(handler);
+      // Stored untyped: dispatch hands each handler only the messages of its own type.
+      const untyped = handler as Handler;
+      set.add(untyped);
       return () => {
-        set.delete(handler);
+        set.delete(untyped);
       };
     },
     lock(key) {

@@ -193,11 +193,20 @@ const recordOf = (row: HdeTicketRow) =>
 
 /** Tells the open pages of the ticket's item or chat (only those who see its account: `items.*`/`chats.*` with `object_id`). */
 async function publishTicket(bus: EventBus, row: HdeTicketRow, objectId: number) {
-  await bus.publish({
-    type: row.itemId !== null ? HDE_TICKET_EVENTS.item : HDE_TICKET_EVENTS.chat,
-    spaceId: row.spaceId,
-    payload: { object_id: objectId, ...recordOf(row), ticket: presentHdeTicket(row) },
-  });
+  const ticket = presentHdeTicket(row);
+  const spaceId = row.spaceId;
+  if (row.itemId !== null)
+    await bus.publish({
+      type: HDE_TICKET_EVENTS.item,
+      spaceId,
+      payload: { object_id: objectId, item_id: row.itemId, ticket },
+    });
+  else
+    await bus.publish({
+      type: HDE_TICKET_EVENTS.chat,
+      spaceId,
+      payload: { object_id: objectId, chat_id: row.chatId!, ticket },
+    });
 }
 
 export async function openTicket(

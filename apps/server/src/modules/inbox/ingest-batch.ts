@@ -3,14 +3,14 @@ import type { Db } from '../../db/client';
 import { selectRows, unnestRows } from '../../db/rows';
 import { authors } from '../../db/schema';
 import type { InboundItem } from '../../providers/inbound';
-import type { BusEvent } from '../../realtime/bus';
+import type { PublishedEvent } from '../../realtime/bus';
 import type { ObjectRow } from './ingest';
 
 // What the parts of one ingestion batch share (ingest.ts items and changes, ingest-messages.ts): the
 // order rows are written in, dedupe, and the batch's authors, created or refreshed in one statement.
 
 /** An event to publish after commit, or one to build then (reads that must not run in the transaction). */
-export type Published = BusEvent | ((db: Db) => Promise<BusEvent>);
+export type Published = PublishedEvent | ((db: Db) => Promise<PublishedEvent>);
 
 export const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import { itemTags } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
-import type { BusEvent, EventBus } from '../../realtime/bus';
+import type { BusEvent, EventBus, PublishedEvent } from '../../realtime/bus';
 import { autoAnswer, spaceAgent } from '../ai/auto';
 import { audit } from '../audit/record';
 import { blockAuthor } from '../inbox/actions/authors';
@@ -83,12 +83,12 @@ async function resolveAi(ctx: RunContext, item: ItemRow, action: { report: Macro
 
 /** Events the services publish inside an item's transaction wait for its commit (dropped on rollback). */
 class HeldBus implements EventBus {
-  readonly held: BusEvent[] = [];
+  readonly held: PublishedEvent[] = [];
   constructor(private readonly inner: EventBus) {}
   get nodeId() {
     return this.inner.nodeId;
   }
-  async publish(event: BusEvent) {
+  async publish(event: PublishedEvent) {
     this.held.push(event);
   }
   subscribe(handler: (event: BusEvent) => void) {

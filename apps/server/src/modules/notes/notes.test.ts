@@ -156,6 +156,8 @@ describe('internal notes', () => {
     const socket = await openSocket(wsBase + anna.token);
     try {
       await socket.waitFor((m) => m.type === 'hello');
+      // A type error too (a `users` event names its users); the hub drops one that slips through.
+      // @ts-expect-error the catalogue requires userIds for `notify`
       await t.deps.bus.publish({
         type: 'notify',
         spaceId: team.space.id,

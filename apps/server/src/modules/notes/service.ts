@@ -77,16 +77,23 @@ const ids = (target: NoteTarget) =>
 
 /** A note changed on a record: its open pages (and history) reload; scoped like the record's content. */
 async function publishChanged(bus: EventBus, target: NoteTarget, noteId: number, userId: number) {
-  await bus.publish({
-    type: target.kind === 'item' ? 'items.notes' : 'chats.notes',
-    spaceId: target.row.spaceId,
-    payload: {
-      object_id: target.row.objectId,
-      [target.kind === 'item' ? 'item_id' : 'chat_id']: target.row.id,
-      note_id: noteId,
-    },
-    cause: { kind: 'user', id: userId },
-  });
+  const spaceId = target.row.spaceId;
+  const [objectId, id] = [target.row.objectId, target.row.id];
+  const cause = { kind: 'user' as const, id: userId };
+  if (target.kind === 'item')
+    await bus.publish({
+      type: 'items.notes',
+      spaceId,
+      payload: { object_id: objectId, item_id: id, note_id: noteId },
+      cause,
+    });
+  else
+    await bus.publish({
+      type: 'chats.notes',
+      spaceId,
+      payload: { object_id: objectId, chat_id: id, note_id: noteId },
+      cause,
+    });
 }
 
 /** These users' "Mentions of me" changed: their counts reload (only their own sockets hear it). */

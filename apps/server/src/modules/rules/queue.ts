@@ -2,7 +2,7 @@ import type { RuleTrigger } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ruleQueue, rules } from '../../db/schema';
-import type { BusEvent } from '../../realtime/bus';
+import type { PublishedEvent } from '../../realtime/bus';
 
 // The ingestion pipeline's hand-off to the auto-rules (issue 17). Called inside the ingestion transaction
 // with the customer items that just arrived: when the space has an active arrival rule, they are queued
@@ -11,7 +11,7 @@ import type { BusEvent } from '../../realtime/bus';
 
 export const RULES_QUEUED = 'rules.queued';
 
-export const rulesQueuedEvent = (): BusEvent => ({
+export const rulesQueuedEvent = (): PublishedEvent => ({
   type: RULES_QUEUED,
   userIds: [],
   payload: {},

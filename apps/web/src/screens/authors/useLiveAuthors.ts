@@ -5,7 +5,7 @@ import { mergePresented } from '../../api/inbox';
 import type { AuthorStats, InboxAuthor, InboxChat, InboxItem } from '../../api/inboxTypes';
 import { queryKeys } from '../../api/keys';
 import { tagKeys } from '../../api/tags';
-import { listOf, useSocketEvent } from '../../realtime/hooks';
+import { rowsOf, useSocketEvent } from '../../realtime/hooks';
 import {
   type AuthorContent,
   type AuthorListData,
@@ -134,7 +134,7 @@ export function useLiveAuthors(authorId?: number) {
   };
 
   useSocketEvent('authors.updated', (m) => {
-    for (const author of listOf<InboxAuthor>(m, 'authors')) {
+    for (const author of rowsOf<InboxAuthor>(m.authors)) {
       eachList((data, filter) => applyAuthorChange(data, filter, author));
       queryClient.setQueryData<AuthorDetails>(authorKeys.author(author.id), (details) =>
         details
@@ -144,7 +144,7 @@ export function useLiveAuthors(authorId?: number) {
     }
   });
   useSocketEvent('authors.changed', (m) => {
-    const ids = listOf<number>(m, 'ids');
+    const ids = m.ids;
     if (ids.length === 0) return;
     eachList((data, filter) => ({ data, refetch: authorsChangedTouches(data, filter, ids) }));
     for (const id of ids) refetchSoon(authorKeys.author(id));
@@ -155,7 +155,7 @@ export function useLiveAuthors(authorId?: number) {
     void queryClient.invalidateQueries({ queryKey: tagKeys.labels });
   });
   useSocketEvent('items.created', (m) => {
-    const items = listOf<InboxItem>(m, 'items').filter((item) => !item.is_own && item.author);
+    const items = rowsOf<InboxItem>(m.items).filter((item) => !item.is_own && item.author);
     addContent(
       items.map((item) => ({
         author: item.author!,
@@ -170,13 +170,13 @@ export function useLiveAuthors(authorId?: number) {
     if (authorId && items.some((item) => item.author?.id === authorId))
       refetchSoon(authorKeys.author(authorId));
   });
-  useSocketEvent('items.updated', (m) => mergeItems(listOf<InboxItem>(m, 'items')));
+  useSocketEvent('items.updated', (m) => mergeItems(rowsOf<InboxItem>(m.items)));
   useSocketEvent('items.removed', (m) => {
-    const ids = listOf<number>(m, 'ids');
+    const ids = m.ids;
     if (ids.length > 0) authorPage('items', (data) => removeAuthorRows(data, ids));
   });
   useSocketEvent('messages.created', (m) => {
-    const chats = listOf<InboxChat>(m, 'chats').filter((chat) => chat.author);
+    const chats = rowsOf<InboxChat>(m.chats).filter((chat) => chat.author);
     addContent(
       chats.map((chat) => ({
         author: chat.author!,
@@ -189,5 +189,5 @@ export function useLiveAuthors(authorId?: number) {
     );
     mergeChats(chats);
   });
-  useSocketEvent('chats.updated', (m) => mergeChats(listOf<InboxChat>(m, 'chats')));
+  useSocketEvent('chats.updated', (m) => mergeChats(rowsOf<InboxChat>(m.chats)));
 }

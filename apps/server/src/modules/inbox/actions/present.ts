@@ -1,7 +1,8 @@
+import type { PushedRow } from '@otklik/shared';
 import { inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { authors, type chats, chatTags, type items, itemTags, objects } from '../../../db/schema';
-import type { BusEvent, EventBus } from '../../../realtime/bus';
+import type { Cause, EventBus } from '../../../realtime/bus';
 import {
   type PresentedChat,
   type PresentedItem,
@@ -14,7 +15,8 @@ import {
 
 type ItemRow = typeof items.$inferSelect;
 type ChatRow = typeof chats.$inferSelect;
-export type Cause = NonNullable<BusEvent['cause']>;
+
+export type { Cause };
 
 async function providersOf(db: Db, objectIds: number[]) {
   if (objectIds.length === 0) return new Map<number, string>();
@@ -105,20 +107,19 @@ export async function presentChats(db: Db, rows: ChatRow[]): Promise<PresentedCh
  * Publishes after commit, one event per account: the socket hub delivers an account's content only to
  * the members whose scope covers that account (realtime/access.ts), so each event names its `object_id`.
  */
-export async function publishBySpace<T extends { space_id: number; object_id: number }>(
+export async function publishBySpace<T extends PushedRow>(
   bus: EventBus,
-  type: string,
+  type: 'items.updated' | 'chats.updated',
   key: 'items' | 'chats',
   presented: T[],
   cause: Cause,
 ) {
   const byAccount = new Map<number, T[]>();
   for (const p of presented) byAccount.set(p.object_id, [...(byAccount.get(p.object_id) ?? []), p]);
-  for (const [objectId, list] of byAccount)
-    await bus.publish({
-      type,
-      spaceId: list[0]!.space_id,
-      payload: { object_id: objectId, [key]: list },
-      cause,
-    });
+  for (const [objectId, list] of byAccount) {
+    const spaceId = list[0]!.space_id;
+    if (type === 'items.updated')
+      await bus.publish({ type, spaceId, payload: { object_id: objectId, items: list }, cause });
+    else await bus.publish({ type, spaceId, payload: { object_id: objectId, chats: list }, cause });
+  }
 }

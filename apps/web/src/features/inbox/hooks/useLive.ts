@@ -13,7 +13,7 @@ import {
   removeMessages,
 } from '../../../api/inbox';
 import type { InboxAuthor, InboxChat, InboxItem, InboxMessage } from '../../../api/inboxTypes';
-import { listOf, useSocketEvent } from '../../../realtime/hooks';
+import { rowsOf, useSocketEvent } from '../../../realtime/hooks';
 import { type InboxFilters, type ListKind, rowMatches } from '../model/filters';
 import { mergeLiveRows } from '../model/liveList';
 
@@ -24,24 +24,23 @@ import { mergeLiveRows } from '../model/liveList';
 /** Every inbox screen: rows and open pages show colleagues' changes as they happen. */
 export function useInboxLive() {
   const queryClient = useQueryClient();
-  useSocketEvent('items.created', (m) => applyItems(queryClient, listOf<InboxItem>(m, 'items')));
-  useSocketEvent('items.updated', (m) => applyItems(queryClient, listOf<InboxItem>(m, 'items')));
+  useSocketEvent('items.created', (m) => applyItems(queryClient, rowsOf<InboxItem>(m.items)));
+  useSocketEvent('items.updated', (m) => applyItems(queryClient, rowsOf<InboxItem>(m.items)));
   useSocketEvent('messages.created', (m) => {
-    applyMessages(queryClient, listOf<InboxMessage>(m, 'messages'));
-    applyChats(queryClient, listOf<InboxChat>(m, 'chats'));
+    applyMessages(queryClient, rowsOf<InboxMessage>(m.messages));
+    applyChats(queryClient, rowsOf<InboxChat>(m.chats));
   });
-  useSocketEvent('messages.updated', (m) => applyMessages(queryClient, listOf<InboxMessage>(m, 'messages')));
-  useSocketEvent('chats.updated', (m) => applyChats(queryClient, listOf<InboxChat>(m, 'chats')));
-  useSocketEvent('items.removed', (m) => removeItems(queryClient, listOf<number>(m, 'ids')));
+  useSocketEvent('messages.updated', (m) => applyMessages(queryClient, rowsOf<InboxMessage>(m.messages)));
+  useSocketEvent('chats.updated', (m) => applyChats(queryClient, rowsOf<InboxChat>(m.chats)));
+  useSocketEvent('items.removed', (m) => removeItems(queryClient, m.ids));
   useSocketEvent('messages.removed', (m) => {
-    if (typeof m.chat_id === 'number') removeMessages(queryClient, m.chat_id, listOf<number>(m, 'ids'));
+    removeMessages(queryClient, m.chat_id, m.ids);
   });
   useSocketEvent('chats.read', (m) => {
-    const chat = m.chat as InboxChat | undefined;
-    if (chat) applyChats(queryClient, [chat]);
+    if (m.chat) applyChats(queryClient, rowsOf<InboxChat>([m.chat]));
   });
   useSocketEvent('authors.updated', (m) => {
-    for (const author of listOf<InboxAuthor>(m, 'authors')) applyAuthor(queryClient, author);
+    for (const author of rowsOf<InboxAuthor>(m.authors)) applyAuthor(queryClient, author);
   });
 }
 
@@ -86,22 +85,22 @@ export function useLiveListInserts(
   useSocketEvent('items.created', (m) => {
     if (kind === 'items')
       merge(
-        listOf<InboxItem>(m, 'items').filter((item) => !item.is_own),
+        rowsOf<InboxItem>(m.items).filter((item) => !item.is_own),
         true,
       );
   });
   useSocketEvent('items.updated', (m) => {
     if (kind === 'items')
       merge(
-        listOf<InboxItem>(m, 'items').filter((item) => !item.is_own),
+        rowsOf<InboxItem>(m.items).filter((item) => !item.is_own),
         false,
       );
   });
   useSocketEvent('messages.created', (m) => {
-    if (kind === 'chats') merge(listOf<InboxChat>(m, 'chats'), true);
+    if (kind === 'chats') merge(rowsOf<InboxChat>(m.chats), true);
   });
   useSocketEvent('chats.updated', (m) => {
-    if (kind === 'chats') merge(listOf<InboxChat>(m, 'chats'), false);
+    if (kind === 'chats') merge(rowsOf<InboxChat>(m.chats), false);
   });
 
   return {
