@@ -190,10 +190,10 @@ describe('installs sharing one Redis server (REDIS_KEY_PREFIX)', () => {
     const heardByB: BusEvent[] = [];
     const stop = installB.subscribe((event) => heardByB.push(event));
     try {
-      await installA.publish({ type: 'test.a', spaceId: 1, payload: { n: 1 } });
-      await installB.publish({ type: 'test.b', spaceId: 1, payload: { n: 2 } });
+      await installA.publish({ type: 'companies.changed', spaceId: 1, payload: { id: 1 } });
+      await installB.publish({ type: 'departments.changed', spaceId: 1, payload: { id: 2 } });
       await expect.poll(() => heardByB.length).toBe(1);
-      expect(heardByB[0]).toMatchObject({ type: 'test.b', payload: { n: 2 } });
+      expect(heardByB[0]).toMatchObject({ type: 'departments.changed', payload: { id: 2 } });
     } finally {
       stop();
       await installA.close();
