@@ -9,6 +9,7 @@ import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'f
 import type { Redis } from 'ioredis';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { decorateActor } from './http/auth';
 import { handleError } from './http/error-handler';
 import { registerHealthRoutes } from './http/health';
 import { registerInputGuard } from './http/input';
@@ -113,7 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerSecurityHeaders(app, config);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.decorateRequest('auth', null);
+  decorateActor(app);
   // OAuth clients post token requests form-encoded (RFC 6749); the web app posts JSON. Both work.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
