@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { WEB_CLIENT_ID } from '@otklik/shared';
 import { eq, inArray } from 'drizzle-orm';
-import { loadConfig } from '../apps/server/src/config';
+import { loadConfig } from '../apps/server/src/lib/config';
 import { objects } from '../apps/server/src/db/schema';
 import { hashPassword } from '../apps/server/src/modules/auth/passwords';
 import { ingest } from '../apps/server/src/modules/inbox/ingest';

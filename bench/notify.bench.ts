@@ -40,7 +40,7 @@ import {
   presetFor,
 } from '@otklik/shared';
 import { and, eq, inArray } from 'drizzle-orm';
-import { testConfig } from '../apps/server/src/config';
+import { testConfig } from '../apps/server/src/lib/config';
 import { openDatabase } from '../apps/server/src/db/client';
 import { ruleQueue } from '../apps/server/src/db/schema';
 import { NotificationDeliveryJob } from '../apps/server/src/jobs/notification-delivery';

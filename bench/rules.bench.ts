@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { matchesRule, type RuleAction, type RuleGroup } from '@otklik/shared';
 import { eq } from 'drizzle-orm';
-import { testConfig } from '../apps/server/src/config';
+import { testConfig } from '../apps/server/src/lib/config';
 import { openDatabase } from '../apps/server/src/db/client';
 import { items, objects, ruleQueue, rules, tags } from '../apps/server/src/db/schema';
 import { dueItemsQuery, dueTasksQuery, dueWaitingQuery } from '../apps/server/src/jobs/rules-no-reply';

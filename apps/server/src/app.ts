@@ -7,7 +7,6 @@ import { translate } from '@otklik/shared';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
-import type { Config } from './config';
 import type { Database } from './db/client';
 import { decorateActor } from './http/auth';
 import { handleError } from './http/error-handler';
@@ -20,6 +19,7 @@ import { REQUEST_ID_LOG_LABEL, registerRequestIdHeader, requestId } from './http
 import { originChecker, registerSecurityHeaders, trustProxyOption } from './http/security';
 import { validatorCompiler } from './http/validation';
 import { registerTestClockRoute } from './jobs/test-clock';
+import type { Config } from './lib/config';
 import type { Sealer } from './lib/crypto';
 import type { Logger } from './lib/logger';
 import type { RateLimiter } from './lib/rate-limit';
@@ -36,6 +36,7 @@ import { registerBotsModule } from './modules/bots/routes';
 import { registerOAuthConnectRoutes } from './modules/channels/oauth-routes';
 import { registerWebhookRoutes } from './modules/channels/webhooks';
 import { registerCsiModule } from './modules/csi/routes';
+import type { AppDeps } from './modules/deps';
 import { registerEmotionsModule } from './modules/emotions/routes';
 import { registerFactsModule } from './modules/facts/routes';
 import { registerHdeModule } from './modules/hde/routes';
@@ -70,22 +71,6 @@ import type { MediaNetwork } from './providers/public-network';
 import type { EventBus } from './realtime/bus';
 import { RealtimeHub } from './realtime/hub';
 import type { LockStore } from './realtime/locks';
-
-export interface AppDeps {
-  config: Config;
-  database: Database;
-  mailer: Mailer;
-  limiter: RateLimiter;
-  sealer: Sealer;
-  log: Logger;
-  bus: EventBus;
-  locks: LockStore;
-  schedule: WorkinghoursScheduler;
-  /** Tests only: the network customers' file links are fetched over (providers/public-network.ts). */
-  mediaNetwork?: MediaNetwork;
-  /** The shared Redis connection when REDIS_URL is set (readiness checks it). */
-  redis?: Redis;
-}
 
 export type App = FastifyInstance;
 

@@ -10,10 +10,10 @@ import {
 } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
 import { notFound } from '../../lib/errors';
+import type { AppDeps } from '../deps';
 import { getScopedChat, getScopedItem } from '../inbox/scope';
 import { authorize, spaceIdsWhere } from '../spaces/actor';
 import { listSpaceIds } from '../tags/policy';

@@ -1,9 +1,9 @@
 import { createApiTokenBody } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { audit } from '../audit/record';
+import type { AppDeps } from '../deps';
 import { adminSpaceIds, assertManageable, assertSessionLogin, authorizeCreate } from './policy';
 import { presentApiToken } from './presenter';
 import * as service from './service';

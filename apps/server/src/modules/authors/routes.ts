@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app';
 import { type Authenticate, signedInScope } from '../../http/auth';
+import type { AppDeps } from '../deps';
 import { presentChat, presentItem } from '../inbox/presenter';
 import { issueScope } from '../issues/policy';
 import { authorize } from '../spaces/actor';

@@ -1,9 +1,9 @@
 import { can, checkoutBodySchema } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { AppError } from '../../lib/errors';
+import type { AppDeps } from '../deps';
 import { authorize } from '../spaces/actor';
 import { exportSpace } from './export';
 import { gatewaysFromConfig } from './gateways';

@@ -1,10 +1,10 @@
 import { createBotBody, statsQuery, updateBotBody } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { taskClock } from '../../lib/clock';
 import { forbidden, notFound } from '../../lib/errors';
+import type { AppDeps } from '../deps';
 import { RECENT_FAILURE_DAYS } from '../inbox/failures';
 import { getScopedChat, scopeFor } from '../inbox/scope';
 import { authorize, isMember, type ServerActor, spaceIdsWhere } from '../spaces/actor';

@@ -1,8 +1,8 @@
 import { updateEmotionSettingsBody } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { type Authenticate, signedInScope } from '../../http/auth';
+import type { AppDeps } from '../deps';
 import { authorize } from '../spaces/actor';
 import * as service from './service';
 

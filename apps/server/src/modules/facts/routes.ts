@@ -1,9 +1,9 @@
 import { authorFactsBodySchema, createFactBodySchema, updateFactBodySchema } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { getVisibleAuthor } from '../authors/policy';
+import type { AppDeps } from '../deps';
 import { authorize, spaceIdsWhere } from '../spaces/actor';
 import * as facts from './service';
 

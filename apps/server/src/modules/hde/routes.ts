@@ -1,9 +1,9 @@
 import { createHdeBody, createHdeTicketBody, updateHdeBody } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { AppError, notFound } from '../../lib/errors';
+import type { AppDeps } from '../deps';
 import { getScopedChat, getScopedItem } from '../inbox/scope';
 import { authorize, isMember, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 import { presentHde, presentHdeTicket } from './presenter';

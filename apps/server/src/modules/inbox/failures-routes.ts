@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { forbidden, notFound } from '../../lib/errors';
 import { getVisibleAuthor } from '../authors/policy';
+import type { AppDeps } from '../deps';
 import { OUTBOX_DISMISSED } from '../outbox/queue';
 import type { ServerActor } from '../spaces/actor';
 import {

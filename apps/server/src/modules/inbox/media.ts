@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import type { Db } from '../../db/client';
 import type { Attachment } from '../../db/schema';
 import { messages, objects, posts } from '../../db/schema';
@@ -15,6 +14,7 @@ import { downloadPublicMedia, MediaTooLarge } from '../../providers/media';
 import { getConnector } from '../../providers/registry';
 import { ConnectorError, type FetchedMedia, failureParam } from '../../providers/types';
 import type { EventBus } from '../../realtime/bus';
+import type { AppDeps } from '../deps';
 import { getScopedChat, getScopedItem, inScope, scopeFor } from './scope';
 
 // Files customers sent (issue #5: "fetched and kept"): those the network keeps behind the account's

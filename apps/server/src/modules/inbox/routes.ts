@@ -1,9 +1,9 @@
 import type { Ability, MessageKey } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app';
 import type { Db } from '../../db/client';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { AppError } from '../../lib/errors';
+import type { AppDeps } from '../deps';
 import { markMentionsSeen } from '../notes/service';
 import type { ServerActor } from '../spaces/actor';
 import { registerInboxCounters } from './counters';

@@ -13,11 +13,11 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import type { Db } from '../../db/client';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { taskClock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import type { AppDeps } from '../deps';
 import { openStored, storeUpload } from '../inbox/actions/uploads';
 import { authorize } from '../spaces/actor';
 import { registerCounter } from '../spaces/counts';

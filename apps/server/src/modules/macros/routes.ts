@@ -1,10 +1,10 @@
 import { createMacroBody, MACRO_RUN_MAX_ITEMS, runMacroBody, updateMacroBody } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
 import { AppError } from '../../lib/errors';
+import type { AppDeps } from '../deps';
 import type { ActionDeps } from '../inbox/actions/send';
 import { authorize, spaceIdsWhere } from '../spaces/actor';
 import { listSpaceIds } from '../tags/policy';

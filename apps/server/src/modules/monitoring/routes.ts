@@ -6,8 +6,8 @@ import {
 } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { type Authenticate, signedInScope } from '../../http/auth';
+import type { AppDeps } from '../deps';
 import { spaceIdsWhere } from '../spaces/actor';
 import { registerCounter } from '../spaces/counts';
 import { unreadCount as youscanUnread } from '../youscan/service';

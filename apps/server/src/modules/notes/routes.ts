@@ -1,9 +1,9 @@
 import { noteInputSchema } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { AppError } from '../../lib/errors';
+import type { AppDeps } from '../deps';
 import { getScopedChat, getScopedItem } from '../inbox/scope';
 import { presentNote } from './presenter';
 import * as service from './service';

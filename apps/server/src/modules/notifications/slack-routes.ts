@@ -1,9 +1,9 @@
 import { slackAuthBody, slackChannelBody } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { AppError } from '../../lib/errors';
+import type { AppDeps } from '../deps';
 import { authorize, isMember } from '../spaces/actor';
 import {
   chooseSlackChannel,

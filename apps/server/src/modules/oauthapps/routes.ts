@@ -7,10 +7,10 @@ import {
 } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { notFound } from '../../lib/errors';
 import { audit } from '../audit/record';
+import type { AppDeps } from '../deps';
 import { authorize, isMember, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 import { presentApp, presentGrant } from './presenter';
 import * as service from './service';

@@ -1,6 +1,5 @@
 import { getProvider, type ProviderId } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
 import { AppError } from '../../lib/errors';
@@ -9,6 +8,7 @@ import { connectedProviders, getConnector, isConnectable } from '../../providers
 import type { ObjectRow } from '../../providers/types';
 import { registerIngestRoutes } from '../channels/generic-routes';
 import { registerSandboxRoutes } from '../channels/sandbox-routes';
+import type { AppDeps } from '../deps';
 import { assertConnectable, connectAccount, reconnectAccount, verifyTypedCredentials } from './connect';
 import { assertAccountManageable, assertAccountVisible, spaceForNewAccount } from './policy';
 import { presentAccount, presentAccountError } from './presenter';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { forbidden } from '../../lib/errors';
+import type { AppDeps } from '../deps';
 import { isMember } from '../spaces/actor';
 import { assertManageable, assertVisible, authorizeOrganisation } from './policy';
 import { presentCompany, presentDepartment, presentUserGroup } from './presenter';

@@ -10,12 +10,12 @@ import {
 } from '@otklik/shared';
 import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { memberships, users } from '../../db/schema';
 import type { ZodApp } from '../../http/auth';
 import { taskClock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../audit/record';
+import type { AppDeps } from '../deps';
 import type { ActionDeps } from '../inbox/actions/send';
 import { scopeFor } from '../inbox/scope';
 import { authorize, type ServerActor, spaceIdsWhere } from '../spaces/actor';

@@ -7,11 +7,11 @@ import {
 } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { patchOf } from '../../http/validation';
 import { taskClock } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
+import type { AppDeps } from '../deps';
 import { scopeFor } from '../inbox/scope';
 import { authorize, spaceIdsWhere } from '../spaces/actor';
 import { listSpaceIds } from '../tags/policy';

@@ -1,8 +1,8 @@
 import { payoutBodySchema } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { AppError } from '../../lib/errors';
+import type { AppDeps } from '../deps';
 import { referralReport, requestPayout } from './service';
 
 const TAG = ['referral'];

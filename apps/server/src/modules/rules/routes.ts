@@ -2,12 +2,12 @@ import { createRuleBody, isMessageKey, statsQuery, translate, updateRuleBody } f
 import { and, desc, eq, gte } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { items, ruleMatches, rules } from '../../db/schema';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
 import { taskClock } from '../../lib/clock';
 import { forbidden, notFound } from '../../lib/errors';
+import type { AppDeps } from '../deps';
 import { RECENT_FAILURE_DAYS } from '../inbox/failures';
 import { scopeCondition, scopeFor } from '../inbox/scope';
 import { authorize, isMember, type ServerActor, spaceIdsWhere } from '../spaces/actor';

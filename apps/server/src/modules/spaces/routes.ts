@@ -1,10 +1,10 @@
 import { PROVIDER_IDS, savedFilterNameSchema } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { usableAgentRefs } from '../ai/service';
 import { membershipRoles } from '../auth/service';
+import type { AppDeps } from '../deps';
 import { listStatuses } from '../statuses/service';
 import { presentUser } from '../users/presenter';
 import { CONFIG_COUNTERS, type CounterName, readCounts } from './counts';

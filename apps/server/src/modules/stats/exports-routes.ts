@@ -1,10 +1,10 @@
 import { createReadStream } from 'node:fs';
 import { exportInput } from '@otklik/shared';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import type { ZodApp } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
 import { taskClock } from '../../lib/clock';
+import type { AppDeps } from '../deps';
 import { exportFile, listExports, startExport } from './exports';
 
 const TAG = ['stats'];

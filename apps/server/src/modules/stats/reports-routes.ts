@@ -1,9 +1,9 @@
 import { reportInput } from '@otklik/shared';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import type { ZodApp } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
 import { taskClock } from '../../lib/clock';
+import type { AppDeps } from '../deps';
 import { createReport, deleteReport, listReports, sendReportNow, updateReport } from './reports';
 
 const TAG = ['stats'];

@@ -1,8 +1,8 @@
 import { statsExploreQuery, statsQuery } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { type Authenticate, signedInScope } from '../../http/auth';
+import type { AppDeps } from '../deps';
 import { exploreOf } from './explore';
 import { registerExportRoutes } from './exports-routes';
 import { registerReportRoutes } from './reports-routes';

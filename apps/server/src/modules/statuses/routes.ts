@@ -1,12 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { userStatuses } from '../../db/schema';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { patchOf } from '../../http/validation';
 import { AppError } from '../../lib/errors';
 import type { RealtimeHub } from '../../realtime/hub';
+import type { AppDeps } from '../deps';
 import { authorize, isMember, spaceIdsWhere } from '../spaces/actor';
 import { presentUserStatus } from '../spaces/presenter';
 import { currentStatus, listStatuses, setUserStatus } from './service';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app';
 import { type Authenticate, signedInScope } from '../../http/auth';
+import type { AppDeps } from '../deps';
 import { authorize } from '../spaces/actor';
 import { assertManageable, assertVisible, listSpaceIds, TAGS_ABILITY } from './policy';
 import { presentTag, presentTagGroup } from './presenter';

@@ -1,10 +1,10 @@
 import { createTemplateBody, updateTemplateBody } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import type { Db } from '../../db/client';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
+import type { AppDeps } from '../deps';
 import { authorize, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 import { listSpaceIds } from '../tags/policy';
 import { assertManageable, assertUsable, authorizeCreate, MANAGE, USE } from './policy';

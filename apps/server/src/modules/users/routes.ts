@@ -1,10 +1,10 @@
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app';
 import { memberships, users } from '../../db/schema';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
 import { notFound } from '../../lib/errors';
+import type { AppDeps } from '../deps';
 import { registerOrganisationModule } from '../organisation/routes';
 import * as invitations from './invitations';
 import { assertUsersManageable, authorizeUsers, scopeUsers } from './policy';

@@ -1,9 +1,9 @@
 import { createWebhookBody, updateWebhookBody } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { audit } from '../audit/record';
+import type { AppDeps } from '../deps';
 import { authorize } from '../spaces/actor';
 import { WEBHOOKS_QUEUED, watchWebhookEvents } from './events';
 import { assertManageable, MANAGE, managedSpaceIds } from './policy';

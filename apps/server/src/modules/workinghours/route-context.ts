@@ -1,6 +1,6 @@
-import type { AppDeps } from '../../app';
 import type { Db } from '../../db/client';
 import type { ZodApp } from '../../http/auth';
+import type { AppDeps } from '../deps';
 import type { ServerActor } from '../spaces/actor';
 import type { ScheduleWrite } from './events';
 

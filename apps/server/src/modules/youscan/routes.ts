@@ -1,8 +1,8 @@
 import { createYouscanBody, updateYouscanBody } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { type Authenticate, signedInScope } from '../../http/auth';
+import type { AppDeps } from '../deps';
 import * as service from './service';
 
 const TAG = ['youscan'];

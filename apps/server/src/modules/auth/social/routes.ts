@@ -1,11 +1,11 @@
 import { isLocale, WEB_CLIENT_ID } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../../app';
 import { type Authenticate, signedInScope } from '../../../http/auth';
 import { requestLocale } from '../../../http/locale';
 import { safeEqual } from '../../../lib/crypto';
 import { AppError, badRequest } from '../../../lib/errors';
+import type { AppDeps } from '../../deps';
 import { acceptBasicClientAuth } from '../client-auth';
 import { signupRateLimit } from '../guards';
 import { tokenResponseSchema } from '../schemas';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../../app';
 import { type Authenticate, signedInScope } from '../../../http/auth';
+import type { AppDeps } from '../../deps';
 import type { Performer } from './policy';
 import { registerBulkRoutes } from './routes-bulk';
 import { registerModerationRoutes } from './routes-moderation';
