@@ -29,10 +29,9 @@ export async function registerBillingRoutes(
   deps: AppDeps,
   authenticate: Authenticate,
 ) {
+  const { db } = deps.database;
+  const gateways = gatewaysFromConfig(deps.config);
   await signedInScope(root, authenticate, async (app) => {
-    const { db } = deps.database;
-    const gateways = gatewaysFromConfig(deps.config);
-
     const adminOf = async (req: FastifyRequest, spaceId: number) => {
       const { actor } = req;
       authorize(actor, 'billing.view', spaceId);
@@ -129,58 +128,56 @@ export async function registerBillingRoutes(
           .send(exportSpace(db, deps.log, req.query.space_id));
       },
     );
+  });
 
-    await app.register(async (scope) => {
-      // Stripe signs the exact bytes it sent: keep them, parse nothing here.
-      scope.removeAllContentTypeParsers();
-      scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) =>
-        done(null, body),
-      );
-      const raw = (req: FastifyRequest) => (Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+  // Public (signed by the sender, no session): outside the signed-in scope.
+  await root.register(async (scope) => {
+    // Stripe signs the exact bytes it sent: keep them, parse nothing here.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) =>
+      done(null, body),
+    );
+    const raw = (req: FastifyRequest) => (Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
 
-      scope.post('/billing/webhooks/stripe', { schema: { hide: true } }, async (req, reply) => {
-        const stripe = gateways.stripe;
-        if (!stripe) return reply.status(404).send({ error: 'Not found' });
-        let outcome: ReturnType<typeof stripe.parseWebhook>;
-        try {
-          const signature = req.headers['stripe-signature'];
-          outcome = stripe.parseWebhook(raw(req), Array.isArray(signature) ? signature[0] : signature);
-        } catch (error) {
-          req.log.warn(
-            { ip: req.ip, err: error instanceof Error ? error.message : String(error) },
-            'Stripe webhook rejected: signature verification failed',
-          );
-          return reply.status(400).send({ error: 'Invalid signature' });
-        }
-        if (outcome) await settlePayment(db, deps.log, 'stripe', outcome);
-        return { received: true };
-      });
+    scope.post('/billing/webhooks/stripe', { schema: { hide: true } }, async (req, reply) => {
+      const stripe = gateways.stripe;
+      if (!stripe) return reply.status(404).send({ error: 'Not found' });
+      let outcome: ReturnType<typeof stripe.parseWebhook>;
+      try {
+        const signature = req.headers['stripe-signature'];
+        outcome = stripe.parseWebhook(raw(req), Array.isArray(signature) ? signature[0] : signature);
+      } catch (error) {
+        req.log.warn(
+          { ip: req.ip, err: error instanceof Error ? error.message : String(error) },
+          'Stripe webhook rejected: signature verification failed',
+        );
+        return reply.status(400).send({ error: 'Invalid signature' });
+      }
+      if (outcome) await settlePayment(db, deps.log, 'stripe', outcome);
+      return { received: true };
+    });
 
-      scope.post('/billing/webhooks/yookassa', { schema: { hide: true } }, async (req, reply) => {
-        const yookassa = gateways.yookassa;
-        if (!yookassa) return reply.status(404).send({ error: 'Not found' });
-        // req.ip is the client address after the trusted proxy (Fastify trustProxy).
-        if (!yookassa.isAllowedSender(req.ip)) {
-          req.log.warn({ ip: req.ip }, 'YooKassa notification rejected: sender address not allowed');
-          return reply.status(403).send({ error: 'Forbidden' });
-        }
-        const id = yookassa.notificationPaymentId(raw(req));
-        if (!id) {
-          req.log.warn({ ip: req.ip }, 'YooKassa notification rejected: not a payment notification');
-          return reply.status(400).send({ error: 'Bad notification' });
-        }
-        if (!(await isKnownPayment(db, 'yookassa', id))) {
-          deps.log.warn(
-            { ip: req.ip, providerPaymentId: id },
-            'YooKassa notification for an unknown payment',
-          );
-          return reply.status(200).send({});
-        }
-        // The status is what the API says now, never what the notification claims.
-        const outcome = await yookassa.fetchOutcome(id);
-        await settlePayment(db, deps.log, 'yookassa', outcome);
+    scope.post('/billing/webhooks/yookassa', { schema: { hide: true } }, async (req, reply) => {
+      const yookassa = gateways.yookassa;
+      if (!yookassa) return reply.status(404).send({ error: 'Not found' });
+      // req.ip is the client address after the trusted proxy (Fastify trustProxy).
+      if (!yookassa.isAllowedSender(req.ip)) {
+        req.log.warn({ ip: req.ip }, 'YooKassa notification rejected: sender address not allowed');
+        return reply.status(403).send({ error: 'Forbidden' });
+      }
+      const id = yookassa.notificationPaymentId(raw(req));
+      if (!id) {
+        req.log.warn({ ip: req.ip }, 'YooKassa notification rejected: not a payment notification');
+        return reply.status(400).send({ error: 'Bad notification' });
+      }
+      if (!(await isKnownPayment(db, 'yookassa', id))) {
+        deps.log.warn({ ip: req.ip, providerPaymentId: id }, 'YooKassa notification for an unknown payment');
         return reply.status(200).send({});
-      });
+      }
+      // The status is what the API says now, never what the notification claims.
+      const outcome = await yookassa.fetchOutcome(id);
+      await settlePayment(db, deps.log, 'yookassa', outcome);
+      return reply.status(200).send({});
     });
   });
 }

@@ -221,7 +221,7 @@ export async function registerIssuesModule(root: FastifyInstance, deps: AppDeps,
 
     // Files for a comment: uploaded first (multipart, field `file`), then named in the comment's
     // `attachments`; downloaded by members who see the task. The multipart parser is this scope's only.
-    await root.register(async (scope) => {
+    await app.register(async (scope) => {
       await scope.register(multipart, {
         limits: { fileSize: ISSUE_ATTACHMENT_MAX_BYTES, files: 1, fields: 5 },
         throwFileSizeLimit: false,

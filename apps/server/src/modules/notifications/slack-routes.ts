@@ -33,8 +33,8 @@ const MANAGE = 'settings.manage' as const;
  * except reading whether the space has Slack, which every member's subscriptions need.
  */
 export async function registerSlackRoutes(root: FastifyInstance, deps: AppDeps, authenticate: Authenticate) {
+  const { db } = deps.database;
   await signedInScope(root, authenticate, async (app) => {
-    const { db } = deps.database;
     const configured = slackConfigured(deps.config);
     const api = slackApi(deps.config);
     const failure = (error: unknown, key: 'notify.slackFailed' | 'notify.slackExchangeFailed') =>
@@ -183,48 +183,49 @@ export async function registerSlackRoutes(root: FastifyInstance, deps: AppDeps, 
         return view(req.query.space_id);
       },
     );
+  });
 
-    // Slack's Events API: signed with the signing secret over the exact bytes sent, so the body is kept raw.
-    const signingSecret = deps.config.SLACK_SIGNING_SECRET;
-    await root.register(async (scope) => {
-      scope.removeAllContentTypeParsers();
-      scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) =>
-        done(null, body),
-      );
-      scope.post('/slack/events', { schema: { hide: true } }, async (req, reply) => {
-        if (!signingSecret) return reply.status(404).send({ error: 'Not found' });
-        const raw = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
-        const header = (name: string) => {
-          const v = req.headers[name];
-          return Array.isArray(v) ? v[0] : v;
-        };
-        if (
-          !verifySlackSignature(
-            signingSecret,
-            { timestamp: header('x-slack-request-timestamp'), signature: header('x-slack-signature') },
-            raw,
-          )
+  // Public (signed by the sender, no session): outside the signed-in scope.
+  // Slack's Events API: signed with the signing secret over the exact bytes sent, so the body is kept raw.
+  const signingSecret = deps.config.SLACK_SIGNING_SECRET;
+  await root.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) =>
+      done(null, body),
+    );
+    scope.post('/slack/events', { schema: { hide: true } }, async (req, reply) => {
+      if (!signingSecret) return reply.status(404).send({ error: 'Not found' });
+      const raw = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+      const header = (name: string) => {
+        const v = req.headers[name];
+        return Array.isArray(v) ? v[0] : v;
+      };
+      if (
+        !verifySlackSignature(
+          signingSecret,
+          { timestamp: header('x-slack-request-timestamp'), signature: header('x-slack-signature') },
+          raw,
         )
-          return reply.status(401).send({ error: 'invalid signature' });
-        let payload: {
-          type?: string;
-          challenge?: string;
-          team_id?: string;
-          event?: { type?: string; tokens?: { bot?: string[] } };
-        };
-        try {
-          payload = JSON.parse(raw) as typeof payload;
-        } catch {
-          return reply.status(400).send({ error: 'invalid JSON' });
-        }
-        if (payload.type === 'url_verification') return { challenge: payload.challenge ?? '' };
-        const kind = payload.event?.type;
-        if (payload.type === 'event_callback' && payload.team_id && kind === 'app_uninstalled')
-          await slackTeamGone(db, payload.team_id, kind);
-        if (payload.type === 'event_callback' && payload.team_id && kind === 'tokens_revoked')
-          await slackTeamGone(db, payload.team_id, kind, payload.event?.tokens?.bot ?? []);
-        return { ok: true };
-      });
+      )
+        return reply.status(401).send({ error: 'invalid signature' });
+      let payload: {
+        type?: string;
+        challenge?: string;
+        team_id?: string;
+        event?: { type?: string; tokens?: { bot?: string[] } };
+      };
+      try {
+        payload = JSON.parse(raw) as typeof payload;
+      } catch {
+        return reply.status(400).send({ error: 'invalid JSON' });
+      }
+      if (payload.type === 'url_verification') return { challenge: payload.challenge ?? '' };
+      const kind = payload.event?.type;
+      if (payload.type === 'event_callback' && payload.team_id && kind === 'app_uninstalled')
+        await slackTeamGone(db, payload.team_id, kind);
+      if (payload.type === 'event_callback' && payload.team_id && kind === 'tokens_revoked')
+        await slackTeamGone(db, payload.team_id, kind, payload.event?.tokens?.bot ?? []);
+      return { ok: true };
     });
   });
 }
