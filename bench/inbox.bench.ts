@@ -20,8 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { WEB_CLIENT_ID } from '@otklik/shared';
 import { eq, type SQLWrapper, sql } from 'drizzle-orm';
-import { loadConfig } from '../apps/server/src/config';
 import { objects, users } from '../apps/server/src/db/schema';
+import { loadConfig } from '../apps/server/src/lib/config';
 import { ingest } from '../apps/server/src/modules/inbox/ingest';
 import { chatListQuery, itemListQuery } from '../apps/server/src/modules/inbox/list-params';
 import {

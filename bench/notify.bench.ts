@@ -40,11 +40,11 @@ import {
   presetFor,
 } from '@otklik/shared';
 import { and, eq, inArray } from 'drizzle-orm';
-import { testConfig } from '../apps/server/src/config';
 import { openDatabase } from '../apps/server/src/db/client';
 import { ruleQueue } from '../apps/server/src/db/schema';
 import { NotificationDeliveryJob } from '../apps/server/src/jobs/notification-delivery';
 import { RulesWorker } from '../apps/server/src/jobs/rules-worker';
+import { testConfig } from '../apps/server/src/lib/config';
 import { Sealer } from '../apps/server/src/lib/crypto';
 import type { Logger } from '../apps/server/src/lib/logger';
 import { Mailer } from '../apps/server/src/mail/mailer';

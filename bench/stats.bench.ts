@@ -18,8 +18,8 @@ import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { WEB_CLIENT_ID } from '@otklik/shared';
-import { loadConfig } from '../apps/server/src/config';
 import type { Database } from '../apps/server/src/db/client';
+import { loadConfig } from '../apps/server/src/lib/config';
 import { createRuntime } from '../apps/server/src/runtime';
 import { BENCH_DATABASE_URL, BENCH_EMAIL, BENCH_PASSWORD, type SeededInbox, seedInbox } from './seed-inbox';
 

@@ -4,9 +4,9 @@
 // a second round, which must find nothing new. Prints comments/s, the round's time and the units spent.
 import { performance } from 'node:perf_hooks';
 import { eq } from 'drizzle-orm';
-import type { Config } from '../apps/server/src/config';
 import type { Db } from '../apps/server/src/db/client';
 import { items, objects } from '../apps/server/src/db/schema';
+import type { Config } from '../apps/server/src/lib/config';
 import type { Sealer } from '../apps/server/src/lib/crypto';
 import { ingest } from '../apps/server/src/modules/inbox/ingest';
 import { connectorContext } from '../apps/server/src/providers/context';

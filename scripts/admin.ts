@@ -2,8 +2,8 @@
 // instance's database, read from the same environment as `npm start` (DATABASE_URL, or the embedded
 // database under DATA_DIR — stop the server first: the embedded database is one process's).
 import { runAdminCommand, UsageError } from '../apps/server/src/admin/cli';
-import { ConfigError, loadConfig } from '../apps/server/src/config';
 import { DatabaseError, openDatabase } from '../apps/server/src/db/client';
+import { ConfigError, loadConfig } from '../apps/server/src/lib/config';
 import { lockDataDir } from '../apps/server/src/lib/data-dir-lock';
 
 async function main(): Promise<number> {

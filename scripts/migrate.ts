@@ -3,8 +3,8 @@
 // (under a PostgreSQL advisory lock, so nodes starting together take turns); running this first lets a
 // rollout start new pods on an already migrated database. Reads the same environment as `npm start`.
 import { readFileSync } from 'node:fs';
-import { ConfigError, loadConfig } from '../apps/server/src/config';
 import { DatabaseError, openDatabase } from '../apps/server/src/db/client';
+import { ConfigError, loadConfig } from '../apps/server/src/lib/config';
 import { lockDataDir } from '../apps/server/src/lib/data-dir-lock';
 
 async function main(): Promise<void> {

@@ -8,8 +8,8 @@ import { translate } from '@otklik/shared';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
-import type { Config } from './config';
 import type { Database } from './db/client';
+import { decorateActor } from './http/auth';
 import { handleError } from './http/error-handler';
 import { registerHealthRoutes } from './http/health';
 import { registerInputGuard } from './http/input';
@@ -21,6 +21,7 @@ import { REQUEST_ID_LOG_LABEL, registerRequestIdHeader, requestId } from './http
 import { originChecker, registerSecurityHeaders, trustProxyOption } from './http/security';
 import { validatorCompiler } from './http/validation';
 import { registerTestClockRoute } from './jobs/test-clock';
+import type { Config } from './lib/config';
 import type { Sealer } from './lib/crypto';
 import type { Logger } from './lib/logger';
 import type { RateLimiter } from './lib/rate-limit';
@@ -37,6 +38,7 @@ import { registerBotsModule } from './modules/bots/routes';
 import { registerOAuthConnectRoutes } from './modules/channels/oauth-routes';
 import { registerWebhookRoutes } from './modules/channels/webhooks';
 import { registerCsiModule } from './modules/csi/routes';
+import type { AppDeps } from './modules/deps';
 import { registerEmotionsModule } from './modules/emotions/routes';
 import { registerFactsModule } from './modules/facts/routes';
 import { registerHdeModule } from './modules/hde/routes';
@@ -72,22 +74,6 @@ import type { EventBus } from './realtime/bus';
 import { RealtimeHub } from './realtime/hub';
 import type { LockStore } from './realtime/locks';
 
-export interface AppDeps {
-  config: Config;
-  database: Database;
-  mailer: Mailer;
-  limiter: RateLimiter;
-  sealer: Sealer;
-  log: Logger;
-  bus: EventBus;
-  locks: LockStore;
-  schedule: WorkinghoursScheduler;
-  /** Tests only: the network customers' file links are fetched over (providers/public-network.ts). */
-  mediaNetwork?: MediaNetwork;
-  /** The shared Redis connection when REDIS_URL is set (readiness checks it). */
-  redis?: Redis;
-}
-
 export type App = FastifyInstance;
 
 declare module 'fastify' {
@@ -119,7 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerSecurityHeaders(app, config);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.decorateRequest('auth', null);
+  decorateActor(app);
   // OAuth clients post token requests form-encoded (RFC 6749); the web app posts JSON. Both work.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));

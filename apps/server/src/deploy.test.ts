@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { SEED_ENV } from '../test/global-setup';
 import { createTestApp, type TestApp } from '../test/harness';
-import { ENV_NAMES } from './config';
+import { ENV_NAMES } from './lib/config';
 
 // Docker and helm are not on this machine: the deployment files are checked for what can break silently
 // — YAML that does not parse, a probe path the server does not answer, an environment variable the

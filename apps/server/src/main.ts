@@ -1,5 +1,5 @@
-import { ConfigError, loadConfig } from './config';
 import { DatabaseError } from './db/client';
+import { ConfigError, loadConfig } from './lib/config';
 import { createRuntime, StartupError } from './runtime';
 
 // start: config -> db -> migrations -> app -> listen. Known start-up failures print one line and exit 1.

@@ -1,15 +1,27 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { users } from '../db/schema';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRouteHookHandler,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../lib/errors';
-import type { MembershipRow } from '../modules/spaces/actor';
+import { actorOf, type MembershipRow, type RequestClient, type ServerActor, type UserRow } from './actor';
 import { gateError, gateFor, gateState } from './gate';
 
-export type UserRow = typeof users.$inferSelect;
+export type { RequestClient, UserRow } from './actor';
 
 export interface AuthContext {
   user: UserRow;
   sessionId: number;
-  /** The user's memberships, read in the same statement as the session (one round trip fewer). */
+  /**
+   * The user's memberships as this caller may use them, read in the same statement as the session (one
+   * round trip fewer): an API token's or a third-party app's token already narrowed to its spaces and role.
+   */
   memberships: MembershipRow[];
   /** `pg_current_snapshot()` as the session was read; list pages stored under it may be reused (inbox/page-cache.ts). */
   snapshot?: string;
@@ -22,11 +34,8 @@ export interface AuthContext {
   client?: RequestClient;
 }
 
-/** The caller's address (req.ip: trusted proxies applied, http/security.ts) and a short user agent. */
-export interface RequestClient {
-  ip: string | null;
-  userAgent: string | null;
-}
+/** Resolves a bearer token to its caller (the auth service's check; 401 when it is not valid). */
+export type Authenticate = (token: string) => Promise<AuthContext>;
 
 const USER_AGENT_MAX = 120;
 
@@ -38,17 +47,6 @@ export function requestClient(req: FastifyRequest): RequestClient {
   };
 }
 
-// The request's client, by its user row (read afresh per request), so loadActor can hand it on to the
-// services that write the action log without every route passing it.
-const clients = new WeakMap<UserRow, RequestClient>();
-
-export function requestClientOf(user: UserRow): RequestClient | undefined {
-  return clients.get(user);
-}
-
-// Memberships read with the session of a read-only request, kept for that request's first loadActor
-// (spaces/actor.ts). Only GET/HEAD: a request that writes may change memberships before it asks.
-const prefetched = new WeakMap<UserRow, MembershipRow[]>();
 /**
  * What a third-party app's token or an API token may not call: the user's credentials and account, other apps'
  * registrations and the consent endpoints (an app must not approve itself).
@@ -63,33 +61,29 @@ const NOT_FOR_APPS = [
   '/v1/send_confirm_email',
 ];
 
-// An API token or a third-party app's token narrows what its user may do (modules/api-tokens/service.ts;
-// an app acts in its one space): the memberships loadActor reads afresh for a write pass through the
-// same narrowing as those read with the token.
-const membershipScopes = new WeakMap<UserRow, (rows: MembershipRow[]) => MembershipRow[]>();
-
-/** Narrows every membership list loaded for this request's user (an API token's spaces and role). */
-export function scopeMembershipsOf(user: UserRow, scope: (rows: MembershipRow[]) => MembershipRow[]) {
-  membershipScopes.set(user, scope);
-}
-
-/** The memberships as this request may use them: unchanged for a login, narrowed for an API token. */
-export function scopedMemberships(user: UserRow, rows: MembershipRow[]): MembershipRow[] {
-  const scope = membershipScopes.get(user);
-  return scope ? scope(rows) : rows;
-}
-
-/** The memberships read with this request's session, once; later calls read them afresh. */
-export function takePrefetchedMemberships(user: UserRow): MembershipRow[] | undefined {
-  const rows = prefetched.get(user);
-  if (rows) prefetched.delete(user);
-  return rows;
-}
-
 declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
+    /**
+     * The signed-in caller with their memberships, set by requireAuth: read it only in routes of a signed-in
+     * scope (signedIn below); anywhere else reading it is a programming error (500).
+     */
+    readonly actor: ServerActor;
+    signedInActor: ServerActor | null;
   }
+}
+
+/** `req.actor`: a getter over the value requireAuth sets, so a route outside a signed-in scope fails loudly. */
+export function decorateActor(app: FastifyInstance) {
+  app.decorateRequest('auth', null);
+  app.decorateRequest('signedInActor', null);
+  app.decorateRequest('actor', {
+    getter(this: FastifyRequest) {
+      if (!this.signedInActor)
+        throw new Error('req.actor read outside a signed-in scope (http/auth.ts signedIn)');
+      return this.signedInActor;
+    },
+  });
 }
 
 /**
@@ -111,10 +105,7 @@ export function bearerToken(req: FastifyRequest, opts: { allowQuery?: boolean } 
  * the docs/product/states.md access gate (http/gate.ts): a user who must set up two-factor, or whose spaces have all
  * expired, reaches only the operations the shared rules allow for that state.
  */
-export function requireAuth(
-  authenticate: (token: string) => Promise<AuthContext>,
-  opts: { allowQueryToken?: boolean } = {},
-) {
+export function requireAuth(authenticate: Authenticate, opts: { allowQueryToken?: boolean } = {}) {
   return async (req: FastifyRequest, _reply: FastifyReply) => {
     const token = bearerToken(req, { allowQuery: opts.allowQueryToken });
     if (!token) throw new AppError(401, 'error.unauthorized');
@@ -124,15 +115,61 @@ export function requireAuth(
       if (NOT_FOR_APPS.some((prefix) => url.startsWith(prefix)))
         throw new AppError(403, auth.apiToken ? 'apiTokens.sessionOnly' : 'oauth.notForApps');
     }
-    const appSpaceId = auth.appSpaceId;
-    if (appSpaceId !== undefined) {
-      scopeMembershipsOf(auth.user, (rows) => rows.filter((row) => row.space.id === appSpaceId));
-    }
     const gate = gateFor(gateState(auth.user, auth.memberships), req.method, req.routeOptions.url ?? '');
     if (gate.kind !== 'ok') throw gateError(gate);
-    if (req.method === 'GET' || req.method === 'HEAD') prefetched.set(auth.user, auth.memberships);
     auth.client = requestClient(req);
-    clients.set(auth.user, auth.client);
     req.auth = auth;
+    // The memberships read with the session, once per request: the handler runs right after this hook,
+    // before it could change any of them.
+    req.signedInActor = actorOf(auth.user, auth.memberships, auth.client);
   };
+}
+
+/** What the OpenAPI document says of every operation of a signed-in scope. */
+const BEARER = [{ bearer: [] }];
+
+/**
+ * Declares a plugin scope whose every route is for a signed-in caller (docs/HOW-TO.md "Add a route"):
+ * requireAuth runs first among each route's preHandlers, so `req.auth` and `req.actor` are set in every
+ * handler, and the route is documented with `security: bearer`. Validation still answers before
+ * authentication (Fastify validates before preHandler), as it always has. Routes registered on `app`
+ * after this call, and in its child scopes, are covered; call it at the top of an encapsulated plugin.
+ */
+export function signedIn(
+  app: FastifyInstance,
+  authenticate: Authenticate,
+  opts: { allowQueryToken?: boolean } = {},
+): void {
+  const authenticated = requireAuth(authenticate, opts);
+  const onRoute: onRouteHookHandler = (route) => {
+    const own = route.preHandler;
+    route.preHandler = [authenticated, ...(own === undefined ? [] : Array.isArray(own) ? own : [own])];
+    if (!route.schema?.hide) route.schema = { ...route.schema, security: BEARER };
+  };
+  app.addHook('onRoute', onRoute);
+}
+
+/** A Fastify instance that types routes from their zod schemas (fastify-type-provider-zod). */
+export type ZodApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+/**
+ * A module's signed-in routes: `routes` registers them on an encapsulated child of `root` declared
+ * signedIn (above), so none of them repeats the authentication, the actor lookup or `security`.
+ */
+export async function signedInScope(
+  root: FastifyInstance,
+  authenticate: Authenticate,
+  routes: (app: ZodApp) => void | Promise<void>,
+  opts: { allowQueryToken?: boolean } = {},
+): Promise<void> {
+  await root.register(async (scope) => {
+    signedIn(scope, authenticate, opts);
+    await routes(scope.withTypeProvider<ZodTypeProvider>());
+  });
 }

@@ -1,7 +1,6 @@
 import { type AccessGateInput, type ApiGateResult, apiAccessGate } from '@otklik/shared';
 import { AppError } from '../lib/errors';
-import type { MembershipRow } from '../modules/spaces/actor';
-import type { UserRow } from './auth';
+import type { MembershipRow, UserRow } from './actor';
 
 // docs/product/states.md access gate on the server (issue 11 item 6): the rules of packages/shared/src/access
 // (apiAccessGate → accessGate) applied to every authenticated call and to the socket, from the

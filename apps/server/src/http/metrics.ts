@@ -1,8 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { Config } from '../config';
 import type { Database } from '../db/client';
+import type { Config } from '../lib/config';
 import { AppError } from '../lib/errors';
 import type { RealtimeHub } from '../realtime/hub';
 

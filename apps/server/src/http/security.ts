@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Config } from '../config';
+import type { Config } from '../lib/config';
 
 /**
  * The browser-facing security headers every response carries (README "Security"). Scripts come only

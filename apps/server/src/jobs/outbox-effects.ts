@@ -6,13 +6,7 @@ import { presentItems } from '../modules/inbox/actions/present';
 import { presentMessage } from '../modules/inbox/presenter';
 import { notifyReplyFailed } from '../modules/notifications/events';
 import { recordAccountError } from '../modules/objects/account-error';
-import {
-  backoffSeconds,
-  MAX_ATTEMPTS,
-  OUTBOX_DISMISSED,
-  OUTBOX_FAILED,
-  outboxPayloadSchemas,
-} from '../modules/outbox/queue';
+import { backoffSeconds, MAX_ATTEMPTS, OUTBOX_FAILED, outboxPayloadSchemas } from '../modules/outbox/queue';
 import { ConnectorError, type SentRef } from '../providers/types';
 import type { EventBus } from '../realtime/bus';
 import type { OutboxRow } from './outbox-targets';

@@ -1,8 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
-import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { objects, outbox } from '../db/schema';
+import type { Config } from '../lib/config';
 import type { Sealer } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
 import { OUTBOX_QUEUED } from '../modules/outbox/queue';

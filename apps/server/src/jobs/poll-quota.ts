@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { objects } from '../db/schema';
+import type { Config } from '../lib/config';
 import type { ObjectRow, PollingSchedule } from '../providers/types';
 
 // Pacing of networks polled on a schedule (PollingSchedule) within a daily unit quota (YouTube: 10,000

@@ -1,8 +1,8 @@
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { objects } from '../db/schema';
 import { refusalMessage } from '../db/sqlstate';
+import type { Config } from '../lib/config';
 import type { Sealer } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
 import { ingest } from '../modules/inbox/ingest';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../app';
 import { taskClock } from '../lib/clock';
+import type { AppDeps } from '../modules/deps';
 import { IssuesDueJob } from './issues-due';
 import { NotificationDeliveryJob } from './notification-delivery';
 import { RulesNoReplyJob } from './rules-no-reply';

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
-import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { objects } from '../db/schema';
+import type { Config } from '../lib/config';
 import type { Sealer } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
 import { PeriodicTask } from '../lib/periodic';

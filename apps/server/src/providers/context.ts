@@ -1,8 +1,8 @@
 import { encodeFailure } from '@otklik/shared';
 import { and, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
-import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { objects } from '../db/schema';
+import type { Config } from '../lib/config';
 import type { Sealer } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
 import type { ConnectorContext, ObjectRow } from './types';

@@ -1,7 +1,7 @@
 import { encodeFailure, type FailureKey, type MessageKey, type ProviderId } from '@otklik/shared';
-import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Attachment, ItemKind, objects } from '../db/schema';
+import type { Config } from '../lib/config';
 import type { InboundEvent } from './inbound';
 
 // The one interface every network implements (ARCHITECTURE "Providers", CONVENTIONS §7). A connector

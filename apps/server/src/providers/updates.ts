@@ -1,4 +1,4 @@
-import type { Config } from '../config';
+import type { Config } from '../lib/config';
 import type { Connector, ObjectRow, UpdatesMode } from './types';
 
 const LOCAL_HOSTS = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)$/;

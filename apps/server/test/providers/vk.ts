@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import type { Env } from '../../src/config';
 import { chats, items, messages, objects } from '../../src/db/schema';
+import type { Env } from '../../src/lib/config';
 import { openCredentials } from '../../src/providers/context';
 import { VkEmulator } from '../../src/providers/vk/emulator';
 import { buildWorker, buildWorkspace } from '../inbox-actions';

@@ -1,16 +1,13 @@
 import { createApiTokenBody } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
-import { type AuthContext, requireAuth } from '../../http/auth';
+import { type Authenticate, signedInScope } from '../../http/auth';
 import { audit } from '../audit/record';
-import { loadActor } from '../spaces/actor';
+import type { AppDeps } from '../deps';
 import { adminSpaceIds, assertManageable, assertSessionLogin, authorizeCreate } from './policy';
 import { presentApiToken } from './presenter';
 import * as service from './service';
 
-const bearer = [{ bearer: [] }];
 const TAG = ['api'];
 const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
@@ -18,77 +15,72 @@ const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483
 export async function registerApiTokensModule(
   root: FastifyInstance,
   deps: AppDeps,
-  authenticate: (token: string) => Promise<AuthContext>,
+  authenticate: Authenticate,
 ) {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-  const authenticated = requireAuth(authenticate);
-  const { db } = deps.database;
+  await signedInScope(root, authenticate, async (app) => {
+    const { db } = deps.database;
 
-  app.get(
-    '/api_tokens',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Own personal tokens and the space tokens one administers',
+    app.get(
+      '/api_tokens',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Own personal tokens and the space tokens one administers',
+        },
       },
-    },
-    async (req) => {
-      assertSessionLogin(req.auth);
-      const actor = await loadActor(db, req.auth!.user);
-      const admin = adminSpaceIds(actor);
-      const rows = await service.listApiTokens(db, actor.userId, admin);
-      return { items: rows.map(presentApiToken), admin_space_ids: admin };
-    },
-  );
-
-  app.post(
-    '/api_tokens',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Create a token (the secret is returned once)',
-        body: createApiTokenBody,
+      async (req) => {
+        assertSessionLogin(req.auth);
+        const { actor } = req;
+        const admin = adminSpaceIds(actor);
+        const rows = await service.listApiTokens(db, actor.userId, admin);
+        return { items: rows.map(presentApiToken), admin_space_ids: admin };
       },
-    },
-    async (req) => {
-      assertSessionLogin(req.auth);
-      const actor = await loadActor(db, req.auth!.user);
-      authorizeCreate(actor, req.body.kind, req.body.space_id ?? null);
-      const { row, secret } = await service.createApiToken(db, actor, req.body);
-      // The action log is per space: a personal token for every space of its user is the user's own.
-      if (row.spaceId !== null)
-        await audit(db, actor, {
-          spaceId: row.spaceId,
-          kind: 'api_token.created',
-          target: { type: 'api_token', id: row.id, label: row.name },
-          after: { kind: row.kind, role: row.role, expires_at: row.expiresAt },
-        });
-      return { token: presentApiToken(row), secret };
-    },
-  );
+    );
 
-  app.delete(
-    '/api_tokens/:id',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'Revoke a token', params: idParams },
-    },
-    async (req) => {
-      assertSessionLogin(req.auth);
-      const actor = await loadActor(db, req.auth!.user);
-      const token = assertManageable(actor, await service.getApiToken(db, req.params.id));
-      await service.revokeApiToken(db, req.params.id);
-      if (token.spaceId !== null)
-        await audit(db, actor, {
-          spaceId: token.spaceId,
-          kind: 'api_token.revoked',
-          target: { type: 'api_token', id: token.id, label: token.name },
-        });
-      return { ok: true };
-    },
-  );
+    app.post(
+      '/api_tokens',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Create a token (the secret is returned once)',
+          body: createApiTokenBody,
+        },
+      },
+      async (req) => {
+        assertSessionLogin(req.auth);
+        const { actor } = req;
+        authorizeCreate(actor, req.body.kind, req.body.space_id ?? null);
+        const { row, secret } = await service.createApiToken(db, actor, req.body);
+        // The action log is per space: a personal token for every space of its user is the user's own.
+        if (row.spaceId !== null)
+          await audit(db, actor, {
+            spaceId: row.spaceId,
+            kind: 'api_token.created',
+            target: { type: 'api_token', id: row.id, label: row.name },
+            after: { kind: row.kind, role: row.role, expires_at: row.expiresAt },
+          });
+        return { token: presentApiToken(row), secret };
+      },
+    );
+
+    app.delete(
+      '/api_tokens/:id',
+      {
+        schema: { tags: TAG, summary: 'Revoke a token', params: idParams },
+      },
+      async (req) => {
+        assertSessionLogin(req.auth);
+        const { actor } = req;
+        const token = assertManageable(actor, await service.getApiToken(db, req.params.id));
+        await service.revokeApiToken(db, req.params.id);
+        if (token.spaceId !== null)
+          await audit(db, actor, {
+            spaceId: token.spaceId,
+            kind: 'api_token.revoked',
+            target: { type: 'api_token', id: token.id, label: token.name },
+          });
+        return { ok: true };
+      },
+    );
+  });
 }

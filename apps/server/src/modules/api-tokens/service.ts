@@ -13,7 +13,7 @@ import {
 import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { apiTokens, spaces, tariffs, users } from '../../db/schema';
-import { type AuthContext, scopeMembershipsOf } from '../../http/auth';
+import type { AuthContext } from '../../http/auth';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import { loadMemberships, type MembershipRow, type ServerActor } from '../spaces/actor';
@@ -86,7 +86,7 @@ function tokenScope(token: ApiTokenRow, spaceRow: Pick<MembershipRow, 'space' | 
 
 /**
  * Resolves an `otk_` bearer token: 401 when unknown, revoked or expired. The auth hook then runs the
- * same access gate and every route builds the actor through loadActor, which applies this token's scope.
+ * same access gate and builds `req.actor` from these memberships, already narrowed to this token's scope.
  * last_used_at is written at most once a minute per token, by a conditional update.
  */
 export async function authenticateApiToken(db: Db, secret: string, now = new Date()): Promise<AuthContext> {
@@ -124,7 +124,6 @@ export async function authenticateApiToken(db: Db, secret: string, now = new Dat
     spaceRow = found ?? null;
   }
   const scope = tokenScope(token, spaceRow);
-  scopeMembershipsOf(user, scope);
   const memberships = scope(token.kind === 'space' ? [] : await loadMemberships(db, user.id));
   return {
     user,

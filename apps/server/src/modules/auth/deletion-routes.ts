@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { requireAuth } from '../../http/auth';
+import { type Authenticate, signedInScope } from '../../http/auth';
 import {
   cancelDeletion,
   findDeletionRequest,
@@ -11,8 +11,6 @@ import {
   soleMemberSpaces,
 } from './deletion';
 import type { AuthDeps } from './service';
-
-const bearer = [{ bearer: [] }];
 
 const requestSchema = z.object({
   id: z.string(),
@@ -31,7 +29,7 @@ const myRequestsSchema = z.object({
 export async function registerDeletionRoutes(
   root: FastifyInstance,
   authDeps: AuthDeps,
-  authenticated: ReturnType<typeof requireAuth>,
+  authenticate: Authenticate,
 ) {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = authDeps;
@@ -56,54 +54,50 @@ export async function registerDeletionRoutes(
     },
   );
 
-  app.get(
-    '/me/deleterequest',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: ['me'],
-        security: bearer,
-        summary: "The user's deletion requests and the spaces their deletion would remove",
-        response: { 200: myRequestsSchema },
+  await signedInScope(root, authenticate, (app) => {
+    app.get(
+      '/me/deleterequest',
+      {
+        schema: {
+          tags: ['me'],
+          summary: "The user's deletion requests and the spaces their deletion would remove",
+          response: { 200: myRequestsSchema },
+        },
       },
-    },
-    async (req) => mine(req.auth!.user.id),
-  );
+      async (req) => mine(req.auth!.user.id),
+    );
 
-  app.post(
-    '/me/deleterequest',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: ['me'],
-        security: bearer,
-        summary: 'Request deletion of my data (the open request is returned if there is one)',
-        response: { 201: myRequestsSchema.extend({ request: requestSchema }) },
+    app.post(
+      '/me/deleterequest',
+      {
+        schema: {
+          tags: ['me'],
+          summary: 'Request deletion of my data (the open request is returned if there is one)',
+          response: { 201: myRequestsSchema.extend({ request: requestSchema }) },
+        },
       },
-    },
-    async (req, reply) => {
-      const request = await requestDeletion(db, req.auth!.user.id);
-      return reply
-        .status(201)
-        .send({ request: presentDeletionRequest(request), ...(await mine(req.auth!.user.id)) });
-    },
-  );
+      async (req, reply) => {
+        const request = await requestDeletion(db, req.auth!.user.id);
+        return reply
+          .status(201)
+          .send({ request: presentDeletionRequest(request), ...(await mine(req.auth!.user.id)) });
+      },
+    );
 
-  app.delete(
-    '/me/deleterequest/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: ['me'],
-        security: bearer,
-        summary: 'Cancel my pending deletion request; 409 once it is processing or closed',
-        params: idParamsSchema,
-        response: { 200: myRequestsSchema },
+    app.delete(
+      '/me/deleterequest/:id',
+      {
+        schema: {
+          tags: ['me'],
+          summary: 'Cancel my pending deletion request; 409 once it is processing or closed',
+          params: idParamsSchema,
+          response: { 200: myRequestsSchema },
+        },
       },
-    },
-    async (req) => {
-      await cancelDeletion(db, req.auth!.user.id, req.params.id);
-      return mine(req.auth!.user.id);
-    },
-  );
+      async (req) => {
+        await cancelDeletion(db, req.auth!.user.id, req.params.id);
+        return mine(req.auth!.user.id);
+      },
+    );
+  });
 }

@@ -2,11 +2,11 @@ import { isLocale, translate, WEB_CLIENT_ID } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
-import { requireAuth } from '../../http/auth';
+import { type Authenticate, requireAuth, signedInScope } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
 import { safeEqual } from '../../lib/crypto';
 import { AppError, badRequest } from '../../lib/errors';
+import type { AppDeps } from '../deps';
 import { authenticateClient, exchangeCode, touchApp } from '../oauthapps/service';
 import { presentUser } from '../users/presenter';
 import { acceptBasicClientAuth, basicClientCredentials } from './client-auth';
@@ -46,7 +46,10 @@ export async function registerAuthModule(root: FastifyInstance, deps: AppDeps) {
     bus: deps.bus,
   };
   const { db } = authDeps;
-  const authenticated = requireAuth((token) => authenticateAccessToken(db, token));
+  // Sessions only: an API token or an app's token never reaches the account's own settings.
+  const authenticate: Authenticate = (token) => authenticateAccessToken(db, token);
+  // Logout authenticates only when it is not an OAuth client's revocation (below).
+  const authenticated = requireAuth(authenticate);
   // Calls that create accounts or mail an address: limited per address and for the instance.
   const signupLimit = signupRateLimit(deps.config, deps.limiter);
 
@@ -292,47 +295,6 @@ export async function registerAuthModule(root: FastifyInstance, deps: AppDeps) {
     },
   );
 
-  app.get('/me', { preHandler: authenticated, schema: { tags: ['me'], security: bearer } }, async (req) => {
-    const user = req.auth!.user;
-    return presentUser(user, await auth.membershipRoles(db, user.id));
-  });
-
-  app.put(
-    '/me',
-    {
-      preHandler: authenticated,
-      schema: { tags: ['me'], security: bearer, body: schemas.updateMeBodySchema },
-    },
-    async (req) => {
-      const user = await auth.updateProfile(db, req.auth!.user, req.body);
-      return presentUser(user, await auth.membershipRoles(db, user.id));
-    },
-  );
-
-  app.put(
-    '/me/email',
-    {
-      preHandler: [authenticated, signupLimit],
-      schema: { tags: ['me'], security: bearer, body: schemas.changeEmailBodySchema },
-    },
-    async (req) => {
-      await auth.changeEmail(authDeps, req.auth!.user, req.body.email);
-      return { message: translate(requestLocale(req), 'ok.confirmSent') };
-    },
-  );
-
-  app.post(
-    '/send_confirm_email',
-    {
-      preHandler: [authenticated, signupLimit],
-      schema: { tags: ['me'], security: bearer, body: schemas.sendConfirmBodySchema },
-    },
-    async (req) => {
-      await auth.resendConfirmation(authDeps, req.auth!.user, req.body.email);
-      return { message: translate(requestLocale(req), 'ok.confirmSent') };
-    },
-  );
-
   app.post(
     '/signup/resend',
     {
@@ -351,54 +313,91 @@ export async function registerAuthModule(root: FastifyInstance, deps: AppDeps) {
     },
   );
 
-  app.put(
-    '/me/password',
-    {
-      preHandler: authenticated,
-      schema: { tags: ['me'], security: bearer, body: schemas.changePasswordBodySchema },
-    },
-    async (req) => {
-      // Other sessions end; this one continues under the new token pair returned here.
-      const token = await auth.changePassword(
-        authDeps,
-        currentSession(req),
-        req.body.password,
-        req.body.new_password,
-      );
-      return { message: translate(requestLocale(req), 'ok.passwordChanged'), token };
-    },
-  );
+  await signedInScope(root, authenticate, (app) => {
+    app.get('/me', { schema: { tags: ['me'] } }, async (req) => {
+      const user = req.auth!.user;
+      return presentUser(user, await auth.membershipRoles(db, user.id));
+    });
 
-  app.post(
-    '/me/otp',
-    { preHandler: authenticated, schema: { tags: ['me'], security: bearer, summary: 'Start enabling TOTP' } },
-    async (req) => startTwoFactor(authDeps, req.auth!.user),
-  );
+    app.put(
+      '/me',
+      {
+        schema: { tags: ['me'], body: schemas.updateMeBodySchema },
+      },
+      async (req) => {
+        const user = await auth.updateProfile(db, req.auth!.user, req.body);
+        return presentUser(user, await auth.membershipRoles(db, user.id));
+      },
+    );
 
-  app.post(
-    '/me/otp/confirm',
-    {
-      preHandler: authenticated,
-      schema: { tags: ['me'], security: bearer, body: schemas.otpConfirmBodySchema },
-    },
-    async (req) => {
-      // Sessions opened before 2FA end; this one continues under the new token pair returned here.
-      const token = await confirmTwoFactor(authDeps, currentSession(req), req.body.code);
-      return { message: 'ok', token };
-    },
-  );
+    app.put(
+      '/me/email',
+      {
+        preHandler: signupLimit,
+        schema: { tags: ['me'], body: schemas.changeEmailBodySchema },
+      },
+      async (req) => {
+        await auth.changeEmail(authDeps, req.auth!.user, req.body.email);
+        return { message: translate(requestLocale(req), 'ok.confirmSent') };
+      },
+    );
 
-  app.delete(
-    '/me/otp',
-    {
-      preHandler: authenticated,
-      schema: { tags: ['me'], security: bearer, body: schemas.otpDisableBodySchema },
-    },
-    async (req) => {
-      await disableTwoFactor(authDeps, req.auth!.user, req.body.password);
-      return { message: 'ok' };
-    },
-  );
-  await registerSocialRoutes(app, deps, authDeps, authenticated);
-  await registerDeletionRoutes(app, authDeps, authenticated);
+    app.post(
+      '/send_confirm_email',
+      {
+        preHandler: signupLimit,
+        schema: { tags: ['me'], body: schemas.sendConfirmBodySchema },
+      },
+      async (req) => {
+        await auth.resendConfirmation(authDeps, req.auth!.user, req.body.email);
+        return { message: translate(requestLocale(req), 'ok.confirmSent') };
+      },
+    );
+
+    app.put(
+      '/me/password',
+      {
+        schema: { tags: ['me'], body: schemas.changePasswordBodySchema },
+      },
+      async (req) => {
+        // Other sessions end; this one continues under the new token pair returned here.
+        const token = await auth.changePassword(
+          authDeps,
+          currentSession(req),
+          req.body.password,
+          req.body.new_password,
+        );
+        return { message: translate(requestLocale(req), 'ok.passwordChanged'), token };
+      },
+    );
+
+    app.post('/me/otp', { schema: { tags: ['me'], summary: 'Start enabling TOTP' } }, async (req) =>
+      startTwoFactor(authDeps, req.auth!.user),
+    );
+
+    app.post(
+      '/me/otp/confirm',
+      {
+        schema: { tags: ['me'], body: schemas.otpConfirmBodySchema },
+      },
+      async (req) => {
+        // Sessions opened before 2FA end; this one continues under the new token pair returned here.
+        const token = await confirmTwoFactor(authDeps, currentSession(req), req.body.code);
+        return { message: 'ok', token };
+      },
+    );
+
+    app.delete(
+      '/me/otp',
+      {
+        schema: { tags: ['me'], body: schemas.otpDisableBodySchema },
+      },
+      async (req) => {
+        await disableTwoFactor(authDeps, req.auth!.user, req.body.password);
+        return { message: 'ok' };
+      },
+    );
+  });
+  await registerSocialRoutes(root, deps, authDeps, authenticate);
+  await registerDeletionRoutes(root, authDeps, authenticate);
 }

@@ -1,8 +1,8 @@
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import type { UserRow } from '../../http/auth';
+import type { Config } from '../../lib/config';
 import type { Sealer } from '../../lib/crypto';
 import { badRequest } from '../../lib/errors';
 import type { RateLimiter } from '../../lib/rate-limit';

@@ -7,10 +7,10 @@ import {
   type SignupForm,
 } from '@otklik/shared';
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { invitations, memberships, users } from '../../db/schema';
 import type { UserRow } from '../../http/auth';
+import type { Config } from '../../lib/config';
 import type { Sealer } from '../../lib/crypto';
 import { sha256 } from '../../lib/crypto';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors';

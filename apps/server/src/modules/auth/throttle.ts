@@ -1,5 +1,5 @@
 import { isIPv6 } from 'node:net';
-import type { Config } from '../../config';
+import type { Config } from '../../lib/config';
 import { AppError } from '../../lib/errors';
 import type { RateLimiter } from '../../lib/rate-limit';
 import { enforceRateLimit } from './guards';

@@ -1,7 +1,7 @@
 import type { PaymentProvider } from '@otklik/shared';
 import ipaddr from 'ipaddr.js';
 import Stripe from 'stripe';
-import type { Config } from '../../config';
+import type { Config } from '../../lib/config';
 
 // The payment providers' APIs (issue 14 item 3): Stripe Checkout through the official SDK, YooKassa's
 // HTTP API v3. Each exists only when its keys are configured; base URLs come from config (emulators in

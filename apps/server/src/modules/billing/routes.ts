@@ -1,11 +1,10 @@
 import { can, checkoutBodySchema } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
-import { type AuthContext, requireAuth } from '../../http/auth';
+import { type Authenticate, signedInScope } from '../../http/auth';
 import { AppError } from '../../lib/errors';
-import { authorize, loadActor } from '../spaces/actor';
+import type { AppDeps } from '../deps';
+import { authorize } from '../spaces/actor';
 import { exportSpace } from './export';
 import { gatewaysFromConfig } from './gateways';
 import {
@@ -17,7 +16,6 @@ import {
   startCheckout,
 } from './service';
 
-const bearer = [{ bearer: [] }];
 const TAG = ['billing'];
 const spaceQuery = z.object({ space_id: z.coerce.number().int().positive() });
 
@@ -29,121 +27,111 @@ const spaceQuery = z.object({ space_id: z.coerce.number().int().positive() });
 export async function registerBillingRoutes(
   root: FastifyInstance,
   deps: AppDeps,
-  authenticate: (token: string) => Promise<AuthContext>,
+  authenticate: Authenticate,
 ) {
-  const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = deps.database;
-  const authenticated = requireAuth(authenticate);
   const gateways = gatewaysFromConfig(deps.config);
+  await signedInScope(root, authenticate, async (app) => {
+    const adminOf = async (req: FastifyRequest, spaceId: number) => {
+      const { actor } = req;
+      authorize(actor, 'billing.view', spaceId);
+    };
 
-  const adminOf = async (req: FastifyRequest, spaceId: number) => {
-    const actor = await loadActor(db, req.auth!.user);
-    authorize(actor, 'billing.view', spaceId);
-  };
+    /** A payment of a space the caller administers; someone else's answers like a missing one. */
+    const ownPayment = async (req: FastifyRequest, id: number) => {
+      const payment = await getPayment(db, id);
+      const { actor } = req;
+      if (!can(actor, 'billing.view', payment.space_id)) throw new AppError(404, 'billing.paymentNotFound');
+      return payment;
+    };
 
-  /** A payment of a space the caller administers; someone else's answers like a missing one. */
-  const ownPayment = async (req: FastifyRequest, id: number) => {
-    const payment = await getPayment(db, id);
-    const actor = await loadActor(db, req.auth!.user);
-    if (!can(actor, 'billing.view', payment.space_id)) throw new AppError(404, 'billing.paymentNotFound');
-    return payment;
-  };
-
-  app.get(
-    '/billing',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: "The space's tariff, expiry, deletion date, usage, configured providers and payments",
-        querystring: spaceQuery,
+    app.get(
+      '/billing',
+      {
+        schema: {
+          tags: TAG,
+          summary: "The space's tariff, expiry, deletion date, usage, configured providers and payments",
+          querystring: spaceQuery,
+        },
       },
-    },
-    async (req) => {
-      await adminOf(req, req.query.space_id);
-      return getBilling(db, gateways, req.query.space_id);
-    },
-  );
-
-  app.post(
-    '/billing/checkout',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: "Start paying for a tariff and period; answers the provider's payment page",
-        body: checkoutBodySchema,
+      async (req) => {
+        await adminOf(req, req.query.space_id);
+        return getBilling(db, gateways, req.query.space_id);
       },
-    },
-    async (req) => {
-      await adminOf(req, req.body.space_id);
-      return startCheckout(
-        { db, gateways, log: deps.log, appUrl: deps.config.appUrl },
-        req.body,
-        req.auth!.user.id,
-      );
-    },
-  );
+    );
 
-  app.get(
-    '/billing/payments/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'One payment (the billing report page)',
-        params: z.object({ id: z.coerce.number().int().positive() }),
+    app.post(
+      '/billing/checkout',
+      {
+        schema: {
+          tags: TAG,
+          summary: "Start paying for a tariff and period; answers the provider's payment page",
+          body: checkoutBodySchema,
+        },
       },
-    },
-    async (req) => ownPayment(req, req.params.id),
-  );
-
-  app.post(
-    '/billing/payments/:id/cancel',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: "The payer came back through the provider's cancel link: close the pending payment",
-        params: z.object({ id: z.coerce.number().int().positive() }),
+      async (req) => {
+        await adminOf(req, req.body.space_id);
+        return startCheckout(
+          { db, gateways, log: deps.log, appUrl: deps.config.appUrl },
+          req.body,
+          req.auth!.user.id,
+        );
       },
-    },
-    async (req) => {
-      const payment = await ownPayment(req, req.params.id);
-      await cancelByPayer({ db, gateways, log: deps.log }, payment.id);
-      return getPayment(db, payment.id);
-    },
-  );
+    );
 
-  app.get(
-    '/billing/export',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: "The space's content as one JSON file (offered before an expired space is deleted)",
-        querystring: spaceQuery,
+    app.get(
+      '/billing/payments/:id',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'One payment (the billing report page)',
+          params: z.object({ id: z.coerce.number().int().positive() }),
+        },
       },
-    },
-    async (req, reply) => {
-      await adminOf(req, req.query.space_id);
-      const day = new Date().toISOString().slice(0, 10);
-      return reply
-        .type('application/json; charset=utf-8')
-        .header(
-          'content-disposition',
-          `attachment; filename="otklik-space-${req.query.space_id}-${day}.json"`,
-        )
-        .send(exportSpace(db, deps.log, req.query.space_id));
-    },
-  );
+      async (req) => ownPayment(req, req.params.id),
+    );
 
-  await app.register(async (scope) => {
+    app.post(
+      '/billing/payments/:id/cancel',
+      {
+        schema: {
+          tags: TAG,
+          summary: "The payer came back through the provider's cancel link: close the pending payment",
+          params: z.object({ id: z.coerce.number().int().positive() }),
+        },
+      },
+      async (req) => {
+        const payment = await ownPayment(req, req.params.id);
+        await cancelByPayer({ db, gateways, log: deps.log }, payment.id);
+        return getPayment(db, payment.id);
+      },
+    );
+
+    app.get(
+      '/billing/export',
+      {
+        schema: {
+          tags: TAG,
+          summary: "The space's content as one JSON file (offered before an expired space is deleted)",
+          querystring: spaceQuery,
+        },
+      },
+      async (req, reply) => {
+        await adminOf(req, req.query.space_id);
+        const day = new Date().toISOString().slice(0, 10);
+        return reply
+          .type('application/json; charset=utf-8')
+          .header(
+            'content-disposition',
+            `attachment; filename="otklik-space-${req.query.space_id}-${day}.json"`,
+          )
+          .send(exportSpace(db, deps.log, req.query.space_id));
+      },
+    );
+  });
+
+  // Public (signed by the sender, no session): outside the signed-in scope.
+  await root.register(async (scope) => {
     // Stripe signs the exact bytes it sent: keep them, parse nothing here.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_req, body, done) =>

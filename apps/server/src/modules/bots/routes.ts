@@ -1,18 +1,16 @@
 import { createBotBody, statsQuery, updateBotBody } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
-import { type AuthContext, requireAuth } from '../../http/auth';
+import { type Authenticate, signedInScope } from '../../http/auth';
 import { taskClock } from '../../lib/clock';
 import { forbidden, notFound } from '../../lib/errors';
+import type { AppDeps } from '../deps';
 import { RECENT_FAILURE_DAYS } from '../inbox/failures';
 import { getScopedChat, scopeFor } from '../inbox/scope';
-import { authorize, isMember, loadActor, type ServerActor, spaceIdsWhere } from '../spaces/actor';
+import { authorize, isMember, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 import { listSpaceIds } from '../tags/policy';
 import * as service from './service';
 
-const bearer = [{ bearer: [] }];
 const TAG = ['settings'];
 const MANAGE = 'bots.manage' as const;
 const idParams = z.object({ id: z.coerce.number().int().positive() });
@@ -25,148 +23,131 @@ function assertBot(actor: ServerActor, row: service.BotRow | undefined): service
 }
 
 /** Settings → chat-bots, stats/bots and a chat's bot conversation (issue 17). */
-export async function registerBotsModule(
-  root: FastifyInstance,
-  deps: AppDeps,
-  authenticate: (token: string) => Promise<AuthContext>,
-) {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-  const authenticated = requireAuth(authenticate);
-  const { db } = deps.database;
+export async function registerBotsModule(root: FastifyInstance, deps: AppDeps, authenticate: Authenticate) {
+  await signedInScope(root, authenticate, async (app) => {
+    const { db } = deps.database;
 
-  app.get(
-    '/bots',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'Chat-bots', querystring: spaceQuery },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const asked = listSpaceIds(actor, req.query.space_id);
-      if (req.query.space_id !== undefined) authorize(actor, MANAGE, req.query.space_id);
-      const allowed = new Set(spaceIdsWhere(actor, MANAGE));
-      const rows = await service.listBots(
-        db,
-        asked.filter((id) => allowed.has(id)),
-      );
-      return { items: rows.map(service.presentBot) };
-    },
-  );
-
-  app.get(
-    '/errors/bots',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: ['accounts'],
-        security: bearer,
-        summary: 'Recent failed chat-bot steps (settings/errors), newest first',
-        description:
-          'Steps of the last 7 days that failed (a webhook that failed every try, an AI step whose provider failed), for those who see errors (`errors.view`), in the chats of the accounts they see.',
+    app.get(
+      '/bots',
+      {
+        schema: { tags: TAG, summary: 'Chat-bots', querystring: spaceQuery },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const scope = await scopeFor(db, actor, 'errors.view');
-      if (scope.spaces.size === 0) throw forbidden();
-      const since = new Date(taskClock.now().getTime() - RECENT_FAILURE_DAYS * 86_400_000);
-      return { items: await service.botFailures(db, scope, since) };
-    },
-  );
-
-  app.get(
-    '/bots/:id',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'One chat-bot', params: idParams },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      return service.presentBot(assertBot(actor, await service.getBot(db, req.params.id)));
-    },
-  );
-
-  app.post(
-    '/bots',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Create a chat-bot on a messenger account',
-        body: createBotBody.safeExtend({ space_id: z.number().int().positive() }),
+      async (req) => {
+        const { actor } = req;
+        const asked = listSpaceIds(actor, req.query.space_id);
+        if (req.query.space_id !== undefined) authorize(actor, MANAGE, req.query.space_id);
+        const allowed = new Set(spaceIdsWhere(actor, MANAGE));
+        const rows = await service.listBots(
+          db,
+          asked.filter((id) => allowed.has(id)),
+        );
+        return { items: rows.map(service.presentBot) };
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const { space_id, object_id, ...input } = req.body;
-      authorize(actor, MANAGE, space_id);
-      return service.presentBot(await service.createBot(db, space_id, object_id, input, actor));
-    },
-  );
+    );
 
-  app.put(
-    '/bots/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Change a chat-bot',
-        params: idParams,
-        body: updateBotBody,
+    app.get(
+      '/errors/bots',
+      {
+        schema: {
+          tags: ['accounts'],
+          summary: 'Recent failed chat-bot steps (settings/errors), newest first',
+          description:
+            'Steps of the last 7 days that failed (a webhook that failed every try, an AI step whose provider failed), for those who see errors (`errors.view`), in the chats of the accounts they see.',
+        },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const row = assertBot(actor, await service.getBot(db, req.params.id));
-      return service.presentBot(await service.updateBot(db, row, req.body, actor));
-    },
-  );
-
-  app.delete(
-    '/bots/:id',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'Delete a chat-bot', params: idParams },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const row = assertBot(actor, await service.getBot(db, req.params.id));
-      await service.deleteBot(db, row, actor);
-      return { message: 'ok' as const };
-    },
-  );
-
-  app.get(
-    '/chats/:id/bot',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: ['chats'],
-        security: bearer,
-        summary: "The chat's latest chat-bot conversation and the fields it collected (null: none)",
-        params: idParams,
+      async (req) => {
+        const { actor } = req;
+        const scope = await scopeFor(db, actor, 'errors.view');
+        if (scope.spaces.size === 0) throw forbidden();
+        const since = new Date(taskClock.now().getTime() - RECENT_FAILURE_DAYS * 86_400_000);
+        return { items: await service.botFailures(db, scope, since) };
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const chat = await getScopedChat(db, actor, req.params.id, 'messages.view');
-      return { session: await service.chatBotSession(db, chat.id) };
-    },
-  );
+    );
 
-  app.get(
-    '/stats/bots',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: ['stats'],
-        security: bearer,
-        summary: 'Per chat-bot: conversations started, completed, handed off, dropped; per step a funnel',
-        querystring: statsQuery,
+    app.get(
+      '/bots/:id',
+      {
+        schema: { tags: TAG, summary: 'One chat-bot', params: idParams },
       },
-    },
-    async (req) => service.botStats(db, await loadActor(db, req.auth!.user), req.query, taskClock.now()),
-  );
+      async (req) => {
+        const { actor } = req;
+        return service.presentBot(assertBot(actor, await service.getBot(db, req.params.id)));
+      },
+    );
+
+    app.post(
+      '/bots',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Create a chat-bot on a messenger account',
+          body: createBotBody.safeExtend({ space_id: z.number().int().positive() }),
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const { space_id, object_id, ...input } = req.body;
+        authorize(actor, MANAGE, space_id);
+        return service.presentBot(await service.createBot(db, space_id, object_id, input, actor));
+      },
+    );
+
+    app.put(
+      '/bots/:id',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Change a chat-bot',
+          params: idParams,
+          body: updateBotBody,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const row = assertBot(actor, await service.getBot(db, req.params.id));
+        return service.presentBot(await service.updateBot(db, row, req.body, actor));
+      },
+    );
+
+    app.delete(
+      '/bots/:id',
+      {
+        schema: { tags: TAG, summary: 'Delete a chat-bot', params: idParams },
+      },
+      async (req) => {
+        const { actor } = req;
+        const row = assertBot(actor, await service.getBot(db, req.params.id));
+        await service.deleteBot(db, row, actor);
+        return { message: 'ok' as const };
+      },
+    );
+
+    app.get(
+      '/chats/:id/bot',
+      {
+        schema: {
+          tags: ['chats'],
+          summary: "The chat's latest chat-bot conversation and the fields it collected (null: none)",
+          params: idParams,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const chat = await getScopedChat(db, actor, req.params.id, 'messages.view');
+        return { session: await service.chatBotSession(db, chat.id) };
+      },
+    );
+
+    app.get(
+      '/stats/bots',
+      {
+        schema: {
+          tags: ['stats'],
+          summary: 'Per chat-bot: conversations started, completed, handed off, dropped; per step a funnel',
+          querystring: statsQuery,
+        },
+      },
+      async (req) => service.botStats(db, req.actor, req.query, taskClock.now()),
+    );
+  });
 }

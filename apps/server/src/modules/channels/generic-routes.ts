@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../deps';
 import '../../http/route-config';
 import { bearerToken } from '../../http/auth';
 import { sha256 } from '../../lib/crypto';

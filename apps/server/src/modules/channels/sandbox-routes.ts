@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { sha256 } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import { buildSandboxPage, presentSandboxEntry } from '../../providers/sandbox/page';
+import type { AppDeps } from '../deps';
 import * as sandbox from './sandbox-service';
 
 const TAG = ['sandbox'];

@@ -1,11 +1,11 @@
 import { isProviderId, type ProviderId } from '@otklik/shared';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app';
 import { objects } from '../../db/schema';
 import { connectorContext } from '../../providers/context';
 import { getConnector } from '../../providers/registry';
 import { type ObjectRow, WebhookRejected, type WebhookRequest } from '../../providers/types';
+import type { AppDeps } from '../deps';
 import { IngestBatcher } from '../inbox/batcher';
 
 /**

@@ -1,16 +1,14 @@
 import { createHdeBody, createHdeTicketBody, updateHdeBody } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
-import { type AuthContext, requireAuth } from '../../http/auth';
+import { type Authenticate, signedInScope } from '../../http/auth';
 import { AppError, notFound } from '../../lib/errors';
+import type { AppDeps } from '../deps';
 import { getScopedChat, getScopedItem } from '../inbox/scope';
-import { authorize, isMember, loadActor, type ServerActor, spaceIdsWhere } from '../spaces/actor';
+import { authorize, isMember, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 import { presentHde, presentHdeTicket } from './presenter';
 import * as service from './service';
 
-const bearer = [{ bearer: [] }];
 const TAG = ['hde'];
 const MANAGE = 'settings.manage' as const;
 const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
@@ -32,170 +30,152 @@ function assertManageable(actor: ServerActor, row: service.HdeRow | undefined): 
  * HelpDeskEddy (issue 21): a space's administrators connect it (settings/hde/{id}); whoever may see an
  * item or a chat turns it into a ticket; a job (jobs/hde-sync.ts) keeps the ticket statuses synced.
  */
-export async function registerHdeModule(
-  root: FastifyInstance,
-  deps: AppDeps,
-  authenticate: (token: string) => Promise<AuthContext>,
-) {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-  const authenticated = requireAuth(authenticate);
-  const { db } = deps.database;
-  const policy = { allowPrivate: deps.config.HDE_ALLOW_PRIVATE === 'true', network: deps.mediaNetwork };
-  const actorOf = (req: FastifyRequest) => loadActor(db, req.auth!.user);
-
-  app.get(
-    '/hde',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'HelpDeskEddy connections of the spaces one administers',
-        querystring: spaceQuery,
-      },
-    },
-    async (req) => {
-      const actor = await actorOf(req);
-      if (req.query.space_id !== undefined) authorize(actor, MANAGE, req.query.space_id);
-      const spaceIds = req.query.space_id !== undefined ? [req.query.space_id] : spaceIdsWhere(actor, MANAGE);
-      const rows = await service.listIntegrations(db, spaceIds);
-      return { items: rows.map(presentHde), space_ids: spaceIdsWhere(actor, MANAGE) };
-    },
-  );
-
-  app.post(
-    '/hde',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Connect HelpDeskEddy to a space (the key is stored sealed)',
-        body: createHdeBody,
-      },
-    },
-    async (req) => {
-      const actor = await actorOf(req);
-      authorize(actor, MANAGE, req.body.space_id);
-      await service.assertDomain(req.body.domain, policy);
-      const row = await service.createIntegration(db, deps.sealer, req.body, actor.userId);
-      return { integration: presentHde(row) };
-    },
-  );
-
-  app.get(
-    '/hde/:id',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'One HelpDeskEddy connection', params: idParams },
-    },
-    async (req) => {
-      const row = assertManageable(await actorOf(req), await service.getIntegration(db, req.params.id));
-      return { integration: presentHde(row) };
-    },
-  );
-
-  app.put(
-    '/hde/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Change a HelpDeskEddy connection (a blank key keeps the stored one)',
-        params: idParams,
-        body: updateHdeBody,
-      },
-    },
-    async (req) => {
-      const row = assertManageable(await actorOf(req), await service.getIntegration(db, req.params.id));
-      if (req.body.domain !== undefined) await service.assertDomain(req.body.domain, policy);
-      return { integration: presentHde(await service.updateIntegration(db, deps.sealer, row, req.body)) };
-    },
-  );
-
-  app.delete(
-    '/hde/:id',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'Disconnect HelpDeskEddy', params: idParams },
-    },
-    async (req) => {
-      const row = assertManageable(await actorOf(req), await service.getIntegration(db, req.params.id));
-      await service.deleteIntegration(db, row);
-      return { ok: true };
-    },
-  );
-
-  app.post(
-    '/hde/:id/test',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Check the address, email and key against HelpDeskEddy',
-        params: idParams,
-      },
-    },
-    async (req) => {
-      const row = assertManageable(await actorOf(req), await service.getIntegration(db, req.params.id));
-      return { integration: presentHde(await service.testConnection(db, deps.sealer, row)) };
-    },
-  );
-
-  for (const { kind, path, ability } of KINDS) {
-    const target = async (req: FastifyRequest, id: number): Promise<service.HdeTarget> => {
-      const actor = await actorOf(req);
-      return kind === 'item'
-        ? { kind, row: await getScopedItem(db, actor, id, ability) }
-        : { kind, row: await getScopedChat(db, actor, id, ability) };
-    };
+export async function registerHdeModule(root: FastifyInstance, deps: AppDeps, authenticate: Authenticate) {
+  await signedInScope(root, authenticate, async (app) => {
+    const { db } = deps.database;
+    const policy = { allowPrivate: deps.config.HDE_ALLOW_PRIVATE === 'true', network: deps.mediaNetwork };
 
     app.get(
-      `/${path}/:id/hde-tickets`,
+      '/hde',
       {
-        preHandler: authenticated,
         schema: {
           tags: TAG,
-          security: bearer,
-          summary: `HelpDeskEddy tickets made from one ${kind}`,
-          params: recordParams,
+          summary: 'HelpDeskEddy connections of the spaces one administers',
+          querystring: spaceQuery,
         },
       },
       async (req) => {
-        const t = await target(req, req.params.id);
-        const integration = await service.integrationOfSpace(db, t.row.spaceId);
-        return {
-          tickets: (await service.ticketsOf(db, t)).map(presentHdeTicket),
-          integration_id: integration?.id ?? null,
-        };
+        const { actor } = req;
+        if (req.query.space_id !== undefined) authorize(actor, MANAGE, req.query.space_id);
+        const spaceIds =
+          req.query.space_id !== undefined ? [req.query.space_id] : spaceIdsWhere(actor, MANAGE);
+        const rows = await service.listIntegrations(db, spaceIds);
+        return { items: rows.map(presentHde), space_ids: spaceIdsWhere(actor, MANAGE) };
       },
     );
 
     app.post(
-      `/${path}/:id/hde-tickets`,
+      '/hde',
       {
-        preHandler: authenticated,
         schema: {
           tags: TAG,
-          security: bearer,
-          summary: `Create a HelpDeskEddy ticket from a ${kind} (its text and the author's contact)`,
-          params: recordParams,
-          body: createHdeTicketBody,
+          summary: 'Connect HelpDeskEddy to a space (the key is stored sealed)',
+          body: createHdeBody,
         },
       },
       async (req) => {
-        const t = await target(req, req.params.id);
-        const integration = await service.integrationOfSpace(db, t.row.spaceId);
-        if (!integration) throw new AppError(409, 'hde.notConfigured');
-        const row = await service.openTicket({ db, sealer: deps.sealer, bus: deps.bus }, integration, t, {
-          title: req.body.title,
-          userId: req.auth!.user.id,
-          by: await loadActor(db, req.auth!.user),
-        });
-        return { ticket: presentHdeTicket(row) };
+        const { actor } = req;
+        authorize(actor, MANAGE, req.body.space_id);
+        await service.assertDomain(req.body.domain, policy);
+        const row = await service.createIntegration(db, deps.sealer, req.body, actor.userId);
+        return { integration: presentHde(row) };
       },
     );
-  }
+
+    app.get(
+      '/hde/:id',
+      {
+        schema: { tags: TAG, summary: 'One HelpDeskEddy connection', params: idParams },
+      },
+      async (req) => {
+        const row = assertManageable(req.actor, await service.getIntegration(db, req.params.id));
+        return { integration: presentHde(row) };
+      },
+    );
+
+    app.put(
+      '/hde/:id',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Change a HelpDeskEddy connection (a blank key keeps the stored one)',
+          params: idParams,
+          body: updateHdeBody,
+        },
+      },
+      async (req) => {
+        const row = assertManageable(req.actor, await service.getIntegration(db, req.params.id));
+        if (req.body.domain !== undefined) await service.assertDomain(req.body.domain, policy);
+        return { integration: presentHde(await service.updateIntegration(db, deps.sealer, row, req.body)) };
+      },
+    );
+
+    app.delete(
+      '/hde/:id',
+      {
+        schema: { tags: TAG, summary: 'Disconnect HelpDeskEddy', params: idParams },
+      },
+      async (req) => {
+        const row = assertManageable(req.actor, await service.getIntegration(db, req.params.id));
+        await service.deleteIntegration(db, row);
+        return { ok: true };
+      },
+    );
+
+    app.post(
+      '/hde/:id/test',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Check the address, email and key against HelpDeskEddy',
+          params: idParams,
+        },
+      },
+      async (req) => {
+        const row = assertManageable(req.actor, await service.getIntegration(db, req.params.id));
+        return { integration: presentHde(await service.testConnection(db, deps.sealer, row)) };
+      },
+    );
+
+    for (const { kind, path, ability } of KINDS) {
+      const target = async (req: FastifyRequest, id: number): Promise<service.HdeTarget> => {
+        const { actor } = req;
+        return kind === 'item'
+          ? { kind, row: await getScopedItem(db, actor, id, ability) }
+          : { kind, row: await getScopedChat(db, actor, id, ability) };
+      };
+
+      app.get(
+        `/${path}/:id/hde-tickets`,
+        {
+          schema: {
+            tags: TAG,
+            summary: `HelpDeskEddy tickets made from one ${kind}`,
+            params: recordParams,
+          },
+        },
+        async (req) => {
+          const t = await target(req, req.params.id);
+          const integration = await service.integrationOfSpace(db, t.row.spaceId);
+          return {
+            tickets: (await service.ticketsOf(db, t)).map(presentHdeTicket),
+            integration_id: integration?.id ?? null,
+          };
+        },
+      );
+
+      app.post(
+        `/${path}/:id/hde-tickets`,
+        {
+          schema: {
+            tags: TAG,
+            summary: `Create a HelpDeskEddy ticket from a ${kind} (its text and the author's contact)`,
+            params: recordParams,
+            body: createHdeTicketBody,
+          },
+        },
+        async (req) => {
+          const t = await target(req, req.params.id);
+          const integration = await service.integrationOfSpace(db, t.row.spaceId);
+          if (!integration) throw new AppError(409, 'hde.notConfigured');
+          const row = await service.openTicket({ db, sealer: deps.sealer, bus: deps.bus }, integration, t, {
+            title: req.body.title,
+            userId: req.auth!.user.id,
+            by: req.actor,
+          });
+          return { ticket: presentHdeTicket(row) };
+        },
+      );
+    }
+  });
 }

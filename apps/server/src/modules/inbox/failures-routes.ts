@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
-import { type AuthContext, requireAuth } from '../../http/auth';
+import { type Authenticate, signedInScope } from '../../http/auth';
 import { forbidden, notFound } from '../../lib/errors';
 import { getVisibleAuthor } from '../authors/policy';
+import type { AppDeps } from '../deps';
 import { OUTBOX_DISMISSED } from '../outbox/queue';
-import { loadActor } from '../spaces/actor';
+import type { ServerActor } from '../spaces/actor';
 import {
   countFailedActions,
   dismissFailure,
@@ -22,7 +21,6 @@ import {
 } from './failures';
 import { getScopedItem, scopeFor } from './scope';
 
-const bearer = [{ bearer: [] }];
 const positiveId = z.coerce.number().int().positive();
 const idParams = z.object({ id: positiveId });
 const failuresQuery = z.object({
@@ -39,112 +37,102 @@ const failuresQuery = z.object({
 export async function registerFailuresRoutes(
   root: FastifyInstance,
   deps: AppDeps,
-  authenticate: (token: string) => Promise<AuthContext>,
+  authenticate: Authenticate,
 ) {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-  const authenticated = requireAuth(authenticate);
-  const { db } = deps.database;
+  await signedInScope(root, authenticate, async (app) => {
+    const { db } = deps.database;
 
-  /** Where the actor sees errors: 403 when nowhere (the same rule as the dropdown, `errors.view`). */
-  const errorsScope = async (req: { auth: AuthContext | null }) => {
-    const scope = await scopeFor(db, await loadActor(db, req.auth!.user), 'errors.view');
-    if (scope.spaces.size === 0) throw forbidden();
-    return scope;
-  };
+    /** Where the actor sees errors: 403 when nowhere (the same rule as the dropdown, `errors.view`). */
+    const errorsScope = async (req: { actor: ServerActor }) => {
+      const scope = await scopeFor(db, req.actor, 'errors.view');
+      if (scope.spaces.size === 0) throw forbidden();
+      return scope;
+    };
 
-  app.get(
-    '/errors/actions',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: ['accounts'],
-        security: bearer,
-        summary: 'Recent failed replies and moderation actions (settings/errors), newest first',
-        description:
-          'Failures of the last 7 days that still stand: a retried send, or a later action on the item, message or author, takes one off. `retry` names the send to POST …/retry; `target` where to open it.',
-        querystring: failuresQuery,
+    app.get(
+      '/errors/actions',
+      {
+        schema: {
+          tags: ['accounts'],
+          summary: 'Recent failed replies and moderation actions (settings/errors), newest first',
+          description:
+            'Failures of the last 7 days that still stand: a retried send, or a later action on the item, message or author, takes one off. `retry` names the send to POST …/retry; `target` where to open it.',
+          querystring: failuresQuery,
+        },
       },
-    },
-    async (req) => {
-      const page = await findFailedActions(db, await errorsScope(req), req.query);
-      return { items: page.rows.map(presentFailedAction), next_before: page.nextBefore };
-    },
-  );
-
-  app.post(
-    '/errors/actions/:id/dismiss',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: ['accounts'],
-        security: bearer,
-        summary: 'Acknowledge a failed action: it leaves settings/errors and the dropdown counts',
-        params: idParams,
+      async (req) => {
+        const page = await findFailedActions(db, await errorsScope(req), req.query);
+        return { items: page.rows.map(presentFailedAction), next_before: page.nextBefore };
       },
-    },
-    async (req) => {
-      const dismissed = await dismissFailure(db, await errorsScope(req), req.params.id, req.auth!.user.id);
-      if (!dismissed) throw notFound();
-      await deps.bus.publish({
-        type: OUTBOX_DISMISSED,
-        spaceId: dismissed.spaceId,
-        payload: { object_id: dismissed.objectId, id: req.params.id },
-        cause: { kind: 'user', id: req.auth!.user.id },
-      });
-      return { ok: true };
-    },
-  );
+    );
 
-  app.get(
-    '/errors/actions/counts',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: ['accounts'],
-        security: bearer,
-        summary: 'Per account: how many recent failed actions still stand (errors dropdown)',
+    app.post(
+      '/errors/actions/:id/dismiss',
+      {
+        schema: {
+          tags: ['accounts'],
+          summary: 'Acknowledge a failed action: it leaves settings/errors and the dropdown counts',
+          params: idParams,
+        },
       },
-    },
-    async (req) => ({
-      items: (await countFailedActions(db, await errorsScope(req))).map(presentFailureCount),
-    }),
-  );
+      async (req) => {
+        const dismissed = await dismissFailure(db, await errorsScope(req), req.params.id, req.auth!.user.id);
+        if (!dismissed) throw notFound();
+        await deps.bus.publish({
+          type: OUTBOX_DISMISSED,
+          spaceId: dismissed.spaceId,
+          payload: { object_id: dismissed.objectId, id: req.params.id },
+          cause: { kind: 'user', id: req.auth!.user.id },
+        });
+        return { ok: true };
+      },
+    );
 
-  app.get(
-    '/items/:id/failure',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: ['items'],
-        security: bearer,
-        summary: 'The action the network refused on this item (while the item shows delivery_error)',
-        params: idParams,
+    app.get(
+      '/errors/actions/counts',
+      {
+        schema: {
+          tags: ['accounts'],
+          summary: 'Per account: how many recent failed actions still stand (errors dropdown)',
+        },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const item = await getScopedItem(db, actor, req.params.id, 'items.view');
-      const failure = await getItemFailure(db, item);
-      return { failure: failure ? presentItemFailure(failure) : null };
-    },
-  );
+      async (req) => ({
+        items: (await countFailedActions(db, await errorsScope(req))).map(presentFailureCount),
+      }),
+    );
 
-  app.get(
-    '/authors/:id/network_ban',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: ['authors'],
-        security: bearer,
-        summary: "The author's latest ban or unban on the network: pending, done or failed",
-        params: idParams,
+    app.get(
+      '/items/:id/failure',
+      {
+        schema: {
+          tags: ['items'],
+          summary: 'The action the network refused on this item (while the item shows delivery_error)',
+          params: idParams,
+        },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const { author } = await getVisibleAuthor(db, actor, req.params.id);
-      const ban = await getNetworkBan(db, author);
-      return { network_ban: ban ? presentNetworkBan(ban) : null };
-    },
-  );
+      async (req) => {
+        const { actor } = req;
+        const item = await getScopedItem(db, actor, req.params.id, 'items.view');
+        const failure = await getItemFailure(db, item);
+        return { failure: failure ? presentItemFailure(failure) : null };
+      },
+    );
+
+    app.get(
+      '/authors/:id/network_ban',
+      {
+        schema: {
+          tags: ['authors'],
+          summary: "The author's latest ban or unban on the network: pending, done or failed",
+          params: idParams,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const { author } = await getVisibleAuthor(db, actor, req.params.id);
+        const ban = await getNetworkBan(db, author);
+        return { network_ban: ban ? presentNetworkBan(ban) : null };
+      },
+    );
+  });
 }

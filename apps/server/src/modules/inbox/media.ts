@@ -3,20 +3,18 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import type { Db } from '../../db/client';
 import type { Attachment } from '../../db/schema';
 import { messages, objects, posts } from '../../db/schema';
-import { type AuthContext, requireAuth } from '../../http/auth';
+import { type Authenticate, signedInScope } from '../../http/auth';
 import { AppError } from '../../lib/errors';
 import { connectorContext } from '../../providers/context';
 import { downloadPublicMedia, MediaTooLarge } from '../../providers/media';
 import { getConnector } from '../../providers/registry';
 import { ConnectorError, type FetchedMedia, failureParam } from '../../providers/types';
 import type { EventBus } from '../../realtime/bus';
-import { loadActor } from '../spaces/actor';
+import type { AppDeps } from '../deps';
 import { getScopedChat, getScopedItem, inScope, scopeFor } from './scope';
 
 // Files customers sent (issue #5: "fetched and kept"): those the network keeps behind the account's
@@ -134,89 +132,83 @@ export class MediaStore {
   }
 }
 
-export async function registerMediaRoutes(
-  root: FastifyInstance,
-  deps: AppDeps,
-  authenticate: (token: string) => Promise<AuthContext>,
-) {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-  const { db } = deps.database;
-  const authenticated = requireAuth(authenticate);
-  const store = new MediaStore({ ...deps, db });
-  const stopWatching = store.watch(deps.bus);
-  root.addHook('onClose', async () => stopWatching());
+export async function registerMediaRoutes(root: FastifyInstance, deps: AppDeps, authenticate: Authenticate) {
+  await signedInScope(root, authenticate, async (app) => {
+    const { db } = deps.database;
+    const store = new MediaStore({ ...deps, db });
+    const stopWatching = store.watch(deps.bus);
+    root.addHook('onClose', async () => stopWatching());
 
-  async function send(reply: FastifyReply, objectId: number, list: Attachment[], index: number) {
-    const attachment = list[index];
-    if (!attachment) throw new AppError(404, 'error.notFound');
-    // A shared web page is a link to follow, not a file of ours.
-    if (attachment.type === 'link') return reply.redirect(attachment.url);
-    let media: FetchedMedia;
-    try {
-      media = await store.obtain(objectId, attachment.url);
-    } catch (error) {
-      if (error instanceof MediaTooLarge)
-        throw new AppError(413, 'media.tooLarge', { params: { limit: deps.config.MEDIA_MAX_MB } });
-      if (error instanceof ConnectorError)
-        throw new AppError(502, 'media.unavailable', { params: { reason: failureParam(error) } });
-      throw error;
+    async function send(reply: FastifyReply, objectId: number, list: Attachment[], index: number) {
+      const attachment = list[index];
+      if (!attachment) throw new AppError(404, 'error.notFound');
+      // A shared web page is a link to follow, not a file of ours.
+      if (attachment.type === 'link') return reply.redirect(attachment.url);
+      let media: FetchedMedia;
+      try {
+        media = await store.obtain(objectId, attachment.url);
+      } catch (error) {
+        if (error instanceof MediaTooLarge)
+          throw new AppError(413, 'media.tooLarge', { params: { limit: deps.config.MEDIA_MAX_MB } });
+        if (error instanceof ConnectorError)
+          throw new AppError(502, 'media.unavailable', { params: { reason: failureParam(error) } });
+        throw error;
+      }
+      const type = media.contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+      const inline = INLINE.test(type);
+      const name = attachment.name ?? `${attachment.type}-${index + 1}`;
+      return reply
+        .header('content-type', inline ? type : 'application/octet-stream')
+        .header(
+          'content-disposition',
+          `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(name)}`,
+        )
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('cache-control', 'private, max-age=86400')
+        .send(media.body);
     }
-    const type = media.contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
-    const inline = INLINE.test(type);
-    const name = attachment.name ?? `${attachment.type}-${index + 1}`;
-    return reply
-      .header('content-type', inline ? type : 'application/octet-stream')
-      .header(
-        'content-disposition',
-        `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(name)}`,
-      )
-      .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "default-src 'none'; sandbox")
-      .header('cache-control', 'private, max-age=86400')
-      .send(media.body);
-  }
 
-  const schema = (summary: string) => ({
-    tags: ['inbox'],
-    security: [{ bearer: [] }],
-    summary,
-    params: attachmentParams,
+    const schema = (summary: string) => ({
+      tags: ['inbox'],
+      summary,
+      params: attachmentParams,
+    });
+
+    app.get(
+      '/items/:id/attachments/:index',
+      { schema: schema("An item's attachment, fetched from the network once") },
+      async (req, reply) => {
+        const { actor } = req;
+        const item = await getScopedItem(db, actor, req.params.id, 'items.view');
+        return send(reply, item.objectId, item.attachments, req.params.index);
+      },
+    );
+
+    app.get(
+      '/messages/:id/attachments/:index',
+      {
+        schema: schema("A chat message's attachment, fetched from the network once"),
+      },
+      async (req, reply) => {
+        const { actor } = req;
+        const [message] = await db.select().from(messages).where(eq(messages.id, req.params.id)).limit(1);
+        if (!message) throw new AppError(404, 'error.notFound');
+        const chat = await getScopedChat(db, actor, message.chatId, 'messages.view');
+        return send(reply, chat.objectId, message.attachments, req.params.index);
+      },
+    );
+
+    app.get(
+      '/posts/:id/attachments/:index',
+      { schema: schema("A post's attachment, fetched from the network once") },
+      async (req, reply) => {
+        const { actor } = req;
+        const [post] = await db.select().from(posts).where(eq(posts.id, req.params.id)).limit(1);
+        const scope = await scopeFor(db, actor, 'items.view');
+        if (!post || !inScope(scope, post.spaceId, post.objectId)) throw new AppError(404, 'error.notFound');
+        return send(reply, post.objectId, post.attachments, req.params.index);
+      },
+    );
   });
-
-  app.get(
-    '/items/:id/attachments/:index',
-    { preHandler: authenticated, schema: schema("An item's attachment, fetched from the network once") },
-    async (req, reply) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const item = await getScopedItem(db, actor, req.params.id, 'items.view');
-      return send(reply, item.objectId, item.attachments, req.params.index);
-    },
-  );
-
-  app.get(
-    '/messages/:id/attachments/:index',
-    {
-      preHandler: authenticated,
-      schema: schema("A chat message's attachment, fetched from the network once"),
-    },
-    async (req, reply) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const [message] = await db.select().from(messages).where(eq(messages.id, req.params.id)).limit(1);
-      if (!message) throw new AppError(404, 'error.notFound');
-      const chat = await getScopedChat(db, actor, message.chatId, 'messages.view');
-      return send(reply, chat.objectId, message.attachments, req.params.index);
-    },
-  );
-
-  app.get(
-    '/posts/:id/attachments/:index',
-    { preHandler: authenticated, schema: schema("A post's attachment, fetched from the network once") },
-    async (req, reply) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const [post] = await db.select().from(posts).where(eq(posts.id, req.params.id)).limit(1);
-      const scope = await scopeFor(db, actor, 'items.view');
-      if (!post || !inScope(scope, post.spaceId, post.objectId)) throw new AppError(404, 'error.notFound');
-      return send(reply, post.objectId, post.attachments, req.params.index);
-    },
-  );
 }

@@ -1,12 +1,11 @@
 import type { Ability, MessageKey } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app';
 import type { Db } from '../../db/client';
-import { type AuthContext, requireAuth } from '../../http/auth';
+import { type Authenticate, signedInScope } from '../../http/auth';
 import { AppError } from '../../lib/errors';
+import type { AppDeps } from '../deps';
 import { markMentionsSeen } from '../notes/service';
-import { loadActor, type ServerActor } from '../spaces/actor';
+import type { ServerActor } from '../spaces/actor';
 import { registerInboxCounters } from './counters';
 import { chatHistory, itemHistory, recordView } from './history';
 import {
@@ -35,7 +34,6 @@ import { chatOpened, itemOpened } from './returned';
 import { getScopedChat, getScopedItem, type InboxScope, scopeFor } from './scope';
 import { readViewCounts } from './views';
 
-const bearer = [{ bearer: [] }];
 const TAG = ['inbox'];
 
 /** The scope of a list; a caller who may see nothing of the kind gets the No-access answer (docs/product/errors.md 403). */
@@ -55,236 +53,215 @@ async function listScope(
  * thread, one chat with its messages, search. Also registers the inbox's badge counters and socket
  * lock targets, which belong to the same data.
  */
-export async function registerInboxModule(
-  root: FastifyInstance,
-  deps: AppDeps,
-  authenticate: (token: string) => Promise<AuthContext>,
-) {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-  const { db } = deps.database;
-  const authenticated = requireAuth(authenticate);
-  registerInboxCounters();
-  registerInboxLockTargets(root.hub, db);
-  const reuse = (req: FastifyRequest) => ({ cache: root.listPages, snapshot: req.auth?.snapshot });
+export async function registerInboxModule(root: FastifyInstance, deps: AppDeps, authenticate: Authenticate) {
+  await signedInScope(root, authenticate, async (app) => {
+    const { db } = deps.database;
+    registerInboxCounters();
+    registerInboxLockTargets(root.hub, db);
+    const reuse = (req: FastifyRequest) => ({ cache: root.listPages, snapshot: req.auth?.snapshot });
 
-  app.get(
-    '/items',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Comments, reviews and mentions: filters, newest first, keyset pages (before=next)',
-        querystring: itemListQuery,
+    app.get(
+      '/items',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Comments, reviews and mentions: filters, newest first, keyset pages (before=next)',
+          querystring: itemListQuery,
+        },
       },
-    },
-    async (req, reply) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const scope = await listScope(db, actor, 'items.view', 'error.noAccess');
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(await findItemsJson(deps.database, scope, foldSource(req.query), reuse(req)));
-    },
-  );
-
-  app.get(
-    '/items/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'One item with its post, parent, replies (ours included) and author',
-        params: idParams,
+      async (req, reply) => {
+        const { actor } = req;
+        const scope = await listScope(db, actor, 'items.view', 'error.noAccess');
+        return reply
+          .type('application/json; charset=utf-8')
+          .send(await findItemsJson(deps.database, scope, foldSource(req.query), reuse(req)));
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const item = await itemOpened(
-        db,
-        deps.bus,
-        await getScopedItem(db, actor, req.params.id, 'items.view'),
-        req.auth!.user.id,
-      );
-      await recordView(db, actor.userId, item, 'item');
-      await markMentionsSeen({ db, bus: deps.bus }, actor.userId, {
-        kind: 'item',
-        id: item.id,
-        spaceId: item.spaceId,
-      });
-      const [post, parentRow, thread] = await Promise.all([
-        item.postId ? getPost(db, item.postId) : null,
-        item.parentId ? getItemById(db, item.parentId) : null,
-        findItemThread(db, item),
-      ]);
-      // Threads are linked within one account (ingest.ts), so the parent shares the item's scope.
-      const parent = parentRow && parentRow.objectId === item.objectId ? parentRow : null;
-      const [presented, ...others] = await presentItems(db, [item, ...(parent ? [parent] : []), ...thread]);
-      const presentedParent = parent ? others[0]! : null;
-      return {
-        item: presented!,
-        post: post ? presentPost(post) : null,
-        parent: presentedParent,
-        thread: parent ? others.slice(1) : others,
-        author: presented!.author,
-      };
-    },
-  );
+    );
 
-  app.get(
-    '/items/:id/history',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary:
-          'What happened to one item, oldest first, by whom: received, replied, tagged, assigned, statuses, Direct replies',
-        params: idParams,
+    app.get(
+      '/items/:id',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'One item with its post, parent, replies (ours included) and author',
+          params: idParams,
+        },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const item = await getScopedItem(db, actor, req.params.id, 'items.view');
-      return { items: await itemHistory(db, item) };
-    },
-  );
-
-  app.get(
-    '/chats/:id/history',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'What happened to one chat, oldest first, by whom',
-        params: idParams,
+      async (req) => {
+        const { actor } = req;
+        const item = await itemOpened(
+          db,
+          deps.bus,
+          await getScopedItem(db, actor, req.params.id, 'items.view'),
+          req.auth!.user.id,
+        );
+        await recordView(db, actor.userId, item, 'item');
+        await markMentionsSeen({ db, bus: deps.bus }, actor.userId, {
+          kind: 'item',
+          id: item.id,
+          spaceId: item.spaceId,
+        });
+        const [post, parentRow, thread] = await Promise.all([
+          item.postId ? getPost(db, item.postId) : null,
+          item.parentId ? getItemById(db, item.parentId) : null,
+          findItemThread(db, item),
+        ]);
+        // Threads are linked within one account (ingest.ts), so the parent shares the item's scope.
+        const parent = parentRow && parentRow.objectId === item.objectId ? parentRow : null;
+        const [presented, ...others] = await presentItems(db, [item, ...(parent ? [parent] : []), ...thread]);
+        const presentedParent = parent ? others[0]! : null;
+        return {
+          item: presented!,
+          post: post ? presentPost(post) : null,
+          parent: presentedParent,
+          thread: parent ? others.slice(1) : others,
+          author: presented!.author,
+        };
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const chat = await getScopedChat(db, actor, req.params.id, 'messages.view');
-      return { items: await chatHistory(db, chat) };
-    },
-  );
+    );
 
-  app.get(
-    '/counts/views',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary:
-          'The inbox views: All, Mine and Unassigned comments and chats waiting (default statuses), and Mentions of me',
+    app.get(
+      '/items/:id/history',
+      {
+        schema: {
+          tags: TAG,
+          summary:
+            'What happened to one item, oldest first, by whom: received, replied, tagged, assigned, statuses, Direct replies',
+          params: idParams,
+        },
       },
-    },
-    async (req) => readViewCounts(db, await loadActor(db, req.auth!.user)),
-  );
-
-  app.get(
-    '/chats',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Private-message chats: filters, latest message first, keyset pages (before=next)',
-        querystring: chatListQuery,
+      async (req) => {
+        const { actor } = req;
+        const item = await getScopedItem(db, actor, req.params.id, 'items.view');
+        return { items: await itemHistory(db, item) };
       },
-    },
-    async (req, reply) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const scope = await listScope(db, actor, 'messages.view', 'error.noMessagesAccess');
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(await findChatsJson(deps.database, scope, foldSource(req.query), reuse(req)));
-    },
-  );
+    );
 
-  app.get(
-    '/chats/:id',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'One chat with its customer', params: idParams },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const chat = await chatOpened(
-        db,
-        deps.bus,
-        await getScopedChat(db, actor, req.params.id, 'messages.view'),
-        req.auth!.user.id,
-      );
-      await recordView(db, actor.userId, chat, 'chat');
-      await markMentionsSeen({ db, bus: deps.bus }, actor.userId, {
-        kind: 'chat',
-        id: chat.id,
-        spaceId: chat.spaceId,
-      });
-      const [presented] = await presentChats(db, [chat]);
-      return { chat: presented!, author: presented!.author };
-    },
-  );
-
-  app.get(
-    '/chats/:id/messages',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary:
-          'Messages of a chat, newest page first, each page oldest → newest; the newest page marks it read',
-        params: idParams,
-        querystring: messagePageQuery,
+    app.get(
+      '/chats/:id/history',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'What happened to one chat, oldest first, by whom',
+          params: idParams,
+        },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const chat = await getScopedChat(db, actor, req.params.id, 'messages.view');
-      const page = await findChatMessages(db, chat.id, req.query);
-      // Opening the latest messages is reading the chat; paging back through history is not news.
-      if (!req.query.before) {
-        const read = await markChatRead(db, chat.id);
-        if (read) {
-          await deps.bus.publish({
-            type: 'chats.read',
-            spaceId: read.spaceId,
-            payload: { chat: (await presentChats(db, [read]))[0] },
-            cause: { kind: 'user', id: actor.userId },
-          });
+      async (req) => {
+        const { actor } = req;
+        const chat = await getScopedChat(db, actor, req.params.id, 'messages.view');
+        return { items: await chatHistory(db, chat) };
+      },
+    );
+
+    app.get(
+      '/counts/views',
+      {
+        schema: {
+          tags: TAG,
+          summary:
+            'The inbox views: All, Mine and Unassigned comments and chats waiting (default statuses), and Mentions of me',
+        },
+      },
+      async (req) => readViewCounts(db, req.actor),
+    );
+
+    app.get(
+      '/chats',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Private-message chats: filters, latest message first, keyset pages (before=next)',
+          querystring: chatListQuery,
+        },
+      },
+      async (req, reply) => {
+        const { actor } = req;
+        const scope = await listScope(db, actor, 'messages.view', 'error.noMessagesAccess');
+        return reply
+          .type('application/json; charset=utf-8')
+          .send(await findChatsJson(deps.database, scope, foldSource(req.query), reuse(req)));
+      },
+    );
+
+    app.get(
+      '/chats/:id',
+      {
+        schema: { tags: TAG, summary: 'One chat with its customer', params: idParams },
+      },
+      async (req) => {
+        const { actor } = req;
+        const chat = await chatOpened(
+          db,
+          deps.bus,
+          await getScopedChat(db, actor, req.params.id, 'messages.view'),
+          req.auth!.user.id,
+        );
+        await recordView(db, actor.userId, chat, 'chat');
+        await markMentionsSeen({ db, bus: deps.bus }, actor.userId, {
+          kind: 'chat',
+          id: chat.id,
+          spaceId: chat.spaceId,
+        });
+        const [presented] = await presentChats(db, [chat]);
+        return { chat: presented!, author: presented!.author };
+      },
+    );
+
+    app.get(
+      '/chats/:id/messages',
+      {
+        schema: {
+          tags: TAG,
+          summary:
+            'Messages of a chat, newest page first, each page oldest → newest; the newest page marks it read',
+          params: idParams,
+          querystring: messagePageQuery,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const chat = await getScopedChat(db, actor, req.params.id, 'messages.view');
+        const page = await findChatMessages(db, chat.id, req.query);
+        // Opening the latest messages is reading the chat; paging back through history is not news.
+        if (!req.query.before) {
+          const read = await markChatRead(db, chat.id);
+          if (read) {
+            await deps.bus.publish({
+              type: 'chats.read',
+              spaceId: read.spaceId,
+              payload: { chat: (await presentChats(db, [read]))[0] },
+              cause: { kind: 'user', id: actor.userId },
+            });
+          }
         }
-      }
-      return { items: page.rows.map(presentMessage), next: page.next };
-    },
-  );
-
-  app.get(
-    '/search',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Full-text search (Russian and English) over comments and private messages',
-        querystring: searchQuery,
+        return { items: page.rows.map(presentMessage), next: page.next };
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const [itemScope, messageScope] = await Promise.all([
-        scopeFor(db, actor, 'items.view'),
-        scopeFor(db, actor, 'messages.view'),
-      ]);
-      if (itemScope.spaces.size === 0 && messageScope.spaces.size === 0)
-        throw new AppError(403, 'error.noAccess');
-      const { q, limit } = req.query;
-      const [itemRows, messageRows] = await Promise.all([
-        itemScope.spaces.size > 0 ? searchItems(db, itemScope, q, limit) : [],
-        messageScope.spaces.size > 0 ? searchMessages(db, messageScope, q, limit) : [],
-      ]);
-      return { items: await presentItemHits(db, itemRows), messages: presentMessageHits(messageRows) };
-    },
-  );
+    );
+
+    app.get(
+      '/search',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Full-text search (Russian and English) over comments and private messages',
+          querystring: searchQuery,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const [itemScope, messageScope] = await Promise.all([
+          scopeFor(db, actor, 'items.view'),
+          scopeFor(db, actor, 'messages.view'),
+        ]);
+        if (itemScope.spaces.size === 0 && messageScope.spaces.size === 0)
+          throw new AppError(403, 'error.noAccess');
+        const { q, limit } = req.query;
+        const [itemRows, messageRows] = await Promise.all([
+          itemScope.spaces.size > 0 ? searchItems(db, itemScope, q, limit) : [],
+          messageScope.spaces.size > 0 ? searchMessages(db, messageScope, q, limit) : [],
+        ]);
+        return { items: await presentItemHits(db, itemRows), messages: presentMessageHits(messageRows) };
+      },
+    );
+  });
 }

@@ -11,7 +11,6 @@ import {
 } from '@otklik/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import {
   authors,
@@ -27,6 +26,7 @@ import {
 } from '../../db/schema';
 import type { IssueLinkKind } from '../../db/schema/issues';
 import { taskClock } from '../../lib/clock';
+import type { Config } from '../../lib/config';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../realtime/bus';
 import { audit } from '../audit/record';

@@ -5,17 +5,15 @@ import {
   monitoringQueryInputSchema,
 } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
-import { type AuthContext, requireAuth } from '../../http/auth';
-import { loadActor, spaceIdsWhere } from '../spaces/actor';
+import { type Authenticate, signedInScope } from '../../http/auth';
+import type { AppDeps } from '../deps';
+import { spaceIdsWhere } from '../spaces/actor';
 import { registerCounter } from '../spaces/counts';
 import { unreadCount as youscanUnread } from '../youscan/service';
 import * as actions from './actions';
 import * as service from './service';
 
-const bearer = [{ bearer: [] }];
 const TAG = ['monitoring'];
 const id = z.coerce
   .number()
@@ -43,179 +41,161 @@ const presentQuery = (r: { id: number; spaceId: number; name: string; query: str
 export async function registerMonitoringModule(
   root: FastifyInstance,
   deps: AppDeps,
-  authenticate: (token: string) => Promise<AuthContext>,
+  authenticate: Authenticate,
 ) {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-  const authenticated = requireAuth(authenticate);
-  const { db } = deps.database;
-  const actionDeps = { db, bus: deps.bus, config: deps.config, sealer: deps.sealer, locks: deps.locks };
-  // Unread mentions of our own queries and of connected YouScan topics.
-  registerCounter('monitoring_count', async (d, actor) => {
-    const [own, youscan] = await Promise.all([service.unreadCount(d, actor), youscanUnread(d, actor)]);
-    return own + youscan;
+  await signedInScope(root, authenticate, async (app) => {
+    const { db } = deps.database;
+    const actionDeps = { db, bus: deps.bus, config: deps.config, sealer: deps.sealer, locks: deps.locks };
+    // Unread mentions of our own queries and of connected YouScan topics.
+    registerCounter('monitoring_count', async (d, actor) => {
+      const [own, youscan] = await Promise.all([service.unreadCount(d, actor), youscanUnread(d, actor)]);
+      return own + youscan;
+    });
+
+    app.get(
+      '/monitoring/queries',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Keyword queries with their unread and total mentions',
+          querystring: spaceQuery,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const allowed = spaceIdsWhere(actor, service.VIEW);
+        const spaceIds =
+          req.query.space_id === undefined ? allowed : allowed.filter((s) => s === req.query.space_id);
+        return { items: await service.listQueries(db, actor, spaceIds), spaces: allowed };
+      },
+    );
+
+    app.post(
+      '/monitoring/queries',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Add a keyword query',
+          body: monitoringQueryInputSchema,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        return presentQuery(await service.createQuery(db, actor, req.body));
+      },
+    );
+
+    app.put(
+      '/monitoring/queries/:id',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Change a keyword query (mentions caught before stay)',
+          params: idParams,
+          body: monitoringQueryInputSchema,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        return presentQuery(await service.updateQuery(db, actor, req.params.id, req.body));
+      },
+    );
+
+    app.delete(
+      '/monitoring/queries/:id',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Delete a keyword query and its mentions',
+          params: idParams,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        await service.deleteQuery(db, deps.bus, actor, req.params.id);
+        return { ok: true };
+      },
+    );
+
+    app.get(
+      '/monitoring/queries/:id/mentions',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Mentions a query caught, newest first, paged',
+          params: idParams,
+          querystring: pageQuery,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const { page, ...filter } = req.query;
+        return service.listMentions(db, actor, req.params.id, page, filter);
+      },
+    );
+
+    app.post(
+      '/monitoring/queries/:id/read',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Mark mentions read: the listed ids, or all of the query',
+          params: idParams,
+          body: readBody,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        return { updated: await service.markRead(db, deps.bus, actor, req.params.id, req.body.ids) };
+      },
+    );
+
+    app.post(
+      '/monitoring/mentions/:id/inbox',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Send a mention to the inbox (a closed or snoozed comment is reopened as new)',
+          params: idParams,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        return actions.sendToInbox(actionDeps, actor, req.params.id);
+      },
+    );
+
+    app.put(
+      '/monitoring/mentions/:id/tags',
+      {
+        schema: {
+          tags: TAG,
+          summary: "Set the tags of a mention's comment",
+          params: idParams,
+          body: monitoringMentionTagsBody,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        return { item: await actions.tagMention(actionDeps, actor, req.params.id, req.body.tag_ids) };
+      },
+    );
+
+    app.post(
+      '/monitoring/mentions/:id/issue',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Turn a mention into a task linked to its comment',
+          params: idParams,
+          body: monitoringMentionIssueBody,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const row = await actions.mentionToIssue(actionDeps, actor, req.params.id, req.body.title);
+        return { id: row.id, space_id: row.spaceId, title: row.title };
+      },
+    );
   });
-
-  app.get(
-    '/monitoring/queries',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Keyword queries with their unread and total mentions',
-        querystring: spaceQuery,
-      },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const allowed = spaceIdsWhere(actor, service.VIEW);
-      const spaceIds =
-        req.query.space_id === undefined ? allowed : allowed.filter((s) => s === req.query.space_id);
-      return { items: await service.listQueries(db, actor, spaceIds), spaces: allowed };
-    },
-  );
-
-  app.post(
-    '/monitoring/queries',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Add a keyword query',
-        body: monitoringQueryInputSchema,
-      },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      return presentQuery(await service.createQuery(db, actor, req.body));
-    },
-  );
-
-  app.put(
-    '/monitoring/queries/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Change a keyword query (mentions caught before stay)',
-        params: idParams,
-        body: monitoringQueryInputSchema,
-      },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      return presentQuery(await service.updateQuery(db, actor, req.params.id, req.body));
-    },
-  );
-
-  app.delete(
-    '/monitoring/queries/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Delete a keyword query and its mentions',
-        params: idParams,
-      },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      await service.deleteQuery(db, deps.bus, actor, req.params.id);
-      return { ok: true };
-    },
-  );
-
-  app.get(
-    '/monitoring/queries/:id/mentions',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Mentions a query caught, newest first, paged',
-        params: idParams,
-        querystring: pageQuery,
-      },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const { page, ...filter } = req.query;
-      return service.listMentions(db, actor, req.params.id, page, filter);
-    },
-  );
-
-  app.post(
-    '/monitoring/queries/:id/read',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Mark mentions read: the listed ids, or all of the query',
-        params: idParams,
-        body: readBody,
-      },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      return { updated: await service.markRead(db, deps.bus, actor, req.params.id, req.body.ids) };
-    },
-  );
-
-  app.post(
-    '/monitoring/mentions/:id/inbox',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Send a mention to the inbox (a closed or snoozed comment is reopened as new)',
-        params: idParams,
-      },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      return actions.sendToInbox(actionDeps, actor, req.params.id);
-    },
-  );
-
-  app.put(
-    '/monitoring/mentions/:id/tags',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: "Set the tags of a mention's comment",
-        params: idParams,
-        body: monitoringMentionTagsBody,
-      },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      return { item: await actions.tagMention(actionDeps, actor, req.params.id, req.body.tag_ids) };
-    },
-  );
-
-  app.post(
-    '/monitoring/mentions/:id/issue',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Turn a mention into a task linked to its comment',
-        params: idParams,
-        body: monitoringMentionIssueBody,
-      },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const row = await actions.mentionToIssue(actionDeps, actor, req.params.id, req.body.title);
-      return { id: row.id, space_id: row.spaceId, title: row.title };
-    },
-  );
 }

@@ -1,16 +1,13 @@
 import { noteInputSchema } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
-import { type AuthContext, requireAuth } from '../../http/auth';
+import { type Authenticate, signedInScope } from '../../http/auth';
 import { AppError } from '../../lib/errors';
+import type { AppDeps } from '../deps';
 import { getScopedChat, getScopedItem } from '../inbox/scope';
-import { loadActor } from '../spaces/actor';
 import { presentNote } from './presenter';
 import * as service from './service';
 
-const bearer = [{ bearer: [] }];
 const TAG = ['inbox'];
 const id = z.coerce
   .number()
@@ -31,169 +28,151 @@ const KINDS = [
  * Internal notes on items and chats with @mentions (issue 13), and "Mentions of me". Notes are read and
  * written by whoever may see the record (items.view / messages.view, user groups included).
  */
-export async function registerNotesModule(
-  root: FastifyInstance,
-  deps: AppDeps,
-  authenticate: (token: string) => Promise<AuthContext>,
-) {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-  const authenticated = requireAuth(authenticate);
-  const { db } = deps.database;
-  const serviceDeps = { db, bus: deps.bus };
+export async function registerNotesModule(root: FastifyInstance, deps: AppDeps, authenticate: Authenticate) {
+  await signedInScope(root, authenticate, async (app) => {
+    const { db } = deps.database;
+    const serviceDeps = { db, bus: deps.bus };
 
-  async function target(req: FastifyRequest, kind: 'item' | 'chat', recordId: number) {
-    const actor = await loadActor(db, req.auth!.user);
-    return kind === 'item'
-      ? ({ kind, row: await getScopedItem(db, actor, recordId, 'items.view') } as const)
-      : ({ kind, row: await getScopedChat(db, actor, recordId, 'messages.view') } as const);
-  }
-  const author = (req: FastifyRequest) => ({ id: req.auth!.user.id, name: req.auth!.user.name });
+    async function target(req: FastifyRequest, kind: 'item' | 'chat', recordId: number) {
+      const { actor } = req;
+      return kind === 'item'
+        ? ({ kind, row: await getScopedItem(db, actor, recordId, 'items.view') } as const)
+        : ({ kind, row: await getScopedChat(db, actor, recordId, 'messages.view') } as const);
+    }
+    const author = (req: FastifyRequest) => ({ id: req.auth!.user.id, name: req.auth!.user.name });
 
-  for (const { kind, path } of KINDS) {
+    for (const { kind, path } of KINDS) {
+      app.get(
+        `/${path}/:id/notes`,
+        {
+          schema: {
+            tags: TAG,
+            summary: `Internal notes of one ${kind}, oldest first (colleagues only, never sent to the network)`,
+            params: idParams,
+          },
+        },
+        async (req) => {
+          const rows = await service.listNotes(db, await target(req, kind, req.params.id));
+          return { items: rows.map((r) => presentNote(r.note, r.userName)) };
+        },
+      );
+
+      app.get(
+        `/${path}/:id/mentionable`,
+        {
+          schema: {
+            tags: TAG,
+            summary: `Colleagues who may see this ${kind}: whom a note may @mention`,
+            params: idParams,
+          },
+        },
+        async (req) => ({ items: await service.mentionable(db, await target(req, kind, req.params.id)) }),
+      );
+
+      app.post(
+        `/${path}/:id/notes`,
+        {
+          schema: {
+            tags: TAG,
+            summary: `Add an internal note to a ${kind}; mentions are <@user id> in the text`,
+            params: idParams,
+            body: noteInputSchema,
+          },
+        },
+        async (req) => {
+          const note = await service.createNote(
+            serviceDeps,
+            await target(req, kind, req.params.id),
+            author(req),
+            req.body.text,
+          );
+          return { note: presentNote(note, req.auth!.user.name) };
+        },
+      );
+
+      app.put(
+        `/${path}/:id/notes/:noteId`,
+        {
+          schema: {
+            tags: TAG,
+            summary: 'Edit an own note within the edit window; the earlier text is kept',
+            params: noteParams,
+            body: noteInputSchema,
+          },
+        },
+        async (req) => {
+          const note = await service.editNote(
+            serviceDeps,
+            await target(req, kind, req.params.id),
+            author(req),
+            req.params.noteId,
+            req.body.text,
+          );
+          return { note: presentNote(note, req.auth!.user.name) };
+        },
+      );
+
+      app.delete(
+        `/${path}/:id/notes/:noteId`,
+        {
+          schema: {
+            tags: TAG,
+            summary: 'Delete an own note within the edit window; the history keeps it',
+            params: noteParams,
+          },
+        },
+        async (req) => {
+          await service.deleteNote(
+            serviceDeps,
+            await target(req, kind, req.params.id),
+            req.auth!.user.id,
+            req.params.noteId,
+          );
+          return { ok: true };
+        },
+      );
+    }
+
     app.get(
-      `/${path}/:id/notes`,
+      '/mentions',
       {
-        preHandler: authenticated,
         schema: {
           tags: TAG,
-          security: bearer,
-          summary: `Internal notes of one ${kind}, oldest first (colleagues only, never sent to the network)`,
-          params: idParams,
+          summary: 'Mentions of me: items or chats where a note @mentions the caller, not yet seen',
+          querystring: mentionsQuery,
         },
       },
-      async (req) => {
-        const rows = await service.listNotes(db, await target(req, kind, req.params.id));
-        return { items: rows.map((r) => presentNote(r.note, r.userName)) };
-      },
-    );
-
-    app.get(
-      `/${path}/:id/mentionable`,
-      {
-        preHandler: authenticated,
-        schema: {
-          tags: TAG,
-          security: bearer,
-          summary: `Colleagues who may see this ${kind}: whom a note may @mention`,
-          params: idParams,
-        },
-      },
-      async (req) => ({ items: await service.mentionable(db, await target(req, kind, req.params.id)) }),
+      async (req) => ({
+        items: await service.listMentions(db, req.actor, req.query.kind),
+      }),
     );
 
     app.post(
-      `/${path}/:id/notes`,
+      '/mentions/read',
       {
-        preHandler: authenticated,
         schema: {
           tags: TAG,
-          security: bearer,
-          summary: `Add an internal note to a ${kind}; mentions are <@user id> in the text`,
-          params: idParams,
-          body: noteInputSchema,
+          summary: "Mark mentions read: one item's, one chat's, or (no body fields) all of them",
+          body: readBody,
         },
       },
       async (req) => {
-        const note = await service.createNote(
-          serviceDeps,
-          await target(req, kind, req.params.id),
-          author(req),
-          req.body.text,
-        );
-        return { note: presentNote(note, req.auth!.user.name) };
+        const userId = req.auth!.user.id;
+        if (req.body.item_id !== undefined && req.body.chat_id !== undefined)
+          throw new AppError(400, 'error.validation');
+        if (req.body.item_id !== undefined || req.body.chat_id !== undefined) {
+          const kind = req.body.item_id !== undefined ? 'item' : 'chat';
+          const t = await target(req, kind, (req.body.item_id ?? req.body.chat_id)!);
+          return {
+            read: await service.markMentionsSeen(serviceDeps, userId, {
+              kind,
+              id: t.row.id,
+              spaceId: t.row.spaceId,
+            }),
+          };
+        }
+        return { read: await service.markAllMentionsSeen(serviceDeps, userId) };
       },
     );
-
-    app.put(
-      `/${path}/:id/notes/:noteId`,
-      {
-        preHandler: authenticated,
-        schema: {
-          tags: TAG,
-          security: bearer,
-          summary: 'Edit an own note within the edit window; the earlier text is kept',
-          params: noteParams,
-          body: noteInputSchema,
-        },
-      },
-      async (req) => {
-        const note = await service.editNote(
-          serviceDeps,
-          await target(req, kind, req.params.id),
-          author(req),
-          req.params.noteId,
-          req.body.text,
-        );
-        return { note: presentNote(note, req.auth!.user.name) };
-      },
-    );
-
-    app.delete(
-      `/${path}/:id/notes/:noteId`,
-      {
-        preHandler: authenticated,
-        schema: {
-          tags: TAG,
-          security: bearer,
-          summary: 'Delete an own note within the edit window; the history keeps it',
-          params: noteParams,
-        },
-      },
-      async (req) => {
-        await service.deleteNote(
-          serviceDeps,
-          await target(req, kind, req.params.id),
-          req.auth!.user.id,
-          req.params.noteId,
-        );
-        return { ok: true };
-      },
-    );
-  }
-
-  app.get(
-    '/mentions',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Mentions of me: items or chats where a note @mentions the caller, not yet seen',
-        querystring: mentionsQuery,
-      },
-    },
-    async (req) => ({
-      items: await service.listMentions(db, await loadActor(db, req.auth!.user), req.query.kind),
-    }),
-  );
-
-  app.post(
-    '/mentions/read',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: "Mark mentions read: one item's, one chat's, or (no body fields) all of them",
-        body: readBody,
-      },
-    },
-    async (req) => {
-      const userId = req.auth!.user.id;
-      if (req.body.item_id !== undefined && req.body.chat_id !== undefined)
-        throw new AppError(400, 'error.validation');
-      if (req.body.item_id !== undefined || req.body.chat_id !== undefined) {
-        const kind = req.body.item_id !== undefined ? 'item' : 'chat';
-        const t = await target(req, kind, (req.body.item_id ?? req.body.chat_id)!);
-        return {
-          read: await service.markMentionsSeen(serviceDeps, userId, {
-            kind,
-            id: t.row.id,
-            spaceId: t.row.spaceId,
-          }),
-        };
-      }
-      return { read: await service.markAllMentionsSeen(serviceDeps, userId) };
-    },
-  );
+  });
 }

@@ -6,17 +6,15 @@ import {
   updateOAuthAppBody,
 } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
-import { type AuthContext, requireAuth } from '../../http/auth';
+import { type Authenticate, signedInScope } from '../../http/auth';
 import { notFound } from '../../lib/errors';
 import { audit } from '../audit/record';
-import { authorize, isMember, loadActor, type ServerActor, spaceIdsWhere } from '../spaces/actor';
+import type { AppDeps } from '../deps';
+import { authorize, isMember, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 import { presentApp, presentGrant } from './presenter';
 import * as service from './service';
 
-const bearer = [{ bearer: [] }];
 const TAG = ['oauth'];
 const MANAGE: Ability = 'oauth.manage';
 const idParams = z.object({ id: z.coerce.number().int().positive() });
@@ -43,205 +41,188 @@ const withSecret = (app: service.OAuthAppRow, secret: string): OAuthAppWithSecre
 export async function registerOAuthAppsModule(
   root: FastifyInstance,
   deps: AppDeps,
-  authenticate: (token: string) => Promise<AuthContext>,
+  authenticate: Authenticate,
 ) {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-  const authenticated = requireAuth(authenticate);
-  const { db } = deps.database;
+  await signedInScope(root, authenticate, async (app) => {
+    const { db } = deps.database;
 
-  app.get(
-    '/oauth/apps',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Registered third-party apps',
-        querystring: spaceQuery,
+    app.get(
+      '/oauth/apps',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Registered third-party apps',
+          querystring: spaceQuery,
+        },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      if (req.query.space_id !== undefined) authorize(actor, MANAGE, req.query.space_id);
-      const spaceIds = spaceIdsWhere(actor, MANAGE).filter(
-        (id) => req.query.space_id === undefined || id === req.query.space_id,
-      );
-      const rows = await service.listApps(db, spaceIds);
-      return { items: rows.map((r) => presentApp(r.app, r.activeUsers)), can_manage: spaceIds };
-    },
-  );
-
-  app.post(
-    '/oauth/apps',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Register an app; the answer holds client_secret, shown this once',
-        body: createOAuthAppBody,
+      async (req) => {
+        const { actor } = req;
+        if (req.query.space_id !== undefined) authorize(actor, MANAGE, req.query.space_id);
+        const spaceIds = spaceIdsWhere(actor, MANAGE).filter(
+          (id) => req.query.space_id === undefined || id === req.query.space_id,
+        );
+        const rows = await service.listApps(db, spaceIds);
+        return { items: rows.map((r) => presentApp(r.app, r.activeUsers)), can_manage: spaceIds };
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      authorize(actor, MANAGE, req.body.space_id);
-      const { app: row, secret } = await service.createApp(db, {
-        spaceId: req.body.space_id,
-        name: req.body.name,
-        redirectUris: req.body.redirect_uris,
-        createdBy: actor.userId,
-      });
-      await audit(db, actor, {
-        spaceId: row.spaceId,
-        kind: 'oauth_app.created',
-        target: { type: 'oauth_app', id: row.id, label: row.name },
-        after: { name: row.name, redirect_uris: row.redirectUris },
-      });
-      return withSecret(row, secret);
-    },
-  );
+    );
 
-  app.put(
-    '/oauth/apps/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Rename an app or change its redirect URIs',
-        params: idParams,
-        body: updateOAuthAppBody,
+    app.post(
+      '/oauth/apps',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Register an app; the answer holds client_secret, shown this once',
+          body: createOAuthAppBody,
+        },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const before = manageable(actor, await service.getApp(db, req.params.id));
-      const after = await service.updateApp(db, req.params.id, req.body);
-      await audit(db, actor, {
-        spaceId: before.spaceId,
-        kind: 'oauth_app.updated',
-        target: { type: 'oauth_app', id: before.id, label: after.name },
-        before: { name: before.name, redirect_uris: before.redirectUris },
-        after: { name: after.name, redirect_uris: after.redirectUris },
-      });
-      return presentApp(after);
-    },
-  );
-
-  app.post(
-    '/oauth/apps/:id/secret',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'A new client secret (shown this once); the old one stops working',
-        params: idParams,
+      async (req) => {
+        const { actor } = req;
+        authorize(actor, MANAGE, req.body.space_id);
+        const { app: row, secret } = await service.createApp(db, {
+          spaceId: req.body.space_id,
+          name: req.body.name,
+          redirectUris: req.body.redirect_uris,
+          createdBy: actor.userId,
+        });
+        await audit(db, actor, {
+          spaceId: row.spaceId,
+          kind: 'oauth_app.created',
+          target: { type: 'oauth_app', id: row.id, label: row.name },
+          after: { name: row.name, redirect_uris: row.redirectUris },
+        });
+        return withSecret(row, secret);
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      manageable(actor, await service.getApp(db, req.params.id));
-      const { app: row, secret } = await service.regenerateSecret(db, req.params.id);
-      await audit(db, actor, {
-        spaceId: row.spaceId,
-        kind: 'oauth_app.secret',
-        target: { type: 'oauth_app', id: row.id, label: row.name },
-      });
-      return withSecret(row, secret);
-    },
-  );
+    );
 
-  app.delete(
-    '/oauth/apps/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: "Delete an app: every user's tokens of it end at once",
-        params: idParams,
+    app.put(
+      '/oauth/apps/:id',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Rename an app or change its redirect URIs',
+          params: idParams,
+          body: updateOAuthAppBody,
+        },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const row = manageable(actor, await service.getApp(db, req.params.id));
-      await service.deleteApp(db, req.params.id, deps.bus);
-      await audit(db, actor, {
-        spaceId: row.spaceId,
-        kind: 'oauth_app.deleted',
-        target: { type: 'oauth_app', id: row.id, label: row.name },
-        before: { name: row.name, redirect_uris: row.redirectUris },
-      });
-      return { message: 'ok' };
-    },
-  );
-
-  app.get(
-    '/oauth/grants',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'Apps the signed-in user allowed' },
-    },
-    async (req) => ({ items: (await service.listGrants(db, req.auth!.user.id)).map(presentGrant) }),
-  );
-
-  app.delete(
-    '/oauth/grants/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: "Withdraw consent: the app's tokens for the signed-in user end now (id: the app's id)",
-        params: idParams,
+      async (req) => {
+        const { actor } = req;
+        const before = manageable(actor, await service.getApp(db, req.params.id));
+        const after = await service.updateApp(db, req.params.id, req.body);
+        await audit(db, actor, {
+          spaceId: before.spaceId,
+          kind: 'oauth_app.updated',
+          target: { type: 'oauth_app', id: before.id, label: after.name },
+          before: { name: before.name, redirect_uris: before.redirectUris },
+          after: { name: after.name, redirect_uris: after.redirectUris },
+        });
+        return presentApp(after);
       },
-    },
-    async (req) => {
-      await service.revokeGrant(db, req.auth!.user.id, req.params.id, deps.bus);
-      return { message: 'ok' };
-    },
-  );
+    );
 
-  app.get(
-    '/oauth/authorize',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary:
-          'Check an authorization request for the consent screen: the app and space, or where to send the error',
-        querystring: authorizeRequestSchema,
+    app.post(
+      '/oauth/apps/:id/secret',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'A new client secret (shown this once); the old one stops working',
+          params: idParams,
+        },
       },
-    },
-    async (req) => {
-      const check = await service.checkAuthorizeRequest(db, req.auth!.user.id, req.query);
-      if (check.kind === 'redirect') return { redirect_to: check.to };
-      return {
-        app: { name: check.app.name, client_id: check.app.clientId },
-        space: { id: check.app.spaceId, name: check.spaceName },
-        redirect_uri: check.redirectUri,
-      };
-    },
-  );
+      async (req) => {
+        const { actor } = req;
+        manageable(actor, await service.getApp(db, req.params.id));
+        const { app: row, secret } = await service.regenerateSecret(db, req.params.id);
+        await audit(db, actor, {
+          spaceId: row.spaceId,
+          kind: 'oauth_app.secret',
+          target: { type: 'oauth_app', id: row.id, label: row.name },
+        });
+        return withSecret(row, secret);
+      },
+    );
 
-  app.post(
-    '/oauth/authorize',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: "The user's answer on the consent screen: where to send the browser (code+state or error)",
-        body: decisionBody,
+    app.delete(
+      '/oauth/apps/:id',
+      {
+        schema: {
+          tags: TAG,
+          summary: "Delete an app: every user's tokens of it end at once",
+          params: idParams,
+        },
       },
-    },
-    async (req) => {
-      const { decision, ...request } = req.body;
-      return {
-        redirect_to: await service.decide(db, req.auth!.user.id, request, decision === 'allow'),
-      };
-    },
-  );
+      async (req) => {
+        const { actor } = req;
+        const row = manageable(actor, await service.getApp(db, req.params.id));
+        await service.deleteApp(db, req.params.id, deps.bus);
+        await audit(db, actor, {
+          spaceId: row.spaceId,
+          kind: 'oauth_app.deleted',
+          target: { type: 'oauth_app', id: row.id, label: row.name },
+          before: { name: row.name, redirect_uris: row.redirectUris },
+        });
+        return { message: 'ok' };
+      },
+    );
+
+    app.get(
+      '/oauth/grants',
+      {
+        schema: { tags: TAG, summary: 'Apps the signed-in user allowed' },
+      },
+      async (req) => ({ items: (await service.listGrants(db, req.auth!.user.id)).map(presentGrant) }),
+    );
+
+    app.delete(
+      '/oauth/grants/:id',
+      {
+        schema: {
+          tags: TAG,
+          summary: "Withdraw consent: the app's tokens for the signed-in user end now (id: the app's id)",
+          params: idParams,
+        },
+      },
+      async (req) => {
+        await service.revokeGrant(db, req.auth!.user.id, req.params.id, deps.bus);
+        return { message: 'ok' };
+      },
+    );
+
+    app.get(
+      '/oauth/authorize',
+      {
+        schema: {
+          tags: TAG,
+          summary:
+            'Check an authorization request for the consent screen: the app and space, or where to send the error',
+          querystring: authorizeRequestSchema,
+        },
+      },
+      async (req) => {
+        const check = await service.checkAuthorizeRequest(db, req.auth!.user.id, req.query);
+        if (check.kind === 'redirect') return { redirect_to: check.to };
+        return {
+          app: { name: check.app.name, client_id: check.app.clientId },
+          space: { id: check.app.spaceId, name: check.spaceName },
+          redirect_uri: check.redirectUri,
+        };
+      },
+    );
+
+    app.post(
+      '/oauth/authorize',
+      {
+        schema: {
+          tags: TAG,
+          summary: "The user's answer on the consent screen: where to send the browser (code+state or error)",
+          body: decisionBody,
+        },
+      },
+      async (req) => {
+        const { decision, ...request } = req.body;
+        return {
+          redirect_to: await service.decide(db, req.auth!.user.id, request, decision === 'allow'),
+        };
+      },
+    );
+  });
 }

@@ -8,9 +8,9 @@ import {
   type ProviderId,
 } from '@otklik/shared';
 import { and, count, eq, ne, sql } from 'drizzle-orm';
-import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { companies, objects, spaces, tariffs } from '../../db/schema';
+import type { Config } from '../../lib/config';
 import { randomToken, type Sealer } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';

@@ -1,8 +1,6 @@
 import { getProvider, type ProviderId } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app';
-import { type AuthContext, requireAuth } from '../../http/auth';
+import { type Authenticate, signedInScope } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
 import { AppError } from '../../lib/errors';
 import { connectorContext } from '../../providers/context';
@@ -10,14 +8,13 @@ import { connectedProviders, getConnector, isConnectable } from '../../providers
 import type { ObjectRow } from '../../providers/types';
 import { registerIngestRoutes } from '../channels/generic-routes';
 import { registerSandboxRoutes } from '../channels/sandbox-routes';
-import { loadActor } from '../spaces/actor';
+import type { AppDeps } from '../deps';
 import { assertConnectable, connectAccount, reconnectAccount, verifyTypedCredentials } from './connect';
 import { assertAccountManageable, assertAccountVisible, spaceForNewAccount } from './policy';
 import { presentAccount, presentAccountError } from './presenter';
 import { connectAccountBody, idParams, reconnectAccountBody, updateAccountBody } from './schemas';
 import * as accounts from './service';
 
-const bearer = [{ bearer: [] }];
 const TAG = ['accounts'];
 
 /**
@@ -28,236 +25,216 @@ const TAG = ['accounts'];
 export async function registerObjectsModule(
   root: FastifyInstance,
   deps: AppDeps,
-  authenticate: (token: string) => Promise<AuthContext>,
+  authenticate: Authenticate,
 ) {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-  const authenticated = requireAuth(authenticate);
-  const { db } = deps.database;
-  const serviceDeps = { db, bus: deps.bus, sealer: deps.sealer, config: deps.config, log: deps.log };
-  /** The connector's by-hand setup for this account (Connector.setupInstructions), `{}` when none. */
-  const setupOf = (object: ObjectRow): Record<string, string> =>
-    getConnector(object.provider)?.setupInstructions?.(connectorContext(serviceDeps, object)) ?? {};
+  await signedInScope(root, authenticate, async (app) => {
+    const { db } = deps.database;
+    const serviceDeps = { db, bus: deps.bus, sealer: deps.sealer, config: deps.config, log: deps.log };
+    /** The connector's by-hand setup for this account (Connector.setupInstructions), `{}` when none. */
+    const setupOf = (object: ObjectRow): Record<string, string> =>
+      getConnector(object.provider)?.setupInstructions?.(connectorContext(serviceDeps, object)) ?? {};
 
-  // What the add-account screen can offer on this server: which networks have a connector, and how
-  // each connects (typed fields from the shared CONNECT_FIELDS, an OAuth popup, or nothing).
-  app.get(
-    '/providers/connectable',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'Networks this server can connect' },
-    },
-    async () => ({
-      items: connectedProviders()
-        .filter((id) => isConnectable(id))
-        .map((id) => {
-          const connector = getConnector(id)!;
-          return {
-            id,
-            connect: getProvider(id).connect,
-            fields: Boolean(connector.verifyCredentials),
-            oauth: connector.oauth?.configured(deps.config) ?? false,
-            // Networks with more than one way to sign in (Instagram): those this server offers.
-            ...(connector.oauth?.logins ? { logins: connector.oauth.logins(deps.config) } : {}),
-          };
-        }),
-    }),
-  );
-
-  app.get(
-    '/objects/:id',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'One connected account', params: idParams },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      return presentAccount(
-        await assertAccountVisible(db, actor, await accounts.getAccount(serviceDeps, req.params.id)),
-      );
-    },
-  );
-
-  app.get(
-    '/objects/:id/setup',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: "What to set up on the network's side (WhatsApp: callback URL and verify token)",
-        description:
-          'Administrators of the account only. `{ instructions }` — empty for networks that need nothing set up by hand.',
-        params: idParams,
+    // What the add-account screen can offer on this server: which networks have a connector, and how
+    // each connects (typed fields from the shared CONNECT_FIELDS, an OAuth popup, or nothing).
+    app.get(
+      '/providers/connectable',
+      {
+        schema: { tags: TAG, summary: 'Networks this server can connect' },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const object = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
-      return { instructions: setupOf(object) };
-    },
-  );
+      async () => ({
+        items: connectedProviders()
+          .filter((id) => isConnectable(id))
+          .map((id) => {
+            const connector = getConnector(id)!;
+            return {
+              id,
+              connect: getProvider(id).connect,
+              fields: Boolean(connector.verifyCredentials),
+              oauth: connector.oauth?.configured(deps.config) ?? false,
+              // Networks with more than one way to sign in (Instagram): those this server offers.
+              ...(connector.oauth?.logins ? { logins: connector.oauth.logins(deps.config) } : {}),
+            };
+          }),
+      }),
+    );
 
-  app.post(
-    '/objects',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Connect an account (sandbox and ingestion-token networks today)',
-        description:
-          'Administrators only. The response carries, once, what the account needs from outside: `sandbox_url` (the public customer page of a sandbox account) or `ingest_token` (for the collector of a site without a public API). `imported` counts the items imported on connect (up to 100).',
-        body: connectAccountBody,
+    app.get(
+      '/objects/:id',
+      {
+        schema: { tags: TAG, summary: 'One connected account', params: idParams },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const spaceId = spaceForNewAccount(actor, req.body.space_id);
-      // A hidden (legacy) network may have a connector for its old accounts: refused before any network call.
-      assertConnectable(req.body.provider);
-      const verified = await verifyTypedCredentials(serviceDeps, req.body.provider, req.body.credentials);
-      const { object, reveal, imported } = await connectAccount(serviceDeps, {
-        provider: req.body.provider,
-        spaceId,
-        name: req.body.name,
-        companyId: req.body.company_id,
-        performedBy: actor.userId,
-        verified,
-        locale: requestLocale(req),
-        by: actor,
-      });
-      return { ...presentAccount(object), ...reveal, imported, setup: setupOf(object) };
-    },
-  );
-
-  app.post(
-    '/objects/:id/reconnect',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Reconnect an account with new credentials (a revoked token, a re-created bot)',
-        params: idParams,
-        body: reconnectAccountBody,
+      async (req) => {
+        const { actor } = req;
+        return presentAccount(
+          await assertAccountVisible(db, actor, await accounts.getAccount(serviceDeps, req.params.id)),
+        );
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const row = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
-      const verified = await verifyTypedCredentials(
-        serviceDeps,
-        row.provider as ProviderId,
-        req.body.credentials,
-      );
-      if (!verified) throw new AppError(400, 'account.notAvailable', { errorType: 'not_available' });
-      return presentAccount(await reconnectAccount(serviceDeps, row, verified));
-    },
-  );
+    );
 
-  app.put(
-    '/objects/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Rename an account, move it to a company, change its settings',
-        params: idParams,
-        body: updateAccountBody,
+    app.get(
+      '/objects/:id/setup',
+      {
+        schema: {
+          tags: TAG,
+          summary: "What to set up on the network's side (WhatsApp: callback URL and verify token)",
+          description:
+            'Administrators of the account only. `{ instructions }` — empty for networks that need nothing set up by hand.',
+          params: idParams,
+        },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const row = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
-      return presentAccount(await accounts.updateAccount(serviceDeps, row, req.body, actor.userId, actor));
-    },
-  );
-
-  app.delete(
-    '/objects/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Disconnect an account and remove its content',
-        params: idParams,
+      async (req) => {
+        const { actor } = req;
+        const object = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
+        return { instructions: setupOf(object) };
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const row = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
-      await accounts.deleteAccount(serviceDeps, row, actor.userId, actor);
-      return { message: 'ok' };
-    },
-  );
+    );
 
-  app.get(
-    '/errors',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Accounts with errors (errors dropdown, settings/errors)',
+    app.post(
+      '/objects',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Connect an account (sandbox and ingestion-token networks today)',
+          description:
+            'Administrators only. The response carries, once, what the account needs from outside: `sandbox_url` (the public customer page of a sandbox account) or `ingest_token` (for the collector of a site without a public API). `imported` counts the items imported on connect (up to 100).',
+          body: connectAccountBody,
+        },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      return { items: (await accounts.findAccountErrors(serviceDeps, actor)).map(presentAccountError) };
-    },
-  );
-
-  app.post(
-    '/objects/:id/clear_error',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: "Dismiss an account's error", params: idParams },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const row = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
-      return presentAccount(await accounts.clearAccountError(serviceDeps, row, actor.userId));
-    },
-  );
-
-  app.post(
-    '/objects/:id/token',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Issue a new ingestion token or sandbox address (the old one stops working)',
-        params: idParams,
+      async (req) => {
+        const { actor } = req;
+        const spaceId = spaceForNewAccount(actor, req.body.space_id);
+        // A hidden (legacy) network may have a connector for its old accounts: refused before any network call.
+        assertConnectable(req.body.provider);
+        const verified = await verifyTypedCredentials(serviceDeps, req.body.provider, req.body.credentials);
+        const { object, reveal, imported } = await connectAccount(serviceDeps, {
+          provider: req.body.provider,
+          spaceId,
+          name: req.body.name,
+          companyId: req.body.company_id,
+          performedBy: actor.userId,
+          verified,
+          locale: requestLocale(req),
+          by: actor,
+        });
+        return { ...presentAccount(object), ...reveal, imported, setup: setupOf(object) };
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const row = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
-      return accounts.rotateAccountToken(serviceDeps, row);
-    },
-  );
+    );
 
-  app.get(
-    '/objects/:id/sandbox_url',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'The customer page of a sandbox account',
-        params: idParams,
+    app.post(
+      '/objects/:id/reconnect',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Reconnect an account with new credentials (a revoked token, a re-created bot)',
+          params: idParams,
+          body: reconnectAccountBody,
+        },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const row = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
-      return accounts.getSandboxUrl(serviceDeps, row);
-    },
-  );
+      async (req) => {
+        const { actor } = req;
+        const row = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
+        const verified = await verifyTypedCredentials(
+          serviceDeps,
+          row.provider as ProviderId,
+          req.body.credentials,
+        );
+        if (!verified) throw new AppError(400, 'account.notAvailable', { errorType: 'not_available' });
+        return presentAccount(await reconnectAccount(serviceDeps, row, verified));
+      },
+    );
 
+    app.put(
+      '/objects/:id',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Rename an account, move it to a company, change its settings',
+          params: idParams,
+          body: updateAccountBody,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const row = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
+        return presentAccount(await accounts.updateAccount(serviceDeps, row, req.body, actor.userId, actor));
+      },
+    );
+
+    app.delete(
+      '/objects/:id',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Disconnect an account and remove its content',
+          params: idParams,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const row = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
+        await accounts.deleteAccount(serviceDeps, row, actor.userId, actor);
+        return { message: 'ok' };
+      },
+    );
+
+    app.get(
+      '/errors',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Accounts with errors (errors dropdown, settings/errors)',
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        return { items: (await accounts.findAccountErrors(serviceDeps, actor)).map(presentAccountError) };
+      },
+    );
+
+    app.post(
+      '/objects/:id/clear_error',
+      {
+        schema: { tags: TAG, summary: "Dismiss an account's error", params: idParams },
+      },
+      async (req) => {
+        const { actor } = req;
+        const row = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
+        return presentAccount(await accounts.clearAccountError(serviceDeps, row, actor.userId));
+      },
+    );
+
+    app.post(
+      '/objects/:id/token',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Issue a new ingestion token or sandbox address (the old one stops working)',
+          params: idParams,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const row = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
+        return accounts.rotateAccountToken(serviceDeps, row);
+      },
+    );
+
+    app.get(
+      '/objects/:id/sandbox_url',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'The customer page of a sandbox account',
+          params: idParams,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const row = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
+        return accounts.getSandboxUrl(serviceDeps, row);
+      },
+    );
+  });
   await registerSandboxRoutes(root, deps);
   await registerIngestRoutes(root, deps);
 }

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app';
-import { type AuthContext, requireAuth } from '../../http/auth';
+import { type Authenticate, signedInScope } from '../../http/auth';
 import { forbidden } from '../../lib/errors';
-import { isMember, loadActor } from '../spaces/actor';
+import type { AppDeps } from '../deps';
+import { isMember } from '../spaces/actor';
 import { assertManageable, assertVisible, authorizeOrganisation } from './policy';
 import { presentCompany, presentDepartment, presentUserGroup } from './presenter';
 import {
@@ -18,7 +17,6 @@ import {
 } from './schemas';
 import * as organisation from './service';
 
-const bearer = [{ bearer: [] }];
 const TAG = ['settings'];
 const OK = { message: 'ok' } as const;
 
@@ -29,221 +27,218 @@ const OK = { message: 'ok' } as const;
 export async function registerOrganisationModule(
   root: FastifyInstance,
   deps: AppDeps,
-  authenticate: (token: string) => Promise<AuthContext>,
+  authenticate: Authenticate,
 ) {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-  const authenticated = requireAuth(authenticate);
-  const { db } = deps.database;
-  const serviceDeps = { db, bus: deps.bus };
+  await signedInScope(root, authenticate, async (app) => {
+    const { db } = deps.database;
+    const serviceDeps = { db, bus: deps.bus };
 
-  // ---------------------------------------------------------------- companies
+    // ---------------------------------------------------------------- companies
 
-  app.post(
-    '/companies',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'Create a company', body: createCompanyBody },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      authorizeOrganisation(actor, 'companies', req.body.space_id);
-      const row = await organisation.createCompany(serviceDeps, {
-        spaceId: req.body.space_id,
-        name: req.body.name,
-        settings: req.body.settings,
-        performedBy: actor.userId,
-      });
-      return presentCompany(row);
-    },
-  );
-
-  app.put(
-    '/companies/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Rename a company or change its settings',
-        params: idParams,
-        body: updateCompanyBody,
+    app.post(
+      '/companies',
+      {
+        schema: { tags: TAG, summary: 'Create a company', body: createCompanyBody },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const company = assertManageable(actor, 'companies', await organisation.getCompany(db, req.params.id));
-      return presentCompany(await organisation.updateCompany(serviceDeps, company, req.body, actor.userId));
-    },
-  );
-
-  app.delete(
-    '/companies/:id',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'Delete a company', params: idParams },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const company = assertManageable(actor, 'companies', await organisation.getCompany(db, req.params.id));
-      await organisation.deleteCompany(serviceDeps, company, actor.userId);
-      return OK;
-    },
-  );
-
-  // ---------------------------------------------------------------- departments
-
-  app.get(
-    '/departments',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: "Departments of the caller's spaces (or of one of them)",
-        querystring: spaceQuery,
+      async (req) => {
+        const { actor } = req;
+        authorizeOrganisation(actor, 'companies', req.body.space_id);
+        const row = await organisation.createCompany(serviceDeps, {
+          spaceId: req.body.space_id,
+          name: req.body.name,
+          settings: req.body.settings,
+          performedBy: actor.userId,
+        });
+        return presentCompany(row);
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const spaceId = req.query.space_id;
-      if (spaceId !== undefined && !isMember(actor, spaceId)) throw forbidden();
-      const spaceIds = spaceId !== undefined ? [spaceId] : actor.rows.map((r) => r.space.id);
-      const rows = await organisation.findDepartments(db, spaceIds);
-      return { items: rows.map(presentDepartment) };
-    },
-  );
+    );
 
-  app.get(
-    '/departments/:id',
-    { preHandler: authenticated, schema: { tags: TAG, security: bearer, params: idParams } },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
+    app.put(
+      '/companies/:id',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Rename a company or change its settings',
+          params: idParams,
+          body: updateCompanyBody,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const company = assertManageable(
+          actor,
+          'companies',
+          await organisation.getCompany(db, req.params.id),
+        );
+        return presentCompany(await organisation.updateCompany(serviceDeps, company, req.body, actor.userId));
+      },
+    );
+
+    app.delete(
+      '/companies/:id',
+      {
+        schema: { tags: TAG, summary: 'Delete a company', params: idParams },
+      },
+      async (req) => {
+        const { actor } = req;
+        const company = assertManageable(
+          actor,
+          'companies',
+          await organisation.getCompany(db, req.params.id),
+        );
+        await organisation.deleteCompany(serviceDeps, company, actor.userId);
+        return OK;
+      },
+    );
+
+    // ---------------------------------------------------------------- departments
+
+    app.get(
+      '/departments',
+      {
+        schema: {
+          tags: TAG,
+          summary: "Departments of the caller's spaces (or of one of them)",
+          querystring: spaceQuery,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const spaceId = req.query.space_id;
+        if (spaceId !== undefined && !isMember(actor, spaceId)) throw forbidden();
+        const spaceIds = spaceId !== undefined ? [spaceId] : actor.rows.map((r) => r.space.id);
+        const rows = await organisation.findDepartments(db, spaceIds);
+        return { items: rows.map(presentDepartment) };
+      },
+    );
+
+    app.get('/departments/:id', { schema: { tags: TAG, params: idParams } }, async (req) => {
+      const { actor } = req;
       return presentDepartment(assertVisible(actor, await organisation.getDepartment(db, req.params.id)));
-    },
-  );
+    });
 
-  app.post(
-    '/departments',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'Create a department', body: createDepartmentBody },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      authorizeOrganisation(actor, 'departments', req.body.space_id);
-      const row = await organisation.createDepartment(serviceDeps, {
-        spaceId: req.body.space_id,
-        name: req.body.name,
-        performedBy: actor.userId,
-      });
-      return presentDepartment(row);
-    },
-  );
-
-  app.put(
-    '/departments/:id',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, params: idParams, body: updateDepartmentBody },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const department = assertManageable(
-        actor,
-        'departments',
-        await organisation.getDepartment(db, req.params.id),
-      );
-      return presentDepartment(
-        await organisation.updateDepartment(serviceDeps, department, req.body, actor.userId),
-      );
-    },
-  );
-
-  app.delete(
-    '/departments/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Delete a department (members keep their other departments)',
-        params: idParams,
+    app.post(
+      '/departments',
+      {
+        schema: { tags: TAG, summary: 'Create a department', body: createDepartmentBody },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const department = assertManageable(
-        actor,
-        'departments',
-        await organisation.getDepartment(db, req.params.id),
-      );
-      await organisation.deleteDepartment(serviceDeps, department, actor.userId);
-      return OK;
-    },
-  );
-
-  // ---------------------------------------------------------------- user groups
-
-  app.post(
-    '/usergroups',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Create a user group limited to some companies and accounts',
-        body: createUserGroupBody,
+      async (req) => {
+        const { actor } = req;
+        authorizeOrganisation(actor, 'departments', req.body.space_id);
+        const row = await organisation.createDepartment(serviceDeps, {
+          spaceId: req.body.space_id,
+          name: req.body.name,
+          performedBy: actor.userId,
+        });
+        return presentDepartment(row);
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      authorizeOrganisation(actor, 'usergroups', req.body.space_id);
-      const row = await organisation.createUserGroup(serviceDeps, {
-        spaceId: req.body.space_id,
-        name: req.body.name,
-        companyIds: req.body.company_ids,
-        objectIds: req.body.object_ids,
-        performedBy: actor.userId,
-      });
-      return presentUserGroup(row);
-    },
-  );
+    );
 
-  app.put(
-    '/usergroups/:id',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, params: idParams, body: updateUserGroupBody },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const group = assertManageable(actor, 'usergroups', await organisation.getUserGroup(db, req.params.id));
-      const row = await organisation.updateUserGroup(
-        serviceDeps,
-        group,
-        { name: req.body.name, companyIds: req.body.company_ids, objectIds: req.body.object_ids },
-        actor.userId,
-      );
-      return presentUserGroup(row);
-    },
-  );
-
-  app.delete(
-    '/usergroups/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Delete a user group nobody is in (409 group_in_use otherwise)',
-        params: idParams,
+    app.put(
+      '/departments/:id',
+      {
+        schema: { tags: TAG, params: idParams, body: updateDepartmentBody },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const group = assertManageable(actor, 'usergroups', await organisation.getUserGroup(db, req.params.id));
-      await organisation.deleteUserGroup(serviceDeps, group, actor.userId);
-      return OK;
-    },
-  );
+      async (req) => {
+        const { actor } = req;
+        const department = assertManageable(
+          actor,
+          'departments',
+          await organisation.getDepartment(db, req.params.id),
+        );
+        return presentDepartment(
+          await organisation.updateDepartment(serviceDeps, department, req.body, actor.userId),
+        );
+      },
+    );
+
+    app.delete(
+      '/departments/:id',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Delete a department (members keep their other departments)',
+          params: idParams,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const department = assertManageable(
+          actor,
+          'departments',
+          await organisation.getDepartment(db, req.params.id),
+        );
+        await organisation.deleteDepartment(serviceDeps, department, actor.userId);
+        return OK;
+      },
+    );
+
+    // ---------------------------------------------------------------- user groups
+
+    app.post(
+      '/usergroups',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Create a user group limited to some companies and accounts',
+          body: createUserGroupBody,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        authorizeOrganisation(actor, 'usergroups', req.body.space_id);
+        const row = await organisation.createUserGroup(serviceDeps, {
+          spaceId: req.body.space_id,
+          name: req.body.name,
+          companyIds: req.body.company_ids,
+          objectIds: req.body.object_ids,
+          performedBy: actor.userId,
+        });
+        return presentUserGroup(row);
+      },
+    );
+
+    app.put(
+      '/usergroups/:id',
+      {
+        schema: { tags: TAG, params: idParams, body: updateUserGroupBody },
+      },
+      async (req) => {
+        const { actor } = req;
+        const group = assertManageable(
+          actor,
+          'usergroups',
+          await organisation.getUserGroup(db, req.params.id),
+        );
+        const row = await organisation.updateUserGroup(
+          serviceDeps,
+          group,
+          { name: req.body.name, companyIds: req.body.company_ids, objectIds: req.body.object_ids },
+          actor.userId,
+        );
+        return presentUserGroup(row);
+      },
+    );
+
+    app.delete(
+      '/usergroups/:id',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Delete a user group nobody is in (409 group_in_use otherwise)',
+          params: idParams,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const group = assertManageable(
+          actor,
+          'usergroups',
+          await organisation.getUserGroup(db, req.params.id),
+        );
+        await organisation.deleteUserGroup(serviceDeps, group, actor.userId);
+        return OK;
+      },
+    );
+  });
 }

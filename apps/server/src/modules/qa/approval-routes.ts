@@ -9,21 +9,19 @@ import {
   qaRejectBody,
 } from '@otklik/shared';
 import { and, asc, eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { memberships, users } from '../../db/schema';
+import type { ZodApp } from '../../http/auth';
 import { taskClock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../audit/record';
+import type { AppDeps } from '../deps';
 import type { ActionDeps } from '../inbox/actions/send';
 import { scopeFor } from '../inbox/scope';
-import { authorize, loadActor, type ServerActor, spaceIdsWhere } from '../spaces/actor';
+import { authorize, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 import { approve, editHeld, getApproval, listApprovals, reject } from './approval';
 import { MANAGE, REVIEW } from './policy';
 
-const bearer = [{ bearer: [] }];
 const TAG = ['qa'];
 const idParams = z.object({ id: z.coerce.number().int().positive() });
 const memberParams = z.object({ userId: z.coerce.number().int().positive() });
@@ -36,12 +34,7 @@ function assertApprovalAdmin(actor: ServerActor, spaceId: number) {
 }
 
 /** Approval mode (issue 21, docs/product/qa.md "Approval of replies"): members, the queue, decisions. */
-export function registerApprovalRoutes(
-  app: FastifyInstance,
-  deps: AppDeps,
-  authenticated: (req: FastifyRequest, reply: FastifyReply) => Promise<void>,
-) {
-  const api = app.withTypeProvider<ZodTypeProvider>();
+export function registerApprovalRoutes(api: ZodApp, deps: AppDeps) {
   const { db } = deps.database;
   const actionDeps: ActionDeps = {
     db,
@@ -54,16 +47,14 @@ export function registerApprovalRoutes(
   api.get(
     '/qa/approval-members',
     {
-      preHandler: authenticated,
       schema: {
         tags: TAG,
-        security: bearer,
         summary: 'Members of a space and whether their replies need approval',
         querystring: spaceQuery,
       },
     },
     async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
+      const { actor } = req;
       assertApprovalAdmin(actor, req.query.space_id);
       const now = taskClock.now();
       const rows = await db
@@ -91,17 +82,15 @@ export function registerApprovalRoutes(
   api.put(
     '/qa/approval-members/:userId',
     {
-      preHandler: authenticated,
       schema: {
         tags: TAG,
-        security: bearer,
         summary: 'Switch approval mode on or off for a member (optionally for the first N days)',
         params: memberParams,
         body: qaApprovalMemberBody,
       },
     },
     async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
+      const { actor } = req;
       const { space_id: spaceId, required, days } = req.body;
       assertApprovalAdmin(actor, spaceId);
       const now = taskClock.now();
@@ -145,16 +134,14 @@ export function registerApprovalRoutes(
   api.get(
     '/qa/approvals',
     {
-      preHandler: authenticated,
       schema: {
         tags: TAG,
-        security: bearer,
         summary: 'Replies waiting for approval (the reviewer queue), or the caller’s own held replies',
         querystring: qaApprovalsQuery,
       },
     },
     async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
+      const { actor } = req;
       const { view, space_id: spaceId, status, limit } = req.query;
       if (view === 'mine') {
         if (spaceId !== undefined && !actor.rows.some((r) => r.space.id === spaceId)) throw notFound();
@@ -177,10 +164,9 @@ export function registerApprovalRoutes(
   api.get(
     '/qa/approvals/:id',
     {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'One held reply', params: idParams },
+      schema: { tags: TAG, summary: 'One held reply', params: idParams },
     },
-    async (req) => getApproval(db, await loadActor(db, req.auth!.user), req.params.id),
+    async (req) => getApproval(db, req.actor, req.params.id),
   );
 
   const DECIDE =
@@ -188,44 +174,36 @@ export function registerApprovalRoutes(
   api.post(
     '/qa/approvals/:id/approve',
     {
-      preHandler: authenticated,
       schema: {
         tags: TAG,
-        security: bearer,
         summary: 'Approve a held reply (with `text`: edit and approve); it goes out as the operator’s',
         description: `${DECIDE} Past the network's reply window: 409 \`error_type\` window_passed, and the reply is marked failed with the network's reason.`,
         params: idParams,
         body: qaApproveBody,
       },
     },
-    async (req) =>
-      approve(actionDeps, await loadActor(db, req.auth!.user), req.params.id, req.body, taskClock.now()),
+    async (req) => approve(actionDeps, req.actor, req.params.id, req.body, taskClock.now()),
   );
 
   api.post(
     '/qa/approvals/:id/reject',
     {
-      preHandler: authenticated,
       schema: {
         tags: TAG,
-        security: bearer,
         summary: 'Reject a held reply with a comment: it is not sent, the operator is notified',
         description: DECIDE,
         params: idParams,
         body: qaRejectBody,
       },
     },
-    async (req) =>
-      reject(actionDeps, await loadActor(db, req.auth!.user), req.params.id, req.body, taskClock.now()),
+    async (req) => reject(actionDeps, req.actor, req.params.id, req.body, taskClock.now()),
   );
 
   api.put(
     '/qa/approvals/:id',
     {
-      preHandler: authenticated,
       schema: {
         tags: TAG,
-        security: bearer,
         summary: 'The author changes the text of their held reply',
         description:
           'To withdraw it, the author undoes it like an undoable send: POST /v1/items/{reply_id}/undo or /v1/messages/{reply_id}/undo.',
@@ -234,7 +212,7 @@ export function registerApprovalRoutes(
       },
     },
     async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
+      const { actor } = req;
       if (!req.body.text.trim()) throw new AppError(400, 'reply.empty', { errorType: 'validation' });
       return editHeld(actionDeps, actor, req.params.id, req.body);
     },

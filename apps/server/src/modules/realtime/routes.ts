@@ -1,6 +1,6 @@
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type AuthContext, requireAuth } from '../../http/auth';
+import { type Authenticate, requireAuth } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
 import { forbidden } from '../../lib/errors';
 import type { RealtimeHub } from '../../realtime/hub';
@@ -18,7 +18,7 @@ export const CLOSE_GOING_AWAY = 1001;
 export async function registerRealtimeRoutes(
   app: FastifyInstance,
   hub: RealtimeHub,
-  authenticate: (token: string) => Promise<AuthContext>,
+  authenticate: Authenticate,
   originAllowed: (req: FastifyRequest) => boolean,
 ) {
   await app.register(websocket, {

@@ -1,24 +1,22 @@
 import { createRuleBody, isMessageKey, statsQuery, translate, updateRuleBody } from '@otklik/shared';
 import { and, desc, eq, gte } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { items, ruleMatches, rules } from '../../db/schema';
-import { type AuthContext, requireAuth } from '../../http/auth';
+import { type Authenticate, signedInScope } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
 import { taskClock } from '../../lib/clock';
 import { forbidden, notFound } from '../../lib/errors';
+import type { AppDeps } from '../deps';
 import { RECENT_FAILURE_DAYS } from '../inbox/failures';
 import { scopeCondition, scopeFor } from '../inbox/scope';
-import { authorize, isMember, loadActor, type ServerActor, spaceIdsWhere } from '../spaces/actor';
+import { authorize, isMember, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 import { listSpaceIds } from '../tags/policy';
 import { dryRun } from './dry-run';
 import type { EngineDeps } from './engine';
 import * as service from './service';
 import { ruleStats } from './stats';
 
-const bearer = [{ bearer: [] }];
 const TAG = ['settings'];
 const MANAGE = 'rules.manage' as const;
 const idParams = z.object({ id: z.coerce.number().int().positive() });
@@ -32,229 +30,211 @@ function assertRule(actor: ServerActor, row: service.RuleRow | undefined): servi
 }
 
 /** Settings → auto-rules, their dry run and stats/rules (issue 17). */
-export async function registerRulesModule(
-  root: FastifyInstance,
-  deps: AppDeps,
-  authenticate: (token: string) => Promise<AuthContext>,
-) {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-  const authenticated = requireAuth(authenticate);
-  const { db } = deps.database;
-  const engineDeps: EngineDeps = {
-    db,
-    bus: deps.bus,
-    config: deps.config,
-    sealer: deps.sealer,
-    locks: deps.locks,
-    log: deps.log,
-  };
+export async function registerRulesModule(root: FastifyInstance, deps: AppDeps, authenticate: Authenticate) {
+  await signedInScope(root, authenticate, async (app) => {
+    const { db } = deps.database;
+    const engineDeps: EngineDeps = {
+      db,
+      bus: deps.bus,
+      config: deps.config,
+      sealer: deps.sealer,
+      locks: deps.locks,
+      log: deps.log,
+    };
 
-  app.get(
-    '/rules',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'Auto-rules, in order', querystring: spaceQuery },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const asked = listSpaceIds(actor, req.query.space_id);
-      if (req.query.space_id !== undefined) authorize(actor, MANAGE, req.query.space_id);
-      const allowed = new Set(spaceIdsWhere(actor, MANAGE));
-      const rows = await service.listRules(
-        db,
-        asked.filter((id) => allowed.has(id)),
-      );
-      return { items: rows.map(service.presentRule) };
-    },
-  );
-
-  app.get(
-    '/rules/:id',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'One auto-rule', params: idParams },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      return service.presentRule(assertRule(actor, await service.getRule(db, req.params.id)));
-    },
-  );
-
-  app.post(
-    '/rules',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'Create an auto-rule', body: createRuleBody },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const { space_id, ...input } = req.body;
-      authorize(actor, MANAGE, space_id);
-      return service.presentRule(await service.createRule(db, space_id, input, actor.userId, actor));
-    },
-  );
-
-  app.put(
-    '/rules/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Change an auto-rule',
-        params: idParams,
-        body: updateRuleBody,
+    app.get(
+      '/rules',
+      {
+        schema: { tags: TAG, summary: 'Auto-rules, in order', querystring: spaceQuery },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const row = assertRule(actor, await service.getRule(db, req.params.id));
-      return service.presentRule(await service.updateRule(db, row, req.body, actor));
-    },
-  );
-
-  app.delete(
-    '/rules/:id',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'Delete an auto-rule', params: idParams },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const row = assertRule(actor, await service.getRule(db, req.params.id));
-      await service.deleteRule(db, row, actor);
-      return { message: 'ok' as const };
-    },
-  );
-
-  app.post(
-    '/rules/dry-run',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Which of the last 1,000 items a rule (saved or not) would match, and what it would do',
-        body: dryRunBody,
+      async (req) => {
+        const { actor } = req;
+        const asked = listSpaceIds(actor, req.query.space_id);
+        if (req.query.space_id !== undefined) authorize(actor, MANAGE, req.query.space_id);
+        const allowed = new Set(spaceIdsWhere(actor, MANAGE));
+        const rows = await service.listRules(
+          db,
+          asked.filter((id) => allowed.has(id)),
+        );
+        return { items: rows.map(service.presentRule) };
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      authorize(actor, MANAGE, req.body.space_id);
-      if (req.body.rule_id) {
-        const row = assertRule(actor, await service.getRule(db, req.body.rule_id));
-        if (row.spaceId !== req.body.space_id) throw notFound();
-      }
-      return dryRun(
-        engineDeps,
-        req.body.space_id,
-        { id: req.body.rule_id ?? null, conditions: req.body.conditions, actions: req.body.actions },
-        requestLocale(req),
-      );
-    },
-  );
+    );
 
-  app.get(
-    '/rules/:id/matches',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'The items an auto-rule ran on, newest first (the stats drill-down)',
-        params: idParams,
+    app.get(
+      '/rules/:id',
+      {
+        schema: { tags: TAG, summary: 'One auto-rule', params: idParams },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const row = assertRule(actor, await service.getRule(db, req.params.id));
-      const list = await db
-        .select({
-          item_id: ruleMatches.itemId,
-          status: ruleMatches.status,
-          actions_done: ruleMatches.actionsDone,
-          results: ruleMatches.results,
-          error: ruleMatches.error,
-          at: ruleMatches.at,
-          excerpt: items.excerpt,
-        })
-        .from(ruleMatches)
-        .leftJoin(items, eq(items.id, ruleMatches.itemId))
-        .where(and(eq(ruleMatches.ruleId, row.id)))
-        .orderBy(desc(ruleMatches.at), desc(ruleMatches.id))
-        .limit(100);
-      return { items: list.map((m) => ({ ...m, at: m.at.toISOString(), excerpt: m.excerpt ?? '' })) };
-    },
-  );
+      async (req) => {
+        const { actor } = req;
+        return service.presentRule(assertRule(actor, await service.getRule(db, req.params.id)));
+      },
+    );
 
-  app.get(
-    '/errors/rules',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: ['accounts'],
-        security: bearer,
-        summary: 'Recent failed auto-rule runs (settings/errors), newest first',
-        description:
-          'Runs of the last 7 days where an action failed (nothing of the run was kept), for those who see errors (`errors.view`), on the items of the accounts they see.',
+    app.post(
+      '/rules',
+      {
+        schema: { tags: TAG, summary: 'Create an auto-rule', body: createRuleBody },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const scope = await scopeFor(db, actor, 'errors.view');
-      if (scope.spaces.size === 0) throw forbidden();
-      const since = new Date(taskClock.now().getTime() - RECENT_FAILURE_DAYS * 86_400_000);
-      const list = await db
-        .select({
-          id: ruleMatches.id,
-          space_id: ruleMatches.spaceId,
-          rule_id: ruleMatches.ruleId,
-          rule: rules.name,
-          item_id: ruleMatches.itemId,
-          excerpt: items.excerpt,
-          error: ruleMatches.error,
-          results: ruleMatches.results,
-          at: ruleMatches.at,
-        })
-        .from(ruleMatches)
-        .innerJoin(rules, eq(rules.id, ruleMatches.ruleId))
-        .innerJoin(items, eq(items.id, ruleMatches.itemId))
-        .where(
-          and(
-            eq(ruleMatches.status, 'failed'),
-            gte(ruleMatches.at, since),
-            scopeCondition(scope, ruleMatches.spaceId, items.objectId),
-          ),
-        )
-        .orderBy(desc(ruleMatches.at), desc(ruleMatches.id))
-        .limit(100);
-      const locale = requestLocale(req);
-      return {
-        items: list.map(({ results, ...m }) => {
-          // The failed action's reason in the caller's language; a failure of the moment keeps its text.
-          const reason = results.find((r) => r.outcome === 'failed')?.reason;
-          return {
-            ...m,
-            error: reason && isMessageKey(reason) ? translate(locale, reason) : m.error,
-            at: m.at.toISOString(),
-            excerpt: m.excerpt ?? '',
-          };
-        }),
-      };
-    },
-  );
+      async (req) => {
+        const { actor } = req;
+        const { space_id, ...input } = req.body;
+        authorize(actor, MANAGE, space_id);
+        return service.presentRule(await service.createRule(db, space_id, input, actor.userId, actor));
+      },
+    );
 
-  app.get(
-    '/stats/rules',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: ['stats'],
-        security: bearer,
-        summary: 'Per auto-rule: items matched, actions done, failed runs, per day',
-        querystring: statsQuery,
+    app.put(
+      '/rules/:id',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Change an auto-rule',
+          params: idParams,
+          body: updateRuleBody,
+        },
       },
-    },
-    async (req) => ruleStats(db, await loadActor(db, req.auth!.user), req.query, taskClock.now()),
-  );
+      async (req) => {
+        const { actor } = req;
+        const row = assertRule(actor, await service.getRule(db, req.params.id));
+        return service.presentRule(await service.updateRule(db, row, req.body, actor));
+      },
+    );
+
+    app.delete(
+      '/rules/:id',
+      {
+        schema: { tags: TAG, summary: 'Delete an auto-rule', params: idParams },
+      },
+      async (req) => {
+        const { actor } = req;
+        const row = assertRule(actor, await service.getRule(db, req.params.id));
+        await service.deleteRule(db, row, actor);
+        return { message: 'ok' as const };
+      },
+    );
+
+    app.post(
+      '/rules/dry-run',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Which of the last 1,000 items a rule (saved or not) would match, and what it would do',
+          body: dryRunBody,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        authorize(actor, MANAGE, req.body.space_id);
+        if (req.body.rule_id) {
+          const row = assertRule(actor, await service.getRule(db, req.body.rule_id));
+          if (row.spaceId !== req.body.space_id) throw notFound();
+        }
+        return dryRun(
+          engineDeps,
+          req.body.space_id,
+          { id: req.body.rule_id ?? null, conditions: req.body.conditions, actions: req.body.actions },
+          requestLocale(req),
+        );
+      },
+    );
+
+    app.get(
+      '/rules/:id/matches',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'The items an auto-rule ran on, newest first (the stats drill-down)',
+          params: idParams,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const row = assertRule(actor, await service.getRule(db, req.params.id));
+        const list = await db
+          .select({
+            item_id: ruleMatches.itemId,
+            status: ruleMatches.status,
+            actions_done: ruleMatches.actionsDone,
+            results: ruleMatches.results,
+            error: ruleMatches.error,
+            at: ruleMatches.at,
+            excerpt: items.excerpt,
+          })
+          .from(ruleMatches)
+          .leftJoin(items, eq(items.id, ruleMatches.itemId))
+          .where(and(eq(ruleMatches.ruleId, row.id)))
+          .orderBy(desc(ruleMatches.at), desc(ruleMatches.id))
+          .limit(100);
+        return { items: list.map((m) => ({ ...m, at: m.at.toISOString(), excerpt: m.excerpt ?? '' })) };
+      },
+    );
+
+    app.get(
+      '/errors/rules',
+      {
+        schema: {
+          tags: ['accounts'],
+          summary: 'Recent failed auto-rule runs (settings/errors), newest first',
+          description:
+            'Runs of the last 7 days where an action failed (nothing of the run was kept), for those who see errors (`errors.view`), on the items of the accounts they see.',
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const scope = await scopeFor(db, actor, 'errors.view');
+        if (scope.spaces.size === 0) throw forbidden();
+        const since = new Date(taskClock.now().getTime() - RECENT_FAILURE_DAYS * 86_400_000);
+        const list = await db
+          .select({
+            id: ruleMatches.id,
+            space_id: ruleMatches.spaceId,
+            rule_id: ruleMatches.ruleId,
+            rule: rules.name,
+            item_id: ruleMatches.itemId,
+            excerpt: items.excerpt,
+            error: ruleMatches.error,
+            results: ruleMatches.results,
+            at: ruleMatches.at,
+          })
+          .from(ruleMatches)
+          .innerJoin(rules, eq(rules.id, ruleMatches.ruleId))
+          .innerJoin(items, eq(items.id, ruleMatches.itemId))
+          .where(
+            and(
+              eq(ruleMatches.status, 'failed'),
+              gte(ruleMatches.at, since),
+              scopeCondition(scope, ruleMatches.spaceId, items.objectId),
+            ),
+          )
+          .orderBy(desc(ruleMatches.at), desc(ruleMatches.id))
+          .limit(100);
+        const locale = requestLocale(req);
+        return {
+          items: list.map(({ results, ...m }) => {
+            // The failed action's reason in the caller's language; a failure of the moment keeps its text.
+            const reason = results.find((r) => r.outcome === 'failed')?.reason;
+            return {
+              ...m,
+              error: reason && isMessageKey(reason) ? translate(locale, reason) : m.error,
+              at: m.at.toISOString(),
+              excerpt: m.excerpt ?? '',
+            };
+          }),
+        };
+      },
+    );
+
+    app.get(
+      '/stats/rules',
+      {
+        schema: {
+          tags: ['stats'],
+          summary: 'Per auto-rule: items matched, actions done, failed runs, per day',
+          querystring: statsQuery,
+        },
+      },
+      async (req) => ruleStats(db, req.actor, req.query, taskClock.now()),
+    );
+  });
 }

@@ -1,79 +1,25 @@
-import {
-  type Ability,
-  type Actor,
-  can,
-  parseRoleFlags,
-  type SpaceLike,
-  spaceSettingsSchema,
-} from '@otklik/shared';
-import { eq } from 'drizzle-orm';
+import { type Ability, can } from '@otklik/shared';
 import type { Db } from '../../db/client';
-import { memberships, spaces, tariffs } from '../../db/schema';
-import {
-  type RequestClient,
-  requestClientOf,
-  scopedMemberships,
-  takePrefetchedMemberships,
-  type UserRow,
-} from '../../http/auth';
+import { actorOf, loadMemberships, type ServerActor, type UserRow } from '../../http/actor';
 import { AppError } from '../../lib/errors';
 
-export interface MembershipRow {
-  space: typeof spaces.$inferSelect;
-  tariff: typeof tariffs.$inferSelect;
-  membership: typeof memberships.$inferSelect;
-}
+// A request's actor is `req.actor` (set once by the signed-in scope, http/auth.ts); the types and the
+// builder live in http/actor.ts, re-exported here for the modules that check permissions.
+export {
+  actorOf,
+  loadMemberships,
+  type MembershipRow,
+  type RequestClient,
+  type ServerActor,
+  toSpaceLike,
+} from '../../http/actor';
 
-/** Every space the user belongs to, with its tariff and the user's membership. The root of scoping. */
-export async function loadMemberships(db: Db, userId: number): Promise<MembershipRow[]> {
-  return db
-    .select({ space: spaces, tariff: tariffs, membership: memberships })
-    .from(memberships)
-    .innerJoin(spaces, eq(spaces.id, memberships.spaceId))
-    .innerJoin(tariffs, eq(tariffs.id, spaces.tariffId))
-    .where(eq(memberships.userId, userId))
-    .orderBy(spaces.id);
-}
-
-export function toSpaceLike(row: Pick<MembershipRow, 'space' | 'tariff'>): SpaceLike {
-  return {
-    id: row.space.id,
-    name: row.space.name,
-    expires_at: Math.floor(row.space.expiresAt.getTime() / 1000),
-    is_trial: row.space.isTrial,
-    tariff: { id: row.tariff.id, name: row.tariff.name },
-    settings: spaceSettingsSchema.parse(row.space.settings),
-  };
-}
-
-/** The caller as the shared permission rules see them (packages/shared/src/access). */
-export interface ServerActor extends Actor {
-  userId: number;
-  rows: MembershipRow[];
-  /** The request's address and user agent (the action log); absent outside a request. */
-  client?: RequestClient;
-  /** The user's name, for the action log. */
-  name?: string;
-}
-
+/**
+ * The actor of a user outside a request (a job, a socket message, a scheduled report): their
+ * memberships read afresh, no client. A route reads `req.actor` instead.
+ */
 export async function loadActor(db: Db, user: UserRow): Promise<ServerActor> {
-  return actorOf(user, takePrefetchedMemberships(user) ?? (await loadMemberships(db, user.id)));
-}
-
-/** The actor of a user whose memberships were read already (a job that reads many users' at once). */
-export function actorOf(user: UserRow, memberships: MembershipRow[]): ServerActor {
-  const rows = scopedMemberships(user, memberships);
-  return {
-    userId: user.id,
-    rows,
-    client: requestClientOf(user),
-    name: user.name,
-    user: { is_partner: user.isPartner },
-    memberships: rows.map((row) => ({
-      space: toSpaceLike(row),
-      roles: parseRoleFlags(row.membership.roles),
-    })),
-  };
+  return actorOf(user, await loadMemberships(db, user.id));
 }
 
 /** Space ids the actor may do `ability` in. */

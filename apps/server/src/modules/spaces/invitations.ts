@@ -1,8 +1,8 @@
 import { INVITATION_TTL_S, type Locale } from '@otklik/shared';
 import { eq } from 'drizzle-orm';
-import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { invitations, spaces } from '../../db/schema';
+import type { Config } from '../../lib/config';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { notFound } from '../../lib/errors';
 import type { Mailer } from '../../mail/mailer';

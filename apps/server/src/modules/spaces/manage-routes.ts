@@ -1,10 +1,9 @@
 import { createSpaceBodySchema, spaceFlagsBodySchema, updateSpaceBodySchema } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
-import { type AuthContext, requireAuth } from '../../http/auth';
-import { authorize, loadActor } from './actor';
+import { type Authenticate, signedInScope } from '../../http/auth';
+import type { AppDeps } from '../deps';
+import { authorize } from './actor';
 import {
   createSignupSpace,
   findTariffs,
@@ -14,7 +13,6 @@ import {
   updateSpace,
 } from './manage';
 
-const bearer = [{ bearer: [] }];
 const TAG = ['spaces'];
 const idParams = z.object({ id: z.coerce.number().int().positive() });
 
@@ -22,98 +20,89 @@ const idParams = z.object({ id: z.coerce.number().int().positive() });
 export async function registerSpaceManagementRoutes(
   root: FastifyInstance,
   deps: AppDeps,
-  authenticate: (token: string) => Promise<AuthContext>,
+  authenticate: Authenticate,
 ) {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-  const { db } = deps.database;
-  const authenticated = requireAuth(authenticate);
+  await signedInScope(root, authenticate, async (app) => {
+    const { db } = deps.database;
 
-  app.get(
-    '/tariffs',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'Tariffs offered on the billing screen' },
-    },
-    async () => ({ items: (await findTariffs(db, { publicOnly: true })).map(presentTariff) }),
-  );
-
-  app.post(
-    '/spaces',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Create another space; the creator is its administrator (a 14-day trial)',
-        body: createSpaceBodySchema,
+    app.get(
+      '/tariffs',
+      {
+        schema: { tags: TAG, summary: 'Tariffs offered on the billing screen' },
       },
-    },
-    async (req) => {
-      const user = req.auth!.user;
-      const space = await createSignupSpace(
-        db,
-        { name: req.body.name, ownerId: user.id, locale: user.locale },
-        deps.config.FIRST_SPACE_TARIFF_ID,
-      );
-      return getSpaceDetails(db, space.id);
-    },
-  );
+      async () => ({ items: (await findTariffs(db, { publicOnly: true })).map(presentTariff) }),
+    );
 
-  app.get(
-    '/spaces/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: "The space's name, time zone, tariff, feature flags and usage against the tariff's limits",
-        params: idParams,
+    app.post(
+      '/spaces',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Create another space; the creator is its administrator (a 14-day trial)',
+          body: createSpaceBodySchema,
+        },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      authorize(actor, 'settings.manage', req.params.id);
-      return getSpaceDetails(db, req.params.id);
-    },
-  );
+      async (req) => {
+        const user = req.auth!.user;
+        const space = await createSignupSpace(
+          db,
+          { name: req.body.name, ownerId: user.id, locale: user.locale },
+          deps.config.FIRST_SPACE_TARIFF_ID,
+        );
+        return getSpaceDetails(db, space.id);
+      },
+    );
 
-  app.put(
-    '/spaces/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Rename the space or change its time zone',
-        params: idParams,
-        body: updateSpaceBodySchema,
+    app.get(
+      '/spaces/:id',
+      {
+        schema: {
+          tags: TAG,
+          summary: "The space's name, time zone, tariff, feature flags and usage against the tariff's limits",
+          params: idParams,
+        },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      authorize(actor, 'settings.manage', req.params.id);
-      await updateSpace(db, req.params.id, req.body, actor);
-      return getSpaceDetails(db, req.params.id);
-    },
-  );
+      async (req) => {
+        const { actor } = req;
+        authorize(actor, 'settings.manage', req.params.id);
+        return getSpaceDetails(db, req.params.id);
+      },
+    );
 
-  app.put(
-    '/spaces/:id/features',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: "Switch space features on or off (on: only those the space's tariff lists)",
-        params: idParams,
-        body: spaceFlagsBodySchema,
+    app.put(
+      '/spaces/:id',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Rename the space or change its time zone',
+          params: idParams,
+          body: updateSpaceBodySchema,
+        },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      authorize(actor, 'settings.manage', req.params.id);
-      await setSpaceFlags(db, req.params.id, req.body.flags, {}, actor);
-      return getSpaceDetails(db, req.params.id);
-    },
-  );
+      async (req) => {
+        const { actor } = req;
+        authorize(actor, 'settings.manage', req.params.id);
+        await updateSpace(db, req.params.id, req.body, actor);
+        return getSpaceDetails(db, req.params.id);
+      },
+    );
+
+    app.put(
+      '/spaces/:id/features',
+      {
+        schema: {
+          tags: TAG,
+          summary: "Switch space features on or off (on: only those the space's tariff lists)",
+          params: idParams,
+          body: spaceFlagsBodySchema,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        authorize(actor, 'settings.manage', req.params.id);
+        await setSpaceFlags(db, req.params.id, req.body.flags, {}, actor);
+        return getSpaceDetails(db, req.params.id);
+      },
+    );
+  });
 }

@@ -1,18 +1,15 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import { userStatuses } from '../../db/schema';
-import { type AuthContext, requireAuth } from '../../http/auth';
+import { type Authenticate, signedInScope } from '../../http/auth';
 import { patchOf } from '../../http/validation';
 import { AppError } from '../../lib/errors';
 import type { RealtimeHub } from '../../realtime/hub';
-import { authorize, isMember, loadActor, spaceIdsWhere } from '../spaces/actor';
+import type { AppDeps } from '../deps';
+import { authorize, isMember, spaceIdsWhere } from '../spaces/actor';
 import { presentUserStatus } from '../spaces/presenter';
 import { currentStatus, listStatuses, setUserStatus } from './service';
-
-const bearer = [{ bearer: [] }];
 
 const statusBody = z.object({
   name: z.string().trim().min(1, 'field.required').max(100),
@@ -29,126 +26,111 @@ const statusBody = z.object({
 export async function registerStatusesModule(
   root: FastifyInstance,
   deps: AppDeps,
-  authenticate: (token: string) => Promise<AuthContext>,
+  authenticate: Authenticate,
   hub: RealtimeHub,
 ) {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-  const { db } = deps.database;
-  const authenticated = requireAuth(authenticate);
+  await signedInScope(root, authenticate, async (app) => {
+    const { db } = deps.database;
 
-  app.put(
-    '/me/status',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: ['me'],
-        security: bearer,
-        summary: 'Set my status in a space; broadcast over the socket',
-        body: z.object({ status: z.number().int(), space_id: z.number().int().optional() }),
+    app.put(
+      '/me/status',
+      {
+        schema: {
+          tags: ['me'],
+          summary: 'Set my status in a space; broadcast over the socket',
+          body: z.object({ status: z.number().int(), space_id: z.number().int().optional() }),
+        },
       },
-    },
-    async (req) => {
-      const { status } = await setUserStatus(db, deps.bus, {
-        userId: req.auth!.user.id,
-        statusId: req.body.status,
-        spaceId: req.body.space_id,
-        source: 'manual',
-        performedBy: req.auth!.user.id,
-      });
-      return { status: status.id, space_id: status.space_id };
-    },
-  );
-
-  app.get(
-    '/me/status',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: ['me'],
-        security: bearer,
-        summary: 'My current status (auto_update=1 applies a due schedule slot first)',
-        querystring: z.object({
-          auto_update: z.coerce.number().optional(),
-          space_id: z.coerce.number().int().optional(),
-        }),
+      async (req) => {
+        const { status } = await setUserStatus(db, deps.bus, {
+          userId: req.auth!.user.id,
+          statusId: req.body.status,
+          spaceId: req.body.space_id,
+          source: 'manual',
+          performedBy: req.auth!.user.id,
+        });
+        return { status: status.id, space_id: status.space_id };
       },
-    },
-    async (req) => {
-      const userId = req.auth!.user.id;
-      if (req.query.auto_update) await deps.schedule.applyDueFor(userId);
-      return currentStatus(db, userId, req.query.space_id);
-    },
-  );
+    );
 
-  // Settings → user statuses (administrators).
-  app.get(
-    '/user_statuses',
-    { preHandler: authenticated, schema: { tags: ['settings'], security: bearer } },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
+    app.get(
+      '/me/status',
+      {
+        schema: {
+          tags: ['me'],
+          summary: 'My current status (auto_update=1 applies a due schedule slot first)',
+          querystring: z.object({
+            auto_update: z.coerce.number().optional(),
+            space_id: z.coerce.number().int().optional(),
+          }),
+        },
+      },
+      async (req) => {
+        const userId = req.auth!.user.id;
+        if (req.query.auto_update) await deps.schedule.applyDueFor(userId);
+        return currentStatus(db, userId, req.query.space_id);
+      },
+    );
+
+    // Settings → user statuses (administrators).
+    app.get('/user_statuses', { schema: { tags: ['settings'] } }, async (req) => {
+      const { actor } = req;
       const rows = await listStatuses(
         db,
         actor.rows.map((r) => r.space.id),
       );
       return { items: rows.map(presentUserStatus) };
-    },
-  );
+    });
 
-  app.post(
-    '/user_statuses',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: ['settings'],
-        security: bearer,
-        body: statusBody.extend({ space_id: z.number().int() }),
+    app.post(
+      '/user_statuses',
+      {
+        schema: {
+          tags: ['settings'],
+          body: statusBody.extend({ space_id: z.number().int() }),
+        },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      authorize(actor, 'settings.manage', req.body.space_id);
-      const { space_id, ...values } = req.body;
-      const [row] = await db
-        .insert(userStatuses)
-        .values({ ...values, spaceId: space_id })
-        .returning();
-      await deps.bus.publish({ type: 'user_statuses.changed', spaceId: space_id, payload: {} });
-      return presentUserStatus(row!);
-    },
-  );
+      async (req) => {
+        const { actor } = req;
+        authorize(actor, 'settings.manage', req.body.space_id);
+        const { space_id, ...values } = req.body;
+        const [row] = await db
+          .insert(userStatuses)
+          .values({ ...values, spaceId: space_id })
+          .returning();
+        await deps.bus.publish({ type: 'user_statuses.changed', spaceId: space_id, payload: {} });
+        return presentUserStatus(row!);
+      },
+    );
 
-  const idParams = z.object({ id: z.coerce.number().int() });
+    const idParams = z.object({ id: z.coerce.number().int() });
 
-  app.put(
-    '/user_statuses/:id',
-    {
-      preHandler: authenticated,
-      schema: { tags: ['settings'], security: bearer, params: idParams, body: patchOf(statusBody) },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const [status] = await db
-        .select()
-        .from(userStatuses)
-        .where(eq(userStatuses.id, req.params.id))
-        .limit(1);
-      if (!status || !isMember(actor, status.spaceId)) throw new AppError(404, 'error.notFound');
-      authorize(actor, 'settings.manage', status.spaceId);
-      const [row] = await db
-        .update(userStatuses)
-        .set(req.body)
-        .where(eq(userStatuses.id, status.id))
-        .returning();
-      await deps.bus.publish({ type: 'user_statuses.changed', spaceId: status.spaceId, payload: {} });
-      return presentUserStatus(row!);
-    },
-  );
+    app.put(
+      '/user_statuses/:id',
+      {
+        schema: { tags: ['settings'], params: idParams, body: patchOf(statusBody) },
+      },
+      async (req) => {
+        const { actor } = req;
+        const [status] = await db
+          .select()
+          .from(userStatuses)
+          .where(eq(userStatuses.id, req.params.id))
+          .limit(1);
+        if (!status || !isMember(actor, status.spaceId)) throw new AppError(404, 'error.notFound');
+        authorize(actor, 'settings.manage', status.spaceId);
+        const [row] = await db
+          .update(userStatuses)
+          .set(req.body)
+          .where(eq(userStatuses.id, status.id))
+          .returning();
+        await deps.bus.publish({ type: 'user_statuses.changed', spaceId: status.spaceId, payload: {} });
+        return presentUserStatus(row!);
+      },
+    );
 
-  app.delete(
-    '/user_statuses/:id',
-    { preHandler: authenticated, schema: { tags: ['settings'], security: bearer, params: idParams } },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
+    app.delete('/user_statuses/:id', { schema: { tags: ['settings'], params: idParams } }, async (req) => {
+      const { actor } = req;
       const manageable = spaceIdsWhere(actor, 'settings.manage');
       const [status] = await db
         .select()
@@ -161,20 +143,20 @@ export async function registerStatusesModule(
         .where(and(eq(userStatuses.id, status.id), eq(userStatuses.spaceId, status.spaceId)));
       await deps.bus.publish({ type: 'user_statuses.changed', spaceId: status.spaceId, payload: {} });
       return { message: 'ok' };
-    },
-  );
+    });
 
-  // Socket: {type: 'status', status, space_id?} does what PUT /v1/me/status does (docs/product/api.md).
-  hub.onMessage('status', async (conn, message) => {
-    const parsed = z
-      .object({ status: z.number().int(), space_id: z.number().int().optional() })
-      .parse(message);
-    await setUserStatus(db, deps.bus, {
-      userId: conn.userId,
-      statusId: parsed.status,
-      spaceId: parsed.space_id,
-      source: 'manual',
-      performedBy: conn.userId,
+    // Socket: {type: 'status', status, space_id?} does what PUT /v1/me/status does (docs/product/api.md).
+    hub.onMessage('status', async (conn, message) => {
+      const parsed = z
+        .object({ status: z.number().int(), space_id: z.number().int().optional() })
+        .parse(message);
+      await setUserStatus(db, deps.bus, {
+        userId: conn.userId,
+        statusId: parsed.status,
+        spaceId: parsed.space_id,
+        source: 'manual',
+        performedBy: conn.userId,
+      });
     });
   });
 }

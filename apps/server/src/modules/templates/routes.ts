@@ -1,18 +1,16 @@
 import { createTemplateBody, updateTemplateBody } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
 import type { Db } from '../../db/client';
-import { type AuthContext, requireAuth } from '../../http/auth';
+import { type Authenticate, signedInScope } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
-import { authorize, loadActor, spaceIdsWhere } from '../spaces/actor';
+import type { AppDeps } from '../deps';
+import { authorize, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 import { listSpaceIds } from '../tags/policy';
 import { assertManageable, assertUsable, authorizeCreate, MANAGE, USE } from './policy';
 import { presentTemplate } from './presenter';
 import * as service from './service';
 
-const bearer = [{ bearer: [] }];
 const TAG = ['settings'];
 const idParams = z.object({ id: z.coerce.number().int().positive() });
 const spaceQuery = z.object({ space_id: z.coerce.number().int().positive().optional() });
@@ -27,189 +25,177 @@ const importBody = z.object({ space_id: z.number().int().positive(), csv: z.stri
 export async function registerTemplatesModule(
   root: FastifyInstance,
   deps: AppDeps,
-  authenticate: (token: string) => Promise<AuthContext>,
+  authenticate: Authenticate,
 ) {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-  const authenticated = requireAuth(authenticate);
-  const { db } = deps.database;
+  await signedInScope(root, authenticate, async (app) => {
+    const { db } = deps.database;
 
-  /** The spaces asked for where the actor may use templates (the flag on). */
-  async function usableSpaces(req: { auth?: AuthContext | null }, spaceId: number | undefined) {
-    const actor = await loadActor(db, req.auth!.user);
-    const asked = listSpaceIds(actor, spaceId);
-    const usable = new Set(spaceIdsWhere(actor, USE));
-    // Asking for one space where templates are off (flag, tariff or role) is a 403, not an empty list.
-    if (spaceId !== undefined) authorize(actor, USE, spaceId);
-    return { actor, spaceIds: asked.filter((id) => usable.has(id)) };
-  }
+    /** The spaces asked for where the actor may use templates (the flag on). */
+    async function usableSpaces({ actor }: { actor: ServerActor }, spaceId: number | undefined) {
+      const asked = listSpaceIds(actor, spaceId);
+      const usable = new Set(spaceIdsWhere(actor, USE));
+      // Asking for one space where templates are off (flag, tariff or role) is a 403, not an empty list.
+      if (spaceId !== undefined) authorize(actor, USE, spaceId);
+      return { actor, spaceIds: asked.filter((id) => usable.has(id)) };
+    }
 
-  app.get(
-    '/templates',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'Space and own templates', querystring: spaceQuery },
-    },
-    async (req) => {
-      const { actor, spaceIds } = await usableSpaces(req, req.query.space_id);
-      const rows = await service.listTemplates(db, spaceIds, actor.userId);
-      const manage = new Set(spaceIdsWhere(actor, MANAGE));
-      return {
-        items: rows.map(presentTemplate),
-        can_manage: spaceIds.filter((id) => manage.has(id)),
-      };
-    },
-  );
-
-  app.get(
-    '/templates/export.csv',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'Templates as CSV', querystring: spaceQuery },
-    },
-    async (req, reply) => {
-      const { actor, spaceIds } = await usableSpaces(req, req.query.space_id);
-      const rows = await service.listTemplates(db, spaceIds, actor.userId);
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', 'attachment; filename="templates.csv"')
-        .send(service.exportCsv(rows.map(presentTemplate)));
-    },
-  );
-
-  app.post(
-    '/templates/import',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'Add templates from a CSV', body: importBody },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const parsed = service.parseCsv(req.body.csv, req.body.space_id);
-      for (const row of parsed) authorizeCreate(actor, req.body.space_id, row.personal);
-      authorizeCreate(actor, req.body.space_id, true);
-      const created = await db.transaction(async (tx) => {
-        const out = [];
-        for (const { personal, space_id, ...input } of parsed) {
-          out.push(
-            await service.createTemplate(
-              tx as unknown as Db,
-              space_id,
-              personal ? actor.userId : null,
-              input,
-              actor.userId,
-              actor,
-            ),
-          );
-        }
-        return out;
-      });
-      return { items: created.map(presentTemplate) };
-    },
-  );
-
-  app.get(
-    '/templates/:id',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'One template', params: idParams },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      return presentTemplate(assertUsable(actor, await service.getTemplate(db, req.params.id)));
-    },
-  );
-
-  app.post(
-    '/templates',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'Create a template', body: createTemplateBody },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const { space_id, personal, ...input } = req.body;
-      authorizeCreate(actor, space_id, personal);
-      const row = await service.createTemplate(
-        db,
-        space_id,
-        personal ? actor.userId : null,
-        input,
-        actor.userId,
-        actor,
-      );
-      return presentTemplate(row);
-    },
-  );
-
-  app.put(
-    '/templates/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Change a template',
-        params: idParams,
-        body: updateTemplateBody,
+    app.get(
+      '/templates',
+      {
+        schema: { tags: TAG, summary: 'Space and own templates', querystring: spaceQuery },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const row = assertManageable(actor, await service.getTemplate(db, req.params.id));
-      return presentTemplate(await service.updateTemplate(db, row, req.body, actor));
-    },
-  );
-
-  app.delete(
-    '/templates/:id',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'Delete a template', params: idParams },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const row = assertManageable(actor, await service.getTemplate(db, req.params.id));
-      await service.deleteTemplate(db, row, actor);
-      return { message: 'ok' as const };
-    },
-  );
-
-  app.post(
-    '/templates/:id/render',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'The template filled for a comment or chat',
-        params: idParams,
-        body: renderBody,
+      async (req) => {
+        const { actor, spaceIds } = await usableSpaces(req, req.query.space_id);
+        const rows = await service.listTemplates(db, spaceIds, actor.userId);
+        const manage = new Set(spaceIdsWhere(actor, MANAGE));
+        return {
+          items: rows.map(presentTemplate),
+          can_manage: spaceIds.filter((id) => manage.has(id)),
+        };
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const row = assertUsable(actor, await service.getTemplate(db, req.params.id));
-      return service.renderTemplate(db, row, {
-        itemId: req.body.item_id,
-        chatId: req.body.chat_id,
-        provider: req.body.provider,
-        operatorId: actor.userId,
-        locale: requestLocale(req),
-        now: new Date(),
-      });
-    },
-  );
+    );
 
-  app.post(
-    '/templates/:id/used',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'A reply made from it was sent', params: idParams },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const row = assertUsable(actor, await service.getTemplate(db, req.params.id));
-      return { usage_count: await service.countUse(db, row) };
-    },
-  );
+    app.get(
+      '/templates/export.csv',
+      {
+        schema: { tags: TAG, summary: 'Templates as CSV', querystring: spaceQuery },
+      },
+      async (req, reply) => {
+        const { actor, spaceIds } = await usableSpaces(req, req.query.space_id);
+        const rows = await service.listTemplates(db, spaceIds, actor.userId);
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', 'attachment; filename="templates.csv"')
+          .send(service.exportCsv(rows.map(presentTemplate)));
+      },
+    );
+
+    app.post(
+      '/templates/import',
+      {
+        schema: { tags: TAG, summary: 'Add templates from a CSV', body: importBody },
+      },
+      async (req) => {
+        const { actor } = req;
+        const parsed = service.parseCsv(req.body.csv, req.body.space_id);
+        for (const row of parsed) authorizeCreate(actor, req.body.space_id, row.personal);
+        authorizeCreate(actor, req.body.space_id, true);
+        const created = await db.transaction(async (tx) => {
+          const out = [];
+          for (const { personal, space_id, ...input } of parsed) {
+            out.push(
+              await service.createTemplate(
+                tx as unknown as Db,
+                space_id,
+                personal ? actor.userId : null,
+                input,
+                actor.userId,
+                actor,
+              ),
+            );
+          }
+          return out;
+        });
+        return { items: created.map(presentTemplate) };
+      },
+    );
+
+    app.get(
+      '/templates/:id',
+      {
+        schema: { tags: TAG, summary: 'One template', params: idParams },
+      },
+      async (req) => {
+        const { actor } = req;
+        return presentTemplate(assertUsable(actor, await service.getTemplate(db, req.params.id)));
+      },
+    );
+
+    app.post(
+      '/templates',
+      {
+        schema: { tags: TAG, summary: 'Create a template', body: createTemplateBody },
+      },
+      async (req) => {
+        const { actor } = req;
+        const { space_id, personal, ...input } = req.body;
+        authorizeCreate(actor, space_id, personal);
+        const row = await service.createTemplate(
+          db,
+          space_id,
+          personal ? actor.userId : null,
+          input,
+          actor.userId,
+          actor,
+        );
+        return presentTemplate(row);
+      },
+    );
+
+    app.put(
+      '/templates/:id',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Change a template',
+          params: idParams,
+          body: updateTemplateBody,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const row = assertManageable(actor, await service.getTemplate(db, req.params.id));
+        return presentTemplate(await service.updateTemplate(db, row, req.body, actor));
+      },
+    );
+
+    app.delete(
+      '/templates/:id',
+      {
+        schema: { tags: TAG, summary: 'Delete a template', params: idParams },
+      },
+      async (req) => {
+        const { actor } = req;
+        const row = assertManageable(actor, await service.getTemplate(db, req.params.id));
+        await service.deleteTemplate(db, row, actor);
+        return { message: 'ok' as const };
+      },
+    );
+
+    app.post(
+      '/templates/:id/render',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'The template filled for a comment or chat',
+          params: idParams,
+          body: renderBody,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const row = assertUsable(actor, await service.getTemplate(db, req.params.id));
+        return service.renderTemplate(db, row, {
+          itemId: req.body.item_id,
+          chatId: req.body.chat_id,
+          provider: req.body.provider,
+          operatorId: actor.userId,
+          locale: requestLocale(req),
+          now: new Date(),
+        });
+      },
+    );
+
+    app.post(
+      '/templates/:id/used',
+      {
+        schema: { tags: TAG, summary: 'A reply made from it was sent', params: idParams },
+      },
+      async (req) => {
+        const { actor } = req;
+        const row = assertUsable(actor, await service.getTemplate(db, req.params.id));
+        return { usage_count: await service.countUse(db, row) };
+      },
+    );
+  });
 }

@@ -1,8 +1,8 @@
 import { INVITATION_TTL_S, type Locale, type RoleFlags, roleNameOf } from '@otklik/shared';
 import { and, asc, count, eq, gt, inArray, isNull, ne } from 'drizzle-orm';
-import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import { invitations, memberships, spaces, tariffs } from '../../db/schema';
+import type { Config } from '../../lib/config';
 import { randomToken, sha256 } from '../../lib/crypto';
 import { badRequest, notFound } from '../../lib/errors';
 import type { Mailer } from '../../mail/mailer';

@@ -125,7 +125,7 @@ describe('API tokens', () => {
       headers: bearer(readOnly.secret),
     });
     expect(limited.statusCode).toBe(403);
-    // The write path builds its actor afresh (loadActor): the cap holds there too.
+    // A write's actor is narrowed the same way (req.actor): the cap holds there too.
     const write = await t.app.inject({
       method: 'POST',
       url: '/v1/webhooks',

@@ -1,17 +1,15 @@
 import { createWebhookBody, updateWebhookBody } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
-import { type AuthContext, requireAuth } from '../../http/auth';
+import { type Authenticate, signedInScope } from '../../http/auth';
 import { audit } from '../audit/record';
-import { authorize, loadActor } from '../spaces/actor';
+import type { AppDeps } from '../deps';
+import { authorize } from '../spaces/actor';
 import { WEBHOOKS_QUEUED, watchWebhookEvents } from './events';
 import { assertManageable, MANAGE, managedSpaceIds } from './policy';
 import { presentDelivery, presentWebhook } from './presenter';
 import * as service from './service';
 
-const bearer = [{ bearer: [] }];
 const TAG = ['webhooks'];
 const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const deliveryParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
@@ -25,171 +23,167 @@ const deliveriesQuery = z.object({
 export async function registerWebhooksModule(
   root: FastifyInstance,
   deps: AppDeps,
-  authenticate: (token: string) => Promise<AuthContext>,
+  authenticate: Authenticate,
 ) {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-  const authenticated = requireAuth(authenticate);
-  const { db } = deps.database;
-  const policy = { allowPrivate: deps.config.WEBHOOKS_ALLOW_PRIVATE === 'true', network: deps.mediaNetwork };
+  await signedInScope(root, authenticate, async (app) => {
+    const { db } = deps.database;
+    const policy = {
+      allowPrivate: deps.config.WEBHOOKS_ALLOW_PRIVATE === 'true',
+      network: deps.mediaNetwork,
+    };
 
-  // The one listener turning committed changes into deliveries (events.ts).
-  const watcher = watchWebhookEvents({ db, bus: deps.bus, log: deps.log });
-  root.addHook('onClose', async () => {
-    watcher.stop();
-    await watcher.idle();
-  });
+    // The one listener turning committed changes into deliveries (events.ts).
+    const watcher = watchWebhookEvents({ db, bus: deps.bus, log: deps.log });
+    root.addHook('onClose', async () => {
+      watcher.stop();
+      await watcher.idle();
+    });
 
-  app.get(
-    '/webhooks',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Webhook endpoints of the spaces one administers',
-        querystring: spaceQuery,
+    app.get(
+      '/webhooks',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Webhook endpoints of the spaces one administers',
+          querystring: spaceQuery,
+        },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      if (req.query.space_id !== undefined) authorize(actor, MANAGE, req.query.space_id);
-      const spaceIds = req.query.space_id !== undefined ? [req.query.space_id] : managedSpaceIds(actor);
-      const rows = await service.listWebhooks(db, spaceIds);
-      return { items: rows.map(presentWebhook), space_ids: managedSpaceIds(actor) };
-    },
-  );
-
-  app.post(
-    '/webhooks',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Add an endpoint (the signing secret is returned once)',
-        body: createWebhookBody,
+      async (req) => {
+        const { actor } = req;
+        if (req.query.space_id !== undefined) authorize(actor, MANAGE, req.query.space_id);
+        const spaceIds = req.query.space_id !== undefined ? [req.query.space_id] : managedSpaceIds(actor);
+        const rows = await service.listWebhooks(db, spaceIds);
+        return { items: rows.map(presentWebhook), space_ids: managedSpaceIds(actor) };
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      authorize(actor, MANAGE, req.body.space_id);
-      await service.assertEndpointUrl(req.body.url, policy);
-      const { row, secret } = await service.createWebhook(db, deps.sealer, req.body, actor.userId);
-      await audit(db, actor, {
-        spaceId: row.spaceId,
-        kind: 'webhook.created',
-        target: { type: 'webhook', id: row.id, label: row.url },
-        after: { url: row.url, events: row.events, enabled: row.isEnabled },
-      });
-      return { webhook: presentWebhook(row), secret };
-    },
-  );
+    );
 
-  app.get(
-    '/webhooks/:id',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'One endpoint', params: idParams },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      return presentWebhook(assertManageable(actor, await service.getWebhook(db, req.params.id)));
-    },
-  );
-
-  app.put(
-    '/webhooks/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Change an endpoint',
-        params: idParams,
-        body: updateWebhookBody,
+    app.post(
+      '/webhooks',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Add an endpoint (the signing secret is returned once)',
+          body: createWebhookBody,
+        },
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const row = assertManageable(actor, await service.getWebhook(db, req.params.id));
-      if (req.body.url !== undefined) await service.assertEndpointUrl(req.body.url, policy);
-      const updated = await service.updateWebhook(db, row, req.body);
-      await audit(db, actor, {
-        spaceId: row.spaceId,
-        kind: 'webhook.updated',
-        target: { type: 'webhook', id: row.id, label: updated.url },
-        before: { url: row.url, events: row.events, enabled: row.isEnabled },
-        after: { url: updated.url, events: updated.events, enabled: updated.isEnabled },
-      });
-      // Deliveries that waited while it was off go now.
-      if (updated.isEnabled && !row.isEnabled)
+      async (req) => {
+        const { actor } = req;
+        authorize(actor, MANAGE, req.body.space_id);
+        await service.assertEndpointUrl(req.body.url, policy);
+        const { row, secret } = await service.createWebhook(db, deps.sealer, req.body, actor.userId);
+        await audit(db, actor, {
+          spaceId: row.spaceId,
+          kind: 'webhook.created',
+          target: { type: 'webhook', id: row.id, label: row.url },
+          after: { url: row.url, events: row.events, enabled: row.isEnabled },
+        });
+        return { webhook: presentWebhook(row), secret };
+      },
+    );
+
+    app.get(
+      '/webhooks/:id',
+      {
+        schema: { tags: TAG, summary: 'One endpoint', params: idParams },
+      },
+      async (req) => {
+        const { actor } = req;
+        return presentWebhook(assertManageable(actor, await service.getWebhook(db, req.params.id)));
+      },
+    );
+
+    app.put(
+      '/webhooks/:id',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Change an endpoint',
+          params: idParams,
+          body: updateWebhookBody,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const row = assertManageable(actor, await service.getWebhook(db, req.params.id));
+        if (req.body.url !== undefined) await service.assertEndpointUrl(req.body.url, policy);
+        const updated = await service.updateWebhook(db, row, req.body);
+        await audit(db, actor, {
+          spaceId: row.spaceId,
+          kind: 'webhook.updated',
+          target: { type: 'webhook', id: row.id, label: updated.url },
+          before: { url: row.url, events: row.events, enabled: row.isEnabled },
+          after: { url: updated.url, events: updated.events, enabled: updated.isEnabled },
+        });
+        // Deliveries that waited while it was off go now.
+        if (updated.isEnabled && !row.isEnabled)
+          await deps.bus.publish({
+            type: WEBHOOKS_QUEUED,
+            userIds: [],
+            payload: {},
+            cause: { kind: 'system' },
+          });
+        return presentWebhook(updated);
+      },
+    );
+
+    app.delete(
+      '/webhooks/:id',
+      {
+        schema: { tags: TAG, summary: 'Remove an endpoint', params: idParams },
+      },
+      async (req) => {
+        const { actor } = req;
+        const row = assertManageable(actor, await service.getWebhook(db, req.params.id));
+        await service.deleteWebhook(db, req.params.id);
+        await audit(db, actor, {
+          spaceId: row.spaceId,
+          kind: 'webhook.deleted',
+          target: { type: 'webhook', id: row.id, label: row.url },
+          before: { url: row.url, events: row.events },
+        });
+        return { ok: true };
+      },
+    );
+
+    app.get(
+      '/webhooks/:id/deliveries',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'The delivery log, newest first',
+          params: idParams,
+          querystring: deliveriesQuery,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        assertManageable(actor, await service.getWebhook(db, req.params.id));
+        const rows = await service.listDeliveries(db, req.params.id, req.query);
+        return { items: rows.map(presentDelivery) };
+      },
+    );
+
+    app.post(
+      '/webhooks/deliveries/:id/redeliver',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Send a delivery again (same webhook-id)',
+          params: deliveryParams,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const row = assertManageable(actor, await service.getDelivery(db, req.params.id));
+        const updated = await service.redeliver(db, row);
         await deps.bus.publish({
           type: WEBHOOKS_QUEUED,
           userIds: [],
           payload: {},
           cause: { kind: 'system' },
         });
-      return presentWebhook(updated);
-    },
-  );
-
-  app.delete(
-    '/webhooks/:id',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'Remove an endpoint', params: idParams },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const row = assertManageable(actor, await service.getWebhook(db, req.params.id));
-      await service.deleteWebhook(db, req.params.id);
-      await audit(db, actor, {
-        spaceId: row.spaceId,
-        kind: 'webhook.deleted',
-        target: { type: 'webhook', id: row.id, label: row.url },
-        before: { url: row.url, events: row.events },
-      });
-      return { ok: true };
-    },
-  );
-
-  app.get(
-    '/webhooks/:id/deliveries',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'The delivery log, newest first',
-        params: idParams,
-        querystring: deliveriesQuery,
+        return presentDelivery(updated);
       },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      assertManageable(actor, await service.getWebhook(db, req.params.id));
-      const rows = await service.listDeliveries(db, req.params.id, req.query);
-      return { items: rows.map(presentDelivery) };
-    },
-  );
-
-  app.post(
-    '/webhooks/deliveries/:id/redeliver',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Send a delivery again (same webhook-id)',
-        params: deliveryParams,
-      },
-    },
-    async (req) => {
-      const actor = await loadActor(db, req.auth!.user);
-      const row = assertManageable(actor, await service.getDelivery(db, req.params.id));
-      const updated = await service.redeliver(db, row);
-      await deps.bus.publish({ type: WEBHOOKS_QUEUED, userIds: [], payload: {}, cause: { kind: 'system' } });
-      return presentDelivery(updated);
-    },
-  );
+    );
+  });
 }

@@ -13,7 +13,7 @@ import {
   spaceTimeZone,
 } from './policy';
 import { presentAbsence, presentHoliday } from './presenter';
-import { actorOf, bearer, maybeDate, type RouteContext, toDate, writeOf } from './route-context';
+import { maybeDate, type RouteContext, toDate, writeOf } from './route-context';
 import {
   absenceBody,
   absencePatch,
@@ -34,49 +34,40 @@ const tags = ['workinghours'];
 export function registerAbsenceRoutes(ctx: RouteContext) {
   const { app, db } = ctx;
   const loadAbsence = async (req: FastifyRequest, id: number) => {
-    const actor = await actorOf(ctx, req);
+    const { actor } = req;
     const absence = authorizeRecord(actor, await getAbsence(db, id), (spaceId) =>
       authorizeScheduleWrite(actor, spaceId),
     );
     return { actor, absence };
   };
 
-  app.get(
-    '/workinghours/absences',
-    { preHandler: ctx.authenticated, schema: { tags, security: bearer, querystring: absencesQuery } },
-    async (req) => {
-      const actor = await actorOf(ctx, req);
-      const { space_id: spaceId } = req.query;
-      const userId = req.query.user_id ?? (canManageSchedule(actor, spaceId) ? undefined : actor.userId);
-      authorizeScheduleRead(actor, spaceId, userId ?? actor.userId);
-      const rows = await findAbsences(db, { spaceId, userId, ...readRange(req.query, new Date()) });
-      return { items: rows.map(presentAbsence) };
-    },
-  );
+  app.get('/workinghours/absences', { schema: { tags, querystring: absencesQuery } }, async (req) => {
+    const { actor } = req;
+    const { space_id: spaceId } = req.query;
+    const userId = req.query.user_id ?? (canManageSchedule(actor, spaceId) ? undefined : actor.userId);
+    authorizeScheduleRead(actor, spaceId, userId ?? actor.userId);
+    const rows = await findAbsences(db, { spaceId, userId, ...readRange(req.query, new Date()) });
+    return { items: rows.map(presentAbsence) };
+  });
 
-  app.post(
-    '/workinghours/absences',
-    { preHandler: ctx.authenticated, schema: { tags, security: bearer, body: absenceBody } },
-    async (req) => {
-      const actor = await actorOf(ctx, req);
-      const { body } = req;
-      authorizeScheduleWrite(actor, body.space_id);
-      const row = await createAbsence(writeOf(ctx, actor), {
-        spaceId: body.space_id,
-        userId: body.user_id,
-        startedAt: toDate(body.started_at),
-        endedAt: toDate(body.ended_at),
-        reason: body.reason ?? null,
-      });
-      return presentAbsence(row);
-    },
-  );
+  app.post('/workinghours/absences', { schema: { tags, body: absenceBody } }, async (req) => {
+    const { actor } = req;
+    const { body } = req;
+    authorizeScheduleWrite(actor, body.space_id);
+    const row = await createAbsence(writeOf(ctx, actor), {
+      spaceId: body.space_id,
+      userId: body.user_id,
+      startedAt: toDate(body.started_at),
+      endedAt: toDate(body.ended_at),
+      reason: body.reason ?? null,
+    });
+    return presentAbsence(row);
+  });
 
   app.put(
     '/workinghours/absences/:id',
     {
-      preHandler: ctx.authenticated,
-      schema: { tags, security: bearer, params: idParams, body: absencePatch },
+      schema: { tags, params: idParams, body: absencePatch },
     },
     async (req) => {
       const { actor, absence } = await loadAbsence(req, req.params.id);
@@ -89,61 +80,48 @@ export function registerAbsenceRoutes(ctx: RouteContext) {
     },
   );
 
-  app.delete(
-    '/workinghours/absences/:id',
-    { preHandler: ctx.authenticated, schema: { tags, security: bearer, params: idParams } },
-    async (req) => {
-      const { actor, absence } = await loadAbsence(req, req.params.id);
-      await deleteAbsence(writeOf(ctx, actor), absence);
-      return { message: 'ok' };
-    },
-  );
+  app.delete('/workinghours/absences/:id', { schema: { tags, params: idParams } }, async (req) => {
+    const { actor, absence } = await loadAbsence(req, req.params.id);
+    await deleteAbsence(writeOf(ctx, actor), absence);
+    return { message: 'ok' };
+  });
 }
 
 /** The space's holidays: every member reads them; 'workinghours.manage' edits them. */
 export function registerHolidayRoutes(ctx: RouteContext) {
   const { app, db } = ctx;
   const loadHoliday = async (req: FastifyRequest, id: number) => {
-    const actor = await actorOf(ctx, req);
+    const { actor } = req;
     const holiday = authorizeRecord(actor, await getHoliday(db, id), (spaceId) =>
       authorize(actor, 'workinghours.manage', spaceId),
     );
     return { actor, holiday };
   };
 
-  app.get(
-    '/workinghours/holidays',
-    { preHandler: ctx.authenticated, schema: { tags, security: bearer, querystring: holidaysQuery } },
-    async (req) => {
-      const actor = await actorOf(ctx, req);
-      const { space_id: spaceId, from, to } = req.query;
-      if (spaceId !== undefined) requireMembership(actor, spaceId);
-      const spaceIds = spaceId !== undefined ? [spaceId] : memberSpaceIds(actor);
-      const rows = await findHolidays(db, { spaceIds, from, to });
-      return { items: rows.map(presentHoliday) };
-    },
-  );
+  app.get('/workinghours/holidays', { schema: { tags, querystring: holidaysQuery } }, async (req) => {
+    const { actor } = req;
+    const { space_id: spaceId, from, to } = req.query;
+    if (spaceId !== undefined) requireMembership(actor, spaceId);
+    const spaceIds = spaceId !== undefined ? [spaceId] : memberSpaceIds(actor);
+    const rows = await findHolidays(db, { spaceIds, from, to });
+    return { items: rows.map(presentHoliday) };
+  });
 
-  app.post(
-    '/workinghours/holidays',
-    { preHandler: ctx.authenticated, schema: { tags, security: bearer, body: holidayBody } },
-    async (req) => {
-      const actor = await actorOf(ctx, req);
-      authorize(actor, 'workinghours.manage', req.body.space_id);
-      const row = await createHoliday(writeOf(ctx, actor), {
-        spaceId: req.body.space_id,
-        day: req.body.day,
-        name: req.body.name,
-      });
-      return presentHoliday(row);
-    },
-  );
+  app.post('/workinghours/holidays', { schema: { tags, body: holidayBody } }, async (req) => {
+    const { actor } = req;
+    authorize(actor, 'workinghours.manage', req.body.space_id);
+    const row = await createHoliday(writeOf(ctx, actor), {
+      spaceId: req.body.space_id,
+      day: req.body.day,
+      name: req.body.name,
+    });
+    return presentHoliday(row);
+  });
 
   app.put(
     '/workinghours/holidays/:id',
     {
-      preHandler: ctx.authenticated,
-      schema: { tags, security: bearer, params: idParams, body: holidayPatch },
+      schema: { tags, params: idParams, body: holidayPatch },
     },
     async (req) => {
       const { actor, holiday } = await loadHoliday(req, req.params.id);
@@ -151,15 +129,11 @@ export function registerHolidayRoutes(ctx: RouteContext) {
     },
   );
 
-  app.delete(
-    '/workinghours/holidays/:id',
-    { preHandler: ctx.authenticated, schema: { tags, security: bearer, params: idParams } },
-    async (req) => {
-      const { actor, holiday } = await loadHoliday(req, req.params.id);
-      await deleteHoliday(writeOf(ctx, actor), holiday);
-      return { message: 'ok' };
-    },
-  );
+  app.delete('/workinghours/holidays/:id', { schema: { tags, params: idParams } }, async (req) => {
+    const { actor, holiday } = await loadHoliday(req, req.params.id);
+    await deleteHoliday(writeOf(ctx, actor), holiday);
+    return { message: 'ok' };
+  });
 }
 
 /**
@@ -172,16 +146,14 @@ export function registerBusinessHoursRoutes(ctx: RouteContext) {
   app.get(
     '/workinghours/business',
     {
-      preHandler: ctx.authenticated,
       schema: {
         tags,
-        security: bearer,
         summary: "The space's business hours (weekly hours, special working days) and companies' overrides",
         querystring: businessHoursQuery,
       },
     },
     async (req) => {
-      const actor = await actorOf(ctx, req);
+      const { actor } = req;
       const spaceId = req.query.space_id;
       requireMembership(actor, spaceId);
       return readBusinessHours(db, spaceId, spaceTimeZone(actor, spaceId));
@@ -191,16 +163,14 @@ export function registerBusinessHoursRoutes(ctx: RouteContext) {
   app.put(
     '/workinghours/business',
     {
-      preHandler: ctx.authenticated,
       schema: {
         tags,
-        security: bearer,
         summary: "Sets the space's business hours, or a company's override with company_id",
         body: businessHoursBody,
       },
     },
     async (req) => {
-      const actor = await actorOf(ctx, req);
+      const { actor } = req;
       const { space_id: spaceId, company_id: companyId, week, special_days } = req.body;
       authorize(actor, 'workinghours.manage', spaceId);
       await saveBusinessHours(writeOf(ctx, actor), spaceId, companyId ?? null, { week, special_days });
@@ -211,16 +181,14 @@ export function registerBusinessHoursRoutes(ctx: RouteContext) {
   app.delete(
     '/workinghours/business',
     {
-      preHandler: ctx.authenticated,
       schema: {
         tags,
-        security: bearer,
         summary: "Removes the space's business hours, or a company's override with company_id",
         querystring: businessHoursDeleteQuery,
       },
     },
     async (req) => {
-      const actor = await actorOf(ctx, req);
+      const { actor } = req;
       const { space_id: spaceId, company_id: companyId } = req.query;
       authorize(actor, 'workinghours.manage', spaceId);
       await deleteBusinessHours(writeOf(ctx, actor), spaceId, companyId ?? null);

@@ -1,7 +1,8 @@
+import type { ServerActor } from '../spaces/actor';
 import { applyTemplate } from './apply';
 import { authorizeRecord, authorizeScheduleWrite, manageableSpaceIds, spaceTimeZone } from './policy';
 import { presentTemplate } from './presenter';
-import { actorOf, bearer, type RouteContext, writeOf } from './route-context';
+import { type RouteContext, writeOf } from './route-context';
 import { applyBody, idParams, templateBody, templatePatch, templatesQuery } from './schemas';
 import { createTemplate, deleteTemplate, findTemplates, getTemplate, updateTemplate } from './templates';
 
@@ -10,67 +11,52 @@ export function registerTemplateRoutes(ctx: RouteContext) {
   const { app, db } = ctx;
   const tags = ['workinghours'];
 
-  app.get(
-    '/workinghours/templates',
-    { preHandler: ctx.authenticated, schema: { tags, security: bearer, querystring: templatesQuery } },
-    async (req) => {
-      const actor = await actorOf(ctx, req);
-      const spaceId = req.query.space_id;
-      if (spaceId !== undefined) authorizeScheduleWrite(actor, spaceId);
-      const rows = await findTemplates(db, spaceId !== undefined ? [spaceId] : manageableSpaceIds(actor));
-      return { items: rows.map(presentTemplate) };
-    },
-  );
+  app.get('/workinghours/templates', { schema: { tags, querystring: templatesQuery } }, async (req) => {
+    const { actor } = req;
+    const spaceId = req.query.space_id;
+    if (spaceId !== undefined) authorizeScheduleWrite(actor, spaceId);
+    const rows = await findTemplates(db, spaceId !== undefined ? [spaceId] : manageableSpaceIds(actor));
+    return { items: rows.map(presentTemplate) };
+  });
 
-  app.post(
-    '/workinghours/templates',
-    { preHandler: ctx.authenticated, schema: { tags, security: bearer, body: templateBody } },
-    async (req) => {
-      const actor = await actorOf(ctx, req);
-      authorizeScheduleWrite(actor, req.body.space_id);
-      const row = await createTemplate(writeOf(ctx, actor), {
-        spaceId: req.body.space_id,
-        name: req.body.name,
-        items: req.body.items,
-      });
-      return presentTemplate(row);
-    },
-  );
+  app.post('/workinghours/templates', { schema: { tags, body: templateBody } }, async (req) => {
+    const { actor } = req;
+    authorizeScheduleWrite(actor, req.body.space_id);
+    const row = await createTemplate(writeOf(ctx, actor), {
+      spaceId: req.body.space_id,
+      name: req.body.name,
+      items: req.body.items,
+    });
+    return presentTemplate(row);
+  });
 
-  const loadTemplate = async (actor: Awaited<ReturnType<typeof actorOf>>, id: number) =>
+  const loadTemplate = async (actor: ServerActor, id: number) =>
     authorizeRecord(actor, await getTemplate(db, id), (spaceId) => authorizeScheduleWrite(actor, spaceId));
 
   app.put(
     '/workinghours/templates/:id',
     {
-      preHandler: ctx.authenticated,
-      schema: { tags, security: bearer, params: idParams, body: templatePatch },
+      schema: { tags, params: idParams, body: templatePatch },
     },
     async (req) => {
-      const actor = await actorOf(ctx, req);
+      const { actor } = req;
       const template = await loadTemplate(actor, req.params.id);
       return presentTemplate(await updateTemplate(writeOf(ctx, actor), template, req.body));
     },
   );
 
-  app.delete(
-    '/workinghours/templates/:id',
-    { preHandler: ctx.authenticated, schema: { tags, security: bearer, params: idParams } },
-    async (req) => {
-      const actor = await actorOf(ctx, req);
-      const template = await loadTemplate(actor, req.params.id);
-      await deleteTemplate(writeOf(ctx, actor), template);
-      return { message: 'ok' };
-    },
-  );
+  app.delete('/workinghours/templates/:id', { schema: { tags, params: idParams } }, async (req) => {
+    const { actor } = req;
+    const template = await loadTemplate(actor, req.params.id);
+    await deleteTemplate(writeOf(ctx, actor), template);
+    return { message: 'ok' };
+  });
 
   app.post(
     '/workinghours/templates/:id/apply',
     {
-      preHandler: ctx.authenticated,
       schema: {
         tags,
-        security: bearer,
         summary:
           "Fill users' schedules from the template for days from..to in the space's time zone, replacing their not-yet-started slots",
         params: idParams,
@@ -78,7 +64,7 @@ export function registerTemplateRoutes(ctx: RouteContext) {
       },
     },
     async (req) => {
-      const actor = await actorOf(ctx, req);
+      const { actor } = req;
       const template = await loadTemplate(actor, req.params.id);
       return applyTemplate(writeOf(ctx, actor), template, {
         timeZone: spaceTimeZone(actor, template.spaceId),

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app';
-import { type AuthContext, requireAuth } from '../../http/auth';
+import { type Authenticate, signedInScope } from '../../http/auth';
+import type { AppDeps } from '../deps';
 import {
   authorizeRecord,
   authorizeScheduleRead,
@@ -11,7 +10,7 @@ import {
   requireMembership,
 } from './policy';
 import { presentMySlot, presentSlot } from './presenter';
-import { actorOf, bearer, maybeDate, type RouteContext, toDate, writeOf } from './route-context';
+import { maybeDate, type RouteContext, toDate, writeOf } from './route-context';
 import { registerAbsenceRoutes, registerBusinessHoursRoutes, registerHolidayRoutes } from './routes-calendar';
 import { registerTemplateRoutes } from './routes-templates';
 import { idParams, meQuery, slotBody, slotPatch, slotsQuery } from './schemas';
@@ -21,37 +20,32 @@ import { createSlot, deleteSlot, findMySchedule, findSlots, getSlot, readRange, 
 export async function registerWorkinghoursModule(
   root: FastifyInstance,
   deps: AppDeps,
-  authenticate: (token: string) => Promise<AuthContext>,
+  authenticate: Authenticate,
 ) {
-  const ctx: RouteContext = {
-    app: root.withTypeProvider<ZodTypeProvider>(),
-    deps,
-    db: deps.database.db,
-    authenticated: requireAuth(authenticate),
-  };
-  registerMyScheduleRoutes(ctx);
-  registerSlotRoutes(ctx);
-  registerTemplateRoutes(ctx);
-  registerAbsenceRoutes(ctx);
-  registerHolidayRoutes(ctx);
-  registerBusinessHoursRoutes(ctx);
+  await signedInScope(root, authenticate, (app) => {
+    const ctx: RouteContext = { app, deps, db: deps.database.db };
+    registerMyScheduleRoutes(ctx);
+    registerSlotRoutes(ctx);
+    registerTemplateRoutes(ctx);
+    registerAbsenceRoutes(ctx);
+    registerHolidayRoutes(ctx);
+    registerBusinessHoursRoutes(ctx);
+  });
 }
 
 function registerMyScheduleRoutes(ctx: RouteContext) {
   ctx.app.get(
     '/me/workinghours',
     {
-      preHandler: ctx.authenticated,
       schema: {
         tags: ['me'],
-        security: bearer,
         summary:
           'My schedule from a day ago to 14 days ahead (docs/product/api.md); updatedAt is the latest change',
         querystring: meQuery,
       },
     },
     async (req) => {
-      const actor = await actorOf(ctx, req);
+      const { actor } = req;
       const spaceId = req.query.space_id;
       // Membership only, not 'schedule.viewOwn': the browser polls this in the background, and a 403
       // would put the No-access page over whatever the user is doing (docs/product/roles.md).
@@ -70,16 +64,14 @@ function registerSlotRoutes(ctx: RouteContext) {
   app.get(
     '/workinghours',
     {
-      preHandler: ctx.authenticated,
       schema: {
         tags,
-        security: bearer,
         summary: "Users' schedules in a space (managers: anyone's; members: their own); at most 62 days",
         querystring: slotsQuery,
       },
     },
     async (req) => {
-      const actor = await actorOf(ctx, req);
+      const { actor } = req;
       const { space_id: spaceId } = req.query;
       const userId = req.query.user_id ?? (canManageSchedule(actor, spaceId) ? undefined : actor.userId);
       authorizeScheduleRead(actor, spaceId, userId ?? actor.userId);
@@ -89,51 +81,39 @@ function registerSlotRoutes(ctx: RouteContext) {
     },
   );
 
-  app.post(
-    '/workinghours',
-    { preHandler: ctx.authenticated, schema: { tags, security: bearer, body: slotBody } },
-    async (req) => {
-      const actor = await actorOf(ctx, req);
-      const { body } = req;
-      authorizeScheduleWrite(actor, body.space_id);
-      const row = await createSlot(writeOf(ctx, actor), {
-        spaceId: body.space_id,
-        userId: body.user_id,
-        startedAt: toDate(body.started_at),
-        endedAt: toDate(body.ended_at),
-        statusId: body.status,
-      });
-      return presentSlot(row);
-    },
-  );
+  app.post('/workinghours', { schema: { tags, body: slotBody } }, async (req) => {
+    const { actor } = req;
+    const { body } = req;
+    authorizeScheduleWrite(actor, body.space_id);
+    const row = await createSlot(writeOf(ctx, actor), {
+      spaceId: body.space_id,
+      userId: body.user_id,
+      startedAt: toDate(body.started_at),
+      endedAt: toDate(body.ended_at),
+      statusId: body.status,
+    });
+    return presentSlot(row);
+  });
 
-  app.put(
-    '/workinghours/:id',
-    { preHandler: ctx.authenticated, schema: { tags, security: bearer, params: idParams, body: slotPatch } },
-    async (req) => {
-      const actor = await actorOf(ctx, req);
-      const slot = authorizeRecord(actor, await getSlot(db, req.params.id), (spaceId) =>
-        authorizeScheduleWrite(actor, spaceId),
-      );
-      const row = await updateSlot(writeOf(ctx, actor), slot, {
-        startedAt: maybeDate(req.body.started_at),
-        endedAt: maybeDate(req.body.ended_at),
-        statusId: req.body.status,
-      });
-      return presentSlot(row);
-    },
-  );
+  app.put('/workinghours/:id', { schema: { tags, params: idParams, body: slotPatch } }, async (req) => {
+    const { actor } = req;
+    const slot = authorizeRecord(actor, await getSlot(db, req.params.id), (spaceId) =>
+      authorizeScheduleWrite(actor, spaceId),
+    );
+    const row = await updateSlot(writeOf(ctx, actor), slot, {
+      startedAt: maybeDate(req.body.started_at),
+      endedAt: maybeDate(req.body.ended_at),
+      statusId: req.body.status,
+    });
+    return presentSlot(row);
+  });
 
-  app.delete(
-    '/workinghours/:id',
-    { preHandler: ctx.authenticated, schema: { tags, security: bearer, params: idParams } },
-    async (req) => {
-      const actor = await actorOf(ctx, req);
-      const slot = authorizeRecord(actor, await getSlot(db, req.params.id), (spaceId) =>
-        authorizeScheduleWrite(actor, spaceId),
-      );
-      await deleteSlot(writeOf(ctx, actor), slot);
-      return { message: 'ok' };
-    },
-  );
+  app.delete('/workinghours/:id', { schema: { tags, params: idParams } }, async (req) => {
+    const { actor } = req;
+    const slot = authorizeRecord(actor, await getSlot(db, req.params.id), (spaceId) =>
+      authorizeScheduleWrite(actor, spaceId),
+    );
+    await deleteSlot(writeOf(ctx, actor), slot);
+    return { message: 'ok' };
+  });
 }

@@ -1,13 +1,10 @@
 import { createYouscanBody, updateYouscanBody } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
-import { type AuthContext, requireAuth } from '../../http/auth';
-import { loadActor } from '../spaces/actor';
+import { type Authenticate, signedInScope } from '../../http/auth';
+import type { AppDeps } from '../deps';
 import * as service from './service';
 
-const bearer = [{ bearer: [] }];
 const TAG = ['youscan'];
 const id = z.coerce
   .number()
@@ -26,153 +23,137 @@ const readBody = z.object({ ids: z.array(id).max(500).optional() });
 export async function registerYouscanModule(
   root: FastifyInstance,
   deps: AppDeps,
-  authenticate: (token: string) => Promise<AuthContext>,
+  authenticate: Authenticate,
 ) {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-  const authenticated = requireAuth(authenticate);
-  const { db } = deps.database;
-  const base = deps.config.YOUSCAN_API_URL;
-  const actorOf = (req: FastifyRequest) => loadActor(db, req.auth!.user);
-  const one = async (req: FastifyRequest<{ Params: { id: number } }>) =>
-    service.getTopic(db, await actorOf(req), req.params.id);
-  const presentOne = async (row: service.YouscanRow) => (await service.present(db, [row]))[0]!;
+  await signedInScope(root, authenticate, async (app) => {
+    const { db } = deps.database;
+    const base = deps.config.YOUSCAN_API_URL;
+    const one = async (req: FastifyRequest<{ Params: { id: number } }>) =>
+      service.getTopic(db, req.actor, req.params.id);
+    const presentOne = async (row: service.YouscanRow) => (await service.present(db, [row]))[0]!;
 
-  app.get(
-    '/youscan',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'YouScan topics of the spaces',
-        querystring: spaceQuery,
+    app.get(
+      '/youscan',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'YouScan topics of the spaces',
+          querystring: spaceQuery,
+        },
       },
-    },
-    async (req) => {
-      const actor = await actorOf(req);
-      const allowed = service.youscanSpaces(actor);
-      const spaceIds =
-        req.query.space_id === undefined ? allowed : allowed.filter((s) => s === req.query.space_id);
-      return { items: await service.present(db, await service.listTopics(db, spaceIds)), spaces: allowed };
-    },
-  );
-
-  app.post(
-    '/youscan',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Connect a YouScan topic (the key is stored sealed) and import its last week',
-        body: createYouscanBody,
+      async (req) => {
+        const { actor } = req;
+        const allowed = service.youscanSpaces(actor);
+        const spaceIds =
+          req.query.space_id === undefined ? allowed : allowed.filter((s) => s === req.query.space_id);
+        return { items: await service.present(db, await service.listTopics(db, spaceIds)), spaces: allowed };
       },
-    },
-    async (req) => {
-      const actor = await actorOf(req);
-      const row = await service.createTopic(db, deps.sealer, actor, req.body);
-      // The first import checks the key and the topic at once; a refusal undoes the connection.
-      try {
-        await service.importTopic(db, deps.bus, deps.sealer, base, row);
-      } catch (error) {
-        await service.deleteTopic(db, deps.bus, actor, row);
-        throw error;
-      }
-      return presentOne(await service.getTopic(db, actor, row.id));
-    },
-  );
+    );
 
-  app.get(
-    '/youscan/:id',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'One YouScan topic', params: idParams },
-    },
-    async (req) => presentOne(await one(req)),
-  );
-
-  app.put(
-    '/youscan/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Change a YouScan topic (a blank key keeps the stored one)',
-        params: idParams,
-        body: updateYouscanBody,
+    app.post(
+      '/youscan',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Connect a YouScan topic (the key is stored sealed) and import its last week',
+          body: createYouscanBody,
+        },
       },
-    },
-    async (req) => {
-      const actor = await actorOf(req);
-      const row = await service.getTopic(db, actor, req.params.id);
-      return presentOne(await service.updateTopic(db, deps.sealer, actor, row, req.body));
-    },
-  );
-
-  app.delete(
-    '/youscan/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Disconnect a YouScan topic and drop its mentions',
-        params: idParams,
+      async (req) => {
+        const { actor } = req;
+        const row = await service.createTopic(db, deps.sealer, actor, req.body);
+        // The first import checks the key and the topic at once; a refusal undoes the connection.
+        try {
+          await service.importTopic(db, deps.bus, deps.sealer, base, row);
+        } catch (error) {
+          await service.deleteTopic(db, deps.bus, actor, row);
+          throw error;
+        }
+        return presentOne(await service.getTopic(db, actor, row.id));
       },
-    },
-    async (req) => {
-      const actor = await actorOf(req);
-      await service.deleteTopic(db, deps.bus, actor, await service.getTopic(db, actor, req.params.id));
-      return { ok: true };
-    },
-  );
+    );
 
-  app.post(
-    '/youscan/:id/import',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Import the topic’s new mentions now',
-        params: idParams,
+    app.get(
+      '/youscan/:id',
+      {
+        schema: { tags: TAG, summary: 'One YouScan topic', params: idParams },
       },
-    },
-    async (req) => {
-      const row = await one(req);
-      const result = await service.importTopic(db, deps.bus, deps.sealer, base, row);
-      return { imported: result.imported, topic: await presentOne(await one(req)) };
-    },
-  );
+      async (req) => presentOne(await one(req)),
+    );
 
-  app.get(
-    '/youscan/:id/mentions',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Imported mentions of a topic, newest first, paged',
-        params: idParams,
-        querystring: pageQuery,
+    app.put(
+      '/youscan/:id',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Change a YouScan topic (a blank key keeps the stored one)',
+          params: idParams,
+          body: updateYouscanBody,
+        },
       },
-    },
-    async (req) => service.listMentions(db, await one(req), req.query.page),
-  );
+      async (req) => {
+        const { actor } = req;
+        const row = await service.getTopic(db, actor, req.params.id);
+        return presentOne(await service.updateTopic(db, deps.sealer, actor, row, req.body));
+      },
+    );
 
-  app.post(
-    '/youscan/:id/read',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Mark a topic’s mentions read: the listed ids, or all',
-        params: idParams,
-        body: readBody,
+    app.delete(
+      '/youscan/:id',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Disconnect a YouScan topic and drop its mentions',
+          params: idParams,
+        },
       },
-    },
-    async (req) => ({ updated: await service.markRead(db, deps.bus, await one(req), req.body.ids) }),
-  );
+      async (req) => {
+        const { actor } = req;
+        await service.deleteTopic(db, deps.bus, actor, await service.getTopic(db, actor, req.params.id));
+        return { ok: true };
+      },
+    );
+
+    app.post(
+      '/youscan/:id/import',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Import the topic’s new mentions now',
+          params: idParams,
+        },
+      },
+      async (req) => {
+        const row = await one(req);
+        const result = await service.importTopic(db, deps.bus, deps.sealer, base, row);
+        return { imported: result.imported, topic: await presentOne(await one(req)) };
+      },
+    );
+
+    app.get(
+      '/youscan/:id/mentions',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Imported mentions of a topic, newest first, paged',
+          params: idParams,
+          querystring: pageQuery,
+        },
+      },
+      async (req) => service.listMentions(db, await one(req), req.query.page),
+    );
+
+    app.post(
+      '/youscan/:id/read',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Mark a topic’s mentions read: the listed ids, or all',
+          params: idParams,
+          body: readBody,
+        },
+      },
+      async (req) => ({ updated: await service.markRead(db, deps.bus, await one(req), req.body.ids) }),
+    );
+  });
 }

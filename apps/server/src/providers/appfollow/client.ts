@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { Config } from '../../lib/config';
 import { type RelayedReview, type RelayHttp, relayCall } from '../review-relay';
 
 // AppFollow API v2 (docs.api.appfollow.io; "moving from v1 to v2", the v1 parameters article). Every call

@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { Config } from '../../lib/config';
 import { type RelayedReview, type RelayHttp, relayCall } from '../review-relay';
 
 // Asodesk API. Documented (api.asodesk.com/static/docs, "Authentication"): every request carries

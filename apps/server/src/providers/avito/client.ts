@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Config } from '../../config';
+import type { Config } from '../../lib/config';
 import { ConnectorError } from '../types';
 
 // Avito API (PROVIDERS.md §7a): OAuth client-credentials tokens (`POST /token`, 24 h), then Bearer calls

@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { Config } from '../../lib/config';
 import { ConnectorError } from '../types';
 
 // Discord REST (PROVIDERS.md §7c): `{base}/api/v10/...`, `Authorization: Bot <token>`. Rate limits are

@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { Config } from '../../lib/config';
 import { type GraphAuth, graphCall } from './meta';
 
 // Facebook Page calls over Graph (PROVIDERS.md §4a Messenger, §4b feed comments), base URL from

@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { Config } from '../../lib/config';
 import { type GoogleClient, googleAccessToken, retryAfterOf, send } from '../google/oauth';
 import { ConnectorError } from '../types';
 

@@ -1,5 +1,5 @@
 import { createHash, createPrivateKey, createSign, type KeyObject } from 'node:crypto';
-import type { Config } from '../../config';
+import type { Config } from '../../lib/config';
 import { ConnectorError } from '../types';
 
 // Google Play Developer API, reviews (PROVIDERS.md §6a). A service account's key signs a JWT (RS256) that

@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { Config } from '../../lib/config';
 import { graphBase } from '../facebook/client';
 import { type GraphAuth, graphCall } from '../facebook/meta';
 

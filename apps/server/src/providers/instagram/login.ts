@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { Config } from '../../lib/config';
 import { AppError } from '../../lib/errors';
 import { type GraphAuth, graphCall } from '../facebook/meta';
 import { ConnectorError, type VerifiedAccount, type VerifyContext } from '../types';

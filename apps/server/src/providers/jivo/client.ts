@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../../config';
+import type { Config } from '../../lib/config';
 import { ConnectorError } from '../types';
 
 // Jivo Bot API (jivochat.com/docs/bot; PROVIDERS.md has no Jivo section, so these are read from Jivo's

@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { Config } from '../../lib/config';
 import { ConnectorError } from '../types';
 import type { MaxChatType, MaxMessage, MaxUpdate, MaxUser } from './types';
 

@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { Config } from '../../lib/config';
 import { ConnectorError } from '../types';
 
 // OK (Odnoklassniki) Bot API for groups (PROVIDERS.md §7d): `{base}/graph/me/...` with the group's key in

@@ -1,5 +1,5 @@
 import { createHash, createPrivateKey, createSign, type KeyObject } from 'node:crypto';
-import type { Config } from '../../config';
+import type { Config } from '../../lib/config';
 import { ConnectorError } from '../types';
 
 // RuStore Public API (PROVIDERS.md §6d). A key (its id and RSA private key from RuStore Console) signs

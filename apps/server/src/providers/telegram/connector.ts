@@ -1,6 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { posts } from '../../db/schema';
-import type { InboundEvent } from '../inbound';
 import { downloadMedia, MediaTooLarge } from '../media';
 import { type Connector, type ConnectorContext, ConnectorError } from '../types';
 import { telegramApi } from './client';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Config } from '../../config';
+import type { Config } from '../../lib/config';
 import { ConnectorError } from '../types';
 
 // The Threads API (graph.threads.net; developers.facebook.com/docs/threads). A profile connects through

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Config } from '../../config';
+import type { Config } from '../../lib/config';
 import { ConnectorError } from '../types';
 
 // TikTok API for Business, organic side (PROVIDERS.md §7g): `{base}/open_api/v1.3/...`, the account's

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import type { Config } from '../../config';
+import type { Config } from '../../lib/config';
 import type { VerifiedAccount } from '../types';
 
 // Pulse (T-Investments' social network) has no public API (PROVIDERS.md has no section on it), so the

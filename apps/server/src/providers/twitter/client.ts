@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import type { Config } from '../../config';
+import type { Config } from '../../lib/config';
 import { ConnectorError } from '../types';
 
 // X API v2 (PROVIDERS.md §7f): `{base}/2/...` with the account's OAuth 2.0 user token (Authorization Code

@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { Config } from '../../lib/config';
 import { ConnectorError } from '../types';
 
 // Viber REST Bot API (PROVIDERS.md §7b): every call is a JSON POST to `{base}/pa/{method}` with

@@ -1,6 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 import { translate } from '@otklik/shared';
-import type { Config } from '../../config';
+import type { Config } from '../../lib/config';
 import { ConnectorError } from '../types';
 
 // VK API over HTTP (PROVIDERS.md §2 "Transport and auth"): POST {VK_API_URL}/method/{name}, form-encoded

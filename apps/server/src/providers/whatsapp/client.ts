@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { Config } from '../../lib/config';
 import { ConnectorError } from '../types';
 
 // WhatsApp Cloud API over Meta Graph (PROVIDERS.md §3): `{base}/{version}/{node}/{edge}` with a Bearer

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Env } from '../../../config';
+import type { Env } from '../../../lib/config';
 import { hmacSha256, randomToken } from '../../../lib/crypto';
 import type { ProviderClient, SocialProviderId } from './types';
 

@@ -1,5 +1,5 @@
 import type { Locale } from '@otklik/shared';
-import type { Config } from '../../../config';
+import type { Config } from '../../../lib/config';
 import { facebook } from './facebook';
 import { google } from './google';
 import {

@@ -1,11 +1,11 @@
 import { isLocale, WEB_CLIENT_ID } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../../app';
-import type { requireAuth } from '../../../http/auth';
+import { type Authenticate, signedInScope } from '../../../http/auth';
 import { requestLocale } from '../../../http/locale';
 import { safeEqual } from '../../../lib/crypto';
 import { AppError, badRequest } from '../../../lib/errors';
+import type { AppDeps } from '../../deps';
 import { acceptBasicClientAuth } from '../client-auth';
 import { signupRateLimit } from '../guards';
 import { tokenResponseSchema } from '../schemas';
@@ -23,14 +23,13 @@ import { isSocialProviderId } from './types';
 
 const TAG = ['auth'];
 const ME = ['me'];
-const bearer = [{ bearer: [] }];
 
 /** Social sign-in (docs/product/api.md): VK, Facebook, Google, Yandex. Registered inside the /v1 prefix. */
 export async function registerSocialRoutes(
   root: FastifyInstance,
   deps: AppDeps,
   authDeps: AuthDeps,
-  authenticated: ReturnType<typeof requireAuth>,
+  authenticate: Authenticate,
 ) {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const { db } = authDeps;
@@ -137,61 +136,58 @@ export async function registerSocialRoutes(
     },
   );
 
-  app.get(
-    '/me/social',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: ME,
-        security: bearer,
-        summary: 'Linked providers',
-        response: { 200: schemas.linkedProvidersResponseSchema },
+  await signedInScope(root, authenticate, (app) => {
+    app.get(
+      '/me/social',
+      {
+        schema: {
+          tags: ME,
+          summary: 'Linked providers',
+          response: { 200: schemas.linkedProvidersResponseSchema },
+        },
       },
-    },
-    async (req) => ({ providers: await findLinkedProviders(db, req.auth!.user.id) }),
-  );
+      async (req) => ({ providers: await findLinkedProviders(db, req.auth!.user.id) }),
+    );
 
-  app.post(
-    '/me/social',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: ME,
-        security: bearer,
-        summary: 'Link a provider account (state from start with mode=link); 409 when linked to someone else',
-        body: schemas.linkBodySchema,
-        response: { 200: schemas.linkedProvidersResponseSchema },
+    app.post(
+      '/me/social',
+      {
+        schema: {
+          tags: ME,
+          summary:
+            'Link a provider account (state from start with mode=link); 409 when linked to someone else',
+          body: schemas.linkBodySchema,
+          response: { 200: schemas.linkedProvidersResponseSchema },
+        },
       },
-    },
-    async (req) => {
-      const body = req.body;
-      const target = requireProvider(authDeps, body.provider);
-      const callback = {
-        code: body.code,
-        error: body.error,
-        state: body.state,
-        redirectUri: body.redirect_uri,
-      };
-      return { providers: await linkWithCode(socialDeps(req), req.auth!.user, target, callback) };
-    },
-  );
+      async (req) => {
+        const body = req.body;
+        const target = requireProvider(authDeps, body.provider);
+        const callback = {
+          code: body.code,
+          error: body.error,
+          state: body.state,
+          redirectUri: body.redirect_uri,
+        };
+        return { providers: await linkWithCode(socialDeps(req), req.auth!.user, target, callback) };
+      },
+    );
 
-  app.delete(
-    '/me/social/:provider',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: ME,
-        security: bearer,
-        summary: 'Unlink a provider',
-        params: schemas.providerParamsSchema,
-        response: { 200: schemas.linkedProvidersResponseSchema },
+    app.delete(
+      '/me/social/:provider',
+      {
+        schema: {
+          tags: ME,
+          summary: 'Unlink a provider',
+          params: schemas.providerParamsSchema,
+          response: { 200: schemas.linkedProvidersResponseSchema },
+        },
       },
-    },
-    async (req) => {
-      const { provider } = req.params;
-      if (!isSocialProviderId(provider)) throw providerUnavailable();
-      return { providers: await unlinkProvider(db, req.auth!.user, provider) };
-    },
-  );
+      async (req) => {
+        const { provider } = req.params;
+        if (!isSocialProviderId(provider)) throw providerUnavailable();
+        return { providers: await unlinkProvider(db, req.auth!.user, provider) };
+      },
+    );
+  });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testConfig } from '../../../config';
+import { testConfig } from '../../../lib/config';
 import { Sealer } from '../../../lib/crypto';
 import { createState, isAppRedirectUri, isValidState, STATE_TTL_S, type StateClaims } from './state';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Config } from '../../../config';
+import type { Config } from '../../../lib/config';
 import { randomToken, type Sealer } from '../../../lib/crypto';
 import type { SocialProviderId } from './types';
 

@@ -1,5 +1,5 @@
 import type { Locale } from '@otklik/shared';
-import type { Config } from '../../../config';
+import type { Config } from '../../../lib/config';
 
 export const SOCIAL_PROVIDER_IDS = ['vk', 'facebook', 'google', 'yandex'] as const;
 export type SocialProviderId = (typeof SOCIAL_PROVIDER_IDS)[number];

@@ -1,12 +1,10 @@
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ZodApp } from '../../../http/auth';
 import { blockAuthor, unblockAuthor } from './authors';
 import { editReply, ITEM_ACTIONS, moderateItem, reactToItem, reactToMessage } from './moderation';
 import type { RouteContext } from './routes';
 import { blockBody, editBody, idParams, reactBody } from './schemas';
 
 const TAG = ['inbox'];
-const security = [{ bearer: [] }];
 
 const SUMMARIES = {
   delete: 'Delete a comment on the network (moderators)',
@@ -19,30 +17,22 @@ const SUMMARIES = {
 } as const;
 
 /** Moderation and engagement on the network, editing own replies, blocking authors. */
-export function registerModerationRoutes(
-  root: FastifyInstance,
-  { deps, authenticated, performer }: RouteContext,
-) {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-
+export function registerModerationRoutes(app: ZodApp, { deps, performer }: RouteContext) {
   for (const action of ITEM_ACTIONS) {
     app.post(
       `/items/:id/${action}`,
       {
-        preHandler: authenticated,
-        schema: { tags: TAG, security, summary: SUMMARIES[action], params: idParams },
+        schema: { tags: TAG, summary: SUMMARIES[action], params: idParams },
       },
-      async (req) => ({ item: await moderateItem(deps, await performer(req), req.params.id, action) }),
+      async (req) => ({ item: await moderateItem(deps, performer(req), req.params.id, action) }),
     );
   }
 
   app.post(
     '/items/:id/react',
     {
-      preHandler: authenticated,
       schema: {
         tags: TAG,
-        security,
         summary: 'React to a comment as the account',
         params: idParams,
         body: reactBody,
@@ -50,17 +40,15 @@ export function registerModerationRoutes(
     },
     async (req) => {
       const value = req.body.value === null ? null : String(req.body.value);
-      return { item: await reactToItem(deps, await performer(req), req.params.id, value) };
+      return { item: await reactToItem(deps, performer(req), req.params.id, value) };
     },
   );
 
   app.post(
     '/messages/:id/react',
     {
-      preHandler: authenticated,
       schema: {
         tags: TAG,
-        security,
         summary: "React to a customer's message",
         params: idParams,
         body: reactBody,
@@ -68,46 +56,41 @@ export function registerModerationRoutes(
     },
     async (req) => {
       const value = req.body.value === null ? null : String(req.body.value);
-      return { message: await reactToMessage(deps, await performer(req), req.params.id, value) };
+      return { message: await reactToMessage(deps, performer(req), req.params.id, value) };
     },
   );
 
   app.put(
     '/items/:id',
     {
-      preHandler: authenticated,
       schema: {
         tags: TAG,
-        security,
         summary: "Edit the account's own reply within the network's edit window",
         params: idParams,
         body: editBody,
       },
     },
-    async (req) => ({ item: await editReply(deps, await performer(req), req.params.id, req.body) }),
+    async (req) => ({ item: await editReply(deps, performer(req), req.params.id, req.body) }),
   );
 
   app.post(
     '/authors/:id/block',
     {
-      preHandler: authenticated,
       schema: {
         tags: TAG,
-        security,
         summary: 'Block an author (and ban them on the network where it can)',
         params: idParams,
         body: blockBody,
       },
     },
-    async (req) => blockAuthor(deps, await performer(req), req.params.id, req.body.duration),
+    async (req) => blockAuthor(deps, performer(req), req.params.id, req.body.duration),
   );
 
   app.post(
     '/authors/:id/unblock',
     {
-      preHandler: authenticated,
-      schema: { tags: TAG, security, summary: 'Unblock an author', params: idParams },
+      schema: { tags: TAG, summary: 'Unblock an author', params: idParams },
     },
-    async (req) => unblockAuthor(deps, await performer(req), req.params.id),
+    async (req) => unblockAuthor(deps, performer(req), req.params.id),
   );
 }

@@ -3,37 +3,34 @@ import { can } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { ZodApp } from '../../../http/auth';
 import { AppError } from '../../../lib/errors';
 import type { RouteContext } from './routes';
 import { openUpload, saveUpload, UPLOAD_MAX_BYTES } from './uploads';
 
 const TAG = ['inbox'];
 
-/** Attachments for replies: upload (multipart, field `file`) and serve. */
-export async function registerUploadRoutes(
-  root: FastifyInstance,
-  { deps, authenticated, performer }: RouteContext,
-) {
-  // The multipart parser belongs to this scope only.
-  await root.register(multipart, {
+/** The multipart parser, for the inbox actions' scope only (routes.ts). */
+export async function registerUploadParser(scope: FastifyInstance) {
+  await scope.register(multipart, {
     limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 5 },
     throwFileSizeLimit: false,
   });
-  const app = root.withTypeProvider<ZodTypeProvider>();
+}
 
+/** Attachments for replies: upload (multipart, field `file`), for a signed-in caller. */
+export function registerUploadRoutes(app: ZodApp, { deps, performer }: RouteContext) {
   app.post(
     '/uploads',
     {
-      preHandler: authenticated,
       schema: {
         tags: TAG,
-        security: [{ bearer: [] }],
         summary: 'Upload an image (up to 5 MB) or a video (up to 10 MB) to attach to a reply',
         consumes: ['multipart/form-data'],
       },
     },
     async (req) => {
-      const who = await performer(req);
+      const who = performer(req);
       const mayReply =
         who.kind === 'user' && (can(who.actor, 'items.reply') || can(who.actor, 'messages.reply'));
       if (!mayReply) throw new AppError(403, 'error.noAccess');
@@ -43,8 +40,11 @@ export async function registerUploadRoutes(
       return saveUpload(deps.config, file);
     },
   );
+}
 
-  app.get(
+/** The attached files, served to anyone with the (unguessable) name. */
+export function registerUploadFiles(root: FastifyInstance, { deps }: RouteContext) {
+  root.withTypeProvider<ZodTypeProvider>().get(
     '/uploads/:name',
     {
       schema: {

@@ -1,20 +1,18 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../../app';
-import { type AuthContext, requireAuth } from '../../../http/auth';
-import { loadActor } from '../../spaces/actor';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type Authenticate, signedInScope } from '../../../http/auth';
+import type { AppDeps } from '../../deps';
 import type { Performer } from './policy';
 import { registerBulkRoutes } from './routes-bulk';
 import { registerModerationRoutes } from './routes-moderation';
 import { registerSendRoutes } from './routes-send';
-import { registerUploadRoutes } from './routes-uploads';
+import { registerUploadFiles, registerUploadParser, registerUploadRoutes } from './routes-uploads';
 import { registerWorkflowRoutes } from './routes-workflow';
 import type { ActionDeps } from './send';
 
 export interface RouteContext {
   deps: ActionDeps;
-  authenticated: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
   /** The signed-in user as the send path sees them. */
-  performer: (req: FastifyRequest) => Promise<Performer>;
+  performer: (req: FastifyRequest) => Performer;
 }
 
 /**
@@ -25,19 +23,22 @@ export interface RouteContext {
 export async function registerInboxActionsModule(
   root: FastifyInstance,
   deps: AppDeps,
-  authenticate: (token: string) => Promise<AuthContext>,
+  authenticate: Authenticate,
 ) {
   const { db } = deps.database;
   const context: RouteContext = {
     deps: { db, bus: deps.bus, config: deps.config, sealer: deps.sealer, locks: deps.locks },
-    authenticated: requireAuth(authenticate),
-    performer: async (req) => ({ kind: 'user', actor: await loadActor(db, req.auth!.user) }),
+    performer: (req) => ({ kind: 'user', actor: req.actor }),
   };
   await root.register(async (scope) => {
-    registerSendRoutes(scope, context);
-    registerModerationRoutes(scope, context);
-    registerWorkflowRoutes(scope, context);
-    registerBulkRoutes(scope, context);
-    await registerUploadRoutes(scope, context);
+    await registerUploadParser(scope);
+    await signedInScope(scope, authenticate, (app) => {
+      registerSendRoutes(app, context);
+      registerModerationRoutes(app, context);
+      registerWorkflowRoutes(app, context);
+      registerBulkRoutes(app, context);
+      registerUploadRoutes(app, context);
+    });
+    registerUploadFiles(scope, context);
   });
 }

@@ -1,8 +1,8 @@
 import { BULK_REPLY_MAX, type ReplyKind } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
-import type { Config } from '../../../config';
 import type { Db } from '../../../db/client';
 import { authors, chats, type items, objects } from '../../../db/schema';
+import type { Config } from '../../../lib/config';
 import type { Sealer } from '../../../lib/crypto';
 import { AppError } from '../../../lib/errors';
 import type { OutgoingButton } from '../../../providers/types';

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { IMAGE_UPLOAD_MAX_BYTES, type MessageKey, VIDEO_UPLOAD_MAX_BYTES } from '@otklik/shared';
-import type { Config } from '../../../config';
 import type { Attachment } from '../../../db/schema';
+import type { Config } from '../../../lib/config';
 import { randomToken } from '../../../lib/crypto';
 import { AppError } from '../../../lib/errors';
 

@@ -1,13 +1,10 @@
 import { createMonitoringFeedBody, updateMonitoringFeedBody } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../../app';
-import { type AuthContext, requireAuth } from '../../../http/auth';
-import { loadActor } from '../../spaces/actor';
+import { type Authenticate, signedInScope } from '../../../http/auth';
+import type { AppDeps } from '../../deps';
 import * as service from './service';
 
-const bearer = [{ bearer: [] }];
 const TAG = ['monitoring'];
 const id = z.coerce
   .number()
@@ -21,107 +18,97 @@ const spaceQuery = z.object({ space_id: id.optional() });
 export async function registerMonitoringFeedsModule(
   root: FastifyInstance,
   deps: AppDeps,
-  authenticate: (token: string) => Promise<AuthContext>,
+  authenticate: Authenticate,
 ) {
-  const app = root.withTypeProvider<ZodTypeProvider>();
-  const authenticated = requireAuth(authenticate);
-  const { db } = deps.database;
-  const net: service.FeedNetwork = {
-    allowPrivate: deps.config.FEEDS_ALLOW_PRIVATE === 'true',
-    network: deps.mediaNetwork,
-  };
-  const run = { db, bus: deps.bus, net, log: deps.log };
-  const actorOf = (req: FastifyRequest) => loadActor(db, req.auth!.user);
-  const one = async (req: FastifyRequest<{ Params: { id: number } }>) =>
-    service.getFeed(db, await actorOf(req), req.params.id);
+  await signedInScope(root, authenticate, async (app) => {
+    const { db } = deps.database;
+    const net: service.FeedNetwork = {
+      allowPrivate: deps.config.FEEDS_ALLOW_PRIVATE === 'true',
+      network: deps.mediaNetwork,
+    };
+    const run = { db, bus: deps.bus, net, log: deps.log };
+    const one = async (req: FastifyRequest<{ Params: { id: number } }>) =>
+      service.getFeed(db, req.actor, req.params.id);
 
-  app.get(
-    '/monitoring/feeds',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'RSS/Atom sources of the spaces',
-        querystring: spaceQuery,
+    app.get(
+      '/monitoring/feeds',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'RSS/Atom sources of the spaces',
+          querystring: spaceQuery,
+        },
       },
-    },
-    async (req) => {
-      const allowed = service.feedSpaces(await actorOf(req));
-      const spaceIds =
-        req.query.space_id === undefined ? allowed : allowed.filter((s) => s === req.query.space_id);
-      return { items: (await service.listFeeds(db, spaceIds)).map(service.presentFeed), spaces: allowed };
-    },
-  );
-
-  app.post(
-    '/monitoring/feeds',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Add an RSS/Atom source and fetch it at once',
-        body: createMonitoringFeedBody,
+      async (req) => {
+        const allowed = service.feedSpaces(req.actor);
+        const spaceIds =
+          req.query.space_id === undefined ? allowed : allowed.filter((s) => s === req.query.space_id);
+        return { items: (await service.listFeeds(db, spaceIds)).map(service.presentFeed), spaces: allowed };
       },
-    },
-    async (req) => {
-      const row = await service.createFeed(db, await actorOf(req), net, req.body);
-      const { feed } = await service.refreshFeed(run, row);
-      return service.presentFeed(feed);
-    },
-  );
+    );
 
-  app.put(
-    '/monitoring/feeds/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Rename an RSS/Atom source or change its address',
-        params: idParams,
-        body: updateMonitoringFeedBody,
+    app.post(
+      '/monitoring/feeds',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Add an RSS/Atom source and fetch it at once',
+          body: createMonitoringFeedBody,
+        },
       },
-    },
-    async (req) => {
-      const actor = await actorOf(req);
-      const row = await service.getFeed(db, actor, req.params.id);
-      return service.presentFeed(await service.updateFeed(db, actor, net, row, req.body));
-    },
-  );
-
-  app.delete(
-    '/monitoring/feeds/:id',
-    {
-      preHandler: authenticated,
-      schema: {
-        tags: TAG,
-        security: bearer,
-        summary: 'Remove an RSS/Atom source with its mentions',
-        params: idParams,
+      async (req) => {
+        const row = await service.createFeed(db, req.actor, net, req.body);
+        const { feed } = await service.refreshFeed(run, row);
+        return service.presentFeed(feed);
       },
-    },
-    async (req) => {
-      const actor = await actorOf(req);
-      await service.deleteFeed(db, actor, await service.getFeed(db, actor, req.params.id));
-      return { ok: true };
-    },
-  );
+    );
 
-  app.post(
-    '/monitoring/feeds/:id/fetch',
-    {
-      preHandler: authenticated,
-      schema: { tags: TAG, security: bearer, summary: 'Fetch an RSS/Atom source now', params: idParams },
-    },
-    async (req) => {
-      const result = await service.refreshFeed(run, await one(req));
-      return {
-        created: result.created,
-        not_modified: result.notModified,
-        feed: service.presentFeed(result.feed),
-      };
-    },
-  );
+    app.put(
+      '/monitoring/feeds/:id',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Rename an RSS/Atom source or change its address',
+          params: idParams,
+          body: updateMonitoringFeedBody,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const row = await service.getFeed(db, actor, req.params.id);
+        return service.presentFeed(await service.updateFeed(db, actor, net, row, req.body));
+      },
+    );
+
+    app.delete(
+      '/monitoring/feeds/:id',
+      {
+        schema: {
+          tags: TAG,
+          summary: 'Remove an RSS/Atom source with its mentions',
+          params: idParams,
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        await service.deleteFeed(db, actor, await service.getFeed(db, actor, req.params.id));
+        return { ok: true };
+      },
+    );
+
+    app.post(
+      '/monitoring/feeds/:id/fetch',
+      {
+        schema: { tags: TAG, summary: 'Fetch an RSS/Atom source now', params: idParams },
+      },
+      async (req) => {
+        const result = await service.refreshFeed(run, await one(req));
+        return {
+          created: result.created,
+          not_modified: result.notModified,
+          feed: service.presentFeed(result.feed),
+        };
+      },
+    );
+  });
 }
