@@ -181,6 +181,8 @@ export function InboxListView({ kind, split = false }: { kind: ListKind; split?:
   // The open record is the focused row of the split list: x selects it, and it stays in view.
   const openIndex = onRecord ? ids.indexOf(openId) : -1;
   const { dispatch: navDispatch } = nav;
+  // One function for every row (a row passes its id): rows stay memoized while the list scrolls.
+  const toggleRow = useCallback((id: number) => navDispatch({ type: 'toggle', id }), [navDispatch]);
   useEffect(() => {
     if (openIndex >= 0) navDispatch({ type: 'focus', index: openIndex });
   }, [openIndex, navDispatch]);
@@ -363,7 +365,7 @@ export function InboxListView({ kind, split = false }: { kind: ListKind; split?:
                 focused: nav.state.focus === index,
                 selected: nav.state.selected.includes(row.id),
                 selectable: true,
-                onToggle: () => nav.dispatch({ type: 'toggle', id: row.id }),
+                onToggle: toggleRow,
                 faded: !filters.status.includes(row.status),
                 data,
                 nowS,

@@ -1,13 +1,13 @@
 import { Badge, Box, Checkbox, Group, Rating, Text, VisuallyHidden } from '@mantine/core';
 import { IconEyeOff, IconHeartFilled, IconTrash, IconUser } from '@tabler/icons-react';
-import type { MouseEvent } from 'react';
+import { type MouseEvent, memo } from 'react';
 import { Link } from 'react-router';
 import type { InboxChat, InboxItem, SearchMatch } from '../../../api/inboxTypes';
 import { useLocale } from '../../../i18n/useLocale';
 import type { InboxData } from '../hooks/useInboxData';
 import { useInboxT } from '../i18n';
 import { matchParts } from '../model/match';
-import { formatWhen } from '../model/time';
+import { formatExact, formatWhen } from '../model/time';
 import { LockNote, ReturnedBadge, StatusBadge, TagBadges } from './badges';
 import { EmotionBadge } from './EmotionBadge';
 import { ProviderIcon } from './ProviderIcon';
@@ -21,7 +21,8 @@ interface RowProps {
   focused: boolean;
   selected: boolean;
   selectable: boolean;
-  onToggle: () => void;
+  /** Selects or unselects the row (by its id: one stable function for every row keeps rows memoized). */
+  onToggle: (id: number) => void;
   /** The row no longer matches the list's filters (changed live); it stays, faded, until the list reloads. */
   faded?: boolean;
   data: InboxData;
@@ -29,6 +30,7 @@ interface RowProps {
 }
 
 function RowShell({
+  id,
   to,
   focused,
   selected,
@@ -39,6 +41,7 @@ function RowShell({
   testId,
   label,
 }: Omit<RowProps, 'data' | 'nowS' | 'faded'> & {
+  id: number;
   dimmed: boolean;
   children: React.ReactNode;
   testId: string;
@@ -58,7 +61,7 @@ function RowShell({
           className={classes.check}
           size="sm"
           checked={selected}
-          onChange={onToggle}
+          onChange={() => onToggle(id)}
           onClick={(event: MouseEvent) => event.stopPropagation()}
           aria-label={t('list.select')}
           data-testid="row-select"
@@ -92,14 +95,22 @@ function Passage({ match }: { match: SearchMatch }) {
   );
 }
 
-export function ItemRow({ item, ...props }: RowProps & { item: InboxItem }) {
+// Rows are memoized: scrolling re-renders the list's visible window every frame, and a row whose props
+// did not change (the same record, focus, selection, clock minute) must not render again.
+export const ItemRow = memo(function ItemRow({ item, ...props }: RowProps & { item: InboxItem }) {
   const t = useInboxT();
   const locale = useLocale();
   const account = props.data.objectsById.get(item.object_id);
   const assignee = props.data.memberName(item.assigned_user_id);
   const author = item.author?.name ?? t('list.unknownAuthor');
   return (
-    <RowShell {...props} dimmed={props.faded ?? false} testId="item-row" label={`${author}: ${item.excerpt}`}>
+    <RowShell
+      {...props}
+      id={item.id}
+      dimmed={props.faded ?? false}
+      testId="item-row"
+      label={`${author}: ${item.excerpt}`}
+    >
       <Group gap="sm" wrap="nowrap" align="flex-start">
         <ProviderIcon provider={item.provider} size={32} withTooltip={false} />
         <Box miw={0} style={{ flex: 1 }}>
@@ -112,12 +123,7 @@ export function ItemRow({ item, ...props }: RowProps & { item: InboxItem }) {
                 · {account?.name ?? ''}
               </Text>
             </Group>
-            <Text
-              fz="xs"
-              c="dimmed"
-              style={{ flexShrink: 0 }}
-              title={new Date(item.created_at * 1000).toLocaleString()}
-            >
+            <Text fz="xs" c="dimmed" style={{ flexShrink: 0 }} title={formatExact(item.created_at, locale)}>
               {formatWhen(item.created_at, props.nowS, locale)}
             </Text>
           </Group>
@@ -171,9 +177,9 @@ export function ItemRow({ item, ...props }: RowProps & { item: InboxItem }) {
       </Group>
     </RowShell>
   );
-}
+});
 
-export function ChatRow({ chat, ...props }: RowProps & { chat: InboxChat }) {
+export const ChatRow = memo(function ChatRow({ chat, ...props }: RowProps & { chat: InboxChat }) {
   const t = useInboxT();
   const locale = useLocale();
   const account = props.data.objectsById.get(chat.object_id);
@@ -183,6 +189,7 @@ export function ChatRow({ chat, ...props }: RowProps & { chat: InboxChat }) {
   return (
     <RowShell
       {...props}
+      id={chat.id}
       dimmed={props.faded ?? false}
       testId="chat-row"
       label={`${author}: ${chat.last_message}`}
@@ -255,4 +262,4 @@ export function ChatRow({ chat, ...props }: RowProps & { chat: InboxChat }) {
       </Group>
     </RowShell>
   );
-}
+});
