@@ -17,21 +17,13 @@ import { ruleStats } from '../rules/stats';
 import type { ServerActor } from '../spaces/actor';
 import { exploreOf } from './explore';
 import {
-  analyticsSheets,
-  botsSheets,
   closedSheets,
-  csiSheets,
-  dashboardSheets,
   emotionSheets,
   hoursSheets,
-  type IssueTab,
-  issuesSheets,
-  liveSheets,
   overallSheets,
   personSheets,
   postsSheets,
   repliesSheets,
-  rulesSheets,
   type Sheet,
   statusesSheets,
   tagsSheets,
@@ -40,6 +32,16 @@ import {
   userstimeSheets,
   workinghoursSheets,
 } from './report-book';
+import {
+  analyticsSheets,
+  botsSheets,
+  csiSheets,
+  dashboardSheets,
+  type IssueTab,
+  issuesSheets,
+  liveSheets,
+  rulesSheets,
+} from './report-book-features';
 import {
   closedOf,
   dashboardOf,
