@@ -203,12 +203,13 @@ export class ProviderTestbed {
   }
 
   /** A polling manager for the current space whose waits `ticker` holds. */
-  poller(ticker: Ticker, node = `${this.provider}-${process.pid}-${Math.random()}`) {
+  poller(ticker: Ticker, node = `${this.provider}-${process.pid}-${Math.random()}`, now?: () => Date) {
     const { bus, sealer, config, log } = this.t.deps;
     return new PollingManager({ db: this.db(), bus, sealer, config, log }, node, {
       spaceIds: [this.spaceId],
       wait: ticker.wait,
       random: () => 0.5,
+      now,
     });
   }
 

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Ticker, YouTubeTestbed } from '../../../test/providers/youtube';
 import { objects } from '../../db/schema';
+import { secondsToDayChange } from '../../jobs/poll-quota';
 import { openCredentials } from '../context';
 import { quotaDay } from './client';
 
@@ -317,9 +318,13 @@ describe('YouTube', () => {
     // forget them, so this channel starts alone with the day's units.
     await bed.db().update(objects).set({ apiQuota: null }).where(eq(objects.provider, 'youtube'));
     const { channel, id } = await bed.connectChannel('Канал на квоте');
-    const day = quotaDay(new Date());
+    // The pace spreads what is left to the end of YouTube's day: the poller's clock stands an hour
+    // into the next Pacific day, so how late the suite runs does not decide the waits.
+    const real = new Date();
+    const clock = new Date(real.getTime() + secondsToDayChange(quotaDay, real) * 1000 + 3_600_000);
+    const day = quotaDay(clock);
     const ticker = new Ticker();
-    const poller = bed.poller(ticker);
+    const poller = bed.poller(ticker, undefined, () => clock);
     try {
       // Plenty left: the base interval.
       await poller.scan();
