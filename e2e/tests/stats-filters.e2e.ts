@@ -84,12 +84,14 @@ describe('statistics filters', () => {
     await page.goto('/?preset=today');
     await page.getByTestId('kpi-items').waitFor();
     // 3 comments + 1 review here, and the comment a new sandbox brings (providers/sandbox/seed.ts).
+    await waitFigure('kpi-items', '5');
     expect(await figure('kpi-items')).toBe('5');
     await page.getByTestId('stats-compare').click();
     await page.waitForURL(/compare=1/);
-    // Yesterday nothing came in: "was 0", up with no percent (nothing to divide by).
-    await page.getByTestId('kpi-items-previous').waitFor();
-    expect((await page.getByTestId('kpi-items-previous').textContent())?.trim()).toBe('было 0');
+    // Yesterday nothing came in: "was 0", up with no percent (nothing to divide by). The figures are
+    // read again with the comparison: wait for its answer rather than read the first frame.
+    const previous = page.getByTestId('kpi-items-previous');
+    await expect.poll(async () => (await previous.textContent())?.trim(), { timeout: 15_000 }).toBe('было 0');
     const change = page.getByTestId('kpi-items-change');
     expect((await change.textContent())?.trim()).toBe('▲');
     expect(await change.getAttribute('aria-label')).toBe('было 0');
