@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
-import { type PushedRow, presetFor, WEB_CLIENT_ID } from '@otklik/shared';
+import { type PushedItem, presetFor, WEB_CLIENT_ID } from '@otklik/shared';
 import { openDatabase } from '../apps/server/src/db/client';
 import { objects } from '../apps/server/src/db/schema';
 import { testConfig } from '../apps/server/src/lib/config';
@@ -226,9 +226,9 @@ async function main() {
     console.log(`\n1. spread: ${CLIENTS} operators in ${SPACES} spaces, ${RATE} events/s for ${SECONDS} s`);
     const { clients, accounts } = await seed('spread', CLIENTS, SPACES);
     // One real comment through the pipeline: its presented row is what the pushes carry.
-    let template: PushedRow | undefined;
+    let template: PushedItem | undefined;
     const off = bus.subscribe((event) => {
-      if (event.type === 'items.created') template ??= (event.payload.items as PushedRow[])[0];
+      if (event.type === 'items.created') template ??= (event.payload.items as PushedItem[])[0];
     });
     await ingest({ db, bus }, accounts[0]!, [commentEvent(0)]);
     off();

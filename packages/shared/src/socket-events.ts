@@ -1,4 +1,5 @@
 import type { PresentedHdeTicket } from './hde';
+import type { AuthorWire, ChatWire, ItemWire, MessageWire } from './inbox-wire';
 import type { ExportWire } from './stats-exports';
 
 // The socket's wire contract (issue 12, point 4): every event the server publishes on its bus, with the
@@ -22,15 +23,11 @@ import type { ExportWire } from './stats-exports';
  */
 export type SocketAudience = 'space' | 'items' | 'messages' | 'authors' | 'accounts' | 'users' | 'nodes';
 
-/**
- * A row a push carries, as the read API presents it: the fields that address it are typed here, the rest
- * is the row's response shape (the web reads it with its list types).
- */
-export type PushedRow = { id: number; space_id: number; object_id: number } & Record<string, unknown>;
-/** A chat's message as the read API presents it. */
-export type PushedMessage = { id: number; chat_id: number } & Record<string, unknown>;
-/** A customer (author) row as the read API presents it. */
-export type PushedAuthor = { id: number } & Record<string, unknown>;
+/** Rows a push carries are the read API's own shapes (inbox-wire.ts). */
+export type PushedItem = ItemWire;
+export type PushedChat = ChatWire;
+export type PushedMessage = MessageWire;
+export type PushedAuthor = AuthorWire;
 /** An account (connected object) row as the accounts API presents it. */
 export type PushedAccount = { id: number } & Record<string, unknown>;
 /** An in-app notification (`notify`): its kind and the fields the web shows (realtime/notify.ts). */
@@ -44,17 +41,17 @@ type Lock = { key: string };
 /** Every event's payload, by name. */
 export interface SocketEventPayloads {
   // Comments and reviews (items.view).
-  'items.created': { object_id: number; items: PushedRow[] };
-  'items.updated': { object_id?: number; items: PushedRow[] };
+  'items.created': { object_id: number; items: PushedItem[] };
+  'items.updated': { object_id?: number; items: PushedItem[] };
   'items.removed': { object_id: number; ids: number[] };
   'items.notes': { object_id: number; item_id: number; note_id: number };
   'items.hde_ticket': { object_id: number; item_id: number; ticket: PresentedHdeTicket };
   // Chats and personal messages (messages.view).
-  'messages.created': { object_id: number; chats: PushedRow[]; messages: PushedMessage[] };
+  'messages.created': { object_id: number; chats: PushedChat[]; messages: PushedMessage[] };
   'messages.updated': { object_id: number; messages: PushedMessage[] };
   'messages.removed': { object_id: number; chat_id: number; ids: number[] };
-  'chats.updated': { object_id: number; chats: PushedRow[] };
-  'chats.read': { chat?: PushedRow };
+  'chats.updated': { object_id: number; chats: PushedChat[] };
+  'chats.read': { chat?: PushedChat };
   'chats.notes': { object_id: number; chat_id: number; note_id: number };
   'chats.hde_ticket': { object_id: number; chat_id: number; ticket: PresentedHdeTicket };
   // Customers: their rows (through the account they wrote to), their labels (space).

@@ -70,6 +70,23 @@ describe('/v1/openapi.json', () => {
   });
 });
 
+describe('response schemas', () => {
+  it('documents what the inbox read operations answer, from the shared wire schemas', async () => {
+    const ops = await operations();
+    const success = (method: string, path: string) => {
+      const op = ops.find((o) => o.method === method && o.path === path)?.op;
+      const schema = op?.responses?.['200']?.content?.['application/json']?.schema;
+      return schema?.required ?? [];
+    };
+    expect(success('get', '/v1/items')).toEqual(expect.arrayContaining(['items', 'next']));
+    expect(success('get', '/v1/chats')).toEqual(expect.arrayContaining(['items', 'next']));
+    expect(success('get', '/v1/items/{id}')).toEqual(expect.arrayContaining(['item', 'thread', 'author']));
+    expect(success('get', '/v1/chats/{id}')).toEqual(expect.arrayContaining(['chat', 'author']));
+    expect(success('get', '/v1/chats/{id}/messages')).toEqual(expect.arrayContaining(['items', 'next']));
+    expect(success('get', '/v1/search')).toEqual(expect.arrayContaining(['items', 'messages']));
+  });
+});
+
 describe('/v1/docs', () => {
   it('serves the browsable document from this server, under the strict content policy', async () => {
     const page = await t.app.inject({ method: 'GET', url: '/v1/docs/' });

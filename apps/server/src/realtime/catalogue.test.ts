@@ -1,7 +1,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { HDE_TICKET_EVENTS, SOCKET_EVENTS, type SocketAudience, socketAudience } from '@otklik/shared';
+import {
+  HDE_TICKET_EVENTS,
+  type PushedAuthor,
+  type PushedItem,
+  SOCKET_EVENTS,
+  type SocketAudience,
+  socketAudience,
+} from '@otklik/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { openSocket } from '../../test/socket';
@@ -104,7 +111,54 @@ describe('each audience is enforced', () => {
       limited: await connect(limited.token),
       stranger: await connect(stranger.token),
     };
-    const row = (objectId: number, id: number) => ({ id, space_id: spaceId, object_id: objectId });
+    const row = (objectId: number, id: number): PushedItem => ({
+      id,
+      space_id: spaceId,
+      object_id: objectId,
+      kind: 'comment',
+      post_id: null,
+      parent_id: null,
+      external_id: `c${id}`,
+      author: null,
+      is_own: false,
+      user_id: null,
+      text: 'Где заказ?',
+      excerpt: 'Где заказ?',
+      rating: null,
+      sentiment: null,
+      emotion: null,
+      attachments: [],
+      reactions: [],
+      url: null,
+      status: 'new',
+      close_reason: null,
+      delayed_until: null,
+      returned_at: null,
+      assigned_user_id: null,
+      is_hidden: false,
+      is_liked: false,
+      is_deleted: false,
+      delivery: 'received',
+      delivery_error: null,
+      tags: [],
+      created_at: 1_790_000_000,
+      updated_at: null,
+      edited_at: null,
+      first_reply_at: null,
+    });
+    const author = (id: number): PushedAuthor => ({
+      id,
+      provider: 'sandbox',
+      external_id: `a${id}`,
+      name: 'Ольга',
+      screen_name: null,
+      image: null,
+      url: null,
+      blocked_until: null,
+      blocked_forever: false,
+      is_blocked: false,
+      labels: [],
+    });
     const sandbox = team.sandbox.id;
     const vk = team.vk.id;
     // One event per audience (and the account audiences for an account outside the group), each with the
@@ -131,12 +185,12 @@ describe('each audience is enforced', () => {
       },
       {
         audience: 'authors',
-        event: { type: 'authors.updated', spaceId, payload: { object_id: sandbox, authors: [{ id: 5 }] } },
+        event: { type: 'authors.updated', spaceId, payload: { object_id: sandbox, authors: [author(5)] } },
         to: ['admin', 'operator'],
       },
       {
         audience: 'authors',
-        event: { type: 'authors.updated', spaceId, payload: { authors: [{ id: 6 }] } },
+        event: { type: 'authors.updated', spaceId, payload: { authors: [author(6)] } },
         to: ['admin', 'operator'],
       },
       {

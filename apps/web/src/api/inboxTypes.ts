@@ -1,179 +1,38 @@
-// Wire shapes of the inbox (apps/server/src/modules/inbox/presenter.ts, authors/presenter.ts,
-// objects/presenter.ts, providers/sandbox/page.ts). The server's presenters are the source of truth.
+// Wire shapes of the inbox as the web reads them. Items, chats, messages, authors and posts come from
+// packages/shared (below); accounts, tags and the sandbox page are still declared here, after
+// apps/server/src/modules/objects/presenter.ts, tags/presenter.ts and providers/sandbox/page.ts.
 
-import type { EmotionCategory, Sentiment } from '@otklik/shared';
+import type {
+  AuthorWire,
+  ChatDetailsWire,
+  ChatWire,
+  ItemDetailsWire,
+  ItemWire,
+  MessageWire,
+  PageWire,
+  PostWire,
+} from '@otklik/shared';
 
-export type InboxStatus = 'new' | 'inprogress' | 'open' | 'closed' | 'deleted' | 'delayed' | 'waiting';
-export type SettableStatus = Exclude<InboxStatus, 'deleted'>;
-export type CloseReason = 'reply' | 'noreply' | 'autorule';
-export type ItemKind = 'comment' | 'review' | 'mention';
-/** 'approval': held for a reviewer (approval mode, docs/product/qa.md). */
-export type DeliveryState =
-  | 'received'
-  | 'approval'
-  | 'queued'
-  | 'sending'
-  | 'sent'
-  | 'delivered'
-  | 'read'
-  | 'failed';
-
-export interface Attachment {
-  type: 'image' | 'video' | 'audio' | 'voice' | 'document' | 'sticker' | 'link';
-  url: string;
-  name?: string;
-  mime?: string;
-  size?: number;
-  width?: number;
-  height?: number;
-}
-
-export interface Reaction {
-  value: string;
-  count: number;
-  /** Set by the account (us). */
-  own?: boolean;
-}
-
-export interface InboxAuthor {
-  id: number;
-  provider: string;
-  external_id: string;
-  name: string;
-  screen_name: string | null;
-  image: string | null;
-  url: string | null;
-  /** Unix seconds; null when not blocked or blocked forever. */
-  blocked_until: number | null;
-  blocked_forever: boolean;
-  is_blocked: boolean;
-  labels: number[];
-  space_id?: number;
-}
-
-export interface InboxPost {
-  id: number;
-  external_id: string;
-  text: string;
-  url: string | null;
-  attachments: Attachment[];
-  posted_at: number | null;
-}
-
-export interface InboxItem {
-  id: number;
-  space_id: number;
-  object_id: number;
-  provider?: string;
-  kind: ItemKind;
-  post_id: number | null;
-  parent_id: number | null;
-  external_id: string | null;
-  author: InboxAuthor | null;
-  is_own: boolean;
-  /** Who replied (own replies). */
-  user_id: number | null;
-  text: string;
-  /** docs/product/limits.md: the first 100 characters. */
-  excerpt: string;
-  rating: number | null;
-  /** Emotions (issue 21): the classifier's reading of a received text; null for ours or when off. */
-  sentiment: Sentiment | null;
-  emotion: EmotionCategory | null;
-  attachments: Attachment[];
-  reactions: Reaction[];
-  url: string | null;
-  status: InboxStatus;
-  close_reason: CloseReason | null;
-  delayed_until: number | null;
-  /** Back from delayed and not opened since (unix seconds). */
-  returned_at?: number | null;
-  assigned_user_id: number | null;
-  is_hidden: boolean;
-  is_liked: boolean;
-  is_deleted: boolean;
-  delivery: DeliveryState;
-  delivery_error: string | null;
-  tags: number[];
-  created_at: number;
-  updated_at: number | null;
-  edited_at: number | null;
-  first_reply_at: number | null;
-  /** Only in a list searched by text: the passage around the words found (MATCH_START/MATCH_END). */
-  match?: SearchMatch;
-}
-
-/** Where a text search found a list row: the passage, and for a chat the message it is from. */
-export interface SearchMatch {
-  text: string;
-  message_id?: number;
-  is_own?: boolean;
-}
-
-export interface InboxChat {
-  id: number;
-  space_id: number;
-  object_id: number;
-  provider?: string;
-  external_id: string | null;
-  author: InboxAuthor | null;
-  status: InboxStatus;
-  close_reason: CloseReason | null;
-  delayed_until: number | null;
-  /** Back from delayed and not opened since (unix seconds). */
-  returned_at?: number | null;
-  assigned_user_id: number | null;
-  last_message_at: number | null;
-  last_message: string;
-  last_message_is_own: boolean;
-  /** Emotions (issue 21): the reading of the customer's latest message; null when none or off. */
-  sentiment?: Sentiment | null;
-  emotion?: EmotionCategory | null;
-  unread_count: number;
-  tags: number[];
-  created_at: number;
-  updated_at: number | null;
-  /** Only in a list searched by text: the newest message that matched, as a passage. */
-  match?: SearchMatch | null;
-}
-
-export interface InboxMessage {
-  id: number;
-  chat_id: number;
-  external_id: string | null;
-  is_own: boolean;
-  user_id: number | null;
-  text: string;
-  sentiment?: Sentiment | null;
-  emotion?: EmotionCategory | null;
-  attachments: Attachment[];
-  reactions: Reaction[];
-  delivery: DeliveryState;
-  delivery_error: string | null;
-  is_deleted: boolean;
-  reply_to_item_id: number | null;
-  created_at: number;
-  edited_at: number | null;
-}
-
-export interface Page<T> {
-  items: T[];
-  next: string | null;
-}
-
-export interface ItemDetails {
-  item: InboxItem;
-  post: InboxPost | null;
-  parent: InboxItem | null;
-  /** Replies under the item, ours included, oldest first. */
-  thread: InboxItem[];
-  author: InboxAuthor | null;
-}
-
-export interface ChatDetails {
-  chat: InboxChat;
-  author: InboxAuthor | null;
-}
+// The inbox's rows and answers are the shared wire shapes (packages/shared inbox-wire.ts), which the
+// server's presenters and routes are typed against: a change of shape there is a type error here.
+export type {
+  Attachment,
+  CloseReason,
+  DeliveryState,
+  InboxStatus,
+  ItemKind,
+  Reaction,
+  SearchMatch,
+  SettableStatus,
+} from '@otklik/shared';
+export type InboxAuthor = AuthorWire;
+export type InboxPost = PostWire;
+export type InboxItem = ItemWire;
+export type InboxChat = ChatWire;
+export type InboxMessage = MessageWire;
+export type Page<T> = PageWire<T>;
+export type ItemDetails = ItemDetailsWire;
+export type ChatDetails = ChatDetailsWire;
 
 /** Settings → accounts (GET /v1/objects/:id, POST /v1/objects). */
 export interface AccountSettingsValue {

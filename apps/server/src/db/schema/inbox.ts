@@ -1,4 +1,13 @@
-import type { EmotionCategory, Sentiment } from '@otklik/shared';
+import type {
+  Attachment,
+  CloseReason,
+  DeliveryState,
+  EmotionCategory,
+  InboxStatus,
+  ItemKind,
+  Reaction,
+  Sentiment,
+} from '@otklik/shared';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -23,37 +32,9 @@ import { users } from './users';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
-/** docs/product/states.md comment/chat statuses. `closed` carries how it was closed in close_reason. */
-export type InboxStatus = 'new' | 'inprogress' | 'open' | 'closed' | 'deleted' | 'delayed' | 'waiting';
-export type CloseReason = 'reply' | 'noreply' | 'autorule';
-export type ItemKind = 'comment' | 'review' | 'mention';
-/** 'approval': held until a reviewer approves it (issue 21 approval mode, modules/qa/approval.ts). */
-export type DeliveryState =
-  | 'received'
-  | 'approval'
-  | 'queued'
-  | 'sending'
-  | 'sent'
-  | 'delivered'
-  | 'read'
-  | 'failed';
-
-export interface Attachment {
-  type: 'image' | 'video' | 'audio' | 'voice' | 'document' | 'sticker' | 'link';
-  url: string;
-  name?: string;
-  mime?: string;
-  size?: number;
-  width?: number;
-  height?: number;
-}
-
-export interface Reaction {
-  value: string;
-  count: number;
-  /** Reacted by us (the account). */
-  own?: boolean;
-}
+// The wire's enumerations and attachment/reaction shapes are the columns' types too (packages/shared
+// inbox-wire.ts): what is stored is what the API may answer.
+export type { Attachment, CloseReason, DeliveryState, InboxStatus, ItemKind, Reaction } from '@otklik/shared';
 
 export const authors = pgTable(
   'authors',

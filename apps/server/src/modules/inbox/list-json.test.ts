@@ -1,3 +1,4 @@
+import { chatWireSchema, itemWireSchema, pageWireSchema } from '@otklik/shared';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildUser, loginTokens } from '../../../test/auth-helpers';
@@ -8,7 +9,9 @@ import { ingest } from './ingest';
 import { presentChats, presentItems } from './read-present';
 
 // List pages are written as JSON by PostgreSQL (list-json.ts); presenter.ts defines the shape. The same
-// rows through both must be equal, field by field, for every kind of value a row can hold.
+// rows through both must be equal, field by field, for every kind of value a row can hold, and the page
+// must be what the shared wire schema (packages/shared inbox-wire.ts) declares: the route sends these
+// bytes as they are (http/prebuilt-json.ts), so this is where the page is held to the contract.
 
 let t: TestApp;
 beforeAll(async () => {
@@ -132,6 +135,8 @@ describe('list pages written by PostgreSQL', () => {
     const res = await t.app.inject({ url: '/v1/items?limit=100', headers: s.headers });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toContain('application/json');
+    const page = pageWireSchema(itemWireSchema).strict().safeParse(res.json());
+    expect(page.error).toBeUndefined();
     const listed = res.json().items as Array<{ id: number }>;
     expect(listed).toHaveLength(TEXTS.length);
     const rows = await db().select().from(items).where(inArray(items.id, s.itemIds));
@@ -143,6 +148,8 @@ describe('list pages written by PostgreSQL', () => {
     const s = await scene();
     const res = await t.app.inject({ url: '/v1/chats?limit=100', headers: s.headers });
     expect(res.statusCode, res.body).toBe(200);
+    const page = pageWireSchema(chatWireSchema).strict().safeParse(res.json());
+    expect(page.error).toBeUndefined();
     const listed = res.json().items as Array<{ id: number }>;
     expect(listed).toHaveLength(TEXTS.length);
     const rows = await db().select().from(chats).where(inArray(chats.id, s.chatIds));

@@ -1,9 +1,21 @@
-import { EXCERPT_SHORT } from '@otklik/shared';
+import {
+  type AuthorWire,
+  type ChatWire,
+  EXCERPT_SHORT,
+  type ItemWire,
+  type MessageWire,
+  type PostWire,
+} from '@otklik/shared';
 import type { authors, chats, items, messages, posts } from '../../db/schema';
 
 // What items, chats, messages and authors look like on the wire — the same for HTTP and socket pushes.
+// The shapes are declared in packages/shared (inbox-wire.ts); these functions are typed to return them.
 
-const unix = (d: Date | null | undefined) => (d ? Math.floor(d.getTime() / 1000) : null);
+function unix(d: Date): number;
+function unix(d: Date | null | undefined): number | null;
+function unix(d: Date | null | undefined) {
+  return d ? Math.floor(d.getTime() / 1000) : null;
+}
 
 /** The first `length` characters, on a whole code point (docs/product/limits.md excerpts: 100 and 800). */
 export function excerpt(text: string, length = EXCERPT_SHORT): string {
@@ -11,7 +23,7 @@ export function excerpt(text: string, length = EXCERPT_SHORT): string {
   return chars.length <= length ? chars.join('') : `${chars.slice(0, length).join('')}…`;
 }
 
-export function presentAuthor(a: typeof authors.$inferSelect, labelIds: number[] = []) {
+export function presentAuthor(a: typeof authors.$inferSelect, labelIds: number[] = []): AuthorWire {
   return {
     id: a.id,
     provider: a.provider,
@@ -26,9 +38,9 @@ export function presentAuthor(a: typeof authors.$inferSelect, labelIds: number[]
     labels: labelIds,
   };
 }
-export type PresentedAuthor = ReturnType<typeof presentAuthor>;
+export type PresentedAuthor = AuthorWire;
 
-export function presentPost(p: typeof posts.$inferSelect) {
+export function presentPost(p: typeof posts.$inferSelect): PostWire {
   return {
     id: p.id,
     external_id: p.externalId,
@@ -42,7 +54,7 @@ export function presentPost(p: typeof posts.$inferSelect) {
 export function presentItem(
   i: typeof items.$inferSelect,
   extras: { author?: PresentedAuthor | null; tags?: number[]; provider?: string } = {},
-) {
+): ItemWire {
   return {
     id: i.id,
     space_id: i.spaceId,
@@ -81,12 +93,12 @@ export function presentItem(
     first_reply_at: unix(i.firstReplyAt),
   };
 }
-export type PresentedItem = ReturnType<typeof presentItem>;
+export type PresentedItem = ItemWire;
 
 export function presentChat(
   c: typeof chats.$inferSelect,
   extras: { author?: PresentedAuthor | null; tags?: number[]; provider?: string } = {},
-) {
+): ChatWire {
   return {
     id: c.id,
     space_id: c.spaceId,
@@ -111,9 +123,9 @@ export function presentChat(
     updated_at: unix(c.updatedAt),
   };
 }
-export type PresentedChat = ReturnType<typeof presentChat>;
+export type PresentedChat = ChatWire;
 
-export function presentMessage(m: typeof messages.$inferSelect) {
+export function presentMessage(m: typeof messages.$inferSelect): MessageWire {
   return {
     id: m.id,
     chat_id: m.chatId,
@@ -133,4 +145,4 @@ export function presentMessage(m: typeof messages.$inferSelect) {
     edited_at: unix(m.editedAt),
   };
 }
-export type PresentedMessage = ReturnType<typeof presentMessage>;
+export type PresentedMessage = MessageWire;

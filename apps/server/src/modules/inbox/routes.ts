@@ -1,7 +1,18 @@
-import type { Ability, MessageKey } from '@otklik/shared';
+import {
+  type Ability,
+  chatDetailsWireSchema,
+  chatWireSchema,
+  itemDetailsWireSchema,
+  itemWireSchema,
+  type MessageKey,
+  messageWireSchema,
+  pageWireSchema,
+  searchWireSchema,
+} from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client';
 import { type Authenticate, signedInScope } from '../../http/auth';
+import { sendPrebuiltJson } from '../../http/prebuilt-json';
 import { AppError } from '../../lib/errors';
 import type { AppDeps } from '../deps';
 import { markMentionsSeen } from '../notes/service';
@@ -67,14 +78,16 @@ export async function registerInboxModule(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'Comments, reviews and mentions: filters, newest first, keyset pages (before=next)',
           querystring: itemListQuery,
+          response: { 200: pageWireSchema(itemWireSchema) },
         },
       },
       async (req, reply) => {
         const { actor } = req;
         const scope = await listScope(db, actor, 'items.view', 'error.noAccess');
-        return reply
-          .type('application/json; charset=utf-8')
-          .send(await findItemsJson(deps.database, scope, foldSource(req.query), reuse(req)));
+        return sendPrebuiltJson(
+          reply,
+          await findItemsJson(deps.database, scope, foldSource(req.query), reuse(req)),
+        );
       },
     );
 
@@ -85,6 +98,7 @@ export async function registerInboxModule(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'One item with its post, parent, replies (ours included) and author',
           params: idParams,
+          response: { 200: itemDetailsWireSchema },
         },
       },
       async (req) => {
@@ -172,21 +186,28 @@ export async function registerInboxModule(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'Private-message chats: filters, latest message first, keyset pages (before=next)',
           querystring: chatListQuery,
+          response: { 200: pageWireSchema(chatWireSchema) },
         },
       },
       async (req, reply) => {
         const { actor } = req;
         const scope = await listScope(db, actor, 'messages.view', 'error.noMessagesAccess');
-        return reply
-          .type('application/json; charset=utf-8')
-          .send(await findChatsJson(deps.database, scope, foldSource(req.query), reuse(req)));
+        return sendPrebuiltJson(
+          reply,
+          await findChatsJson(deps.database, scope, foldSource(req.query), reuse(req)),
+        );
       },
     );
 
     app.get(
       '/chats/:id',
       {
-        schema: { tags: TAG, summary: 'One chat with its customer', params: idParams },
+        schema: {
+          tags: TAG,
+          summary: 'One chat with its customer',
+          params: idParams,
+          response: { 200: chatDetailsWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -216,6 +237,7 @@ export async function registerInboxModule(root: FastifyInstance, deps: AppDeps, 
             'Messages of a chat, newest page first, each page oldest → newest; the newest page marks it read',
           params: idParams,
           querystring: messagePageQuery,
+          response: { 200: pageWireSchema(messageWireSchema) },
         },
       },
       async (req) => {
@@ -245,6 +267,7 @@ export async function registerInboxModule(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'Full-text search (Russian and English) over comments and private messages',
           querystring: searchQuery,
+          response: { 200: searchWireSchema },
         },
       },
       async (req) => {

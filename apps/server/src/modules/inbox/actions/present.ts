@@ -1,4 +1,4 @@
-import type { PushedRow } from '@otklik/shared';
+import type { PushedChat, PushedItem } from '@otklik/shared';
 import { inArray } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { authors, type chats, chatTags, type items, itemTags, objects } from '../../../db/schema';
@@ -107,19 +107,48 @@ export async function presentChats(db: Db, rows: ChatRow[]): Promise<PresentedCh
  * Publishes after commit, one event per account: the socket hub delivers an account's content only to
  * the members whose scope covers that account (realtime/access.ts), so each event names its `object_id`.
  */
-export async function publishBySpace<T extends PushedRow>(
+export async function publishBySpace(
+  bus: EventBus,
+  type: 'items.updated',
+  key: 'items',
+  presented: PushedItem[],
+  cause: Cause,
+): Promise<void>;
+export async function publishBySpace(
+  bus: EventBus,
+  type: 'chats.updated',
+  key: 'chats',
+  presented: PushedChat[],
+  cause: Cause,
+): Promise<void>;
+export async function publishBySpace(
   bus: EventBus,
   type: 'items.updated' | 'chats.updated',
-  key: 'items' | 'chats',
-  presented: T[],
+  _key: 'items' | 'chats',
+  presented: PushedItem[] | PushedChat[],
   cause: Cause,
 ) {
-  const byAccount = new Map<number, T[]>();
-  for (const p of presented) byAccount.set(p.object_id, [...(byAccount.get(p.object_id) ?? []), p]);
-  for (const [objectId, list] of byAccount) {
+  for (const [objectId, list] of byAccount<PushedItem | PushedChat>(presented)) {
     const spaceId = list[0]!.space_id;
     if (type === 'items.updated')
-      await bus.publish({ type, spaceId, payload: { object_id: objectId, items: list }, cause });
-    else await bus.publish({ type, spaceId, payload: { object_id: objectId, chats: list }, cause });
+      await bus.publish({
+        type,
+        spaceId,
+        payload: { object_id: objectId, items: list as PushedItem[] },
+        cause,
+      });
+    else
+      await bus.publish({
+        type,
+        spaceId,
+        payload: { object_id: objectId, chats: list as PushedChat[] },
+        cause,
+      });
   }
+}
+
+function byAccount<T extends { object_id: number }>(rows: T[]) {
+  const grouped = new Map<number, T[]>();
+  for (const row of rows) grouped.set(row.object_id, [...(grouped.get(row.object_id) ?? []), row]);
+  return grouped;
 }
