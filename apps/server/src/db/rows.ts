@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from './client';
 
 // Hot statements written as SQL (a data-modifying CTE, unnest-fed multi-row inserts) still hand back
@@ -50,4 +51,25 @@ export function columnsWithout(table: PgTable, ...skip: string[]): SQL {
     .map((column) => column.name)
     .filter((name) => !skip.includes(name));
   return sql.raw(names.map((name) => `"${name}"`).join(', '));
+}
+
+const dialect = new PgDialect();
+/** Statement names by text: a hot statement's text repeats, hashing it once is enough. */
+const statementNames = new Map<string, string>();
+
+/**
+ * `db.execute(query)` as a named prepared statement: PostgreSQL parses, analyses and plans the text once
+ * per connection (and may settle on a generic plan), instead of for every call. For the hot statements
+ * of the ingestion pipeline, whose text is the same for every batch (values go as parameters, rows as
+ * unnest arrays). The name is the text's hash, so two texts never share one. PGlite runs it as a plain query.
+ */
+export async function executePrepared<T>(db: Db, query: SQL): Promise<{ rows: T[] }> {
+  const built = dialect.sqlToQuery(query);
+  let name = statementNames.get(built.sql);
+  if (name === undefined) {
+    name = `otklik_${createHash('sha256').update(built.sql).digest('hex').slice(0, 24)}`;
+    if (statementNames.size >= 1_000) statementNames.clear();
+    statementNames.set(built.sql, name);
+  }
+  return (await db._.session.prepareQuery(built, undefined, name, false).execute()) as { rows: T[] };
 }

@@ -1,7 +1,7 @@
 import { type AccountSettings, isExcluded } from '@otklik/shared';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { columnsWithout, rowsOf, unnestRows } from '../../db/rows';
+import { columnsWithout, executePrepared, rowsOf, unnestRows } from '../../db/rows';
 import { authors, chats, csiSurveys, emotionSettings, messages } from '../../db/schema';
 import type { InboundMessage } from '../../providers/inbound';
 import { queueBotMessagesSql } from '../bots/runtime';
@@ -74,7 +74,11 @@ export async function storeMessages(
     UNION ALL
     SELECT 'emotion' AS kind, to_jsonb(es) AS row FROM emotion_settings es WHERE es.space_id = ${object.spaceId}`
     : sql``;
-  const found = (await db.execute(sql`WITH ${authorCtes(object, uniqueAuthors)},
+  // Both statements of a batch are prepared (db/rows.ts executePrepared): their text is the same for
+  // every batch, so PostgreSQL need not parse and plan them each time.
+  const found = await executePrepared<{ kind: 'author' | 'chat' | 'emotion'; row: Record<string, unknown> }>(
+    db,
+    sql`WITH ${authorCtes(object, uniqueAuthors)},
     ci AS (SELECT * FROM ${chatInput}),
     created AS (
       INSERT INTO chats (space_id, object_id, external_id, author_id, last_message_at, status, assigned_user_id)
@@ -92,9 +96,8 @@ export async function storeMessages(
     )
     SELECT 'author' AS kind, to_jsonb(a) AS row FROM a
     UNION ALL
-    SELECT 'chat' AS kind, to_jsonb(c) AS row FROM c${emotionRow}`)) as unknown as {
-    rows: Array<{ kind: 'author' | 'chat' | 'emotion'; row: Record<string, unknown> }>;
-  };
+    SELECT 'chat' AS kind, to_jsonb(c) AS row FROM c${emotionRow}`,
+  );
   if (readsEmotion) {
     const [row] = rowsOf(
       emotionSettings,
@@ -162,7 +165,12 @@ export async function storeMessages(
   // the chats are taken in id order, the same in every batch (batcher.ts may overlap batches). The
   // same statement queues the customer messages for the account's chat-bot, answered after the commit
   // (modules/bots/runtime.ts), and reads the chats' open CSI surveys (modules/csi/answers.ts).
-  const written = (await db.execute(sql`WITH stored AS (
+  const written = await executePrepared<{
+    kind: 'message' | 'chat' | 'bot' | 'survey';
+    row: Record<string, unknown>;
+  }>(
+    db,
+    sql`WITH stored AS (
       INSERT INTO messages (space_id, chat_id, external_id, is_own, text, sentiment, emotion, attachments, delivery, created_at)
       SELECT ${object.spaceId}, i.chat_id, i.external_id, i.is_own, i.text, i.sentiment, i.emotion, i.attachments::jsonb,
         CASE WHEN i.is_own THEN 'sent' ELSE 'received' END, i.created_at
@@ -215,9 +223,8 @@ export async function storeMessages(
     UNION ALL
     (SELECT 'bot' AS kind, NULL::jsonb AS row FROM bot_queued LIMIT 1)
     UNION ALL
-    SELECT 'survey' AS kind, to_jsonb(surveys) AS row FROM surveys`)) as unknown as {
-    rows: Array<{ kind: 'message' | 'chat' | 'bot' | 'survey'; row: Record<string, unknown> }>;
-  };
+    SELECT 'survey' AS kind, to_jsonb(surveys) AS row FROM surveys`,
+  );
   const inserted = rowsOf(
     messages,
     written.rows.filter((r) => r.kind === 'message').map((r) => r.row),
