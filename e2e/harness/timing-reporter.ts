@@ -8,7 +8,8 @@ import { SERVER_STARTS_ENV, type ServerStart } from './timing';
 // the server starts it waited for (startApp), slowest file first, then the totals — so a CI log shows
 // which files to split or speed up and how much of the suite is spent starting servers.
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const serverStartsFile = resolve(root, 'test-results/e2e-server-starts.jsonl');
+// One file per run (two runs of one checkout at once must not mix their starts), removed at its end.
+const serverStartsFile = resolve(root, `test-results/e2e-server-starts-${process.pid}.jsonl`);
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -27,6 +28,7 @@ export default class TimingReporter implements Reporter {
           .filter(Boolean)
           .map((line) => JSON.parse(line) as ServerStart)
       : [];
+    rmSync(serverStartsFile, { force: true });
     const rows = testModules.map((module) => ({
       file: relative(root, module.moduleId),
       ms: module.diagnostic().duration,
