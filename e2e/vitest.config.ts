@@ -14,6 +14,8 @@ export default defineConfig({
     environment: 'node',
     globalSetup: ['e2e/harness/global-setup.ts'],
     setupFiles: ['e2e/harness/worker-env.ts'],
+    // Per-file durations and server start times at the end (timing-reporter.ts); `npm test` adds it too.
+    reporters: ['default', './e2e/harness/timing-reporter.ts'],
     pool: 'forks',
     fileParallelism: true,
     maxWorkers: e2eWorkers(),

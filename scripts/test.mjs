@@ -225,7 +225,12 @@ if (!existsSync(chromiumPath)) {
   ]);
   await vitestStep(
     'e2e tests (vitest --config e2e/vitest.config.ts)',
-    ['--config', 'e2e/vitest.config.ts', '--reporter=./e2e/harness/flaky-reporter.ts'],
+    [
+      '--config',
+      'e2e/vitest.config.ts',
+      '--reporter=./e2e/harness/flaky-reporter.ts',
+      '--reporter=./e2e/harness/timing-reporter.ts',
+    ],
     'vitest-e2e.json',
   );
   const flakyList = join(resultsDir, 'e2e-flaky.txt');

@@ -11,11 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { preparePgliteSeed } from '../../apps/server/test/global-setup';
 import { repoRoot } from './paths';
+import { buildServerBundle } from './server-bundle';
 import { e2eWorkers, resetSlotDatabases } from './workers';
 
 export default async function setup(): Promise<(() => void) | undefined> {
   // Every embedded-database server of this run starts from one migrated database (PGLITE_SEED).
   const dropSeed = await preparePgliteSeed();
+  // Every server of this run starts from one bundle of main.ts (server-bundle.ts).
+  const dropBundle = await buildServerBundle();
   const dropWeb = setupWeb();
   const dropShared = setupSharedDataDir();
   const dropSlots = await setupSlotDatabases();
@@ -23,6 +26,7 @@ export default async function setup(): Promise<(() => void) | undefined> {
     await dropSlots?.();
     dropShared?.();
     dropWeb?.();
+    dropBundle?.();
     dropSeed?.();
   };
 }

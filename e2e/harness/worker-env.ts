@@ -3,6 +3,8 @@
 // key prefix and DATA_DIR (see workers.ts).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { beforeAll, expect } from 'vitest';
+import { TEST_FILE_ENV } from './timing';
 import { slotDatabaseUrl } from './workers';
 
 const baseUrl = process.env.E2E_BASE_DATABASE_URL;
@@ -16,3 +18,8 @@ if (baseUrl) {
     process.env.E2E_SHARED_DATA_DIR = dir;
   }
 }
+
+// The test file this process runs, for startApp's timing record (timing.ts).
+beforeAll(() => {
+  process.env[TEST_FILE_ENV] = expect.getState().testPath ?? '';
+});
