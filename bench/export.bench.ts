@@ -54,39 +54,39 @@ async function reusableSeed(q: Query) {
 
 /** One space with ROWS customer items over 5 accounts, 10,000 authors, every tenth item tagged. */
 async function seed(q: Query, db: Db) {
-    const email = `bench-export-${Date.now()}@example.test`;
-    const { rows: userRows } = await q<{ id: number }>(
-      `INSERT INTO users (name, email, password_hash, email_status, locale) VALUES ('Bench', $1, 'x', 1, 'en') RETURNING id`,
-      [email],
-    );
-    const userId = Number(userRows[0]!.id);
-    const space = await createTrialSpace(db, { name: 'Export bench', ownerId: userId });
-    await q(`UPDATE spaces SET is_trial = false, expires_at = now() + interval '10 years' WHERE id = $1`, [
-      space.id,
-    ]);
-    const { rows: objectRows } = await q<{ id: number }>(
-      `INSERT INTO objects (space_id, provider, name)
+  const email = `bench-export-${Date.now()}@example.test`;
+  const { rows: userRows } = await q<{ id: number }>(
+    `INSERT INTO users (name, email, password_hash, email_status, locale) VALUES ('Bench', $1, 'x', 1, 'en') RETURNING id`,
+    [email],
+  );
+  const userId = Number(userRows[0]!.id);
+  const space = await createTrialSpace(db, { name: 'Export bench', ownerId: userId });
+  await q(`UPDATE spaces SET is_trial = false, expires_at = now() + interval '10 years' WHERE id = $1`, [
+    space.id,
+  ]);
+  const { rows: objectRows } = await q<{ id: number }>(
+    `INSERT INTO objects (space_id, provider, name)
        SELECT $1, p, 'Account ' || p FROM unnest(ARRAY['vk','telegram','instagram','gmaps','sandbox']) p RETURNING id`,
-      [space.id],
-    );
-    const objectIds = objectRows.map((r) => Number(r.id));
-    await q(
-      `INSERT INTO authors (space_id, provider, external_id, name)
+    [space.id],
+  );
+  const objectIds = objectRows.map((r) => Number(r.id));
+  await q(
+    `INSERT INTO authors (space_id, provider, external_id, name)
        SELECT $1, 'vk', 'a' || g, 'Customer ' || g FROM generate_series(1, 10000) g`,
-      [space.id],
-    );
-    const authorBase = Number(
-      (await q<{ m: number }>('SELECT min(id) AS m FROM authors WHERE space_id = $1', [space.id])).rows[0]!.m,
-    );
-    const { rows: tagRows } = await q<{ id: number }>(
-      `INSERT INTO tags (space_id, name) SELECT $1, 'Tag ' || g FROM generate_series(1, 10) g RETURNING id`,
-      [space.id],
-    );
-    const tagIds = tagRows.map((r) => Number(r.id));
-    for (let from = 0; from < ROWS; from += CHUNK) {
-      const to = Math.min(ROWS, from + CHUNK) - 1;
-      await q(
-        `INSERT INTO items (space_id, object_id, kind, external_id, author_id, text, status, close_reason,
+    [space.id],
+  );
+  const authorBase = Number(
+    (await q<{ m: number }>('SELECT min(id) AS m FROM authors WHERE space_id = $1', [space.id])).rows[0]!.m,
+  );
+  const { rows: tagRows } = await q<{ id: number }>(
+    `INSERT INTO tags (space_id, name) SELECT $1, 'Tag ' || g FROM generate_series(1, 10) g RETURNING id`,
+    [space.id],
+  );
+  const tagIds = tagRows.map((r) => Number(r.id));
+  for (let from = 0; from < ROWS; from += CHUNK) {
+    const to = Math.min(ROWS, from + CHUNK) - 1;
+    await q(
+      `INSERT INTO items (space_id, object_id, kind, external_id, author_id, text, status, close_reason,
            created_at, closed_at, rating)
          SELECT $1, ($2::int[])[1 + g % 5], CASE WHEN g % 7 = 0 THEN 'review' ELSE 'comment' END, 'i' || g,
            $3::bigint + g % 10000,
@@ -96,16 +96,16 @@ async function seed(q: Query, db: Db) {
            now() - make_interval(secs => g), CASE WHEN g % 3 = 0 THEN NULL ELSE now() END,
            CASE WHEN g % 7 = 0 THEN 1 + g % 5 ELSE NULL END
          FROM generate_series($4::int, $5::int) g`,
-        [space.id, objectIds, authorBase, from, to],
-      );
-    }
-    await q(
-      `INSERT INTO item_tags (item_id, tag_id, space_id)
-       SELECT id, ($2::int[])[1 + id % 10], space_id FROM items WHERE space_id = $1 AND id % 10 = 0`,
-      [space.id, tagIds],
+      [space.id, objectIds, authorBase, from, to],
     );
-    await q('ANALYZE items');
-    await q('ANALYZE item_tags');
+  }
+  await q(
+    `INSERT INTO item_tags (item_id, tag_id, space_id)
+       SELECT id, ($2::int[])[1 + id % 10], space_id FROM items WHERE space_id = $1 AND id % 10 = 0`,
+    [space.id, tagIds],
+  );
+  await q('ANALYZE items');
+  await q('ANALYZE item_tags');
   return { userId, spaceId: space.id };
 }
 

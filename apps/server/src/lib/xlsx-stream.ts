@@ -20,9 +20,17 @@ const ZIP_MAX = 0xffffffff;
 const CHUNK_BYTES = 1 << 18;
 const FLUSH_AT = 3 << 16;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters XML 1.0 forbids are dropped
 const NEEDS_ESCAPE = /[<>&'"\x00-\x08\x0B\x0C\x0E-\x1F\x7F]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the same characters, each replaced
 const ESCAPES = /[<>&'"\x00-\x08\x0B\x0C\x0E-\x1F\x7F]/g;
-const ENTITY: Record<string, string> = { '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' };
+const ENTITY: Record<string, string> = {
+  '<': '&lt;',
+  '>': '&gt;',
+  '&': '&amp;',
+  "'": '&apos;',
+  '"': '&quot;',
+};
 
 /** Text as XML character data: the five entities; control characters XML 1.0 forbids are dropped. */
 export function xmlText(text: string): string {
@@ -98,7 +106,14 @@ export function xlsxStream(path: string, level = 1): XlsxStream {
   const addPart = (name: string, text: string) => {
     const data = Buffer.from(text);
     const packed = deflateRawSync(data, { level });
-    const entry = { name, offset, crc: crc32(data), compressed: packed.length, size: data.length, streamed: false };
+    const entry = {
+      name,
+      offset,
+      crc: crc32(data),
+      compressed: packed.length,
+      size: data.length,
+      streamed: false,
+    };
     checkZipSize(entry);
     entries.push(entry);
     localHeader(entry);
@@ -116,15 +131,17 @@ export function xlsxStream(path: string, level = 1): XlsxStream {
   let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
   let pos = 0;
   let rowNumber = 0;
-  const flush = (): boolean => {
-    if (!current || pos === 0) return true;
+  /** The compressor said to wait (its write returned false) since the last row that waited. */
+  let behind = false;
+  const flush = () => {
+    if (!current || pos === 0) return;
     // The compressor keeps the buffer until it has read it: the next rows go into a new one.
     const data = chunk.subarray(0, pos);
     chunk = Buffer.allocUnsafe(CHUNK_BYTES);
     pos = 0;
     current.entry.crc = crc32(data, current.entry.crc);
     current.entry.size += data.length;
-    return current.deflate.write(data);
+    if (!current.deflate.write(data)) behind = true;
   };
   /** ASCII markup (and numbers) into the chunk. */
   const markup = (text: string) => {
@@ -142,7 +159,7 @@ export function xlsxStream(path: string, level = 1): XlsxStream {
     const data = Buffer.from(text);
     current!.entry.crc = crc32(data, current!.entry.crc);
     current!.entry.size += data.length;
-    current!.deflate.write(data);
+    if (!current!.deflate.write(data)) behind = true;
   };
   const endSheet = async () => {
     if (!current) return;
@@ -175,7 +192,8 @@ export function xlsxStream(path: string, level = 1): XlsxStream {
       for (let i = 0; i < cells.length; i++) {
         const v = cells[i];
         if (v === null || v === undefined) continue;
-        const open = (columns[i] ??= `<c r="${columnName(i)}`) + rn;
+        if (columns[i] === undefined) columns[i] = `<c r="${columnName(i)}`;
+        const open = columns[i] + rn;
         if (typeof v === 'number') markup(`${open}"><v>${v}</v></c>`);
         else if (typeof v === 'boolean') markup(`${open}" t="b"><v>${v ? 1 : 0}</v></c>`);
         else {
@@ -185,8 +203,10 @@ export function xlsxStream(path: string, level = 1): XlsxStream {
         }
       }
       markup('</row>');
-      if (pos < FLUSH_AT) return undefined;
-      return flush() ? undefined : waitFor(current.deflate);
+      if (pos >= FLUSH_AT) flush();
+      if (!behind) return undefined;
+      behind = false;
+      return waitFor(current.deflate);
     },
     async sheet(name) {
       await endSheet();
@@ -210,6 +230,7 @@ export function xlsxStream(path: string, level = 1): XlsxStream {
       deflate.pipe(file, { end: false });
       current = { entry, deflate, columns: [] };
       rowNumber = 0;
+      behind = false;
       markup(`${XML_HEAD}<worksheet xmlns="${NS}" xmlns:r="${REL_NS}"><sheetData>`);
     },
     async close() {
