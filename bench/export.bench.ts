@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { EXPORT_EVENT, type ExportWire } from '@otklik/shared';
 import { eq } from 'drizzle-orm';
-import { openDatabase } from '../apps/server/src/db/client';
+import { type Db, openDatabase } from '../apps/server/src/db/client';
 import { statsExports, users } from '../apps/server/src/db/schema';
 import type { Logger } from '../apps/server/src/lib/logger';
 import { Mailer } from '../apps/server/src/mail/mailer';
@@ -40,48 +40,53 @@ const silent = { info() {}, warn() {}, error() {}, debug() {}, child: () => sile
 const mb = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(0)} MB`;
 const url = process.env.DATABASE_URL;
 
-async function main() {
-  const database = await openDatabase(url ? { url } : { inMemory: true });
-  const q = database.query;
-  const dataDir = mkdtempSync(join(tmpdir(), 'otklik-export-bench-'));
-  try {
-    console.log(
-      `export bench: ${ROWS.toLocaleString('en')} items on ${url ? 'PostgreSQL' : 'PGlite (in memory)'}`,
-    );
-    let started = performance.now();
-    const email = `bench-export-${Date.now()}@example.test`;
-    const { rows: userRows } = await q<{ id: number }>(
-      `INSERT INTO users (name, email, password_hash, email_status, locale) VALUES ('Bench', $1, 'x', 1, 'en') RETURNING id`,
-      [email],
-    );
-    const userId = Number(userRows[0]!.id);
-    const space = await createTrialSpace(database.db, { name: 'Export bench', ownerId: userId });
-    await q(`UPDATE spaces SET is_trial = false, expires_at = now() + interval '10 years' WHERE id = $1`, [
-      space.id,
-    ]);
-    const { rows: objectRows } = await q<{ id: number }>(
-      `INSERT INTO objects (space_id, provider, name)
+type Query = Awaited<ReturnType<typeof openDatabase>>['query'];
+
+/** With EXPORT_BENCH_REUSE set: the last bench space holding exactly ROWS items (a run's seed is kept). */
+async function reusableSeed(q: Query) {
+  const { rows } = await q<{ space_id: number; owner: number }>(
+    `SELECT s.id AS space_id, s.created_by AS owner FROM spaces s WHERE s.name = 'Export bench'
+       AND (SELECT count(*) FROM items i WHERE i.space_id = s.id) = $1 ORDER BY s.id DESC LIMIT 1`,
+    [ROWS],
+  );
+  return rows[0] ? { userId: Number(rows[0].owner), spaceId: Number(rows[0].space_id) } : null;
+}
+
+/** One space with ROWS customer items over 5 accounts, 10,000 authors, every tenth item tagged. */
+async function seed(q: Query, db: Db) {
+  const email = `bench-export-${Date.now()}@example.test`;
+  const { rows: userRows } = await q<{ id: number }>(
+    `INSERT INTO users (name, email, password_hash, email_status, locale) VALUES ('Bench', $1, 'x', 1, 'en') RETURNING id`,
+    [email],
+  );
+  const userId = Number(userRows[0]!.id);
+  const space = await createTrialSpace(db, { name: 'Export bench', ownerId: userId });
+  await q(`UPDATE spaces SET is_trial = false, expires_at = now() + interval '10 years' WHERE id = $1`, [
+    space.id,
+  ]);
+  const { rows: objectRows } = await q<{ id: number }>(
+    `INSERT INTO objects (space_id, provider, name)
        SELECT $1, p, 'Account ' || p FROM unnest(ARRAY['vk','telegram','instagram','gmaps','sandbox']) p RETURNING id`,
-      [space.id],
-    );
-    const objectIds = objectRows.map((r) => Number(r.id));
-    await q(
-      `INSERT INTO authors (space_id, provider, external_id, name)
+    [space.id],
+  );
+  const objectIds = objectRows.map((r) => Number(r.id));
+  await q(
+    `INSERT INTO authors (space_id, provider, external_id, name)
        SELECT $1, 'vk', 'a' || g, 'Customer ' || g FROM generate_series(1, 10000) g`,
-      [space.id],
-    );
-    const authorBase = Number(
-      (await q<{ m: number }>('SELECT min(id) AS m FROM authors WHERE space_id = $1', [space.id])).rows[0]!.m,
-    );
-    const { rows: tagRows } = await q<{ id: number }>(
-      `INSERT INTO tags (space_id, name) SELECT $1, 'Tag ' || g FROM generate_series(1, 10) g RETURNING id`,
-      [space.id],
-    );
-    const tagIds = tagRows.map((r) => Number(r.id));
-    for (let from = 0; from < ROWS; from += CHUNK) {
-      const to = Math.min(ROWS, from + CHUNK) - 1;
-      await q(
-        `INSERT INTO items (space_id, object_id, kind, external_id, author_id, text, status, close_reason,
+    [space.id],
+  );
+  const authorBase = Number(
+    (await q<{ m: number }>('SELECT min(id) AS m FROM authors WHERE space_id = $1', [space.id])).rows[0]!.m,
+  );
+  const { rows: tagRows } = await q<{ id: number }>(
+    `INSERT INTO tags (space_id, name) SELECT $1, 'Tag ' || g FROM generate_series(1, 10) g RETURNING id`,
+    [space.id],
+  );
+  const tagIds = tagRows.map((r) => Number(r.id));
+  for (let from = 0; from < ROWS; from += CHUNK) {
+    const to = Math.min(ROWS, from + CHUNK) - 1;
+    await q(
+      `INSERT INTO items (space_id, object_id, kind, external_id, author_id, text, status, close_reason,
            created_at, closed_at, rating)
          SELECT $1, ($2::int[])[1 + g % 5], CASE WHEN g % 7 = 0 THEN 'review' ELSE 'comment' END, 'i' || g,
            $3::bigint + g % 10000,
@@ -91,17 +96,35 @@ async function main() {
            now() - make_interval(secs => g), CASE WHEN g % 3 = 0 THEN NULL ELSE now() END,
            CASE WHEN g % 7 = 0 THEN 1 + g % 5 ELSE NULL END
          FROM generate_series($4::int, $5::int) g`,
-        [space.id, objectIds, authorBase, from, to],
-      );
-    }
-    await q(
-      `INSERT INTO item_tags (item_id, tag_id, space_id)
-       SELECT id, ($2::int[])[1 + id % 10], space_id FROM items WHERE space_id = $1 AND id % 10 = 0`,
-      [space.id, tagIds],
+      [space.id, objectIds, authorBase, from, to],
     );
-    await q('ANALYZE items');
-    await q('ANALYZE item_tags');
-    console.log(`seed: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  await q(
+    `INSERT INTO item_tags (item_id, tag_id, space_id)
+       SELECT id, ($2::int[])[1 + id % 10], space_id FROM items WHERE space_id = $1 AND id % 10 = 0`,
+    [space.id, tagIds],
+  );
+  await q('ANALYZE items');
+  await q('ANALYZE item_tags');
+  return { userId, spaceId: space.id };
+}
+
+async function main() {
+  const database = await openDatabase(url ? { url } : { inMemory: true });
+  const q = database.query;
+  const dataDir = mkdtempSync(join(tmpdir(), 'otklik-export-bench-'));
+  try {
+    console.log(
+      `export bench: ${ROWS.toLocaleString('en')} items on ${url ? 'PostgreSQL' : 'PGlite (in memory)'}`,
+    );
+    let started = performance.now();
+    const seeded = process.env.EXPORT_BENCH_REUSE ? await reusableSeed(q) : null;
+    const { userId, spaceId } = seeded ?? (await seed(q, database.db));
+    console.log(
+      seeded
+        ? `seed: reused space ${spaceId} (EXPORT_BENCH_REUSE)`
+        : `seed: ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
     // The machine's pace: benchmarks share it with other work, so the figures below go with these.
     started = performance.now();
     for (let i = 0; i < 200; i++) await q('SELECT 1');
@@ -130,7 +153,7 @@ async function main() {
         actor,
         'en',
         {
-          space_id: space.id,
+          space_id: spaceId,
           kind: 'items',
           format,
           from,
@@ -145,7 +168,7 @@ async function main() {
         },
         new Date(),
       );
-      const row = await claimExport(database.db, new Date(), [space.id]);
+      const row = await claimExport(database.db, new Date(), [spaceId]);
       global.gc?.();
       const base = process.memoryUsage();
       // Peaks of RSS and heap over the whole export, and separately up to the half of the rows (the
@@ -171,8 +194,10 @@ async function main() {
       });
       const sampler = setInterval(sample, 20);
       started = performance.now();
+      const cpuBefore = process.cpuUsage();
       const done = await runExport(deps, row!, () => new Date());
       const seconds = (performance.now() - started) / 1000;
+      const cpu = process.cpuUsage(cpuBefore);
       clearInterval(sampler);
       unsubscribe();
       sample();
@@ -189,6 +214,7 @@ async function main() {
       const late = (v: number | null) => (v === null ? 'n/a' : `+${mb(v)}`);
       const line = [
         `${format.toUpperCase()}: ${done.rowsDone.toLocaleString('en')} rows in ${seconds.toFixed(1)} s = ${Math.round(rate).toLocaleString('en')} rows/s — ${rate >= TARGET_ROWS_PER_S ? 'PASS' : 'MISS'} (≥ ${TARGET_ROWS_PER_S.toLocaleString('en')} rows/s); file ${mb(done.size ?? 0)}`,
+        `      this process's CPU: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s = ${((cpu.user + cpu.system) / 1000 / (done.rowsDone / 1000)).toFixed(1)} ms per 1,000 rows (${Math.round(done.rowsDone / ((cpu.user + cpu.system) / 1e6)).toLocaleString('en')} rows per CPU-second; the database's own CPU not counted)`,
         `      memory: RSS ${mb(base.rss)} → max ${mb(peakRss)} (max − baseline +${mb(rssGrowth)}, second half ${late(lateRss)}); heap ${mb(base.heapUsed)} → max ${mb(peakHeap)} (+${mb(heapGrowth)}, second half ${late(lateHeap)}) — flat: ${flat ? 'PASS' : 'MISS'} (< ${FLAT_MB} MB over the baseline, second half < ${FLAT_MB / 10} MB)`,
       ].join('\n');
       console.log(line);
