@@ -33,7 +33,6 @@ import { showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { useInboxData } from '../../../features/inbox/hooks/useInboxData';
 import { useLiveErrors } from '../../../features/settings-kit/useLiveErrors';
-import { useMessage } from '../../../i18n/useLocale';
 import { useShell } from '../../../shell/ShellContext';
 import { ActionCard, AddActionSelect, useActionRows } from './ActionList';
 

@@ -30,7 +30,7 @@ import { useCreateRule, useDryRun, useRuleMatches, useUpdateRule } from '../../.
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { useLiveErrors } from '../../../features/settings-kit/useLiveErrors';
-import { useLocale, useMessage } from '../../../i18n/useLocale';
+import { useLocale } from '../../../i18n/useLocale';
 import { formatDateTime } from '../../../lib/format';
 import { ActionCard, AddActionSelect, useActionRows } from '../macros/ActionList';
 import { ActionFields } from '../macros/MacroForm';
