@@ -201,6 +201,7 @@ export function RowAction({
   onClick,
   color = 'gray',
   testId,
+  tooltip = true,
   ...props
 }: {
   label: string;
@@ -209,6 +210,8 @@ export function RowAction({
   onClick?: () => void;
   color?: string | null;
   testId?: string;
+  /** false: the label only for assistive technology, no tooltip. */
+  tooltip?: boolean;
   disabled?: boolean;
   visibleFrom?: ActionIconProps['visibleFrom'];
 }) {
@@ -219,19 +222,16 @@ export function RowAction({
     'data-testid': testId,
     ...props,
   } as const;
-  return (
-    <Tooltip label={label}>
-      {to ? (
-        <ActionIcon component={Link} to={to} {...common}>
-          {icon}
-        </ActionIcon>
-      ) : (
-        <ActionIcon onClick={onClick} {...common}>
-          {icon}
-        </ActionIcon>
-      )}
-    </Tooltip>
+  const button = to ? (
+    <ActionIcon component={Link} to={to} {...common}>
+      {icon}
+    </ActionIcon>
+  ) : (
+    <ActionIcon onClick={onClick} {...common}>
+      {icon}
+    </ActionIcon>
   );
+  return tooltip ? <Tooltip label={label}>{button}</Tooltip> : button;
 }
 
 /** The delete action of a row: a red bin that asks first (ConfirmAction) and runs `onConfirm`. */
@@ -241,6 +241,8 @@ export function DeleteRowAction({
   label,
   onConfirm,
   testId,
+  iconSize = 16,
+  tooltip,
 }: {
   title: string;
   message: ReactNode;
@@ -248,11 +250,20 @@ export function DeleteRowAction({
   label: string;
   onConfirm: () => Promise<unknown>;
   testId?: string;
+  iconSize?: number;
+  tooltip?: boolean;
 }) {
   return (
     <ConfirmAction title={title} message={message} confirmLabel={label} onConfirm={onConfirm}>
       {(open) => (
-        <RowAction label={label} icon={<IconTrash size={16} />} color="red" onClick={open} testId={testId} />
+        <RowAction
+          label={label}
+          icon={<IconTrash size={iconSize} />}
+          color="red"
+          onClick={open}
+          testId={testId}
+          tooltip={tooltip}
+        />
       )}
     </ConfirmAction>
   );

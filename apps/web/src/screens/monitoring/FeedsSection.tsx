@@ -1,6 +1,6 @@
 import { ActionIcon, Button, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import type { PresentedMonitoringFeed } from '@otklik/shared';
-import { IconPencil, IconPlus, IconRefresh, IconTrash } from '@tabler/icons-react';
+import { IconPencil, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -8,8 +8,8 @@ import {
   useFetchMonitoringFeed,
   useMonitoringFeeds,
 } from '../../api/monitoring-feeds';
-import { ConfirmAction } from '../../components/ConfirmAction';
 import { showError, showSaved } from '../../components/notify';
+import { DeleteRowAction } from '../../features/settings-kit/SettingsList';
 import { useFailureText, useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
 import { FeedForm } from './FeedForm';
@@ -105,27 +105,14 @@ export function FeedsSection({ spaceId }: { spaceId: number }) {
                     <IconPencil size={16} />
                   </ActionIcon>
                 </Tooltip>
-                <ConfirmAction
+                <DeleteRowAction
                   title={t('settings.feeds.deleteTitle', { name: feed.name })}
                   message={t('settings.feeds.deleteText')}
-                  confirmLabel={t('settings.feeds.delete')}
+                  label={t('settings.feeds.delete')}
                   onConfirm={async () => {
                     await remove.mutateAsync(feed.id);
                   }}
-                >
-                  {(open) => (
-                    <Tooltip label={t('settings.feeds.delete')}>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={t('settings.feeds.delete')}
-                        onClick={open}
-                      >
-                        <IconTrash size={16} />
-                      </ActionIcon>
-                    </Tooltip>
-                  )}
-                </ConfirmAction>
+                />
               </Group>
             </Group>
           ))}

@@ -1,7 +1,7 @@
-import { ActionIcon, Alert, Anchor, Badge, Button, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Badge, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { can, type PresentedYouscan, spaceSettingsSchema, type YouscanSentiment } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
-import { IconArrowLeft, IconCheck, IconDownload, IconSettings, IconTrash } from '@tabler/icons-react';
+import { IconArrowLeft, IconDownload, IconSettings, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useMatch, useNavigate, useSearchParams } from 'react-router';
@@ -15,12 +15,12 @@ import {
 import { ConfirmAction } from '../../components/ConfirmAction';
 import { showError, showSaved } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';
-import { QueryState } from '../../components/QueryState';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
 import { RecordLoading } from '../../shell/RecordNotFound';
 import { useRouteId } from '../../shell/routeParams';
 import { useShell } from '../../shell/ShellContext';
+import { MentionCard, MentionFeed } from './MentionFeed';
 import { YouscanForm } from './YouscanForm';
 
 // youscan/{id} (issue 21): one connected YouScan topic as a support lead reads it — its name, whether the
@@ -207,127 +207,68 @@ function Mentions({
   onPage: (p: number) => void;
 }) {
   const { t } = useTranslation();
-  const locale = useLocale();
   const mentions = useYouscanMentions(topic.id, page);
   const read = useMarkYouscanRead();
   return (
-    <QueryState queries={[mentions]}>
-      {() => {
-        const rows = mentions.data!.items;
-        if (rows.length === 0 && page === 1)
-          return (
-            <Paper withBorder radius="md" p="xl">
-              <Text ta="center" c="dimmed" data-testid="youscan-empty">
-                {t('settings.youscan.empty')}
-              </Text>
-            </Paper>
-          );
-        return (
-          <Stack gap="xs" data-testid="youscan-mentions">
-            {topic.unread > 0 && (
-              <Group justify="flex-end">
-                <Button
-                  variant="subtle"
-                  size="xs"
-                  onClick={() => read.mutate({ id: topic.id })}
-                  data-testid="youscan-read-all"
-                >
-                  {t('settings.youscan.markAllRead')}
-                </Button>
-              </Group>
-            )}
-            {rows.map((m) => (
-              <Paper
-                key={m.id}
-                withBorder
-                radius="md"
-                p="sm"
-                data-testid="youscan-mention"
-                data-read={m.read ? 'true' : 'false'}
-                style={m.read ? undefined : { borderLeft: '3px solid var(--mantine-color-red-6)' }}
-              >
-                <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
-                  <Group gap={6} wrap="wrap" miw={0}>
-                    {m.author_url ? (
-                      <Anchor href={m.author_url} target="_blank" rel="noopener noreferrer" fz="sm" fw={500}>
-                        {m.author_name ?? t('settings.youscan.unknownAuthor')}
-                      </Anchor>
-                    ) : (
-                      <Text fz="sm" fw={500}>
-                        {m.author_name ?? t('settings.youscan.unknownAuthor')}
-                      </Text>
-                    )}
-                    {m.source && (
-                      <Text fz="xs" c="dimmed">
-                        {m.source}
-                      </Text>
-                    )}
-                    {m.sentiment && (
-                      <Badge
-                        color={SENTIMENT_COLOR[m.sentiment]}
-                        variant="light"
-                        size="sm"
-                        data-testid="youscan-sentiment"
-                      >
-                        {t(`settings.youscan.sentiment.${m.sentiment}`)}
-                      </Badge>
-                    )}
-                    {!m.read && (
-                      <Badge color="red" variant="outline" size="xs">
-                        {t('settings.youscan.new')}
-                      </Badge>
-                    )}
-                  </Group>
-                  <Text fz="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                    {formatDateTime(m.published_at, locale)}
-                  </Text>
-                </Group>
-                <Text
-                  fz="sm"
-                  mt={6}
-                  style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
-                  lineClamp={6}
-                >
-                  {m.text}
+    <MentionFeed
+      kind="youscan"
+      mentions={mentions}
+      page={page}
+      onPage={onPage}
+      empty={t('settings.youscan.empty')}
+      unread={topic.unread}
+      onReadAll={() => read.mutate({ id: topic.id })}
+    >
+      {(m) => (
+        <MentionCard
+          key={m.id}
+          kind="youscan"
+          mention={m}
+          at={m.published_at}
+          headWrap="wrap"
+          head={
+            <>
+              {m.author_url ? (
+                <Anchor href={m.author_url} target="_blank" rel="noopener noreferrer" fz="sm" fw={500}>
+                  {m.author_name ?? t('settings.youscan.unknownAuthor')}
+                </Anchor>
+              ) : (
+                <Text fz="sm" fw={500}>
+                  {m.author_name ?? t('settings.youscan.unknownAuthor')}
                 </Text>
-                <Group gap="md" mt={6}>
-                  {m.url && (
-                    <Anchor href={m.url} target="_blank" rel="noopener noreferrer" fz="sm">
-                      {t('settings.youscan.source')}
-                    </Anchor>
-                  )}
-                  {!m.read && (
-                    <Button
-                      variant="subtle"
-                      size="compact-xs"
-                      leftSection={<IconCheck size={14} />}
-                      onClick={() => read.mutate({ id: topic.id, ids: [m.id] })}
-                      data-testid="youscan-mark-read"
-                    >
-                      {t('settings.youscan.markRead')}
-                    </Button>
-                  )}
-                </Group>
-              </Paper>
-            ))}
-            {(page > 1 || mentions.data!.has_more) && (
-              <Group justify="center">
-                <Button variant="default" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-                  {t('settings.youscan.prev')}
-                </Button>
-                <Text fz="sm">{t('settings.youscan.page', { page })}</Text>
-                <Button
-                  variant="default"
-                  disabled={!mentions.data!.has_more}
-                  onClick={() => onPage(page + 1)}
+              )}
+              {m.source && (
+                <Text fz="xs" c="dimmed">
+                  {m.source}
+                </Text>
+              )}
+              {m.sentiment && (
+                <Badge
+                  color={SENTIMENT_COLOR[m.sentiment]}
+                  variant="light"
+                  size="sm"
+                  data-testid="youscan-sentiment"
                 >
-                  {t('settings.youscan.next')}
-                </Button>
-              </Group>
-            )}
-          </Stack>
-        );
-      }}
-    </QueryState>
+                  {t(`settings.youscan.sentiment.${m.sentiment}`)}
+                </Badge>
+              )}
+              {!m.read && (
+                <Badge color="red" variant="outline" size="xs">
+                  {t('settings.youscan.new')}
+                </Badge>
+              )}
+            </>
+          }
+          links={
+            m.url && (
+              <Anchor href={m.url} target="_blank" rel="noopener noreferrer" fz="sm">
+                {t('settings.youscan.source')}
+              </Anchor>
+            )
+          }
+          onRead={() => read.mutate({ id: topic.id, ids: [m.id] })}
+        />
+      )}
+    </MentionFeed>
   );
 }

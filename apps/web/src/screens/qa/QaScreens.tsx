@@ -14,6 +14,7 @@ import {
 import { useMediaQuery } from '@mantine/hooks';
 import { BREAKPOINTS, can, type QaSampleDto, type QaScore } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
+import type { TFunction } from 'i18next';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -23,7 +24,7 @@ import { QueryState } from '../../components/QueryState';
 import { PlainText } from '../../features/inbox/components/content';
 import { providerName } from '../../features/inbox/components/ProviderIcon';
 import { Chart } from '../../features/stats/Chart';
-import { DataTable } from '../../features/stats/DataTable';
+import { type Column, DataTable } from '../../features/stats/DataTable';
 import { StatsBlock } from '../../features/stats/StatsPage';
 import { useLocale } from '../../i18n/useLocale';
 import { formatDateTime } from '../../lib/format';
@@ -78,6 +79,29 @@ function Figure({ label, value, testId }: { label: string; value: string | numbe
 }
 
 export const pct = (v: number | null) => (v === null ? '—' : `${v}%`);
+
+type ScoreRow = { name: string; reviews: number; average: number | null };
+
+/** The columns of a score table (by operator, by criterion): the name, reviews and the average score. */
+function scoreColumns(t: TFunction, nameTitle: string): Column<ScoreRow>[] {
+  return [
+    { key: 'name', title: nameTitle, render: (r) => r.name, csv: (r) => r.name },
+    {
+      key: 'reviews',
+      title: t('shell.qa.columns.reviews'),
+      render: (r) => r.reviews,
+      csv: (r) => r.reviews,
+      numeric: true,
+    },
+    {
+      key: 'average',
+      title: t('shell.qa.columns.average'),
+      render: (r) => pct(r.average),
+      csv: (r) => r.average,
+      numeric: true,
+    },
+  ];
+}
 
 /** qa */
 export function QaOverviewScreen() {
@@ -402,28 +426,7 @@ export function QaStatsScreen() {
                 testId="table-qa-operators"
                 fileName="qa-operators"
                 rows={stats.data!.operators}
-                columns={[
-                  {
-                    key: 'name',
-                    title: t('shell.qa.columns.operator'),
-                    render: (r) => r.name,
-                    csv: (r) => r.name,
-                  },
-                  {
-                    key: 'reviews',
-                    title: t('shell.qa.columns.reviews'),
-                    render: (r) => r.reviews,
-                    csv: (r) => r.reviews,
-                    numeric: true,
-                  },
-                  {
-                    key: 'average',
-                    title: t('shell.qa.columns.average'),
-                    render: (r) => pct(r.average),
-                    csv: (r) => r.average,
-                    numeric: true,
-                  },
-                ]}
+                columns={scoreColumns(t, t('shell.qa.columns.operator'))}
               />
             </StatsBlock>
             <StatsBlock title={t('shell.qa.stats.byCriterion')}>
@@ -438,28 +441,7 @@ export function QaStatsScreen() {
                 testId="table-qa-criteria"
                 fileName="qa-criteria"
                 rows={stats.data!.criteria}
-                columns={[
-                  {
-                    key: 'name',
-                    title: t('shell.qa.columns.criterion'),
-                    render: (r) => r.name,
-                    csv: (r) => r.name,
-                  },
-                  {
-                    key: 'reviews',
-                    title: t('shell.qa.columns.reviews'),
-                    render: (r) => r.reviews,
-                    csv: (r) => r.reviews,
-                    numeric: true,
-                  },
-                  {
-                    key: 'average',
-                    title: t('shell.qa.columns.average'),
-                    render: (r) => pct(r.average),
-                    csv: (r) => r.average,
-                    numeric: true,
-                  },
-                ]}
+                columns={scoreColumns(t, t('shell.qa.columns.criterion'))}
               />
             </StatsBlock>
           </Stack>

@@ -18,7 +18,6 @@ import { useAiAgents, useCreateAiAgent, useDeleteAiAgent, useUpdateAiAgent } fro
 import { ApiError } from '../../../api/errors';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
-import { RecordState, useRecordId } from '../../../features/settings-kit/SettingsForm';
 import {
   AddButton,
   DeleteRowAction,
@@ -28,6 +27,7 @@ import {
   SettingsList,
   SettingsOff,
 } from '../../../features/settings-kit/SettingsList';
+import { SpaceRecordScreen } from '../../../features/settings-kit/SpaceRecordScreen';
 import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 
 // Settings → AI assistant (issue 21): the space's agents — an OpenAI-compatible endpoint, model, key
@@ -101,20 +101,16 @@ export function AiAgentsScreen() {
 /** settings/ai/create and settings/ai/:id */
 export function AiAgentScreen() {
   const { t } = useTranslation();
-  const id = useRecordId();
-  const { spaces, spaceId } = useManagedSpace('ai.manage');
-  const list = useAiAgents(spaces.length > 0);
-  if (spaces.length === 0) return <AiOff />;
   return (
-    <RecordState
-      query={list}
-      id={id}
-      find={(id) => list.data?.items.find((x) => x.id === id)}
+    <SpaceRecordScreen
+      ability="ai.manage"
+      useList={useAiAgents}
+      off={<AiOff />}
       notFoundTitle={t('settings.ai.notFound')}
       errorTitle={t('settings.ai.loadError')}
     >
-      {(agent) => <AiAgentForm key={id ?? 'new'} agent={agent} spaceId={agent?.space_id ?? spaceId ?? 0} />}
-    </RecordState>
+      {(agent, spaceId, key) => <AiAgentForm key={key} agent={agent} spaceId={spaceId} />}
+    </SpaceRecordScreen>
   );
 }
 

@@ -6,7 +6,6 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useBots, useDeleteBot } from '../../../api/bots';
 import { useObjects } from '../../../api/config';
-import { RecordState, useRecordId } from '../../../features/settings-kit/SettingsForm';
 import {
   AddButton,
   DeleteRowAction,
@@ -16,6 +15,7 @@ import {
   SettingsList,
   SettingsOff,
 } from '../../../features/settings-kit/SettingsList';
+import { SpaceRecordScreen } from '../../../features/settings-kit/SpaceRecordScreen';
 import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { BotForm } from './BotForm';
 
@@ -112,20 +112,16 @@ export function BotsScreen() {
 /** settings/bots/create and settings/bots/:id */
 export function BotScreen() {
   const { t } = useTranslation();
-  const id = useRecordId();
-  const { spaces, spaceId } = useManagedSpace('bots.manage');
-  const list = useBots(spaces.length > 0);
-  if (spaces.length === 0) return <BotsOff />;
   return (
-    <RecordState
-      query={list}
-      id={id}
-      find={(id) => list.data?.items.find((x) => x.id === id)}
+    <SpaceRecordScreen
+      ability="bots.manage"
+      useList={useBots}
+      off={<BotsOff />}
       notFoundTitle={t('settings.bots.notFound')}
       errorTitle={t('settings.bots.loadError')}
     >
-      {(bot) => <BotForm key={id ?? 'new'} bot={bot} spaceId={bot?.space_id ?? spaceId ?? 0} />}
-    </RecordState>
+      {(bot, spaceId, key) => <BotForm key={key} bot={bot} spaceId={spaceId} />}
+    </SpaceRecordScreen>
   );
 }
 

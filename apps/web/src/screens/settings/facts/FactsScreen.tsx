@@ -13,15 +13,15 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { createFactBodySchema, FACT_KINDS, type FactDefinition, type FactKind } from '@otklik/shared';
-import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPencil, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCreateFact, useDeleteFact, useFacts, useUpdateFact } from '../../../api/facts';
-import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryState } from '../../../components/QueryState';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { DeleteRowAction } from '../../../features/settings-kit/SettingsList';
 import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { useZodForm } from '../../../forms/useZodForm';
 
@@ -177,25 +177,12 @@ export default function FactsScreen() {
                         <IconPencil size={16} />
                       </ActionIcon>
                     </Tooltip>
-                    <ConfirmAction
+                    <DeleteRowAction
                       title={t('settings.facts.deleteTitle', { name: fact.name })}
                       message={t('settings.facts.deleteText')}
-                      confirmLabel={t('common.delete')}
+                      label={t('common.delete')}
                       onConfirm={() => remove.mutateAsync(fact.id)}
-                    >
-                      {(open) => (
-                        <Tooltip label={t('common.delete')}>
-                          <ActionIcon
-                            variant="subtle"
-                            color="red"
-                            onClick={open}
-                            aria-label={t('common.delete')}
-                          >
-                            <IconTrash size={16} />
-                          </ActionIcon>
-                        </Tooltip>
-                      )}
-                    </ConfirmAction>
+                    />
                   </Group>
                 </Group>
               ))}

@@ -1,5 +1,4 @@
 import {
-  ActionIcon,
   Alert,
   Button,
   Checkbox,
@@ -11,7 +10,6 @@ import {
   Stack,
   Text,
   TextInput,
-  Tooltip,
 } from '@mantine/core';
 import {
   BLOCK_DURATIONS,
@@ -26,24 +24,22 @@ import {
   macroFormSchema,
 } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
-import { IconArrowDown, IconArrowUp, IconPlus, IconX } from '@tabler/icons-react';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { ApiError } from '../../../api/errors';
 import { useCreateMacro, useUpdateMacro } from '../../../api/macros';
 import { useTemplates } from '../../../api/templates';
-import { showError, showSaved } from '../../../components/notify';
+import { showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { useInboxData } from '../../../features/inbox/hooks/useInboxData';
-import { useMessage } from '../../../i18n/useLocale';
+import { useLiveErrors } from '../../../features/settings-kit/useLiveErrors';
 import { useShell } from '../../../shell/ShellContext';
+import { ActionCard, AddActionSelect, useActionRows } from './ActionList';
 
 // The create/edit form of a macro: name, key, order and the action list editor (add, remove, reorder,
 // each action with its own fields), checked by the shared zod schema the server uses too.
 
 type Errors = Record<string, string>;
-type Row = { key: number; action: MacroActionInput };
 
 /** A new action of a type with its fields empty (the schema names what is missing). */
 function blankAction(type: MacroActionType): MacroActionInput {
@@ -78,72 +74,38 @@ export function MacroForm({
   canManageSpace: boolean;
 }) {
   const { t } = useTranslation();
-  const message = useMessage();
   const navigate = useNavigate();
   const create = useCreateMacro();
   const update = useUpdateMacro();
-  const seq = useRef(0);
-  const nextKey = () => {
-    seq.current += 1;
-    return seq.current;
-  };
   const [name, setName] = useState(macro?.name ?? '');
   const [shortcut, setShortcut] = useState<number | null>(macro?.shortcut ?? null);
   const [sortOrder, setSortOrder] = useState<number>(macro?.sort_order ?? 0);
   const [personal, setPersonal] = useState(macro ? macro.user_id !== null : !canManageSpace);
-  const [rows, setRows] = useState<Row[]>(() =>
-    (macro?.actions ?? []).map((action) => ({ key: nextKey(), action: action as MacroActionInput })),
-  );
-  const [serverErrors, setServerErrors] = useState<Errors>({});
+  const list = useActionRows((macro?.actions ?? []) as MacroActionInput[]);
   const readOnly = macro !== undefined && macro.user_id === null && !canManageSpace;
 
-  const setAction = (key: number, action: MacroActionInput) =>
-    setRows((list) => list.map((r) => (r.key === key ? { key, action } : r)));
-  const move = (index: number, by: -1 | 1) =>
-    setRows((list) => {
-      const next = [...list];
-      const [row] = next.splice(index, 1);
-      next.splice(index + by, 0, row!);
-      return next;
-    });
-
-  const values = () => ({
+  const values = {
     name,
-    actions: rows.map((r) => r.action),
+    actions: list.actions,
     personal,
     shortcut,
     sort_order: sortOrder,
-  });
-  const errorsOf = (issues: Array<{ path: PropertyKey[]; message: string }>) => {
-    const next: Errors = {};
-    for (const issue of issues) {
-      const field = issue.path.map(String).join('.');
-      next[field] ??= message(issue.message);
-    }
-    return next;
   };
   // After a refused save, the messages follow the fields as they are corrected.
-  const [submitted, setSubmitted] = useState(false);
-  const live = submitted ? macroFormSchema.safeParse(values()) : null;
-  const errors: Errors = { ...(live && !live.success ? errorsOf(live.error.issues) : {}), ...serverErrors };
+  const { errors, check, onError } = useLiveErrors(macroFormSchema, values);
 
   const submit = () => {
-    const parsed = macroFormSchema.safeParse(values());
-    setSubmitted(true);
-    if (!parsed.success) return;
-    setServerErrors({});
+    const data = check();
+    if (!data) return;
     const done = {
       onSuccess: () => {
         showSaved(t('settings.macros.saved'));
         navigate(pathFor('settings-macros', {}, { space_id: spaceId }));
       },
-      onError: (error: Error) => {
-        // Field refusals (a key another macro has) go next to the field; the rest as a notice.
-        if (error instanceof ApiError && Object.keys(error.fields).length > 0) setServerErrors(error.fields);
-        else showError(error);
-      },
+      // Field refusals (a key another macro has) go next to the field; the rest as a notice.
+      onError,
     };
-    const { personal: isPersonal, ...body } = parsed.data;
+    const { personal: isPersonal, ...body } = data;
     if (macro) update.mutate({ id: macro.id, ...body }, done);
     else create.mutate({ ...body, personal: isPersonal, space_id: spaceId }, done);
   };
@@ -219,76 +181,34 @@ export function MacroForm({
                 {errors.actions}
               </Text>
             )}
-            {rows.map((row, index) => (
-              <Paper key={row.key} withBorder radius="sm" p="sm" data-testid="macro-action">
-                <Group justify="space-between" wrap="nowrap" align="flex-start">
-                  <Text fz="sm" fw={500} pt={4}>
-                    {index + 1}. {t(`settings.macros.types.${row.action.type}`)}
-                  </Text>
-                  {!readOnly && (
-                    <Group gap={4} wrap="nowrap">
-                      <Tooltip label={t('settings.macros.moveUp')}>
-                        <ActionIcon
-                          variant="subtle"
-                          disabled={index === 0}
-                          onClick={() => move(index, -1)}
-                          aria-label={t('settings.macros.moveUp')}
-                        >
-                          <IconArrowUp size={16} />
-                        </ActionIcon>
-                      </Tooltip>
-                      <Tooltip label={t('settings.macros.moveDown')}>
-                        <ActionIcon
-                          variant="subtle"
-                          disabled={index === rows.length - 1}
-                          onClick={() => move(index, 1)}
-                          aria-label={t('settings.macros.moveDown')}
-                        >
-                          <IconArrowDown size={16} />
-                        </ActionIcon>
-                      </Tooltip>
-                      <Tooltip label={t('settings.macros.remove')}>
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          onClick={() => setRows((list) => list.filter((r) => r.key !== row.key))}
-                          aria-label={t('settings.macros.remove')}
-                        >
-                          <IconX size={16} />
-                        </ActionIcon>
-                      </Tooltip>
-                    </Group>
-                  )}
-                </Group>
+            {list.rows.map((row, index) => (
+              <ActionCard
+                key={row.key}
+                index={index}
+                count={list.rows.length}
+                type={row.action.type}
+                ns="settings.macros"
+                readOnly={readOnly}
+                testId="macro-action"
+                onMove={(by) => list.move(index, by)}
+                onRemove={() => list.remove(row.key)}
+              >
                 <ActionFields
                   action={row.action}
                   spaceId={spaceId}
                   disabled={readOnly}
                   errors={errors}
                   prefix={`actions.${index}`}
-                  onChange={(action) => setAction(row.key, action)}
+                  onChange={(action) => list.setAction(row.key, action)}
                 />
-              </Paper>
+              </ActionCard>
             ))}
-            {!readOnly && rows.length < MACRO_ACTIONS_MAX && (
-              <Select
-                placeholder={t('settings.macros.addAction')}
-                aria-label={t('settings.macros.addAction')}
-                leftSection={<IconPlus size={16} />}
-                data={MACRO_ACTION_TYPES.map((type) => ({
-                  value: type,
-                  label: t(`settings.macros.types.${type}`),
-                }))}
-                value={null}
-                onChange={(type) => {
-                  if (type)
-                    setRows((list) => [
-                      ...list,
-                      { key: nextKey(), action: blankAction(type as MacroActionType) },
-                    ]);
-                }}
-                w={{ base: '100%', sm: 320 }}
-                data-testid="macro-add-action"
+            {!readOnly && list.rows.length < MACRO_ACTIONS_MAX && (
+              <AddActionSelect
+                label={t('settings.macros.addAction')}
+                types={MACRO_ACTION_TYPES}
+                testId="macro-add-action"
+                onAdd={(type) => list.add(blankAction(type))}
               />
             )}
 

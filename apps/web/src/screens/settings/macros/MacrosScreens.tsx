@@ -5,7 +5,6 @@ import { IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeleteMacro, useMacros } from '../../../api/macros';
-import { RecordState, useRecordId } from '../../../features/settings-kit/SettingsForm';
 import {
   AddButton,
   DeleteRowAction,
@@ -16,6 +15,7 @@ import {
   SettingsList,
   SettingsOff,
 } from '../../../features/settings-kit/SettingsList';
+import { SpaceRecordScreen } from '../../../features/settings-kit/SpaceRecordScreen';
 import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { MacroForm } from './MacroForm';
 
@@ -118,30 +118,18 @@ export function MacrosScreen() {
 /** settings/macros/new and settings/macros/:id */
 export function MacroScreen() {
   const { t } = useTranslation();
-  const id = useRecordId();
-  const { spaces, spaceId } = useManagedSpace('macros.use');
-  const list = useMacros(spaces.length > 0);
-  if (spaces.length === 0) return <MacrosOff />;
   return (
-    <RecordState
-      query={list}
-      id={id}
-      find={(id) => list.data?.items.find((x) => x.id === id)}
+    <SpaceRecordScreen
+      ability="macros.use"
+      useList={useMacros}
+      off={<MacrosOff />}
       notFoundTitle={t('settings.macros.notFound')}
       errorTitle={t('settings.macros.loadError')}
     >
-      {(macro) => {
-        const space = macro?.space_id ?? spaceId ?? 0;
-        return (
-          <MacroForm
-            key={id ?? 'new'}
-            macro={macro}
-            spaceId={space}
-            canManageSpace={(list.data?.can_manage ?? []).includes(space)}
-          />
-        );
-      }}
-    </RecordState>
+      {(macro, spaceId, key, canManageSpace) => (
+        <MacroForm key={key} macro={macro} spaceId={spaceId} canManageSpace={canManageSpace} />
+      )}
+    </SpaceRecordScreen>
   );
 }
 

@@ -30,12 +30,12 @@ import {
   useScorecards,
 } from '../../../api/qa';
 import { useUsers } from '../../../api/settings';
-import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryState } from '../../../components/QueryState';
 import { SpaceSelect } from '../../../components/SpaceSelect';
 import { providerName } from '../../../features/inbox/components/ProviderIcon';
+import { DeleteRowAction } from '../../../features/settings-kit/SettingsList';
 import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { useLocale } from '../../../i18n/useLocale';
 import { SamplesTable } from '../../qa/QaScreens';
@@ -354,25 +354,12 @@ export function QaSettingsScreen() {
                       })}
                     </Text>
                   </Stack>
-                  <ConfirmAction
+                  <DeleteRowAction
                     title={t('shell.qa.settings.deleteTitle', { name: c.name })}
                     message={t('shell.qa.settings.deleteText')}
-                    confirmLabel={t('shell.qa.settings.delete')}
+                    label={t('shell.qa.settings.delete')}
                     onConfirm={() => remove.mutateAsync(c.id)}
-                  >
-                    {(open) => (
-                      <Tooltip label={t('shell.qa.settings.delete')}>
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          onClick={open}
-                          aria-label={t('shell.qa.settings.delete')}
-                        >
-                          <IconTrash size={16} />
-                        </ActionIcon>
-                      </Tooltip>
-                    )}
-                  </ConfirmAction>
+                  />
                 </Group>
               ))}
             </Paper>

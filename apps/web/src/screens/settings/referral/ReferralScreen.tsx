@@ -125,93 +125,101 @@ function Body({ view }: { view: ReferralView }) {
           ))}
         </Group>
       )}
-      <SettingsSection title={t('settings.referral.signups')} testId="referral-signups">
-        {view.signups.length === 0 ? (
-          <Text c="dimmed" fz="sm">
-            {t('settings.referral.signupsEmpty')}
-          </Text>
-        ) : (
-          <Table verticalSpacing="xs" striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('settings.referral.columns.date')}</Table.Th>
-                <Table.Th>{t('settings.referral.columns.space')}</Table.Th>
-                <Table.Th>{t('settings.referral.columns.paid')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {view.signups.map((s) => (
-                <Table.Tr key={`${s.created_at}-${s.space_name}`}>
-                  <Table.Td>{formatDate(s.created_at, locale)}</Table.Td>
-                  <Table.Td>{s.space_name}</Table.Td>
-                  <Table.Td>
-                    <Badge variant="light" tt="none" color={s.paid ? 'green' : 'gray'}>
-                      {s.paid ? t('settings.referral.paidYes') : t('settings.referral.paidNo')}
-                    </Badge>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </SettingsSection>
-      <SettingsSection title={t('settings.referral.payments')} testId="referral-payments">
-        {view.payments.length === 0 ? (
-          <Text c="dimmed" fz="sm">
-            {t('settings.referral.paymentsEmpty')}
-          </Text>
-        ) : (
-          <Table verticalSpacing="xs" striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('settings.referral.columns.date')}</Table.Th>
-                <Table.Th>{t('settings.referral.columns.amount')}</Table.Th>
-                <Table.Th>{t('settings.referral.columns.share')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {view.payments.map((p) => (
-                <Table.Tr key={p.id}>
-                  <Table.Td>{formatDate(p.created_at, locale)}</Table.Td>
-                  <Table.Td>{formatMoney(p.amount, p.currency, locale)}</Table.Td>
-                  <Table.Td>{formatMoney(p.share, p.currency, locale)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </SettingsSection>
-      <SettingsSection title={t('settings.referral.payouts')} testId="referral-payouts">
-        {view.payouts.length === 0 ? (
-          <Text c="dimmed" fz="sm">
-            {t('settings.referral.payoutsEmpty')}
-          </Text>
-        ) : (
-          <Table verticalSpacing="xs" striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('settings.referral.columns.date')}</Table.Th>
-                <Table.Th>{t('settings.referral.columns.amount')}</Table.Th>
-                <Table.Th>{t('settings.referral.columns.state')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {view.payouts.map((p) => (
-                <Table.Tr key={p.id}>
-                  <Table.Td>{formatDate(p.created_at, locale)}</Table.Td>
-                  <Table.Td>{formatMoney(p.amount, p.currency, locale)}</Table.Td>
-                  <Table.Td>
-                    <Badge variant="light" tt="none" data-state={p.state}>
-                      {t(`settings.referral.payoutStates.${p.state as 'requested' | 'paid' | 'rejected'}`)}
-                    </Badge>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </SettingsSection>
+      <HistoryTable
+        title={t('settings.referral.signups')}
+        testId="referral-signups"
+        empty={t('settings.referral.signupsEmpty')}
+        columns={['date', 'space', 'paid']}
+        rows={view.signups}
+        rowKey={(s) => `${s.created_at}-${s.space_name}`}
+        cells={(s) => [
+          formatDate(s.created_at, locale),
+          s.space_name,
+          <Badge key="paid" variant="light" tt="none" color={s.paid ? 'green' : 'gray'}>
+            {s.paid ? t('settings.referral.paidYes') : t('settings.referral.paidNo')}
+          </Badge>,
+        ]}
+      />
+      <HistoryTable
+        title={t('settings.referral.payments')}
+        testId="referral-payments"
+        empty={t('settings.referral.paymentsEmpty')}
+        columns={['date', 'amount', 'share']}
+        rows={view.payments}
+        rowKey={(p) => p.id}
+        cells={(p) => [
+          formatDate(p.created_at, locale),
+          formatMoney(p.amount, p.currency, locale),
+          formatMoney(p.share, p.currency, locale),
+        ]}
+      />
+      <HistoryTable
+        title={t('settings.referral.payouts')}
+        testId="referral-payouts"
+        empty={t('settings.referral.payoutsEmpty')}
+        columns={['date', 'amount', 'state']}
+        rows={view.payouts}
+        rowKey={(p) => p.id}
+        cells={(p) => [
+          formatDate(p.created_at, locale),
+          formatMoney(p.amount, p.currency, locale),
+          <Badge key="state" variant="light" tt="none" data-state={p.state}>
+            {t(`settings.referral.payoutStates.${p.state as 'requested' | 'paid' | 'rejected'}`)}
+          </Badge>,
+        ]}
+      />
     </Stack>
+  );
+}
+
+type Column = 'date' | 'space' | 'paid' | 'amount' | 'share' | 'state';
+
+/** One history section (signups, payments, payouts): its table, or the note that it is empty. */
+function HistoryTable<R>({
+  title,
+  testId,
+  empty,
+  columns,
+  rows,
+  rowKey,
+  cells,
+}: {
+  title: string;
+  testId: string;
+  empty: string;
+  columns: Column[];
+  rows: R[];
+  rowKey: (row: R) => string | number;
+  cells: (row: R) => ReactNode[];
+}) {
+  const { t } = useTranslation();
+  return (
+    <SettingsSection title={title} testId={testId}>
+      {rows.length === 0 ? (
+        <Text c="dimmed" fz="sm">
+          {empty}
+        </Text>
+      ) : (
+        <Table verticalSpacing="xs" striped>
+          <Table.Thead>
+            <Table.Tr>
+              {columns.map((c) => (
+                <Table.Th key={c}>{t(`settings.referral.columns.${c}`)}</Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((row) => (
+              <Table.Tr key={rowKey(row)}>
+                {cells(row).map((cell, i) => (
+                  <Table.Td key={columns[i]}>{cell}</Table.Td>
+                ))}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </SettingsSection>
   );
 }
 

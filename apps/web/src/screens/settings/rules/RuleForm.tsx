@@ -1,5 +1,4 @@
 import {
-  ActionIcon,
   Anchor,
   Badge,
   Button,
@@ -11,7 +10,6 @@ import {
   Stack,
   Text,
   TextInput,
-  Tooltip,
 } from '@mantine/core';
 import {
   RULE_ACTION_TYPES,
@@ -25,25 +23,22 @@ import {
   ruleFormSchema,
 } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
-import { IconArrowDown, IconArrowUp, IconPlus, IconX } from '@tabler/icons-react';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { ApiError } from '../../../api/errors';
 import { useCreateRule, useDryRun, useRuleMatches, useUpdateRule } from '../../../api/rules';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
-import { useLocale, useMessage } from '../../../i18n/useLocale';
+import { useLiveErrors } from '../../../features/settings-kit/useLiveErrors';
+import { useLocale } from '../../../i18n/useLocale';
 import { formatDateTime } from '../../../lib/format';
+import { ActionCard, AddActionSelect, useActionRows } from '../macros/ActionList';
 import { ActionFields } from '../macros/MacroForm';
 import { ConditionsEditor } from './ConditionsEditor';
 import { isRuleOnly, RuleOnlyFields } from './RuleActionFields';
 
 // The create/edit form of an auto-rule: name, trigger, order, pause and stop, the condition tree, the
 // action list (the macro action editor) and the dry run, checked by the shared schema the server uses.
-
-type Errors = Record<string, string>;
-type Row = { key: number; action: RuleActionInput };
 
 function blankAction(type: RuleActionType): RuleActionInput {
   switch (type) {
@@ -79,15 +74,9 @@ function blankAction(type: RuleActionType): RuleActionInput {
 
 export function RuleForm({ rule, spaceId }: { rule?: RuleDto; spaceId: number }) {
   const { t } = useTranslation();
-  const message = useMessage();
   const navigate = useNavigate();
   const create = useCreateRule();
   const update = useUpdateRule();
-  const seq = useRef(0);
-  const nextKey = () => {
-    seq.current += 1;
-    return seq.current;
-  };
   const [name, setName] = useState(rule?.name ?? '');
   const [trigger, setTrigger] = useState<RuleTrigger>(rule?.trigger ?? 'item_created');
   const [minutes, setMinutes] = useState<number | null>(rule?.minutes ?? null);
@@ -95,60 +84,33 @@ export function RuleForm({ rule, spaceId }: { rule?: RuleDto; spaceId: number })
   const [paused, setPaused] = useState(rule?.paused ?? false);
   const [stop, setStop] = useState(rule?.stop_processing ?? false);
   const [conditions, setConditions] = useState<RuleGroup>(rule?.conditions ?? { all: [] });
-  const [rows, setRows] = useState<Row[]>(() =>
-    (rule?.actions ?? []).map((action) => ({ key: nextKey(), action: action as RuleActionInput })),
-  );
-  const [serverErrors, setServerErrors] = useState<Errors>({});
+  const list = useActionRows((rule?.actions ?? []) as RuleActionInput[]);
 
-  const setAction = (key: number, action: RuleActionInput) =>
-    setRows((list) => list.map((r) => (r.key === key ? { key, action } : r)));
-  const move = (index: number, by: -1 | 1) =>
-    setRows((list) => {
-      const next = [...list];
-      const [row] = next.splice(index, 1);
-      next.splice(index + by, 0, row!);
-      return next;
-    });
-
-  const values = () => ({
+  const values = {
     name,
     trigger,
     minutes: trigger === 'no_reply' || trigger === 'waiting_customer' ? minutes : null,
     conditions,
-    actions: rows.map((r) => r.action),
+    actions: list.actions,
     paused,
     stop_processing: stop,
     position,
-  });
-  const errorsOf = (issues: Array<{ path: PropertyKey[]; message: string }>) => {
-    const next: Errors = {};
-    for (const issue of issues) {
-      const field = issue.path.map(String).join('.');
-      next[field || 'conditions'] ??= message(issue.message);
-    }
-    return next;
   };
-  const [submitted, setSubmitted] = useState(false);
-  const live = submitted ? ruleFormSchema.safeParse(values()) : null;
-  const errors: Errors = { ...(live && !live.success ? errorsOf(live.error.issues) : {}), ...serverErrors };
+  // An issue without a path is the condition tree's (an empty group).
+  const { errors, check, onError, showErrors } = useLiveErrors(ruleFormSchema, values, 'conditions');
 
   const submit = () => {
-    const parsed = ruleFormSchema.safeParse(values());
-    setSubmitted(true);
-    if (!parsed.success) return;
-    setServerErrors({});
+    const data = check();
+    if (!data) return;
     const done = {
       onSuccess: () => {
         showSaved(t('settings.rules.saved'));
         navigate(pathFor('settings-rules', {}, { space_id: spaceId }));
       },
-      onError: (error: Error) => {
-        if (error instanceof ApiError && Object.keys(error.fields).length > 0) setServerErrors(error.fields);
-        else showError(error);
-      },
+      onError,
     };
-    if (rule) update.mutate({ id: rule.id, ...parsed.data }, done);
-    else create.mutate({ ...parsed.data, space_id: spaceId }, done);
+    if (rule) update.mutate({ id: rule.id, ...data }, done);
+    else create.mutate({ ...data, space_id: spaceId }, done);
   };
 
   return (
@@ -248,45 +210,17 @@ export function RuleForm({ rule, spaceId }: { rule?: RuleDto; spaceId: number })
                 {errors.actions}
               </Text>
             )}
-            {rows.map((row, index) => (
-              <Paper key={row.key} withBorder radius="sm" p="sm" data-testid="rule-action">
-                <Group justify="space-between" wrap="nowrap" align="flex-start">
-                  <Text fz="sm" fw={500} pt={4}>
-                    {index + 1}. {t(`settings.macros.types.${row.action.type}`)}
-                  </Text>
-                  <Group gap={4} wrap="nowrap">
-                    <Tooltip label={t('settings.rules.moveUp')}>
-                      <ActionIcon
-                        variant="subtle"
-                        disabled={index === 0}
-                        onClick={() => move(index, -1)}
-                        aria-label={t('settings.rules.moveUp')}
-                      >
-                        <IconArrowUp size={16} />
-                      </ActionIcon>
-                    </Tooltip>
-                    <Tooltip label={t('settings.rules.moveDown')}>
-                      <ActionIcon
-                        variant="subtle"
-                        disabled={index === rows.length - 1}
-                        onClick={() => move(index, 1)}
-                        aria-label={t('settings.rules.moveDown')}
-                      >
-                        <IconArrowDown size={16} />
-                      </ActionIcon>
-                    </Tooltip>
-                    <Tooltip label={t('settings.rules.remove')}>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        onClick={() => setRows((list) => list.filter((r) => r.key !== row.key))}
-                        aria-label={t('settings.rules.remove')}
-                      >
-                        <IconX size={16} />
-                      </ActionIcon>
-                    </Tooltip>
-                  </Group>
-                </Group>
+            {list.rows.map((row, index) => (
+              <ActionCard
+                key={row.key}
+                index={index}
+                count={list.rows.length}
+                type={row.action.type}
+                ns="settings.rules"
+                testId="rule-action"
+                onMove={(by) => list.move(index, by)}
+                onRemove={() => list.remove(row.key)}
+              >
                 {row.action.type === 'close' ? (
                   <Text fz="xs" c="dimmed" mt={4}>
                     {t('settings.rules.closeHint')}
@@ -297,7 +231,7 @@ export function RuleForm({ rule, spaceId }: { rule?: RuleDto; spaceId: number })
                     spaceId={spaceId}
                     errors={errors}
                     prefix={`actions.${index}`}
-                    onChange={(action) => setAction(row.key, action)}
+                    onChange={(action) => list.setAction(row.key, action)}
                   />
                 ) : (
                   <ActionFields
@@ -306,30 +240,17 @@ export function RuleForm({ rule, spaceId }: { rule?: RuleDto; spaceId: number })
                     disabled={false}
                     errors={errors}
                     prefix={`actions.${index}`}
-                    onChange={(action) => setAction(row.key, action)}
+                    onChange={(action) => list.setAction(row.key, action)}
                   />
                 )}
-              </Paper>
+              </ActionCard>
             ))}
-            {rows.length < RULE_ACTIONS_MAX && (
-              <Select
-                placeholder={t('settings.rules.addAction')}
-                aria-label={t('settings.rules.addAction')}
-                leftSection={<IconPlus size={16} />}
-                data={RULE_ACTION_TYPES.map((type) => ({
-                  value: type,
-                  label: t(`settings.macros.types.${type}`),
-                }))}
-                value={null}
-                onChange={(type) => {
-                  if (type)
-                    setRows((list) => [
-                      ...list,
-                      { key: nextKey(), action: blankAction(type as RuleActionType) },
-                    ]);
-                }}
-                w={{ base: '100%', sm: 320 }}
-                data-testid="rule-add-action"
+            {list.rows.length < RULE_ACTIONS_MAX && (
+              <AddActionSelect
+                label={t('settings.rules.addAction')}
+                types={RULE_ACTION_TYPES}
+                testId="rule-add-action"
+                onAdd={(type) => list.add(blankAction(type))}
               />
             )}
 
@@ -348,12 +269,7 @@ export function RuleForm({ rule, spaceId }: { rule?: RuleDto; spaceId: number })
           </Stack>
         </form>
       </Paper>
-      <DryRunPanel
-        spaceId={spaceId}
-        ruleId={rule?.id ?? null}
-        values={values}
-        onInvalid={() => setSubmitted(true)}
-      />
+      <DryRunPanel spaceId={spaceId} ruleId={rule?.id ?? null} values={() => values} onInvalid={showErrors} />
       {rule && <RecentRuns ruleId={rule.id} />}
     </Stack>
   );

@@ -5,7 +5,6 @@ import { IconArrowDown, IconArrowUp, IconPlayerPause, IconPlayerPlay } from '@ta
 import { useTranslation } from 'react-i18next';
 import { useDeleteRule, useRules, useUpdateRule } from '../../../api/rules';
 import { showError } from '../../../components/notify';
-import { RecordState, useRecordId } from '../../../features/settings-kit/SettingsForm';
 import {
   AddButton,
   DeleteRowAction,
@@ -17,6 +16,7 @@ import {
   SettingsList,
   SettingsOff,
 } from '../../../features/settings-kit/SettingsList';
+import { SpaceRecordScreen } from '../../../features/settings-kit/SpaceRecordScreen';
 import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { RuleForm } from './RuleForm';
 
@@ -171,20 +171,16 @@ export function RulesScreen() {
 /** settings/rules/create and settings/rules/:id */
 export function RuleScreen() {
   const { t } = useTranslation();
-  const id = useRecordId();
-  const { spaces, spaceId } = useManagedSpace('rules.manage');
-  const list = useRules(spaces.length > 0);
-  if (spaces.length === 0) return <RulesOff />;
   return (
-    <RecordState
-      query={list}
-      id={id}
-      find={(id) => list.data?.items.find((x) => x.id === id)}
+    <SpaceRecordScreen
+      ability="rules.manage"
+      useList={useRules}
+      off={<RulesOff />}
       notFoundTitle={t('settings.rules.notFound')}
       errorTitle={t('settings.rules.loadError')}
     >
-      {(rule) => <RuleForm key={id ?? 'new'} rule={rule} spaceId={rule?.space_id ?? spaceId ?? 0} />}
-    </RecordState>
+      {(rule, spaceId, key) => <RuleForm key={key} rule={rule} spaceId={spaceId} />}
+    </SpaceRecordScreen>
   );
 }
 

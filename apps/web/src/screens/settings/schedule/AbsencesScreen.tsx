@@ -1,25 +1,13 @@
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Group,
-  Modal,
-  Paper,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { Alert, Button, Group, Modal, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAbsenceCrud, useAbsences, useUsers } from '../../../api/settings';
-import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryState } from '../../../components/QueryState';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { DeleteRowAction } from '../../../features/settings-kit/SettingsList';
 import { useLocale } from '../../../i18n/useLocale';
 import { formatDate } from '../../../lib/format';
 import { addDays, civilDateOf, zonedToUnix } from '../../../lib/zonedTime';
@@ -134,25 +122,16 @@ export default function AbsencesScreen() {
                               </Text>
                             </Table.Td>
                             <Table.Td>
-                              <ConfirmAction
+                              <DeleteRowAction
                                 title={t('settings.schedule.deleteAbsence')}
                                 message={t('settings.schedule.deleteAbsenceText', {
                                   name: nameOf(absence.user_id),
                                 })}
-                                confirmLabel={t('common.delete')}
+                                label={t('common.delete')}
                                 onConfirm={() => crud.remove.mutateAsync(absence.id)}
-                              >
-                                {(open) => (
-                                  <ActionIcon
-                                    variant="subtle"
-                                    color="red"
-                                    aria-label={t('common.delete')}
-                                    onClick={open}
-                                  >
-                                    <IconTrash size={18} />
-                                  </ActionIcon>
-                                )}
-                              </ConfirmAction>
+                                iconSize={18}
+                                tooltip={false}
+                              />
                             </Table.Td>
                           </Table.Tr>
                         ))}

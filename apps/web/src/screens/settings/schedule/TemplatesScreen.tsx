@@ -12,17 +12,17 @@ import {
   TextInput,
   Tooltip,
 } from '@mantine/core';
-import { IconPencil, IconPlayerPlay, IconPlus, IconTrash, IconX } from '@tabler/icons-react';
+import { IconPencil, IconPlayerPlay, IconPlus, IconX } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useTemplateCrud, useTemplates } from '../../../api/settings';
 import type { ScheduleTemplate, TemplateItem, UserStatus } from '../../../api/types';
 import { ColorDot } from '../../../components/ColorDot';
-import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryState } from '../../../components/QueryState';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { DeleteRowAction } from '../../../features/settings-kit/SettingsList';
 import { useLocale, useMessage } from '../../../i18n/useLocale';
 import { useLastDefined } from '../../../lib/useLastDefined';
 import { civilDateOf, formatMinutes, parseMinutes, weekStart } from '../../../lib/zonedTime';
@@ -293,23 +293,14 @@ export default function TemplatesScreen() {
                                     <IconPencil size={18} />
                                   </ActionIcon>
                                 </Tooltip>
-                                <ConfirmAction
+                                <DeleteRowAction
                                   title={t('settings.schedule.deleteTemplate')}
                                   message={t('settings.schedule.deleteTemplateText', { name: template.name })}
-                                  confirmLabel={t('common.delete')}
+                                  label={t('common.delete')}
                                   onConfirm={() => crud.remove.mutateAsync(template.id)}
-                                >
-                                  {(open) => (
-                                    <ActionIcon
-                                      variant="subtle"
-                                      color="red"
-                                      aria-label={t('common.delete')}
-                                      onClick={open}
-                                    >
-                                      <IconTrash size={18} />
-                                    </ActionIcon>
-                                  )}
-                                </ConfirmAction>
+                                  iconSize={18}
+                                  tooltip={false}
+                                />
                               </Group>
                             </Table.Td>
                           </Table.Tr>

@@ -6,7 +6,6 @@ import { useMemo, useState } from 'react';
 import { exportTemplates, useDeleteTemplate, useImportTemplates, useTemplates } from '../../../api/templates';
 import { showError, showSaved } from '../../../components/notify';
 import { useInboxT } from '../../../features/inbox/i18n';
-import { RecordState, useRecordId } from '../../../features/settings-kit/SettingsForm';
 import {
   AddButton,
   DeleteRowAction,
@@ -16,6 +15,7 @@ import {
   SettingsList,
   SettingsOff,
 } from '../../../features/settings-kit/SettingsList';
+import { SpaceRecordScreen } from '../../../features/settings-kit/SpaceRecordScreen';
 import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { TemplateForm } from './TemplateForm';
 
@@ -181,30 +181,18 @@ export function TemplatesScreen() {
 /** settings/templates/new and settings/templates/:id */
 export function TemplateScreen() {
   const t = useInboxT();
-  const id = useRecordId();
-  const { spaces, spaceId } = useManagedSpace('templates.use');
-  const list = useTemplates(spaces.length > 0);
-  if (spaces.length === 0) return <TemplatesOff />;
   return (
-    <RecordState
-      query={list}
-      id={id}
-      find={(id) => list.data?.items.find((x) => x.id === id)}
+    <SpaceRecordScreen
+      ability="templates.use"
+      useList={useTemplates}
+      off={<TemplatesOff />}
       notFoundTitle={t('replyTemplates.notFound')}
       errorTitle={t('replyTemplates.loadError')}
     >
-      {(template) => {
-        const space = template?.space_id ?? spaceId ?? 0;
-        return (
-          <TemplateForm
-            key={id ?? 'new'}
-            template={template}
-            spaceId={space}
-            canManageSpace={(list.data?.can_manage ?? []).includes(space)}
-          />
-        );
-      }}
-    </RecordState>
+      {(template, spaceId, key, canManageSpace) => (
+        <TemplateForm key={key} template={template} spaceId={spaceId} canManageSpace={canManageSpace} />
+      )}
+    </SpaceRecordScreen>
   );
 }
 

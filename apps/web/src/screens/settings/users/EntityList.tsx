@@ -1,12 +1,12 @@
 import { ActionIcon, Button, Group, Modal, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { type Ability, spacesWhere } from '@otklik/shared';
-import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPencil, IconPlus } from '@tabler/icons-react';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConfigSpace } from '../../../api/types';
-import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError } from '../../../components/notify';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { DeleteRowAction } from '../../../features/settings-kit/SettingsList';
 import { useLastDefined } from '../../../lib/useLastDefined';
 import { useShell } from '../../../shell/ShellContext';
 
@@ -135,25 +135,13 @@ export function EntityList<T extends { id: number; space_id: number }, V>(props:
                                 <IconPencil size={18} />
                               </ActionIcon>
                             </Tooltip>
-                            <ConfirmAction
+                            <DeleteRowAction
                               title={props.deleteTitle}
                               message={props.deleteText(item)}
-                              confirmLabel={t('common.delete')}
+                              label={t('common.delete')}
                               onConfirm={() => props.onDelete(item)}
-                            >
-                              {(open) => (
-                                <Tooltip label={t('common.delete')}>
-                                  <ActionIcon
-                                    variant="subtle"
-                                    color="red"
-                                    aria-label={t('common.delete')}
-                                    onClick={open}
-                                  >
-                                    <IconTrash size={18} />
-                                  </ActionIcon>
-                                </Tooltip>
-                              )}
-                            </ConfirmAction>
+                              iconSize={18}
+                            />
                           </Group>
                         </Table.Td>
                       </Table.Tr>

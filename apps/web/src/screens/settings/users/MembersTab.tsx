@@ -13,17 +13,17 @@ import {
 } from '@mantine/core';
 import { spacesWhere } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
-import { IconMailForward, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconMailForward, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useResendInvitation, useRevokeInvitation, useUserGroups, useUsers } from '../../../api/settings';
 import type { Invitation, Member } from '../../../api/types';
 import { ColorDot } from '../../../components/ColorDot';
-import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';
 import { QueryState } from '../../../components/QueryState';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { DeleteRowAction } from '../../../features/settings-kit/SettingsList';
 import { useLocale } from '../../../i18n/useLocale';
 import { formatDate } from '../../../lib/format';
 import { useShell } from '../../../shell/ShellContext';
@@ -186,25 +186,13 @@ export function MembersTab() {
                                     <IconMailForward size={18} />
                                   </ActionIcon>
                                 </Tooltip>
-                                <ConfirmAction
+                                <DeleteRowAction
                                   title={t('settings.users.revokeTitle')}
                                   message={t('settings.users.revokeText', { email: invitation.email })}
-                                  confirmLabel={t('settings.users.revoke')}
+                                  label={t('settings.users.revoke')}
                                   onConfirm={() => revoke.mutateAsync(invitation.id)}
-                                >
-                                  {(open) => (
-                                    <Tooltip label={t('settings.users.revoke')}>
-                                      <ActionIcon
-                                        variant="subtle"
-                                        color="red"
-                                        aria-label={t('settings.users.revoke')}
-                                        onClick={open}
-                                      >
-                                        <IconTrash size={18} />
-                                      </ActionIcon>
-                                    </Tooltip>
-                                  )}
-                                </ConfirmAction>
+                                  iconSize={18}
+                                />
                               </Group>
                             </Table.Td>
                           </Table.Tr>

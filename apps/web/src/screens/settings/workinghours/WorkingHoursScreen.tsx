@@ -1,14 +1,14 @@
-import { ActionIcon, Alert, Button, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
 import { spacesWhere } from '@otklik/shared';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPlus } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHolidayCrud, useHolidays } from '../../../api/settings';
-import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryState } from '../../../components/QueryState';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { DeleteRowAction } from '../../../features/settings-kit/SettingsList';
 import { useLocale, useMessage } from '../../../i18n/useLocale';
 import { civilDateOf } from '../../../lib/zonedTime';
 import { useShell } from '../../../shell/ShellContext';
@@ -130,23 +130,14 @@ export default function WorkingHoursScreen() {
                             <Text fz="sm">{holiday.name}</Text>
                           </Table.Td>
                           <Table.Td w={50}>
-                            <ConfirmAction
+                            <DeleteRowAction
                               title={t('settings.holidays.deleteTitle')}
                               message={t('settings.holidays.deleteText', { name: holiday.name })}
-                              confirmLabel={t('common.delete')}
+                              label={t('common.delete')}
                               onConfirm={() => crud.remove.mutateAsync(holiday.id)}
-                            >
-                              {(open) => (
-                                <ActionIcon
-                                  variant="subtle"
-                                  color="red"
-                                  aria-label={t('common.delete')}
-                                  onClick={open}
-                                >
-                                  <IconTrash size={18} />
-                                </ActionIcon>
-                              )}
-                            </ConfirmAction>
+                              iconSize={18}
+                              tooltip={false}
+                            />
                           </Table.Td>
                         </Table.Tr>
                       ))}
