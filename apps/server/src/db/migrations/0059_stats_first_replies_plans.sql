@@ -4,8 +4,8 @@
 -- that rescanned the changed items for every activity row, so the next update of 50,000 items' first
 -- reply (152,000 activity rows by then) ran over two minutes. The statements that read the activity log,
 -- the items, the dialogs or stats_first_replies now run through EXECUTE (planned with the transition
--- tables' real sizes and the tables' current ones; a plan costs well under a millisecond beside such a
--- statement), written as joins from the changed rows (a MATERIALIZED list, found once with EXCEPT) to the
+-- tables' real sizes and the tables' current ones: one planning per run, and they run only when a column
+-- they copy changed or a reply action came), written as joins from the changed rows (a MATERIALIZED list, found once with EXCEPT) to the
 -- indexes: activity_item_idx / activity_chat_idx, the items and chats keys, stats_first_replies' key and
 -- its item / chat indexes. The guards read only the transition tables and stay static. The activity
 -- trigger also returns at once when the statement holds no reply action (most activity: status changes,
