@@ -329,6 +329,34 @@ describe('stats rollup', () => {
     await expectSame(s);
   });
 
+  it('stays equal to the raw rows after bulk updates and deletions of first replies', async () => {
+    const s = await seed();
+    const db = t.deps.database.db;
+    // Bulk statements (the triggers plan them afresh each time, migration 0059; the test before this one
+    // ran them on single rows in the same database session): every item's and dialog's first reply moved at
+    // once (some before the arrival, some unreplied now replied), half the first-reply actions of one member handed to the other, then half of all removed.
+    await db.execute(
+      sql`UPDATE items SET first_reply_at = CASE WHEN id % 5 = 0 THEN created_at - interval '2 minutes'
+        ELSE coalesce(first_reply_at, created_at) + interval '7 minutes' END WHERE space_id = ${s.spaceId}`,
+    );
+    await db.execute(
+      sql`UPDATE chats SET first_reply_at = first_reply_at + interval '3 minutes' WHERE space_id = ${s.spaceId}`,
+    );
+    await db.execute(
+      sql`UPDATE activity SET user_id = ${s.ops[1]!} WHERE space_id = ${s.spaceId} AND user_id = ${s.ops[0]!}
+        AND id % 2 = 1 AND type IN ('item.replied', 'chat.replied')`,
+    );
+    await expectSame(s);
+    await db.execute(
+      sql`DELETE FROM activity WHERE space_id = ${s.spaceId} AND type IN ('item.replied', 'chat.replied') AND id % 4 = 0`,
+    );
+    await db.execute(
+      sql`UPDATE activity SET user_id = ${s.ops[0]!} WHERE space_id = ${s.spaceId} AND id % 3 = 0
+        AND type IN ('item.replied', 'chat.replied')`,
+    );
+    await expectSame(s);
+  });
+
   it('reads the raw rows where whole UTC hours do not make local days (Asia/Kolkata, UTC+5:30)', async () => {
     const db = t.deps.database.db;
     const p = await resolvePeriod(
