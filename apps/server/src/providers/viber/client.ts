@@ -76,7 +76,6 @@ export async function viberCall<T extends ViberReply>(
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-viber-auth-token': auth.authToken },
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
     throw new ConnectorError('temporary', `Viber API unreachable: ${(error as Error).message}`, {

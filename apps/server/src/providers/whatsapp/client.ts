@@ -77,7 +77,6 @@ async function graphCall<T>(
         ...(body ? { 'content-type': 'application/json' } : {}),
       },
       body: body ? JSON.stringify(body) : undefined,
-      signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
     throw new ConnectorError('temporary', `WhatsApp API unreachable: ${(error as Error).message}`, {
