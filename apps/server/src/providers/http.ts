@@ -1,4 +1,5 @@
 import type { Config } from '../lib/config';
+import { ConnectorError } from './types';
 
 // The one request timeout of every call to a network (issue 22, Faults): a network that accepts the
 // connection and never answers must not hold an outbox row or a poll round for ever. Contexts handed to
@@ -26,4 +27,15 @@ export function requestTimeout(
 ): AbortSignal {
   const timeout = AbortSignal.timeout(holdMs + config.NETWORK_TIMEOUT_MS);
   return signal ? AbortSignal.any([signal, timeout]) : timeout;
+}
+
+/**
+ * A 2xx answer without what the network's API always sends back (not JSON, or no id for what we sent):
+ * not the network's own answer (a proxy, a captive portal, a half-deployed API), so nothing says the
+ * call was made — a temporary failure, retried with backoff, never taken as done.
+ */
+export function badAnswer(network: string, detail: string): ConnectorError {
+  return new ConnectorError('temporary', `${network} answered something unexpected: ${detail}`, {
+    reason: { key: 'failure.badAnswer', params: { network }, detail },
+  });
 }

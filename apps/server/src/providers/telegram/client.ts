@@ -1,5 +1,5 @@
 import type { Config } from '../../lib/config';
-import { requestTimeout } from '../http';
+import { badAnswer, requestTimeout } from '../http';
 import { ConnectorError } from '../types';
 import type { TgInlineKeyboardMarkup, TgMessage, TgUpdate, TgUser } from './types';
 
@@ -82,6 +82,9 @@ export async function callTelegram<T>(
   } catch {
     envelope = undefined;
   }
+  // Every Bot API answer is an envelope with `ok`; a 2xx without one did not come from Telegram.
+  if (res.ok && typeof envelope?.ok !== 'boolean')
+    throw badAnswer('Telegram', `HTTP ${res.status} without an envelope`);
   if (!res.ok || !envelope?.ok) throw telegramError(res.status, envelope);
   return envelope.result as T;
 }
