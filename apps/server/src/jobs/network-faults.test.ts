@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAULT_KITS, type FaultKit } from '../../test/providers/fault-kits';
+import { FAULT_KITS, type FaultKit, type Written } from '../../test/providers/fault-kits';
 import { type Fault, FaultyNetwork } from '../../test/providers/faulty-network';
-import { messages, outbox } from '../db/schema';
+import { items, outbox } from '../db/schema';
 import { BACKOFF_SECONDS, MAX_ATTEMPTS } from '../modules/outbox/queue';
 
 // Issue 22, Faults: "a network answering 429 / 500 / timeouts / garbage → retried with backoff, then
@@ -38,55 +38,69 @@ describe.each(FAULT_KITS)('$name', ({ start }) => {
     await proxy?.close();
   });
 
-  const rowOf = async (messageId: number) =>
-    (await kit.bed.db().select().from(outbox).where(eq(outbox.messageId, messageId)))[0]!;
+  const rowOf = async (w: Written) =>
+    (
+      await kit.bed
+        .db()
+        .select()
+        .from(outbox)
+        .where(w.kind === 'message' ? eq(outbox.messageId, w.id) : eq(outbox.itemId, w.id))
+    )[0]!;
+
+  /** Our answer's delivery, and how many rows of its conversation carry its text. */
+  const answerOf = async (w: Written, text: string) => {
+    if (w.kind === 'message') {
+      const row = await kit.bed.messageRow(w.id);
+      const same = (await kit.bed.messagesOf(row.chatId)).filter((m) => m.text === text);
+      return { delivery: row.delivery, deliveryError: row.deliveryError, stored: same.length, row };
+    }
+    const [row] = await kit.bed.db().select().from(items).where(eq(items.id, w.id));
+    const same = (await kit.bed.itemsOf(row!.objectId)).filter((i) => i.text === text);
+    return { delivery: row!.delivery, deliveryError: row!.deliveryError, stored: same.length, row: row! };
+  };
 
   it.each(FAULTS)('a reply meeting $name is retried with backoff and delivered once', async ({ fault }) => {
     const text = `faults ${unique()}`;
-    const messageId = await kit.write(text);
+    const written = await kit.write(text);
     const tooMany = fault === undefined;
     proxy.failNext(fault ?? kit.tooMany.fault, kit.send);
     await kit.bed.drain();
     expect(proxy.faulted(kit.send)).toBeGreaterThan(0);
-    const waiting = await rowOf(messageId);
+    const waiting = await rowOf(written);
     expect(waiting).toMatchObject({ state: 'pending', lastError: expect.any(String) });
     // 429: as long as the network asks, not counted as an attempt; others: the first backoff step.
     const wait = tooMany ? kit.tooMany.seconds : BACKOFF_SECONDS[0];
     expect(waiting.runAt.getTime()).toBe(kit.bed.clock + wait * 1000);
     expect(waiting.attempts).toBe(tooMany ? 0 : 1);
-    expect((await kit.bed.messageRow(messageId)).delivery).not.toBe('sent');
+    expect((await answerOf(written, text)).delivery).not.toBe('sent');
     expect(proxy.delivered(kit.send, text)).toBe(0);
 
     expect(await kit.bed.drain(wait * 1000 - 1_000)).toBe(0);
     await kit.bed.drain(1_000);
-    expect(await rowOf(messageId)).toMatchObject({ state: 'done' });
-    const message = await kit.bed.messageRow(messageId);
-    expect(message).toMatchObject({ delivery: 'sent', deliveryError: null });
+    expect(await rowOf(written)).toMatchObject({ state: 'done' });
+    expect(await answerOf(written, text)).toMatchObject({ delivery: 'sent', deliveryError: null, stored: 1 });
     expect(proxy.delivered(kit.send, text)).toBe(1);
-    const stored = await kit.bed.messagesOf(message.chatId);
-    expect(stored.filter((m) => m.text === text)).toHaveLength(1);
     proxy.clear();
   });
 
   it('a network failing every try: the reply shows failed after the last attempt, listed in settings/errors', async () => {
     const text = `faults ${unique()}`;
-    const messageId = await kit.write(text);
+    const written = await kit.write(text);
     proxy.failNext({ kind: 'status', status: 503 }, kit.send, MAX_ATTEMPTS + 1);
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       await kit.bed.drain(attempt === 1 ? undefined : 3_600_000);
-      expect((await rowOf(messageId)).attempts).toBe(attempt);
+      expect((await rowOf(written)).attempts).toBe(attempt);
     }
-    expect(await rowOf(messageId)).toMatchObject({ state: 'failed', lastError: expect.any(String) });
+    expect(await rowOf(written)).toMatchObject({ state: 'failed', lastError: expect.any(String) });
     expect(proxy.faulted(kit.send)).toBeGreaterThanOrEqual(MAX_ATTEMPTS);
     expect(await kit.bed.drain(3_600_000)).toBe(0);
-    const message = await kit.bed.messageRow(messageId);
-    expect(message).toMatchObject({ delivery: 'failed', deliveryError: expect.any(String) });
+    const answer = await answerOf(written, text);
+    expect(answer).toMatchObject({ delivery: 'failed', deliveryError: expect.any(String), stored: 1 });
     expect(proxy.delivered(kit.send, text)).toBe(0);
     const listed = await kit.bed.inject('GET', '/v1/errors/actions');
     expect(listed.statusCode, listed.body).toBe(200);
-    expect(JSON.stringify(listed.json())).toContain(String(message.chatId));
-    const [again] = await kit.bed.db().select().from(messages).where(eq(messages.text, text));
-    expect(again?.id).toBe(messageId);
+    const row = await rowOf(written);
+    expect((listed.json().items as Array<{ id: number }>).map((f) => f.id)).toContain(row.id);
     proxy.clear();
   });
 });
