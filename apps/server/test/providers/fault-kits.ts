@@ -14,7 +14,7 @@ import { YouTubeTestbed } from './youtube';
 // that carries a reply, how the network says "too many requests", and a conversation to write into.
 
 /** The request timeout the faults run with: a call the network never answers fails after this. */
-export const FAULT_TIMEOUT_MS = 300;
+export const FAULT_TIMEOUT_MS = 2_000;
 
 export interface FaultKit {
   name: string;
