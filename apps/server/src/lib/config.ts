@@ -259,6 +259,11 @@ const envSchema = z.object({
   PROVIDER_UPDATES: z.enum(['auto', 'webhook', 'polling']).default('auto'),
   /** Seconds a long poll may wait at the network (Telegram getUpdates timeout, VK wait). */
   POLL_TIMEOUT_S: z.coerce.number().int().min(0).max(90).default(25),
+  /**
+   * How long a call to a network may take before it is given up as a temporary failure (then retried
+   * with backoff); a long poll gets this on top of its wait (providers/http.ts).
+   */
+  NETWORK_TIMEOUT_MS: z.coerce.number().int().min(50).max(300_000).default(30_000),
   /** How long a suggestion may wait for the AI provider's chat-completions answer (issue 21). */
   AI_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
   /** Largest network file the media proxy fetches and keeps (Telegram bots get at most 20 MB). */

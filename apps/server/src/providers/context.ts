@@ -5,6 +5,7 @@ import { objects } from '../db/schema';
 import type { Config } from '../lib/config';
 import type { Sealer } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
+import { networkFetch } from './http';
 import type { ConnectorContext, ObjectRow } from './types';
 
 export interface ConnectorDeps {
@@ -52,7 +53,7 @@ export function connectorContext(deps: ConnectorDeps, object: ObjectRow): Connec
     object,
     credentials: openCredentials(deps.sealer, object),
     config: deps.config,
-    fetch: deps.fetch ?? fetch,
+    fetch: networkFetch(deps.config, deps.fetch),
     db: deps.db,
     now: deps.now ?? (() => new Date()),
     async saveCredentials(credentials) {

@@ -77,7 +77,6 @@ export async function callJson(
         ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
     throw new ConnectorError('temporary', `${network} unreachable: ${(error as Error).message}`, {

@@ -184,7 +184,6 @@ export async function relayCall<T>(
         ...(body ? { 'content-type': 'application/json' } : {}),
       },
       body: body ? JSON.stringify(body) : undefined,
-      signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
     const detail = (error as Error).message;

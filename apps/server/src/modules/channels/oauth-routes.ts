@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { objects } from '../../db/schema';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { AppError } from '../../lib/errors';
+import { networkFetch } from '../../providers/http';
 import { getConnector } from '../../providers/registry';
 import { PulseCheckRefused, verifyPulseCheck } from '../../providers/tpulse/check';
 import type { AppDeps } from '../deps';
@@ -135,7 +136,7 @@ export async function registerOAuthConnectRoutes(
         let verified: Awaited<ReturnType<typeof oauth.exchange>>;
         try {
           verified = await oauth.exchange(
-            { config: deps.config, fetch, now: () => new Date() },
+            { config: deps.config, fetch: networkFetch(deps.config), now: () => new Date() },
             {
               code: req.body.code,
               redirectUri: req.body.redirect_uri,

@@ -486,7 +486,10 @@ describe('notifications', () => {
     try {
       const token = `${700_000 + Math.floor(Math.random() * 1000)}:AAnotify`;
       tg.addBot(token, { id: Number(token.split(':')[0]), username: 'otklik_notify_bot' });
-      const api = telegramApi({ config: { TELEGRAM_API_URL: tg.url }, fetch }, token);
+      const api = telegramApi(
+        { config: { TELEGRAM_API_URL: tg.url, NETWORK_TIMEOUT_MS: 30_000 }, fetch },
+        token,
+      );
       const bot = new TelegramNotifyBot({ db: db(), log: t.deps.log, api });
       expect(await bot.identify()).toBe('otklik_notify_bot');
       const team = await buildTeam();

@@ -15,6 +15,7 @@ import { randomToken, type Sealer } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import type { Logger } from '../../lib/logger';
 import { connectorContext, openCredentials, sealCredentials } from '../../providers/context';
+import { networkFetch } from '../../providers/http';
 import { getConnector, isConnectable } from '../../providers/registry';
 import { ConnectorError, failureParam, storedFailure, type VerifiedAccount } from '../../providers/types';
 import { chooseUpdatesMode, webhookUrl } from '../../providers/updates';
@@ -68,7 +69,10 @@ export async function verifyTypedCredentials(
     });
   }
   try {
-    return await connector.verifyCredentials({ config: deps.config, fetch, now: () => new Date() }, typed);
+    return await connector.verifyCredentials(
+      { config: deps.config, fetch: networkFetch(deps.config), now: () => new Date() },
+      typed,
+    );
   } catch (error) {
     throw asConnectFailure(error);
   }

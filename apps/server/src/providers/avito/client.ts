@@ -49,7 +49,7 @@ function errorText(body: unknown, status: number): string {
 async function request(a: AvitoAuth, path: string, init: RequestInit) {
   let response: Response;
   try {
-    response = await a.fetch(`${baseOf(a)}${path}`, { ...init, signal: AbortSignal.timeout(30_000) });
+    response = await a.fetch(`${baseOf(a)}${path}`, init);
   } catch (error) {
     throw new ConnectorError('temporary', `Avito API unreachable: ${(error as Error).message}`, {
       reason: { key: 'failure.unreachable', params: { network: 'Avito' }, detail: (error as Error).message },

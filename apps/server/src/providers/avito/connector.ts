@@ -1,4 +1,5 @@
 import { AppError } from '../../lib/errors';
+import { badAnswer } from '../http';
 import type { InboundEvent } from '../inbound';
 import { downloadMedia } from '../media';
 import {
@@ -209,6 +210,8 @@ export const avitoConnector: Connector = {
     // Image sending needs an upload whose paths are UNCONFIRMED (PROVIDERS §7a): files go as links.
     const text = [content.text, ...content.attachments.map((a) => a.url)].filter(Boolean).join('\n');
     const sent = await sendText(authOf(ctx, ctx.credentials), userIdOf(ctx), chat.externalId, text);
-    return { externalId: sent?.id ? String(sent.id) : null };
+    // Avito answers a sent message with it (its id); an answer without one is not Avito's.
+    if (!sent?.id) throw badAnswer('Avito', 'a sent message without its id');
+    return { externalId: String(sent.id) };
   },
 };

@@ -55,7 +55,6 @@ export async function discordCall<T>(
         ...(body ? { 'content-type': 'application/json' } : {}),
       },
       body: body ? JSON.stringify(body) : undefined,
-      signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);

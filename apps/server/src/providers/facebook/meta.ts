@@ -132,7 +132,6 @@ export async function graphCall<T>(
         ...(opts.body ? { 'content-type': 'application/json' } : {}),
       },
       body: opts.body ? JSON.stringify(opts.body) : undefined,
-      signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
     const detail = (error as Error).message;

@@ -32,7 +32,7 @@ const digest = (value: string) => createHash('sha256').update(value).digest('hex
 export async function send(f: typeof fetch, url: string, init: RequestInit, network: string) {
   let response: Response;
   try {
-    response = await f(url, { ...init, signal: AbortSignal.timeout(30_000) });
+    response = await f(url, init);
   } catch (error) {
     const cause = (error as Error & { cause?: { message?: string } }).cause?.message;
     const text = cause ? `${(error as Error).message}: ${cause}` : (error as Error).message;

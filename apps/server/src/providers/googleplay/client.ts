@@ -101,7 +101,7 @@ const cacheKey = (a: PlayAuth) =>
 async function request(a: PlayAuth, url: string, init: RequestInit) {
   let response: Response;
   try {
-    response = await a.fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
+    response = await a.fetch(url, init);
   } catch (error) {
     throw new ConnectorError('temporary', `Google Play unreachable: ${(error as Error).message}`, {
       reason: { key: 'failure.unreachable', params: { network: NETWORK }, detail: (error as Error).message },

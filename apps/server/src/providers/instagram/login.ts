@@ -80,7 +80,6 @@ async function shortToken(ctx: VerifyContext, code: string, redirectUri: string)
         redirect_uri: redirectUri,
         code,
       }).toString(),
-      signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
     const detail = (error as Error).message;

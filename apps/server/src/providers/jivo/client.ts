@@ -46,7 +46,6 @@ export async function sendBotMessage(auth: JivoAuth, message: BotMessage): Promi
         chat_id: message.chatId,
         message: { type: 'TEXT', text: message.text, timestamp: Math.floor(message.now.getTime() / 1000) },
       }),
-      signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
     throw new ConnectorError('temporary', `Jivo unreachable: ${(error as Error).message}`, {

@@ -1,4 +1,5 @@
 import type { Config } from '../../lib/config';
+import { requestTimeout } from '../http';
 import { ConnectorError } from '../types';
 import type { MaxChatType, MaxMessage, MaxUpdate, MaxUser } from './types';
 
@@ -7,7 +8,7 @@ import type { MaxChatType, MaxMessage, MaxUpdate, MaxUser } from './types';
 // `{"code":"verify.token","message":"Invalid access_token"}` with a matching HTTP status.
 
 export interface MaxTransport {
-  config: Pick<Config, 'MAX_API_URL'>;
+  config: Pick<Config, 'MAX_API_URL' | 'NETWORK_TIMEOUT_MS'>;
   fetch: typeof fetch;
 }
 
@@ -44,7 +45,7 @@ async function request<T>(
     query?: Record<string, string | number | undefined>;
     body?: unknown;
     signal?: AbortSignal;
-    timeoutMs?: number;
+    holdMs?: number;
   } = {},
 ): Promise<T> {
   if (!token)
@@ -54,7 +55,6 @@ async function request<T>(
   const url = new URL(`${transport.config.MAX_API_URL.replace(/\/$/, '')}${path}`);
   for (const [key, value] of Object.entries(opts.query ?? {}))
     if (value !== undefined) url.searchParams.set(key, String(value));
-  const timeout = AbortSignal.timeout(opts.timeoutMs ?? 30_000);
   let res: Response;
   try {
     res = await transport.fetch(url, {
@@ -64,7 +64,7 @@ async function request<T>(
         ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-      signal: opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout,
+      signal: requestTimeout(transport.config, opts.holdMs, opts.signal),
     });
   } catch (error) {
     throw new ConnectorError(
@@ -116,7 +116,7 @@ export function maxApi(transport: MaxTransport, token: string) {
       request<{ updates: MaxUpdate[]; marker: number | null }>(transport, token, 'GET', '/updates', {
         query,
         signal,
-        timeoutMs: (query.timeout + 15) * 1000,
+        holdMs: query.timeout * 1000,
       }),
     /** The chats the bot is in (GET /chats; the official TS client's getAllChats). */
     chats: (count: number) =>

@@ -68,7 +68,6 @@ export async function graphCall<T>(
       method,
       headers: opts.body ? { 'content-type': 'application/json;charset=utf-8' } : {},
       body: opts.body ? JSON.stringify(opts.body) : undefined,
-      signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
     throw unreachable(error);

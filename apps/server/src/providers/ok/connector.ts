@@ -1,3 +1,4 @@
+import { badAnswer } from '../http';
 import { type Connector, type ConnectorContext, ConnectorError, WebhookRejected } from '../types';
 import { webhookUrl } from '../updates';
 import { getInfo, NETWORK, type OkAuth, sendToChat, subscribe, unsubscribe } from './client';
@@ -96,6 +97,8 @@ export const okConnector: Connector = {
     const message: Record<string, unknown> = { text };
     if (image) message.attachments = [{ type: 'IMAGE', payload: { url: image.url } }];
     const sent = await sendToChat(authOf(ctx, tokenOf(ctx)), chat.externalId, message);
-    return { externalId: sent.message_id ? String(sent.message_id) : null };
+    // OK answers a sent message with its id; an answer without one is not OK's.
+    if (!sent?.message_id) throw badAnswer('OK', 'a sent message without its message_id');
+    return { externalId: String(sent.message_id) };
   },
 };

@@ -77,7 +77,6 @@ async function request<T>(a: RuStoreAuth, path: string, init: RequestInit) {
   try {
     response = await a.fetch(`${a.config.RUSTORE_API_URL.replace(/\/+$/, '')}${path}`, {
       ...init,
-      signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
     throw new ConnectorError('temporary', `RuStore unreachable: ${(error as Error).message}`, {

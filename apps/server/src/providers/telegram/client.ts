@@ -1,4 +1,5 @@
 import type { Config } from '../../lib/config';
+import { badAnswer, requestTimeout } from '../http';
 import { ConnectorError } from '../types';
 import type { TgInlineKeyboardMarkup, TgMessage, TgUpdate, TgUser } from './types';
 
@@ -6,7 +7,7 @@ import type { TgInlineKeyboardMarkup, TgMessage, TgUpdate, TgUser } from './type
 // parameters, and the `{ok, result}` / `{ok:false, error_code, description, parameters}` envelope.
 
 export interface TelegramTransport {
-  config: Pick<Config, 'TELEGRAM_API_URL'>;
+  config: Pick<Config, 'TELEGRAM_API_URL' | 'NETWORK_TIMEOUT_MS'>;
   fetch: typeof fetch;
 }
 
@@ -47,21 +48,20 @@ export async function callTelegram<T>(
   token: string,
   method: string,
   params: Record<string, unknown> = {},
-  opts: { signal?: AbortSignal; timeoutMs?: number } = {},
+  opts: { signal?: AbortSignal; holdMs?: number } = {},
 ): Promise<T> {
   if (!token)
     throw new ConnectorError('auth', 'Unauthorized: no bot token', {
       reason: { key: 'failure.reconnect', params: { network: 'Telegram' } },
     });
   const base = transport.config.TELEGRAM_API_URL.replace(/\/$/, '');
-  const timeout = AbortSignal.timeout(opts.timeoutMs ?? 30_000);
   let res: Response;
   try {
     res = await transport.fetch(`${base}/bot${token}/${method}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(params),
-      signal: opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout,
+      signal: requestTimeout(transport.config, opts.holdMs, opts.signal),
     });
   } catch (error) {
     throw new ConnectorError(
@@ -82,6 +82,9 @@ export async function callTelegram<T>(
   } catch {
     envelope = undefined;
   }
+  // Every Bot API answer is an envelope with `ok`; a 2xx without one did not come from Telegram.
+  if (res.ok && typeof envelope?.ok !== 'boolean')
+    throw badAnswer('Telegram', `HTTP ${res.status} without an envelope`);
   if (!res.ok || !envelope?.ok) throw telegramError(res.status, envelope);
   return envelope.result as T;
 }
@@ -104,8 +107,8 @@ export function telegramApi(transport: TelegramTransport, token: string) {
     ) =>
       callTelegram<TgUpdate[]>(transport, token, 'getUpdates', params, {
         signal,
-        // The network holds the request up to `timeout` seconds; give it a margin before we give up.
-        timeoutMs: (params.timeout + 15) * 1000,
+        // The network holds the request up to `timeout` seconds; the request timeout comes on top.
+        holdMs: params.timeout * 1000,
       }),
     sendMessage: (params: {
       chat_id: number | string;

@@ -38,7 +38,7 @@ interface GraphError {
 async function send(f: typeof fetch, url: string, init: RequestInit) {
   let response: Response;
   try {
-    response = await f(url, { ...init, signal: AbortSignal.timeout(30_000) });
+    response = await f(url, init);
   } catch (error) {
     const text = (error as Error).message;
     throw new ConnectorError('temporary', `Threads unreachable: ${text}`, {

@@ -74,7 +74,6 @@ export async function call<T>(
         ...(opts.body ? { 'content-type': 'application/json' } : {}),
       },
       body: opts.body ? JSON.stringify(opts.body) : undefined,
-      signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
     throw unreachable(error);

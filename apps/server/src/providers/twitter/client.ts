@@ -135,7 +135,6 @@ export async function call<T>(
         : opts.form
           ? new URLSearchParams(opts.form).toString()
           : undefined,
-      signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
     throw unreachable(error);

@@ -1,4 +1,5 @@
 import type { Config } from '../../lib/config';
+import { badAnswer } from '../http';
 import { ConnectorError } from '../types';
 
 // Viber REST Bot API (PROVIDERS.md §7b): every call is a JSON POST to `{base}/pa/{method}` with
@@ -76,7 +77,6 @@ export async function viberCall<T extends ViberReply>(
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-viber-auth-token': auth.authToken },
       body: JSON.stringify(body),
-      signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
     throw new ConnectorError('temporary', `Viber API unreachable: ${(error as Error).message}`, {
@@ -106,6 +106,8 @@ export async function viberCall<T extends ViberReply>(
       reason: { key: 'failure.badAnswer', params: { network: 'Viber' } },
     });
   }
+  // Every Viber answer carries a numeric `status` (0: done); one without it is not Viber's.
+  if (typeof parsed?.status !== 'number') throw badAnswer('Viber', 'an answer without its status');
   if (parsed.status !== 0) throw viberError(Number(parsed.status), parsed.status_message);
   return parsed as T;
 }
@@ -134,5 +136,7 @@ export function setWebhook(auth: ViberAuth, url: string) {
 export async function sendMessage(auth: ViberAuth, body: Record<string, unknown>): Promise<string | null> {
   const reply = await viberCall(auth, 'send_message', { min_api_version: 1, ...body });
   const token = reply.message_token;
-  return typeof token === 'string' || typeof token === 'number' ? String(token) : null;
+  if (typeof token !== 'string' && typeof token !== 'number')
+    throw badAnswer('Viber', 'a sent message without its message_token');
+  return String(token);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requestTimeout } from '../http';
 import type { InboundEvent } from '../inbound';
 import { type ConnectorContext, ConnectorError, type PollResult } from '../types';
 import { communityToken, type VkApi, vkApi } from './client';
@@ -44,10 +45,9 @@ async function check(ctx: ConnectorContext, cursor: LongPollCursor, wait: number
   url.searchParams.set('key', cursor.key);
   url.searchParams.set('ts', cursor.ts);
   url.searchParams.set('wait', String(wait));
-  const timeout = AbortSignal.timeout((wait + 15) * 1000);
   let res: Response;
   try {
-    res = await ctx.fetch(url, { signal: AbortSignal.any([signal, timeout]) });
+    res = await ctx.fetch(url, { signal: requestTimeout(ctx.config, wait * 1000, signal) });
   } catch (error) {
     throw new ConnectorError('temporary', `VK long poll unreachable: ${(error as Error).message}`, {
       reason: { key: 'failure.unreachable', params: { network: 'VK' }, detail: (error as Error).message },

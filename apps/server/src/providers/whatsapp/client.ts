@@ -1,4 +1,5 @@
 import type { Config } from '../../lib/config';
+import { badAnswer } from '../http';
 import { ConnectorError } from '../types';
 
 // WhatsApp Cloud API over Meta Graph (PROVIDERS.md §3): `{base}/{version}/{node}/{edge}` with a Bearer
@@ -77,7 +78,6 @@ async function graphCall<T>(
         ...(body ? { 'content-type': 'application/json' } : {}),
       },
       body: body ? JSON.stringify(body) : undefined,
-      signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
     throw new ConnectorError('temporary', `WhatsApp API unreachable: ${(error as Error).message}`, {
@@ -125,7 +125,10 @@ export async function sendMessage(
       ...payload,
     },
   );
-  return result?.messages?.[0]?.id ?? null;
+  // Graph answers a sent message with its wamid; an answer without one is not Graph's.
+  const id = result?.messages?.[0]?.id;
+  if (!id) throw badAnswer('WhatsApp', 'a sent message without its id');
+  return id;
 }
 
 /** `GET /{media-id}` (PROVIDERS §3 media): where the file is, for `GET <url>` with the same Bearer. */

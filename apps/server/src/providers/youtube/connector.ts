@@ -1,5 +1,6 @@
 import { AppError } from '../../lib/errors';
 import { googleAuthorizeUrl, googleExchangeCode } from '../google/oauth';
+import { badAnswer } from '../http';
 import { type Connector, type ConnectorContext, ConnectorError, type VerifyContext } from '../types';
 import {
   deleteComment,
@@ -119,6 +120,9 @@ export const youtubeConnector: Connector = {
     const parentId = target.parentExternalId ?? target.externalId;
     const text = [content.text, ...content.attachments.map((a) => a.url)].filter(Boolean).join('\n');
     const sent = await insertReply(auth, parentId, text);
+    // YouTube answers an inserted comment with it (its id); an answer without one is not YouTube's.
+    if (typeof sent?.id !== 'string' || !sent.id)
+      throw badAnswer('YouTube', 'an inserted comment without its id');
     return { externalId: sent.id };
   },
 
