@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { type Authenticate, signedInScope } from '../../http/auth';
+import { registerManagedKind } from '../../http/managed-routes';
 import { forbidden } from '../../lib/errors';
 import type { AppDeps } from '../deps';
-import { isMember } from '../spaces/actor';
-import { registerManagedKind } from './managed-routes';
-import { assertVisible } from './policy';
+import { isMember, type ServerActor } from '../spaces/actor';
+import { assertManageable, assertVisible, authorizeOrganisation, type OrganisationEntity } from './policy';
 import { presentCompany, presentDepartment, presentUserGroup } from './presenter';
 import {
   createCompanyBody,
@@ -32,13 +32,20 @@ export async function registerOrganisationModule(
   await signedInScope(root, authenticate, async (app) => {
     const { db } = deps.database;
     const serviceDeps = { db, bus: deps.bus };
+    const manage = <Row extends { spaceId: number }>(
+      entity: OrganisationEntity,
+      find: (id: number) => Promise<Row | undefined>,
+    ) => ({
+      tags: TAG,
+      authorizeCreate: (actor: ServerActor, spaceId: number) => authorizeOrganisation(actor, entity, spaceId),
+      manageable: async (actor: ServerActor, id: number) => assertManageable(actor, entity, await find(id)),
+    });
 
     // ---------------------------------------------------------------- companies
 
     registerManagedKind(app, {
       path: '/companies',
-      entity: 'companies',
-      find: (id) => organisation.getCompany(db, id),
+      ...manage('companies', (id) => organisation.getCompany(db, id)),
       present: presentCompany,
       create: {
         summary: 'Create a company',
@@ -90,8 +97,7 @@ export async function registerOrganisationModule(
 
     registerManagedKind(app, {
       path: '/departments',
-      entity: 'departments',
-      find: (id) => organisation.getDepartment(db, id),
+      ...manage('departments', (id) => organisation.getDepartment(db, id)),
       present: presentDepartment,
       create: {
         summary: 'Create a department',
@@ -118,8 +124,7 @@ export async function registerOrganisationModule(
 
     registerManagedKind(app, {
       path: '/usergroups',
-      entity: 'usergroups',
-      find: (id) => organisation.getUserGroup(db, id),
+      ...manage('usergroups', (id) => organisation.getUserGroup(db, id)),
       present: presentUserGroup,
       create: {
         summary: 'Create a user group limited to some companies and accounts',
