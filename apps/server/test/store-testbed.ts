@@ -1,7 +1,7 @@
 import type { ProviderId } from '@otklik/shared';
 import { and, asc, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { items, objects } from '../src/db/schema';
+import { items, objects, outbox } from '../src/db/schema';
 import { PollingManager } from '../src/jobs/pollers';
 import { createTestApp, type TestApp } from './harness';
 import { buildWorker, buildWorkspace } from './inbox-actions';
@@ -124,6 +124,52 @@ export class StoreTestbed {
     const pending = this.releases;
     this.releases = [];
     for (const resolve of pending) resolve();
+  }
+
+  /**
+   * Polls the account (as node `nodeId`) until it carries an error, which must contain `message` and be
+   * listed by /v1/errors: a revoked credential becomes the account's error.
+   */
+  async expectAccountError(objectId: number, nodeId: string, message: string) {
+    await this.startPolling(nodeId);
+    const broken = await until(async () => {
+      const account = await this.account(objectId);
+      return account.error ? account : null;
+    });
+    await this.stopPolling();
+    expect(broken.error).toContain(message);
+    const errors = await this.t.app.inject({ url: '/v1/errors', headers: this.headers });
+    expect(errors.json().items).toContainEqual(expect.objectContaining({ id: objectId }));
+  }
+
+  /**
+   * Replies, lets the store answer the first call with a 429 (`rateLimitNext(seconds)`: Retry-After),
+   * checks the outbox row waits exactly that long, then (after `beforeRetry`) runs it that much later.
+   */
+  async replyThrough429(
+    itemId: number,
+    text: string,
+    rateLimitNext: (seconds: number) => void,
+    { seconds = 30, beforeRetry }: { seconds?: number; beforeRetry?: () => void } = {},
+  ) {
+    const sent = await this.reply(itemId, text);
+    expect(sent.statusCode, sent.body).toBe(200);
+    rateLimitNext(seconds);
+    await this.drain();
+    const [pending] = await this.db().select().from(outbox).where(eq(outbox.itemId, sent.json().reply.id));
+    expect(pending!.runAt.getTime()).toBe(this.clock + seconds * 1000);
+    beforeRetry?.();
+    await this.drain(seconds * 1000);
+    return sent;
+  }
+
+  /** One whole polling round as node `nodeId` (started, released once, stopped). */
+  async pollOneRound(nodeId: string) {
+    await this.startPolling(nodeId);
+    await this.untilWaits(this.waits.length + 1);
+    this.release();
+    await this.untilWaits(this.waits.length + 1);
+    await this.stopPolling();
   }
 
   /** Waits until the polling manager is waiting for the `n`-th time (a round finished). */

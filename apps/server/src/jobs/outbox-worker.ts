@@ -13,6 +13,7 @@ import type { EventBus } from '../realtime/bus';
 import { recordFailure, recordSuccess } from './outbox-effects';
 import { type OutboxRow, performOutboxCall } from './outbox-targets';
 import { chargeOutboxCall } from './poll-quota';
+import { QueueWorkerLoop } from './queue-worker';
 
 export const OUTBOX_POLL_MS = 1_000;
 /** A claimed row is the claimer's for this long (connectors time out well before); then it is due again. */
@@ -45,19 +46,11 @@ export interface OutboxWorkerDeps {
  * the same row; a chat's messages go out in order. Woken by `outbox.queued` events from any node, and
  * polls as a fallback.
  */
-export class OutboxWorker {
-  private timer: NodeJS.Timeout | undefined;
-  private unsubscribe: (() => void) | undefined;
-  private running: Promise<unknown> = Promise.resolve();
-  private busy = false;
-  private again = false;
-  private stopped = true;
-  /** Set by stop(): finish the batch in hand, claim no more. */
-  private closing = false;
-
+export class OutboxWorker extends QueueWorkerLoop {
   private readonly persistForMs: number;
 
   constructor(private readonly deps: OutboxWorkerDeps) {
+    super({ bus: deps.bus, log: deps.log, wakeOn: OUTBOX_QUEUED, failure: 'Outbox run failed' });
     this.persistForMs = deps.persistForMs ?? LEASE_MS - 60_000;
   }
 
@@ -65,52 +58,8 @@ export class OutboxWorker {
     return this.deps.now?.() ?? new Date();
   }
 
-  start(intervalMs = OUTBOX_POLL_MS) {
-    this.stopped = false;
-    this.closing = false;
-    this.timer = setInterval(() => this.wake(), intervalMs);
-    this.timer.unref();
-    this.unsubscribe = this.deps.bus.subscribe((event) => {
-      if (event.type === OUTBOX_QUEUED) this.wake();
-    });
-  }
-
-  async stop() {
-    this.stopped = true;
-    this.closing = true;
-    if (this.timer) clearInterval(this.timer);
-    this.unsubscribe?.();
-    await this.running;
-  }
-
-  private wake() {
-    if (this.stopped) return;
-    if (this.busy) {
-      this.again = true;
-      return;
-    }
-    this.busy = true;
-    this.running = this.drain()
-      .catch((error: unknown) => this.deps.log.error({ err: String(error) }, 'Outbox run failed'))
-      .finally(() => {
-        this.busy = false;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
-  }
-
-  /** Runs every row that is due now, until none is left; returns how many calls were made. */
-  async drain(): Promise<number> {
-    let total = 0;
-    // Bounded: every claimed row either finishes or moves into the future, so this ends anyway.
-    for (let round = 0; round < 1_000; round++) {
-      const done = await this.tick();
-      total += done;
-      if (done === 0 || this.closing) break;
-    }
-    return total;
+  override start(intervalMs = OUTBOX_POLL_MS) {
+    super.start(intervalMs);
   }
 
   /** Claims one batch of due rows and runs them (different chats in parallel). */

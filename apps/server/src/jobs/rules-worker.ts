@@ -6,6 +6,7 @@ import { MatchCache, NOTIFY_QUEUE_TRIGGER, notifyArrival } from '../modules/noti
 import { type EngineDeps, runRules } from '../modules/rules/engine';
 import { RULES_QUEUED } from '../modules/rules/queue';
 import { activeRules, type RuleRow } from '../modules/rules/service';
+import { QueueWorkerLoop } from './queue-worker';
 
 export const RULES_POLL_MS = 2_000;
 /** A claimed row is the claimer's for this long; then another node takes it again. */
@@ -27,60 +28,19 @@ export interface RulesWorkerDeps extends EngineDeps {
  * `FOR UPDATE SKIP LOCKED` sub-select, like the outbox worker; a row is deleted once its item's rules
  * ran. Woken by `rules.queued` from any node, and polls as a fallback.
  */
-export class RulesWorker {
-  private timer: NodeJS.Timeout | undefined;
-  private unsubscribe: (() => void) | undefined;
-  private running: Promise<unknown> = Promise.resolve();
-  private busy = false;
-  private again = false;
-  private stopped = true;
-
-  constructor(private readonly deps: RulesWorkerDeps) {}
-
-  start(intervalMs = RULES_POLL_MS) {
-    this.stopped = false;
-    this.timer = setInterval(() => this.wake(), intervalMs);
-    this.timer.unref();
-    this.unsubscribe = this.deps.bus.subscribe((event) => {
-      if (event.type === RULES_QUEUED) this.wake();
+export class RulesWorker extends QueueWorkerLoop {
+  constructor(private readonly deps: RulesWorkerDeps) {
+    super({
+      bus: deps.bus,
+      log: deps.log,
+      wakeOn: RULES_QUEUED,
+      failure: 'Auto-rules run failed',
+      wakeAtStart: true,
     });
-    this.wake();
   }
 
-  async stop() {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    this.unsubscribe?.();
-    await this.running;
-  }
-
-  private wake() {
-    if (this.stopped) return;
-    if (this.busy) {
-      this.again = true;
-      return;
-    }
-    this.busy = true;
-    this.running = this.drain()
-      .catch((error: unknown) => this.deps.log.error({ err: String(error) }, 'Auto-rules run failed'))
-      .finally(() => {
-        this.busy = false;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
-  }
-
-  /** Runs everything queued; the number of items looked at. */
-  async drain(): Promise<number> {
-    let total = 0;
-    for (let round = 0; round < 1_000; round++) {
-      const done = await this.tick();
-      total += done;
-      if (done === 0 || this.stopped) break;
-    }
-    return total;
+  override start(intervalMs = RULES_POLL_MS) {
+    super.start(intervalMs);
   }
 
   async tick(): Promise<number> {

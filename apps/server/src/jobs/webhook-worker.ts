@@ -21,6 +21,7 @@ import { webhookHeaders } from '../modules/webhooks/signing';
 import { guardedConnector } from '../providers/media';
 import { type MediaNetwork, systemNetwork } from '../providers/public-network';
 import type { EventBus } from '../realtime/bus';
+import { QueueWorkerLoop } from './queue-worker';
 
 export const WEBHOOK_POLL_MS = 1_000;
 /** A claimed delivery is the claimer's for this long (the call times out well before); then due again. */
@@ -52,66 +53,17 @@ type Outcome = { ok: true; status: number } | { ok: false; status: number | null
  * more attempt), failures rescheduled on the Standard Webhooks backoff, woken by `webhooks.queued` from
  * any node and polling as a fallback.
  */
-export class WebhookWorker {
-  private timer: NodeJS.Timeout | undefined;
-  private unsubscribe: (() => void) | undefined;
-  private running: Promise<unknown> = Promise.resolve();
-  private busy = false;
-  private again = false;
-  private stopped = true;
-  private closing = false;
-
-  constructor(private readonly deps: WebhookWorkerDeps) {}
+export class WebhookWorker extends QueueWorkerLoop {
+  constructor(private readonly deps: WebhookWorkerDeps) {
+    super({ bus: deps.bus, log: deps.log, wakeOn: WEBHOOKS_QUEUED, failure: 'Webhook run failed' });
+  }
 
   private now() {
     return this.deps.now?.() ?? new Date();
   }
 
-  start(intervalMs = WEBHOOK_POLL_MS) {
-    this.stopped = false;
-    this.closing = false;
-    this.timer = setInterval(() => this.wake(), intervalMs);
-    this.timer.unref();
-    this.unsubscribe = this.deps.bus.subscribe((event) => {
-      if (event.type === WEBHOOKS_QUEUED) this.wake();
-    });
-  }
-
-  async stop() {
-    this.stopped = true;
-    this.closing = true;
-    if (this.timer) clearInterval(this.timer);
-    this.unsubscribe?.();
-    await this.running;
-  }
-
-  private wake() {
-    if (this.stopped) return;
-    if (this.busy) {
-      this.again = true;
-      return;
-    }
-    this.busy = true;
-    this.running = this.drain()
-      .catch((error: unknown) => this.deps.log.error({ err: String(error) }, 'Webhook run failed'))
-      .finally(() => {
-        this.busy = false;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
-  }
-
-  /** Delivers everything due now; returns how many attempts were made. */
-  async drain(): Promise<number> {
-    let total = 0;
-    for (let round = 0; round < 1_000; round++) {
-      const done = await this.tick();
-      total += done;
-      if (done === 0 || this.closing) break;
-    }
-    return total;
+  override start(intervalMs = WEBHOOK_POLL_MS) {
+    super.start(intervalMs);
   }
 
   async tick(): Promise<number> {

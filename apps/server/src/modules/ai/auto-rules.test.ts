@@ -4,8 +4,8 @@ import { createTestApp, type TestApp } from '../../../test/harness';
 import { buildObject } from '../../../test/inbox-actions';
 import { commentEvent } from '../../../test/inbox-helpers';
 import { type OpenAiStub, startOpenAiStub } from '../../../test/openai-stub';
+import { rulesWorkerOf } from '../../../test/rules-worker';
 import { items, notes, ruleMatches } from '../../db/schema';
-import { RulesWorker } from '../../jobs/rules-worker';
 import { buildAdmin } from '../authors/test-helpers';
 import { ingest } from '../inbox/ingest';
 
@@ -48,15 +48,7 @@ async function scene(label: string) {
   });
   expect(res.statusCode, res.body).toBe(200);
   const agentId = (res.json() as { id: number }).id;
-  const worker = new RulesWorker({
-    db: db(),
-    bus: t.deps.bus,
-    config: t.deps.config,
-    sealer: t.deps.sealer,
-    locks: t.deps.locks,
-    log: t.deps.log,
-    spaceIds: [spaceId],
-  });
+  const worker = rulesWorkerOf(t, [spaceId]);
   const arrive = async (text: string, author = `u-${label}-${Math.random()}`) => {
     const result = await ingest({ db: db(), bus: t.deps.bus }, object, [
       commentEvent({ text, author: { externalId: author, name: `Покупатель ${label}` } }),

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { type Authenticate, signedInScope } from '../../http/auth';
+import { registerManagedKind } from '../../http/managed-routes';
 import type { AppDeps } from '../deps';
 import { presentChat, presentItem } from '../inbox/presenter';
 import { issueScope } from '../issues/policy';
 import { authorize } from '../spaces/actor';
-import { assertManageable, assertVisible, listSpaceIds } from '../tags/policy';
+import { assertVisible, listSpaceIds, manageableBy } from '../tags/policy';
 import * as labelsService from './labels';
 import {
   assertContentAccess,
@@ -14,7 +15,14 @@ import {
   getVisibleAuthor,
 } from './policy';
 import { presentAuthorListEntry, presentAuthorStats, presentLabel, presentSpaceAuthor } from './presenter';
-import { findAuthorChats, findAuthorItems, findAuthors, getAuthorStats, labelIdsOf } from './queries';
+import {
+  findAuthorChats,
+  findAuthorItems,
+  findAuthors,
+  getAuthorStats,
+  labelIdsOf,
+  type Page,
+} from './queries';
 import {
   authorLabelsBody,
   authorListQuery,
@@ -27,7 +35,8 @@ import {
 } from './schemas';
 
 const LABELS_ABILITY = 'labels.manage' as const;
-const OK = { message: 'ok' } as const;
+
+type ContentExtras = { author: ReturnType<typeof presentSpaceAuthor>; tags: number[]; provider: string };
 
 /**
  * Authors (docs/product/screens-and-routes.md author/{id}, {items|chats|issues}/authors) and Settings → author labels (labels,
@@ -97,60 +106,43 @@ export async function registerAuthorsModule(
       },
     );
 
-    app.get(
-      '/authors/:id/items',
-      {
-        schema: {
-          tags: ['authors'],
-          summary: "The author's comments the caller sees, newest first",
-          params: idParams,
-          querystring: pageQuery,
+    // What the author wrote that the caller sees: comments (items) and chats, a page at a time.
+    const authorContent = <R extends { tagIds: number[]; provider: string }>(
+      content: 'items' | 'chats',
+      summary: string,
+      find: (...args: Parameters<typeof findAuthorItems>) => Promise<Page<R>>,
+      present: (row: R, extras: ContentExtras) => unknown,
+    ) =>
+      app.get(
+        `/authors/:id/${content}`,
+        { schema: { tags: ['authors'], summary, params: idParams, querystring: pageQuery } },
+        async (req) => {
+          const { author, scopes } = await getVisibleAuthor(db, req.actor, req.params.id);
+          assertContentAccess(scopes[content], author, content);
+          const [page, labelIds] = await Promise.all([
+            find(db, author, scopes[content], req.query),
+            labelIdsOf(db, [author.id]),
+          ]);
+          const presented = presentSpaceAuthor(author, labelIds.get(author.id) ?? []);
+          return {
+            items: page.rows.map((r) =>
+              present(r, { author: presented, tags: r.tagIds, provider: r.provider }),
+            ),
+            next_before: page.nextBefore,
+          };
         },
-      },
-      async (req) => {
-        const { actor } = req;
-        const { author, scopes } = await getVisibleAuthor(db, actor, req.params.id);
-        assertContentAccess(scopes.items, author, 'items');
-        const [page, labelIds] = await Promise.all([
-          findAuthorItems(db, author, scopes.items, req.query),
-          labelIdsOf(db, [author.id]),
-        ]);
-        const presented = presentSpaceAuthor(author, labelIds.get(author.id) ?? []);
-        return {
-          items: page.rows.map((r) =>
-            presentItem(r.item, { author: presented, tags: r.tagIds, provider: r.provider }),
-          ),
-          next_before: page.nextBefore,
-        };
-      },
+      );
+    authorContent(
+      'items',
+      "The author's comments the caller sees, newest first",
+      findAuthorItems,
+      (r, extra) => presentItem(r.item, extra),
     );
-
-    app.get(
-      '/authors/:id/chats',
-      {
-        schema: {
-          tags: ['authors'],
-          summary: "The author's chats the caller sees, latest message first",
-          params: idParams,
-          querystring: pageQuery,
-        },
-      },
-      async (req) => {
-        const { actor } = req;
-        const { author, scopes } = await getVisibleAuthor(db, actor, req.params.id);
-        assertContentAccess(scopes.chats, author, 'chats');
-        const [page, labelIds] = await Promise.all([
-          findAuthorChats(db, author, scopes.chats, req.query),
-          labelIdsOf(db, [author.id]),
-        ]);
-        const presented = presentSpaceAuthor(author, labelIds.get(author.id) ?? []);
-        return {
-          items: page.rows.map((r) =>
-            presentChat(r.chat, { author: presented, tags: r.tagIds, provider: r.provider }),
-          ),
-          next_before: page.nextBefore,
-        };
-      },
+    authorContent(
+      'chats',
+      "The author's chats the caller sees, latest message first",
+      findAuthorChats,
+      (r, extra) => presentChat(r.chat, extra),
     );
 
     app.put(
@@ -226,66 +218,30 @@ export async function registerAuthorsModule(
       },
     );
 
-    app.post(
-      '/labels',
-      {
-        schema: {
-          tags: ['settings'],
-          summary: 'Create an author label',
-          body: createLabelBody,
-        },
+    registerManagedKind(app, {
+      path: '/labels',
+      ...manageableBy(LABELS_ABILITY, ['settings'], (id) => labelsService.getLabel(db, id)),
+      present: presentLabel,
+      create: {
+        summary: 'Create an author label',
+        body: createLabelBody,
+        run: (body, actor) =>
+          labelsService.createLabel(serviceDeps, {
+            spaceId: body.space_id,
+            name: body.name,
+            color: body.color,
+            performedBy: actor.userId,
+            by: actor,
+          }),
       },
-      async (req) => {
-        const { actor } = req;
-        authorize(actor, LABELS_ABILITY, req.body.space_id);
-        const row = await labelsService.createLabel(serviceDeps, {
-          spaceId: req.body.space_id,
-          name: req.body.name,
-          color: req.body.color,
-          performedBy: actor.userId,
-          by: actor,
-        });
-        return presentLabel(row);
+      update: {
+        body: updateLabelBody,
+        run: (label, body, actor) => labelsService.updateLabel(serviceDeps, label, body, actor.userId, actor),
       },
-    );
-
-    app.put(
-      '/labels/:id',
-      {
-        schema: { tags: ['settings'], params: idParams, body: updateLabelBody },
+      remove: {
+        summary: 'Delete an author label (it leaves every author it was on)',
+        run: (label, actor) => labelsService.deleteLabel(serviceDeps, label, actor.userId, actor),
       },
-      async (req) => {
-        const { actor } = req;
-        const label = assertManageable(
-          actor,
-          LABELS_ABILITY,
-          await labelsService.getLabel(db, req.params.id),
-        );
-        return presentLabel(
-          await labelsService.updateLabel(serviceDeps, label, req.body, actor.userId, actor),
-        );
-      },
-    );
-
-    app.delete(
-      '/labels/:id',
-      {
-        schema: {
-          tags: ['settings'],
-          summary: 'Delete an author label (it leaves every author it was on)',
-          params: idParams,
-        },
-      },
-      async (req) => {
-        const { actor } = req;
-        const label = assertManageable(
-          actor,
-          LABELS_ABILITY,
-          await labelsService.getLabel(db, req.params.id),
-        );
-        await labelsService.deleteLabel(serviceDeps, label, actor.userId, actor);
-        return OK;
-      },
-    );
+    });
   });
 }

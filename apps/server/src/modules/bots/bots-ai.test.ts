@@ -10,8 +10,8 @@ import {
   type TelegramWorld,
   workerOf,
 } from '../../../test/providers/telegram';
+import { rulesWorkerOf } from '../../../test/rules-worker';
 import { spaces } from '../../db/schema';
-import { RulesWorker } from '../../jobs/rules-worker';
 import type { TgUser } from '../../providers/telegram/types';
 
 // The chat-bot step "AI answer" (issue 21) on the real database, the Telegram emulator and the local
@@ -70,15 +70,7 @@ describe('chat-bot AI step', { timeout: 120_000 }, () => {
         { id: 'handoff', type: 'handoff' },
       ],
     });
-    const rules = new RulesWorker({
-      db: db(),
-      bus: w.t.deps.bus,
-      config: w.t.deps.config,
-      sealer: w.t.deps.sealer,
-      locks: w.t.deps.locks,
-      log: w.t.deps.log,
-      spaceIds: [w.spaceId],
-    });
+    const rules = rulesWorkerOf(w.t, [w.spaceId]);
     const write = async (user: TgUser, text: string) => {
       await w.tg.deliver(bot.token, {
         message: w.tg.customerMessage(bot.token, { chat: privateChat(user), from: user, text }),

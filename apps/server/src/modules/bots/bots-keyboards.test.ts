@@ -4,8 +4,8 @@ import type { TestApp } from '../../../test/harness';
 import { ViberTestbed } from '../../../test/providers/viber';
 import { connectCommunity, startVkWorld, type VkWorld, workerFor } from '../../../test/providers/vk';
 import { WhatsAppTestbed } from '../../../test/providers/whatsapp';
+import { rulesWorkerOf } from '../../../test/rules-worker';
 import { spaces } from '../../db/schema';
-import { RulesWorker } from '../../jobs/rules-worker';
 import { interactiveBody } from '../../providers/whatsapp/interactive';
 
 // Chat-bot menus as each messenger's own buttons (issue 17), against the emulators: VK an inline keyboard
@@ -41,15 +41,7 @@ async function botOn(t: TestApp, headers: Record<string, string>, spaceId: numbe
     payload: { space_id: spaceId, object_id: objectId, name: 'Меню', steps: FLOW },
   });
   expect(res.statusCode, res.body).toBe(200);
-  return new RulesWorker({
-    db,
-    bus: t.deps.bus,
-    config: t.deps.config,
-    sealer: t.deps.sealer,
-    locks: t.deps.locks,
-    log: t.deps.log,
-    spaceIds: [spaceId],
-  });
+  return rulesWorkerOf(t, [spaceId]);
 }
 
 describe('bot menus as VK keyboards', { timeout: 120_000 }, () => {

@@ -10,9 +10,9 @@ import {
   type TelegramWorld,
   workerOf,
 } from '../../../test/providers/telegram';
+import { rulesWorkerOf } from '../../../test/rules-worker';
 import { startReceiver, verifyStandardWebhook } from '../../../test/webhook-receiver';
 import { botSessions, chats, spaces } from '../../db/schema';
-import { RulesWorker } from '../../jobs/rules-worker';
 import type { TgUser } from '../../providers/telegram/types';
 
 // Chat-bots (issue 17) on the real database and the Telegram emulator: the bot greets, shows its options
@@ -64,15 +64,7 @@ describe('chat-bots on Telegram', { timeout: 120_000 }, () => {
   it('greets, shows buttons, validates a phone, hands off with the fields; an operator reply stops it; the funnel counts', async () => {
     const bot = newBot(w.tg);
     const { account } = await connectBot(w, bot.token);
-    const rules = new RulesWorker({
-      db: db(),
-      bus: w.t.deps.bus,
-      config: w.t.deps.config,
-      sealer: w.t.deps.sealer,
-      locks: w.t.deps.locks,
-      log: w.t.deps.log,
-      spaceIds: [w.spaceId],
-    });
+    const rules = rulesWorkerOf(w.t, [w.spaceId]);
     const outbox = workerOf(w);
     const settle = async () => {
       await rules.drain();
@@ -210,15 +202,7 @@ describe('chat-bots on Telegram', { timeout: 120_000 }, () => {
       steps: [{ id: 'day', type: 'message', text: 'Днём отвечаем сразу' }],
       off_hours_steps: [{ id: 'night', type: 'message', text: 'Мы ответим утром' }],
     });
-    const rules = new RulesWorker({
-      db: db(),
-      bus: w.t.deps.bus,
-      config: w.t.deps.config,
-      sealer: w.t.deps.sealer,
-      locks: w.t.deps.locks,
-      log: w.t.deps.log,
-      spaceIds: [w.spaceId],
-    });
+    const rules = rulesWorkerOf(w.t, [w.spaceId]);
     const vera = customer();
     await w.tg.deliver(bot.token, {
       message: w.tg.customerMessage(bot.token, { chat: privateChat(vera), from: vera, text: 'Есть кто?' }),
@@ -259,16 +243,7 @@ describe('chat-bots on Telegram', { timeout: 120_000 }, () => {
           { id: 'bye', type: 'message', text: 'Спасибо' },
         ],
       });
-      const rules = new RulesWorker({
-        db: db(),
-        bus: w.t.deps.bus,
-        config: w.t.deps.config,
-        sealer: w.t.deps.sealer,
-        locks: w.t.deps.locks,
-        log: w.t.deps.log,
-        spaceIds: [w.spaceId],
-        webhookBackoffMs: [1, 1],
-      });
+      const rules = rulesWorkerOf(w.t, [w.spaceId], { webhookBackoffMs: [1, 1] });
       const write = async (user: TgUser, text: string) => {
         await w.tg.deliver(bot.token, {
           message: w.tg.customerMessage(bot.token, { chat: privateChat(user), from: user, text }),
@@ -316,15 +291,7 @@ describe('chat-bots on Telegram', { timeout: 120_000 }, () => {
       name: 'Телефон',
       steps: [{ id: 'phone', type: 'collect', field: 'phone', text: 'Напишите телефон' }],
     });
-    const rules = new RulesWorker({
-      db: db(),
-      bus: w.t.deps.bus,
-      config: w.t.deps.config,
-      sealer: w.t.deps.sealer,
-      locks: w.t.deps.locks,
-      log: w.t.deps.log,
-      spaceIds: [w.spaceId],
-    });
+    const rules = rulesWorkerOf(w.t, [w.spaceId]);
     const last = async (user: TgUser, text: string) => {
       await w.tg.deliver(bot.token, {
         message: w.tg.customerMessage(bot.token, { chat: privateChat(user), from: user, text }),

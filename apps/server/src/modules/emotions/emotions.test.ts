@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { buildObject, buildWorkspace } from '../../../test/inbox-actions';
 import { commentEvent, messageEvent } from '../../../test/inbox-helpers';
+import { rulesWorkerOf } from '../../../test/rules-worker';
 import { items, itemTags, messages, tags } from '../../db/schema';
-import { RulesWorker } from '../../jobs/rules-worker';
 import { buildMember, buildUserGroup } from '../authors/test-helpers';
 import { ingest } from '../inbox/ingest';
 
@@ -199,15 +199,7 @@ describe('emotions — filter, rules and stats', { timeout: 120_000 }, () => {
     expect(created.statusCode, created.body).toBe(200);
     const bad = await arrive('Курьер нахамил и бросил пакет');
     const good = await arrive('Курьер вежливый, всё супер');
-    const worker = new RulesWorker({
-      db: db(),
-      bus: t.deps.bus,
-      config: t.deps.config,
-      sealer: t.deps.sealer,
-      locks: t.deps.locks,
-      log: t.deps.log,
-      spaceIds: [spaceId],
-    });
+    const worker = rulesWorkerOf(t, [spaceId]);
     expect(await worker.drain()).toBe(2);
     const tagged = await db()
       .select()

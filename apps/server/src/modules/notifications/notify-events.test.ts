@@ -4,9 +4,9 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { commentEvent } from '../../../test/inbox-helpers';
+import { rulesWorkerOf } from '../../../test/rules-worker';
 import { openSocket } from '../../../test/socket';
 import { ruleQueue, savedFilters, spaces, userGroups } from '../../db/schema';
-import { RulesWorker } from '../../jobs/rules-worker';
 import { SpaceExpiryJob } from '../../jobs/space-expiry';
 import { readKit } from '../inbox/read-kit';
 import { recordAccountError } from '../objects/account-error';
@@ -39,16 +39,7 @@ async function put(headers: Record<string, string>, url: string, payload: unknow
   return res.json();
 }
 
-const worker = (spaceId: number) =>
-  new RulesWorker({
-    db: db(),
-    bus: t.deps.bus,
-    config: t.deps.config,
-    sealer: t.deps.sealer,
-    locks: t.deps.locks,
-    log: t.deps.log,
-    spaceIds: [spaceId],
-  });
+const worker = (spaceId: number) => rulesWorkerOf(t, [spaceId]);
 
 const inapp = (event: string) => ({ event, channel: 'inapp', frequency: 'at_once' });
 

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { type Authenticate, signedInScope } from '../../http/auth';
+import { registerManagedKind } from '../../http/managed-routes';
 import { forbidden } from '../../lib/errors';
 import type { AppDeps } from '../deps';
-import { isMember } from '../spaces/actor';
-import { assertManageable, assertVisible, authorizeOrganisation } from './policy';
+import { isMember, type ServerActor } from '../spaces/actor';
+import { assertManageable, assertVisible, authorizeOrganisation, type OrganisationEntity } from './policy';
 import { presentCompany, presentDepartment, presentUserGroup } from './presenter';
 import {
   createCompanyBody,
@@ -18,7 +19,6 @@ import {
 import * as organisation from './service';
 
 const TAG = ['settings'];
-const OK = { message: 'ok' } as const;
 
 /**
  * Settings → companies, departments, user groups (docs/product/screens-and-routes.md, entities.md, roles.md). The read-only lists
@@ -32,64 +32,42 @@ export async function registerOrganisationModule(
   await signedInScope(root, authenticate, async (app) => {
     const { db } = deps.database;
     const serviceDeps = { db, bus: deps.bus };
+    const manage = <Row extends { spaceId: number }>(
+      entity: OrganisationEntity,
+      find: (id: number) => Promise<Row | undefined>,
+    ) => ({
+      tags: TAG,
+      authorizeCreate: (actor: ServerActor, spaceId: number) => authorizeOrganisation(actor, entity, spaceId),
+      manageable: async (actor: ServerActor, id: number) => assertManageable(actor, entity, await find(id)),
+    });
 
     // ---------------------------------------------------------------- companies
 
-    app.post(
-      '/companies',
-      {
-        schema: { tags: TAG, summary: 'Create a company', body: createCompanyBody },
+    registerManagedKind(app, {
+      path: '/companies',
+      ...manage('companies', (id) => organisation.getCompany(db, id)),
+      present: presentCompany,
+      create: {
+        summary: 'Create a company',
+        body: createCompanyBody,
+        run: (body, actor) =>
+          organisation.createCompany(serviceDeps, {
+            spaceId: body.space_id,
+            name: body.name,
+            settings: body.settings,
+            performedBy: actor.userId,
+          }),
       },
-      async (req) => {
-        const { actor } = req;
-        authorizeOrganisation(actor, 'companies', req.body.space_id);
-        const row = await organisation.createCompany(serviceDeps, {
-          spaceId: req.body.space_id,
-          name: req.body.name,
-          settings: req.body.settings,
-          performedBy: actor.userId,
-        });
-        return presentCompany(row);
+      update: {
+        summary: 'Rename a company or change its settings',
+        body: updateCompanyBody,
+        run: (company, body, actor) => organisation.updateCompany(serviceDeps, company, body, actor.userId),
       },
-    );
-
-    app.put(
-      '/companies/:id',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'Rename a company or change its settings',
-          params: idParams,
-          body: updateCompanyBody,
-        },
+      remove: {
+        summary: 'Delete a company',
+        run: (company, actor) => organisation.deleteCompany(serviceDeps, company, actor.userId),
       },
-      async (req) => {
-        const { actor } = req;
-        const company = assertManageable(
-          actor,
-          'companies',
-          await organisation.getCompany(db, req.params.id),
-        );
-        return presentCompany(await organisation.updateCompany(serviceDeps, company, req.body, actor.userId));
-      },
-    );
-
-    app.delete(
-      '/companies/:id',
-      {
-        schema: { tags: TAG, summary: 'Delete a company', params: idParams },
-      },
-      async (req) => {
-        const { actor } = req;
-        const company = assertManageable(
-          actor,
-          'companies',
-          await organisation.getCompany(db, req.params.id),
-        );
-        await organisation.deleteCompany(serviceDeps, company, actor.userId);
-        return OK;
-      },
-    );
+    });
 
     // ---------------------------------------------------------------- departments
 
@@ -117,128 +95,63 @@ export async function registerOrganisationModule(
       return presentDepartment(assertVisible(actor, await organisation.getDepartment(db, req.params.id)));
     });
 
-    app.post(
-      '/departments',
-      {
-        schema: { tags: TAG, summary: 'Create a department', body: createDepartmentBody },
+    registerManagedKind(app, {
+      path: '/departments',
+      ...manage('departments', (id) => organisation.getDepartment(db, id)),
+      present: presentDepartment,
+      create: {
+        summary: 'Create a department',
+        body: createDepartmentBody,
+        run: (body, actor) =>
+          organisation.createDepartment(serviceDeps, {
+            spaceId: body.space_id,
+            name: body.name,
+            performedBy: actor.userId,
+          }),
       },
-      async (req) => {
-        const { actor } = req;
-        authorizeOrganisation(actor, 'departments', req.body.space_id);
-        const row = await organisation.createDepartment(serviceDeps, {
-          spaceId: req.body.space_id,
-          name: req.body.name,
-          performedBy: actor.userId,
-        });
-        return presentDepartment(row);
+      update: {
+        body: updateDepartmentBody,
+        run: (department, body, actor) =>
+          organisation.updateDepartment(serviceDeps, department, body, actor.userId),
       },
-    );
-
-    app.put(
-      '/departments/:id',
-      {
-        schema: { tags: TAG, params: idParams, body: updateDepartmentBody },
+      remove: {
+        summary: 'Delete a department (members keep their other departments)',
+        run: (department, actor) => organisation.deleteDepartment(serviceDeps, department, actor.userId),
       },
-      async (req) => {
-        const { actor } = req;
-        const department = assertManageable(
-          actor,
-          'departments',
-          await organisation.getDepartment(db, req.params.id),
-        );
-        return presentDepartment(
-          await organisation.updateDepartment(serviceDeps, department, req.body, actor.userId),
-        );
-      },
-    );
-
-    app.delete(
-      '/departments/:id',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'Delete a department (members keep their other departments)',
-          params: idParams,
-        },
-      },
-      async (req) => {
-        const { actor } = req;
-        const department = assertManageable(
-          actor,
-          'departments',
-          await organisation.getDepartment(db, req.params.id),
-        );
-        await organisation.deleteDepartment(serviceDeps, department, actor.userId);
-        return OK;
-      },
-    );
+    });
 
     // ---------------------------------------------------------------- user groups
 
-    app.post(
-      '/usergroups',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'Create a user group limited to some companies and accounts',
-          body: createUserGroupBody,
-        },
+    registerManagedKind(app, {
+      path: '/usergroups',
+      ...manage('usergroups', (id) => organisation.getUserGroup(db, id)),
+      present: presentUserGroup,
+      create: {
+        summary: 'Create a user group limited to some companies and accounts',
+        body: createUserGroupBody,
+        run: (body, actor) =>
+          organisation.createUserGroup(serviceDeps, {
+            spaceId: body.space_id,
+            name: body.name,
+            companyIds: body.company_ids,
+            objectIds: body.object_ids,
+            performedBy: actor.userId,
+          }),
       },
-      async (req) => {
-        const { actor } = req;
-        authorizeOrganisation(actor, 'usergroups', req.body.space_id);
-        const row = await organisation.createUserGroup(serviceDeps, {
-          spaceId: req.body.space_id,
-          name: req.body.name,
-          companyIds: req.body.company_ids,
-          objectIds: req.body.object_ids,
-          performedBy: actor.userId,
-        });
-        return presentUserGroup(row);
+      update: {
+        body: updateUserGroupBody,
+        run: (group, body, actor) =>
+          organisation.updateUserGroup(
+            serviceDeps,
+            group,
+            { name: body.name, companyIds: body.company_ids, objectIds: body.object_ids },
+            actor.userId,
+          ),
       },
-    );
-
-    app.put(
-      '/usergroups/:id',
-      {
-        schema: { tags: TAG, params: idParams, body: updateUserGroupBody },
+      remove: {
+        summary: 'Delete a user group nobody is in (409 group_in_use otherwise)',
+        run: (group, actor) => organisation.deleteUserGroup(serviceDeps, group, actor.userId),
       },
-      async (req) => {
-        const { actor } = req;
-        const group = assertManageable(
-          actor,
-          'usergroups',
-          await organisation.getUserGroup(db, req.params.id),
-        );
-        const row = await organisation.updateUserGroup(
-          serviceDeps,
-          group,
-          { name: req.body.name, companyIds: req.body.company_ids, objectIds: req.body.object_ids },
-          actor.userId,
-        );
-        return presentUserGroup(row);
-      },
-    );
-
-    app.delete(
-      '/usergroups/:id',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'Delete a user group nobody is in (409 group_in_use otherwise)',
-          params: idParams,
-        },
-      },
-      async (req) => {
-        const { actor } = req;
-        const group = assertManageable(
-          actor,
-          'usergroups',
-          await organisation.getUserGroup(db, req.params.id),
-        );
-        await organisation.deleteUserGroup(serviceDeps, group, actor.userId);
-        return OK;
-      },
-    );
+    });
   });
 }

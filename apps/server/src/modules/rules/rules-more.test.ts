@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { buildObject, buildWorkspace } from '../../../test/inbox-actions';
 import { commentEvent } from '../../../test/inbox-helpers';
+import { createRule as createRuleVia, RULE_BASE, rulesDeps, rulesWorkerOf } from '../../../test/rules-worker';
 import { startReceiver, verifyStandardWebhook as verify } from '../../../test/webhook-receiver';
 import {
   activity,
@@ -21,7 +22,6 @@ import {
   userStatuses,
 } from '../../db/schema';
 import { RulesNoReplyJob } from '../../jobs/rules-no-reply';
-import { RulesWorker } from '../../jobs/rules-worker';
 import { WebhookWorker } from '../../jobs/webhook-worker';
 import { buildMember } from '../authors/test-helpers';
 import { ingest } from '../inbox/ingest';
@@ -39,34 +39,15 @@ afterAll(() => t?.close());
 
 type Headers = Record<string, string>;
 const db = () => t.deps.database.db;
-const deps = (spaceIds: number[]) => ({
-  db: db(),
-  bus: t.deps.bus,
-  config: t.deps.config,
-  sealer: t.deps.sealer,
-  locks: t.deps.locks,
-  log: t.deps.log,
-  spaceIds,
-});
+const deps = (spaceIds: number[]) => rulesDeps(t, spaceIds);
 
-const base = { trigger: 'item_created', minutes: null, paused: false, stop_processing: false, position: 0 };
-
-async function createRule(headers: Headers, payload: Record<string, unknown>) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/v1/rules',
-    headers,
-    payload: { ...base, ...payload },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { id: number };
-}
+const createRule = (headers: Headers, payload: Record<string, unknown>) => createRuleVia(t, headers, payload);
 
 async function scene(provider = 'sandbox') {
   const admin = await buildWorkspace(t);
   const spaceId = admin.space.id;
   const object = await buildObject(t, spaceId, { provider });
-  const worker = new RulesWorker(deps([spaceId]));
+  const worker = rulesWorkerOf(t, [spaceId]);
   const arrive = async (text: string) => {
     const result = await ingest({ db: db(), bus: t.deps.bus }, object, [
       commentEvent({ text, author: { externalId: `u-${Math.random()}`, name: 'Покупатель' } }),
@@ -117,7 +98,7 @@ describe('auto-rules — waiting for the customer N hours', { timeout: 120_000 }
       url: '/v1/rules',
       headers: admin.headers,
       payload: {
-        ...base,
+        ...RULE_BASE,
         space_id: spaceId,
         name: 'x',
         trigger: 'waiting_customer',

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildScene, eventually, itemsOf, startVkWorld, type VkWorld } from '../../../test/providers/vk';
+import { rulesWorkerOf } from '../../../test/rules-worker';
 import { ruleMatches } from '../../db/schema';
-import { RulesWorker } from '../../jobs/rules-worker';
 
 // Issue 17's acceptance scene on the VK emulator: an insulting wall comment arrives by the Callback API
 // webhook and an auto-rule deletes it on VK (wall.deleteComment) within two seconds.
@@ -34,15 +34,7 @@ describe('auto-rules on VK', { timeout: 120_000 }, () => {
       actions: [{ type: 'delete' }],
     });
     expect(created.statusCode, created.body).toBe(200);
-    const rules = new RulesWorker({
-      db: world.t.deps.database.db,
-      bus: world.t.deps.bus,
-      config: world.t.deps.config,
-      sealer: world.t.deps.sealer,
-      locks: world.t.deps.locks,
-      log: world.t.deps.log,
-      spaceIds: [spaceId],
-    });
+    const rules = rulesWorkerOf(world.t, [spaceId]);
     const { commentId } = await world.emu.userComments(s.groupId, {
       from: s.customer.id,
       postId: 321,

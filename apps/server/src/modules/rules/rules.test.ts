@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { buildObject, buildWorkspace } from '../../../test/inbox-actions';
 import { commentEvent } from '../../../test/inbox-helpers';
+import { createRule as createRuleVia, RULE_BASE, rulesDeps, rulesWorkerOf } from '../../../test/rules-worker';
 import {
   activity,
   auditLog,
@@ -17,7 +18,6 @@ import {
   tags,
 } from '../../db/schema';
 import { RulesNoReplyJob } from '../../jobs/rules-no-reply';
-import { RulesWorker } from '../../jobs/rules-worker';
 import { buildMember } from '../authors/test-helpers';
 import { ingest } from '../inbox/ingest';
 import { runRules } from './engine';
@@ -34,41 +34,16 @@ afterAll(() => t?.close());
 
 type Headers = Record<string, string>;
 const db = () => t.deps.database.db;
-const deps = (spaceIds: number[]) => ({
-  db: db(),
-  bus: t.deps.bus,
-  config: t.deps.config,
-  sealer: t.deps.sealer,
-  locks: t.deps.locks,
-  log: t.deps.log,
-  spaceIds,
-});
+const deps = (spaceIds: number[]) => rulesDeps(t, spaceIds);
 
-const base = {
-  trigger: 'item_created',
-  minutes: null,
-  paused: false,
-  stop_processing: false,
-  position: 0,
-};
-
-async function createRule(headers: Headers, payload: Record<string, unknown>) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/v1/rules',
-    headers,
-    payload: { ...base, ...payload },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { id: number };
-}
+const createRule = (headers: Headers, payload: Record<string, unknown>) => createRuleVia(t, headers, payload);
 
 async function scene() {
   const admin = await buildWorkspace(t);
   const spaceId = admin.space.id;
   const object = await buildObject(t, spaceId);
   const [tag] = await db().insert(tags).values({ spaceId, name: 'Грубость' }).returning();
-  const worker = new RulesWorker(deps([spaceId]));
+  const worker = rulesWorkerOf(t, [spaceId]);
   const arrive = async (text: string, extra: Record<string, unknown> = {}) => {
     const result = await ingest({ db: db(), bus: t.deps.bus }, object, [
       commentEvent({ text, author: { externalId: `u-${Math.random()}`, name: 'Покупатель' }, ...extra }),
@@ -87,7 +62,7 @@ describe('auto-rules — validation', { timeout: 120_000 }, () => {
       url: '/v1/rules',
       headers: admin.headers,
       payload: {
-        ...base,
+        ...RULE_BASE,
         space_id: spaceId,
         name: ' ',
         trigger: 'no_reply',
@@ -405,7 +380,7 @@ describe('auto-rules — dry run', { timeout: 120_000 }, () => {
       url: '/v1/rules/dry-run',
       headers: admin.headers,
       payload: {
-        ...base,
+        ...RULE_BASE,
         space_id: spaceId,
         name: 'Спам',
         conditions: { any: [{ type: 'has_link' }, { type: 'has_contact' }] },
@@ -427,7 +402,7 @@ describe('auto-rules — dry run', { timeout: 120_000 }, () => {
       url: '/v1/rules/dry-run',
       headers: admin.headers,
       payload: {
-        ...base,
+        ...RULE_BASE,
         space_id: spaceId,
         name: 'Новички',
         conditions: {

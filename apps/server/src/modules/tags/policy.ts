@@ -31,3 +31,19 @@ export function listSpaceIds(actor: ServerActor, spaceId: number | undefined): n
   if (!isMember(actor, spaceId)) throw forbidden();
   return [spaceId];
 }
+
+/**
+ * The access part of a managed settings kind (http/managed-routes.ts) for records guarded by one
+ * ability: creating needs it in the body's space, changing needs it in the record's space (404 otherwise).
+ */
+export function manageableBy<Row extends { spaceId: number }>(
+  ability: Ability,
+  tags: string[],
+  find: (id: number) => Promise<Row | undefined>,
+) {
+  return {
+    tags,
+    authorizeCreate: (actor: ServerActor, spaceId: number) => authorize(actor, ability, spaceId),
+    manageable: async (actor: ServerActor, id: number) => assertManageable(actor, ability, await find(id)),
+  };
+}

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { type Authenticate, signedInScope } from '../../http/auth';
+import { registerManagedKind } from '../../http/managed-routes';
 import type { AppDeps } from '../deps';
-import { authorize } from '../spaces/actor';
-import { assertManageable, assertVisible, listSpaceIds, TAGS_ABILITY } from './policy';
+import { assertVisible, listSpaceIds, manageableBy, TAGS_ABILITY } from './policy';
 import { presentTag, presentTagGroup } from './presenter';
 import {
   createTagBody,
@@ -25,6 +25,8 @@ export async function registerTagsModule(root: FastifyInstance, deps: AppDeps, a
   await signedInScope(root, authenticate, async (app) => {
     const { db } = deps.database;
     const serviceDeps = { db, bus: deps.bus };
+    const manage = <Row extends { spaceId: number }>(find: (id: number) => Promise<Row | undefined>) =>
+      manageableBy(TAGS_ABILITY, TAG, find);
 
     // ---------------------------------------------------------------- tags
 
@@ -53,78 +55,49 @@ export async function registerTagsModule(root: FastifyInstance, deps: AppDeps, a
       },
     );
 
-    app.post(
-      '/tags',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'Create a tag (name unique among its siblings)',
-          body: createTagBody,
-        },
+    registerManagedKind(app, {
+      path: '/tags',
+      ...manage((id) => tagsService.getTag(db, id)),
+      present: presentTag,
+      create: {
+        summary: 'Create a tag (name unique among its siblings)',
+        body: createTagBody,
+        run: (body, actor) =>
+          tagsService.createTag(serviceDeps, {
+            spaceId: body.space_id,
+            name: body.name,
+            color: body.color,
+            parentId: body.parent_id,
+            groupId: body.group_id,
+            companyId: body.company_id,
+            performedBy: actor.userId,
+            by: actor,
+          }),
       },
-      async (req) => {
-        const { actor } = req;
-        authorize(actor, TAGS_ABILITY, req.body.space_id);
-        const row = await tagsService.createTag(serviceDeps, {
-          spaceId: req.body.space_id,
-          name: req.body.name,
-          color: req.body.color,
-          parentId: req.body.parent_id,
-          groupId: req.body.group_id,
-          companyId: req.body.company_id,
-          performedBy: actor.userId,
-          by: actor,
-        });
-        return presentTag(row);
+      update: {
+        summary: 'Rename, recolour, move (no cycles) or regroup a tag',
+        body: updateTagBody,
+        run: (tag, body, actor) =>
+          tagsService.updateTag(
+            serviceDeps,
+            tag,
+            {
+              name: body.name,
+              color: body.color,
+              parentId: body.parent_id,
+              groupId: body.group_id,
+              companyId: body.company_id,
+            },
+            actor.userId,
+            actor,
+          ),
       },
-    );
-
-    app.put(
-      '/tags/:id',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'Rename, recolour, move (no cycles) or regroup a tag',
-          params: idParams,
-          body: updateTagBody,
-        },
+      remove: {
+        summary: 'Delete a tag: children move up to its parent; it leaves every comment and chat',
+        run: (tag, actor) => tagsService.deleteTag(serviceDeps, tag, actor.userId, actor),
+        answer: ({ moved }) => ({ ...OK, moved_ids: moved }),
       },
-      async (req) => {
-        const { actor } = req;
-        const tag = assertManageable(actor, TAGS_ABILITY, await tagsService.getTag(db, req.params.id));
-        const row = await tagsService.updateTag(
-          serviceDeps,
-          tag,
-          {
-            name: req.body.name,
-            color: req.body.color,
-            parentId: req.body.parent_id,
-            groupId: req.body.group_id,
-            companyId: req.body.company_id,
-          },
-          actor.userId,
-          actor,
-        );
-        return presentTag(row);
-      },
-    );
-
-    app.delete(
-      '/tags/:id',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'Delete a tag: children move up to its parent; it leaves every comment and chat',
-          params: idParams,
-        },
-      },
-      async (req) => {
-        const { actor } = req;
-        const tag = assertManageable(actor, TAGS_ABILITY, await tagsService.getTag(db, req.params.id));
-        const { moved } = await tagsService.deleteTag(serviceDeps, tag, actor.userId, actor);
-        return { ...OK, moved_ids: moved };
-      },
-    );
+    });
 
     // ---------------------------------------------------------------- tag groups
 
@@ -149,53 +122,30 @@ export async function registerTagsModule(root: FastifyInstance, deps: AppDeps, a
       return presentTagGroup(assertVisible(actor, await tagsService.getTagGroup(db, req.params.id)));
     });
 
-    app.post(
-      '/tag_groups',
-      {
-        schema: { tags: TAG, summary: 'Create a tag group', body: createTagGroupBody },
+    registerManagedKind(app, {
+      path: '/tag_groups',
+      ...manage((id) => tagsService.getTagGroup(db, id)),
+      present: presentTagGroup,
+      create: {
+        summary: 'Create a tag group',
+        body: createTagGroupBody,
+        run: (body, actor) =>
+          tagsService.createTagGroup(serviceDeps, {
+            spaceId: body.space_id,
+            name: body.name,
+            performedBy: actor.userId,
+            by: actor,
+          }),
       },
-      async (req) => {
-        const { actor } = req;
-        authorize(actor, TAGS_ABILITY, req.body.space_id);
-        const row = await tagsService.createTagGroup(serviceDeps, {
-          spaceId: req.body.space_id,
-          name: req.body.name,
-          performedBy: actor.userId,
-          by: actor,
-        });
-        return presentTagGroup(row);
+      update: {
+        body: updateTagGroupBody,
+        run: (group, body, actor) =>
+          tagsService.updateTagGroup(serviceDeps, group, body, actor.userId, actor),
       },
-    );
-
-    app.put(
-      '/tag_groups/:id',
-      {
-        schema: { tags: TAG, params: idParams, body: updateTagGroupBody },
+      remove: {
+        summary: 'Delete a tag group (its tags stay, ungrouped)',
+        run: (group, actor) => tagsService.deleteTagGroup(serviceDeps, group, actor.userId, actor),
       },
-      async (req) => {
-        const { actor } = req;
-        const group = assertManageable(actor, TAGS_ABILITY, await tagsService.getTagGroup(db, req.params.id));
-        return presentTagGroup(
-          await tagsService.updateTagGroup(serviceDeps, group, req.body, actor.userId, actor),
-        );
-      },
-    );
-
-    app.delete(
-      '/tag_groups/:id',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'Delete a tag group (its tags stay, ungrouped)',
-          params: idParams,
-        },
-      },
-      async (req) => {
-        const { actor } = req;
-        const group = assertManageable(actor, TAGS_ABILITY, await tagsService.getTagGroup(db, req.params.id));
-        await tagsService.deleteTagGroup(serviceDeps, group, actor.userId, actor);
-        return OK;
-      },
-    );
+    });
   });
 }

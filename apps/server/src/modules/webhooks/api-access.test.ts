@@ -277,6 +277,31 @@ async function createWebhook(headers: Headers, payload: Record<string, unknown>)
   return res.json() as { webhook: { id: number }; secret: string };
 }
 
+/** An enabled endpoint of the member's space that wants `item.created` only. */
+function itemCreatedWebhook(member: { headers: Headers; space: { id: number } }, url: string) {
+  return createWebhook(member.headers, {
+    space_id: member.space.id,
+    url,
+    description: '',
+    events: ['item.created'],
+    is_enabled: true,
+  });
+}
+
+/** The delivery worker over these spaces' rows, on the test's movable clock. */
+function webhookWorker(spaceIds: number[], clock: () => number, opts: { disableAfter?: number } = {}) {
+  return new WebhookWorker({
+    db: db(),
+    bus: t.deps.bus,
+    sealer: t.deps.sealer,
+    log: t.deps.log,
+    allowPrivate: true,
+    now: () => new Date(clock()),
+    spaceIds,
+    ...opts,
+  });
+}
+
 async function deliveriesOf(endpointId: number) {
   return db().select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId));
 }
@@ -296,13 +321,7 @@ describe('webhooks', () => {
         is_enabled: true,
       });
       expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]+$/);
-      const foreign = await createWebhook(stranger.headers, {
-        space_id: stranger.space.id,
-        url: other.url,
-        description: '',
-        events: ['item.created'],
-        is_enabled: true,
-      });
+      const foreign = await itemCreatedWebhook(stranger, other.url);
       // The secret is never shown again.
       const shown = await t.app.inject({ url: `/v1/webhooks/${webhook.id}`, headers: admin.headers });
       expect(shown.body).not.toContain(secret.slice(6));
@@ -319,15 +338,7 @@ describe('webhooks', () => {
       await vi.waitFor(async () => expect((await deliveriesOf(webhook.id)).length).toBe(2));
 
       let clock = Date.now();
-      const worker = new WebhookWorker({
-        db: db(),
-        bus: t.deps.bus,
-        sealer: t.deps.sealer,
-        log: t.deps.log,
-        allowPrivate: true,
-        now: () => new Date(clock),
-        spaceIds: [admin.space.id, stranger.space.id],
-      });
+      const worker = webhookWorker([admin.space.id, stranger.space.id], () => clock);
       expect(await worker.drain()).toBe(2);
       expect(receiver.received).toHaveLength(2);
       expect(other.received).toHaveLength(0);
@@ -403,28 +414,13 @@ describe('webhooks', () => {
     const receiver = await startReceiver();
     try {
       const admin = await buildAdmin(t);
-      const { webhook, secret } = await createWebhook(admin.headers, {
-        space_id: admin.space.id,
-        url: receiver.url,
-        description: '',
-        events: ['item.created'],
-        is_enabled: true,
-      });
+      const { webhook, secret } = await itemCreatedWebhook(admin, receiver.url);
       const object = await buildObject(t, admin.space.id);
       await writeAsCustomer(t, object, { externalId: 'c2', name: 'Борис' }, { comments: 1 });
       await vi.waitFor(async () => expect((await deliveriesOf(webhook.id)).length).toBe(1));
 
       let clock = Date.now();
-      const worker = new WebhookWorker({
-        db: db(),
-        bus: t.deps.bus,
-        sealer: t.deps.sealer,
-        log: t.deps.log,
-        allowPrivate: true,
-        now: () => new Date(clock),
-        spaceIds: [admin.space.id],
-        disableAfter: 100,
-      });
+      const worker = webhookWorker([admin.space.id], () => clock, { disableAfter: 100 });
       receiver.setStatus(500);
       for (let attempt = 1; attempt <= WEBHOOK_MAX_ATTEMPTS; attempt++) {
         expect(await worker.drain()).toBe(1);
@@ -481,27 +477,12 @@ describe('webhooks', () => {
     const receiver = await startReceiver();
     try {
       const admin = await buildAdmin(t);
-      const { webhook } = await createWebhook(admin.headers, {
-        space_id: admin.space.id,
-        url: receiver.url,
-        description: '',
-        events: ['item.created'],
-        is_enabled: true,
-      });
+      const { webhook } = await itemCreatedWebhook(admin, receiver.url);
       const object = await buildObject(t, admin.space.id);
       await writeAsCustomer(t, object, { externalId: 'c3', name: 'Вера' }, { comments: 3 });
       await vi.waitFor(async () => expect((await deliveriesOf(webhook.id)).length).toBe(3));
       const clock = Date.now();
-      const worker = new WebhookWorker({
-        db: db(),
-        bus: t.deps.bus,
-        sealer: t.deps.sealer,
-        log: t.deps.log,
-        allowPrivate: true,
-        now: () => new Date(clock),
-        spaceIds: [admin.space.id],
-        disableAfter: 3,
-      });
+      const worker = webhookWorker([admin.space.id], () => clock, { disableAfter: 3 });
       receiver.setStatus(503);
       await worker.drain();
       const shown = (

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreTestbed, until } from '../../../test/store-testbed';
-import { objects, outbox } from '../../db/schema';
+import { objects } from '../../db/schema';
 import { createAppFollowConnector } from './connector';
 import { AppFollowEmulator } from './emulator';
 
@@ -121,13 +121,7 @@ describe('polling, edits, replies', () => {
     await w.stopPolling();
 
     expect((await w.reply(item.id, 'я'.repeat(351))).statusCode).toBe(400);
-    const sent = await w.reply(item.id, 'Рады, что всё работает!');
-    expect(sent.statusCode, sent.body).toBe(200);
-    emu.rateLimitNext(30);
-    await w.drain();
-    const [pending] = await w.db().select().from(outbox).where(eq(outbox.itemId, sent.json().reply.id));
-    expect(pending!.runAt.getTime()).toBe(w.clock + 30_000);
-    await w.drain(30_000);
+    await w.replyThrough429(item.id, 'Рады, что всё работает!', (s) => emu.rateLimitNext(s));
     expect(emu.replyCalls().at(-1)!.body).toEqual({
       ext_id: app.extId,
       review_id: id,
@@ -137,11 +131,7 @@ describe('polling, edits, replies', () => {
     expect(reply).toMatchObject({ isOwn: true, delivery: 'sent', text: 'Рады, что всё работает!' });
 
     // The next round sees the reply in the store: the same item, not a second one.
-    await w.startPolling('af-node-3');
-    await w.untilWaits(w.waits.length + 1);
-    w.release();
-    await w.untilWaits(w.waits.length + 1);
-    await w.stopPolling();
+    await w.pollOneRound('af-node-3');
     expect((await w.itemsOf(row.id)).filter((i) => i.externalId === `${id}:reply`)).toHaveLength(1);
   });
 
@@ -150,14 +140,6 @@ describe('polling, edits, replies', () => {
     const app = newApp();
     const row = await w.connectOk({ api_token: app.token, ext_id: app.extId });
     emu.revoke(app.token);
-    await w.startPolling('af-node-revoked');
-    const broken = await until(async () => {
-      const account = await w.account(row.id);
-      return account.error ? account : null;
-    });
-    await w.stopPolling();
-    expect(broken.error).toContain('Invalid or revoked API token');
-    const errors = await w.t.app.inject({ url: '/v1/errors', headers: w.headers });
-    expect(errors.json().items).toContainEqual(expect.objectContaining({ id: row.id }));
+    await w.expectAccountError(row.id, 'af-node-revoked', 'Invalid or revoked API token');
   });
 });

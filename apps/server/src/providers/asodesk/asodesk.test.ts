@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreTestbed, until } from '../../../test/store-testbed';
-import { objects, outbox } from '../../db/schema';
+import { objects } from '../../db/schema';
 import { AsodeskEmulator } from './emulator';
 
 // Asodesk against its emulator over real HTTP (issue 20): connecting RuStore reviews relayed by Asodesk
@@ -102,23 +102,13 @@ describe('polling, edits, replies', () => {
 
     expect((await w.reply(item.id, 'я'.repeat(10_001))).statusCode).toBe(400);
     const long = 'Спасибо! '.repeat(100).trim(); // over RuStore's own 500: Asodesk's limit is larger
-    const sent = await w.reply(item.id, long);
-    expect(sent.statusCode, sent.body).toBe(200);
-    emu.rateLimitNext(30);
-    await w.drain();
-    const [pending] = await w.db().select().from(outbox).where(eq(outbox.itemId, sent.json().reply.id));
-    expect(pending!.runAt.getTime()).toBe(w.clock + 30_000);
-    await w.drain(30_000);
+    await w.replyThrough429(item.id, long, (s) => emu.rateLimitNext(s));
     const call = emu.answerCalls().at(-1)!;
     expect(call.path).toBe(`/api/v1/reviews/${id}/answer`);
     expect(call.body).toEqual({ app_id: app.appId, store: 'rustore', text: long });
     expect(await w.item(row.id, `${id}:reply`)).toMatchObject({ isOwn: true, delivery: 'sent', text: long });
 
-    await w.startPolling('aso-node-3');
-    await w.untilWaits(w.waits.length + 1);
-    w.release();
-    await w.untilWaits(w.waits.length + 1);
-    await w.stopPolling();
+    await w.pollOneRound('aso-node-3');
     expect((await w.itemsOf(row.id)).filter((i) => i.externalId === `${id}:reply`)).toHaveLength(1);
   });
 
@@ -127,14 +117,6 @@ describe('polling, edits, replies', () => {
     const app = newApp();
     const row = await w.connectOk({ api_token: app.token, app_id: app.appId });
     emu.revoke(app.token);
-    await w.startPolling('aso-node-revoked');
-    const broken = await until(async () => {
-      const account = await w.account(row.id);
-      return account.error ? account : null;
-    });
-    await w.stopPolling();
-    expect(broken.error).toContain('Given token not valid for any token type');
-    const errors = await w.t.app.inject({ url: '/v1/errors', headers: w.headers });
-    expect(errors.json().items).toContainEqual(expect.objectContaining({ id: row.id }));
+    await w.expectAccountError(row.id, 'aso-node-revoked', 'Given token not valid for any token type');
   });
 });

@@ -1,7 +1,7 @@
 import { decodeFailure } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProviderTestbed } from '../../../test/providers/testbed';
+import { META_VERIFY, metaTestbed } from '../../../test/providers/meta';
 import { authors, chats, items, messages, objects } from '../../db/schema';
 import { openCredentials } from '../context';
 import { FacebookEmulator, FB_ERRORS } from './emulator';
@@ -11,28 +11,15 @@ import { FacebookEmulator, FB_ERRORS } from './emulator';
 // posts, Messenger, replies and moderation through the outbox, rate limits, the 24-hour window and a
 // revoked token.
 
-const VERIFY = 'fb-verify-token';
+const VERIFY = META_VERIFY;
 let emu: FacebookEmulator;
 let pageSeq = 0;
-const bed = new ProviderTestbed({
-  provider: 'facebook',
-  listen: true,
-  env: () => ({ PROVIDER_UPDATES: 'webhook', ...emu.env(VERIFY) }),
+const { bed, popup, post } = metaTestbed('facebook', () => FacebookEmulator.start(), {
+  scope: 'pages_messaging',
+  started: (started) => {
+    emu = started;
+  },
 });
-
-beforeAll(async () => {
-  emu = await FacebookEmulator.start();
-  emu.consent = 'allow';
-  bed.onClose(() => emu.close());
-  await bed.start();
-  // The app's callback saved in Meta's dashboard.
-  expect((await emu.subscribe(`${bed.base}/v1/webhooks/facebook/app`, VERIFY)).verified).toBe(true);
-});
-afterAll(() => bed.close());
-
-/** The Facebook dialog, asked for Messenger too. */
-const popup = () =>
-  bed.popup((dialog) => expect(dialog.searchParams.get('scope')).toContain('pages_messaging'));
 
 function newPage(name = 'Кофейня') {
   pageSeq += 1;
@@ -52,8 +39,6 @@ async function connectPage() {
   const id = res.json().object.id as number;
   return { page, post, id };
 }
-
-const post = (url: string, payload: Record<string, unknown> = {}) => bed.inject('POST', url, payload);
 
 describe('the app webhook', () => {
   it('answers Meta’s handshake with the configured verify token only', async () => {

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreTestbed, until } from '../../../test/store-testbed';
-import { objects, outbox } from '../../db/schema';
+import { objects } from '../../db/schema';
 import { GooglePlayEmulator } from './emulator';
 
 // Google Play against its emulator over real HTTP (issue 19, PROVIDERS.md §6a): connecting with a
@@ -139,13 +139,7 @@ describe('polling, edits, replies', () => {
     // The reply limit comes from the shared table: 351 characters are refused before anything is queued.
     const tooLong = await w.reply(item.id, 'а'.repeat(351));
     expect(tooLong.statusCode).toBe(400);
-    const sent = await w.reply(item.id, 'Спасибо за отзыв!');
-    expect(sent.statusCode, sent.body).toBe(200);
-    emu.rateLimitNext(45);
-    await w.drain();
-    const [pending] = await w.db().select().from(outbox).where(eq(outbox.itemId, sent.json().reply.id));
-    expect(pending!.runAt.getTime()).toBe(w.clock + 45_000);
-    await w.drain(45_000);
+    await w.replyThrough429(item.id, 'Спасибо за отзыв!', (s) => emu.rateLimitNext(s), { seconds: 45 });
     expect(emu.replies().at(-1)).toMatchObject({
       path: `/androidpublisher/v3/applications/${app.packageName}/reviews/${encodeURIComponent(review.reviewId)}:reply`,
       body: { replyText: 'Спасибо за отзыв!' },
@@ -168,14 +162,6 @@ describe('polling, edits, replies', () => {
     const app = newApp();
     const row = await w.connectOk({ package_name: app.packageName, service_account_json: app.json });
     emu.revoke(app.email);
-    await w.startPolling('gp-node-revoked');
-    const broken = await until(async () => {
-      const account = await w.account(row.id);
-      return account.error ? account : null;
-    });
-    await w.stopPolling();
-    expect(broken.error).toContain('Invalid grant');
-    const errors = await w.t.app.inject({ url: '/v1/errors', headers: w.headers });
-    expect(errors.json().items).toContainEqual(expect.objectContaining({ id: row.id }));
+    await w.expectAccountError(row.id, 'gp-node-revoked', 'Invalid grant');
   });
 });

@@ -1,7 +1,7 @@
 import { decodeFailure } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProviderTestbed } from '../../../test/providers/testbed';
+import { META_VERIFY, metaTestbed } from '../../../test/providers/meta';
 import { chats, items, messages, objects } from '../../db/schema';
 import { openCredentials } from '../context';
 import { FB_ERRORS } from '../facebook/emulator';
@@ -13,28 +13,15 @@ import { InstagramEmulator } from './emulator';
 // callback (handshake, signature), comments, mentions, Direct with the 24-hour window, story replies and
 // mentions, replies and moderation through the outbox, a 429 and a revoked token.
 
-const VERIFY = 'fb-verify-token';
+const VERIFY = META_VERIFY;
 let emu: InstagramEmulator;
 let seq = 0;
-const bed = new ProviderTestbed({
-  provider: 'instagram',
-  listen: true,
-  env: () => ({ PROVIDER_UPDATES: 'webhook', ...emu.env(VERIFY) }),
+const { bed, popup, post } = metaTestbed('instagram', () => InstagramEmulator.start(), {
+  scope: 'instagram_manage_comments',
+  started: (started) => {
+    emu = started;
+  },
 });
-
-beforeAll(async () => {
-  emu = await InstagramEmulator.start();
-  emu.consent = 'allow';
-  bed.onClose(() => emu.close());
-  await bed.start();
-  // One callback for the Meta app: Instagram deliveries come to the Page callback too.
-  expect((await emu.subscribe(`${bed.base}/v1/webhooks/facebook/app`, VERIFY)).verified).toBe(true);
-});
-afterAll(() => bed.close());
-
-/** The Facebook dialog, asked for the Instagram scopes. */
-const popup = () =>
-  bed.popup((dialog) => expect(dialog.searchParams.get('scope')).toContain('instagram_manage_comments'));
 
 /** A connected professional account with one media. */
 async function connect() {
@@ -46,8 +33,6 @@ async function connect() {
   expect(res.statusCode, res.body).toBe(200);
   return { page, account, media, id: res.json().object.id as number };
 }
-
-const post = (url: string, payload: Record<string, unknown> = {}) => bed.inject('POST', url, payload);
 
 describe('Instagram', () => {
   it('connects the professional account linked to each chosen Page, with the Page token sealed; Pages without one are skipped', async () => {
