@@ -10,7 +10,7 @@ import { type IntakeFailure, isIntakeError, recordIntakeFailures } from '../modu
 import { notifyAccountError } from '../modules/notifications/events';
 import { connectorContext } from '../providers/context';
 import { getConnector } from '../providers/registry';
-import { ConnectorError, type ObjectRow, storedFailure } from '../providers/types';
+import { ConnectorError, failureParam, type ObjectRow, storedFailure } from '../providers/types';
 import type { EventBus } from '../realtime/bus';
 import { addUnits, afterScheduledRound, withJitter } from './poll-quota';
 
@@ -26,6 +26,13 @@ export interface PollingDeps {
 const LEASE_MS = 90_000;
 const SCAN_MS = 5_000;
 const MAX_BACKOFF_MS = 60_000;
+/**
+ * A network that keeps failing (5xx, timeouts, answers that are not its own) is retried with backoff for
+ * as long as it fails; once it has failed for this long without one good round, the account shows the
+ * last failure as its error (errors dropdown, settings/errors) and the administrators are told. Polling
+ * goes on, and the first good round clears the error (docs/product/errors.md "When a network fails").
+ */
+export const POLL_FAILING_ERROR_AFTER_MS = 10 * 60_000;
 /**
  * Tries at storing one poll's events before they go one by one and those that still fail are skipped.
  * ingest() already isolates events whose data the database refuses; this is for the rest (a trigger, a
@@ -132,6 +139,8 @@ export class PollingManager {
   private async loop(objectId: number, signal: AbortSignal) {
     let backoff = 1_000;
     let storeFailures = 0;
+    /** When the current run of failed rounds began (this loop's clock); null after a good round. */
+    let failingSince: number | null = null;
     while (!signal.aborted && !this.stopped) {
       const object = await this.renewLease(objectId);
       if (!object) return;
@@ -164,6 +173,7 @@ export class PollingManager {
         // until an administrator dismisses it.
         if (object.error && !isIntakeError(object.error)) await this.clearPollingError(object);
         backoff = 1_000;
+        failingSince = null;
         if (connector.polling) {
           const wait = await afterScheduledRound(
             this.deps,
@@ -182,6 +192,13 @@ export class PollingManager {
         await this.countFailedUnits(object, error);
         const wait = await this.handleFailure(object, error, backoff);
         if (wait === null) return;
+        // A network asking us to wait (429, a spent quota) is not failing: only other failures count.
+        if (!(error instanceof ConnectorError && error.kind === 'rate_limited')) {
+          failingSince ??= this.now().getTime();
+          if (this.now().getTime() - failingSince >= POLL_FAILING_ERROR_AFTER_MS) {
+            await this.showLongFailure(object, error);
+          }
+        }
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
         await (this.opts.wait ?? sleep)(
           connector.polling ? withJitter(wait, this.opts.random) : wait,
@@ -293,6 +310,24 @@ export class PollingManager {
     }
     this.deps.log.warn({ objectId: object.id, err: message }, 'Polling failed, retrying');
     return backoff;
+  }
+
+  /** A run of temporary failures grew long: the account shows it (once) while polling goes on. */
+  private async showLongFailure(object: ObjectRow, error: unknown) {
+    const stored = failureParam(error);
+    const [changed] = await this.deps.db
+      .update(objects)
+      .set({ error: stored, errorAt: sql`now()` })
+      .where(and(eq(objects.id, object.id), isNull(objects.error)))
+      .returning({ id: objects.id });
+    if (!changed) return;
+    this.deps.log.warn({ objectId: object.id, err: stored }, 'Polling has failed for long: shown on the account');
+    await this.deps.bus.publish({
+      type: 'objects.updated',
+      spaceId: object.spaceId,
+      payload: { ids: [object.id] },
+    });
+    await notifyAccountError(this.deps, object, stored);
   }
 
   private async clearPollingError(object: ObjectRow) {

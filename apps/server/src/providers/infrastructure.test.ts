@@ -1,10 +1,11 @@
 import type { AddressInfo } from 'node:net';
-import { connectFields, type ProviderId } from '@otklik/shared';
+import { connectFields, decodeFailure, type ProviderId } from '@otklik/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildUser, loginTokens } from '../../test/auth-helpers';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { chats, messages, objects } from '../db/schema';
+import { Ticker } from '../../test/providers/testbed';
+import { chats, messages, notifications, objects } from '../db/schema';
 import { PollingManager } from '../jobs/pollers';
 import { openCredentials } from './context';
 import { registerConnector } from './registry';
@@ -241,6 +242,59 @@ describe('polling', () => {
     } finally {
       await a.stop();
       await b.stop();
+    }
+  });
+});
+
+describe('a network that keeps failing', () => {
+  it('is retried with backoff; after ten minutes of failures the account shows the error and admins are told once; a good round clears it', async () => {
+    const me = await admin();
+    const account = (await connect(me.headers, typed('good-key'))).json();
+    const db = t.deps.database.db;
+    await db.update(objects).set({ updatesMode: 'polling' }).where(eq(objects.id, account.id));
+    const readAccount = async () => (await db.select().from(objects).where(eq(objects.id, account.id)))[0]!;
+    let clock = Date.now();
+    const ticker = new Ticker();
+    const poller = new PollingManager({ ...t.deps, db }, 'node-failing', {
+      spaceIds: [account.space_id as number],
+      wait: ticker.wait,
+      random: () => 0.5,
+      now: () => new Date(clock),
+    });
+    const notified = async () =>
+      (await db.select().from(notifications).where(eq(notifications.objectId, account.id))).length;
+    try {
+      // Failing for 8 min 20 s (six rounds): retried with growing waits, the account shows nothing yet.
+      pollQueue.push(...Array.from({ length: 8 }, () => new ConnectorError('temporary', '502 Bad Gateway')));
+      await poller.scan();
+      await ticker.untilWaits(1);
+      for (let i = 1; i < 6; i++) {
+        clock += 100_000;
+        await ticker.tick();
+      }
+      expect(ticker.waits).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 32_000]);
+      expect((await readAccount()).error).toBeNull();
+      expect(await notified()).toBe(0);
+      // Past ten minutes of failures: the account shows the failure, the administrators are told once,
+      // and polling goes on.
+      clock += 120_000;
+      await ticker.tick();
+      const failed = await readAccount();
+      expect(decodeFailure(failed.error!)).toMatchObject({
+        key: 'failure.network',
+        detail: '502 Bad Gateway',
+      });
+      expect(await notified()).toBe(1);
+      clock += 60_000;
+      await ticker.tick();
+      expect(await notified()).toBe(1);
+      expect(ticker.waits.slice(-2)).toEqual([60_000, 60_000]);
+      // The network answers again: the first good round clears the error.
+      void ticker.tick();
+      await expect.poll(async () => (await readAccount()).error, { timeout: 10_000 }).toBeNull();
+    } finally {
+      pollQueue.length = 0;
+      await poller.stop();
     }
   });
 });
