@@ -26,6 +26,7 @@ export * from './monitoring-filters';
 export * from './notes';
 export * from './notifications';
 export * from './oauthapps';
+export * from './organisation-wire';
 export * from './providers';
 export * from './qa';
 export * from './rules';

@@ -29,3 +29,38 @@ export const tagFormSchema = labelFormSchema.extend({
   parent_id: z.string().nullable(),
   group_id: z.string().nullable(),
 });
+
+// ---------------------------------------------------------------- on the wire
+
+/** A tag as every answer shows it (GET /v1/tags, the tag's create and update answers). */
+export const tagWireSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  color: z.string().nullable(),
+  space_id: z.number().int(),
+  company_id: z.number().int().nullable(),
+  parent_id: z.number().int().nullable(),
+  group_id: z.number().int().nullable(),
+});
+export type TagWire = z.infer<typeof tagWireSchema>;
+
+export const tagGroupWireSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  space_id: z.number().int(),
+});
+export type TagGroupWire = z.infer<typeof tagGroupWireSchema>;
+
+/** An author label (Settings → labels). */
+export const labelWireSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  color: z.string().nullable(),
+  space_id: z.number().int(),
+});
+export type LabelWire = z.infer<typeof labelWireSchema>;
+
+/** The answer of a change that returns nothing else. */
+export const okWireSchema = z.object({ message: z.literal('ok') });
+/** A tag's deletion: its children moved up to its parent. */
+export const tagDeletedWireSchema = okWireSchema.extend({ moved_ids: z.array(z.number().int()) });

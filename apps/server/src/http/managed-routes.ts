@@ -1,3 +1,4 @@
+import { okWireSchema } from '@otklik/shared';
 import { z } from 'zod';
 import type { ServerActor } from './actor';
 import type { ZodApp } from './auth';
@@ -21,6 +22,8 @@ export interface ManagedKind<
   tags: string[];
   authorizeCreate: (actor: ServerActor, spaceId: number) => void;
   manageable: (actor: ServerActor, id: number) => Promise<Row>;
+  /** The record as the create and update answers show it: the shared schema and its presenter. */
+  record: z.ZodType;
   present: (row: Row) => unknown;
   create: {
     summary: string;
@@ -35,8 +38,9 @@ export interface ManagedKind<
   remove: {
     summary: string;
     run: (row: Row, actor: ServerActor) => Promise<Removed>;
-    /** The answer to DELETE; `{ message: 'ok' }` unless given. */
+    /** The answer to DELETE and its schema; `{ message: 'ok' }` unless given. */
     answer?: (removed: Removed) => object;
+    answerSchema?: z.ZodType;
   };
 }
 
@@ -48,15 +52,28 @@ export function registerManagedKind<
 >(app: ZodApp, kind: ManagedKind<Row, Create, Update, Removed>) {
   const { path, tags } = kind;
 
-  app.post(path, { schema: { tags, summary: kind.create.summary, body: kind.create.body } }, async (req) => {
-    const body = req.body as z.output<Create>;
-    kind.authorizeCreate(req.actor, body.space_id);
-    return kind.present(await kind.create.run(body, req.actor));
-  });
+  const answer = { 200: kind.record };
+  app.post(
+    path,
+    { schema: { tags, summary: kind.create.summary, body: kind.create.body, response: answer } },
+    async (req) => {
+      const body = req.body as z.output<Create>;
+      kind.authorizeCreate(req.actor, body.space_id);
+      return kind.present(await kind.create.run(body, req.actor));
+    },
+  );
 
   app.put(
     `${path}/:id`,
-    { schema: { tags, summary: kind.update.summary, params: idParams, body: kind.update.body } },
+    {
+      schema: {
+        tags,
+        summary: kind.update.summary,
+        params: idParams,
+        body: kind.update.body,
+        response: answer,
+      },
+    },
     async (req) => {
       const row = await kind.manageable(req.actor, req.params.id);
       return kind.present(await kind.update.run(row, req.body as z.output<Update>, req.actor));
@@ -65,7 +82,14 @@ export function registerManagedKind<
 
   app.delete(
     `${path}/:id`,
-    { schema: { tags, summary: kind.remove.summary, params: idParams } },
+    {
+      schema: {
+        tags,
+        summary: kind.remove.summary,
+        params: idParams,
+        response: { 200: kind.remove.answerSchema ?? okWireSchema },
+      },
+    },
     async (req) => {
       const removed = await kind.remove.run(await kind.manageable(req.actor, req.params.id), req.actor);
       return kind.remove.answer ? kind.remove.answer(removed) : OK;

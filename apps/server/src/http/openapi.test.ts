@@ -85,6 +85,23 @@ describe('response schemas', () => {
     expect(success('get', '/v1/chats/{id}/messages')).toEqual(expect.arrayContaining(['items', 'next']));
     expect(success('get', '/v1/search')).toEqual(expect.arrayContaining(['items', 'messages']));
   });
+
+  it('documents the settings records every create, update and delete answers (the managed kinds)', async () => {
+    const ops = await operations();
+    const success = (method: string, path: string) =>
+      ops.find((o) => o.method === method && o.path === path)?.op.responses?.['200']?.content?.[
+        'application/json'
+      ]?.schema?.required ?? [];
+    for (const path of ['/v1/tags', '/v1/tag_groups', '/v1/labels', '/v1/companies', '/v1/departments']) {
+      expect(success('post', path), path).toEqual(expect.arrayContaining(['id', 'name', 'space_id']));
+      expect(success('put', `${path}/{id}`), path).toEqual(
+        expect.arrayContaining(['id', 'name', 'space_id']),
+      );
+      expect(success('delete', `${path}/{id}`), path).toContain('message');
+    }
+    expect(success('delete', '/v1/tags/{id}')).toContain('moved_ids');
+    expect(success('post', '/v1/usergroups')).toEqual(expect.arrayContaining(['company_ids', 'object_ids']));
+  });
 });
 
 describe('/v1/docs', () => {

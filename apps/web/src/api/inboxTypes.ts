@@ -8,9 +8,12 @@ import type {
   ChatWire,
   ItemDetailsWire,
   ItemWire,
+  LabelWire,
   MessageWire,
   PageWire,
   PostWire,
+  TagGroupWire,
+  TagWire,
 } from '@otklik/shared';
 
 // The inbox's rows and answers are the shared wire shapes (packages/shared inbox-wire.ts), which the
@@ -79,28 +82,9 @@ export interface ConnectedAccount extends Account {
   imported: number;
 }
 
-export interface TagRecord {
-  id: number;
-  name: string;
-  color: string | null;
-  space_id: number;
-  company_id: number | null;
-  parent_id: number | null;
-  group_id: number | null;
-}
-
-export interface TagGroupRecord {
-  id: number;
-  name: string;
-  space_id: number;
-}
-
-export interface LabelRecord {
-  id: number;
-  name: string;
-  color: string | null;
-  space_id: number;
-}
+export type TagRecord = TagWire;
+export type TagGroupRecord = TagGroupWire;
+export type LabelRecord = LabelWire;
 
 export interface AuthorListEntry extends InboxAuthor {
   space_id: number;

@@ -142,7 +142,8 @@ export const useCompanies = () => useItems<Company>(queryKeys.companies, '/v1/co
 export const useDepartments = () => useItems<Department>(queryKeys.departments, '/v1/departments');
 export const useUserGroups = () => useItems<UserGroup>(queryKeys.userGroups, '/v1/usergroups');
 
-export type CompanyBody = { name: string; settings?: Company['settings'] };
+/** A company's create or update: its settings go as a patch (what is left out keeps its value). */
+export type CompanyBody = { name: string; settings?: Partial<Company['settings']> };
 export const useCompanyCrud = () =>
   useCrud<CompanyBody & { space_id: number }, Partial<CompanyBody>>(
     '/v1/companies',

@@ -1,6 +1,18 @@
-import type { Locale, RolePresetName, SpaceSettings, Tariff } from '@otklik/shared';
+import type {
+  CompanyWire,
+  DepartmentWire,
+  LabelWire,
+  Locale,
+  RolePresetName,
+  SpaceSettings,
+  TagGroupWire,
+  TagWire,
+  Tariff,
+  UserGroupWire,
+} from '@otklik/shared';
 
-// Wire shapes the web reads. The server's presenters are the source of truth; keep these in step.
+// Wire shapes the web reads. Those declared in packages/shared are imported (the server's presenters are
+// typed against them); the rest follow the server's presenters and are moved there in turn.
 
 export interface ApiErrorBody {
   error?: string;
@@ -140,44 +152,19 @@ export interface AccountObject {
   error: string | null;
 }
 
-export interface Company {
-  id: number;
-  name: string;
-  space_id: number;
-  settings: { items_assigned_to?: number | null; status_open?: boolean; tags_mode?: 'space' | 'company' };
-}
-
-export interface Department {
-  id: number;
-  name: string;
-  space_id: number;
-}
-
-export interface UserGroup {
-  id: number;
-  name: string;
-  space_id: number;
-  company_ids: number[];
-  object_ids: number[];
-}
-
-export interface Tag {
-  id: number;
-  name: string;
-  color: string | null;
-  space_id: number;
-  company_id: number | null;
-  parent_id: number | null;
-  group_id: number | null;
-}
+// Settings records: the shared wire shapes (packages/shared tags.ts, organisation-wire.ts).
+export type Company = CompanyWire;
+export type Department = DepartmentWire;
+export type UserGroup = UserGroupWire;
+export type Tag = TagWire;
 
 export interface ObjectsData {
   items: AccountObject[];
   companies: Company[];
   tags?: Tag[];
   departments?: Department[];
-  tag_groups?: Array<{ id: number; name: string; space_id: number }>;
-  labels?: Array<{ id: number; name: string; color: string | null; space_id: number }>;
+  tag_groups?: TagGroupWire[];
+  labels?: LabelWire[];
   /** The AI agents the user may use for suggestions (issue 21). */
   ai_agents?: Array<{ id: number; space_id: number; name: string }>;
 }

@@ -60,7 +60,14 @@ describe('permission rules fed from GET /v1/config', () => {
 
   it('with companies, personal messages and comments need a visible account', () => {
     const op = actorFromConfig(config([space(operator)]));
-    const companies = [{ id: 1, name: 'C', space_id: 1, settings: {} }];
+    const companies = [
+      {
+        id: 1,
+        name: 'C',
+        space_id: 1,
+        settings: { items_assigned_to: null, status_open: false, tags_mode: 'space' as const },
+      },
+    ];
     const keys = visibleMenu(menuContextOf(op, { items: [], companies })).map((e) => e.key);
     expect(keys).not.toContain('items');
     expect(keys).not.toContain('chats');

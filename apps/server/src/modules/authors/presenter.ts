@@ -1,3 +1,4 @@
+import type { LabelWire } from '@otklik/shared';
 import type { authors, labels } from '../../db/schema';
 import { presentAuthor } from '../inbox/presenter';
 import type { AuthorListRow, AuthorStats } from './queries';
@@ -7,7 +8,7 @@ import type { AuthorListRow, AuthorStats } from './queries';
 
 const unix = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
 
-export function presentLabel(label: typeof labels.$inferSelect) {
+export function presentLabel(label: typeof labels.$inferSelect): LabelWire {
   return { id: label.id, name: label.name, color: label.color, space_id: label.spaceId };
 }
 

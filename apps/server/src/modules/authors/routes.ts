@@ -1,3 +1,4 @@
+import { labelWireSchema } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { registerManagedKind } from '../../http/managed-routes';
@@ -221,6 +222,7 @@ export async function registerAuthorsModule(
     registerManagedKind(app, {
       path: '/labels',
       ...manageableBy(LABELS_ABILITY, ['settings'], (id) => labelsService.getLabel(db, id)),
+      record: labelWireSchema,
       present: presentLabel,
       create: {
         summary: 'Create an author label',

@@ -1,3 +1,4 @@
+import { companyWireSchema, departmentWireSchema, userGroupWireSchema } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { registerManagedKind } from '../../http/managed-routes';
@@ -46,6 +47,7 @@ export async function registerOrganisationModule(
     registerManagedKind(app, {
       path: '/companies',
       ...manage('companies', (id) => organisation.getCompany(db, id)),
+      record: companyWireSchema,
       present: presentCompany,
       create: {
         summary: 'Create a company',
@@ -98,6 +100,7 @@ export async function registerOrganisationModule(
     registerManagedKind(app, {
       path: '/departments',
       ...manage('departments', (id) => organisation.getDepartment(db, id)),
+      record: departmentWireSchema,
       present: presentDepartment,
       create: {
         summary: 'Create a department',
@@ -125,6 +128,7 @@ export async function registerOrganisationModule(
     registerManagedKind(app, {
       path: '/usergroups',
       ...manage('usergroups', (id) => organisation.getUserGroup(db, id)),
+      record: userGroupWireSchema,
       present: presentUserGroup,
       create: {
         summary: 'Create a user group limited to some companies and accounts',

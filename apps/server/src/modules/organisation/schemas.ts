@@ -1,3 +1,4 @@
+import { TAGS_MODES } from '@otklik/shared';
 import { z } from 'zod';
 
 // Request bodies of the organisation settings (companies, departments, user groups). They belong in
@@ -15,7 +16,6 @@ const ids = z.array(z.number().int().positive()).max(1000);
  * Both act at ingestion (inbox/ingest.ts arrivalRules).
  * - tags_mode: 'space' offers every tag of the space, 'company' only the company's own tags.
  */
-export const TAGS_MODES = ['space', 'company'] as const;
 
 export const companySettingsPatchSchema = z
   .object({

@@ -1,8 +1,9 @@
+import type { TagGroupWire, TagWire } from '@otklik/shared';
 import type { tagGroups, tags } from '../../db/schema';
 
 // The same shapes GET /v1/tags and GET /v1/objects?tags=true send (modules/spaces/data.ts).
 
-export function presentTag(tag: typeof tags.$inferSelect) {
+export function presentTag(tag: typeof tags.$inferSelect): TagWire {
   return {
     id: tag.id,
     name: tag.name,
@@ -15,6 +16,6 @@ export function presentTag(tag: typeof tags.$inferSelect) {
 }
 export type PresentedTag = ReturnType<typeof presentTag>;
 
-export function presentTagGroup(group: typeof tagGroups.$inferSelect) {
+export function presentTagGroup(group: typeof tagGroups.$inferSelect): TagGroupWire {
   return { id: group.id, name: group.name, space_id: group.spaceId };
 }

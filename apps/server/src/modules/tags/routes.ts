@@ -1,3 +1,4 @@
+import { tagDeletedWireSchema, tagGroupWireSchema, tagWireSchema } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { registerManagedKind } from '../../http/managed-routes';
@@ -58,6 +59,7 @@ export async function registerTagsModule(root: FastifyInstance, deps: AppDeps, a
     registerManagedKind(app, {
       path: '/tags',
       ...manage((id) => tagsService.getTag(db, id)),
+      record: tagWireSchema,
       present: presentTag,
       create: {
         summary: 'Create a tag (name unique among its siblings)',
@@ -96,6 +98,7 @@ export async function registerTagsModule(root: FastifyInstance, deps: AppDeps, a
         summary: 'Delete a tag: children move up to its parent; it leaves every comment and chat',
         run: (tag, actor) => tagsService.deleteTag(serviceDeps, tag, actor.userId, actor),
         answer: ({ moved }) => ({ ...OK, moved_ids: moved }),
+        answerSchema: tagDeletedWireSchema,
       },
     });
 
@@ -125,6 +128,7 @@ export async function registerTagsModule(root: FastifyInstance, deps: AppDeps, a
     registerManagedKind(app, {
       path: '/tag_groups',
       ...manage((id) => tagsService.getTagGroup(db, id)),
+      record: tagGroupWireSchema,
       present: presentTagGroup,
       create: {
         summary: 'Create a tag group',
