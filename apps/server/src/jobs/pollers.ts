@@ -321,7 +321,10 @@ export class PollingManager {
       .where(and(eq(objects.id, object.id), isNull(objects.error)))
       .returning({ id: objects.id });
     if (!changed) return;
-    this.deps.log.warn({ objectId: object.id, err: stored }, 'Polling has failed for long: shown on the account');
+    this.deps.log.warn(
+      { objectId: object.id, err: stored },
+      'Polling has failed for long: shown on the account',
+    );
     await this.deps.bus.publish({
       type: 'objects.updated',
       spaceId: object.spaceId,
