@@ -192,13 +192,25 @@ export const messageWireSchema = z.object({
 });
 export type MessageWire = z.infer<typeof messageWireSchema>;
 
-/** A page of a list read with a cursor: `next` is the cursor of the following page, null at the end. */
-export const pageWireSchema = <T extends z.ZodType>(row: T) =>
-  z.object({ items: z.array(row), next: z.string().nullable() });
-export interface PageWire<T> {
-  items: T[];
-  next: string | null;
-}
+/** A customer in the customers' lists: with their space and how much they wrote that the caller sees. */
+export const authorListEntryWireSchema = authorWireSchema.extend({
+  space_id: id,
+  items_count: z.number().int(),
+  chats_count: z.number().int(),
+});
+export type AuthorListEntryWire = z.infer<typeof authorListEntryWireSchema>;
+
+/** GET /v1/authors/{id}: the customer and what the caller sees of them. */
+export const authorPageWireSchema = z.object({
+  author: authorWireSchema,
+  stats: z.object({
+    items_count: z.number().int(),
+    chats_count: z.number().int(),
+    first_seen: unixTime.nullable(),
+    last_seen: unixTime.nullable(),
+  }),
+});
+export type AuthorStatsWire = z.infer<typeof authorPageWireSchema>['stats'];
 
 /** GET /v1/items/{id}: the item with its post, parent, replies under it and author. */
 export const itemDetailsWireSchema = z.object({

@@ -38,5 +38,6 @@ export * from './tags';
 export * from './templates';
 export * from './user-settings';
 export * from './validation-messages';
+export * from './wire';
 export * from './youscan';
 export * from './zod-config';

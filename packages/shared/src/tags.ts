@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { okWireSchema } from './wire';
 
 // Names and colours of settings records (tags, tag groups, author labels: docs/product/screens-and-routes.md
 // settings tags, tag_groups, labels). The server's request bodies and the web's forms both build on these,
@@ -60,7 +61,5 @@ export const labelWireSchema = z.object({
 });
 export type LabelWire = z.infer<typeof labelWireSchema>;
 
-/** The answer of a change that returns nothing else. */
-export const okWireSchema = z.object({ message: z.literal('ok') });
 /** A tag's deletion: its children moved up to its parent. */
 export const tagDeletedWireSchema = okWireSchema.extend({ moved_ids: z.array(z.number().int()) });

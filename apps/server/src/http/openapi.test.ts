@@ -102,6 +102,23 @@ describe('response schemas', () => {
     expect(success('delete', '/v1/tags/{id}')).toContain('moved_ids');
     expect(success('post', '/v1/usergroups')).toEqual(expect.arrayContaining(['company_ids', 'object_ids']));
   });
+
+  it("documents the customers' answers", async () => {
+    const ops = await operations();
+    const success = (path: string) =>
+      ops.find((o) => o.method === 'get' && o.path === path)?.op.responses?.['200']?.content?.[
+        'application/json'
+      ]?.schema?.required ?? [];
+    for (const path of [
+      '/v1/authors',
+      '/v1/authors/{id}/items',
+      '/v1/authors/{id}/chats',
+      '/v1/labels/{id}/authors',
+    ])
+      expect(success(path), path).toEqual(expect.arrayContaining(['items', 'next_before']));
+    expect(success('/v1/authors/{id}')).toEqual(expect.arrayContaining(['author', 'stats']));
+    expect(success('/v1/labels')).toEqual(['items']);
+  });
 });
 
 describe('/v1/docs', () => {

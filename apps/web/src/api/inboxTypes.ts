@@ -3,7 +3,10 @@
 // apps/server/src/modules/objects/presenter.ts, tags/presenter.ts and providers/sandbox/page.ts.
 
 import type {
+  AuthorListEntryWire,
+  AuthorStatsWire,
   AuthorWire,
+  BeforePageWire,
   ChatDetailsWire,
   ChatWire,
   ItemDetailsWire,
@@ -86,23 +89,9 @@ export type TagRecord = TagWire;
 export type TagGroupRecord = TagGroupWire;
 export type LabelRecord = LabelWire;
 
-export interface AuthorListEntry extends InboxAuthor {
-  space_id: number;
-  items_count: number;
-  chats_count: number;
-}
-
-export interface AuthorStats {
-  items_count: number;
-  chats_count: number;
-  first_seen: number | null;
-  last_seen: number | null;
-}
-
-export interface AuthorPage<T> {
-  items: T[];
-  next_before: number | null;
-}
+export type AuthorListEntry = AuthorListEntryWire;
+export type AuthorStats = AuthorStatsWire;
+export type AuthorPage<T> = BeforePageWire<T>;
 
 // ---------------------------------------------------------------- the sandbox customer page
 

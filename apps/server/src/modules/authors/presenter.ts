@@ -1,4 +1,4 @@
-import type { LabelWire } from '@otklik/shared';
+import type { AuthorListEntryWire, AuthorStatsWire, AuthorWire, LabelWire } from '@otklik/shared';
 import type { authors, labels } from '../../db/schema';
 import { presentAuthor } from '../inbox/presenter';
 import type { AuthorListRow, AuthorStats } from './queries';
@@ -13,12 +13,15 @@ export function presentLabel(label: typeof labels.$inferSelect): LabelWire {
 }
 
 /** The inbox's author shape plus the space it belongs to (labels are per space). */
-export function presentSpaceAuthor(author: typeof authors.$inferSelect, labelIds: number[]) {
+export function presentSpaceAuthor(
+  author: typeof authors.$inferSelect,
+  labelIds: number[],
+): AuthorWire & { space_id: number } {
   return { ...presentAuthor(author, labelIds), space_id: author.spaceId };
 }
 
 /** One row of {items|chats}/authors and labels/{id}/authors: the author with their counts in scope. */
-export function presentAuthorListEntry(row: AuthorListRow) {
+export function presentAuthorListEntry(row: AuthorListRow): AuthorListEntryWire {
   return {
     ...presentSpaceAuthor(row.author, row.labelIds),
     items_count: row.itemsCount,
@@ -26,7 +29,7 @@ export function presentAuthorListEntry(row: AuthorListRow) {
   };
 }
 
-export function presentAuthorStats(stats: AuthorStats) {
+export function presentAuthorStats(stats: AuthorStats): AuthorStatsWire {
   return {
     items_count: stats.itemsCount,
     chats_count: stats.chatsCount,

@@ -1,5 +1,15 @@
-import { labelWireSchema } from '@otklik/shared';
+import {
+  authorListEntryWireSchema,
+  authorPageWireSchema,
+  authorWireSchema,
+  beforePageWireSchema,
+  chatWireSchema,
+  itemWireSchema,
+  labelWireSchema,
+  listWireSchema,
+} from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { registerManagedKind } from '../../http/managed-routes';
 import type { AppDeps } from '../deps';
@@ -62,6 +72,7 @@ export async function registerAuthorsModule(
           summary:
             'Authors who wrote comments (scope=items) or personal messages (scope=chats) the caller sees',
           querystring: authorListQuery,
+          response: { 200: beforePageWireSchema(authorListEntryWireSchema) },
         },
       },
       async (req) => {
@@ -91,6 +102,7 @@ export async function registerAuthorsModule(
           tags: ['authors'],
           summary: 'The author page: the author with labels, and what they wrote that the caller sees',
           params: idParams,
+          response: { 200: authorPageWireSchema },
         },
       },
       async (req) => {
@@ -108,15 +120,24 @@ export async function registerAuthorsModule(
     );
 
     // What the author wrote that the caller sees: comments (items) and chats, a page at a time.
-    const authorContent = <R extends { tagIds: number[]; provider: string }>(
+    const authorContent = <R extends { tagIds: number[]; provider: string }, S extends z.ZodType>(
       content: 'items' | 'chats',
       summary: string,
       find: (...args: Parameters<typeof findAuthorItems>) => Promise<Page<R>>,
-      present: (row: R, extras: ContentExtras) => unknown,
+      row: S,
+      present: (row: R, extras: ContentExtras) => z.output<S>,
     ) =>
       app.get(
         `/authors/:id/${content}`,
-        { schema: { tags: ['authors'], summary, params: idParams, querystring: pageQuery } },
+        {
+          schema: {
+            tags: ['authors'],
+            summary,
+            params: idParams,
+            querystring: pageQuery,
+            response: { 200: beforePageWireSchema(row) },
+          },
+        },
         async (req) => {
           const { author, scopes } = await getVisibleAuthor(db, req.actor, req.params.id);
           assertContentAccess(scopes[content], author, content);
@@ -137,12 +158,14 @@ export async function registerAuthorsModule(
       'items',
       "The author's comments the caller sees, newest first",
       findAuthorItems,
+      itemWireSchema,
       (r, extra) => presentItem(r.item, extra),
     );
     authorContent(
       'chats',
       "The author's chats the caller sees, latest message first",
       findAuthorChats,
+      chatWireSchema,
       (r, extra) => presentChat(r.chat, extra),
     );
 
@@ -154,6 +177,7 @@ export async function registerAuthorsModule(
           summary: "Replace the author's labels (labels of the author's space)",
           params: idParams,
           body: authorLabelsBody,
+          response: { 200: z.object({ author: authorWireSchema }) },
         },
       },
       async (req) => {
@@ -179,6 +203,7 @@ export async function registerAuthorsModule(
           tags: ['settings'],
           summary: "Author labels of the caller's spaces (or of one of them)",
           querystring: spaceQuery,
+          response: { 200: listWireSchema(labelWireSchema) },
         },
       },
       async (req) => {
@@ -188,10 +213,14 @@ export async function registerAuthorsModule(
       },
     );
 
-    app.get('/labels/:id', { schema: { tags: ['settings'], params: idParams } }, async (req) => {
-      const { actor } = req;
-      return presentLabel(assertVisible(actor, await labelsService.getLabel(db, req.params.id)));
-    });
+    app.get(
+      '/labels/:id',
+      { schema: { tags: ['settings'], params: idParams, response: { 200: labelWireSchema } } },
+      async (req) => {
+        const { actor } = req;
+        return presentLabel(assertVisible(actor, await labelsService.getLabel(db, req.params.id)));
+      },
+    );
 
     app.get(
       '/labels/:id/authors',
@@ -201,6 +230,7 @@ export async function registerAuthorsModule(
           summary: 'Authors with this label that the caller sees, newest first',
           params: idParams,
           querystring: labelAuthorsQuery,
+          response: { 200: beforePageWireSchema(authorListEntryWireSchema) },
         },
       },
       async (req) => {

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+// Answer shapes every module uses (issue 12, point 4: the wire contract): the plain "ok" of a change, a
+// list, and the two kinds of page the API reads with a cursor.
+
+/** The answer of a change that returns nothing else. */
+export const okWireSchema = z.object({ message: z.literal('ok') });
+
+/** `{ items: [...] }`: a whole list (settings records of the caller's spaces). */
+export const listWireSchema = <T extends z.ZodType>(row: T) => z.object({ items: z.array(row) });
+
+/** A page read with an opaque cursor: `next` is the following page's, null at the end. */
+export const pageWireSchema = <T extends z.ZodType>(row: T) =>
+  z.object({ items: z.array(row), next: z.string().nullable() });
+export interface PageWire<T> {
+  items: T[];
+  next: string | null;
+}
+
+/** A page read backwards by id: `next_before` is the id to read before, null at the end. */
+export const beforePageWireSchema = <T extends z.ZodType>(row: T) =>
+  z.object({ items: z.array(row), next_before: z.number().int().nullable() });
+export interface BeforePageWire<T> {
+  items: T[];
+  next_before: number | null;
+}
