@@ -44,6 +44,8 @@ export const tagWireSchema = z.object({
   group_id: z.number().int().nullable(),
 });
 export type TagWire = z.infer<typeof tagWireSchema>;
+/** GET /v1/tags/{id}: the tag with its direct children. */
+export const tagWithChildrenWireSchema = tagWireSchema.extend({ children: z.array(tagWireSchema) });
 
 export const tagGroupWireSchema = z.object({
   id: z.number().int(),

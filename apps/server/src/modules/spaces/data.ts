@@ -1,4 +1,11 @@
-import { monitoringSavedFilterSchema, RECENT_EMOJI_PER_PROVIDER } from '@otklik/shared';
+import {
+  type DepartmentWire,
+  type LabelWire,
+  monitoringSavedFilterSchema,
+  RECENT_EMOJI_PER_PROVIDER,
+  type TagGroupWire,
+  type TagWire,
+} from '@otklik/shared';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
@@ -101,7 +108,16 @@ export function presentObject(o: typeof objects.$inferSelect) {
   };
 }
 
-export async function findTagsAndFriends(db: Db, actor: ServerActor) {
+/** Every member's settings records for pickers and filters: the shared wire shapes (tags.ts, organisation-wire.ts). */
+export async function findTagsAndFriends(
+  db: Db,
+  actor: ServerActor,
+): Promise<{
+  tags: TagWire[];
+  tag_groups: TagGroupWire[];
+  labels: LabelWire[];
+  departments: DepartmentWire[];
+}> {
   const spaceIds = memberSpaceIds(actor);
   if (spaceIds.length === 0) return { tags: [], tag_groups: [], labels: [], departments: [] };
   const [tagRows, groupRows, labelRows, departmentRows] = await Promise.all([

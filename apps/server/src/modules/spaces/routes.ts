@@ -1,4 +1,11 @@
-import { PROVIDER_IDS, savedFilterNameSchema } from '@otklik/shared';
+import {
+  listWireSchema,
+  PROVIDER_IDS,
+  savedFilterNameSchema,
+  tagGroupWireSchema,
+  tagWireSchema,
+  userGroupWireSchema,
+} from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
@@ -99,25 +106,40 @@ export async function registerSpacesModule(root: FastifyInstance, deps: AppDeps,
       return { items: await data.findCompanies(db, actor) };
     });
 
-    app.get('/usergroups', { schema: { tags: TAG } }, async (req) => {
-      const { actor } = req;
-      const groups = await data.findUserGroups(db, actor);
-      return {
-        items: groups.map((g) => ({
-          id: g.id,
-          name: g.name,
-          space_id: g.spaceId,
-          company_ids: g.companyIds,
-          object_ids: g.objectIds,
-        })),
-      };
-    });
+    app.get(
+      '/usergroups',
+      { schema: { tags: TAG, response: { 200: listWireSchema(userGroupWireSchema) } } },
+      async (req) => {
+        const { actor } = req;
+        const groups = await data.findUserGroups(db, actor);
+        return {
+          items: groups.map((g) => ({
+            id: g.id,
+            name: g.name,
+            space_id: g.spaceId,
+            company_ids: g.companyIds,
+            object_ids: g.objectIds,
+          })),
+        };
+      },
+    );
 
-    app.get('/tags', { schema: { tags: TAG } }, async (req) => {
-      const { actor } = req;
-      const { tags, tag_groups } = await data.findTagsAndFriends(db, actor);
-      return { items: tags, tag_groups };
-    });
+    app.get(
+      '/tags',
+      {
+        schema: {
+          tags: TAG,
+          response: {
+            200: z.object({ items: z.array(tagWireSchema), tag_groups: z.array(tagGroupWireSchema) }),
+          },
+        },
+      },
+      async (req) => {
+        const { actor } = req;
+        const { tags, tag_groups } = await data.findTagsAndFriends(db, actor);
+        return { items: tags, tag_groups };
+      },
+    );
 
     const filterBody = savedFilterNameSchema.extend({
       query: z.record(z.string(), z.unknown()).default({}),

@@ -1,4 +1,10 @@
-import { tagDeletedWireSchema, tagGroupWireSchema, tagWireSchema } from '@otklik/shared';
+import {
+  listWireSchema,
+  tagDeletedWireSchema,
+  tagGroupWireSchema,
+  tagWireSchema,
+  tagWithChildrenWireSchema,
+} from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { registerManagedKind } from '../../http/managed-routes';
@@ -34,7 +40,12 @@ export async function registerTagsModule(root: FastifyInstance, deps: AppDeps, a
     app.get(
       '/tags/:id',
       {
-        schema: { tags: TAG, summary: 'One tag with its direct children', params: idParams },
+        schema: {
+          tags: TAG,
+          summary: 'One tag with its direct children',
+          params: idParams,
+          response: { 200: tagWithChildrenWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -47,7 +58,12 @@ export async function registerTagsModule(root: FastifyInstance, deps: AppDeps, a
     app.get(
       '/tags/:id/children',
       {
-        schema: { tags: TAG, summary: 'Direct children of a tag, by name', params: idParams },
+        schema: {
+          tags: TAG,
+          summary: 'Direct children of a tag, by name',
+          params: idParams,
+          response: { 200: listWireSchema(tagWireSchema) },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -111,6 +127,7 @@ export async function registerTagsModule(root: FastifyInstance, deps: AppDeps, a
           tags: TAG,
           summary: "Tag groups of the caller's spaces (or of one of them)",
           querystring: spaceQuery,
+          response: { 200: listWireSchema(tagGroupWireSchema) },
         },
       },
       async (req) => {
@@ -120,10 +137,14 @@ export async function registerTagsModule(root: FastifyInstance, deps: AppDeps, a
       },
     );
 
-    app.get('/tag_groups/:id', { schema: { tags: TAG, params: idParams } }, async (req) => {
-      const { actor } = req;
-      return presentTagGroup(assertVisible(actor, await tagsService.getTagGroup(db, req.params.id)));
-    });
+    app.get(
+      '/tag_groups/:id',
+      { schema: { tags: TAG, params: idParams, response: { 200: tagGroupWireSchema } } },
+      async (req) => {
+        const { actor } = req;
+        return presentTagGroup(assertVisible(actor, await tagsService.getTagGroup(db, req.params.id)));
+      },
+    );
 
     registerManagedKind(app, {
       path: '/tag_groups',
