@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { Ability } from './access';
-import { INBOX_STATUSES } from './inbox-wire';
 import { PROVIDER_IDS } from './providers';
 import { daysBetween, STATS_EXPLORE_DIMENSIONS, STATS_KINDS, STATS_MAX_DAYS, STATS_PRESETS } from './stats';
 import { REPORT_TABS } from './stats-reports';
@@ -58,7 +57,15 @@ export const EXPORT_MAX_ACTIVE = 3;
 /** The download list shows a user's last this many exports of the space. */
 export const EXPORT_LIST_SIZE = 50;
 /** Inbox statuses an export may be narrowed to (items and dialogs; never for replies). */
-export const EXPORT_STATUSES = INBOX_STATUSES;
+export const EXPORT_STATUSES = [
+  'new',
+  'inprogress',
+  'open',
+  'closed',
+  'deleted',
+  'delayed',
+  'waiting',
+] as const;
 
 const invalid = { message: 'field.invalid' } as const;
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, invalid);
