@@ -121,3 +121,44 @@ function textBody(raw: string): string {
   if (encoding === 'quoted-printable') return decodeQuotedPrintable(body);
   return body;
 }
+
+// ---------------------------------------------------------------- reading a caught mail's parts
+
+/** The leaf parts of a caught mail (nested multiparts as nodemailer writes them), bodies decoded. */
+export function partsOf(mail: CaughtMail): { head: string; content: Buffer }[] {
+  const boundaries = [...mail.raw.matchAll(/boundary="?([^";\r\n]+)"?/gi)].map((m) => m[1]!);
+  const parts = boundaries.flatMap((b) => mail.raw.split(`--${b}`));
+  return parts.flatMap((part) => {
+    const [head = '', ...rest] = part.split(/\r?\n\r?\n/);
+    const body = rest.join('\r\n\r\n');
+    const unfolded = head.replace(/\r?\n[ \t]+/g, ' ');
+    if (!/content-type:/i.test(unfolded) || /content-type:\s*multipart/i.test(unfolded)) return [];
+    const encoding = /content-transfer-encoding:\s*([\w-]+)/i.exec(unfolded)?.[1]?.toLowerCase();
+    const content =
+      encoding === 'base64'
+        ? Buffer.from(body.replace(/\s+/g, ''), 'base64')
+        : encoding === 'quoted-printable'
+          ? Buffer.from(
+              body
+                .replace(/=\r?\n/g, '')
+                .replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16))),
+              'latin1',
+            )
+          : Buffer.from(body, 'utf8');
+    return [{ head: unfolded, content }];
+  });
+}
+
+/** The attachments of a caught mail: parts with a file name. */
+export function attachmentsOf(mail: CaughtMail): { filename: string; content: Buffer }[] {
+  return partsOf(mail).flatMap(({ head, content }) => {
+    const filename = /filename="?([^";\r\n]+)"?/i.exec(head)?.[1];
+    return filename ? [{ filename, content }] : [];
+  });
+}
+
+/** The text/plain body, found however deep the multiparts nest (`CaughtMail.text` reads the first level). */
+export const textOf = (mail: CaughtMail) =>
+  partsOf(mail)
+    .find((p) => /content-type:\s*text\/plain/i.test(p.head))
+    ?.content.toString('utf8') ?? '';

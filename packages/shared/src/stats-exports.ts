@@ -56,7 +56,8 @@ export const EXPORT_KEEP_DAYS = 7;
 export const EXPORT_MAX_ACTIVE = 3;
 /** The download list shows a user's last this many exports of the space. */
 export const EXPORT_LIST_SIZE = 50;
-/** Inbox statuses an export may be narrowed to (items and dialogs; never for replies). */
+/** Inbox statuses an export may be narrowed to (items and dialogs; never for replies); equal to
+ * INBOX_STATUSES (inbox-wire.test.ts) but written out: see that test for why it is not an alias. */
 export const EXPORT_STATUSES = [
   'new',
   'inprogress',

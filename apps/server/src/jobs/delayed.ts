@@ -99,13 +99,7 @@ export class DelayedReturns {
       return rows;
     });
     if (updated.length > 0)
-      await publishBySpace(
-        this.deps.bus,
-        'items.updated',
-        'items',
-        await presentItems(this.deps.db, updated),
-        SYSTEM,
-      );
+      await publishBySpace(this.deps.bus, 'items.updated', await presentItems(this.deps.db, updated), SYSTEM);
     return updated.length;
   }
 
@@ -120,13 +114,7 @@ export class DelayedReturns {
       return rows;
     });
     if (updated.length > 0)
-      await publishBySpace(
-        this.deps.bus,
-        'chats.updated',
-        'chats',
-        await presentChats(this.deps.db, updated),
-        SYSTEM,
-      );
+      await publishBySpace(this.deps.bus, 'chats.updated', await presentChats(this.deps.db, updated), SYSTEM);
     return updated.length;
   }
 }

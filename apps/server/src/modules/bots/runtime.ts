@@ -366,7 +366,7 @@ class Run {
       .returning();
     if (chat) {
       const presented = await presentChats(db, [chat]);
-      await publishBySpace(this.deps.bus, 'chats.updated', 'chats', presented, {
+      await publishBySpace(this.deps.bus, 'chats.updated', presented, {
         kind: 'bot',
         id: this.bot.id,
       });

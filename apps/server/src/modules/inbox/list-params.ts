@@ -1,21 +1,17 @@
-import { DEFAULT_CHAT_STATUSES, DEFAULT_ITEM_STATUSES, EMOTION_CHOICES, PROVIDER_IDS } from '@otklik/shared';
+import {
+  CLOSE_REASONS,
+  DEFAULT_CHAT_STATUSES,
+  DEFAULT_ITEM_STATUSES,
+  EMOTION_CHOICES,
+  INBOX_STATUSES,
+  type InboxStatus,
+  ITEM_KINDS,
+  PROVIDER_IDS,
+} from '@otklik/shared';
 import { z } from 'zod';
-import type { CloseReason, InboxStatus, ItemKind } from '../../db/schema';
 
 // Query parameters of the inbox lists (GET /v1/items, /v1/chats, /v1/chats/:id/messages, /v1/search).
 // Validation messages are message keys, so a bad value answers 400 in the caller's locale.
-
-export const INBOX_STATUSES = [
-  'new',
-  'inprogress',
-  'open',
-  'closed',
-  'deleted',
-  'delayed',
-  'waiting',
-] as const satisfies readonly InboxStatus[];
-export const CLOSE_REASONS = ['reply', 'noreply', 'autorule'] as const satisfies readonly CloseReason[];
-export const ITEM_KINDS = ['comment', 'review', 'mention'] as const satisfies readonly ItemKind[];
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;

@@ -14,7 +14,7 @@ type ChatRow = typeof chats.$inferSelect;
 export async function itemOpened(db: Db, bus: EventBus, item: ItemRow, userId: number): Promise<ItemRow> {
   if (!item.returnedAt) return item;
   const [row] = await db.update(items).set({ returnedAt: null }).where(eq(items.id, item.id)).returning();
-  await publishBySpace(bus, 'items.updated', 'items', await presentItems(db, [row!]), {
+  await publishBySpace(bus, 'items.updated', await presentItems(db, [row!]), {
     kind: 'user',
     id: userId,
   });
@@ -24,7 +24,7 @@ export async function itemOpened(db: Db, bus: EventBus, item: ItemRow, userId: n
 export async function chatOpened(db: Db, bus: EventBus, chat: ChatRow, userId: number): Promise<ChatRow> {
   if (!chat.returnedAt) return chat;
   const [row] = await db.update(chats).set({ returnedAt: null }).where(eq(chats.id, chat.id)).returning();
-  await publishBySpace(bus, 'chats.updated', 'chats', await presentChats(db, [row!]), {
+  await publishBySpace(bus, 'chats.updated', await presentChats(db, [row!]), {
     kind: 'user',
     id: userId,
   });

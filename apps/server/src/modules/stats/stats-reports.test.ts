@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
-import { type CaughtMail, startSmtpServer } from '../../../test/smtp';
+import { attachmentsOf, startSmtpServer, textOf } from '../../../test/smtp';
 import { activity, items, memberships, ruleMatches, rules, spaces, statsReports } from '../../db/schema';
 import { StatsReportsJob } from '../../jobs/stats-reports';
 import { taskClock } from '../../lib/clock';
@@ -48,45 +48,6 @@ async function ok<T>(
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as T;
 }
-
-/** The leaf parts of a caught mail (nested multiparts as nodemailer writes them), bodies decoded. */
-function partsOf(mail: CaughtMail): { head: string; content: Buffer }[] {
-  const boundaries = [...mail.raw.matchAll(/boundary="?([^";\r\n]+)"?/gi)].map((m) => m[1]!);
-  const parts = boundaries.flatMap((b) => mail.raw.split(`--${b}`));
-  return parts.flatMap((part) => {
-    const [head = '', ...rest] = part.split(/\r?\n\r?\n/);
-    const body = rest.join('\r\n\r\n');
-    const unfolded = head.replace(/\r?\n[ \t]+/g, ' ');
-    if (!/content-type:/i.test(unfolded) || /content-type:\s*multipart/i.test(unfolded)) return [];
-    const encoding = /content-transfer-encoding:\s*([\w-]+)/i.exec(unfolded)?.[1]?.toLowerCase();
-    const content =
-      encoding === 'base64'
-        ? Buffer.from(body.replace(/\s+/g, ''), 'base64')
-        : encoding === 'quoted-printable'
-          ? Buffer.from(
-              body
-                .replace(/=\r?\n/g, '')
-                .replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16))),
-              'latin1',
-            )
-          : Buffer.from(body, 'utf8');
-    return [{ head: unfolded, content }];
-  });
-}
-
-/** The attachments of a caught mail: parts with a file name. */
-function attachmentsOf(mail: CaughtMail): { filename: string; content: Buffer }[] {
-  return partsOf(mail).flatMap(({ head, content }) => {
-    const filename = /filename="?([^";\r\n]+)"?/i.exec(head)?.[1];
-    return filename ? [{ filename, content }] : [];
-  });
-}
-
-/** The text/plain body. */
-const textOf = (mail: CaughtMail) =>
-  partsOf(mail)
-    .find((p) => /content-type:\s*text\/plain/i.test(p.head))
-    ?.content.toString('utf8') ?? '';
 
 async function sheetsOf(content: Buffer) {
   const book = new ExcelJS.Workbook();

@@ -147,7 +147,7 @@ async function record(
     return row!;
   });
   const [presented] = await presentItems(deps.db, [updated]);
-  await publishBySpace(deps.bus, 'items.updated', 'items', [presented!], causeOf(performer));
+  await publishBySpace(deps.bus, 'items.updated', [presented!], causeOf(performer));
   await kickOutbox(deps.bus);
   return presented!;
 }
@@ -296,7 +296,7 @@ export async function editReply(
       .where(eq(items.id, item.id))
       .returning();
     const [presented] = await presentItems(deps.db, [row!]);
-    await publishBySpace(deps.bus, 'items.updated', 'items', [presented!], causeOf(performer));
+    await publishBySpace(deps.bus, 'items.updated', [presented!], causeOf(performer));
     return presented!;
   }
   assertNetworkAllows(object.provider, 'edit_comment', 'editReply', { object, sealer: deps.sealer, item });
@@ -307,7 +307,7 @@ export async function editReply(
   if (viaCollector) {
     const row = await editCollectorReply(deps, performer, item, draft.text, now);
     const [presented] = await presentItems(deps.db, [row]);
-    await publishBySpace(deps.bus, 'items.updated', 'items', [presented!], causeOf(performer));
+    await publishBySpace(deps.bus, 'items.updated', [presented!], causeOf(performer));
     return presented!;
   }
   return record(

@@ -110,21 +110,18 @@ export async function presentChats(db: Db, rows: ChatRow[]): Promise<PresentedCh
 export async function publishBySpace(
   bus: EventBus,
   type: 'items.updated',
-  key: 'items',
   presented: PushedItem[],
   cause: Cause,
 ): Promise<void>;
 export async function publishBySpace(
   bus: EventBus,
   type: 'chats.updated',
-  key: 'chats',
   presented: PushedChat[],
   cause: Cause,
 ): Promise<void>;
 export async function publishBySpace(
   bus: EventBus,
   type: 'items.updated' | 'chats.updated',
-  _key: 'items' | 'chats',
   presented: PushedItem[] | PushedChat[],
   cause: Cause,
 ) {

@@ -32,7 +32,7 @@ export async function retryItemSend(deps: ActionDeps, performer: Performer, item
   const returned = await returnRefusedReply(deps.db, item, new Date());
   if (returned) {
     const [presented] = await presentItems(deps.db, [returned]);
-    await publishBySpace(deps.bus, 'items.updated', 'items', [presented!], causeOf(performer));
+    await publishBySpace(deps.bus, 'items.updated', [presented!], causeOf(performer));
     return presented!;
   }
   const updated = await transaction(deps.db, async (tx) => {
@@ -45,7 +45,7 @@ export async function retryItemSend(deps: ActionDeps, performer: Performer, item
     return row!;
   });
   const [presented] = await presentItems(deps.db, [updated]);
-  await publishBySpace(deps.bus, 'items.updated', 'items', [presented!], causeOf(performer));
+  await publishBySpace(deps.bus, 'items.updated', [presented!], causeOf(performer));
   await kickOutbox(deps.bus);
   return presented!;
 }

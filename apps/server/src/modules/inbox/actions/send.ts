@@ -160,7 +160,7 @@ async function publishItemReplies(
       cause,
     });
   }
-  await publishBySpace(deps.bus, 'items.updated', 'items', replied, cause);
+  await publishBySpace(deps.bus, 'items.updated', replied, cause);
   await kickOutbox(deps.bus);
   return { replies, replied };
 }
@@ -283,7 +283,7 @@ async function publishChatMessage(
     payload: { object_id: result.chat.objectId, chats: [chat], messages: [message] },
     cause,
   });
-  await publishBySpace(deps.bus, 'chats.updated', 'chats', [chat!], cause);
+  await publishBySpace(deps.bus, 'chats.updated', [chat!], cause);
   await kickOutbox(deps.bus);
   return { chat: chat!, message };
 }
@@ -396,6 +396,6 @@ export async function sendDirect(
     return { ...recorded, item: replied };
   });
   const [presentedItem] = await presentItems(deps.db, [result.item]);
-  await publishBySpace(deps.bus, 'items.updated', 'items', [presentedItem!], causeOf(performer));
+  await publishBySpace(deps.bus, 'items.updated', [presentedItem!], causeOf(performer));
   return { item: presentedItem!, ...(await publishChatMessage(deps, performer, result)) };
 }

@@ -168,7 +168,7 @@ export async function publishItemTakenBack(
     cause,
   });
   const [item] = await presentItems(deps.db, [restored]);
-  await publishBySpace(deps.bus, 'items.updated', 'items', [item!], cause);
+  await publishBySpace(deps.bus, 'items.updated', [item!], cause);
   return item!;
 }
 
@@ -186,7 +186,7 @@ export async function publishMessageTakenBack(
     cause,
   });
   const [presented] = await presentChats(deps.db, [restored]);
-  await publishBySpace(deps.bus, 'chats.updated', 'chats', [presented!], cause);
+  await publishBySpace(deps.bus, 'chats.updated', [presented!], cause);
   return presented!;
 }
 

@@ -108,7 +108,7 @@ export async function setItemsStatus(
     return out;
   });
   const presented = await presentItems(deps.db, updated);
-  await publishBySpace(deps.bus, 'items.updated', 'items', presented, causeOf(performer));
+  await publishBySpace(deps.bus, 'items.updated', presented, causeOf(performer));
   return presented;
 }
 
@@ -141,7 +141,7 @@ export async function setChatsStatus(
     return out;
   });
   const presented = await presentChats(deps.db, updated);
-  await publishBySpace(deps.bus, 'chats.updated', 'chats', presented, causeOf(performer));
+  await publishBySpace(deps.bus, 'chats.updated', presented, causeOf(performer));
   // A dialog that has just been closed may get a satisfaction survey (modules/csi).
   const closedNow = updated.filter((u, i) => u.status === 'closed' && changes[i]!.row.status !== 'closed');
   if (closedNow.length > 0) await sendSurveys(deps, closedNow, userIdOf(performer));
@@ -236,7 +236,7 @@ export async function setItemTags(deps: ActionDeps, performer: Performer, itemId
     });
   });
   const [presented] = await presentItems(deps.db, [item]);
-  await publishBySpace(deps.bus, 'items.updated', 'items', [presented!], causeOf(performer));
+  await publishBySpace(deps.bus, 'items.updated', [presented!], causeOf(performer));
   return presented!;
 }
 
@@ -269,7 +269,7 @@ export async function setChatTags(deps: ActionDeps, performer: Performer, chatId
     });
   });
   const [presented] = await presentChats(deps.db, [chat]);
-  await publishBySpace(deps.bus, 'chats.updated', 'chats', [presented!], causeOf(performer));
+  await publishBySpace(deps.bus, 'chats.updated', [presented!], causeOf(performer));
   return presented!;
 }
 
@@ -307,7 +307,7 @@ export async function assignItem(
     return row!;
   });
   const [presented] = await presentItems(deps.db, [updated]);
-  await publishBySpace(deps.bus, 'items.updated', 'items', [presented!], causeOf(performer));
+  await publishBySpace(deps.bus, 'items.updated', [presented!], causeOf(performer));
   if (userId !== null && userId !== item.assignedUserId)
     await notifyAssigned(deps, performer, { kind: 'item', row: updated, userId });
   return presented!;
@@ -340,7 +340,7 @@ export async function assignChat(
     return row!;
   });
   const [presented] = await presentChats(deps.db, [updated]);
-  await publishBySpace(deps.bus, 'chats.updated', 'chats', [presented!], causeOf(performer));
+  await publishBySpace(deps.bus, 'chats.updated', [presented!], causeOf(performer));
   if (userId !== null && userId !== chat.assignedUserId)
     await notifyAssigned(deps, performer, { kind: 'chat', row: updated, userId });
   return presented!;
