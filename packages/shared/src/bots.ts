@@ -163,18 +163,25 @@ export interface PresentedBot {
   updated_at: number;
 }
 
-export type BotSessionState = 'active' | 'completed' | 'handed_off' | 'stopped' | 'dropped';
+export const BOT_SESSION_STATES = ['active', 'completed', 'handed_off', 'stopped', 'dropped'] as const;
+export type BotSessionState = (typeof BOT_SESSION_STATES)[number];
 
 /** What the chat page shows: the bot's conversation in this chat and what it collected. */
-export interface PresentedBotSession {
-  bot_id: number;
-  bot_name: string;
-  state: BotSessionState;
-  step_id: string;
-  fields: Record<string, string>;
-  started_at: number;
-  ended_at: number | null;
-}
+export const botSessionWireSchema = z.object({
+  bot_id: z.number().int(),
+  bot_name: z.string(),
+  state: z.enum(BOT_SESSION_STATES),
+  step_id: z.string(),
+  fields: z.record(z.string(), z.string()),
+  /** Unix seconds. */
+  started_at: z.number().int(),
+  ended_at: z.number().int().nullable(),
+});
+export type PresentedBotSession = z.infer<typeof botSessionWireSchema>;
+
+/** GET /v1/chats/{id}/bot: the chat's latest bot conversation; null when a bot never talked there. */
+export const chatBotSessionWireSchema = z.object({ session: botSessionWireSchema.nullable() });
+export type ChatBotSessionWire = z.infer<typeof chatBotSessionWireSchema>;
 
 /** stats/bots: conversations per bot and, per step, how many reached it and how many ended there. */
 export interface BotStatsAnswer {

@@ -42,22 +42,26 @@ export const bulkUndoBody = z.object({ token: z.string().min(1).max(200_000) });
 export const BULK_RESULTS = ['ok', 'unchanged', 'not_found', 'no_access', 'failed', 'changed'] as const;
 export type BulkResultKind = (typeof BULK_RESULTS)[number];
 
-export interface BulkResult {
-  id: number;
-  result: BulkResultKind;
-  error?: string;
-}
+export const bulkResultWireSchema = z.object({
+  id: z.number().int(),
+  result: z.enum(BULK_RESULTS),
+  error: z.string().optional(),
+});
+export type BulkResult = z.infer<typeof bulkResultWireSchema>;
 
-export interface BulkResponse {
-  results: BulkResult[];
+/** POST /v1/{items|chats}/bulk. */
+export const bulkResponseWireSchema = z.object({
+  results: z.array(bulkResultWireSchema),
   /** Present when something changed: POST …/bulk/undo with it restores what is still as we left it. */
-  undo_token: string | null;
-  undo_expires_at: number | null;
-}
+  undo_token: z.string().nullable(),
+  /** Unix seconds. */
+  undo_expires_at: z.number().int().nullable(),
+});
+export type BulkResponse = z.infer<typeof bulkResponseWireSchema>;
 
-export interface BulkUndoResponse {
-  results: BulkResult[];
-}
+/** POST /v1/{items|chats}/bulk/undo. */
+export const bulkUndoResponseWireSchema = z.object({ results: z.array(bulkResultWireSchema) });
+export type BulkUndoResponse = z.infer<typeof bulkUndoResponseWireSchema>;
 
 /** Counts by result kind, for the toasts. */
 export function countBulkResults(results: readonly BulkResult[]): Record<BulkResultKind, number> {

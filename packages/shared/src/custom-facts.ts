@@ -51,13 +51,18 @@ export interface FactDefinition {
   position: number;
 }
 
-export interface AuthorFact {
-  fact_id: number;
-  name: string;
-  kind: FactKind;
-  options: string[];
-  value: string | null;
-}
+/** A custom field of the author's space with the author's value (null: not set). */
+export const authorFactWireSchema = z.object({
+  fact_id: z.number().int(),
+  name: z.string(),
+  kind: z.enum(FACT_KINDS),
+  options: z.array(z.string()),
+  value: z.string().nullable(),
+});
+export type AuthorFact = z.infer<typeof authorFactWireSchema>;
+
+/** GET and PUT /v1/authors/{id}/facts: every field of the author's space, in order. */
+export const authorFactsWireSchema = z.object({ items: z.array(authorFactWireSchema) });
 
 /**
  * A value as stored for its kind, or a message key when it is not one. Both sides use it: the web

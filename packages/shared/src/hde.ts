@@ -73,19 +73,26 @@ export interface PresentedHde {
  */
 export const HDE_TICKET_EVENTS = { item: 'items.hde_ticket', chat: 'chats.hde_ticket' } as const;
 
-export interface PresentedHdeTicket {
-  id: number;
-  integration_id: number;
-  ticket_id: string;
-  url: string;
-  title: string;
-  status: string;
-  status_synced_at: number | null;
-  created_at: number;
-}
+export const hdeTicketWireSchema = z.object({
+  id: z.number().int(),
+  integration_id: z.number().int(),
+  /** The ticket's id in HelpDeskEddy. */
+  ticket_id: z.string(),
+  url: z.string(),
+  title: z.string(),
+  status: z.string(),
+  /** Unix seconds. */
+  status_synced_at: z.number().int().nullable(),
+  created_at: z.number().int(),
+});
+export type PresentedHdeTicket = z.infer<typeof hdeTicketWireSchema>;
 
 /** The item or chat page's block: tickets made from it, and whether a new one can be made. */
-export interface HdeTicketsAnswer {
-  tickets: PresentedHdeTicket[];
-  integration_id: number | null;
-}
+export const hdeTicketsWireSchema = z.object({
+  tickets: z.array(hdeTicketWireSchema),
+  integration_id: z.number().int().nullable(),
+});
+export type HdeTicketsAnswer = z.infer<typeof hdeTicketsWireSchema>;
+
+/** POST /v1/{items|chats}/{id}/hde-tickets: the ticket made. */
+export const hdeTicketAnswerWireSchema = z.object({ ticket: hdeTicketWireSchema });

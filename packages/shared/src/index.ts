@@ -15,6 +15,7 @@ export * from './emotions';
 export * from './forms';
 export * from './hde';
 export * from './i18n';
+export * from './inbox-actions-wire';
 export * from './inbox-wire';
 export * from './issues';
 export * from './language';

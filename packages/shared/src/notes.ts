@@ -50,3 +50,56 @@ export const noteInputSchema = z.object({
     .refine((text) => mentionIds(text).length <= NOTE_MENTIONS_MAX, 'notes.mentions.tooMany'),
 });
 export type NoteInput = z.infer<typeof noteInputSchema>;
+
+// ---------------------------------------------------------------- on the wire (issue 12, point 4)
+
+const colleague = z.object({ id: z.number().int(), name: z.string() });
+
+/** One note as screens get it; a deleted note keeps its place but not its text. Times are unix seconds. */
+export const noteWireSchema = z.object({
+  id: z.number().int(),
+  item_id: z.number().int().nullable(),
+  chat_id: z.number().int().nullable(),
+  user: colleague.nullable(),
+  /** Mentions as `<@user id>` (noteParts renders them). Empty when deleted. */
+  text: z.string(),
+  mentions: z.array(z.number().int()),
+  created_at: z.number().int(),
+  edited_at: z.number().int().nullable(),
+  deleted_at: z.number().int().nullable(),
+  /** How many earlier versions the note has (edits keep them). */
+  revisions: z.number().int(),
+  /** Until when its author may edit or delete it. */
+  editable_until: z.number().int(),
+});
+export type NoteWire = z.infer<typeof noteWireSchema>;
+
+/** GET /v1/{items|chats}/{id}/notes, oldest first. */
+export const notesWireSchema = z.object({ items: z.array(noteWireSchema) });
+/** POST /v1/{items|chats}/{id}/notes and PUT …/notes/{noteId}. */
+export const noteAnswerWireSchema = z.object({ note: noteWireSchema });
+export type NoteAnswerWire = z.infer<typeof noteAnswerWireSchema>;
+/** DELETE /v1/{items|chats}/{id}/notes/{noteId}. */
+export const noteDeletedWireSchema = z.object({ ok: z.literal(true) });
+
+/** GET /v1/{items|chats}/{id}/mentionable: the colleagues who may see the record, by name. */
+export const mentionableWireSchema = z.object({ items: z.array(colleague) });
+export type MentionableWire = z.infer<typeof mentionableWireSchema>;
+
+/** One row of "Mentions of me" (GET /v1/mentions): the latest unseen mention per item or chat. */
+export const mentionWireSchema = z.object({
+  item_id: z.number().int().nullable(),
+  chat_id: z.number().int().nullable(),
+  note_id: z.number().int(),
+  space_id: z.number().int(),
+  object_id: z.number().int(),
+  by: colleague.nullable(),
+  /** The note's text with names in place of mentions, at most 300 characters. */
+  text: z.string(),
+  at: z.number().int(),
+});
+export type MentionWire = z.infer<typeof mentionWireSchema>;
+export const mentionsWireSchema = z.object({ items: z.array(mentionWireSchema) });
+
+/** POST /v1/mentions/read: how many mentions were marked read. */
+export const mentionsReadWireSchema = z.object({ read: z.number().int() });

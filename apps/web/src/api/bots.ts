@@ -1,4 +1,4 @@
-import type { BotForm, BotStatsAnswer, PresentedBot, PresentedBotSession } from '@otklik/shared';
+import type { BotForm, BotStatsAnswer, ChatBotSessionWire, PresentedBot } from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
@@ -48,7 +48,7 @@ export const useChatBot = (chatId: number, version: unknown) =>
     // `version` (the chat's last message time) reads it again as the conversation moves.
     queryKey: ['chat-bot', chatId, version],
     queryFn: ({ signal }) =>
-      api.get<{ session: PresentedBotSession | null }>(`/v1/chats/${chatId}/bot`, {
+      api.get<ChatBotSessionWire>(`/v1/chats/${chatId}/bot`, {
         signal,
         forbiddenPage: false,
       }),

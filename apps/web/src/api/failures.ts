@@ -1,4 +1,4 @@
-import { COUNTS_REFRESH_MS } from '@otklik/shared';
+import { COUNTS_REFRESH_MS, type ItemFailureWire, type NetworkBanWire } from '@otklik/shared';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
 import { queryKeys } from './keys';
@@ -57,22 +57,8 @@ export interface FailureCount {
   last_failed_at: number | null;
 }
 
-export interface ItemFailure {
-  action: FailedActionKind;
-  error: string | null;
-  attempts: number;
-  failed_at: number | null;
-}
-
-export interface NetworkBan {
-  action: 'block' | 'unblock';
-  state: 'pending' | 'done' | 'failed';
-  error: string | null;
-  attempts: number;
-  object_id: number;
-  created_at: number | null;
-  done_at: number | null;
-}
+export type ItemFailure = ItemFailureWire;
+export type NetworkBan = NetworkBanWire;
 
 /** The socket event of a failed action (server: jobs/outbox-effects.ts OUTBOX_FAILED). */
 export const FAILED_EVENT = 'objects.failed';

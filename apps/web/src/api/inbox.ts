@@ -1,4 +1,21 @@
-import type { BlockDuration, BulkActionBody, BulkResponse, BulkUndoResponse } from '@otklik/shared';
+import type {
+  AuthorBlockWire,
+  BlockDuration,
+  BulkActionBody,
+  BulkResponse,
+  BulkUndoResponse,
+  ChatAnswerWire,
+  ChatMessageSentWire,
+  ChatMessageUndoneWire,
+  ChatsAnswerWire,
+  DirectSentWire,
+  ItemAnswerWire,
+  ItemReplyUndoneWire,
+  ItemReplyWire,
+  ItemsAnswerWire,
+  ItemsReplyWire,
+  MessageAnswerWire,
+} from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
 import {
   type QueryClient,
@@ -21,7 +38,6 @@ import { mergePresented } from './inboxMerge';
 import type {
   Attachment,
   ChatDetails,
-  InboxAuthor,
   InboxChat,
   InboxItem,
   InboxMessage,
@@ -154,14 +170,14 @@ function useItemMutation<TVariables>(
 
 export const useReplyToItem = () =>
   useItemMutation(({ id, ...body }: DraftBody & { id: number }) =>
-    api.post<{ item: InboxItem; reply: InboxItem }>(`/v1/items/${id}/reply`, body),
+    api.post<ItemReplyWire>(`/v1/items/${id}/reply`, body),
   );
 
 /** Takes back a held reply (by the reply's id): gone from the thread, the comment as before, the text back. */
 export function useUndoReply() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (replyId: number) => api.post<{ item: InboxItem; text: string }>(`/v1/items/${replyId}/undo`),
+    mutationFn: (replyId: number) => api.post<ItemReplyUndoneWire>(`/v1/items/${replyId}/undo`),
     onSuccess: (result, replyId) => {
       removeItems(queryClient, [replyId]);
       applyItems(queryClient, [result.item]);
@@ -174,8 +190,7 @@ export function useUndoReply() {
 export function useUndoMessage() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (messageId: number) =>
-      api.post<{ chat: InboxChat; text: string }>(`/v1/messages/${messageId}/undo`),
+    mutationFn: (messageId: number) => api.post<ChatMessageUndoneWire>(`/v1/messages/${messageId}/undo`),
     onSuccess: (result, messageId) => {
       removeMessages(queryClient, result.chat.id, [messageId]);
       applyChats(queryClient, [result.chat]);
@@ -186,18 +201,14 @@ export function useUndoMessage() {
 
 /** docs/product/validation.md: one reply to several comments of one account. */
 export const useBulkReply = () =>
-  useItemMutation((body: DraftBody & { ids: number[] }) =>
-    api.post<{ items: InboxItem[]; replies: InboxItem[] }>('/v1/items/reply', body),
-  );
+  useItemMutation((body: DraftBody & { ids: number[] }) => api.post<ItemsReplyWire>('/v1/items/reply', body));
 
 /** 'Direct': one private message to the commenter (docs/product/limits.md). */
 export function useDirectReply() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, text }: { id: number; text: string }) =>
-      api.post<{ item: InboxItem; chat: InboxChat; message: InboxMessage }>(`/v1/items/${id}/direct`, {
-        text,
-      }),
+      api.post<DirectSentWire>(`/v1/items/${id}/direct`, { text }),
     onSuccess: (result) => {
       applyItems(queryClient, [result.item]);
       applyChats(queryClient, [result.chat]);
@@ -215,42 +226,42 @@ export interface StatusBody {
 
 export const useSetItemStatus = () =>
   useItemMutation(({ id, ...body }: StatusBody & { id: number }) =>
-    api.put<{ item: InboxItem }>(`/v1/items/${id}/status`, body),
+    api.put<ItemAnswerWire>(`/v1/items/${id}/status`, body),
   );
 
 export const useSetItemsStatus = () =>
   useItemMutation((body: StatusBody & { ids: number[] }) =>
-    api.put<{ items: InboxItem[] }>('/v1/items/status', body),
+    api.put<ItemsAnswerWire>('/v1/items/status', body),
   );
 
 export type ModerationAction = 'delete' | 'restore' | 'hide' | 'unhide' | 'like' | 'unlike' | 'report';
 
 export const useModerateItem = () =>
   useItemMutation(({ id, action }: { id: number; action: ModerationAction }) =>
-    api.post<{ item: InboxItem }>(`/v1/items/${id}/${action}`),
+    api.post<ItemAnswerWire>(`/v1/items/${id}/${action}`),
   );
 
 export const useReactToItem = () =>
   useItemMutation(({ id, value }: { id: number; value: string | number | null }) =>
-    api.post<{ item: InboxItem }>(`/v1/items/${id}/react`, { value }),
+    api.post<ItemAnswerWire>(`/v1/items/${id}/react`, { value }),
   );
 
 export const useEditReply = () =>
   useItemMutation(({ id, text }: { id: number; text: string }) =>
-    api.put<{ item: InboxItem }>(`/v1/items/${id}`, { text }),
+    api.put<ItemAnswerWire>(`/v1/items/${id}`, { text }),
   );
 
 export const useRetryItem = () =>
-  useItemMutation(({ id }: { id: number }) => api.post<{ item: InboxItem }>(`/v1/items/${id}/retry`));
+  useItemMutation(({ id }: { id: number }) => api.post<ItemAnswerWire>(`/v1/items/${id}/retry`));
 
 export const useSetItemTags = () =>
   useItemMutation(({ id, tag_ids }: { id: number; tag_ids: number[] }) =>
-    api.put<{ item: InboxItem }>(`/v1/items/${id}/tags`, { tag_ids }),
+    api.put<ItemAnswerWire>(`/v1/items/${id}/tags`, { tag_ids }),
   );
 
 export const useAssignItem = () =>
   useItemMutation(({ id, user_id }: { id: number; user_id: number | null }) =>
-    api.put<{ item: InboxItem }>(`/v1/items/${id}/assign`, { user_id }),
+    api.put<ItemAnswerWire>(`/v1/items/${id}/assign`, { user_id }),
   );
 
 function useChatMutation<TVariables>(
@@ -269,48 +280,44 @@ function useChatMutation<TVariables>(
 
 export const useSendMessage = () =>
   useChatMutation(({ id, ...body }: DraftBody & { id: number }) =>
-    api.post<{ chat: InboxChat; message: InboxMessage }>(`/v1/chats/${id}/messages`, body),
+    api.post<ChatMessageSentWire>(`/v1/chats/${id}/messages`, body),
   );
 
 export const useSetChatStatus = () =>
   useChatMutation(({ id, ...body }: StatusBody & { id: number }) =>
-    api.put<{ chat: InboxChat }>(`/v1/chats/${id}/status`, body),
+    api.put<ChatAnswerWire>(`/v1/chats/${id}/status`, body),
   );
 
 export const useSetChatsStatus = () =>
   useChatMutation((body: StatusBody & { ids: number[] }) =>
-    api.put<{ chats: InboxChat[] }>('/v1/chats/status', body),
+    api.put<ChatsAnswerWire>('/v1/chats/status', body),
   );
 
 export const useSetChatTags = () =>
   useChatMutation(({ id, tag_ids }: { id: number; tag_ids: number[] }) =>
-    api.put<{ chat: InboxChat }>(`/v1/chats/${id}/tags`, { tag_ids }),
+    api.put<ChatAnswerWire>(`/v1/chats/${id}/tags`, { tag_ids }),
   );
 
 export const useAssignChat = () =>
   useChatMutation(({ id, user_id }: { id: number; user_id: number | null }) =>
-    api.put<{ chat: InboxChat }>(`/v1/chats/${id}/assign`, { user_id }),
+    api.put<ChatAnswerWire>(`/v1/chats/${id}/assign`, { user_id }),
   );
 
 export const useReactToMessage = () =>
   useChatMutation(({ id, value }: { id: number; value: string | number | null }) =>
-    api.post<{ message: InboxMessage }>(`/v1/messages/${id}/react`, { value }),
+    api.post<MessageAnswerWire>(`/v1/messages/${id}/react`, { value }),
   );
 
 export const useRetryMessage = () =>
-  useChatMutation(({ id }: { id: number }) =>
-    api.post<{ message: InboxMessage }>(`/v1/messages/${id}/retry`),
-  );
+  useChatMutation(({ id }: { id: number }) => api.post<MessageAnswerWire>(`/v1/messages/${id}/retry`));
 
 export function useBlockAuthor() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, duration }: { id: number; duration: BlockDuration | null }) =>
       duration
-        ? api.post<{ author: InboxAuthor; network: 'queued' | 'not_supported' }>(`/v1/authors/${id}/block`, {
-            duration,
-          })
-        : api.post<{ author: InboxAuthor; network: 'queued' | 'not_supported' }>(`/v1/authors/${id}/unblock`),
+        ? api.post<AuthorBlockWire>(`/v1/authors/${id}/block`, { duration })
+        : api.post<AuthorBlockWire>(`/v1/authors/${id}/unblock`),
     onSuccess: (result) => {
       applyAuthor(queryClient, result.author);
       void queryClient.invalidateQueries({ queryKey: ['authors'] });

@@ -1,3 +1,4 @@
+import type { MentionableWire, MentionWire, NoteAnswerWire, NoteWire } from '@otklik/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
 import { queryKeys } from './keys';
@@ -9,31 +10,10 @@ import { historyKey } from './workday';
 
 export type NoteKind = 'items' | 'chats';
 
-export interface Note {
-  id: number;
-  item_id: number | null;
-  chat_id: number | null;
-  user: { id: number; name: string } | null;
-  /** Mentions as `<@user id>` (packages/shared notes.ts renders them). Empty when deleted. */
-  text: string;
-  mentions: number[];
-  created_at: number;
-  edited_at: number | null;
-  deleted_at: number | null;
-  revisions: number;
-  editable_until: number;
-}
-
-export interface Mention {
-  item_id: number | null;
-  chat_id: number | null;
-  note_id: number;
-  space_id: number;
-  object_id: number;
-  by: { id: number; name: string } | null;
-  text: string;
-  at: number;
-}
+/** A note (packages/shared notes.ts): text with mentions as `<@user id>`, empty when deleted. */
+export type Note = NoteWire;
+/** A row of "Mentions of me". */
+export type Mention = MentionWire;
 
 export const notesKey = (kind: NoteKind, id: number) => ['notes', kind, id] as const;
 export const mentionsKey = ['mentions'] as const;
@@ -57,8 +37,7 @@ export function useNotes(kind: NoteKind, id: number) {
 export const useMentionable = (kind: NoteKind, id: number, enabled: boolean) =>
   useQuery({
     queryKey: ['mentionable', kind, id],
-    queryFn: ({ signal }) =>
-      api.get<{ items: Array<{ id: number; name: string }> }>(`/v1/${kind}/${id}/mentionable`, { signal }),
+    queryFn: ({ signal }) => api.get<MentionableWire>(`/v1/${kind}/${id}/mentionable`, { signal }),
     enabled: enabled && Number.isInteger(id) && id > 0,
     staleTime: 60_000,
   });
@@ -75,11 +54,11 @@ function useNoteMutation<V>(kind: NoteKind, id: number, fn: (vars: V) => Promise
 }
 
 export const useAddNote = (kind: NoteKind, id: number) =>
-  useNoteMutation(kind, id, (text: string) => api.post<{ note: Note }>(`/v1/${kind}/${id}/notes`, { text }));
+  useNoteMutation(kind, id, (text: string) => api.post<NoteAnswerWire>(`/v1/${kind}/${id}/notes`, { text }));
 
 export const useEditNote = (kind: NoteKind, id: number) =>
   useNoteMutation(kind, id, ({ noteId, text }: { noteId: number; text: string }) =>
-    api.put<{ note: Note }>(`/v1/${kind}/${id}/notes/${noteId}`, { text }),
+    api.put<NoteAnswerWire>(`/v1/${kind}/${id}/notes/${noteId}`, { text }),
   );
 
 export const useDeleteNote = (kind: NoteKind, id: number) =>

@@ -1,3 +1,4 @@
+import type { HistoryEntryWire, HistoryWire } from '@otklik/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
 import { queryKeys } from './keys';
@@ -25,15 +26,8 @@ export const useViewCounts = () =>
     staleTime: 5_000,
   });
 
-export interface HistoryEntry {
-  id: number;
-  type: string;
-  at: string;
-  cause_kind: 'user' | 'rule' | 'bot' | 'system' | 'customer';
-  user: { id: number; name: string } | null;
-  chat_id: number | null;
-  data: Record<string, unknown>;
-}
+/** One line of an item's or chat's history (packages/shared inbox-actions-wire.ts). */
+export type HistoryEntry = HistoryEntryWire;
 
 export const historyKey = (kind: 'items' | 'chats', id: number) => ['history', kind, id] as const;
 
@@ -59,7 +53,7 @@ export function useHistory(kind: 'items' | 'chats', id: number) {
   });
   return useQuery({
     queryKey: historyKey(kind, id),
-    queryFn: ({ signal }) => api.get<{ items: HistoryEntry[] }>(`/v1/${kind}/${id}/history`, { signal }),
+    queryFn: ({ signal }) => api.get<HistoryWire>(`/v1/${kind}/${id}/history`, { signal }),
     enabled: Number.isInteger(id) && id > 0,
   });
 }

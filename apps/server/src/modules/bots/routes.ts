@@ -1,4 +1,4 @@
-import { createBotBody, statsQuery, updateBotBody } from '@otklik/shared';
+import { chatBotSessionWireSchema, createBotBody, statsQuery, updateBotBody } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
@@ -129,6 +129,7 @@ export async function registerBotsModule(root: FastifyInstance, deps: AppDeps, a
           tags: ['chats'],
           summary: "The chat's latest chat-bot conversation and the fields it collected (null: none)",
           params: idParams,
+          response: { 200: chatBotSessionWireSchema },
         },
       },
       async (req) => {

@@ -1,4 +1,9 @@
-import { authorFactsBodySchema, createFactBodySchema, updateFactBodySchema } from '@otklik/shared';
+import {
+  authorFactsBodySchema,
+  authorFactsWireSchema,
+  createFactBodySchema,
+  updateFactBodySchema,
+} from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
@@ -98,6 +103,7 @@ export async function registerFactsModule(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: "Every custom field of the author's space with the author's value",
           params: idParams,
+          response: { 200: authorFactsWireSchema },
         },
       },
       async (req) => {
@@ -115,6 +121,7 @@ export async function registerFactsModule(root: FastifyInstance, deps: AppDeps, 
           summary: "Set or clear (null) the author's values of custom fields",
           params: idParams,
           body: authorFactsBodySchema,
+          response: { 200: authorFactsWireSchema },
         },
       },
       async (req) => {

@@ -1,4 +1,10 @@
-import { createHdeBody, createHdeTicketBody, updateHdeBody } from '@otklik/shared';
+import {
+  createHdeBody,
+  createHdeTicketBody,
+  hdeTicketAnswerWireSchema,
+  hdeTicketsWireSchema,
+  updateHdeBody,
+} from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
@@ -142,6 +148,7 @@ export async function registerHdeModule(root: FastifyInstance, deps: AppDeps, au
             tags: TAG,
             summary: `HelpDeskEddy tickets made from one ${kind}`,
             params: recordParams,
+            response: { 200: hdeTicketsWireSchema },
           },
         },
         async (req) => {
@@ -162,6 +169,7 @@ export async function registerHdeModule(root: FastifyInstance, deps: AppDeps, au
             summary: `Create a HelpDeskEddy ticket from a ${kind} (its text and the author's contact)`,
             params: recordParams,
             body: createHdeTicketBody,
+            response: { 200: hdeTicketAnswerWireSchema },
           },
         },
         async (req) => {

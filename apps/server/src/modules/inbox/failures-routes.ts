@@ -1,3 +1,4 @@
+import { itemFailureAnswerWireSchema, networkBanAnswerWireSchema } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
@@ -108,6 +109,7 @@ export async function registerFailuresRoutes(
           tags: ['items'],
           summary: 'The action the network refused on this item (while the item shows delivery_error)',
           params: idParams,
+          response: { 200: itemFailureAnswerWireSchema },
         },
       },
       async (req) => {
@@ -125,6 +127,7 @@ export async function registerFailuresRoutes(
           tags: ['authors'],
           summary: "The author's latest ban or unban on the network: pending, done or failed",
           params: idParams,
+          response: { 200: networkBanAnswerWireSchema },
         },
       },
       async (req) => {

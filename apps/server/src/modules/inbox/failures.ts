@@ -1,3 +1,9 @@
+import {
+  type ItemFailureAction,
+  type ItemFailureWire,
+  type NetworkBanWire,
+  ITEM_FAILURE_ACTIONS as WIRE_ITEM_FAILURE_ACTIONS,
+} from '@otklik/shared';
 import { and, desc, eq, gte, inArray, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
@@ -16,18 +22,7 @@ export const FAILURES_PAGE_DEFAULT = 50;
 export const FAILURES_PAGE_MAX = 100;
 
 /** Actions on an item whose failure sets the item's delivery_error (outbox-effects.ts). */
-export const ITEM_FAILURE_ACTIONS = [
-  'reply',
-  'edit',
-  'delete',
-  'restore',
-  'hide',
-  'unhide',
-  'like',
-  'unlike',
-  'report',
-  'react',
-] as const satisfies readonly OutboxAction[];
+export const ITEM_FAILURE_ACTIONS = WIRE_ITEM_FAILURE_ACTIONS satisfies readonly OutboxAction[];
 /** Actions on a message whose failure sets the message's delivery_error. */
 export const MESSAGE_FAILURE_ACTIONS = [
   'message',
@@ -254,12 +249,18 @@ export function presentFailureCount(r: Awaited<ReturnType<typeof countFailedActi
 }
 
 /** The failed action of an item, as the item page names it. */
-export function presentItemFailure(row: typeof outbox.$inferSelect) {
-  return { action: row.action, error: row.lastError, attempts: row.attempts, failed_at: unix(row.doneAt) };
+export function presentItemFailure(row: typeof outbox.$inferSelect): ItemFailureWire {
+  // getItemFailure reads only these actions.
+  return {
+    action: row.action as ItemFailureAction,
+    error: row.lastError,
+    attempts: row.attempts,
+    failed_at: unix(row.doneAt),
+  };
 }
 
 /** The author's network ban: `pending` while queued or retrying, `failed` with the network's text. */
-export function presentNetworkBan(row: typeof outbox.$inferSelect) {
+export function presentNetworkBan(row: typeof outbox.$inferSelect): NetworkBanWire {
   return {
     action: row.action as 'block' | 'unblock',
     state: row.state === 'running' ? ('pending' as const) : row.state,

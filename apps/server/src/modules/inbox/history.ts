@@ -1,3 +1,4 @@
+import type { HistoryEntryWire } from '@otklik/shared';
 import { and, asc, eq, gt, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { activity, type chats, type items, messages, users } from '../../db/schema';
@@ -8,16 +9,8 @@ import { activity, type chats, type items, messages, users } from '../../db/sche
 
 const HISTORY_LIMIT = 500;
 
-export interface HistoryEntry {
-  id: number;
-  type: string;
-  at: string;
-  cause_kind: string;
-  user: { id: number; name: string } | null;
-  /** The chat a Direct reply went to (a comment's history only). */
-  chat_id: number | null;
-  data: Record<string, unknown>;
-}
+/** One line of the history (packages/shared inbox-actions-wire.ts). */
+export type HistoryEntry = HistoryEntryWire;
 
 /** Only the fields a timeline needs: ids, statuses, tag changes — never message texts. */
 const KEPT = [

@@ -2,6 +2,7 @@ import {
   type Ability,
   chatDetailsWireSchema,
   chatWireSchema,
+  historyWireSchema,
   itemDetailsWireSchema,
   itemWireSchema,
   type MessageKey,
@@ -142,6 +143,7 @@ export async function registerInboxModule(root: FastifyInstance, deps: AppDeps, 
           summary:
             'What happened to one item, oldest first, by whom: received, replied, tagged, assigned, statuses, Direct replies',
           params: idParams,
+          response: { 200: historyWireSchema },
         },
       },
       async (req) => {
@@ -158,6 +160,7 @@ export async function registerInboxModule(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'What happened to one chat, oldest first, by whom',
           params: idParams,
+          response: { 200: historyWireSchema },
         },
       },
       async (req) => {

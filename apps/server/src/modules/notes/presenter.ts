@@ -1,10 +1,10 @@
-import { NOTE_EDIT_WINDOW_MS } from '@otklik/shared';
+import { NOTE_EDIT_WINDOW_MS, type NoteWire } from '@otklik/shared';
 import type { NoteRow } from './service';
 
 const unix = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
 
 /** One note as screens get it; a deleted note keeps its place but not its text. */
-export function presentNote(note: NoteRow, userName: string | null) {
+export function presentNote(note: NoteRow, userName: string | null): NoteWire {
   const deleted = note.deletedAt !== null;
   return {
     id: note.id,

@@ -1,4 +1,12 @@
-import { noteInputSchema } from '@otklik/shared';
+import {
+  mentionableWireSchema,
+  mentionsReadWireSchema,
+  mentionsWireSchema,
+  noteAnswerWireSchema,
+  noteDeletedWireSchema,
+  noteInputSchema,
+  notesWireSchema,
+} from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
@@ -49,6 +57,7 @@ export async function registerNotesModule(root: FastifyInstance, deps: AppDeps, 
             tags: TAG,
             summary: `Internal notes of one ${kind}, oldest first (colleagues only, never sent to the network)`,
             params: idParams,
+            response: { 200: notesWireSchema },
           },
         },
         async (req) => {
@@ -64,6 +73,7 @@ export async function registerNotesModule(root: FastifyInstance, deps: AppDeps, 
             tags: TAG,
             summary: `Colleagues who may see this ${kind}: whom a note may @mention`,
             params: idParams,
+            response: { 200: mentionableWireSchema },
           },
         },
         async (req) => ({ items: await service.mentionable(db, await target(req, kind, req.params.id)) }),
@@ -77,6 +87,7 @@ export async function registerNotesModule(root: FastifyInstance, deps: AppDeps, 
             summary: `Add an internal note to a ${kind}; mentions are <@user id> in the text`,
             params: idParams,
             body: noteInputSchema,
+            response: { 200: noteAnswerWireSchema },
           },
         },
         async (req) => {
@@ -98,6 +109,7 @@ export async function registerNotesModule(root: FastifyInstance, deps: AppDeps, 
             summary: 'Edit an own note within the edit window; the earlier text is kept',
             params: noteParams,
             body: noteInputSchema,
+            response: { 200: noteAnswerWireSchema },
           },
         },
         async (req) => {
@@ -119,6 +131,7 @@ export async function registerNotesModule(root: FastifyInstance, deps: AppDeps, 
             tags: TAG,
             summary: 'Delete an own note within the edit window; the history keeps it',
             params: noteParams,
+            response: { 200: noteDeletedWireSchema },
           },
         },
         async (req) => {
@@ -128,7 +141,7 @@ export async function registerNotesModule(root: FastifyInstance, deps: AppDeps, 
             req.auth!.user.id,
             req.params.noteId,
           );
-          return { ok: true };
+          return { ok: true as const };
         },
       );
     }
@@ -140,6 +153,7 @@ export async function registerNotesModule(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'Mentions of me: items or chats where a note @mentions the caller, not yet seen',
           querystring: mentionsQuery,
+          response: { 200: mentionsWireSchema },
         },
       },
       async (req) => ({
@@ -154,6 +168,7 @@ export async function registerNotesModule(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: "Mark mentions read: one item's, one chat's, or (no body fields) all of them",
           body: readBody,
+          response: { 200: mentionsReadWireSchema },
         },
       },
       async (req) => {

@@ -1,4 +1,9 @@
-import { bulkActionBody, bulkUndoBody } from '@otklik/shared';
+import {
+  bulkActionBody,
+  bulkResponseWireSchema,
+  bulkUndoBody,
+  bulkUndoResponseWireSchema,
+} from '@otklik/shared';
 import type { ZodApp } from '../../../http/auth';
 import { requestLocale } from '../../../http/locale';
 import { type BulkKind, runBulkAction, undoBulkAction } from './bulk';
@@ -17,6 +22,7 @@ export function registerBulkRoutes(app: ZodApp, { deps, performer }: RouteContex
           tags: TAG,
           summary: `Close, tag, assign or snooze several ${what}; answered per id, with an undo token`,
           body: bulkActionBody,
+          response: { 200: bulkResponseWireSchema },
         },
       },
       async (req) =>
@@ -34,6 +40,7 @@ export function registerBulkRoutes(app: ZodApp, { deps, performer }: RouteContex
           tags: TAG,
           summary: `Undo a bulk action on ${what} where nobody changed them since`,
           body: bulkUndoBody,
+          response: { 200: bulkUndoResponseWireSchema },
         },
       },
       async (req) =>

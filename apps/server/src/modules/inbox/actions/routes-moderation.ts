@@ -1,3 +1,4 @@
+import { authorBlockWireSchema, itemAnswerWireSchema, messageAnswerWireSchema } from '@otklik/shared';
 import type { ZodApp } from '../../../http/auth';
 import { blockAuthor, unblockAuthor } from './authors';
 import { editReply, ITEM_ACTIONS, moderateItem, reactToItem, reactToMessage } from './moderation';
@@ -22,7 +23,12 @@ export function registerModerationRoutes(app: ZodApp, { deps, performer }: Route
     app.post(
       `/items/:id/${action}`,
       {
-        schema: { tags: TAG, summary: SUMMARIES[action], params: idParams },
+        schema: {
+          tags: TAG,
+          summary: SUMMARIES[action],
+          params: idParams,
+          response: { 200: itemAnswerWireSchema },
+        },
       },
       async (req) => ({ item: await moderateItem(deps, performer(req), req.params.id, action) }),
     );
@@ -36,6 +42,7 @@ export function registerModerationRoutes(app: ZodApp, { deps, performer }: Route
         summary: 'React to a comment as the account',
         params: idParams,
         body: reactBody,
+        response: { 200: itemAnswerWireSchema },
       },
     },
     async (req) => {
@@ -52,6 +59,7 @@ export function registerModerationRoutes(app: ZodApp, { deps, performer }: Route
         summary: "React to a customer's message",
         params: idParams,
         body: reactBody,
+        response: { 200: messageAnswerWireSchema },
       },
     },
     async (req) => {
@@ -68,6 +76,7 @@ export function registerModerationRoutes(app: ZodApp, { deps, performer }: Route
         summary: "Edit the account's own reply within the network's edit window",
         params: idParams,
         body: editBody,
+        response: { 200: itemAnswerWireSchema },
       },
     },
     async (req) => ({ item: await editReply(deps, performer(req), req.params.id, req.body) }),
@@ -81,6 +90,7 @@ export function registerModerationRoutes(app: ZodApp, { deps, performer }: Route
         summary: 'Block an author (and ban them on the network where it can)',
         params: idParams,
         body: blockBody,
+        response: { 200: authorBlockWireSchema },
       },
     },
     async (req) => blockAuthor(deps, performer(req), req.params.id, req.body.duration),
@@ -89,7 +99,12 @@ export function registerModerationRoutes(app: ZodApp, { deps, performer }: Route
   app.post(
     '/authors/:id/unblock',
     {
-      schema: { tags: TAG, summary: 'Unblock an author', params: idParams },
+      schema: {
+        tags: TAG,
+        summary: 'Unblock an author',
+        params: idParams,
+        response: { 200: authorBlockWireSchema },
+      },
     },
     async (req) => unblockAuthor(deps, performer(req), req.params.id),
   );

@@ -1,3 +1,13 @@
+import {
+  chatMessageSentWireSchema,
+  chatMessageUndoneWireSchema,
+  directSentWireSchema,
+  itemAnswerWireSchema,
+  itemReplyUndoneWireSchema,
+  itemReplyWireSchema,
+  itemsReplyWireSchema,
+  messageAnswerWireSchema,
+} from '@otklik/shared';
 import type { ZodApp } from '../../../http/auth';
 import { retryItemSend, retryMessageSend } from './retry';
 import type { RouteContext } from './routes';
@@ -21,6 +31,7 @@ export function registerSendRoutes(app: ZodApp, { deps, performer }: RouteContex
         description: `Checked against the network limits (characters, UTF-8 bytes, attachments): 400 with \`error_type\` text_too_long | bytes_too_long | too_many_attachments | not_supported and \`limit\`. ${LOCKED} Returns at once with the reply \`queued\`; its delivery changes over the socket.`,
         params: idParams,
         body: replyBody,
+        response: { 200: itemReplyWireSchema },
       },
     },
     async (req) => replyToItem(deps, performer(req), req.params.id, req.body),
@@ -34,6 +45,7 @@ export function registerSendRoutes(app: ZodApp, { deps, performer }: RouteContex
         summary: 'The same reply to several comments of one account',
         description: `All or nothing. ${LOCKED.replace('what is answered', 'any of the comments')}`,
         body: bulkReplyBody,
+        response: { 200: itemsReplyWireSchema },
       },
     },
     async (req) => replyToItems(deps, performer(req), req.body.ids, req.body),
@@ -48,6 +60,7 @@ export function registerSendRoutes(app: ZodApp, { deps, performer }: RouteContex
         description: `${LOCKED} Both the comment's lock and, when it exists, the conversation's count.`,
         params: idParams,
         body: directBody,
+        response: { 200: directSentWireSchema },
       },
     },
     async (req) => sendDirect(deps, performer(req), req.params.id, req.body),
@@ -62,6 +75,7 @@ export function registerSendRoutes(app: ZodApp, { deps, performer }: RouteContex
         description: LOCKED,
         params: idParams,
         body: replyBody,
+        response: { 200: chatMessageSentWireSchema },
       },
     },
     async (req) => sendChatMessage(deps, performer(req), req.params.id, req.body),
@@ -77,6 +91,7 @@ export function registerSendRoutes(app: ZodApp, { deps, performer }: RouteContex
         summary: 'Undo a reply (by its id) not sent yet',
         description: UNDO,
         params: idParams,
+        response: { 200: itemReplyUndoneWireSchema },
       },
     },
     async (req) => undoItemReply(deps, performer(req), req.params.id),
@@ -90,6 +105,7 @@ export function registerSendRoutes(app: ZodApp, { deps, performer }: RouteContex
         summary: 'Undo a chat message not sent yet',
         description: UNDO,
         params: idParams,
+        response: { 200: chatMessageUndoneWireSchema },
       },
     },
     async (req) => undoChatMessage(deps, performer(req), req.params.id),
@@ -98,7 +114,12 @@ export function registerSendRoutes(app: ZodApp, { deps, performer }: RouteContex
   app.post(
     '/items/:id/retry',
     {
-      schema: { tags: TAG, summary: 'Send a failed reply again', params: idParams },
+      schema: {
+        tags: TAG,
+        summary: 'Send a failed reply again',
+        params: idParams,
+        response: { 200: itemAnswerWireSchema },
+      },
     },
     async (req) => ({ item: await retryItemSend(deps, performer(req), req.params.id) }),
   );
@@ -106,7 +127,12 @@ export function registerSendRoutes(app: ZodApp, { deps, performer }: RouteContex
   app.post(
     '/messages/:id/retry',
     {
-      schema: { tags: TAG, summary: 'Send a failed message again', params: idParams },
+      schema: {
+        tags: TAG,
+        summary: 'Send a failed message again',
+        params: idParams,
+        response: { 200: messageAnswerWireSchema },
+      },
     },
     async (req) => ({ message: await retryMessageSend(deps, performer(req), req.params.id) }),
   );

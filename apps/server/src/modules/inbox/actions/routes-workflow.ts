@@ -1,3 +1,9 @@
+import {
+  chatAnswerWireSchema,
+  chatsAnswerWireSchema,
+  itemAnswerWireSchema,
+  itemsAnswerWireSchema,
+} from '@otklik/shared';
 import type { ZodApp } from '../../../http/auth';
 import type { RouteContext } from './routes';
 import { assignBody, bulkStatusBody, idParams, statusBody, tagsBody } from './schemas';
@@ -10,7 +16,12 @@ export function registerWorkflowRoutes(app: ZodApp, { deps, performer }: RouteCo
   app.put(
     '/items/status',
     {
-      schema: { tags: TAG, summary: 'Set the status of several comments', body: bulkStatusBody },
+      schema: {
+        tags: TAG,
+        summary: 'Set the status of several comments',
+        body: bulkStatusBody,
+        response: { 200: itemsAnswerWireSchema },
+      },
     },
     async (req) => ({ items: await setItemsStatus(deps, performer(req), req.body.ids, req.body) }),
   );
@@ -23,6 +34,7 @@ export function registerWorkflowRoutes(app: ZodApp, { deps, performer }: RouteCo
         summary: 'Set the status of a comment (closing without reply needs moderation rights)',
         params: idParams,
         body: statusBody,
+        response: { 200: itemAnswerWireSchema },
       },
     },
     async (req) => {
@@ -34,7 +46,12 @@ export function registerWorkflowRoutes(app: ZodApp, { deps, performer }: RouteCo
   app.put(
     '/chats/status',
     {
-      schema: { tags: TAG, summary: 'Set the status of several chats', body: bulkStatusBody },
+      schema: {
+        tags: TAG,
+        summary: 'Set the status of several chats',
+        body: bulkStatusBody,
+        response: { 200: chatsAnswerWireSchema },
+      },
     },
     async (req) => ({ chats: await setChatsStatus(deps, performer(req), req.body.ids, req.body) }),
   );
@@ -47,6 +64,7 @@ export function registerWorkflowRoutes(app: ZodApp, { deps, performer }: RouteCo
         summary: 'Set the status of a chat',
         params: idParams,
         body: statusBody,
+        response: { 200: chatAnswerWireSchema },
       },
     },
     async (req) => {
@@ -58,7 +76,13 @@ export function registerWorkflowRoutes(app: ZodApp, { deps, performer }: RouteCo
   app.put(
     '/items/:id/tags',
     {
-      schema: { tags: TAG, summary: "Replace a comment's tags", params: idParams, body: tagsBody },
+      schema: {
+        tags: TAG,
+        summary: "Replace a comment's tags",
+        params: idParams,
+        body: tagsBody,
+        response: { 200: itemAnswerWireSchema },
+      },
     },
     async (req) => ({ item: await setItemTags(deps, performer(req), req.params.id, req.body.tag_ids) }),
   );
@@ -66,7 +90,13 @@ export function registerWorkflowRoutes(app: ZodApp, { deps, performer }: RouteCo
   app.put(
     '/chats/:id/tags',
     {
-      schema: { tags: TAG, summary: "Replace a chat's tags", params: idParams, body: tagsBody },
+      schema: {
+        tags: TAG,
+        summary: "Replace a chat's tags",
+        params: idParams,
+        body: tagsBody,
+        response: { 200: chatAnswerWireSchema },
+      },
     },
     async (req) => ({ chat: await setChatTags(deps, performer(req), req.params.id, req.body.tag_ids) }),
   );
@@ -79,6 +109,7 @@ export function registerWorkflowRoutes(app: ZodApp, { deps, performer }: RouteCo
         summary: 'Assign a comment to a member (or nobody)',
         params: idParams,
         body: assignBody,
+        response: { 200: itemAnswerWireSchema },
       },
     },
     async (req) => ({ item: await assignItem(deps, performer(req), req.params.id, req.body.user_id) }),
@@ -92,6 +123,7 @@ export function registerWorkflowRoutes(app: ZodApp, { deps, performer }: RouteCo
         summary: 'Assign a chat to a member (or nobody)',
         params: idParams,
         body: assignBody,
+        response: { 200: chatAnswerWireSchema },
       },
     },
     async (req) => ({ chat: await assignChat(deps, performer(req), req.params.id, req.body.user_id) }),
