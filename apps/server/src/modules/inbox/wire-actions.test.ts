@@ -136,7 +136,8 @@ describe('the inbox actions document their answers', () => {
     expect(required('get', '/v1/chats/{id}/bot', 'session')).toEqual(
       expect.arrayContaining(['bot_id', 'bot_name', 'state', 'fields', 'started_at', 'ended_at']),
     );
-    for (const method of ['get', 'put']) expect(required(method, '/v1/authors/{id}/facts')).toEqual(['items']);
+    for (const method of ['get', 'put'])
+      expect(required(method, '/v1/authors/{id}/facts')).toEqual(['items']);
   });
 
   it('leaves the attachment downloads (files, not JSON) without a JSON answer', () => {
