@@ -29,6 +29,7 @@ export * from './oauthapps';
 export * from './organisation-wire';
 export * from './providers';
 export * from './qa';
+export * from './qa-wire';
 export * from './rules';
 export * from './socket-events';
 export * from './stats';
