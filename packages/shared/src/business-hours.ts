@@ -46,14 +46,7 @@ export interface BusinessHoursSettings {
   special_days: BusinessSpecialDay[];
 }
 
-/** GET /v1/workinghours/business: the space's schedule and the companies' overrides. */
-export interface BusinessHoursAnswer {
-  space_id: number;
-  timezone: string;
-  /** null: no schedule set — business-hours figures are empty. */
-  schedule: (BusinessHoursSettings & { updated_at: number }) | null;
-  companies: Array<BusinessHoursSettings & { company_id: number; updated_at: number }>;
-}
+// GET /v1/workinghours/business answers BusinessHoursAnswer (workinghours-wire.ts).
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DAY_MS = 86_400_000;

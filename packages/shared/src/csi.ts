@@ -73,15 +73,25 @@ export const CSI_DEFAULT_SETTINGS: CsiSettingsBody = {
   period_days: 7,
 };
 
-/** One account's survey settings (settings/csi). */
-export interface CsiAccount extends CsiSettingsBody {
-  object_id: number;
-  space_id: number;
-  name: string;
-  provider: string;
+const wireTexts = z.object({ survey: z.string(), thanks: z.string(), comment: z.string() });
+
+/** One account's survey settings (settings/csi): GET /v1/csi/accounts lists them, PUT answers one. */
+export const csiAccountWireSchema = z.object({
+  object_id: z.number().int(),
+  space_id: z.number().int(),
+  name: z.string(),
+  provider: z.string(),
   /** The network shows the scale as buttons (else numbered replies). */
-  buttons: boolean;
-}
+  buttons: z.boolean(),
+  enabled: z.boolean(),
+  language: z.enum(CSI_LANGUAGE_MODES),
+  texts: z.object({ ru: wireTexts, en: wireTexts }),
+  window_hours: z.number().int(),
+  period_days: z.number().int(),
+});
+export type CsiAccount = z.infer<typeof csiAccountWireSchema>;
+export const csiAccountsWireSchema = z.object({ accounts: z.array(csiAccountWireSchema) });
+export type CsiAccountsWire = z.infer<typeof csiAccountsWireSchema>;
 
 const invalid = { message: 'field.invalid' } as const;
 const id = z.coerce
@@ -112,28 +122,32 @@ export const csiResponsesQuery = z.object({
 });
 export type CsiResponsesQuery = z.output<typeof csiResponsesQuery>;
 
-export interface CsiResponse {
-  id: number;
-  space_id: number;
-  object_id: number;
-  account_name: string;
-  provider: string;
-  chat_id: number;
-  author_name: string | null;
-  user_id: number | null;
-  user_name: string | null;
-  score: number;
-  comment: string | null;
-  sent_at: number;
-  answered_at: number;
-}
+export const csiResponseWireSchema = z.object({
+  id: z.number().int(),
+  space_id: z.number().int(),
+  object_id: z.number().int(),
+  account_name: z.string(),
+  provider: z.string(),
+  chat_id: z.number().int(),
+  author_name: z.string().nullable(),
+  user_id: z.number().int().nullable(),
+  user_name: z.string().nullable(),
+  score: z.number().int(),
+  comment: z.string().nullable(),
+  /** Unix seconds. */
+  sent_at: z.number().int(),
+  answered_at: z.number().int(),
+});
+export type CsiResponse = z.infer<typeof csiResponseWireSchema>;
 
-export interface CsiResponsePage {
-  responses: CsiResponse[];
-  total: number;
-  page: number;
-  page_size: number;
-}
+/** GET /v1/csi/responses: a numbered page of answered surveys. */
+export const csiResponsePageWireSchema = z.object({
+  responses: z.array(csiResponseWireSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  page_size: z.number().int(),
+});
+export type CsiResponsePage = z.infer<typeof csiResponsePageWireSchema>;
 
 /** Figures of one group of surveys (docs/statistics.md "CSI"). Shares are 0–100, null with no answers. */
 export interface CsiFigures {

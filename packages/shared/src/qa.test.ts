@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type QaScore, qaCriterionShare, qaTotal, qaValueValid } from './qa';
+import { qaCriterionShare, qaTotal, qaValueValid } from './qa';
+import type { QaScore } from './qa-wire';
 
 const score = (kind: 'yesno' | 'scale', weight: number, value: number, critical = false): QaScore => ({
   id: `${kind}-${weight}-${value}`,

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import type { QaScore } from './qa-wire';
 
 // Quality check (issue 21, docs/product/qa.md): scorecards with weighted criteria, samples of operators'
 // replies (a random share per operator per week plus every reply that matches a scorecard's conditions)
-// and reviews. Message keys live in messages.ts (ru/en).
+// and reviews. Message keys live in messages.ts (ru/en); the answers' shapes in qa-wire.ts.
 
 export const QA_CRITERION_KINDS = ['yesno', 'scale'] as const;
 export type QaCriterionKind = (typeof QA_CRITERION_KINDS)[number];
@@ -66,76 +67,8 @@ export const createScorecardBody = z.object({ space_id: id, ...scorecardFields }
 export const updateScorecardBody = z.object(scorecardFields);
 export type CreateScorecardBody = z.input<typeof createScorecardBody>;
 
-export interface QaCriterion {
-  id: string;
-  name: string;
-  kind: QaCriterionKind;
-  weight: number;
-  critical: boolean;
-}
-
-export interface QaScorecardDto {
-  id: number;
-  space_id: number;
-  name: string;
-  criteria: QaCriterion[];
-  random_percent: number;
-  conditions: QaConditions;
-  active: boolean;
-  updated_at: string;
-}
-
-/** A criterion as scored: the scorecard's criterion at review time and the value given. */
-export interface QaScore extends QaCriterion {
-  /** yesno: 1 yes, 0 no; scale: 1–5. */
-  value: number;
-}
-
 export const QA_SAMPLE_SOURCES = ['random', 'condition'] as const;
 export type QaSampleSource = (typeof QA_SAMPLE_SOURCES)[number];
-export type QaSampleStatus = 'pending' | 'reviewed';
-
-export interface QaLine {
-  id: number;
-  is_own: boolean;
-  /** The reply under review. */
-  is_sample: boolean;
-  author: string | null;
-  text: string;
-  created_at: string;
-}
-
-export interface QaSampleDto {
-  id: number;
-  space_id: number;
-  scorecard_id: number;
-  scorecard_name: string;
-  kind: 'item' | 'message';
-  /** The comment thread's root (qa/items) or the chat (qa/chats). */
-  item_id: number | null;
-  chat_id: number | null;
-  object_id: number;
-  object_name: string;
-  provider: string;
-  operator: { id: number; name: string } | null;
-  reply_text: string;
-  reply_at: string;
-  source: QaSampleSource;
-  week: string;
-  status: QaSampleStatus;
-  reviewer: { id: number; name: string } | null;
-  scores: QaScore[];
-  comment: string;
-  total: number | null;
-  critical_failed: boolean;
-  reviewed_at: string | null;
-}
-
-export interface QaSampleDetailDto extends QaSampleDto {
-  criteria: QaCriterion[];
-  conversation: QaLine[];
-  can_review: boolean;
-}
 
 export const qaSamplesQuery = z.object({
   space_id: z.coerce.number().int().positive().optional(),
@@ -157,22 +90,6 @@ export const qaStatsQuery = z.object({
   space_id: z.coerce.number().int().positive().optional(),
   weeks: z.coerce.number().int().min(1).max(52).default(12),
 });
-
-export interface QaStatsDto {
-  weeks: Array<{ week: string; reviews: number; average: number | null }>;
-  operators: Array<{ user_id: number; name: string; reviews: number; average: number | null }>;
-  criteria: Array<{ id: string; name: string; reviews: number; average: number | null }>;
-}
-
-export interface QaOverviewDto {
-  pending: number;
-  reviewed_week: number;
-  average_week: number | null;
-  my_reviews: number;
-  my_average: number | null;
-  can_review: boolean;
-  can_manage: boolean;
-}
 
 /** A criterion's value as a share of its best (0–1): yes/no as is, 1–5 as (v − 1) / 4. */
 export function qaCriterionShare(kind: QaCriterionKind, value: number): number {
@@ -203,17 +120,6 @@ export function qaTotal(scores: readonly QaScore[]): { total: number; criticalFa
   return { total: Math.round((got / weight) * 1000) / 10, criticalFailed };
 }
 
-/**
- * POST /v1/qa/samples/{id}/ai-score: the space's AI agent's proposal for a review. Nothing is saved:
- * the reviewer checks, changes and saves it as their own review. Only valid values come back.
- */
-export interface QaAiScoreDto {
-  agent: { id: number; name: string };
-  /** criterion id → proposed value (yesno 0/1, scale 1–5); criteria the agent left out are absent. */
-  scores: Record<string, number>;
-  comment: string;
-}
-
 // Approval mode (docs/product/qa.md "Approval of replies"): replies of the operators marked here wait
 // for a reviewer (`qa.review`) before they go out; the network's reply window (providers/reply-window.ts)
 // is shown and respected.
@@ -224,17 +130,6 @@ export type QaApprovalStatus = (typeof QA_APPROVAL_STATUSES)[number];
 export const QA_APPROVAL_DAYS_MAX = 365;
 /** The socket event (by space) that tells queues and conversations an approval changed. */
 export const QA_APPROVALS_EVENT = 'qa.approvals';
-
-export interface QaApprovalMemberDto {
-  user_id: number;
-  name: string;
-  /** Replies of this member need a reviewer's approval (until `until`, when set). */
-  required: boolean;
-  /** ISO time the approval mode ends by itself; null: until switched off. */
-  until: string | null;
-  /** Whether it is in effect now (required and not past `until`). */
-  active: boolean;
-}
 
 export const qaApprovalMemberBody = z.object({
   space_id: id,
@@ -249,32 +144,6 @@ export const qaApprovalMemberBody = z.object({
     .optional(),
 });
 export type QaApprovalMemberBody = z.input<typeof qaApprovalMemberBody>;
-
-export interface QaApprovalDto {
-  id: number;
-  space_id: number;
-  kind: 'item' | 'message';
-  /** The held reply (an own item or message). */
-  reply_id: number;
-  /** The replied comment (items) or the chat (messages). */
-  item_id: number | null;
-  chat_id: number | null;
-  object_id: number;
-  object_name: string;
-  provider: string;
-  operator: { id: number; name: string } | null;
-  /** What the customer wrote last (the comment, or the chat's last customer message). */
-  customer_text: string;
-  text: string;
-  status: QaApprovalStatus;
-  /** When the network stops accepting the reply; null: no window. */
-  deadline: string | null;
-  reviewer: { id: number; name: string } | null;
-  comment: string;
-  created_at: string;
-  decided_at: string | null;
-  can_decide: boolean;
-}
 
 export const qaApprovalsQuery = z.object({
   space_id: z.coerce.number().int().positive().optional(),

@@ -1,4 +1,4 @@
-import type { CsiAccount, CsiResponsePage, CsiSettingsBody, CsiStats } from '@otklik/shared';
+import type { CsiAccount, CsiAccountsWire, CsiResponsePage, CsiSettingsBody, CsiStats } from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
@@ -11,7 +11,7 @@ export const useCsiAccounts = (spaceId: number | null) =>
   useQuery({
     queryKey: [...csiKeys.all, 'accounts', spaceId],
     queryFn: ({ signal }) =>
-      api.get<{ accounts: CsiAccount[] }>('/v1/csi/accounts', {
+      api.get<CsiAccountsWire>('/v1/csi/accounts', {
         signal,
         query: { space_id: spaceId ?? undefined },
       }),

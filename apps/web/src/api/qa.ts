@@ -8,6 +8,7 @@ import type {
   QaReviewBody,
   QaSampleDetailDto,
   QaSampleDto,
+  QaSamplingRunDto,
   QaScorecardDto,
   QaStatsDto,
 } from '@otklik/shared';
@@ -94,7 +95,7 @@ export const useDeleteScorecard = () =>
 
 export const useRunSampling = () =>
   useInvalidating((spaceId: number) =>
-    api.post<{ random: number; condition: number }>('/v1/qa/sampling/run', { space_id: spaceId }),
+    api.post<QaSamplingRunDto>('/v1/qa/sampling/run', { space_id: spaceId }),
   );
 
 /** The space's AI agent proposes a review (POST /v1/qa/samples/:id/ai-score); nothing is saved. */

@@ -1,4 +1,9 @@
-import type { BusinessHoursAnswer, BusinessHoursSettings, RolePresetName } from '@otklik/shared';
+import type {
+  BusinessHoursAnswer,
+  BusinessHoursSettings,
+  RolePresetName,
+  ScheduleTemplateApplyWire,
+} from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
 import { type QueryKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
@@ -206,7 +211,7 @@ export const useTemplateCrud = () =>
 export const useApplyTemplate = () =>
   useInvalidating(
     ({ id, ...body }: { id: number; user_ids: number[]; from: string; to: string }) =>
-      api.post<unknown>(`/v1/workinghours/templates/${id}/apply`, body),
+      api.post<ScheduleTemplateApplyWire>(`/v1/workinghours/templates/${id}/apply`, body),
     queryKeys.schedule,
     queryKeys.myWorkingHours,
   );

@@ -1,14 +1,20 @@
 import type {
+  AbsenceWire,
   CompanyWire,
   DepartmentWire,
+  HolidayWire,
   LabelWire,
   Locale,
   RolePresetName,
+  ScheduleSlotWire,
+  ScheduleTemplateItemWire,
+  ScheduleTemplateWire,
   SpaceSettings,
   TagGroupWire,
   TagWire,
   Tariff,
   UserGroupWire,
+  UserStatusWire,
 } from '@otklik/shared';
 
 // Wire shapes the web reads. Those declared in packages/shared are imported (the server's presenters are
@@ -100,17 +106,8 @@ export interface ConfigSpace {
   status: number | null;
 }
 
-/** docs/product/entities.md User status. */
-export interface UserStatus {
-  id: number;
-  name: string;
-  color: string;
-  hidden: boolean;
-  offline: boolean;
-  workinghours: boolean;
-  space_id: number;
-  position?: number;
-}
+/** docs/product/entities.md User status (packages/shared statuses-wire.ts). */
+export type UserStatus = UserStatusWire;
 
 /** docs/product/entities.md Saved filter. */
 export interface SavedFilter {
@@ -239,47 +236,13 @@ export interface UsersResponse {
   invitations: Invitation[];
 }
 
+// Schedules (packages/shared workinghours-wire.ts).
 /** A slot of a user's schedule (GET /v1/workinghours). */
-export interface ScheduleSlot extends WorkingHoursItem {
-  space_id: number;
-  user_id: number;
-  applied_at: number | null;
-  updated_at: number;
-}
-
-export interface TemplateItem {
-  /** ISO weekday, 1 = Monday. */
-  weekday: number;
-  /** Minutes from local midnight. */
-  start: number;
-  /** Minutes from local midnight; past 1440 the slot ends the next day. */
-  end: number;
-  status_id: number | null;
-}
-
-export interface ScheduleTemplate {
-  id: number;
-  space_id: number;
-  name: string;
-  items: TemplateItem[];
-}
-
-export interface Absence {
-  id: number;
-  space_id: number;
-  user_id: number;
-  started_at: number;
-  ended_at: number;
-  reason: string | null;
-}
-
-export interface Holiday {
-  id: number;
-  space_id: number;
-  /** YYYY-MM-DD in the space's time zone. */
-  day: string;
-  name: string;
-}
+export type ScheduleSlot = ScheduleSlotWire;
+export type TemplateItem = ScheduleTemplateItemWire;
+export type ScheduleTemplate = ScheduleTemplateWire;
+export type Absence = AbsenceWire;
+export type Holiday = HolidayWire;
 
 export interface ItemsResponse<T> {
   items: T[];

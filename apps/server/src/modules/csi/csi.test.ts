@@ -70,6 +70,9 @@ describe('CSI on Telegram', () => {
     const { bot, account, anna, chatId } = await telegramChat();
     const saved = await enable(account.id);
     expect(saved).toMatchObject({ object_id: account.id, enabled: true, buttons: true });
+    // settings/csi lists it as saved, texts included.
+    const { accounts } = await call('GET', `/v1/csi/accounts?space_id=${w.spaceId}`);
+    expect(accounts).toContainEqual(saved);
     await call('POST', `/v1/chats/${chatId}/messages`, { text: 'It ships today' });
     await closeChat(chatId);
     await workerOf(w).run();
@@ -266,5 +269,28 @@ describe('stats/csi', () => {
     await call('GET', `/v1/csi/responses?space_id=${w.spaceId}`, undefined, 403);
     await setSpaceFlags(db(), w.spaceId, { csi_menu: true }, { asOperator: true });
     await call('GET', `/v1/csi/responses?space_id=${w.spaceId + 100000}`, undefined, 403);
+  });
+});
+
+describe('CSI: documented answers (issue 12 point 4, packages/shared csi.ts)', () => {
+  type Schema = { required?: string[]; properties?: Record<string, Schema>; items?: Schema };
+  const success = async (method: string, path: string): Promise<Schema> => {
+    const doc = await call('GET', '/v1/openapi.json');
+    const schema = doc.paths[path]?.[method]?.responses?.['200']?.content?.['application/json']?.schema;
+    expect(schema, `${method} ${path}`).toBeTruthy();
+    return schema;
+  };
+  const ACCOUNT = ['object_id', 'space_id', 'name', 'provider', 'buttons', 'enabled', 'language', 'texts'];
+
+  it('settings per account and the responses page', async () => {
+    const list = await success('get', '/v1/csi/accounts');
+    expect(list.required).toEqual(['accounts']);
+    expect(list.properties?.accounts?.items?.required).toEqual(expect.arrayContaining(ACCOUNT));
+    expect((await success('put', '/v1/csi/accounts/{id}')).required).toEqual(expect.arrayContaining(ACCOUNT));
+    const page = await success('get', '/v1/csi/responses');
+    expect(page.required).toEqual(['responses', 'total', 'page', 'page_size']);
+    expect(page.properties?.responses?.items?.required).toEqual(
+      expect.arrayContaining(['id', 'chat_id', 'author_name', 'user_id', 'score', 'comment', 'answered_at']),
+    );
   });
 });

@@ -1,4 +1,11 @@
-import { csiResponsesQuery, csiSettingsBody, statsQuery } from '@otklik/shared';
+import {
+  csiAccountsWireSchema,
+  csiAccountWireSchema,
+  csiResponsePageWireSchema,
+  csiResponsesQuery,
+  csiSettingsBody,
+  statsQuery,
+} from '@otklik/shared';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -32,6 +39,7 @@ export async function registerCsiModule(root: FastifyInstance, deps: AppDeps, au
           tags: ['settings'],
           summary: 'CSI survey settings per account',
           querystring: spaceQuery,
+          response: { 200: csiAccountsWireSchema },
         },
       },
       async (req) => {
@@ -52,6 +60,7 @@ export async function registerCsiModule(root: FastifyInstance, deps: AppDeps, au
           summary: "Change an account's CSI survey",
           params: objectParams,
           body: csiSettingsBody,
+          response: { 200: csiAccountWireSchema },
         },
       },
       async (req) => {
@@ -93,6 +102,7 @@ export async function registerCsiModule(root: FastifyInstance, deps: AppDeps, au
           tags: ['csi'],
           summary: 'Answered CSI surveys, newest first',
           querystring: csiResponsesQuery,
+          response: { 200: csiResponsePageWireSchema },
         },
       },
       async (req) => {

@@ -1,10 +1,13 @@
 import {
   can,
+  listWireSchema,
   QA_APPROVALS_EVENT,
   type QaApprovalMemberDto,
   qaApprovalEditBody,
   qaApprovalMemberBody,
+  qaApprovalMemberWireSchema,
   qaApprovalsQuery,
+  qaApprovalWireSchema,
   qaApproveBody,
   qaRejectBody,
 } from '@otklik/shared';
@@ -51,6 +54,7 @@ export function registerApprovalRoutes(api: ZodApp, deps: AppDeps) {
         tags: TAG,
         summary: 'Members of a space and whether their replies need approval',
         querystring: spaceQuery,
+        response: { 200: listWireSchema(qaApprovalMemberWireSchema) },
       },
     },
     async (req) => {
@@ -87,6 +91,7 @@ export function registerApprovalRoutes(api: ZodApp, deps: AppDeps) {
         summary: 'Switch approval mode on or off for a member (optionally for the first N days)',
         params: memberParams,
         body: qaApprovalMemberBody,
+        response: { 200: qaApprovalMemberWireSchema },
       },
     },
     async (req) => {
@@ -138,6 +143,7 @@ export function registerApprovalRoutes(api: ZodApp, deps: AppDeps) {
         tags: TAG,
         summary: 'Replies waiting for approval (the reviewer queue), or the caller’s own held replies',
         querystring: qaApprovalsQuery,
+        response: { 200: listWireSchema(qaApprovalWireSchema) },
       },
     },
     async (req) => {
@@ -164,7 +170,12 @@ export function registerApprovalRoutes(api: ZodApp, deps: AppDeps) {
   api.get(
     '/qa/approvals/:id',
     {
-      schema: { tags: TAG, summary: 'One held reply', params: idParams },
+      schema: {
+        tags: TAG,
+        summary: 'One held reply',
+        params: idParams,
+        response: { 200: qaApprovalWireSchema },
+      },
     },
     async (req) => getApproval(db, req.actor, req.params.id),
   );
@@ -180,6 +191,7 @@ export function registerApprovalRoutes(api: ZodApp, deps: AppDeps) {
         description: `${DECIDE} Past the network's reply window: 409 \`error_type\` window_passed, and the reply is marked failed with the network's reason.`,
         params: idParams,
         body: qaApproveBody,
+        response: { 200: qaApprovalWireSchema },
       },
     },
     async (req) => approve(actionDeps, req.actor, req.params.id, req.body, taskClock.now()),
@@ -194,6 +206,7 @@ export function registerApprovalRoutes(api: ZodApp, deps: AppDeps) {
         description: DECIDE,
         params: idParams,
         body: qaRejectBody,
+        response: { 200: qaApprovalWireSchema },
       },
     },
     async (req) => reject(actionDeps, req.actor, req.params.id, req.body, taskClock.now()),
@@ -209,6 +222,7 @@ export function registerApprovalRoutes(api: ZodApp, deps: AppDeps) {
           'To withdraw it, the author undoes it like an undoable send: POST /v1/items/{reply_id}/undo or /v1/messages/{reply_id}/undo.',
         params: idParams,
         body: qaApprovalEditBody,
+        response: { 200: qaApprovalWireSchema },
       },
     },
     async (req) => {

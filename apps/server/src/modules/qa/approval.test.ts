@@ -81,6 +81,9 @@ describe('approval mode', { timeout: 120_000 }, () => {
     expect(denied.statusCode).toBe(403);
     const marked = await markForApproval(s, s.alice.user.id, { required: true, days: 14 });
     expect(marked).toMatchObject({ user_id: s.alice.user.id, required: true, active: true });
+    const members = await call('GET', `/v1/qa/approval-members?space_id=${s.spaceId}`, s.admin.headers);
+    expect(members.statusCode, members.body).toBe(200);
+    expect(members.json().items).toContainEqual(marked);
 
     const chat = await buildChat(t, s.sandbox, { text: 'Где мой заказ?' });
     const message = await aliceWrites(s, chat.id, 'Заказ в пути');
@@ -106,6 +109,9 @@ describe('approval mode', { timeout: 120_000 }, () => {
     expect(mine.json().items.map((a: { reply_id: number }) => a.reply_id)).toEqual([message.id]);
 
     const id = queue.json().items[0].id as number;
+    const one = await call('GET', `/v1/qa/approvals/${id}`, s.reviewer.headers);
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json()).toEqual(queue.json().items[0]);
     expect((await call('POST', `/v1/qa/approvals/${id}/approve`, s.alice.headers, {})).statusCode).toBe(403);
     // A reviewer of another space does not see it at all.
     const stranger = await buildAdmin(t, ON);

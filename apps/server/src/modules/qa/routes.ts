@@ -1,8 +1,17 @@
 import {
   createScorecardBody,
+  listWireSchema,
+  okWireSchema,
+  qaAiScoreWireSchema,
+  qaOverviewWireSchema,
   qaReviewBody,
+  qaSampleDetailWireSchema,
   qaSamplesQuery,
+  qaSampleWireSchema,
+  qaSamplingRunWireSchema,
+  qaScorecardWireSchema,
   qaStatsQuery,
+  qaStatsWireSchema,
   updateScorecardBody,
 } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
@@ -36,7 +45,12 @@ export async function registerQaModule(root: FastifyInstance, deps: AppDeps, aut
     app.get(
       '/qa/scorecards',
       {
-        schema: { tags: TAG, summary: 'Quality scorecards', querystring: spaceQuery },
+        schema: {
+          tags: TAG,
+          summary: 'Quality scorecards',
+          querystring: spaceQuery,
+          response: { 200: listWireSchema(qaScorecardWireSchema) },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -50,7 +64,12 @@ export async function registerQaModule(root: FastifyInstance, deps: AppDeps, aut
     app.get(
       '/qa/scorecards/:id',
       {
-        schema: { tags: TAG, summary: 'One scorecard', params: idParams },
+        schema: {
+          tags: TAG,
+          summary: 'One scorecard',
+          params: idParams,
+          response: { 200: qaScorecardWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -61,7 +80,12 @@ export async function registerQaModule(root: FastifyInstance, deps: AppDeps, aut
     app.post(
       '/qa/scorecards',
       {
-        schema: { tags: TAG, summary: 'Create a scorecard', body: createScorecardBody },
+        schema: {
+          tags: TAG,
+          summary: 'Create a scorecard',
+          body: createScorecardBody,
+          response: { 200: qaScorecardWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -79,6 +103,7 @@ export async function registerQaModule(root: FastifyInstance, deps: AppDeps, aut
           summary: 'Change a scorecard',
           params: idParams,
           body: patchOf(updateScorecardBody),
+          response: { 200: qaScorecardWireSchema },
         },
       },
       async (req) => {
@@ -95,6 +120,7 @@ export async function registerQaModule(root: FastifyInstance, deps: AppDeps, aut
           tags: TAG,
           summary: 'Delete a scorecard and its samples',
           params: idParams,
+          response: { 200: okWireSchema },
         },
       },
       async (req) => {
@@ -112,6 +138,7 @@ export async function registerQaModule(root: FastifyInstance, deps: AppDeps, aut
           tags: TAG,
           summary: 'Sample the space now (the job does it every hour)',
           body: runBody,
+          response: { 200: qaSamplingRunWireSchema },
         },
       },
       async (req) => {
@@ -128,6 +155,7 @@ export async function registerQaModule(root: FastifyInstance, deps: AppDeps, aut
           tags: TAG,
           summary: 'Sampled replies: the review queue, or settings/logsrandom',
           querystring: qaSamplesQuery,
+          response: { 200: listWireSchema(qaSampleWireSchema) },
         },
       },
       async (req) => {
@@ -154,6 +182,7 @@ export async function registerQaModule(root: FastifyInstance, deps: AppDeps, aut
           tags: TAG,
           summary: 'A sample with its conversation and scorecard',
           params: idParams,
+          response: { 200: qaSampleDetailWireSchema },
         },
       },
       async (req) => {
@@ -173,6 +202,7 @@ export async function registerQaModule(root: FastifyInstance, deps: AppDeps, aut
           summary: 'Score a sampled reply (again, to change the review)',
           params: idParams,
           body: qaReviewBody,
+          response: { 200: qaSampleWireSchema },
         },
       },
       async (req) => {
@@ -206,6 +236,7 @@ export async function registerQaModule(root: FastifyInstance, deps: AppDeps, aut
           tags: TAG,
           summary: "The space's AI agent proposes a review (nothing is saved; the reviewer confirms)",
           params: idParams,
+          response: { 200: qaAiScoreWireSchema },
         },
       },
       async (req) => {
@@ -228,7 +259,12 @@ export async function registerQaModule(root: FastifyInstance, deps: AppDeps, aut
     app.get(
       '/qa/my',
       {
-        schema: { tags: TAG, summary: 'Reviews of my own replies', querystring: spaceQuery },
+        schema: {
+          tags: TAG,
+          summary: 'Reviews of my own replies',
+          querystring: spaceQuery,
+          response: { 200: listWireSchema(qaSampleWireSchema) },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -254,6 +290,7 @@ export async function registerQaModule(root: FastifyInstance, deps: AppDeps, aut
           tags: TAG,
           summary: 'Review scores by week, operator and criterion',
           querystring: qaStatsQuery,
+          response: { 200: qaStatsWireSchema },
         },
       },
       async (req) => {
@@ -268,7 +305,11 @@ export async function registerQaModule(root: FastifyInstance, deps: AppDeps, aut
     app.get(
       '/qa/overview',
       {
-        schema: { tags: TAG, summary: 'The quality check at a glance' },
+        schema: {
+          tags: TAG,
+          summary: 'The quality check at a glance',
+          response: { 200: qaOverviewWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;

@@ -1,3 +1,4 @@
+import type { UserStatusWire } from '@otklik/shared';
 import type { savedFilters, userStatuses } from '../../db/schema';
 import { type MembershipRow, toSpaceLike } from './actor';
 
@@ -16,7 +17,7 @@ export function presentSpace(row: MembershipRow) {
   };
 }
 
-export function presentUserStatus(status: typeof userStatuses.$inferSelect) {
+export function presentUserStatus(status: typeof userStatuses.$inferSelect): UserStatusWire {
   return {
     id: status.id,
     name: status.name,

@@ -1,3 +1,4 @@
+import { listWireSchema, okWireSchema, userStatusWireSchema } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -73,14 +74,18 @@ export async function registerStatusesModule(
     );
 
     // Settings → user statuses (administrators).
-    app.get('/user_statuses', { schema: { tags: ['settings'] } }, async (req) => {
-      const { actor } = req;
-      const rows = await listStatuses(
-        db,
-        actor.rows.map((r) => r.space.id),
-      );
-      return { items: rows.map(presentUserStatus) };
-    });
+    app.get(
+      '/user_statuses',
+      { schema: { tags: ['settings'], response: { 200: listWireSchema(userStatusWireSchema) } } },
+      async (req) => {
+        const { actor } = req;
+        const rows = await listStatuses(
+          db,
+          actor.rows.map((r) => r.space.id),
+        );
+        return { items: rows.map(presentUserStatus) };
+      },
+    );
 
     app.post(
       '/user_statuses',
@@ -88,6 +93,7 @@ export async function registerStatusesModule(
         schema: {
           tags: ['settings'],
           body: statusBody.extend({ space_id: z.number().int() }),
+          response: { 200: userStatusWireSchema },
         },
       },
       async (req) => {
@@ -108,7 +114,12 @@ export async function registerStatusesModule(
     app.put(
       '/user_statuses/:id',
       {
-        schema: { tags: ['settings'], params: idParams, body: patchOf(statusBody) },
+        schema: {
+          tags: ['settings'],
+          params: idParams,
+          body: patchOf(statusBody),
+          response: { 200: userStatusWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -129,21 +140,25 @@ export async function registerStatusesModule(
       },
     );
 
-    app.delete('/user_statuses/:id', { schema: { tags: ['settings'], params: idParams } }, async (req) => {
-      const { actor } = req;
-      const manageable = spaceIdsWhere(actor, 'settings.manage');
-      const [status] = await db
-        .select()
-        .from(userStatuses)
-        .where(eq(userStatuses.id, req.params.id))
-        .limit(1);
-      if (!status || !manageable.includes(status.spaceId)) throw new AppError(404, 'error.notFound');
-      await db
-        .delete(userStatuses)
-        .where(and(eq(userStatuses.id, status.id), eq(userStatuses.spaceId, status.spaceId)));
-      await deps.bus.publish({ type: 'user_statuses.changed', spaceId: status.spaceId, payload: {} });
-      return { message: 'ok' };
-    });
+    app.delete(
+      '/user_statuses/:id',
+      { schema: { tags: ['settings'], params: idParams, response: { 200: okWireSchema } } },
+      async (req) => {
+        const { actor } = req;
+        const manageable = spaceIdsWhere(actor, 'settings.manage');
+        const [status] = await db
+          .select()
+          .from(userStatuses)
+          .where(eq(userStatuses.id, req.params.id))
+          .limit(1);
+        if (!status || !manageable.includes(status.spaceId)) throw new AppError(404, 'error.notFound');
+        await db
+          .delete(userStatuses)
+          .where(and(eq(userStatuses.id, status.id), eq(userStatuses.spaceId, status.spaceId)));
+        await deps.bus.publish({ type: 'user_statuses.changed', spaceId: status.spaceId, payload: {} });
+        return { message: 'ok' as const };
+      },
+    );
 
     // Socket: {type: 'status', status, space_id?} does what PUT /v1/me/status does (docs/product/api.md).
     hub.onMessage('status', async (conn, message) => {

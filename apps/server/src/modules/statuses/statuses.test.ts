@@ -130,6 +130,9 @@ describe('settings → user statuses', () => {
       color: '#ff0000',
       workinghours: false,
     });
+    const list = await t.app.inject({ method: 'GET', url: '/v1/user_statuses', headers: admin.headers });
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json().items).toContainEqual(edited.json());
     const foreign = await t.app.inject({
       method: 'POST',
       url: '/v1/user_statuses',

@@ -1,3 +1,10 @@
+import type {
+  AbsenceWire,
+  HolidayWire,
+  ScheduleSlotWire,
+  ScheduleTemplateWire,
+  WorkingHoursItemWire,
+} from '@otklik/shared';
 import type { absences, holidays, workinghoursItems, workinghoursTemplates } from '../../db/schema';
 
 // What the working-hours API shows: unix seconds for instants (docs/product/entities.md Working-hours item), civil
@@ -8,7 +15,7 @@ type SlotRow = typeof workinghoursItems.$inferSelect;
 export const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /** docs/product/entities.md Working-hours item, as the caller's own schedule (GET /v1/me/workinghours). */
-export function presentMySlot(slot: SlotRow) {
+export function presentMySlot(slot: SlotRow): WorkingHoursItemWire {
   return {
     id: slot.id,
     space_id: slot.spaceId,
@@ -19,7 +26,7 @@ export function presentMySlot(slot: SlotRow) {
 }
 
 /** A slot in the schedules screen (settings → users/workinghours). */
-export function presentSlot(slot: SlotRow) {
+export function presentSlot(slot: SlotRow): ScheduleSlotWire {
   return {
     ...presentMySlot(slot),
     user_id: slot.userId,
@@ -28,7 +35,7 @@ export function presentSlot(slot: SlotRow) {
   };
 }
 
-export function presentTemplate(template: typeof workinghoursTemplates.$inferSelect) {
+export function presentTemplate(template: typeof workinghoursTemplates.$inferSelect): ScheduleTemplateWire {
   return {
     id: template.id,
     space_id: template.spaceId,
@@ -42,7 +49,7 @@ export function presentTemplate(template: typeof workinghoursTemplates.$inferSel
   };
 }
 
-export function presentAbsence(absence: typeof absences.$inferSelect) {
+export function presentAbsence(absence: typeof absences.$inferSelect): AbsenceWire {
   return {
     id: absence.id,
     space_id: absence.spaceId,
@@ -53,6 +60,6 @@ export function presentAbsence(absence: typeof absences.$inferSelect) {
   };
 }
 
-export function presentHoliday(holiday: typeof holidays.$inferSelect) {
+export function presentHoliday(holiday: typeof holidays.$inferSelect): HolidayWire {
   return { id: holiday.id, space_id: holiday.spaceId, day: holiday.day, name: holiday.name };
 }

@@ -1,3 +1,10 @@
+import {
+  absenceWireSchema,
+  businessHoursWireSchema,
+  holidayWireSchema,
+  listWireSchema,
+  okWireSchema,
+} from '@otklik/shared';
 import type { FastifyRequest } from 'fastify';
 import { authorize } from '../spaces/actor';
 import { createAbsence, deleteAbsence, findAbsences, getAbsence, updateAbsence } from './absences';
@@ -41,33 +48,41 @@ export function registerAbsenceRoutes(ctx: RouteContext) {
     return { actor, absence };
   };
 
-  app.get('/workinghours/absences', { schema: { tags, querystring: absencesQuery } }, async (req) => {
-    const { actor } = req;
-    const { space_id: spaceId } = req.query;
-    const userId = req.query.user_id ?? (canManageSchedule(actor, spaceId) ? undefined : actor.userId);
-    authorizeScheduleRead(actor, spaceId, userId ?? actor.userId);
-    const rows = await findAbsences(db, { spaceId, userId, ...readRange(req.query, new Date()) });
-    return { items: rows.map(presentAbsence) };
-  });
+  app.get(
+    '/workinghours/absences',
+    { schema: { tags, querystring: absencesQuery, response: { 200: listWireSchema(absenceWireSchema) } } },
+    async (req) => {
+      const { actor } = req;
+      const { space_id: spaceId } = req.query;
+      const userId = req.query.user_id ?? (canManageSchedule(actor, spaceId) ? undefined : actor.userId);
+      authorizeScheduleRead(actor, spaceId, userId ?? actor.userId);
+      const rows = await findAbsences(db, { spaceId, userId, ...readRange(req.query, new Date()) });
+      return { items: rows.map(presentAbsence) };
+    },
+  );
 
-  app.post('/workinghours/absences', { schema: { tags, body: absenceBody } }, async (req) => {
-    const { actor } = req;
-    const { body } = req;
-    authorizeScheduleWrite(actor, body.space_id);
-    const row = await createAbsence(writeOf(ctx, actor), {
-      spaceId: body.space_id,
-      userId: body.user_id,
-      startedAt: toDate(body.started_at),
-      endedAt: toDate(body.ended_at),
-      reason: body.reason ?? null,
-    });
-    return presentAbsence(row);
-  });
+  app.post(
+    '/workinghours/absences',
+    { schema: { tags, body: absenceBody, response: { 200: absenceWireSchema } } },
+    async (req) => {
+      const { actor } = req;
+      const { body } = req;
+      authorizeScheduleWrite(actor, body.space_id);
+      const row = await createAbsence(writeOf(ctx, actor), {
+        spaceId: body.space_id,
+        userId: body.user_id,
+        startedAt: toDate(body.started_at),
+        endedAt: toDate(body.ended_at),
+        reason: body.reason ?? null,
+      });
+      return presentAbsence(row);
+    },
+  );
 
   app.put(
     '/workinghours/absences/:id',
     {
-      schema: { tags, params: idParams, body: absencePatch },
+      schema: { tags, params: idParams, body: absencePatch, response: { 200: absenceWireSchema } },
     },
     async (req) => {
       const { actor, absence } = await loadAbsence(req, req.params.id);
@@ -80,11 +95,15 @@ export function registerAbsenceRoutes(ctx: RouteContext) {
     },
   );
 
-  app.delete('/workinghours/absences/:id', { schema: { tags, params: idParams } }, async (req) => {
-    const { actor, absence } = await loadAbsence(req, req.params.id);
-    await deleteAbsence(writeOf(ctx, actor), absence);
-    return { message: 'ok' };
-  });
+  app.delete(
+    '/workinghours/absences/:id',
+    { schema: { tags, params: idParams, response: { 200: okWireSchema } } },
+    async (req) => {
+      const { actor, absence } = await loadAbsence(req, req.params.id);
+      await deleteAbsence(writeOf(ctx, actor), absence);
+      return { message: 'ok' as const };
+    },
+  );
 }
 
 /** The space's holidays: every member reads them; 'workinghours.manage' edits them. */
@@ -98,30 +117,38 @@ export function registerHolidayRoutes(ctx: RouteContext) {
     return { actor, holiday };
   };
 
-  app.get('/workinghours/holidays', { schema: { tags, querystring: holidaysQuery } }, async (req) => {
-    const { actor } = req;
-    const { space_id: spaceId, from, to } = req.query;
-    if (spaceId !== undefined) requireMembership(actor, spaceId);
-    const spaceIds = spaceId !== undefined ? [spaceId] : memberSpaceIds(actor);
-    const rows = await findHolidays(db, { spaceIds, from, to });
-    return { items: rows.map(presentHoliday) };
-  });
+  app.get(
+    '/workinghours/holidays',
+    { schema: { tags, querystring: holidaysQuery, response: { 200: listWireSchema(holidayWireSchema) } } },
+    async (req) => {
+      const { actor } = req;
+      const { space_id: spaceId, from, to } = req.query;
+      if (spaceId !== undefined) requireMembership(actor, spaceId);
+      const spaceIds = spaceId !== undefined ? [spaceId] : memberSpaceIds(actor);
+      const rows = await findHolidays(db, { spaceIds, from, to });
+      return { items: rows.map(presentHoliday) };
+    },
+  );
 
-  app.post('/workinghours/holidays', { schema: { tags, body: holidayBody } }, async (req) => {
-    const { actor } = req;
-    authorize(actor, 'workinghours.manage', req.body.space_id);
-    const row = await createHoliday(writeOf(ctx, actor), {
-      spaceId: req.body.space_id,
-      day: req.body.day,
-      name: req.body.name,
-    });
-    return presentHoliday(row);
-  });
+  app.post(
+    '/workinghours/holidays',
+    { schema: { tags, body: holidayBody, response: { 200: holidayWireSchema } } },
+    async (req) => {
+      const { actor } = req;
+      authorize(actor, 'workinghours.manage', req.body.space_id);
+      const row = await createHoliday(writeOf(ctx, actor), {
+        spaceId: req.body.space_id,
+        day: req.body.day,
+        name: req.body.name,
+      });
+      return presentHoliday(row);
+    },
+  );
 
   app.put(
     '/workinghours/holidays/:id',
     {
-      schema: { tags, params: idParams, body: holidayPatch },
+      schema: { tags, params: idParams, body: holidayPatch, response: { 200: holidayWireSchema } },
     },
     async (req) => {
       const { actor, holiday } = await loadHoliday(req, req.params.id);
@@ -129,11 +156,15 @@ export function registerHolidayRoutes(ctx: RouteContext) {
     },
   );
 
-  app.delete('/workinghours/holidays/:id', { schema: { tags, params: idParams } }, async (req) => {
-    const { actor, holiday } = await loadHoliday(req, req.params.id);
-    await deleteHoliday(writeOf(ctx, actor), holiday);
-    return { message: 'ok' };
-  });
+  app.delete(
+    '/workinghours/holidays/:id',
+    { schema: { tags, params: idParams, response: { 200: okWireSchema } } },
+    async (req) => {
+      const { actor, holiday } = await loadHoliday(req, req.params.id);
+      await deleteHoliday(writeOf(ctx, actor), holiday);
+      return { message: 'ok' as const };
+    },
+  );
 }
 
 /**
@@ -150,6 +181,7 @@ export function registerBusinessHoursRoutes(ctx: RouteContext) {
         tags,
         summary: "The space's business hours (weekly hours, special working days) and companies' overrides",
         querystring: businessHoursQuery,
+        response: { 200: businessHoursWireSchema },
       },
     },
     async (req) => {
@@ -167,6 +199,7 @@ export function registerBusinessHoursRoutes(ctx: RouteContext) {
         tags,
         summary: "Sets the space's business hours, or a company's override with company_id",
         body: businessHoursBody,
+        response: { 200: businessHoursWireSchema },
       },
     },
     async (req) => {
@@ -185,6 +218,7 @@ export function registerBusinessHoursRoutes(ctx: RouteContext) {
         tags,
         summary: "Removes the space's business hours, or a company's override with company_id",
         querystring: businessHoursDeleteQuery,
+        response: { 200: businessHoursWireSchema },
       },
     },
     async (req) => {

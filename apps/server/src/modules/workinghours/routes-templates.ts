@@ -1,3 +1,9 @@
+import {
+  listWireSchema,
+  okWireSchema,
+  scheduleTemplateApplyWireSchema,
+  scheduleTemplateWireSchema,
+} from '@otklik/shared';
 import type { ServerActor } from '../spaces/actor';
 import { applyTemplate } from './apply';
 import { authorizeRecord, authorizeScheduleWrite, manageableSpaceIds, spaceTimeZone } from './policy';
@@ -11,24 +17,38 @@ export function registerTemplateRoutes(ctx: RouteContext) {
   const { app, db } = ctx;
   const tags = ['workinghours'];
 
-  app.get('/workinghours/templates', { schema: { tags, querystring: templatesQuery } }, async (req) => {
-    const { actor } = req;
-    const spaceId = req.query.space_id;
-    if (spaceId !== undefined) authorizeScheduleWrite(actor, spaceId);
-    const rows = await findTemplates(db, spaceId !== undefined ? [spaceId] : manageableSpaceIds(actor));
-    return { items: rows.map(presentTemplate) };
-  });
+  app.get(
+    '/workinghours/templates',
+    {
+      schema: {
+        tags,
+        querystring: templatesQuery,
+        response: { 200: listWireSchema(scheduleTemplateWireSchema) },
+      },
+    },
+    async (req) => {
+      const { actor } = req;
+      const spaceId = req.query.space_id;
+      if (spaceId !== undefined) authorizeScheduleWrite(actor, spaceId);
+      const rows = await findTemplates(db, spaceId !== undefined ? [spaceId] : manageableSpaceIds(actor));
+      return { items: rows.map(presentTemplate) };
+    },
+  );
 
-  app.post('/workinghours/templates', { schema: { tags, body: templateBody } }, async (req) => {
-    const { actor } = req;
-    authorizeScheduleWrite(actor, req.body.space_id);
-    const row = await createTemplate(writeOf(ctx, actor), {
-      spaceId: req.body.space_id,
-      name: req.body.name,
-      items: req.body.items,
-    });
-    return presentTemplate(row);
-  });
+  app.post(
+    '/workinghours/templates',
+    { schema: { tags, body: templateBody, response: { 200: scheduleTemplateWireSchema } } },
+    async (req) => {
+      const { actor } = req;
+      authorizeScheduleWrite(actor, req.body.space_id);
+      const row = await createTemplate(writeOf(ctx, actor), {
+        spaceId: req.body.space_id,
+        name: req.body.name,
+        items: req.body.items,
+      });
+      return presentTemplate(row);
+    },
+  );
 
   const loadTemplate = async (actor: ServerActor, id: number) =>
     authorizeRecord(actor, await getTemplate(db, id), (spaceId) => authorizeScheduleWrite(actor, spaceId));
@@ -36,7 +56,7 @@ export function registerTemplateRoutes(ctx: RouteContext) {
   app.put(
     '/workinghours/templates/:id',
     {
-      schema: { tags, params: idParams, body: templatePatch },
+      schema: { tags, params: idParams, body: templatePatch, response: { 200: scheduleTemplateWireSchema } },
     },
     async (req) => {
       const { actor } = req;
@@ -45,12 +65,16 @@ export function registerTemplateRoutes(ctx: RouteContext) {
     },
   );
 
-  app.delete('/workinghours/templates/:id', { schema: { tags, params: idParams } }, async (req) => {
-    const { actor } = req;
-    const template = await loadTemplate(actor, req.params.id);
-    await deleteTemplate(writeOf(ctx, actor), template);
-    return { message: 'ok' };
-  });
+  app.delete(
+    '/workinghours/templates/:id',
+    { schema: { tags, params: idParams, response: { 200: okWireSchema } } },
+    async (req) => {
+      const { actor } = req;
+      const template = await loadTemplate(actor, req.params.id);
+      await deleteTemplate(writeOf(ctx, actor), template);
+      return { message: 'ok' as const };
+    },
+  );
 
   app.post(
     '/workinghours/templates/:id/apply',
@@ -61,6 +85,7 @@ export function registerTemplateRoutes(ctx: RouteContext) {
           "Fill users' schedules from the template for days from..to in the space's time zone, replacing their not-yet-started slots",
         params: idParams,
         body: applyBody,
+        response: { 200: scheduleTemplateApplyWireSchema },
       },
     },
     async (req) => {

@@ -1,3 +1,4 @@
+import { listWireSchema, okWireSchema, scheduleSlotWireSchema } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import type { AppDeps } from '../deps';
@@ -68,6 +69,7 @@ function registerSlotRoutes(ctx: RouteContext) {
         tags,
         summary: "Users' schedules in a space (managers: anyone's; members: their own); at most 62 days",
         querystring: slotsQuery,
+        response: { 200: listWireSchema(scheduleSlotWireSchema) },
       },
     },
     async (req) => {
@@ -81,39 +83,51 @@ function registerSlotRoutes(ctx: RouteContext) {
     },
   );
 
-  app.post('/workinghours', { schema: { tags, body: slotBody } }, async (req) => {
-    const { actor } = req;
-    const { body } = req;
-    authorizeScheduleWrite(actor, body.space_id);
-    const row = await createSlot(writeOf(ctx, actor), {
-      spaceId: body.space_id,
-      userId: body.user_id,
-      startedAt: toDate(body.started_at),
-      endedAt: toDate(body.ended_at),
-      statusId: body.status,
-    });
-    return presentSlot(row);
-  });
+  app.post(
+    '/workinghours',
+    { schema: { tags, body: slotBody, response: { 200: scheduleSlotWireSchema } } },
+    async (req) => {
+      const { actor } = req;
+      const { body } = req;
+      authorizeScheduleWrite(actor, body.space_id);
+      const row = await createSlot(writeOf(ctx, actor), {
+        spaceId: body.space_id,
+        userId: body.user_id,
+        startedAt: toDate(body.started_at),
+        endedAt: toDate(body.ended_at),
+        statusId: body.status,
+      });
+      return presentSlot(row);
+    },
+  );
 
-  app.put('/workinghours/:id', { schema: { tags, params: idParams, body: slotPatch } }, async (req) => {
-    const { actor } = req;
-    const slot = authorizeRecord(actor, await getSlot(db, req.params.id), (spaceId) =>
-      authorizeScheduleWrite(actor, spaceId),
-    );
-    const row = await updateSlot(writeOf(ctx, actor), slot, {
-      startedAt: maybeDate(req.body.started_at),
-      endedAt: maybeDate(req.body.ended_at),
-      statusId: req.body.status,
-    });
-    return presentSlot(row);
-  });
+  app.put(
+    '/workinghours/:id',
+    { schema: { tags, params: idParams, body: slotPatch, response: { 200: scheduleSlotWireSchema } } },
+    async (req) => {
+      const { actor } = req;
+      const slot = authorizeRecord(actor, await getSlot(db, req.params.id), (spaceId) =>
+        authorizeScheduleWrite(actor, spaceId),
+      );
+      const row = await updateSlot(writeOf(ctx, actor), slot, {
+        startedAt: maybeDate(req.body.started_at),
+        endedAt: maybeDate(req.body.ended_at),
+        statusId: req.body.status,
+      });
+      return presentSlot(row);
+    },
+  );
 
-  app.delete('/workinghours/:id', { schema: { tags, params: idParams } }, async (req) => {
-    const { actor } = req;
-    const slot = authorizeRecord(actor, await getSlot(db, req.params.id), (spaceId) =>
-      authorizeScheduleWrite(actor, spaceId),
-    );
-    await deleteSlot(writeOf(ctx, actor), slot);
-    return { message: 'ok' };
-  });
+  app.delete(
+    '/workinghours/:id',
+    { schema: { tags, params: idParams, response: { 200: okWireSchema } } },
+    async (req) => {
+      const { actor } = req;
+      const slot = authorizeRecord(actor, await getSlot(db, req.params.id), (spaceId) =>
+        authorizeScheduleWrite(actor, spaceId),
+      );
+      await deleteSlot(writeOf(ctx, actor), slot);
+      return { message: 'ok' as const };
+    },
+  );
 }

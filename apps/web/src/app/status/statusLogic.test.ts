@@ -75,8 +75,26 @@ describe('socket status messages', () => {
 
 describe('offline dialog', () => {
   const statuses: UserStatus[] = [
-    { id: 1, name: 'Online', color: '#0f0', hidden: false, offline: false, workinghours: true, space_id: 10 },
-    { id: 2, name: 'Lunch', color: '#ff0', hidden: true, offline: false, workinghours: false, space_id: 10 },
+    {
+      id: 1,
+      name: 'Online',
+      color: '#0f0',
+      hidden: false,
+      offline: false,
+      workinghours: true,
+      space_id: 10,
+      position: 0,
+    },
+    {
+      id: 2,
+      name: 'Lunch',
+      color: '#ff0',
+      hidden: true,
+      offline: false,
+      workinghours: false,
+      space_id: 10,
+      position: 0,
+    },
     {
       id: 3,
       name: 'Offline',
@@ -85,6 +103,7 @@ describe('offline dialog', () => {
       offline: true,
       workinghours: false,
       space_id: 10,
+      position: 0,
     },
     {
       id: 4,
@@ -94,6 +113,7 @@ describe('offline dialog', () => {
       offline: true,
       workinghours: false,
       space_id: 20,
+      position: 0,
     },
   ];
 
