@@ -8,6 +8,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seedDataDir } from '../../apps/server/test/global-setup';
 import { repoRoot } from './paths';
 import { SERVER_BUNDLE_ENV } from './server-bundle';
 import { SERVER_STARTS_ENV, type ServerStart, TEST_FILE_ENV } from './timing';
@@ -87,6 +88,8 @@ export async function startApp(options: StartAppOptions = {}): Promise<AppHandle
   // README asks of several nodes (a file one node writes — an export, a kept media file — another serves).
   const sharedDir = usesSharedDatabase ? process.env.E2E_SHARED_DATA_DIR : undefined;
   const dataDir = options.dataDir ?? sharedDir ?? mkdtempSync(join(tmpdir(), 'otklik-e2e-'));
+  // On the embedded database a new DATA_DIR gets a copy of the run's migrated database (global setup).
+  seedDataDir(dataDir);
 
   const env: Record<string, string | undefined> = { ...process.env };
   for (const key of Object.keys(env)) {

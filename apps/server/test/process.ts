@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { SEED_ENV } from './global-setup';
+import { SEED_ENV, seedDataDir } from './global-setup';
 
 const root = resolve(import.meta.dirname, '../../..');
 
@@ -24,6 +24,7 @@ export interface ServerProcess {
  */
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'otklik-process-'));
+  if (!env.DATABASE_URL) seedDataDir(dataDir);
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
     env: {
