@@ -25,6 +25,7 @@ export * from './monitoring-feeds';
 export * from './monitoring-filters';
 export * from './notes';
 export * from './notifications';
+export * from './notifications-wire';
 export * from './oauthapps';
 export * from './organisation-wire';
 export * from './providers';
