@@ -1,4 +1,5 @@
 export * from './access';
+export * from './account-wire';
 export * from './accounts';
 export * from './ai';
 export * from './api-access';

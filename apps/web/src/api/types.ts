@@ -1,9 +1,12 @@
 import type {
   CompanyWire,
+  ConfirmEmailWire,
   DepartmentWire,
   LabelWire,
-  Locale,
+  MeWire,
+  NoticeWire,
   RolePresetName,
+  SignupWire,
   SpaceSettings,
   TagGroupWire,
   TagWire,
@@ -38,34 +41,11 @@ export interface StoredToken {
   expires_at?: number;
 }
 
-export interface Me {
-  id: number;
-  name: string;
-  email: string;
-  /** Below 1: the email is not confirmed (docs/product/entities.md). */
-  email_status: number;
-  status: number | null;
-  locale: Locale;
-  roles: Record<string, boolean | number | undefined>;
-  settings: Record<string, unknown>;
-  is_partner: boolean;
-  otp_enabled: boolean;
-  has_password?: boolean;
-}
-
-export interface MessageResponse {
-  message: string;
-}
-
-export interface SignupResponse {
-  message: string;
-  email: string;
-}
-
-export interface MessageWithToken {
-  message: string;
-  token?: TokenResponse;
-}
+export type Me = MeWire;
+export type MessageResponse = NoticeWire;
+export type SignupResponse = SignupWire;
+/** The sign-in by a link or the rotated session of a password or 2FA change (no token: 2FA is on). */
+export type MessageWithToken = ConfirmEmailWire;
 
 export interface ObjectsResponse {
   items: unknown[];

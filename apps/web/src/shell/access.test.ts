@@ -32,6 +32,7 @@ const config = (spaces: ConfigSpace[], otp_required = false) =>
       settings: {},
       is_partner: false,
       otp_enabled: false,
+      has_password: true,
     },
     spaces,
     user_statuses: [],

@@ -1,17 +1,18 @@
-import { parseRoleFlags, roleNameOf } from '@otklik/shared';
+import { DEFAULT_LOCALE, isLocale, type MeWire, parseRoleFlags, roleNameOf } from '@otklik/shared';
 import type { UserRow } from '../../http/auth';
 import type { InvitationRow } from './invitations';
 import type { MemberRecord } from './service';
 
 /** What a user looks like on the wire (docs/product/entities.md User). An allow-list: no hashes, secrets or codes. */
-export function presentUser(user: UserRow, roles: Record<string, boolean> = {}) {
+export function presentUser(user: UserRow, roles: Record<string, boolean> = {}): MeWire {
   return {
     id: user.id,
     name: user.name,
     email: user.email,
     email_status: user.emailStatus,
     status: user.status,
-    locale: user.locale,
+    // Only 'ru' and 'en' are ever stored; anything else reads as the default rather than failing the answer.
+    locale: isLocale(user.locale) ? user.locale : DEFAULT_LOCALE,
     roles,
     settings: user.settings,
     is_partner: user.isPartner,
