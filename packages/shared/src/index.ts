@@ -39,6 +39,7 @@ export * from './stats-reports';
 export * from './tags';
 export * from './templates';
 export * from './user-settings';
+export * from './users-wire';
 export * from './validation-messages';
 export * from './wire';
 export * from './youscan';

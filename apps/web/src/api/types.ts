@@ -2,7 +2,9 @@ import type {
   CompanyWire,
   ConfirmEmailWire,
   DepartmentWire,
+  InvitationWire,
   LabelWire,
+  MemberWire,
   MeWire,
   NoticeWire,
   RolePresetName,
@@ -12,6 +14,7 @@ import type {
   TagWire,
   Tariff,
   UserGroupWire,
+  UsersWire,
 } from '@otklik/shared';
 
 // Wire shapes the web reads. Those declared in packages/shared are imported (the server's presenters are
@@ -187,37 +190,10 @@ export interface MyWorkingHours {
 
 export type RoleName = RolePresetName | 'custom';
 
-/** A member of a space in Settings → users. */
-export interface Member {
-  id: number;
-  name: string;
-  email: string;
-  email_status: number;
-  space_id: number;
-  role: RoleName;
-  roles: Record<string, boolean>;
-  group_id: number | null;
-  department_ids: number[];
-  status: number | null;
-  otp_enabled: boolean;
-  joined_at: number;
-  last_seen: number | null;
-}
-
-export interface Invitation {
-  id: number;
-  email: string;
-  space_id: number;
-  role: RoleName;
-  roles: Record<string, boolean>;
-  created_at: number;
-  expires_at: number;
-}
-
-export interface UsersResponse {
-  items: Member[];
-  invitations: Invitation[];
-}
+/** A member of a space in Settings → users (packages/shared users-wire.ts). */
+export type Member = MemberWire;
+export type Invitation = InvitationWire;
+export type UsersResponse = UsersWire;
 
 /** A slot of a user's schedule (GET /v1/workinghours). */
 export interface ScheduleSlot extends WorkingHoursItem {

@@ -1,4 +1,5 @@
 import {
+  companyWireSchema,
   listWireSchema,
   PROVIDER_IDS,
   savedFilterNameSchema,
@@ -101,10 +102,14 @@ export async function registerSpacesModule(root: FastifyInstance, deps: AppDeps,
       },
     );
 
-    app.get('/companies', { schema: { tags: TAG } }, async (req) => {
-      const { actor } = req;
-      return { items: await data.findCompanies(db, actor) };
-    });
+    app.get(
+      '/companies',
+      { schema: { tags: TAG, response: { 200: listWireSchema(companyWireSchema) } } },
+      async (req) => {
+        const { actor } = req;
+        return { items: await data.findCompanies(db, actor) };
+      },
+    );
 
     app.get(
       '/usergroups',

@@ -1,4 +1,12 @@
-import { DEFAULT_LOCALE, isLocale, type MeWire, parseRoleFlags, roleNameOf } from '@otklik/shared';
+import {
+  DEFAULT_LOCALE,
+  type InvitationWire,
+  isLocale,
+  type MemberWire,
+  type MeWire,
+  parseRoleFlags,
+  roleNameOf,
+} from '@otklik/shared';
 import type { UserRow } from '../../http/auth';
 import type { InvitationRow } from './invitations';
 import type { MemberRecord } from './service';
@@ -25,7 +33,7 @@ export type PresentedUser = ReturnType<typeof presentUser>;
 const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /** A member of a space in Settings → users (docs/product/screens-and-routes.md, roles.md): one row per user per space. */
-export function presentMember(member: MemberRecord) {
+export function presentMember(member: MemberRecord): MemberWire {
   const roles = parseRoleFlags(member.roles);
   return {
     id: member.userId,
@@ -48,7 +56,7 @@ export function presentMember(member: MemberRecord) {
 export type PresentedMember = ReturnType<typeof presentMember>;
 
 /** A pending invitation; the link itself exists only in the mail. */
-export function presentInvitation(invitation: InvitationRow) {
+export function presentInvitation(invitation: InvitationRow): InvitationWire {
   const roles = parseRoleFlags(invitation.roles);
   return {
     id: invitation.id,
