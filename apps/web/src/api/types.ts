@@ -1,13 +1,18 @@
 import type {
   CompanyWire,
+  ConfigSpaceWire,
+  ConfigWire,
   ConfirmEmailWire,
   DepartmentWire,
   InvitationWire,
   LabelWire,
   MemberWire,
   MeWire,
+  MyStatusWire,
+  MyWorkingHoursWire,
   NoticeWire,
   RolePresetName,
+  SavedFilterWire,
   SignupWire,
   SpaceSettings,
   TagGroupWire,
@@ -68,20 +73,7 @@ export interface OtpSetup {
 // ---------------------------------------------------------------- app shell (docs/product/entities.md Config)
 
 /** docs/product/entities.md Space as GET /v1/config shows it, with the caller's roles and status in it. */
-export interface ConfigSpace {
-  id: number;
-  name: string;
-  /** Unix seconds. */
-  expires_at: number;
-  is_trial: boolean;
-  tariff: Tariff;
-  settings: Partial<SpaceSettings> & Record<string, unknown>;
-  /** IANA time zone: schedules are laid out in it. */
-  timezone: string;
-  roles: Record<string, boolean>;
-  /** The caller's current user status in this space. */
-  status: number | null;
-}
+export type ConfigSpace = ConfigSpaceWire;
 
 /** docs/product/entities.md User status. */
 export interface UserStatus {
@@ -96,12 +88,7 @@ export interface UserStatus {
 }
 
 /** docs/product/entities.md Saved filter. */
-export interface SavedFilter {
-  id: number;
-  name: string;
-  query: Record<string, unknown>;
-  route: string | null;
-}
+export type SavedFilter = SavedFilterWire;
 
 export interface Counts {
   items_count?: number;
@@ -112,14 +99,7 @@ export interface Counts {
 }
 
 /** docs/product/entities.md Config (GET /v1/config). */
-export interface AppConfig extends Counts {
-  user: Me;
-  spaces: ConfigSpace[];
-  user_statuses: UserStatus[];
-  filters: SavedFilter[];
-  emoji: Record<string, Array<{ char: string }>>;
-  otp_required: boolean;
-}
+export type AppConfig = ConfigWire;
 
 /** docs/product/entities.md Object (a connected account), as GET /v1/objects lists it. */
 export interface AccountObject {
@@ -165,12 +145,7 @@ export interface AccountError {
 }
 
 /** GET /v1/me/status. */
-export interface MyStatus {
-  status: number | null;
-  space_id: number;
-  changed_at: number | null;
-  manual_at: number | null;
-}
+export type MyStatus = MyStatusWire;
 
 /** docs/product/entities.md Working-hours item (GET /v1/me/workinghours). Times are unix seconds. */
 export interface WorkingHoursItem {
@@ -181,10 +156,7 @@ export interface WorkingHoursItem {
   status: number | null;
 }
 
-export interface MyWorkingHours {
-  items: WorkingHoursItem[];
-  updatedAt: number;
-}
+export type MyWorkingHours = MyWorkingHoursWire;
 
 // ---------------------------------------------------------------- settings
 

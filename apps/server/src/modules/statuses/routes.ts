@@ -1,3 +1,4 @@
+import { myStatusWireSchema, setMyStatusWireSchema } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -39,6 +40,7 @@ export async function registerStatusesModule(
           tags: ['me'],
           summary: 'Set my status in a space; broadcast over the socket',
           body: z.object({ status: z.number().int(), space_id: z.number().int().optional() }),
+          response: { 200: setMyStatusWireSchema },
         },
       },
       async (req) => {
@@ -63,6 +65,7 @@ export async function registerStatusesModule(
             auto_update: z.coerce.number().optional(),
             space_id: z.coerce.number().int().optional(),
           }),
+          response: { 200: myStatusWireSchema },
         },
       },
       async (req) => {

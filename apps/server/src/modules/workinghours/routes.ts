@@ -1,3 +1,4 @@
+import { myWorkingHoursWireSchema } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import type { AppDeps } from '../deps';
@@ -42,6 +43,7 @@ function registerMyScheduleRoutes(ctx: RouteContext) {
         summary:
           'My schedule from a day ago to 14 days ahead (docs/product/api.md); updatedAt is the latest change',
         querystring: meQuery,
+        response: { 200: myWorkingHoursWireSchema },
       },
     },
     async (req) => {
