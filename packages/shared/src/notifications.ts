@@ -118,35 +118,6 @@ export const notificationWatchBody = z.object({
 });
 export type NotificationWatchBody = z.infer<typeof notificationWatchBody>;
 
-export interface NotificationWatchWire {
-  space_id: number;
-  object_ids: number[];
-  filter_ids: number[];
-  /** The user's saved comments filters to choose from. */
-  filters: Array<{ id: number; name: string }>;
-}
-
-export interface NotificationWire {
-  id: number;
-  space_id: number;
-  event: NotificationEvent;
-  title: string;
-  text: string;
-  item_id: number | null;
-  chat_id: number | null;
-  issue_id: number | null;
-  /** Unix seconds; null while unread. */
-  read_at: number | null;
-  created_at: number;
-}
-
-export interface NotificationListWire {
-  items: NotificationWire[];
-  unread: number;
-  /** Pass as `before` for the next (older) page; null at the end. */
-  next: number | null;
-}
-
 const INT_MAX = 2 ** 31 - 1;
 const spaceId = z.number().int().positive().max(INT_MAX);
 function spaceIdSchema() {
@@ -190,56 +161,6 @@ export const spaceNotificationSettingsBody = z.object({
 });
 export type SpaceNotificationSettingsBody = z.input<typeof spaceNotificationSettingsBody>;
 
-export interface SubscriptionsWire {
-  space_id: number;
-  /** Every event × channel with the frequency in effect and whether the user chose it. */
-  items: Array<SubscriptionWire & { custom: boolean }>;
-}
-
-export interface SpaceNotificationSettingsWire {
-  space_id: number;
-  defaults: SubscriptionWire[];
-  quiet_from: string | null;
-  quiet_to: string | null;
-  time_zone: string;
-}
-
-export interface TelegramLinkWire {
-  /** The instance has a notification bot (NOTIFY_TELEGRAM_BOT_TOKEN). */
-  available: boolean;
-  linked: boolean;
-  /** The bot's @username, for the link. */
-  bot_username: string | null;
-}
-
-export interface TelegramCodeWire {
-  code: string;
-  /** https://t.me/<bot>?start=<code>: opening it and pressing Start links the chat. */
-  link: string | null;
-  expires_at: number;
-}
-
-/** Slack in a space (settings/notifications): installed into a workspace, posting to one channel. */
-export interface SlackInstallWire {
-  space_id: number;
-  /** The instance has a Slack app (SLACK_CLIENT_ID and SLACK_CLIENT_SECRET). */
-  configured: boolean;
-  installed: boolean;
-  team_name: string | null;
-  channel_id: string | null;
-  channel_name: string | null;
-  /** Slack's error of the last failed message (e.g. token_revoked, channel_not_found); null when it works. */
-  error: string | null;
-  /** Unix seconds of that error. */
-  error_at: number | null;
-}
-
-export interface SlackChannelWire {
-  id: string;
-  name: string;
-  is_private: boolean;
-}
-
 /** The Slack authorization address to send the administrator to (state sealed by the server). */
 export const slackStartBody = z.object({
   space_id: spaceIdSchema(),
@@ -278,24 +199,6 @@ export const spaceEmailSettingsBody = z.object({
     .pipe(z.email('field.invalid').nullable()),
 });
 export type SpaceEmailSettingsBody = z.input<typeof spaceEmailSettingsBody>;
-
-export interface SpaceEmailSettingsWire {
-  space_id: number;
-  from_name: string | null;
-  from_address: string | null;
-  /** What the notification emails' From is now ("Name <address>"). */
-  from: string;
-  /** The instance sends by SMTP (SMTP_URL); otherwise mail only goes to the log. */
-  smtp: boolean;
-}
-
-export interface EmailPreviewWire {
-  locale: 'ru' | 'en';
-  from: string;
-  subject: string;
-  text: string;
-  html: string;
-}
 
 /** Whether `minutes` (of the day) falls in the quiet window from–to, which may pass midnight. */
 export function inQuietHours(minutes: number, from: string | null, to: string | null): boolean {

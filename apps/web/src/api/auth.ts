@@ -1,4 +1,4 @@
-import { type Locale, WEB_CLIENT_ID } from '@otklik/shared';
+import { type EmailWire, type Locale, WEB_CLIENT_ID } from '@otklik/shared';
 import { TOKEN_PATH, WEB_CLIENT_SECRET } from './client';
 import { api } from './instance';
 import type {
@@ -59,7 +59,7 @@ export const authApi = {
   login: (body: LoginBody & { recaptcha_token?: string }) =>
     api.post<TokenResponse>(TOKEN_PATH, { grant_type: 'password', ...credentials, ...body }, pub),
   signup: (body: SignupBody) => api.post<SignupResponse>('/v1/signup', body, pub),
-  getInvitation: (hash: string) => api.get<{ email: string }>(`/v1/signup/${enc(hash)}`, pub),
+  getInvitation: (hash: string) => api.get<EmailWire>(`/v1/signup/${enc(hash)}`, pub),
   signupByInvitation: (hash: string, body: SignupBody) =>
     api.post<MessageWithToken>(`/v1/signup/${enc(hash)}`, body, pub),
   providerSignup: (body: ProviderSignupBody) =>
@@ -70,7 +70,7 @@ export const authApi = {
     ),
   recovery: (email: string, recaptcha_token?: string) =>
     api.post<MessageResponse>('/v1/recovery', { email, recaptcha_token }, pub),
-  checkResetHash: (hash: string) => api.post<{ email: string }>('/v1/reset_password/check', { hash }, pub),
+  checkResetHash: (hash: string) => api.post<EmailWire>('/v1/reset_password/check', { hash }, pub),
   /** With 2FA on, 400 code_required until `code` is sent too. */
   resetPassword: (body: { hash: string; password: string; password_confirm: string; code?: string }) =>
     api.post<TokenResponse>('/v1/reset_password', { ...body, ...credentials }, pub),

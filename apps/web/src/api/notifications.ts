@@ -1,11 +1,14 @@
 import type {
+  ChannelHealthWire,
   EmailPreviewWire,
   NotificationListWire,
+  NotificationUnreadWire,
   NotificationWatchBody,
   NotificationWatchWire,
   SlackChannelBody,
-  SlackChannelWire,
+  SlackChannelsWire,
   SlackInstallWire,
+  SlackStartWire,
   SpaceEmailSettingsBody,
   SpaceEmailSettingsWire,
   SpaceNotificationSettingsBody,
@@ -14,6 +17,7 @@ import type {
   SubscriptionsWire,
   TelegramCodeWire,
   TelegramLinkWire,
+  TestEmailWire,
 } from '@otklik/shared';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
@@ -33,7 +37,7 @@ export function useUnreadNotifications(enabled = true) {
   return useQuery({
     queryKey: notificationKeys.unread,
     queryFn: ({ signal }) =>
-      api.get<{ unread: number }>('/v1/notifications/unread', { signal }).then((r) => r.unread),
+      api.get<NotificationUnreadWire>('/v1/notifications/unread', { signal }).then((r) => r.unread),
     enabled,
     staleTime: 30_000,
   });
@@ -85,11 +89,7 @@ export function useSpaceNotificationSettings(spaceId: number | null) {
 export const saveSpaceNotificationSettings = (body: SpaceNotificationSettingsBody) =>
   api.put<SpaceNotificationSettingsWire>('/v1/notifications/settings', body);
 
-export interface ChannelHealth {
-  email: { failed: number; last_error: string | null; last_failed_at: number | null };
-  /** My spaces whose Slack channel stopped taking messages. */
-  slack: Array<{ space_id: number; space_name: string; error: string | null; error_at: number | null }>;
-}
+export type ChannelHealth = ChannelHealthWire;
 
 /** Whether my email channel delivers (failed notification emails in the last 30 days). */
 export function useChannelHealth() {
@@ -131,7 +131,7 @@ export const saveEmailSettings = (body: SpaceEmailSettingsBody) =>
   api.put<SpaceEmailSettingsWire>('/v1/notifications/email', body);
 
 export const sendTestEmail = (spaceId: number) =>
-  api.post<{ sent: boolean; to: string; from: string }>('/v1/notifications/email/test', {
+  api.post<TestEmailWire>('/v1/notifications/email/test', {
     space_id: spaceId,
   });
 
@@ -163,8 +163,7 @@ export function useSlack(spaceId: number | null) {
 export function useSlackChannels(spaceId: number, enabled: boolean) {
   return useQuery({
     queryKey: ['notifications', 'slack', spaceId, 'channels'] as const,
-    queryFn: ({ signal }) =>
-      api.get<{ items: SlackChannelWire[] }>(`/v1/slack/channels?space_id=${spaceId}`, { signal }),
+    queryFn: ({ signal }) => api.get<SlackChannelsWire>(`/v1/slack/channels?space_id=${spaceId}`, { signal }),
     enabled,
     staleTime: 60_000,
   });
@@ -172,7 +171,7 @@ export function useSlackChannels(spaceId: number, enabled: boolean) {
 
 /** Slack's consent page for installing the app into a workspace for this space. */
 export const slackInstallUrl = (spaceId: number, redirectUri: string) =>
-  api.get<{ url: string }>(
+  api.get<SlackStartWire>(
     `/v1/slack/auth/start?space_id=${spaceId}&redirect_uri=${encodeURIComponent(redirectUri)}`,
   );
 

@@ -1,3 +1,4 @@
+import type { SetMyStatusWire } from '@otklik/shared';
 import { useMutation } from '@tanstack/react-query';
 import { api } from './instance';
 import type { MyStatus, MyWorkingHours } from './types';
@@ -12,7 +13,7 @@ export const fetchMyStatus = (spaceId: number) =>
 export function useSetMyStatus() {
   return useMutation({
     mutationFn: (body: { status: number; space_id: number }) =>
-      api.put<{ status: number; space_id: number }>('/v1/me/status', body, { forbiddenPage: false }),
+      api.put<SetMyStatusWire>('/v1/me/status', body, { forbiddenPage: false }),
   });
 }
 

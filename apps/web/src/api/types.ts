@@ -1,20 +1,31 @@
 import type {
   AbsenceWire,
   CompanyWire,
+  ConfigSpaceWire,
+  ConfigWire,
+  ConfirmEmailWire,
   DepartmentWire,
   HolidayWire,
+  InvitationWire,
   LabelWire,
-  Locale,
+  MemberWire,
+  MeWire,
+  MyStatusWire,
+  MyWorkingHoursWire,
+  NoticeWire,
   RolePresetName,
+  SavedFilterWire,
   ScheduleSlotWire,
   ScheduleTemplateItemWire,
   ScheduleTemplateWire,
+  SignupWire,
   SpaceSettings,
   TagGroupWire,
   TagWire,
   Tariff,
   UserGroupWire,
   UserStatusWire,
+  UsersWire,
 } from '@otklik/shared';
 
 // Wire shapes the web reads. Those declared in packages/shared are imported (the server's presenters are
@@ -44,34 +55,11 @@ export interface StoredToken {
   expires_at?: number;
 }
 
-export interface Me {
-  id: number;
-  name: string;
-  email: string;
-  /** Below 1: the email is not confirmed (docs/product/entities.md). */
-  email_status: number;
-  status: number | null;
-  locale: Locale;
-  roles: Record<string, boolean | number | undefined>;
-  settings: Record<string, unknown>;
-  is_partner: boolean;
-  otp_enabled: boolean;
-  has_password?: boolean;
-}
-
-export interface MessageResponse {
-  message: string;
-}
-
-export interface SignupResponse {
-  message: string;
-  email: string;
-}
-
-export interface MessageWithToken {
-  message: string;
-  token?: TokenResponse;
-}
+export type Me = MeWire;
+export type MessageResponse = NoticeWire;
+export type SignupResponse = SignupWire;
+/** The sign-in by a link or the rotated session of a password or 2FA change (no token: 2FA is on). */
+export type MessageWithToken = ConfirmEmailWire;
 
 export interface ObjectsResponse {
   items: unknown[];
@@ -91,31 +79,13 @@ export interface OtpSetup {
 // ---------------------------------------------------------------- app shell (docs/product/entities.md Config)
 
 /** docs/product/entities.md Space as GET /v1/config shows it, with the caller's roles and status in it. */
-export interface ConfigSpace {
-  id: number;
-  name: string;
-  /** Unix seconds. */
-  expires_at: number;
-  is_trial: boolean;
-  tariff: Tariff;
-  settings: Partial<SpaceSettings> & Record<string, unknown>;
-  /** IANA time zone: schedules are laid out in it. */
-  timezone: string;
-  roles: Record<string, boolean>;
-  /** The caller's current user status in this space. */
-  status: number | null;
-}
+export type ConfigSpace = ConfigSpaceWire;
 
 /** docs/product/entities.md User status (packages/shared statuses-wire.ts). */
 export type UserStatus = UserStatusWire;
 
 /** docs/product/entities.md Saved filter. */
-export interface SavedFilter {
-  id: number;
-  name: string;
-  query: Record<string, unknown>;
-  route: string | null;
-}
+export type SavedFilter = SavedFilterWire;
 
 export interface Counts {
   items_count?: number;
@@ -126,14 +96,7 @@ export interface Counts {
 }
 
 /** docs/product/entities.md Config (GET /v1/config). */
-export interface AppConfig extends Counts {
-  user: Me;
-  spaces: ConfigSpace[];
-  user_statuses: UserStatus[];
-  filters: SavedFilter[];
-  emoji: Record<string, Array<{ char: string }>>;
-  otp_required: boolean;
-}
+export type AppConfig = ConfigWire;
 
 /** docs/product/entities.md Object (a connected account), as GET /v1/objects lists it. */
 export interface AccountObject {
@@ -179,12 +142,7 @@ export interface AccountError {
 }
 
 /** GET /v1/me/status. */
-export interface MyStatus {
-  status: number | null;
-  space_id: number;
-  changed_at: number | null;
-  manual_at: number | null;
-}
+export type MyStatus = MyStatusWire;
 
 /** docs/product/entities.md Working-hours item (GET /v1/me/workinghours). Times are unix seconds. */
 export interface WorkingHoursItem {
@@ -195,46 +153,16 @@ export interface WorkingHoursItem {
   status: number | null;
 }
 
-export interface MyWorkingHours {
-  items: WorkingHoursItem[];
-  updatedAt: number;
-}
+export type MyWorkingHours = MyWorkingHoursWire;
 
 // ---------------------------------------------------------------- settings
 
 export type RoleName = RolePresetName | 'custom';
 
-/** A member of a space in Settings → users. */
-export interface Member {
-  id: number;
-  name: string;
-  email: string;
-  email_status: number;
-  space_id: number;
-  role: RoleName;
-  roles: Record<string, boolean>;
-  group_id: number | null;
-  department_ids: number[];
-  status: number | null;
-  otp_enabled: boolean;
-  joined_at: number;
-  last_seen: number | null;
-}
-
-export interface Invitation {
-  id: number;
-  email: string;
-  space_id: number;
-  role: RoleName;
-  roles: Record<string, boolean>;
-  created_at: number;
-  expires_at: number;
-}
-
-export interface UsersResponse {
-  items: Member[];
-  invitations: Invitation[];
-}
+/** A member of a space in Settings → users (packages/shared users-wire.ts). */
+export type Member = MemberWire;
+export type Invitation = InvitationWire;
+export type UsersResponse = UsersWire;
 
 // Schedules (packages/shared workinghours-wire.ts).
 /** A slot of a user's schedule (GET /v1/workinghours). */

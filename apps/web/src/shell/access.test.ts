@@ -1,4 +1,4 @@
-import { visibleMenu, visibleSettingsEntries } from '@otklik/shared';
+import { spaceSettingsSchema, visibleMenu, visibleSettingsEntries } from '@otklik/shared';
 import { describe, expect, it } from 'vitest';
 import type { AppConfig, ConfigSpace } from '../api/types';
 import { actorFromConfig, gateFor, menuContextOf } from './access';
@@ -12,10 +12,17 @@ const space = (roles: Record<string, boolean>, patch: Partial<ConfigSpace> = {})
   expires_at: NOW + 10 * DAY,
   is_trial: false,
   tariff: { id: 2, name: 'Business' },
-  settings: { issues: true, analytics: true, templates: true, monitoring_count: 1 },
+  settings: spaceSettingsSchema.parse({
+    issues: true,
+    analytics: true,
+    templates: true,
+    monitoring_count: 1,
+  }),
   timezone: 'Europe/Moscow',
   roles,
   status: 1,
+  status_changed_at: null,
+  status_manual_at: null,
   ...patch,
 });
 
@@ -32,11 +39,16 @@ const config = (spaces: ConfigSpace[], otp_required = false) =>
       settings: {},
       is_partner: false,
       otp_enabled: false,
+      has_password: true,
     },
     spaces,
     user_statuses: [],
     filters: [],
     emoji: {},
+    issues_count: 0,
+    issues_expired_count: 0,
+    monitoring_count: 0,
+    items_count: 0,
     otp_required,
   }) as AppConfig;
 

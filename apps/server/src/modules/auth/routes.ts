@@ -1,4 +1,15 @@
-import { isLocale, translate, WEB_CLIENT_ID } from '@otklik/shared';
+import {
+  confirmEmailWireSchema,
+  emailWireSchema,
+  isLocale,
+  messageAndTokenWireSchema,
+  meWireSchema,
+  noticeWireSchema,
+  okWireSchema,
+  signupWireSchema,
+  translate,
+  WEB_CLIENT_ID,
+} from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -192,6 +203,7 @@ export async function registerAuthModule(root: FastifyInstance, deps: AppDeps) {
         tags: TAG,
         summary: 'Sign up: user + trial space + confirmation mail',
         body: schemas.signupBodySchema,
+        response: { 201: signupWireSchema },
       },
     },
     async (req, reply) => {
@@ -209,7 +221,7 @@ export async function registerAuthModule(root: FastifyInstance, deps: AppDeps) {
         tags: TAG,
         summary: 'The invited email of an invitation (409 when used or unknown)',
         params: schemas.hashParamsSchema,
-        response: { 200: z.object({ email: z.string() }) },
+        response: { 200: emailWireSchema },
       },
     },
     async (req) => ({ email: await auth.getInvitationEmail(db, req.params.hash) }),
@@ -224,6 +236,7 @@ export async function registerAuthModule(root: FastifyInstance, deps: AppDeps) {
         summary: 'Sign up by invitation: joins the inviting space with the invited role',
         params: schemas.hashParamsSchema,
         body: schemas.invitationSignupBodySchema,
+        response: { 200: messageAndTokenWireSchema },
       },
     },
     async (req) => {
@@ -248,6 +261,7 @@ export async function registerAuthModule(root: FastifyInstance, deps: AppDeps) {
         tags: TAG,
         summary: 'Confirm email by link hash; returns a token (auto-login)',
         body: schemas.confirmEmailBodySchema,
+        response: { 200: confirmEmailWireSchema },
       },
     },
     async (req) => {
@@ -262,7 +276,12 @@ export async function registerAuthModule(root: FastifyInstance, deps: AppDeps) {
     '/recovery',
     {
       preHandler: signupLimit,
-      schema: { tags: TAG, summary: 'Mail a password reset link', body: schemas.recoveryBodySchema },
+      schema: {
+        tags: TAG,
+        summary: 'Mail a password reset link',
+        body: schemas.recoveryBodySchema,
+        response: { 200: noticeWireSchema },
+      },
     },
     async (req) => {
       await verifyRecaptcha(deps.config, req.body.recaptcha_token, req.ip);
@@ -273,7 +292,14 @@ export async function registerAuthModule(root: FastifyInstance, deps: AppDeps) {
 
   app.post(
     '/reset_password/check',
-    { schema: { tags: TAG, summary: 'Check a reset hash', body: schemas.resetCheckBodySchema } },
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Check a reset hash',
+        body: schemas.resetCheckBodySchema,
+        response: { 200: emailWireSchema },
+      },
+    },
     async (req) => auth.checkResetHash(db, req.body.hash),
   );
 
@@ -304,6 +330,7 @@ export async function registerAuthModule(root: FastifyInstance, deps: AppDeps) {
         summary:
           'Mail the confirmation link again to an address awaiting confirmation (same answer for any address)',
         body: schemas.recoveryBodySchema,
+        response: { 200: noticeWireSchema },
       },
     },
     async (req) => {
@@ -314,7 +341,7 @@ export async function registerAuthModule(root: FastifyInstance, deps: AppDeps) {
   );
 
   await signedInScope(root, authenticate, (app) => {
-    app.get('/me', { schema: { tags: ['me'] } }, async (req) => {
+    app.get('/me', { schema: { tags: ['me'], response: { 200: meWireSchema } } }, async (req) => {
       const user = req.auth!.user;
       return presentUser(user, await auth.membershipRoles(db, user.id));
     });
@@ -322,7 +349,7 @@ export async function registerAuthModule(root: FastifyInstance, deps: AppDeps) {
     app.put(
       '/me',
       {
-        schema: { tags: ['me'], body: schemas.updateMeBodySchema },
+        schema: { tags: ['me'], body: schemas.updateMeBodySchema, response: { 200: meWireSchema } },
       },
       async (req) => {
         const user = await auth.updateProfile(db, req.auth!.user, req.body);
@@ -334,7 +361,7 @@ export async function registerAuthModule(root: FastifyInstance, deps: AppDeps) {
       '/me/email',
       {
         preHandler: signupLimit,
-        schema: { tags: ['me'], body: schemas.changeEmailBodySchema },
+        schema: { tags: ['me'], body: schemas.changeEmailBodySchema, response: { 200: noticeWireSchema } },
       },
       async (req) => {
         await auth.changeEmail(authDeps, req.auth!.user, req.body.email);
@@ -346,7 +373,7 @@ export async function registerAuthModule(root: FastifyInstance, deps: AppDeps) {
       '/send_confirm_email',
       {
         preHandler: signupLimit,
-        schema: { tags: ['me'], body: schemas.sendConfirmBodySchema },
+        schema: { tags: ['me'], body: schemas.sendConfirmBodySchema, response: { 200: noticeWireSchema } },
       },
       async (req) => {
         await auth.resendConfirmation(authDeps, req.auth!.user, req.body.email);
@@ -357,7 +384,11 @@ export async function registerAuthModule(root: FastifyInstance, deps: AppDeps) {
     app.put(
       '/me/password',
       {
-        schema: { tags: ['me'], body: schemas.changePasswordBodySchema },
+        schema: {
+          tags: ['me'],
+          body: schemas.changePasswordBodySchema,
+          response: { 200: messageAndTokenWireSchema },
+        },
       },
       async (req) => {
         // Other sessions end; this one continues under the new token pair returned here.
@@ -378,7 +409,11 @@ export async function registerAuthModule(root: FastifyInstance, deps: AppDeps) {
     app.post(
       '/me/otp/confirm',
       {
-        schema: { tags: ['me'], body: schemas.otpConfirmBodySchema },
+        schema: {
+          tags: ['me'],
+          body: schemas.otpConfirmBodySchema,
+          response: { 200: messageAndTokenWireSchema },
+        },
       },
       async (req) => {
         // Sessions opened before 2FA end; this one continues under the new token pair returned here.
@@ -390,11 +425,11 @@ export async function registerAuthModule(root: FastifyInstance, deps: AppDeps) {
     app.delete(
       '/me/otp',
       {
-        schema: { tags: ['me'], body: schemas.otpDisableBodySchema },
+        schema: { tags: ['me'], body: schemas.otpDisableBodySchema, response: { 200: okWireSchema } },
       },
       async (req) => {
         await disableTwoFactor(authDeps, req.auth!.user, req.body.password);
-        return { message: 'ok' };
+        return { message: 'ok' as const };
       },
     );
   });

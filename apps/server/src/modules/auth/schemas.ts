@@ -7,6 +7,7 @@ import {
   recoveryFormSchema,
   resetPasswordFormSchema,
   signupFormSchema,
+  tokenWireSchema,
   userSettingsSchema,
 } from '@otklik/shared';
 import { z } from 'zod';
@@ -65,13 +66,7 @@ export const revokeBodySchema = z.object({
   client_secret: z.string().optional(),
 });
 
-export const tokenResponseSchema = z.object({
-  access_token: z.string(),
-  refresh_token: z.string(),
-  token_type: z.literal('Bearer'),
-  expires_in: z.number().int(),
-  expires_at: z.number().int(),
-});
+export const tokenResponseSchema = tokenWireSchema;
 
 export const signupBodySchema = signupFormSchema;
 export const invitationSignupBodySchema = invitationSignupFormSchema;

@@ -1,11 +1,24 @@
 import {
+  channelHealthWireSchema,
   DEFAULT_LOCALE,
+  emailPreviewWireSchema,
   type Locale,
   notificationListQuery,
+  notificationListWireSchema,
+  notificationsReadAllWireSchema,
+  notificationUnreadWireSchema,
   notificationWatchBody,
+  notificationWatchWireSchema,
+  type SpaceEmailSettingsWire,
   spaceEmailSettingsBody,
+  spaceEmailSettingsWireSchema,
   spaceNotificationSettingsBody,
+  spaceNotificationSettingsWireSchema,
   subscriptionsBody,
+  subscriptionsWireSchema,
+  telegramCodeWireSchema,
+  telegramLinkWireSchema,
+  testEmailWireSchema,
   translate,
 } from '@otklik/shared';
 import { eq } from 'drizzle-orm';
@@ -58,6 +71,7 @@ export async function registerNotificationsModule(
           tags: TAG,
           summary: 'My notifications, newest first',
           querystring: notificationListQuery,
+          response: { 200: notificationListWireSchema },
         },
       },
       async (req) => {
@@ -73,7 +87,13 @@ export async function registerNotificationsModule(
 
     app.get(
       '/notifications/unread',
-      { schema: { tags: TAG, summary: 'How many are unread' } },
+      {
+        schema: {
+          tags: TAG,
+          summary: 'How many are unread',
+          response: { 200: notificationUnreadWireSchema },
+        },
+      },
       async (req) => ({
         unread: await service.unreadCount(db, req.auth!.user.id, memberSpaces(req.actor)),
       }),
@@ -82,7 +102,12 @@ export async function registerNotificationsModule(
     app.post(
       '/notifications/:id/read',
       {
-        schema: { tags: TAG, summary: 'Mark one read', params: idParams },
+        schema: {
+          tags: TAG,
+          summary: 'Mark one read',
+          params: idParams,
+          response: { 200: notificationUnreadWireSchema },
+        },
       },
       async (req) => {
         await service.markRead(notifyDeps, req.auth!.user.id, [req.params.id]);
@@ -90,15 +115,23 @@ export async function registerNotificationsModule(
       },
     );
 
-    app.post('/notifications/read-all', { schema: { tags: TAG, summary: 'Mark all read' } }, async (req) => {
-      const marked = await service.markRead(notifyDeps, req.auth!.user.id, 'all');
-      return { marked, unread: 0 };
-    });
+    app.post(
+      '/notifications/read-all',
+      { schema: { tags: TAG, summary: 'Mark all read', response: { 200: notificationsReadAllWireSchema } } },
+      async (req) => {
+        const marked = await service.markRead(notifyDeps, req.auth!.user.id, 'all');
+        return { marked, unread: 0 };
+      },
+    );
 
     app.get(
       '/notifications/channels',
       {
-        schema: { tags: TAG, summary: 'Whether my channels deliver (failed emails lately)' },
+        schema: {
+          tags: TAG,
+          summary: 'Whether my channels deliver (failed emails lately)',
+          response: { 200: channelHealthWireSchema },
+        },
       },
       async (req) => service.channelHealth(db, req.auth!.user.id, new Date(), memberSpaces(req.actor)),
     );
@@ -110,6 +143,7 @@ export async function registerNotificationsModule(
           tags: TAG,
           summary: 'My subscriptions in a space',
           querystring: spaceQuery,
+          response: { 200: subscriptionsWireSchema },
         },
       },
       async (req) => {
@@ -126,6 +160,7 @@ export async function registerNotificationsModule(
           tags: TAG,
           summary: 'Change my subscriptions in a space',
           body: subscriptionsBody,
+          response: { 200: subscriptionsWireSchema },
         },
       },
       async (req) => {
@@ -148,6 +183,7 @@ export async function registerNotificationsModule(
           tags: TAG,
           summary: 'The accounts and saved filters I watch in a space (new_item, comments_filter)',
           querystring: spaceQuery,
+          response: { 200: notificationWatchWireSchema },
         },
       },
       async (req) => {
@@ -164,6 +200,7 @@ export async function registerNotificationsModule(
           tags: TAG,
           summary: 'Choose the accounts and saved filters I watch in a space',
           body: notificationWatchBody,
+          response: { 200: notificationWatchWireSchema },
         },
       },
       async (req) => {
@@ -174,7 +211,7 @@ export async function registerNotificationsModule(
     );
 
     // settings/email: the space's sender of notification emails, a test email, the preview (settings.manage).
-    const emailView = async (spaceId: number) => {
+    const emailView = async (spaceId: number): Promise<SpaceEmailSettingsWire> => {
       const own = await emailSettingsOf(db, spaceId);
       return {
         space_id: spaceId,
@@ -197,6 +234,7 @@ export async function registerNotificationsModule(
           tags: TAG,
           summary: 'The sender of a space’s notification emails',
           querystring: spaceQuery,
+          response: { 200: spaceEmailSettingsWireSchema },
         },
       },
       async (req) => {
@@ -212,6 +250,7 @@ export async function registerNotificationsModule(
           tags: TAG,
           summary: 'Change the sender of a space’s notification emails',
           body: spaceEmailSettingsBody,
+          response: { 200: spaceEmailSettingsWireSchema },
         },
       },
       async (req) => {
@@ -228,6 +267,7 @@ export async function registerNotificationsModule(
           tags: TAG,
           summary: 'Send a test email to myself through the configured mailer, from the space’s sender',
           body: z.object({ space_id: z.number().int().positive().max(INT_MAX) }),
+          response: { 200: testEmailWireSchema },
         },
       },
       async (req) => {
@@ -252,7 +292,7 @@ export async function registerNotificationsModule(
             params: { error: (error instanceof Error ? error.message : String(error)).slice(0, 300) },
           });
         }
-        return { sent: true, to: user.email, from, smtp: deps.mailer.delivers };
+        return { sent: true as const, to: user.email, from, smtp: deps.mailer.delivers };
       },
     );
 
@@ -263,6 +303,7 @@ export async function registerNotificationsModule(
           tags: TAG,
           summary: 'The notification email as members get it, in Russian or English',
           querystring: spaceQuery.extend({ locale: z.enum(['ru', 'en']).default('ru') }),
+          response: { 200: emailPreviewWireSchema },
         },
       },
       async (req) => {
@@ -291,6 +332,7 @@ export async function registerNotificationsModule(
           tags: TAG,
           summary: 'A space’s defaults and quiet hours',
           querystring: spaceQuery,
+          response: { 200: spaceNotificationSettingsWireSchema },
         },
       },
       async (req) => {
@@ -310,6 +352,7 @@ export async function registerNotificationsModule(
           tags: TAG,
           summary: 'Change a space’s defaults and quiet hours',
           body: spaceNotificationSettingsBody,
+          response: { 200: spaceNotificationSettingsWireSchema },
         },
       },
       async (req) => {
@@ -335,14 +378,20 @@ export async function registerNotificationsModule(
       return { username: await botUsername };
     };
 
-    app.get('/notifications/telegram', { schema: { tags: TAG, summary: 'My Telegram link' } }, async (req) =>
-      telegramLink(db, req.auth!.user.id, await bot()),
+    app.get(
+      '/notifications/telegram',
+      { schema: { tags: TAG, summary: 'My Telegram link', response: { 200: telegramLinkWireSchema } } },
+      async (req) => telegramLink(db, req.auth!.user.id, await bot()),
     );
 
     app.post(
       '/notifications/telegram/code',
       {
-        schema: { tags: TAG, summary: 'A one-time code to link my Telegram chat' },
+        schema: {
+          tags: TAG,
+          summary: 'A one-time code to link my Telegram chat',
+          response: { 200: telegramCodeWireSchema },
+        },
       },
       async (req) => {
         const found = await bot();
@@ -354,7 +403,7 @@ export async function registerNotificationsModule(
     app.delete(
       '/notifications/telegram',
       {
-        schema: { tags: TAG, summary: 'Unlink my Telegram chat' },
+        schema: { tags: TAG, summary: 'Unlink my Telegram chat', response: { 200: telegramLinkWireSchema } },
       },
       async (req) => {
         await unlinkTelegram(db, req.auth!.user.id);

@@ -1,4 +1,5 @@
 import {
+  type ChannelHealthWire,
   DEFAULT_LOCALE,
   DIGEST_PERIOD_MS,
   defaultFrequency,
@@ -10,6 +11,8 @@ import {
   type NotificationChannel,
   type NotificationEvent,
   type NotificationFrequency,
+  type SpaceNotificationSettingsWire,
+  type SubscriptionsWire,
   type SubscriptionWire,
 } from '@otklik/shared';
 import { and, count, desc, eq, gte, inArray, isNull, lt } from 'drizzle-orm';
@@ -397,7 +400,7 @@ export async function markRead(deps: NotifyDeps, userId: number, ids: number[] |
 
 // Subscriptions.
 
-export async function subscriptionsOf(db: Db, userId: number, spaceId: number) {
+export async function subscriptionsOf(db: Db, userId: number, spaceId: number): Promise<SubscriptionsWire> {
   const settings = await spaceSettings(db, spaceId);
   const own = await db
     .select()
@@ -426,7 +429,7 @@ export async function saveSubscriptions(
   spaceId: number,
   items: SubscriptionWire[],
   now = new Date(),
-) {
+): Promise<SubscriptionsWire> {
   await db.transaction(async (tx) => {
     for (const item of items)
       await tx
@@ -484,7 +487,12 @@ async function skipWaiting(
  * and the last error, and the user's spaces (`spaceIds`) whose Slack stopped taking messages (shown on
  * settings/subscriptions and the profile, so a broken address or a revoked Slack token is noticed).
  */
-export async function channelHealth(db: Db, userId: number, now = new Date(), spaceIds: number[] = []) {
+export async function channelHealth(
+  db: Db,
+  userId: number,
+  now = new Date(),
+  spaceIds: number[] = [],
+): Promise<ChannelHealthWire> {
   const since = new Date(now.getTime() - 30 * 86_400_000);
   const failed = await db
     .select({ error: notificationDeliveries.lastError, at: notificationDeliveries.createdAt })
@@ -537,7 +545,7 @@ export async function saveSpaceSettings(
     quiet_to: string | null;
     time_zone: string;
   },
-) {
+): Promise<SpaceNotificationSettingsWire> {
   const values = {
     defaults: input.defaults,
     quietFrom: input.quiet_from,
@@ -552,7 +560,7 @@ export async function saveSpaceSettings(
   return presentSpaceSettings(spaceId, await spaceSettings(db, spaceId));
 }
 
-export function presentSpaceSettings(spaceId: number, s: SpaceSettings) {
+export function presentSpaceSettings(spaceId: number, s: SpaceSettings): SpaceNotificationSettingsWire {
   return {
     space_id: spaceId,
     defaults: s.defaults,

@@ -1,4 +1,10 @@
-import { slackAuthBody, slackChannelBody } from '@otklik/shared';
+import {
+  slackAuthBody,
+  slackChannelBody,
+  slackChannelsWireSchema,
+  slackInstallWireSchema,
+  slackStartWireSchema,
+} from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
@@ -52,6 +58,7 @@ export async function registerSlackRoutes(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'Whether a space posts its notifications to Slack, and to which channel',
           querystring: spaceQuery,
+          response: { 200: slackInstallWireSchema },
         },
       },
       async (req) => {
@@ -68,6 +75,7 @@ export async function registerSlackRoutes(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'Slack’s authorization address for installing the app into a workspace for a space',
           querystring: spaceQuery.extend({ redirect_uri: z.string().url().max(2000) }),
+          response: { 200: slackStartWireSchema },
         },
       },
       async (req) => {
@@ -91,6 +99,7 @@ export async function registerSlackRoutes(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'Finish installing Slack: the code Slack sent to /callback/slack',
           body: slackAuthBody,
+          response: { 200: slackInstallWireSchema },
         },
       },
       async (req) => {
@@ -124,6 +133,7 @@ export async function registerSlackRoutes(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'The Slack channels the space’s notifications can go to',
           querystring: spaceQuery,
+          response: { 200: slackChannelsWireSchema },
         },
       },
       async (req) => {
@@ -145,6 +155,7 @@ export async function registerSlackRoutes(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'Choose the Slack channel of the space’s notifications',
           body: slackChannelBody,
+          response: { 200: slackInstallWireSchema },
         },
       },
       async (req) => {
@@ -175,6 +186,7 @@ export async function registerSlackRoutes(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'Remove Slack from a space (the token is revoked at Slack)',
           querystring: spaceQuery,
+          response: { 200: slackInstallWireSchema },
         },
       },
       async (req) => {

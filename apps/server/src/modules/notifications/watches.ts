@@ -1,4 +1,4 @@
-import { translate } from '@otklik/shared';
+import { type NotificationWatchWire, translate } from '@otklik/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
@@ -300,7 +300,7 @@ export async function notifyArrival(deps: NotifyDeps, itemId: number, cache?: Ma
     });
 }
 
-export async function watchOf(db: Db, userId: number, spaceId: number) {
+export async function watchOf(db: Db, userId: number, spaceId: number): Promise<NotificationWatchWire> {
   const [row] = await db
     .select()
     .from(notificationWatches)
@@ -327,7 +327,7 @@ export async function saveWatch(
   userId: number,
   spaceId: number,
   input: { object_ids: number[]; filter_ids: number[] },
-) {
+): Promise<NotificationWatchWire> {
   const accounts =
     input.object_ids.length > 0
       ? await db

@@ -1,4 +1,4 @@
-import { companyWireSchema, departmentWireSchema, userGroupWireSchema } from '@otklik/shared';
+import { companyWireSchema, departmentWireSchema, listWireSchema, userGroupWireSchema } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { registerManagedKind } from '../../http/managed-routes';
@@ -80,6 +80,7 @@ export async function registerOrganisationModule(
           tags: TAG,
           summary: "Departments of the caller's spaces (or of one of them)",
           querystring: spaceQuery,
+          response: { 200: listWireSchema(departmentWireSchema) },
         },
       },
       async (req) => {
@@ -92,10 +93,14 @@ export async function registerOrganisationModule(
       },
     );
 
-    app.get('/departments/:id', { schema: { tags: TAG, params: idParams } }, async (req) => {
-      const { actor } = req;
-      return presentDepartment(assertVisible(actor, await organisation.getDepartment(db, req.params.id)));
-    });
+    app.get(
+      '/departments/:id',
+      { schema: { tags: TAG, params: idParams, response: { 200: departmentWireSchema } } },
+      async (req) => {
+        const { actor } = req;
+        return presentDepartment(assertVisible(actor, await organisation.getDepartment(db, req.params.id)));
+      },
+    );
 
     registerManagedKind(app, {
       path: '/departments',

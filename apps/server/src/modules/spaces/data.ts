@@ -1,4 +1,5 @@
 import {
+  type CompanyWire,
   type DepartmentWire,
   type LabelWire,
   monitoringSavedFilterSchema,
@@ -20,6 +21,7 @@ import {
   userGroups,
 } from '../../db/schema';
 import { AppError } from '../../lib/errors';
+import { presentCompany } from '../organisation/presenter';
 import type { ServerActor } from './actor';
 import { presentFilter } from './presenter';
 
@@ -57,7 +59,8 @@ export async function findUserGroups(db: Db, actor: ServerActor) {
     .orderBy(asc(userGroups.id));
 }
 
-export async function findCompanies(db: Db, actor: ServerActor) {
+/** The companies the actor sees, each with its settings read with their defaults (presentCompany). */
+export async function findCompanies(db: Db, actor: ServerActor): Promise<CompanyWire[]> {
   const spaceIds = memberSpaceIds(actor);
   if (spaceIds.length === 0) return [];
   const [rows, groups] = await Promise.all([
@@ -70,7 +73,7 @@ export async function findCompanies(db: Db, actor: ServerActor) {
       const limit = limits.get(c.spaceId);
       return !limit || limit.companyIds.has(c.id);
     })
-    .map((c) => ({ id: c.id, name: c.name, space_id: c.spaceId, settings: c.settings }));
+    .map(presentCompany);
 }
 
 export async function findObjects(db: Db, actor: ServerActor) {

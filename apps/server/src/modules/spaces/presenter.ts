@@ -8,6 +8,9 @@ const unix = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
 export function presentSpace(row: MembershipRow) {
   return {
     ...toSpaceLike(row),
+    // The row's own id and name (SpaceLike allows a string id and no name; the wire has neither).
+    id: row.space.id,
+    name: row.space.name,
     timezone: row.space.timezone,
     roles: row.membership.roles,
     status: row.membership.statusId,

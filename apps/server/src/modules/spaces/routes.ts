@@ -1,7 +1,11 @@
 import {
+  companyWireSchema,
+  configWireSchema,
   listWireSchema,
   PROVIDER_IDS,
+  recentEmojiAnswerWireSchema,
   savedFilterNameSchema,
+  savedFiltersWireSchema,
   tagGroupWireSchema,
   tagWireSchema,
   userGroupWireSchema,
@@ -33,6 +37,7 @@ export async function registerSpacesModule(root: FastifyInstance, deps: AppDeps,
           tags: TAG,
           summary: 'Everything the app shell needs',
           querystring: z.object({ ts: z.string().optional() }),
+          response: { 200: configWireSchema },
         },
       },
       async (req) => {
@@ -101,10 +106,14 @@ export async function registerSpacesModule(root: FastifyInstance, deps: AppDeps,
       },
     );
 
-    app.get('/companies', { schema: { tags: TAG } }, async (req) => {
-      const { actor } = req;
-      return { items: await data.findCompanies(db, actor) };
-    });
+    app.get(
+      '/companies',
+      { schema: { tags: TAG, response: { 200: listWireSchema(companyWireSchema) } } },
+      async (req) => {
+        const { actor } = req;
+        return { items: await data.findCompanies(db, actor) };
+      },
+    );
 
     app.get(
       '/usergroups',
@@ -147,15 +156,23 @@ export async function registerSpacesModule(root: FastifyInstance, deps: AppDeps,
       route: z.enum(['chats', 'issues', 'monitoring-page', 'items', 'stats']).nullish(),
     });
 
-    app.post('/me/filters', { schema: { tags: ['me'], body: filterBody } }, async (req) => {
-      const route = req.body.route === 'stats' ? null : req.body.route;
-      return { items: await data.createFilter(db, req.auth!.user.id, { ...req.body, route }) };
-    });
+    app.post(
+      '/me/filters',
+      { schema: { tags: ['me'], body: filterBody, response: { 200: savedFiltersWireSchema } } },
+      async (req) => {
+        const route = req.body.route === 'stats' ? null : req.body.route;
+        return { items: await data.createFilter(db, req.auth!.user.id, { ...req.body, route }) };
+      },
+    );
 
     app.delete(
       '/me/filters/:id',
       {
-        schema: { tags: ['me'], params: z.object({ id: z.coerce.number().int() }) },
+        schema: {
+          tags: ['me'],
+          params: z.object({ id: z.coerce.number().int() }),
+          response: { 200: savedFiltersWireSchema },
+        },
       },
       async (req) => ({ items: await data.deleteFilter(db, req.auth!.user.id, req.params.id) }),
     );
@@ -168,6 +185,7 @@ export async function registerSpacesModule(root: FastifyInstance, deps: AppDeps,
           summary: 'Rename a saved filter',
           params: z.object({ id: z.coerce.number().int() }),
           body: savedFilterNameSchema,
+          response: { 200: savedFiltersWireSchema },
         },
       },
       async (req) => ({
@@ -182,6 +200,7 @@ export async function registerSpacesModule(root: FastifyInstance, deps: AppDeps,
           tags: ['me'],
           summary: 'Remember recently used emoji per provider (keeps the 18 most recent)',
           body: z.partialRecord(z.enum(PROVIDER_IDS), z.array(z.string().min(1).max(32)).max(100)),
+          response: { 200: recentEmojiAnswerWireSchema },
         },
       },
       async (req) => ({ emoji: await data.rememberEmoji(db, req.auth!.user.id, req.body) }),

@@ -1,4 +1,10 @@
-import { listWireSchema, okWireSchema, userStatusWireSchema } from '@otklik/shared';
+import {
+  listWireSchema,
+  myStatusWireSchema,
+  okWireSchema,
+  setMyStatusWireSchema,
+  userStatusWireSchema,
+} from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -40,6 +46,7 @@ export async function registerStatusesModule(
           tags: ['me'],
           summary: 'Set my status in a space; broadcast over the socket',
           body: z.object({ status: z.number().int(), space_id: z.number().int().optional() }),
+          response: { 200: setMyStatusWireSchema },
         },
       },
       async (req) => {
@@ -64,6 +71,7 @@ export async function registerStatusesModule(
             auto_update: z.coerce.number().optional(),
             space_id: z.coerce.number().int().optional(),
           }),
+          response: { 200: myStatusWireSchema },
         },
       },
       async (req) => {

@@ -1,17 +1,26 @@
-import { parseRoleFlags, roleNameOf } from '@otklik/shared';
+import {
+  DEFAULT_LOCALE,
+  type InvitationWire,
+  isLocale,
+  type MemberWire,
+  type MeWire,
+  parseRoleFlags,
+  roleNameOf,
+} from '@otklik/shared';
 import type { UserRow } from '../../http/auth';
 import type { InvitationRow } from './invitations';
 import type { MemberRecord } from './service';
 
 /** What a user looks like on the wire (docs/product/entities.md User). An allow-list: no hashes, secrets or codes. */
-export function presentUser(user: UserRow, roles: Record<string, boolean> = {}) {
+export function presentUser(user: UserRow, roles: Record<string, boolean> = {}): MeWire {
   return {
     id: user.id,
     name: user.name,
     email: user.email,
     email_status: user.emailStatus,
     status: user.status,
-    locale: user.locale,
+    // Only 'ru' and 'en' are ever stored; anything else reads as the default rather than failing the answer.
+    locale: isLocale(user.locale) ? user.locale : DEFAULT_LOCALE,
     roles,
     settings: user.settings,
     is_partner: user.isPartner,
@@ -24,7 +33,7 @@ export type PresentedUser = ReturnType<typeof presentUser>;
 const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /** A member of a space in Settings → users (docs/product/screens-and-routes.md, roles.md): one row per user per space. */
-export function presentMember(member: MemberRecord) {
+export function presentMember(member: MemberRecord): MemberWire {
   const roles = parseRoleFlags(member.roles);
   return {
     id: member.userId,
@@ -47,7 +56,7 @@ export function presentMember(member: MemberRecord) {
 export type PresentedMember = ReturnType<typeof presentMember>;
 
 /** A pending invitation; the link itself exists only in the mail. */
-export function presentInvitation(invitation: InvitationRow) {
+export function presentInvitation(invitation: InvitationRow): InvitationWire {
   const roles = parseRoleFlags(invitation.roles);
   return {
     id: invitation.id,

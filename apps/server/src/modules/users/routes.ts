@@ -1,3 +1,11 @@
+import {
+  addedUserWireSchema,
+  invitationWireSchema,
+  memberRefsWireSchema,
+  memberWireSchema,
+  okWireSchema,
+  usersWireSchema,
+} from '@otklik/shared';
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { memberships, users } from '../../db/schema';
@@ -34,6 +42,7 @@ export async function registerUsersModule(root: FastifyInstance, deps: AppDeps, 
         schema: {
           tags: ['data'],
           summary: "Members of the caller's spaces: id, name, status",
+          response: { 200: memberRefsWireSchema },
         },
       },
       async (req) => {
@@ -64,6 +73,7 @@ export async function registerUsersModule(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'Members and pending invitations of the spaces whose users the caller manages',
           querystring: spaceQuery,
+          response: { 200: usersWireSchema },
         },
       },
       async (req) => {
@@ -85,6 +95,7 @@ export async function registerUsersModule(root: FastifyInstance, deps: AppDeps, 
           summary: 'One member (in space_id, or in the first space whose users the caller manages)',
           params: idParams,
           querystring: spaceQuery,
+          response: { 200: memberWireSchema },
         },
       },
       async (req) => {
@@ -103,6 +114,7 @@ export async function registerUsersModule(root: FastifyInstance, deps: AppDeps, 
           summary:
             'Add a person to a space: an existing account joins at once ({user}); anyone else is invited by mail ({invitation})',
           body: createUserBody,
+          response: { 200: addedUserWireSchema },
         },
       },
       async (req) => {
@@ -134,6 +146,7 @@ export async function registerUsersModule(root: FastifyInstance, deps: AppDeps, 
           summary: "Change a member's role, group or departments in one space",
           params: idParams,
           body: updateUserBody,
+          response: { 200: memberWireSchema },
         },
       },
       async (req) => {
@@ -163,6 +176,7 @@ export async function registerUsersModule(root: FastifyInstance, deps: AppDeps, 
           summary: 'Remove a member from a space (the account stays)',
           params: idParams,
           querystring: requiredSpaceQuery,
+          response: { 200: okWireSchema },
         },
       },
       async (req) => {
@@ -172,14 +186,19 @@ export async function registerUsersModule(root: FastifyInstance, deps: AppDeps, 
           { db, bus: deps.bus },
           { spaceId: req.query.space_id, userId: req.params.id, performedBy: actor.userId, by: actor },
         );
-        return { message: 'ok' };
+        return { message: 'ok' as const };
       },
     );
 
     app.delete(
       '/users/invitations/:id',
       {
-        schema: { tags: TAG, summary: 'Revoke a pending invitation', params: idParams },
+        schema: {
+          tags: TAG,
+          summary: 'Revoke a pending invitation',
+          params: idParams,
+          response: { 200: okWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -188,7 +207,7 @@ export async function registerUsersModule(root: FastifyInstance, deps: AppDeps, 
           await invitations.getOpenInvitation(db, req.params.id),
         );
         await invitations.revokeInvitation(serviceDeps, invitation, actor.userId, actor);
-        return { message: 'ok' };
+        return { message: 'ok' as const };
       },
     );
 
@@ -199,6 +218,7 @@ export async function registerUsersModule(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'Mail a pending invitation again with a new link (the old link stops working)',
           params: idParams,
+          response: { 200: invitationWireSchema },
         },
       },
       async (req) => {

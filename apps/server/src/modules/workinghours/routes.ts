@@ -1,4 +1,9 @@
-import { listWireSchema, okWireSchema, scheduleSlotWireSchema } from '@otklik/shared';
+import {
+  listWireSchema,
+  myWorkingHoursWireSchema,
+  okWireSchema,
+  scheduleSlotWireSchema,
+} from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import type { AppDeps } from '../deps';
@@ -43,6 +48,7 @@ function registerMyScheduleRoutes(ctx: RouteContext) {
         summary:
           'My schedule from a day ago to 14 days ahead (docs/product/api.md); updatedAt is the latest change',
         querystring: meQuery,
+        response: { 200: myWorkingHoursWireSchema },
       },
     },
     async (req) => {
