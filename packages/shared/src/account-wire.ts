@@ -32,6 +32,19 @@ export const confirmEmailWireSchema = z.object({ message: z.string(), token: tok
 export type ConfirmEmailWire = z.infer<typeof confirmEmailWireSchema>;
 
 /** The address an invitation or a reset link is for. */
+/**
+ * The first step of turning on two-factor sign-in: the new TOTP secret for the user's authenticator app
+ * (shown once, to its owner only; stored sealed), its otpauth:// link and QR code (a PNG data: URL), and
+ * the one-time recovery codes (stored as digests).
+ */
+export const otpSetupWireSchema = z.object({
+  secret: z.string(),
+  otpauth_url: z.string(),
+  qr: z.string(),
+  recovery_codes: z.array(z.string()),
+});
+export type OtpSetupWire = z.infer<typeof otpSetupWireSchema>;
+
 export const emailWireSchema = z.object({ email: z.string() });
 export type EmailWire = z.infer<typeof emailWireSchema>;
 

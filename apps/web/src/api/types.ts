@@ -13,6 +13,7 @@ import type {
   MyStatusWire,
   MyWorkingHoursWire,
   NoticeWire,
+  OtpSetupWire,
   RolePresetName,
   SavedFilterWire,
   ScheduleSlotWire,
@@ -68,13 +69,7 @@ export interface ObjectsResponse {
   [key: string]: unknown;
 }
 
-export interface OtpSetup {
-  secret: string;
-  otpauth_url: string;
-  /** data: URL of a PNG. */
-  qr: string;
-  recovery_codes: string[];
-}
+export type OtpSetup = OtpSetupWire;
 
 // ---------------------------------------------------------------- app shell (docs/product/entities.md Config)
 

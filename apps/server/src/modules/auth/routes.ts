@@ -6,6 +6,7 @@ import {
   meWireSchema,
   noticeWireSchema,
   okWireSchema,
+  otpSetupWireSchema,
   signupWireSchema,
   translate,
   WEB_CLIENT_ID,
@@ -402,8 +403,10 @@ export async function registerAuthModule(root: FastifyInstance, deps: AppDeps) {
       },
     );
 
-    app.post('/me/otp', { schema: { tags: ['me'], summary: 'Start enabling TOTP' } }, async (req) =>
-      startTwoFactor(authDeps, req.auth!.user),
+    app.post(
+      '/me/otp',
+      { schema: { tags: ['me'], summary: 'Start enabling TOTP', response: { 200: otpSetupWireSchema } } },
+      async (req) => startTwoFactor(authDeps, req.auth!.user),
     );
 
     app.post(

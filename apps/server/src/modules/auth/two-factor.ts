@@ -1,3 +1,4 @@
+import type { OtpSetupWire } from '@otklik/shared';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
@@ -22,7 +23,7 @@ import type { SessionMeta, TokenResponse } from './tokens';
  * Step 1 of enabling TOTP: a new secret (stored sealed, not yet active), its QR code and one-time
  * recovery codes. Nothing changes for login until `confirmTwoFactor` proves the app has the secret.
  */
-export async function startTwoFactor(deps: AuthDeps, user: UserRow) {
+export async function startTwoFactor(deps: AuthDeps, user: UserRow): Promise<OtpSetupWire> {
   if (user.otpEnabled) throw badRequest('error.otpAlreadyEnabled', { errorType: 'otp_enabled' });
   const secret = generateOtpSecret();
   const recoveryCodes = generateRecoveryCodes();
