@@ -34,6 +34,7 @@ export * from './socket-events';
 export * from './stats';
 export * from './stats-exports';
 export * from './stats-reports';
+export * from './stats-wire';
 export * from './tags';
 export * from './templates';
 export * from './user-settings';

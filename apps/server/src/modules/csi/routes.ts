@@ -1,4 +1,4 @@
-import { csiResponsesQuery, csiSettingsBody, statsQuery } from '@otklik/shared';
+import { csiResponsesQuery, csiSettingsBody, csiStatsWireSchema, statsQuery } from '@otklik/shared';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -113,6 +113,7 @@ export async function registerCsiModule(root: FastifyInstance, deps: AppDeps, au
           tags: ['stats'],
           summary: 'CSI: CSAT, average score and response rate over time, by operator, account and network',
           querystring: statsQuery,
+          response: { 200: csiStatsWireSchema },
         },
       },
       async (req) => csiStatsOf(db, req.actor, req.query, new Date()),
