@@ -151,13 +151,18 @@ export const csiStatsWireSchema = z.object({
   period: statsPeriodWireSchema,
   total: csiFiguresWireSchema,
   scores: z.array(z.object({ score: z.number(), count: z.number() })),
-  by_day: z.array(csiFiguresWireSchema.extend({ day: z.string() })),
+  by_day: z.array(z.object({ day: z.string(), ...csiFiguresWireSchema.shape })),
   by_user: z.array(
-    csiFiguresWireSchema.extend({ user_id: z.number().nullable(), name: z.string().nullable() }),
+    z.object({ user_id: z.number().nullable(), name: z.string().nullable(), ...csiFiguresWireSchema.shape }),
   ),
   by_object: z.array(
-    csiFiguresWireSchema.extend({ object_id: z.number(), name: z.string(), provider: z.string() }),
+    z.object({
+      object_id: z.number(),
+      name: z.string(),
+      provider: z.string(),
+      ...csiFiguresWireSchema.shape,
+    }),
   ),
-  by_provider: z.array(csiFiguresWireSchema.extend({ provider: z.string() })),
+  by_provider: z.array(z.object({ provider: z.string(), ...csiFiguresWireSchema.shape })),
 });
 export type CsiStats = z.infer<typeof csiStatsWireSchema>;

@@ -70,17 +70,20 @@ export const statsEmotionsWireSchema = z.object({
   period: statsPeriodWireSchema,
   totals: emotionCountsWireSchema.extend({ unrated: z.number() }),
   /** Per local day of the text's arrival. */
-  days: z.array(emotionCountsWireSchema.extend({ day: z.string() })),
-  by_object: z.array(emotionCountsWireSchema.extend({ object_id: z.number(), provider: z.string() })),
-  by_provider: z.array(emotionCountsWireSchema.extend({ provider: z.string() })),
+  days: z.array(z.object({ day: z.string(), ...emotionCountsWireSchema.shape })),
+  by_object: z.array(
+    z.object({ object_id: z.number(), provider: z.string(), ...emotionCountsWireSchema.shape }),
+  ),
+  by_provider: z.array(z.object({ provider: z.string(), ...emotionCountsWireSchema.shape })),
   /** The top posts (STATS_TOP_POSTS) by rated comments under them. */
   by_post: z.array(
-    emotionCountsWireSchema.extend({
+    z.object({
       post_id: z.number(),
       object_id: z.number(),
       provider: z.string(),
       text: z.string(),
       url: z.string().nullable(),
+      ...emotionCountsWireSchema.shape,
     }),
   ),
 });

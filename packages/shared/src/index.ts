@@ -8,6 +8,7 @@ export * from './bots';
 export * from './bulk';
 export * from './business-hours';
 export * from './constants';
+export * from './counts-wire';
 export * from './csi';
 export * from './csv';
 export * from './custom-facts';

@@ -44,6 +44,17 @@ const backlogWireSchema = z.object({
 });
 /** A local day of the period with its instants [start, end), for drill-down. */
 const periodDayWireSchema = z.object({ day: z.string(), start: z.number(), end: z.number() });
+/**
+ * A tab's answer: `period`, the figures `once` measures, and with compare=1 `previous` — the same figures
+ * over the previous period of the same length with that period last (null without compare=1).
+ */
+function comparedWireSchema<T extends z.ZodRawShape>(once: T) {
+  return z.object({
+    period: statsPeriodWireSchema,
+    ...once,
+    previous: z.object({ ...once, period: statsPeriodWireSchema }).nullable(),
+  });
+}
 
 export const statsOverviewWireSchema = z.object({
   period: statsPeriodWireSchema,
@@ -70,14 +81,10 @@ export const statsVolumeRowWireSchema = z.object({
   count: z.number(),
 });
 export type StatsVolumeRow = z.infer<typeof statsVolumeRowWireSchema>;
-const volumeOnce = z.object({
-  period: statsPeriodWireSchema,
+/** With compare=1 `previous` is the previous period's, day i aligned with day i of this period. */
+export const statsVolumeWireSchema = comparedWireSchema({
   days: z.array(periodDayWireSchema),
   rows: z.array(statsVolumeRowWireSchema),
-});
-export const statsVolumeWireSchema = volumeOnce.extend({
-  /** With compare=1: the previous period's, day i aligned with day i of this period. */
-  previous: volumeOnce.nullable(),
 });
 export type StatsVolume = z.infer<typeof statsVolumeWireSchema>;
 
@@ -92,35 +99,23 @@ export const statsOperatorRowWireSchema = z.object({
   frt_median_business: z.number().nullable(),
 });
 export type StatsOperatorRow = z.infer<typeof statsOperatorRowWireSchema>;
-export const statsOperatorsWireSchema = z.object({
-  period: statsPeriodWireSchema,
-  rows: z.array(statsOperatorRowWireSchema),
-  /** With compare=1: the previous period's rows (match them by user_id). */
-  previous: z.object({ period: statsPeriodWireSchema, rows: z.array(statsOperatorRowWireSchema) }).nullable(),
-});
+/** With compare=1 `previous` has the previous period's rows (match them by user_id). */
+export const statsOperatorsWireSchema = comparedWireSchema({ rows: z.array(statsOperatorRowWireSchema) });
 export type StatsOperators = z.infer<typeof statsOperatorsWireSchema>;
 
 /** ISO weekday 1 (Monday)..7 × hour 0..23, local time of the space: incoming items + customer messages. */
 const hourCellWireSchema = z.object({ weekday: z.number(), hour: z.number(), count: z.number() });
-export const statsHoursWireSchema = z.object({
-  period: statsPeriodWireSchema,
-  cells: z.array(hourCellWireSchema),
-  /** With compare=1: the previous period's cells (match them by weekday and hour). */
-  previous: z.object({ period: statsPeriodWireSchema, cells: z.array(hourCellWireSchema) }).nullable(),
-});
+/** With compare=1 `previous` has the previous period's cells (match them by weekday and hour). */
+export const statsHoursWireSchema = comparedWireSchema({ cells: z.array(hourCellWireSchema) });
 export type StatsHours = z.infer<typeof statsHoursWireSchema>;
 
 /** Per tag: incoming items of the period carrying the tag, per local day (stats/tags). */
-const tagsOnce = z.object({
-  period: statsPeriodWireSchema,
+/** With compare=1 `previous` has the previous period's tags and per-day rows (match tags by tag_id). */
+export const statsTagsWireSchema = comparedWireSchema({
   days: z.array(periodDayWireSchema),
   /** Every tag with at least one item, most items first: the top tags. */
   tags: z.array(z.object({ tag_id: z.number(), name: z.string(), count: z.number() })),
   rows: z.array(z.object({ day: z.string(), tag_id: z.number(), count: z.number() })),
-});
-export const statsTagsWireSchema = tagsOnce.extend({
-  /** With compare=1: the previous period's tags and per-day rows (match tags by tag_id). */
-  previous: tagsOnce.nullable(),
 });
 export type StatsTags = z.infer<typeof statsTagsWireSchema>;
 
@@ -153,12 +148,8 @@ export const statsClosedRowWireSchema = z.object({
   total: z.number(),
 });
 export type StatsClosedRow = z.infer<typeof statsClosedRowWireSchema>;
-export const statsClosedWireSchema = z.object({
-  period: statsPeriodWireSchema,
-  rows: z.array(statsClosedRowWireSchema),
-  /** With compare=1: the previous period's rows (match them by user_id; null = rules). */
-  previous: z.object({ period: statsPeriodWireSchema, rows: z.array(statsClosedRowWireSchema) }).nullable(),
-});
+/** With compare=1 `previous` has the previous period's rows (match them by user_id; null = rules). */
+export const statsClosedWireSchema = comparedWireSchema({ rows: z.array(statsClosedRowWireSchema) });
 export type StatsClosed = z.infer<typeof statsClosedWireSchema>;
 
 export const statsTimeFiguresWireSchema = z.object({
@@ -176,12 +167,10 @@ export const statsTimeFiguresWireSchema = z.object({
   ),
 });
 export type StatsTimeFigures = z.infer<typeof statsTimeFiguresWireSchema>;
-export const statsTimeWireSchema = statsTimeFiguresWireSchema.extend({
-  period: statsPeriodWireSchema,
+/** With compare=1 `previous` has the previous period's figures. */
+export const statsTimeWireSchema = comparedWireSchema(statsTimeFiguresWireSchema.shape).extend({
   /** The same figures in business hours; null when the space has no business-hours schedule. */
   business: statsTimeFiguresWireSchema.nullable(),
-  /** With compare=1: the previous period's. */
-  previous: statsTimeFiguresWireSchema.extend({ period: statsPeriodWireSchema }).nullable(),
 });
 export type StatsTime = z.infer<typeof statsTimeWireSchema>;
 
@@ -193,13 +182,9 @@ export const statsOperatorTimeRowWireSchema = z.object({
   first_replies_business: durationsWireSchema.nullable(),
 });
 export type StatsOperatorTimeRow = z.infer<typeof statsOperatorTimeRowWireSchema>;
-export const statsOperatorTimesWireSchema = z.object({
-  period: statsPeriodWireSchema,
+/** With compare=1 `previous` has the previous period's rows (match them by user_id). */
+export const statsOperatorTimesWireSchema = comparedWireSchema({
   rows: z.array(statsOperatorTimeRowWireSchema),
-  /** With compare=1: the previous period's rows (match them by user_id). */
-  previous: z
-    .object({ period: statsPeriodWireSchema, rows: z.array(statsOperatorTimeRowWireSchema) })
-    .nullable(),
 });
 export type StatsOperatorTimes = z.infer<typeof statsOperatorTimesWireSchema>;
 
@@ -212,9 +197,10 @@ export const statsPersonFiguresWireSchema = z.object({
   first_replies_business: durationsWireSchema.nullable(),
 });
 export type StatsPersonFigures = z.infer<typeof statsPersonFiguresWireSchema>;
-export const statsPersonWireSchema = statsPersonFiguresWireSchema.extend({
+export const statsPersonWireSchema = z.object({
   period: statsPeriodWireSchema,
   user: z.object({ id: z.number(), name: z.string() }),
+  ...statsPersonFiguresWireSchema.shape,
   /** compare=1: the same figures over the previous period of the same length; null without it. */
   previous: statsPersonFiguresWireSchema.extend({ period: statsPeriodWireSchema }).nullable(),
 });
@@ -247,7 +233,7 @@ export const statsStatusesWireSchema = z.object({
   statuses: z.array(statsStatusInfoWireSchema),
   rows: z.array(statsStatusRowWireSchema),
   /** compare=1: the members' rows over the previous period of the same length; null without it. */
-  previous: z.object({ period: statsPeriodWireSchema, rows: z.array(statsStatusRowWireSchema) }).nullable(),
+  previous: z.object({ rows: z.array(statsStatusRowWireSchema), period: statsPeriodWireSchema }).nullable(),
 });
 export type StatsStatuses = z.infer<typeof statsStatusesWireSchema>;
 
@@ -265,13 +251,9 @@ export const statsWorkinghoursRowWireSchema = z.object({
   worked_in_slots: z.number(),
 });
 export type StatsWorkinghoursRow = z.infer<typeof statsWorkinghoursRowWireSchema>;
-export const statsWorkinghoursWireSchema = z.object({
-  period: statsPeriodWireSchema,
+/** compare=1: `previous` has the members' rows over the previous period of the same length. */
+export const statsWorkinghoursWireSchema = comparedWireSchema({
   rows: z.array(statsWorkinghoursRowWireSchema),
-  /** compare=1: the members' rows over the previous period of the same length; null without it. */
-  previous: z
-    .object({ period: statsPeriodWireSchema, rows: z.array(statsWorkinghoursRowWireSchema) })
-    .nullable(),
 });
 export type StatsWorkinghours = z.infer<typeof statsWorkinghoursWireSchema>;
 
@@ -291,8 +273,7 @@ export const statsDashboardWireSchema = z.object({
 export type StatsDashboard = z.infer<typeof statsDashboardWireSchema>;
 
 /** Open now per network or account: how many wait and since when the oldest waits (unix seconds). */
-export const statsLiveQueueWireSchema = z.object({
-  provider: z.string(),
+const liveQueueFields = {
   /** The account (null on a per-network row). */
   object_id: z.number().nullable(),
   name: z.string().nullable(),
@@ -300,8 +281,18 @@ export const statsLiveQueueWireSchema = z.object({
   oldest_at: z.number(),
   /** Seconds the oldest has waited at `now`. */
   age: z.number(),
-});
+};
+export const statsLiveQueueWireSchema = z.object({ provider: z.string(), ...liveQueueFields });
 export type StatsLiveQueue = z.infer<typeof statsLiveQueueWireSchema>;
+/** A per-account row: the same fields, the account first (as the server writes it). */
+const liveAccountQueueWireSchema = z.object({
+  object_id: liveQueueFields.object_id,
+  provider: z.string(),
+  name: liveQueueFields.name,
+  count: liveQueueFields.count,
+  oldest_at: liveQueueFields.oldest_at,
+  age: liveQueueFields.age,
+});
 
 /** stats/live (the team-room wall): the queue now, the longest-waiting item, people by status, today. */
 export const statsLiveWireSchema = z.object({
@@ -315,7 +306,7 @@ export const statsLiveWireSchema = z.object({
   /** Open now, as the dashboard's backlog. */
   waiting: backlogWireSchema,
   by_provider: z.array(statsLiveQueueWireSchema),
-  by_account: z.array(statsLiveQueueWireSchema),
+  by_account: z.array(liveAccountQueueWireSchema),
   longest: z
     .object({
       unit: z.enum(['item', 'chat']),
@@ -352,25 +343,27 @@ const exploreFiguresWireSchema = z.object({
   /** First response in business hours; null when the space has no schedule. */
   business: durationsWireSchema.nullable(),
 });
-export const statsExploreRowWireSchema = exploreFiguresWireSchema.extend({
+export const statsExploreRowWireSchema = z.object({
   /** The dimension's value: a local date (first day of the bucket), a network, an id or a kind. */
   key: z.string(),
   /** Its name (account, company, tag, member); null for dates, networks and kinds (named by the screen). */
   name: z.string().nullable(),
+  ...exploreFiguresWireSchema.shape,
 });
 export type StatsExploreRow = z.infer<typeof statsExploreRowWireSchema>;
-const exploreOnce = z.object({
-  period: statsPeriodWireSchema,
+const exploreOnce = {
   /** The whole period with the filters alone (not a sum of the rows: a unit may be under two tags). */
   total: exploreFiguresWireSchema,
   rows: z.array(statsExploreRowWireSchema),
-});
-export const statsExploreWireSchema = exploreOnce.extend({
+};
+/**
+ * With compare=1 `previous` is the previous period's; time buckets are matched by position (the k-th
+ * day/week/month), the other rows by key.
+ */
+export const statsExploreWireSchema = z.object({
+  period: statsPeriodWireSchema,
   by: z.enum(STATS_EXPLORE_DIMENSIONS),
-  /**
-   * With compare=1: the previous period's; time buckets are matched by position (the k-th day/week/month),
-   * the other rows by key.
-   */
-  previous: exploreOnce.nullable(),
+  ...exploreOnce,
+  previous: z.object({ ...exploreOnce, period: statsPeriodWireSchema }).nullable(),
 });
 export type StatsExplore = z.infer<typeof statsExploreWireSchema>;

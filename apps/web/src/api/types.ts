@@ -1,4 +1,5 @@
 import type {
+  BadgeCountsWire,
   CompanyWire,
   DepartmentWire,
   LabelWire,
@@ -120,13 +121,8 @@ export interface SavedFilter {
   route: string | null;
 }
 
-export interface Counts {
-  items_count?: number;
-  chats_count?: number;
-  issues_count?: number;
-  issues_expired_count?: number;
-  monitoring_count?: number;
-}
+/** GET /v1/counts (and /v1/config's counters). */
+export type Counts = BadgeCountsWire;
 
 /** docs/product/entities.md Config (GET /v1/config). */
 export interface AppConfig extends Counts {

@@ -1,4 +1,4 @@
-import { createBotBody, statsQuery, updateBotBody } from '@otklik/shared';
+import { botStatsWireSchema, createBotBody, statsQuery, updateBotBody } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
@@ -145,6 +145,7 @@ export async function registerBotsModule(root: FastifyInstance, deps: AppDeps, a
           tags: ['stats'],
           summary: 'Per chat-bot: conversations started, completed, handed off, dropped; per step a funnel',
           querystring: statsQuery,
+          response: { 200: botStatsWireSchema },
         },
       },
       async (req) => service.botStats(db, req.actor, req.query, taskClock.now()),

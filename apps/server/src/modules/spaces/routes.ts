@@ -1,4 +1,5 @@
 import {
+  badgeCountsWireSchema,
   listWireSchema,
   PROVIDER_IDS,
   savedFilterNameSchema,
@@ -65,6 +66,7 @@ export async function registerSpacesModule(root: FastifyInstance, deps: AppDeps,
         schema: {
           tags: TAG,
           querystring: z.object({ monitoring: z.coerce.number().optional() }),
+          response: { 200: badgeCountsWireSchema },
         },
       },
       async (req) => {
