@@ -184,24 +184,29 @@ export const chatBotSessionWireSchema = z.object({ session: botSessionWireSchema
 export type ChatBotSessionWire = z.infer<typeof chatBotSessionWireSchema>;
 
 /** stats/bots: conversations per bot and, per step, how many reached it and how many ended there. */
-export interface BotStatsAnswer {
-  bots: Array<{
-    bot_id: number;
-    name: string;
-    started: number;
-    completed: number;
-    handed_off: number;
-    dropped: number;
-    active: number;
-    steps: Array<{
-      step_id: string;
-      type: BotStepType;
-      flow: 'main' | 'off_hours';
-      reached: number;
-      dropped: number;
-    }>;
-  }>;
-}
+export const botStatsWireSchema = z.object({
+  bots: z.array(
+    z.object({
+      bot_id: z.number(),
+      name: z.string(),
+      started: z.number(),
+      completed: z.number(),
+      handed_off: z.number(),
+      dropped: z.number(),
+      active: z.number(),
+      steps: z.array(
+        z.object({
+          step_id: z.string(),
+          type: z.enum(BOT_STEP_TYPES),
+          flow: z.enum(['main', 'off_hours']),
+          reached: z.number(),
+          dropped: z.number(),
+        }),
+      ),
+    }),
+  ),
+});
+export type BotStatsAnswer = z.infer<typeof botStatsWireSchema>;
 
 // Validation of a collected answer: the normalised value, or null when it is not one.
 const PHONE = /^\+?\d{10,15}$/;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PROVIDER_IDS } from './providers';
-import type { StatsPeriod } from './stats';
+import { statsPeriodWireSchema } from './stats-wire';
 
 // Customer satisfaction surveys (issue 21, docs/product/csi.md): per account, after a dialog is closed the
 // customer gets a 1–5 question (buttons where the network has them, else "reply with a digit"), an
@@ -150,21 +150,33 @@ export const csiResponsePageWireSchema = z.object({
 export type CsiResponsePage = z.infer<typeof csiResponsePageWireSchema>;
 
 /** Figures of one group of surveys (docs/statistics.md "CSI"). Shares are 0–100, null with no answers. */
-export interface CsiFigures {
-  sent: number;
-  answered: number;
-  satisfied: number;
-  csat: number | null;
-  average: number | null;
-  response_rate: number | null;
-}
+export const csiFiguresWireSchema = z.object({
+  sent: z.number(),
+  answered: z.number(),
+  satisfied: z.number(),
+  csat: z.number().nullable(),
+  average: z.number().nullable(),
+  response_rate: z.number().nullable(),
+});
+export type CsiFigures = z.infer<typeof csiFiguresWireSchema>;
 
-export interface CsiStats {
-  period: StatsPeriod;
-  total: CsiFigures;
-  scores: Array<{ score: number; count: number }>;
-  by_day: Array<CsiFigures & { day: string }>;
-  by_user: Array<CsiFigures & { user_id: number | null; name: string | null }>;
-  by_object: Array<CsiFigures & { object_id: number; name: string; provider: string }>;
-  by_provider: Array<CsiFigures & { provider: string }>;
-}
+/** stats/csi: the surveys sent in the period, by day, operator, account and network. */
+export const csiStatsWireSchema = z.object({
+  period: statsPeriodWireSchema,
+  total: csiFiguresWireSchema,
+  scores: z.array(z.object({ score: z.number(), count: z.number() })),
+  by_day: z.array(z.object({ day: z.string(), ...csiFiguresWireSchema.shape })),
+  by_user: z.array(
+    z.object({ user_id: z.number().nullable(), name: z.string().nullable(), ...csiFiguresWireSchema.shape }),
+  ),
+  by_object: z.array(
+    z.object({
+      object_id: z.number(),
+      name: z.string(),
+      provider: z.string(),
+      ...csiFiguresWireSchema.shape,
+    }),
+  ),
+  by_provider: z.array(z.object({ provider: z.string(), ...csiFiguresWireSchema.shape })),
+});
+export type CsiStats = z.infer<typeof csiStatsWireSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { StatsPeriod } from './stats';
+import { statsPeriodWireSchema } from './stats-wire';
 
 // Emotions (issue 21, docs/product/emotions.md): every incoming comment and message gets a sentiment
 // (negative / neutral / positive) and, for negative ones, the category `anger` when it shows, from the
@@ -45,33 +45,46 @@ export const updateEmotionSettingsBody = z
   });
 export type UpdateEmotionSettingsBody = z.input<typeof updateEmotionSettingsBody>;
 
-export interface EmotionSettingsDto {
-  space_id: number;
-  enabled: boolean;
-  words: EmotionWord[];
-}
+/** settings/emotions (GET and PUT /v1/emotions/settings): the space's switch and its own words. */
+export const emotionSettingsWireSchema = z.object({
+  space_id: z.number(),
+  enabled: z.boolean(),
+  words: z.array(z.object({ word: z.string(), sentiment: z.enum(SENTIMENTS) })),
+});
+export type EmotionSettingsDto = z.infer<typeof emotionSettingsWireSchema>;
 
 /** Counts of rated texts by sentiment, and how many of the negative ones were angry. */
-export interface EmotionCounts {
-  negative: number;
-  neutral: number;
-  positive: number;
-  anger: number;
-}
+export const emotionCountsWireSchema = z.object({
+  negative: z.number(),
+  neutral: z.number(),
+  positive: z.number(),
+  anger: z.number(),
+});
+export type EmotionCounts = z.infer<typeof emotionCountsWireSchema>;
 
 /**
  * stats/emotions (docs/statistics.md "Emotions"): the rated customer texts of the period — comments,
  * reviews and mentions, and the customer's messages in dialogs — by sentiment.
  */
-export interface StatsEmotions {
-  period: StatsPeriod;
-  totals: EmotionCounts & { unrated: number };
+export const statsEmotionsWireSchema = z.object({
+  period: statsPeriodWireSchema,
+  totals: emotionCountsWireSchema.extend({ unrated: z.number() }),
   /** Per local day of the text's arrival. */
-  days: Array<EmotionCounts & { day: string }>;
-  by_object: Array<EmotionCounts & { object_id: number; provider: string }>;
-  by_provider: Array<EmotionCounts & { provider: string }>;
+  days: z.array(z.object({ day: z.string(), ...emotionCountsWireSchema.shape })),
+  by_object: z.array(
+    z.object({ object_id: z.number(), provider: z.string(), ...emotionCountsWireSchema.shape }),
+  ),
+  by_provider: z.array(z.object({ provider: z.string(), ...emotionCountsWireSchema.shape })),
   /** The top posts (STATS_TOP_POSTS) by rated comments under them. */
-  by_post: Array<
-    EmotionCounts & { post_id: number; object_id: number; provider: string; text: string; url: string | null }
-  >;
-}
+  by_post: z.array(
+    z.object({
+      post_id: z.number(),
+      object_id: z.number(),
+      provider: z.string(),
+      text: z.string(),
+      url: z.string().nullable(),
+      ...emotionCountsWireSchema.shape,
+    }),
+  ),
+});
+export type StatsEmotions = z.infer<typeof statsEmotionsWireSchema>;

@@ -237,13 +237,16 @@ export interface IssueListDto {
   applied: { assigned_to: string | number; department_id: number | null; sort: string };
 }
 
-export interface IssueStatsDto {
-  days: Array<{ date: string; created: number; closed: number; expired: number }>;
-  by_assignee: Array<{ user_id: number | null; open: number; closed: number; expired: number }>;
-  by_department: Array<{ department_id: number | null; open: number; closed: number; expired: number }>;
+/** stats/issues: per local day, per assignee and per department, and the hours to close (issue 16). */
+const issueCountsWireSchema = { open: z.number(), closed: z.number(), expired: z.number() };
+export const issueStatsWireSchema = z.object({
+  days: z.array(z.object({ date: z.string(), created: z.number(), closed: z.number(), expired: z.number() })),
+  by_assignee: z.array(z.object({ user_id: z.number().nullable(), ...issueCountsWireSchema })),
+  by_department: z.array(z.object({ department_id: z.number().nullable(), ...issueCountsWireSchema })),
   /** Mean and median hours from creation to closing of the tasks closed in the period. */
-  close_hours: { mean: number | null; median: number | null; count: number };
-}
+  close_hours: z.object({ mean: z.number().nullable(), median: z.number().nullable(), count: z.number() }),
+});
+export type IssueStatsDto = z.infer<typeof issueStatsWireSchema>;
 
 /** @user mentions in a comment's text: the ids of members whose `@Name` appears (the picker inserts it). */
 export function mentionedIds(text: string, members: Array<{ id: number; name: string }>): number[] {

@@ -440,14 +440,23 @@ export interface RuleDryRunResult {
   items: RuleDryRunItem[];
 }
 
-export interface RuleStatsRow {
-  rule_id: number;
-  name: string;
-  matches: number;
-  actions: number;
-  failed: number;
-  by_day: Array<{ day: string; matches: number; actions: number; failed: number }>;
-}
+export const ruleStatsRowWireSchema = z.object({
+  rule_id: z.number(),
+  name: z.string(),
+  matches: z.number(),
+  actions: z.number(),
+  failed: z.number(),
+  by_day: z.array(
+    z.object({ day: z.string(), matches: z.number(), actions: z.number(), failed: z.number() }),
+  ),
+});
+export type RuleStatsRow = z.infer<typeof ruleStatsRowWireSchema>;
+/** stats/rules: the period's local days, and per rule (in the rules' order) its figures and per day. */
+export const ruleStatsWireSchema = z.object({
+  days: z.array(z.string()),
+  rules: z.array(ruleStatsRowWireSchema),
+});
+export type RuleStats = z.infer<typeof ruleStatsWireSchema>;
 
 /** What the conditions look at. `tagIds` are the item's tags now. */
 export interface RuleFacts {

@@ -123,37 +123,39 @@ export const exportInput = z
 export type ExportInput = z.input<typeof exportInput>;
 export type ExportValues = z.output<typeof exportInput>;
 
-export interface ExportWire {
-  id: number;
-  space_id: number;
-  kind: ExportJobKind;
+export const exportWireSchema = z.object({
+  id: z.number(),
+  space_id: z.number(),
+  kind: z.enum(EXPORT_JOB_KINDS),
   /** The tab of a `tab` export; null for raw rows. */
-  tab: ExportTab | null;
+  tab: z.enum(EXPORT_TABS).nullable(),
   /** The member of a one-member tab export; null otherwise. */
-  user_id: number | null;
-  format: ExportFormat;
-  status: ExportState;
+  user_id: z.number().nullable(),
+  format: z.enum(EXPORT_FORMATS),
+  status: z.enum(EXPORT_STATES),
   /** Local dates of the space the export covers. */
-  period_from: string;
-  period_to: string;
-  rows_done: number;
+  period_from: z.string(),
+  period_to: z.string(),
+  rows_done: z.number(),
   /** Known once the job has counted the rows; null while queued. */
-  rows_total: number | null;
+  rows_total: z.number().nullable(),
   /** File size in bytes, once done. */
-  size: number | null;
-  error: string | null;
+  size: z.number().nullable(),
+  error: z.string().nullable(),
   /** Unix seconds. */
-  created_at: number;
-  finished_at: number | null;
-  expires_at: number | null;
-}
+  created_at: z.number(),
+  finished_at: z.number().nullable(),
+  expires_at: z.number().nullable(),
+});
+export type ExportWire = z.infer<typeof exportWireSchema>;
 
-export interface ExportsListWire {
-  space_id: number;
+export const exportsListWireSchema = z.object({
+  space_id: z.number(),
   /** SPEC §6: export is available (some space not a trial, or accounts connected and none YouTube). */
-  available: boolean;
-  items: ExportWire[];
-}
+  available: z.boolean(),
+  items: z.array(exportWireSchema),
+});
+export type ExportsListWire = z.infer<typeof exportsListWireSchema>;
 
 /** The socket event a running export's progress comes in (payload `export`: ExportWire), to its creator. */
 export const EXPORT_EVENT = 'stats.export';

@@ -95,49 +95,55 @@ export const reportInput = z
 export type ReportInput = z.input<typeof reportInput>;
 export type ReportValues = z.output<typeof reportInput>;
 
-export interface ReportRunWire {
-  id: number;
-  report_id: number;
+export const reportRunWireSchema = z.object({
+  id: z.number(),
+  report_id: z.number(),
   /** Unix seconds. */
-  sent_at: number;
+  sent_at: z.number(),
   /** Pressed "send now" (true) or the schedule (false). */
-  manual: boolean;
-  period_from: string;
-  period_to: string;
-  recipients: string[];
-  status: 'sent' | 'failed';
+  manual: z.boolean(),
+  period_from: z.string(),
+  period_to: z.string(),
+  recipients: z.array(z.string()),
+  status: z.enum(['sent', 'failed']),
   /** The reason, in the reader's language (failed runs only). */
-  error: string | null;
-}
+  error: z.string().nullable(),
+});
+export type ReportRunWire = z.infer<typeof reportRunWireSchema>;
 
-export interface ReportWire {
-  id: number;
-  space_id: number;
-  name: string;
-  tabs: ReportTab[];
-  frequency: ReportFrequency;
-  weekday: number | null;
-  monthday: number | null;
-  hour: number;
-  user_ids: number[];
-  emails: string[];
-  locale: 'ru' | 'en';
-  enabled: boolean;
-  provider: string[];
-  object_id: number[];
-  kind: string[];
-  created_by: { id: number; name: string } | null;
+export const reportWireSchema = z.object({
+  id: z.number(),
+  space_id: z.number(),
+  name: z.string(),
+  tabs: z.array(z.enum(REPORT_TABS)),
+  frequency: z.enum(REPORT_FREQUENCIES),
+  weekday: z.number().nullable(),
+  monthday: z.number().nullable(),
+  hour: z.number(),
+  user_ids: z.array(z.number()),
+  emails: z.array(z.string()),
+  locale: z.enum(['ru', 'en']),
+  enabled: z.boolean(),
+  provider: z.array(z.string()),
+  object_id: z.array(z.number()),
+  kind: z.array(z.string()),
+  created_by: z.object({ id: z.number(), name: z.string() }).nullable(),
   /** Unix seconds; null when disabled. */
-  next_run_at: number | null;
-  last_run: ReportRunWire | null;
-}
+  next_run_at: z.number().nullable(),
+  last_run: reportRunWireSchema.nullable(),
+});
+export type ReportWire = z.infer<typeof reportWireSchema>;
 
-export interface ReportsListWire {
-  space_id: number;
-  timezone: string;
-  items: ReportWire[];
-  runs: ReportRunWire[];
-}
+export const reportsListWireSchema = z.object({
+  space_id: z.number(),
+  timezone: z.string(),
+  items: z.array(reportWireSchema),
+  runs: z.array(reportRunWireSchema),
+});
+export type ReportsListWire = z.infer<typeof reportsListWireSchema>;
+
+/** DELETE /v1/stats/reports/:id answers this (not `{ message: 'ok' }`). */
+export const reportDeletedWireSchema = z.object({ ok: z.literal(true) });
 
 /**
  * The local dates a report covers, given the local date it runs on: the last finished period — daily:

@@ -1,4 +1,4 @@
-import type { RuleDryRunResult, RuleDto, RuleForm, RuleStatsRow } from '@otklik/shared';
+import type { RuleDryRunResult, RuleDto, RuleForm, RuleStats } from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
@@ -44,7 +44,7 @@ export const useRuleStats = (query: RouteQuery | null) =>
   useQuery({
     queryKey: ['stats', 'rules', query],
     queryFn: ({ signal }) =>
-      api.get<{ rules: RuleStatsRow[]; days: string[] }>('/v1/stats/rules', {
+      api.get<RuleStats>('/v1/stats/rules', {
         signal,
         query: query ?? undefined,
       }),

@@ -1,5 +1,6 @@
 import type {
   AbsenceWire,
+  BadgeCountsWire,
   CompanyWire,
   ConfigSpaceWire,
   ConfigWire,
@@ -82,13 +83,8 @@ export type UserStatus = UserStatusWire;
 /** docs/product/entities.md Saved filter. */
 export type SavedFilter = SavedFilterWire;
 
-export interface Counts {
-  items_count?: number;
-  chats_count?: number;
-  issues_count?: number;
-  issues_expired_count?: number;
-  monitoring_count?: number;
-}
+/** GET /v1/counts (and /v1/config's counters). */
+export type Counts = BadgeCountsWire;
 
 /** docs/product/entities.md Config (GET /v1/config). */
 export type AppConfig = ConfigWire;

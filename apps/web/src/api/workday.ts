@@ -1,18 +1,10 @@
-import type { HistoryEntryWire, HistoryWire } from '@otklik/shared';
+import type { HistoryEntryWire, HistoryWire, InboxViewCountsWire } from '@otklik/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
 import { queryKeys } from './keys';
 import { usePush } from './pushes';
 
 // The inbox views' counters and an item's or chat's history (issue 13).
-
-export interface ViewCounts {
-  all: number;
-  mine: number;
-  unassigned: number;
-  /** Items or chats where a colleague's note mentions me and I have not opened them since. */
-  mentions: number;
-}
 
 /**
  * GET /v1/counts/views. Under the counts key, so the socket's item and message events refresh it like
@@ -22,7 +14,7 @@ export const useViewCounts = () =>
   useQuery({
     queryKey: [...queryKeys.counts, 'views'],
     queryFn: ({ signal }) =>
-      api.get<Record<'items' | 'chats', ViewCounts>>('/v1/counts/views', { signal, forbiddenPage: false }),
+      api.get<InboxViewCountsWire>('/v1/counts/views', { signal, forbiddenPage: false }),
     staleTime: 5_000,
   });
 

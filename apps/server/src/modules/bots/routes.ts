@@ -1,4 +1,10 @@
-import { chatBotSessionWireSchema, createBotBody, statsQuery, updateBotBody } from '@otklik/shared';
+import {
+  botStatsWireSchema,
+  chatBotSessionWireSchema,
+  createBotBody,
+  statsQuery,
+  updateBotBody,
+} from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
@@ -146,6 +152,7 @@ export async function registerBotsModule(root: FastifyInstance, deps: AppDeps, a
           tags: ['stats'],
           summary: 'Per chat-bot: conversations started, completed, handed off, dropped; per step a funnel',
           querystring: statsQuery,
+          response: { 200: botStatsWireSchema },
         },
       },
       async (req) => service.botStats(db, req.actor, req.query, taskClock.now()),

@@ -4,6 +4,7 @@ import {
   csiResponsePageWireSchema,
   csiResponsesQuery,
   csiSettingsBody,
+  csiStatsWireSchema,
   statsQuery,
 } from '@otklik/shared';
 import { eq } from 'drizzle-orm';
@@ -123,6 +124,7 @@ export async function registerCsiModule(root: FastifyInstance, deps: AppDeps, au
           tags: ['stats'],
           summary: 'CSI: CSAT, average score and response rate over time, by operator, account and network',
           querystring: statsQuery,
+          response: { 200: csiStatsWireSchema },
         },
       },
       async (req) => csiStatsOf(db, req.actor, req.query, new Date()),

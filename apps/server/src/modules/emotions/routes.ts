@@ -1,4 +1,4 @@
-import { updateEmotionSettingsBody } from '@otklik/shared';
+import { emotionSettingsWireSchema, updateEmotionSettingsBody } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
@@ -22,7 +22,12 @@ export async function registerEmotionsModule(
     app.get(
       '/emotions/settings',
       {
-        schema: { tags: TAG, summary: "A space's emotion settings", querystring: spaceQuery },
+        schema: {
+          tags: TAG,
+          summary: "A space's emotion settings",
+          querystring: spaceQuery,
+          response: { 200: emotionSettingsWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -38,6 +43,7 @@ export async function registerEmotionsModule(
           tags: TAG,
           summary: "Change a space's emotion settings",
           body: updateEmotionSettingsBody,
+          response: { 200: emotionSettingsWireSchema },
         },
       },
       async (req) => {

@@ -1,4 +1,9 @@
-import { DEFAULT_CHAT_STATUSES, DEFAULT_ITEM_STATUSES } from '@otklik/shared';
+import {
+  DEFAULT_CHAT_STATUSES,
+  DEFAULT_ITEM_STATUSES,
+  type InboxViewCountsWire,
+  type ViewCounts,
+} from '@otklik/shared';
 import { and, count, eq, inArray, isNotNull, not, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { chats, items } from '../../db/schema';
@@ -13,14 +18,6 @@ import { type InboxScope, scopeCondition, scopeFor } from './scope';
 // (space_id, assigned_user_id, object_id — migration 0020), which hold only assigned waiting rows,
 // so Unassigned = All − assigned never scans the unassigned queue. Mentions of me is read from the
 // small note_mentions table by its partial index on (user_id) over unseen rows (notes/service.ts).
-
-export interface ViewCounts {
-  all: number;
-  mine: number;
-  unassigned: number;
-  /** Items or chats where a note @mentions the caller and they have not seen it (notes/service.ts). */
-  mentions: number;
-}
 
 async function assigned(db: Db, kind: 'items' | 'chats', scope: InboxScope, userId: number) {
   if (scope.spaces.size === 0) return { mine: 0, any: 0 };
@@ -49,7 +46,7 @@ async function assigned(db: Db, kind: 'items' | 'chats', scope: InboxScope, user
   return { mine: row?.mine ?? 0, any: row?.any ?? 0 };
 }
 
-export async function readViewCounts(db: Db, actor: ServerActor) {
+export async function readViewCounts(db: Db, actor: ServerActor): Promise<InboxViewCountsWire> {
   const [itemScope, chatScope] = await Promise.all([
     scopeFor(db, actor, 'items.view'),
     scopeFor(db, actor, 'messages.view'),

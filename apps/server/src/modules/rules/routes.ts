@@ -1,4 +1,11 @@
-import { createRuleBody, isMessageKey, statsQuery, translate, updateRuleBody } from '@otklik/shared';
+import {
+  createRuleBody,
+  isMessageKey,
+  ruleStatsWireSchema,
+  statsQuery,
+  translate,
+  updateRuleBody,
+} from '@otklik/shared';
 import { and, desc, eq, gte } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -232,6 +239,7 @@ export async function registerRulesModule(root: FastifyInstance, deps: AppDeps, 
           tags: ['stats'],
           summary: 'Per auto-rule: items matched, actions done, failed runs, per day',
           querystring: statsQuery,
+          response: { 200: ruleStatsWireSchema },
         },
       },
       async (req) => ruleStats(db, req.actor, req.query, taskClock.now()),

@@ -1,4 +1,4 @@
-import type { RuleStatsRow, StatsQuery } from '@otklik/shared';
+import type { RuleStats, StatsQuery } from '@otklik/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ruleMatches, rules } from '../../db/schema';
@@ -17,7 +17,7 @@ export async function ruleStats(
   actor: ServerActor,
   q: StatsQuery,
   now: Date,
-): Promise<{ rules: RuleStatsRow[]; days: string[] }> {
+): Promise<RuleStats> {
   authorize(actor, 'stats.view', q.space_id);
   authorize(actor, 'rules.manage', q.space_id);
   const row = actor.rows.find((r) => r.space.id === q.space_id);

@@ -1,4 +1,5 @@
 import {
+  badgeCountsWireSchema,
   companyWireSchema,
   configWireSchema,
   listWireSchema,
@@ -70,6 +71,7 @@ export async function registerSpacesModule(root: FastifyInstance, deps: AppDeps,
         schema: {
           tags: TAG,
           querystring: z.object({ monitoring: z.coerce.number().optional() }),
+          response: { 200: badgeCountsWireSchema },
         },
       },
       async (req) => {

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { exportInput } from '@otklik/shared';
+import { exportInput, exportsListWireSchema, exportWireSchema } from '@otklik/shared';
 import { z } from 'zod';
 import type { ZodApp } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
@@ -24,6 +24,7 @@ export function registerExportRoutes(app: ZodApp, deps: AppDeps) {
         tags: TAG,
         summary: "The caller's exports of the space, newest first",
         querystring: z.object({ space_id: id }),
+        response: { 200: exportsListWireSchema },
       },
     },
     async (req) => listExports(db, req.actor, requestLocale(req), req.query.space_id),
@@ -36,6 +37,7 @@ export function registerExportRoutes(app: ZodApp, deps: AppDeps) {
         summary:
           'Start a background export of items, dialogs, messages, replies or one stats tab (CSV or XLSX)',
         body: exportInput,
+        response: { 200: exportWireSchema },
       },
     },
     async (req) =>

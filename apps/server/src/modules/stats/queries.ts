@@ -6,7 +6,7 @@ import {
   type StatsKind,
   type StatsPeriod,
   type StatsQuery,
-  type StatsTime,
+  type StatsTimeFigures,
   type StatsVolumeRow,
 } from '@otklik/shared';
 import { type SQL, sql } from 'drizzle-orm';
@@ -339,7 +339,7 @@ export async function times(
   scope: InboxScope,
   f: StatsFilters,
   p: StatsPeriod,
-): Promise<Omit<StatsTime, 'period' | 'business'>> {
+): Promise<StatsTimeFigures> {
   const bucketCols = (expr: SQL, name: string) =>
     sql.join(
       [...STATS_TIME_BUCKETS, null].map((upper, i) => {

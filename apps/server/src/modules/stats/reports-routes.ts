@@ -1,4 +1,10 @@
-import { reportInput } from '@otklik/shared';
+import {
+  reportDeletedWireSchema,
+  reportInput,
+  reportRunWireSchema,
+  reportsListWireSchema,
+  reportWireSchema,
+} from '@otklik/shared';
 import { z } from 'zod';
 import type { ZodApp } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
@@ -24,13 +30,21 @@ export function registerReportRoutes(app: ZodApp, deps: AppDeps) {
         tags: TAG,
         summary: "The space's scheduled reports and their sending history",
         querystring: z.object({ space_id: id }),
+        response: { 200: reportsListWireSchema },
       },
     },
     async (req) => listReports(db, req.actor, requestLocale(req), req.query.space_id),
   );
   app.post(
     '/stats/reports',
-    { schema: { tags: TAG, summary: 'Schedule a report', body: reportInput } },
+    {
+      schema: {
+        tags: TAG,
+        summary: 'Schedule a report',
+        body: reportInput,
+        response: { 200: reportWireSchema },
+      },
+    },
     async (req) => createReport(db, req.actor, requestLocale(req), req.body, taskClock.now()),
   );
   app.put(
@@ -41,6 +55,7 @@ export function registerReportRoutes(app: ZodApp, deps: AppDeps) {
         summary: 'Change a report',
         params: z.object({ id }),
         body: reportInput,
+        response: { 200: reportWireSchema },
       },
     },
     async (req) => updateReport(db, req.actor, requestLocale(req), req.params.id, req.body, taskClock.now()),
@@ -48,11 +63,16 @@ export function registerReportRoutes(app: ZodApp, deps: AppDeps) {
   app.delete(
     '/stats/reports/:id',
     {
-      schema: { tags: TAG, summary: 'Delete a report', params: z.object({ id }) },
+      schema: {
+        tags: TAG,
+        summary: 'Delete a report',
+        params: z.object({ id }),
+        response: { 200: reportDeletedWireSchema },
+      },
     },
     async (req) => {
       await deleteReport(db, req.actor, req.params.id);
-      return { ok: true };
+      return { ok: true as const };
     },
   );
   app.post(
@@ -62,6 +82,7 @@ export function registerReportRoutes(app: ZodApp, deps: AppDeps) {
         tags: TAG,
         summary: 'Send the report now for its last finished period',
         params: z.object({ id }),
+        response: { 200: reportRunWireSchema },
       },
     },
     async (req) => sendReportNow(reportDeps, req.actor, requestLocale(req), req.params.id, taskClock.now()),

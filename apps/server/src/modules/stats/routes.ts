@@ -1,8 +1,30 @@
-import { statsExploreQuery, statsQuery } from '@otklik/shared';
+import {
+  type StatsQuery,
+  statsClosedWireSchema,
+  statsDashboardWireSchema,
+  statsEmotionsWireSchema,
+  statsExploreQuery,
+  statsExploreWireSchema,
+  statsHoursWireSchema,
+  statsLiveWireSchema,
+  statsOperatorsWireSchema,
+  statsOperatorTimesWireSchema,
+  statsOverviewWireSchema,
+  statsPersonWireSchema,
+  statsPostsWireSchema,
+  statsQuery,
+  statsStatusesWireSchema,
+  statsTagsWireSchema,
+  statsTimeWireSchema,
+  statsVolumeWireSchema,
+  statsWorkinghoursWireSchema,
+} from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { type Authenticate, signedInScope } from '../../http/auth';
+import type { Db } from '../../db/client';
+import { type Authenticate, signedInScope, type ZodApp } from '../../http/auth';
 import type { AppDeps } from '../deps';
+import type { ServerActor } from '../spaces/actor';
 import { exploreOf } from './explore';
 import { registerExportRoutes } from './exports-routes';
 import { registerReportRoutes } from './reports-routes';
@@ -34,49 +56,83 @@ const TAG = ['stats'];
 export async function registerStatsModule(root: FastifyInstance, deps: AppDeps, authenticate: Authenticate) {
   await signedInScope(root, authenticate, async (app) => {
     const { db } = deps.database;
-    const endpoints = [
-      [
-        '/stats/overview',
-        'Overview: incoming, replied share, first response time, closed, backlog',
-        overview,
-      ],
-      ['/stats/volume', 'Incoming per local day, network and kind', volumeOf],
-      ['/stats/hours', 'Incoming per weekday and hour in the space time zone', hoursOf],
-      ['/stats/operators', 'Per operator: replies, closed, median first response time', operatorsOf],
-      ['/stats/tags', 'Incoming per tag and local day; the top tags', tagsOf],
-      ['/stats/posts', 'Top posts: incoming items, replied, our replies', postsStats],
-      ['/stats/closed', 'Closings per team member (or rules) and how', closedOf],
-      [
-        '/stats/emotions',
-        'Rated customer texts by sentiment: per day, account, network and post',
-        emotionsOf,
-      ],
-      ['/stats/time', 'First response and resolution time: median, p90, distribution', timeOf],
-      ['/stats/operator-times', 'Per operator: first response time median and p90', operatorTimesOf],
-      ['/stats/my', "The caller's own figures", myStats],
-      ['/stats/statuses', 'Per member: time in each user status', statusesOf],
-      ['/stats/my/statuses', "The caller's time in each user status", myStatuses],
-      [
-        '/stats/workinghours',
-        'Per member: scheduled working hours against time in working statuses',
-        workinghoursOf,
-      ],
-      ['/stats/dashboard', "Today's and 7 days' key figures with daily series", dashboardOf],
-      [
-        '/stats/live',
-        'The wall: waiting now per network and account, longest waiting, people by status, today',
-        liveOf,
-      ],
-    ] as const;
-    for (const [url, summary, run] of endpoints) {
-      app.get(
-        url,
-        {
-          schema: { tags: TAG, summary, querystring: statsQuery },
-        },
-        async (req) => run(db, req.actor, req.query, new Date()),
-      );
-    }
+    const figures = <S extends z.ZodType>(
+      url: string,
+      summary: string,
+      answer: S,
+      run: (db: Db, actor: ServerActor, q: StatsQuery, now: Date) => Promise<z.input<S>>,
+    ) => statsRoute(app, url, summary, answer, (req) => run(db, req.actor, req.query, new Date()));
+    figures(
+      '/stats/overview',
+      'Overview: incoming, replied share, first response time, closed, backlog',
+      statsOverviewWireSchema,
+      overview,
+    );
+    figures('/stats/volume', 'Incoming per local day, network and kind', statsVolumeWireSchema, volumeOf);
+    figures(
+      '/stats/hours',
+      'Incoming per weekday and hour in the space time zone',
+      statsHoursWireSchema,
+      hoursOf,
+    );
+    figures(
+      '/stats/operators',
+      'Per operator: replies, closed, median first response time',
+      statsOperatorsWireSchema,
+      operatorsOf,
+    );
+    figures('/stats/tags', 'Incoming per tag and local day; the top tags', statsTagsWireSchema, tagsOf);
+    figures(
+      '/stats/posts',
+      'Top posts: incoming items, replied, our replies',
+      statsPostsWireSchema,
+      postsStats,
+    );
+    figures('/stats/closed', 'Closings per team member (or rules) and how', statsClosedWireSchema, closedOf);
+    figures(
+      '/stats/emotions',
+      'Rated customer texts by sentiment: per day, account, network and post',
+      statsEmotionsWireSchema,
+      emotionsOf,
+    );
+    figures(
+      '/stats/time',
+      'First response and resolution time: median, p90, distribution',
+      statsTimeWireSchema,
+      timeOf,
+    );
+    figures(
+      '/stats/operator-times',
+      'Per operator: first response time median and p90',
+      statsOperatorTimesWireSchema,
+      operatorTimesOf,
+    );
+    figures('/stats/my', "The caller's own figures", statsPersonWireSchema, myStats);
+    figures('/stats/statuses', 'Per member: time in each user status', statsStatusesWireSchema, statusesOf);
+    figures(
+      '/stats/my/statuses',
+      "The caller's time in each user status",
+      statsStatusesWireSchema,
+      myStatuses,
+    );
+    figures(
+      '/stats/workinghours',
+      'Per member: scheduled working hours against time in working statuses',
+      statsWorkinghoursWireSchema,
+      workinghoursOf,
+    );
+    figures(
+      '/stats/dashboard',
+      "Today's and 7 days' key figures with daily series",
+      statsDashboardWireSchema,
+      dashboardOf,
+    );
+    figures(
+      '/stats/live',
+      'The wall: waiting now per network and account, longest waiting, people by status, today',
+      statsLiveWireSchema,
+      liveOf,
+    );
     app.get(
       '/stats/explore',
       {
@@ -85,36 +141,69 @@ export async function registerStatsModule(root: FastifyInstance, deps: AppDeps, 
           summary:
             'Analytics: the overview figures split by a dimension (time bucket, network, account, ...)',
           querystring: statsExploreQuery,
+          response: { 200: statsExploreWireSchema },
         },
       },
       async (req) => exploreOf(db, req.actor, req.query, new Date()),
     );
     registerReportRoutes(app, deps);
     registerExportRoutes(app, deps);
-    const person = [
-      ['/stats/users/:id', "One team member's figures", userStats],
-      ['/stats/users/:id/statuses', "One member's time in each user status", userStatusesOf],
-      ['/stats/users/:id/workinghours', "One member's scheduled and worked time", userWorkinghoursOf],
-    ] as const;
-    for (const [url, summary, run] of person) {
+    const person = <S extends z.ZodType>(
+      url: string,
+      summary: string,
+      answer: S,
+      run: (db: Db, actor: ServerActor, q: StatsQuery, now: Date, id: number) => Promise<z.input<S>>,
+    ) =>
       app.get(
         url,
         {
           schema: {
             tags: TAG,
             summary,
-            params: z.object({
-              id: z.coerce
-                .number()
-                .int()
-                .positive()
-                .max(2 ** 31 - 1),
-            }),
+            params: memberParams,
             querystring: statsQuery,
+            response: { 200: answer as z.ZodType },
           },
         },
         async (req) => run(db, req.actor, req.query, new Date(), req.params.id),
       );
-    }
+    person('/stats/users/:id', "One team member's figures", statsPersonWireSchema, userStats);
+    person(
+      '/stats/users/:id/statuses',
+      "One member's time in each user status",
+      statsStatusesWireSchema,
+      userStatusesOf,
+    );
+    person(
+      '/stats/users/:id/workinghours',
+      "One member's scheduled and worked time",
+      statsWorkinghoursWireSchema,
+      userWorkinghoursOf,
+    );
   });
+}
+
+const memberParams = z.object({
+  id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31 - 1),
+});
+
+/** One stats endpoint on the frame's query, answering `answer` (declared, so the API document shows it). */
+function statsRoute<S extends z.ZodType>(
+  app: ZodApp,
+  url: string,
+  summary: string,
+  answer: S,
+  run: (req: { actor: ServerActor; query: StatsQuery }) => Promise<z.input<S>>,
+) {
+  // The answer's type is held where `run` is given (it returns the schema's type); the route sees a
+  // plain schema, as a generic one cannot be resolved by the type provider.
+  app.get(
+    url,
+    { schema: { tags: TAG, summary, querystring: statsQuery, response: { 200: answer as z.ZodType } } },
+    async (req) => run(req),
+  );
 }

@@ -18,7 +18,7 @@ type DayRow = { day: string; start: number; end: number; total: number } & Recor
 >;
 
 /** Volume rows pivoted to one row per local day (every day of the period, zeros included). */
-export function pivotDays(volume: StatsVolume): DayRow[] {
+export function pivotDays(volume: Pick<StatsVolume, 'days' | 'rows'>): DayRow[] {
   return volume.days.map((d) => {
     const row = { ...d, comment: 0, review: 0, mention: 0, chat: 0, message: 0, total: 0 } as DayRow;
     for (const r of volume.rows) if (r.day === d.day) row[r.kind] += r.count;
