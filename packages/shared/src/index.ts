@@ -1,5 +1,6 @@
 export * from './access';
 export * from './accounts';
+export * from './accounts-wire';
 export * from './ai';
 export * from './api-access';
 export * from './audit';

@@ -1,8 +1,11 @@
 import type {
+  AccountErrorWire,
+  AccountObjectWire,
   CompanyWire,
   DepartmentWire,
   LabelWire,
   Locale,
+  ObjectsWire,
   RolePresetName,
   SpaceSettings,
   TagGroupWire,
@@ -67,12 +70,7 @@ export interface MessageWithToken {
   token?: TokenResponse;
 }
 
-export interface ObjectsResponse {
-  items: unknown[];
-  companies: unknown[];
-  tags: unknown[];
-  [key: string]: unknown;
-}
+export type ObjectsResponse = ObjectsWire;
 
 export interface OtpSetup {
   secret: string;
@@ -139,18 +137,7 @@ export interface AppConfig extends Counts {
 }
 
 /** docs/product/entities.md Object (a connected account), as GET /v1/objects lists it. */
-export interface AccountObject {
-  id: number;
-  space_id: number;
-  company_id: number | null;
-  provider: string;
-  name: string;
-  screen_name: string | null;
-  image: string | null;
-  url: string | null;
-  domain: string | null;
-  error: string | null;
-}
+export type AccountObject = AccountObjectWire;
 
 // Settings records: the shared wire shapes (packages/shared tags.ts, organisation-wire.ts).
 export type Company = CompanyWire;
@@ -158,28 +145,10 @@ export type Department = DepartmentWire;
 export type UserGroup = UserGroupWire;
 export type Tag = TagWire;
 
-export interface ObjectsData {
-  items: AccountObject[];
-  companies: Company[];
-  tags?: Tag[];
-  departments?: Department[];
-  tag_groups?: TagGroupWire[];
-  labels?: LabelWire[];
-  /** The AI agents the user may use for suggestions (issue 21). */
-  ai_agents?: Array<{ id: number; space_id: number; name: string }>;
-}
+export type ObjectsData = ObjectsWire;
 
 /** One row of the errors dropdown (GET /v1/errors). */
-export interface AccountError {
-  id: number;
-  space_id: number;
-  name: string;
-  provider: string;
-  image: string | null;
-  error: string | null;
-  /** Unix seconds. */
-  error_at: number | null;
-}
+export type AccountError = AccountErrorWire;
 
 /** GET /v1/me/status. */
 export interface MyStatus {
