@@ -1,4 +1,11 @@
-import { createHdeBody, createHdeTicketBody, updateHdeBody } from '@otklik/shared';
+import {
+  createHdeBody,
+  createHdeTicketBody,
+  hdeIntegrationWireSchema,
+  hdeListWireSchema,
+  okTrueWireSchema,
+  updateHdeBody,
+} from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
@@ -42,6 +49,7 @@ export async function registerHdeModule(root: FastifyInstance, deps: AppDeps, au
           tags: TAG,
           summary: 'HelpDeskEddy connections of the spaces one administers',
           querystring: spaceQuery,
+          response: { 200: hdeListWireSchema },
         },
       },
       async (req) => {
@@ -61,6 +69,7 @@ export async function registerHdeModule(root: FastifyInstance, deps: AppDeps, au
           tags: TAG,
           summary: 'Connect HelpDeskEddy to a space (the key is stored sealed)',
           body: createHdeBody,
+          response: { 200: hdeIntegrationWireSchema },
         },
       },
       async (req) => {
@@ -75,7 +84,12 @@ export async function registerHdeModule(root: FastifyInstance, deps: AppDeps, au
     app.get(
       '/hde/:id',
       {
-        schema: { tags: TAG, summary: 'One HelpDeskEddy connection', params: idParams },
+        schema: {
+          tags: TAG,
+          summary: 'One HelpDeskEddy connection',
+          params: idParams,
+          response: { 200: hdeIntegrationWireSchema },
+        },
       },
       async (req) => {
         const row = assertManageable(req.actor, await service.getIntegration(db, req.params.id));
@@ -91,6 +105,7 @@ export async function registerHdeModule(root: FastifyInstance, deps: AppDeps, au
           summary: 'Change a HelpDeskEddy connection (a blank key keeps the stored one)',
           params: idParams,
           body: updateHdeBody,
+          response: { 200: hdeIntegrationWireSchema },
         },
       },
       async (req) => {
@@ -103,12 +118,17 @@ export async function registerHdeModule(root: FastifyInstance, deps: AppDeps, au
     app.delete(
       '/hde/:id',
       {
-        schema: { tags: TAG, summary: 'Disconnect HelpDeskEddy', params: idParams },
+        schema: {
+          tags: TAG,
+          summary: 'Disconnect HelpDeskEddy',
+          params: idParams,
+          response: { 200: okTrueWireSchema },
+        },
       },
       async (req) => {
         const row = assertManageable(req.actor, await service.getIntegration(db, req.params.id));
         await service.deleteIntegration(db, row);
-        return { ok: true };
+        return { ok: true as const };
       },
     );
 
@@ -119,6 +139,7 @@ export async function registerHdeModule(root: FastifyInstance, deps: AppDeps, au
           tags: TAG,
           summary: 'Check the address, email and key against HelpDeskEddy',
           params: idParams,
+          response: { 200: hdeIntegrationWireSchema },
         },
       },
       async (req) => {
