@@ -13,6 +13,7 @@ export * from './csi';
 export * from './csv';
 export * from './custom-facts';
 export * from './emotions';
+export * from './errors-wire';
 export * from './forms';
 export * from './hde';
 export * from './i18n';

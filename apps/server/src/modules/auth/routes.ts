@@ -1,4 +1,4 @@
-import { isLocale, translate, WEB_CLIENT_ID } from '@otklik/shared';
+import { isLocale, okWireSchema, translate, WEB_CLIENT_ID } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -160,6 +160,7 @@ export async function registerAuthModule(root: FastifyInstance, deps: AppDeps) {
         tags: TAG,
         summary: 'Revoke the session (logout): by bearer, or RFC 7009 with client authentication and `token`',
         security: bearer,
+        response: { 200: okWireSchema },
       },
     },
     async (req, reply) => {

@@ -1,4 +1,4 @@
-import { createBotBody, statsQuery, updateBotBody } from '@otklik/shared';
+import { botFailuresWireSchema, createBotBody, statsQuery, updateBotBody } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
@@ -53,6 +53,7 @@ export async function registerBotsModule(root: FastifyInstance, deps: AppDeps, a
           summary: 'Recent failed chat-bot steps (settings/errors), newest first',
           description:
             'Steps of the last 7 days that failed (a webhook that failed every try, an AI step whose provider failed), for those who see errors (`errors.view`), in the chats of the accounts they see.',
+          response: { 200: botFailuresWireSchema },
         },
       },
       async (req) => {

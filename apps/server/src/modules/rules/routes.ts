@@ -1,4 +1,11 @@
-import { createRuleBody, isMessageKey, statsQuery, translate, updateRuleBody } from '@otklik/shared';
+import {
+  createRuleBody,
+  isMessageKey,
+  ruleFailuresWireSchema,
+  statsQuery,
+  translate,
+  updateRuleBody,
+} from '@otklik/shared';
 import { and, desc, eq, gte } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -178,6 +185,7 @@ export async function registerRulesModule(root: FastifyInstance, deps: AppDeps, 
           summary: 'Recent failed auto-rule runs (settings/errors), newest first',
           description:
             'Runs of the last 7 days where an action failed (nothing of the run was kept), for those who see errors (`errors.view`), on the items of the accounts they see.',
+          response: { 200: ruleFailuresWireSchema },
         },
       },
       async (req) => {
