@@ -64,20 +64,33 @@ export const createApiTokenBody = z
   });
 export type CreateApiTokenBody = z.infer<typeof createApiTokenBody>;
 
-export interface PresentedApiToken {
-  id: number;
-  kind: ApiTokenKind;
-  name: string;
+/** A token as the list shows it: never its digest, and the secret only in the create answer. */
+export const apiTokenWireSchema = z.object({
+  id: z.number().int(),
+  kind: apiTokenKindSchema,
+  name: z.string(),
   /** The first characters of the secret, to tell tokens apart (`otk_Ab12…`). */
-  hint: string;
-  space_id: number | null;
-  role: (typeof ROLE_PRESET_NAMES)[number] | null;
-  user_id: number | null;
-  created_at: number;
-  expires_at: number | null;
-  last_used_at: number | null;
-  revoked_at: number | null;
-}
+  hint: z.string(),
+  space_id: z.number().int().nullable(),
+  role: z.enum(ROLE_PRESET_NAMES).nullable(),
+  user_id: z.number().int().nullable(),
+  created_at: z.number().int(),
+  expires_at: z.number().int().nullable(),
+  last_used_at: z.number().int().nullable(),
+  revoked_at: z.number().int().nullable(),
+});
+export type PresentedApiToken = z.infer<typeof apiTokenWireSchema>;
+
+/** GET /v1/api_tokens: own personal tokens and the space tokens of the spaces one administers. */
+export const apiTokensWireSchema = z.object({
+  items: z.array(apiTokenWireSchema),
+  admin_space_ids: z.array(z.number().int()),
+});
+export type ApiTokensWire = z.infer<typeof apiTokensWireSchema>;
+
+/** POST /v1/api_tokens: the token and its secret, shown this once. */
+export const createdApiTokenWireSchema = z.object({ token: apiTokenWireSchema, secret: z.string() });
+export type CreatedApiTokenWire = z.infer<typeof createdApiTokenWireSchema>;
 
 const webhookUrl = z
   .string({ error: 'field.required' })
@@ -109,36 +122,50 @@ export type WebhookForm = z.infer<typeof webhookFormSchema>;
 export const createWebhookBody = webhookFormSchema.extend({ space_id: z.number().int().positive() });
 export const updateWebhookBody = webhookFormSchema.partial();
 
-export interface PresentedWebhook {
-  id: number;
-  space_id: number;
-  url: string;
-  description: string;
-  events: WebhookEventType[];
-  is_enabled: boolean;
+export const webhookWireSchema = z.object({
+  id: z.number().int(),
+  space_id: z.number().int(),
+  url: z.string(),
+  description: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+  is_enabled: z.boolean(),
   /** Why the server switched it off (many failures in a row), null when on or switched off by a person. */
-  disabled_reason: string | null;
-  disabled_at: number | null;
-  failure_count: number;
-  created_at: number;
-  updated_at: number;
-}
+  disabled_reason: z.string().nullable(),
+  disabled_at: z.number().int().nullable(),
+  failure_count: z.number().int(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+export type PresentedWebhook = z.infer<typeof webhookWireSchema>;
 
-export type WebhookDeliveryState = 'pending' | 'done' | 'failed';
+/** GET /v1/webhooks: the endpoints, and the spaces where one may add them. */
+export const webhooksWireSchema = z.object({
+  items: z.array(webhookWireSchema),
+  space_ids: z.array(z.number().int()),
+});
+export type WebhooksWire = z.infer<typeof webhooksWireSchema>;
 
-export interface PresentedWebhookDelivery {
-  id: number;
-  endpoint_id: number;
+/** POST /v1/webhooks: the endpoint and its signing secret, shown this once. */
+export const createdWebhookWireSchema = z.object({ webhook: webhookWireSchema, secret: z.string() });
+export type CreatedWebhookWire = z.infer<typeof createdWebhookWireSchema>;
+
+export const WEBHOOK_DELIVERY_STATES = ['pending', 'done', 'failed'] as const;
+export type WebhookDeliveryState = (typeof WEBHOOK_DELIVERY_STATES)[number];
+
+export const webhookDeliveryWireSchema = z.object({
+  id: z.number().int(),
+  endpoint_id: z.number().int(),
   /** The `webhook-id` header: the same on every attempt and redelivery (receivers deduplicate by it). */
-  message_id: string;
-  event_type: WebhookEventType;
-  state: WebhookDeliveryState;
-  attempts: number;
-  response_status: number | null;
-  error: string | null;
-  duration_ms: number | null;
+  message_id: z.string(),
+  event_type: z.enum(WEBHOOK_EVENT_TYPES),
+  state: z.enum(WEBHOOK_DELIVERY_STATES),
+  attempts: z.number().int(),
+  response_status: z.number().int().nullable(),
+  error: z.string().nullable(),
+  duration_ms: z.number().int().nullable(),
   /** Unix seconds of the next attempt while pending. */
-  next_attempt_at: number | null;
-  created_at: number;
-  delivered_at: number | null;
-}
+  next_attempt_at: z.number().int().nullable(),
+  created_at: z.number().int(),
+  delivered_at: z.number().int().nullable(),
+});
+export type PresentedWebhookDelivery = z.infer<typeof webhookDeliveryWireSchema>;

@@ -53,17 +53,26 @@ export function hdeApiBase(domainValue: string): string {
 }
 
 /** What leaves the server: never the key, only whether one is stored. */
-export interface PresentedHde {
-  id: number;
-  space_id: number;
-  domain: string;
-  email: string;
-  has_api_key: boolean;
+export const hdeWireSchema = z.object({
+  id: z.number().int(),
+  space_id: z.number().int(),
+  domain: z.string(),
+  email: z.string(),
+  has_api_key: z.boolean(),
   /** 'ok' | 'auth' | 'unreachable' after the last check, null before any. */
-  last_check: 'ok' | 'auth' | 'unreachable' | null;
+  last_check: z.enum(['ok', 'auth', 'unreachable']).nullable(),
   /** Unix seconds. */
-  last_checked_at: number | null;
-}
+  last_checked_at: z.number().int().nullable(),
+});
+export type PresentedHde = z.infer<typeof hdeWireSchema>;
+
+/** GET /v1/hde: the connections, and the spaces one administers. */
+export const hdeListWireSchema = z.object({
+  items: z.array(hdeWireSchema),
+  space_ids: z.array(z.number().int()),
+});
+/** One connection: the create, read, change and check answers. */
+export const hdeIntegrationWireSchema = z.object({ integration: hdeWireSchema });
 
 /**
  * The socket messages when a ticket was created from an item or chat or its status changed in

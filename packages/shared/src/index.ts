@@ -1,6 +1,7 @@
 export * from './access';
 export * from './account-wire';
 export * from './accounts';
+export * from './accounts-wire';
 export * from './ai';
 export * from './api-access';
 export * from './audit';
@@ -15,6 +16,7 @@ export * from './csi';
 export * from './csv';
 export * from './custom-facts';
 export * from './emotions';
+export * from './errors-wire';
 export * from './forms';
 export * from './hde';
 export * from './i18n';

@@ -38,15 +38,31 @@ export const createMonitoringFeedBody = monitoringFeedFormSchema.extend({
 export const updateMonitoringFeedBody = monitoringFeedFormSchema.partial();
 
 /** What leaves the server about a feed. `error` is the last fetch's failure in the reader's language. */
-export interface PresentedMonitoringFeed {
-  id: number;
-  space_id: number;
+export const monitoringFeedWireSchema = z.object({
+  id: z.number().int(),
+  space_id: z.number().int(),
   /** The account the feed's entries belong to (mentions carry it as `object_id`). */
-  object_id: number;
-  name: string;
-  url: string;
-  last_fetched_at: number | null;
-  last_error: string | null;
-  last_error_at: number | null;
-  created_at: number;
-}
+  object_id: z.number().int(),
+  name: z.string(),
+  url: z.string(),
+  last_fetched_at: z.number().int().nullable(),
+  last_error: z.string().nullable(),
+  last_error_at: z.number().int().nullable(),
+  created_at: z.number().int(),
+});
+export type PresentedMonitoringFeed = z.infer<typeof monitoringFeedWireSchema>;
+
+/** GET /v1/monitoring/feeds: the feeds, and the spaces where one may add them. */
+export const monitoringFeedsWireSchema = z.object({
+  items: z.array(monitoringFeedWireSchema),
+  spaces: z.array(z.number().int()),
+});
+export type MonitoringFeedsWire = z.infer<typeof monitoringFeedsWireSchema>;
+
+/** POST /v1/monitoring/feeds/{id}/fetch: mentions created, whether the feed was unchanged, the feed now. */
+export const monitoringFeedFetchWireSchema = z.object({
+  created: z.number().int(),
+  not_modified: z.boolean(),
+  feed: monitoringFeedWireSchema,
+});
+export type MonitoringFeedFetchWire = z.infer<typeof monitoringFeedFetchWireSchema>;

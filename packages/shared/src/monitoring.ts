@@ -273,30 +273,65 @@ export const monitoringQueryInputSchema = z.object({
 });
 export type MonitoringQueryInput = z.infer<typeof monitoringQueryInputSchema>;
 
-export interface MonitoringQueryDto {
-  id: number;
-  space_id: number;
-  name: string;
-  query: string;
-  unread: number;
-  total: number;
-  created_at: number;
-}
+export const monitoringQueryWireSchema = z.object({
+  id: z.number().int(),
+  space_id: z.number().int(),
+  name: z.string(),
+  query: z.string(),
+  unread: z.number().int(),
+  total: z.number().int(),
+  created_at: z.number().int(),
+});
+export type MonitoringQueryDto = z.infer<typeof monitoringQueryWireSchema>;
 
-export interface MonitoringMentionDto {
-  id: number;
-  query_id: number;
-  item_id: number;
-  object_id: number;
-  provider: string;
-  text: string;
-  author_name: string | null;
-  url: string | null;
-  matched_at: number;
-  read: boolean;
+/** GET /v1/monitoring/queries: the queries with their counts, and the spaces where one may add them. */
+export const monitoringQueriesWireSchema = z.object({
+  items: z.array(monitoringQueryWireSchema),
+  spaces: z.array(z.number().int()),
+});
+export type MonitoringQueriesWire = z.infer<typeof monitoringQueriesWireSchema>;
+
+export const monitoringMentionWireSchema = z.object({
+  id: z.number().int(),
+  query_id: z.number().int(),
+  item_id: z.number().int(),
+  object_id: z.number().int(),
+  provider: z.string(),
+  text: z.string(),
+  author_name: z.string().nullable(),
+  url: z.string().nullable(),
+  matched_at: z.number().int(),
+  read: z.boolean(),
   /** The classifier's reading of the text (null: not classified). */
-  sentiment: string | null;
+  sentiment: z.string().nullable(),
   /** The underlying item's inbox status and tags (the mention actions change them). */
-  status: string;
-  tag_ids: number[];
-}
+  status: z.string(),
+  tag_ids: z.array(z.number().int()),
+});
+export type MonitoringMentionDto = z.infer<typeof monitoringMentionWireSchema>;
+
+/** A page of a query's mentions, newest first (`page` in the query; `has_more` when another follows). */
+export const monitoringMentionsWireSchema = z.object({
+  items: z.array(monitoringMentionWireSchema),
+  has_more: z.boolean(),
+});
+export type MonitoringMentionsWire = z.infer<typeof monitoringMentionsWireSchema>;
+
+/** Mentions marked read: how many changed (the query's, and YouScan's topic's). */
+export const monitoringMentionsReadWireSchema = z.object({ updated: z.number().int() });
+
+/** POST /v1/monitoring/mentions/{id}/inbox: the item, its status now, and whether it was reopened. */
+export const mentionToInboxWireSchema = z.object({
+  item_id: z.number().int(),
+  status: z.string(),
+  reopened: z.boolean(),
+});
+export type MentionToInboxWire = z.infer<typeof mentionToInboxWireSchema>;
+
+/** POST /v1/monitoring/mentions/{id}/issue: the task made from it. */
+export const mentionIssueWireSchema = z.object({
+  id: z.number().int(),
+  space_id: z.number().int(),
+  title: z.string(),
+});
+export type MentionIssueWire = z.infer<typeof mentionIssueWireSchema>;

@@ -56,35 +56,56 @@ export const createOAuthAppBody = oauthAppFormSchema.extend({ space_id: z.number
 export const updateOAuthAppBody = oauthAppFormSchema.partial();
 
 /** One registered app as the management screen sees it; the secret is never part of it. */
-export interface OAuthAppView {
-  id: number;
-  space_id: number;
-  client_id: string;
-  name: string;
-  redirect_uris: string[];
-  created_by: number | null;
-  created_at: number;
-  last_used_at: number | null;
+export const oauthAppWireSchema = z.object({
+  id: z.number().int(),
+  space_id: z.number().int(),
+  client_id: z.string(),
+  name: z.string(),
+  redirect_uris: z.array(z.string()),
+  created_by: z.number().int().nullable(),
+  created_at: z.number().int(),
+  last_used_at: z.number().int().nullable(),
   /** Users holding a live grant (a refresh token that still works). */
-  active_users: number;
-}
+  active_users: z.number().int(),
+});
+export type OAuthAppView = z.infer<typeof oauthAppWireSchema>;
 
 /** What creating an app or regenerating its secret answers: the only time the secret is shown. */
-export interface OAuthAppWithSecret extends OAuthAppView {
-  client_secret: string;
-}
+export const oauthAppWithSecretWireSchema = oauthAppWireSchema.extend({ client_secret: z.string() });
+export type OAuthAppWithSecret = z.infer<typeof oauthAppWithSecretWireSchema>;
+
+/** GET /v1/oauth/apps: the apps, and the spaces where the caller may register them. */
+export const oauthAppsWireSchema = z.object({
+  items: z.array(oauthAppWireSchema),
+  can_manage: z.array(z.number().int()),
+});
+export type OAuthAppsWire = z.infer<typeof oauthAppsWireSchema>;
 
 /** An app the signed-in user allowed, with its space. */
-export interface OAuthGrantView {
-  app_id: number;
-  client_id: string;
-  name: string;
-  space_id: number;
-  space_name: string;
+export const oauthGrantWireSchema = z.object({
+  app_id: z.number().int(),
+  client_id: z.string(),
+  name: z.string(),
+  space_id: z.number().int(),
+  space_name: z.string(),
   /** When the user first allowed it (the oldest live token chain). */
-  granted_at: number;
-  last_used_at: number | null;
-}
+  granted_at: z.number().int(),
+  last_used_at: z.number().int().nullable(),
+});
+export type OAuthGrantView = z.infer<typeof oauthGrantWireSchema>;
+
+/** Where the consent screen sends the browser: the app's address with a code and state, or an error. */
+export const oauthRedirectWireSchema = z.object({ redirect_to: z.string() });
+export type OAuthRedirectWire = z.infer<typeof oauthRedirectWireSchema>;
+
+/** GET /v1/oauth/authorize: the app and space to ask about, or (a request the app must hear about) where to go. */
+export const oauthConsentWireSchema = z.object({
+  app: z.object({ name: z.string(), client_id: z.string() }),
+  space: z.object({ id: z.number().int(), name: z.string() }),
+  redirect_uri: z.string(),
+});
+export type OAuthConsentWire = z.infer<typeof oauthConsentWireSchema>;
+export const oauthAuthorizeCheckWireSchema = z.union([oauthRedirectWireSchema, oauthConsentWireSchema]);
 
 /** RFC 7636 §4.2: base64url of a SHA-256 digest, 43 characters. */
 export const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43,128}$/;

@@ -5,6 +5,8 @@ import { z } from 'zod';
 
 /** The answer of a change that returns nothing else. */
 export const okWireSchema = z.object({ message: z.literal('ok') });
+/** The same in the modules that answer `{ ok: true }` (API tokens, webhooks, integrations, monitoring). */
+export const okTrueWireSchema = z.object({ ok: z.literal(true) });
 
 /** `{ items: [...] }`: a whole list (settings records of the caller's spaces). */
 export const listWireSchema = <T extends z.ZodType>(row: T) => z.object({ items: z.array(row) });

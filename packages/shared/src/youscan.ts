@@ -43,37 +43,58 @@ export const createYouscanBody = youscanFormSchema.extend({
 export const updateYouscanBody = youscanFormSchema.partial();
 
 /** 'ok' after a good import; 'auth' the key was refused; 'unreachable' YouScan did not answer well. */
-export type YouscanStatus = 'ok' | 'auth' | 'unreachable' | 'topic';
+export const YOUSCAN_STATUSES = ['ok', 'auth', 'unreachable', 'topic'] as const;
+export type YouscanStatus = (typeof YOUSCAN_STATUSES)[number];
 
 /** What leaves the server: never the key. */
-export interface PresentedYouscan {
-  id: number;
-  space_id: number;
-  name: string;
-  topic_id: string;
-  has_api_key: boolean;
-  status: YouscanStatus | null;
-  last_import_at: number | null;
+export const youscanWireSchema = z.object({
+  id: z.number().int(),
+  space_id: z.number().int(),
+  name: z.string(),
+  topic_id: z.string(),
+  has_api_key: z.boolean(),
+  status: z.enum(YOUSCAN_STATUSES).nullable(),
+  last_import_at: z.number().int().nullable(),
   /** Published time of the newest imported mention (the import cursor). */
-  cursor: number | null;
-  total: number;
-  unread: number;
-  created_at: number;
-}
+  cursor: z.number().int().nullable(),
+  total: z.number().int(),
+  unread: z.number().int(),
+  created_at: z.number().int(),
+});
+export type PresentedYouscan = z.infer<typeof youscanWireSchema>;
 
-export interface YouscanMentionDto {
-  id: number;
-  topic_ref: number;
-  external_id: string;
-  url: string | null;
-  text: string;
-  author_name: string | null;
-  author_url: string | null;
-  source: string | null;
-  sentiment: YouscanSentiment | null;
-  published_at: number;
-  read: boolean;
-}
+/** GET /v1/youscan: the topics, and the spaces where one may connect them. */
+export const youscanListWireSchema = z.object({
+  items: z.array(youscanWireSchema),
+  spaces: z.array(z.number().int()),
+});
+export type YouscanListWire = z.infer<typeof youscanListWireSchema>;
+
+/** POST /v1/youscan/{id}/import: mentions imported, and the topic now. */
+export const youscanImportWireSchema = z.object({ imported: z.number().int(), topic: youscanWireSchema });
+export type YouscanImportWire = z.infer<typeof youscanImportWireSchema>;
+
+export const youscanMentionWireSchema = z.object({
+  id: z.number().int(),
+  topic_ref: z.number().int(),
+  external_id: z.string(),
+  url: z.string().nullable(),
+  text: z.string(),
+  author_name: z.string().nullable(),
+  author_url: z.string().nullable(),
+  source: z.string().nullable(),
+  sentiment: z.enum(YOUSCAN_SENTIMENTS).nullable(),
+  published_at: z.number().int(),
+  read: z.boolean(),
+});
+export type YouscanMentionDto = z.infer<typeof youscanMentionWireSchema>;
+
+/** A page of a topic's mentions, newest first (`has_more` when another follows). */
+export const youscanMentionsWireSchema = z.object({
+  items: z.array(youscanMentionWireSchema),
+  has_more: z.boolean(),
+});
+export type YouscanMentionsWire = z.infer<typeof youscanMentionsWireSchema>;
 
 /** YouScan's sentiment words (and our own) to one of ours; anything else is unknown. */
 export function youscanSentiment(value: unknown): YouscanSentiment | null {

@@ -1,4 +1,10 @@
-import type { ConnectKind, ProviderId } from '@otklik/shared';
+import type {
+  AccountRevealWire,
+  AccountSetupWire,
+  ConnectableProviderWire,
+  ConnectedAccountWire,
+  OAuthConnectWire,
+} from '@otklik/shared';
 import { type QueryKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Account, AccountSettingsValue, ConnectedAccount } from './inboxTypes';
 import { api } from './instance';
@@ -51,23 +57,13 @@ export const useSandboxUrl = (id: number, enabled: boolean) =>
 export const useAccountSetup = (id: number) =>
   useQuery({
     queryKey: accountKeys.setup(id),
-    queryFn: ({ signal }) =>
-      api.get<{ instructions: Record<string, string> }>(`/v1/objects/${id}/setup`, { signal }),
+    queryFn: ({ signal }) => api.get<AccountSetupWire>(`/v1/objects/${id}/setup`, { signal }),
     enabled: id > 0,
     staleTime: Number.POSITIVE_INFINITY,
   });
 
 /** GET /v1/providers/connectable: a network this server connects, and how. */
-export interface ConnectableProvider {
-  id: ProviderId;
-  connect: ConnectKind;
-  /** Accepts typed credentials (the shared CONNECT_FIELDS form). */
-  fields: boolean;
-  /** The network's OAuth popup is set up on this server. */
-  oauth: boolean;
-  /** Networks with more than one way to sign in (Instagram: `facebook`, `instagram`): those offered here. */
-  logins?: string[];
-}
+export type ConnectableProvider = ConnectableProviderWire;
 
 /** What this server can connect (the add-account screen offers these; the rest are "coming soon"). */
 export const useConnectableProviders = () =>
@@ -89,7 +85,10 @@ export interface ConnectBody {
 }
 
 export const useConnectAccount = () =>
-  useInvalidating((body: ConnectBody) => api.post<ConnectedAccount>('/v1/objects', body), queryKeys.counts);
+  useInvalidating(
+    (body: ConnectBody) => api.post<ConnectedAccountWire>('/v1/objects', body),
+    queryKeys.counts,
+  );
 
 export interface UpdateAccountBody {
   id: number;
@@ -108,9 +107,7 @@ export const useDeleteAccount = () =>
 
 /** A new ingestion token or sandbox address; the old one stops working. */
 export const useRotateToken = () =>
-  useInvalidating((id: number) =>
-    api.post<{ ingest_token?: string; sandbox_url?: string }>(`/v1/objects/${id}/token`),
-  );
+  useInvalidating((id: number) => api.post<AccountRevealWire>(`/v1/objects/${id}/token`));
 
 export const useClearAccountError = () =>
   useInvalidating((id: number) => api.post<Account>(`/v1/objects/${id}/clear_error`));
@@ -142,4 +139,4 @@ export const finishPulseCheck = (check: string) =>
 
 /** docs/product/api.md POST v1/{provider}/auth: the popup's code becomes a connected account. */
 export const finishAccountOAuth = (provider: string, body: OAuthConnectBody) =>
-  api.post<{ status: 'ok'; source: string; object: ConnectedAccount }>(`/v1/${provider}/auth`, body);
+  api.post<OAuthConnectWire>(`/v1/${provider}/auth`, body);

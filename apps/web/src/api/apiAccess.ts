@@ -1,9 +1,12 @@
 import type {
+  ApiTokensWire,
   CreateApiTokenBody,
-  PresentedApiToken,
+  CreatedApiTokenWire,
+  CreatedWebhookWire,
   PresentedWebhook,
   PresentedWebhookDelivery,
   WebhookForm,
+  WebhooksWire,
 } from '@otklik/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
@@ -16,11 +19,8 @@ export const apiAccessKeys = {
   deliveries: (endpointId: number) => ['webhooks', endpointId, 'deliveries'] as const,
 };
 
-export interface ApiTokensList {
-  items: PresentedApiToken[];
-  /** Spaces whose tokens the caller manages (administrator). */
-  admin_space_ids: number[];
-}
+/** `admin_space_ids`: spaces whose tokens the caller manages (administrator). */
+export type ApiTokensList = ApiTokensWire;
 
 export const useApiTokens = () =>
   useQuery({
@@ -31,8 +31,7 @@ export const useApiTokens = () =>
 export function useCreateApiToken() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CreateApiTokenBody) =>
-      api.post<{ token: PresentedApiToken; secret: string }>('/v1/api_tokens', body),
+    mutationFn: (body: CreateApiTokenBody) => api.post<CreatedApiTokenWire>('/v1/api_tokens', body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: apiAccessKeys.tokens }),
   });
 }
@@ -49,7 +48,7 @@ export const useWebhooks = (spaceId: number | null) =>
   useQuery({
     queryKey: [...apiAccessKeys.webhooks, spaceId],
     queryFn: ({ signal }) =>
-      api.get<{ items: PresentedWebhook[] }>('/v1/webhooks', {
+      api.get<WebhooksWire>('/v1/webhooks', {
         signal,
         query: { space_id: spaceId ?? undefined },
       }),
@@ -66,7 +65,7 @@ function useWebhookMutation<TVariables, TResult>(call: (variables: TVariables) =
 
 export const useCreateWebhook = () =>
   useWebhookMutation((body: WebhookForm & { space_id: number }) =>
-    api.post<{ webhook: PresentedWebhook; secret: string }>('/v1/webhooks', body),
+    api.post<CreatedWebhookWire>('/v1/webhooks', body),
   );
 export const useUpdateWebhook = () =>
   useWebhookMutation(({ id, ...body }: Partial<WebhookForm> & { id: number }) =>

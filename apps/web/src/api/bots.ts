@@ -1,4 +1,11 @@
-import type { BotForm, BotStatsAnswer, ChatBotSessionWire, PresentedBot } from '@otklik/shared';
+import type {
+  BotFailureWire,
+  BotForm,
+  BotStatsAnswer,
+  ChatBotSessionWire,
+  PresentedBot,
+  PresentedBotSession,
+} from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
@@ -55,17 +62,8 @@ export const useChatBot = (chatId: number, version: unknown) =>
     staleTime: 10_000,
   });
 
-/** A failed chat-bot step, for settings/errors (GET /v1/errors/bots). */
-export interface BotFailureDto {
-  id: number;
-  space_id: number;
-  bot_id: number | null;
-  bot: string;
-  chat_id: number;
-  step_id: string;
-  error: string | null;
-  at: string;
-}
+/** A failed chat-bot step, for settings/errors (GET /v1/errors/bots): the shared wire shape. */
+export type BotFailureDto = BotFailureWire;
 
 export const useBotFailures = () =>
   useQuery({

@@ -1,4 +1,12 @@
-import { COUNTS_REFRESH_MS, type ItemFailureWire, type NetworkBanWire } from '@otklik/shared';
+import {
+  COUNTS_REFRESH_MS,
+  type FailedActionKind,
+  type FailedActionsWire,
+  type FailedActionWire,
+  type FailureCountWire,
+  type ItemFailureWire,
+  type NetworkBanWire,
+} from '@otklik/shared';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
 import { queryKeys } from './keys';
@@ -8,54 +16,13 @@ import { usePush } from './pushes';
 // the per-account counts of the errors dropdown, the failed action of an item, an author's network ban.
 
 /** What was tried: a send (reply, direct, message), a moderation, a reaction, a ban. */
-export type FailedActionKind =
-  | 'reply'
-  | 'direct'
-  | 'message'
-  | 'edit'
-  | 'delete'
-  | 'restore'
-  | 'hide'
-  | 'unhide'
-  | 'like'
-  | 'unlike'
-  | 'report'
-  | 'react'
-  | 'react_message'
-  | 'block'
-  | 'unblock';
+export type { FailedActionKind };
 
-export interface FailedAction {
-  id: number;
-  action: FailedActionKind;
-  error: string | null;
-  attempts: number;
-  /** Unix seconds. */
-  created_at: number | null;
-  failed_at: number | null;
-  space_id: number;
-  account: { id: number; name: string; provider: string };
-  item_id: number | null;
-  message_id: number | null;
-  chat_id: number | null;
-  author: { id: number; name: string } | null;
-  user: { id: number; name: string } | null;
-  /** The text of what it was about (our reply, the customer's comment or message). */
-  excerpt: string | null;
-  /** Where to open it. */
-  target: { kind: 'item' | 'chat' | 'author'; id: number } | null;
-  /** A failed send that POST …/retry sends again. */
-  retry: { kind: 'item' | 'message'; id: number } | null;
-}
+/** One row of settings/errors (GET /v1/errors/actions). */
+export type FailedAction = FailedActionWire;
 
-export interface FailureCount {
-  object_id: number;
-  space_id: number;
-  name: string;
-  provider: string;
-  count: number;
-  last_failed_at: number | null;
-}
+/** Per account: how many recent failed actions still stand (GET /v1/errors/actions/counts). */
+export type FailureCount = FailureCountWire;
 
 export type ItemFailure = ItemFailureWire;
 export type NetworkBan = NetworkBanWire;
@@ -99,7 +66,7 @@ export function useFailedActions(enabled: boolean) {
   return useInfiniteQuery({
     queryKey: failureKeys.list,
     queryFn: ({ pageParam, signal }) =>
-      api.get<{ items: FailedAction[]; next_before: number | null }>('/v1/errors/actions', {
+      api.get<FailedActionsWire>('/v1/errors/actions', {
         signal,
         query: { before: pageParam },
       }),

@@ -1,8 +1,10 @@
 // Wire shapes of the inbox as the web reads them. Items, chats, messages, authors and posts come from
-// packages/shared (below); accounts, tags and the sandbox page are still declared here, after
-// apps/server/src/modules/objects/presenter.ts, tags/presenter.ts and providers/sandbox/page.ts.
+// packages/shared (below), and so do accounts (accounts-wire.ts) and the sandbox page.
 
 import type {
+  AccountRevealWire,
+  AccountSettings,
+  AccountWire,
   AuthorListEntryWire,
   AuthorStatsWire,
   AuthorWire,
@@ -15,6 +17,8 @@ import type {
   MessageWire,
   PageWire,
   PostWire,
+  SandboxEntryWire,
+  SandboxPageWire,
   TagGroupWire,
   TagWire,
 } from '@otklik/shared';
@@ -40,50 +44,16 @@ export type Page<T> = PageWire<T>;
 export type ItemDetails = ItemDetailsWire;
 export type ChatDetails = ChatDetailsWire;
 
-/** Settings → accounts (GET /v1/objects/:id, POST /v1/objects). */
-export interface AccountSettingsValue {
-  exclude: { words: string[]; authors: string[] };
-  exclude_messages: { words: string[]; authors: string[] };
-  chats: boolean;
-  stickers: boolean;
-  reactions: boolean;
-  /** What the network's API plan gives the account (X: its tier), learned by the server; read-only. */
-  api_plan?: ApiPlan;
-}
+/** Settings → accounts (GET /v1/objects/:id, POST /v1/objects): the shared wire shapes (accounts-wire.ts). */
+export type AccountSettingsValue = AccountSettings;
+export type ApiPlan = NonNullable<AccountSettings['api_plan']>;
+export type Account = AccountWire;
 
-export interface ApiPlan {
-  tier: 'free' | 'basic' | 'pro' | 'unknown';
-  mentions: boolean;
-  dms: boolean;
-  per_15min: number | null;
-}
-
-export interface Account {
-  id: number;
-  space_id: number;
-  company_id: number | null;
-  provider: string;
-  name: string;
-  screen_name: string | null;
-  image: string | null;
-  url: string | null;
-  domain: string | null;
-  error: string | null;
-  error_at: number | null;
-  is_active: boolean;
-  connect: string | null;
-  settings: AccountSettingsValue;
-  created_at: number | null;
-  /** A network's daily API quota (YouTube): units this account spent on the quota's day; null elsewhere. */
-  api_quota?: { day: string; used: number; limit: number | null } | null;
-}
-
-/** POST /v1/objects: the account plus what it needs from outside, shown once. */
-export interface ConnectedAccount extends Account {
-  sandbox_url?: string;
-  ingest_token?: string;
-  imported: number;
-}
+/**
+ * An account just connected (POST /v1/objects, the OAuth popup, Pulse's check): the account, what it
+ * needs from outside (shown once) and the items imported on connect.
+ */
+export type ConnectedAccount = AccountWire & AccountRevealWire & { imported: number };
 
 export type TagRecord = TagWire;
 export type TagGroupRecord = TagGroupWire;
@@ -95,28 +65,5 @@ export type AuthorPage<T> = BeforePageWire<T>;
 
 // ---------------------------------------------------------------- the sandbox customer page
 
-export interface SandboxEntry {
-  id: number;
-  kind: 'post' | 'comment' | 'review' | 'message' | string;
-  author_name: string;
-  author_id: string;
-  from_account: boolean;
-  text: string;
-  rating: number | null;
-  reaction: string | null;
-  liked: boolean;
-  hidden: boolean;
-  deleted: boolean;
-  created_at: number | null;
-  edited_at: number | null;
-  replies: SandboxEntry[];
-}
-
-export interface SandboxPage {
-  account: { id: number; name: string; provider: string };
-  reactions: string[];
-  posts: Array<Omit<SandboxEntry, 'replies'> & { comments: SandboxEntry[] }>;
-  reviews: SandboxEntry[];
-  blocked: Array<{ author_id: string; until: number | null }>;
-  conversations: Array<{ peer: string; author_name: string; messages: SandboxEntry[] }>;
-}
+export type SandboxEntry = SandboxEntryWire;
+export type SandboxPage = SandboxPageWire;

@@ -1,4 +1,9 @@
-import type { MonitoringFeedForm, PresentedMonitoringFeed } from '@otklik/shared';
+import type {
+  MonitoringFeedFetchWire,
+  MonitoringFeedForm,
+  MonitoringFeedsWire,
+  PresentedMonitoringFeed,
+} from '@otklik/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
 import { queryKeys } from './keys';
@@ -11,8 +16,7 @@ export const feedKeys = { all: ['monitoring-feeds'] as const };
 export const useMonitoringFeeds = (enabled = true) =>
   useQuery({
     queryKey: feedKeys.all,
-    queryFn: ({ signal }) =>
-      api.get<{ items: PresentedMonitoringFeed[]; spaces: number[] }>('/v1/monitoring/feeds', { signal }),
+    queryFn: ({ signal }) => api.get<MonitoringFeedsWire>('/v1/monitoring/feeds', { signal }),
     enabled,
   });
 
@@ -37,9 +41,4 @@ export const useSaveMonitoringFeed = () =>
 export const useDeleteMonitoringFeed = () =>
   useChanging((id: number) => api.delete<{ ok: true }>(`/v1/monitoring/feeds/${id}`));
 export const useFetchMonitoringFeed = () =>
-  useChanging((id: number) =>
-    api.post<{ created: number; not_modified: boolean; feed: PresentedMonitoringFeed }>(
-      `/v1/monitoring/feeds/${id}/fetch`,
-      {},
-    ),
-  );
+  useChanging((id: number) => api.post<MonitoringFeedFetchWire>(`/v1/monitoring/feeds/${id}/fetch`, {}));

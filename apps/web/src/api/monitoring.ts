@@ -1,6 +1,10 @@
 import type {
-  MonitoringMentionDto,
+  ItemWire,
+  MentionIssueWire,
+  MentionToInboxWire,
   MonitoringMentionFilter,
+  MonitoringMentionsWire,
+  MonitoringQueriesWire,
   MonitoringQueryDto,
   MonitoringQueryInput,
   MonitoringSavedFilter,
@@ -23,8 +27,7 @@ export const monitoringKeys = {
 export const useMonitoringQueries = () =>
   useQuery({
     queryKey: monitoringKeys.queries,
-    queryFn: ({ signal }) =>
-      api.get<{ items: MonitoringQueryDto[]; spaces: number[] }>('/v1/monitoring/queries', { signal }),
+    queryFn: ({ signal }) => api.get<MonitoringQueriesWire>('/v1/monitoring/queries', { signal }),
   });
 
 export const useMonitoringMentions = (
@@ -35,10 +38,10 @@ export const useMonitoringMentions = (
   useQuery({
     queryKey: monitoringKeys.mentions(queryId ?? 0, page, filter),
     queryFn: ({ signal }) =>
-      api.get<{ items: MonitoringMentionDto[]; has_more: boolean }>(
-        `/v1/monitoring/queries/${queryId}/mentions`,
-        { signal, query: { page, ...filter } },
-      ),
+      api.get<MonitoringMentionsWire>(`/v1/monitoring/queries/${queryId}/mentions`, {
+        signal,
+        query: { page, ...filter },
+      }),
     enabled: queryId !== null,
     placeholderData: keepPreviousData,
   });
@@ -71,21 +74,15 @@ export const useMarkMentionsRead = () =>
 
 export const useMentionToInbox = () =>
   useChanging((mentionId: number) =>
-    api.post<{ item_id: number; status: string; reopened: boolean }>(
-      `/v1/monitoring/mentions/${mentionId}/inbox`,
-      {},
-    ),
+    api.post<MentionToInboxWire>(`/v1/monitoring/mentions/${mentionId}/inbox`, {}),
   );
 export const useTagMention = () =>
   useChanging(({ mentionId, tagIds }: { mentionId: number; tagIds: number[] }) =>
-    api.put<{ item: unknown }>(`/v1/monitoring/mentions/${mentionId}/tags`, { tag_ids: tagIds }),
+    api.put<{ item: ItemWire }>(`/v1/monitoring/mentions/${mentionId}/tags`, { tag_ids: tagIds }),
   );
 export const useMentionToIssue = () =>
   useChanging((mentionId: number) =>
-    api.post<{ id: number; space_id: number; title: string }>(
-      `/v1/monitoring/mentions/${mentionId}/issue`,
-      {},
-    ),
+    api.post<MentionIssueWire>(`/v1/monitoring/mentions/${mentionId}/issue`, {}),
   );
 
 // ---------------------------------------------------------------- saved filters of monitoring-page (kept in the config)

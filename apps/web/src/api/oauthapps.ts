@@ -1,9 +1,12 @@
 import type {
   AuthorizeRequest,
   OAuthAppForm,
+  OAuthAppsWire,
   OAuthAppView,
   OAuthAppWithSecret,
+  OAuthConsentWire,
   OAuthGrantView,
+  OAuthRedirectWire,
 } from '@otklik/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
@@ -14,11 +17,8 @@ import { api } from './instance';
 const appsKey = ['oauth', 'apps'] as const;
 const grantsKey = ['oauth', 'grants'] as const;
 
-export interface OAuthAppsList {
-  items: OAuthAppView[];
-  /** Spaces where the caller may register apps. */
-  can_manage: number[];
-}
+/** `can_manage`: spaces where the caller may register apps. */
+export type OAuthAppsList = OAuthAppsWire;
 
 export const useOAuthApps = () =>
   useQuery({
@@ -56,15 +56,8 @@ export const useDeleteOAuthApp = () =>
 export const useRevokeGrant = () =>
   useOAuthMutation((appId: number) => api.delete<{ message: string }>(`/v1/oauth/grants/${appId}`));
 
-export type AuthorizeCheck =
-  | {
-      app: { name: string; client_id: string };
-      space: { id: number; name: string };
-      redirect_uri: string;
-      redirect_to?: undefined;
-    }
-  /** The request is malformed but the app and address are known: the error goes back to the app. */
-  | { redirect_to: string };
+/** The consent screen's question, or (a malformed request the app must hear about) where to send the browser. */
+export type AuthorizeCheck = (OAuthConsentWire & { redirect_to?: undefined }) | OAuthRedirectWire;
 
 export const useAuthorizeCheck = (request: AuthorizeRequest) =>
   useQuery({
@@ -80,8 +73,4 @@ export const useAuthorizeCheck = (request: AuthorizeRequest) =>
   });
 
 export const decideAuthorization = (request: AuthorizeRequest, decision: 'allow' | 'deny') =>
-  api.post<{ redirect_to: string }>(
-    '/v1/oauth/authorize',
-    { ...request, decision },
-    { forbiddenPage: false },
-  );
+  api.post<OAuthRedirectWire>('/v1/oauth/authorize', { ...request, decision }, { forbiddenPage: false });

@@ -1,4 +1,11 @@
-import type { RuleDryRunResult, RuleDto, RuleForm, RuleStats } from '@otklik/shared';
+import type {
+  RuleDryRunResult,
+  RuleDto,
+  RuleFailureWire,
+  RuleForm,
+  RuleStats,
+  RuleStatsRow,
+} from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
@@ -64,16 +71,7 @@ export interface RuleMatchDto {
 
 /** GET /v1/rules/:id/matches: the items a rule ran on, newest first (the stats drill-down). */
 /** A failed auto-rule run, for settings/errors (GET /v1/errors/rules). */
-export interface RuleFailureDto {
-  id: number;
-  space_id: number;
-  rule_id: number;
-  rule: string;
-  item_id: number;
-  excerpt: string;
-  error: string | null;
-  at: string;
-}
+export type RuleFailureDto = RuleFailureWire;
 
 export const useRuleFailures = () =>
   useQuery({

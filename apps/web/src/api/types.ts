@@ -1,5 +1,7 @@
 import type {
   AbsenceWire,
+  AccountErrorWire,
+  AccountObjectWire,
   BadgeCountsWire,
   CompanyWire,
   ConfigSpaceWire,
@@ -9,11 +11,13 @@ import type {
   HolidayWire,
   InvitationWire,
   LabelWire,
+  Locale,
   MemberWire,
   MeWire,
   MyStatusWire,
   MyWorkingHoursWire,
   NoticeWire,
+  ObjectsWire,
   OtpSetupWire,
   RolePresetName,
   SavedFilterWire,
@@ -22,7 +26,6 @@ import type {
   ScheduleTemplateWire,
   SignupWire,
   SpaceSettings,
-  TagGroupWire,
   TagWire,
   Tariff,
   UserGroupWire,
@@ -63,12 +66,7 @@ export type SignupResponse = SignupWire;
 /** The sign-in by a link or the rotated session of a password or 2FA change (no token: 2FA is on). */
 export type MessageWithToken = ConfirmEmailWire;
 
-export interface ObjectsResponse {
-  items: unknown[];
-  companies: unknown[];
-  tags: unknown[];
-  [key: string]: unknown;
-}
+export type ObjectsResponse = ObjectsWire;
 
 export type OtpSetup = OtpSetupWire;
 
@@ -90,18 +88,7 @@ export type Counts = BadgeCountsWire;
 export type AppConfig = ConfigWire;
 
 /** docs/product/entities.md Object (a connected account), as GET /v1/objects lists it. */
-export interface AccountObject {
-  id: number;
-  space_id: number;
-  company_id: number | null;
-  provider: string;
-  name: string;
-  screen_name: string | null;
-  image: string | null;
-  url: string | null;
-  domain: string | null;
-  error: string | null;
-}
+export type AccountObject = AccountObjectWire;
 
 // Settings records: the shared wire shapes (packages/shared tags.ts, organisation-wire.ts).
 export type Company = CompanyWire;
@@ -109,28 +96,10 @@ export type Department = DepartmentWire;
 export type UserGroup = UserGroupWire;
 export type Tag = TagWire;
 
-export interface ObjectsData {
-  items: AccountObject[];
-  companies: Company[];
-  tags?: Tag[];
-  departments?: Department[];
-  tag_groups?: TagGroupWire[];
-  labels?: LabelWire[];
-  /** The AI agents the user may use for suggestions (issue 21). */
-  ai_agents?: Array<{ id: number; space_id: number; name: string }>;
-}
+export type ObjectsData = ObjectsWire;
 
 /** One row of the errors dropdown (GET /v1/errors). */
-export interface AccountError {
-  id: number;
-  space_id: number;
-  name: string;
-  provider: string;
-  image: string | null;
-  error: string | null;
-  /** Unix seconds. */
-  error_at: number | null;
-}
+export type AccountError = AccountErrorWire;
 
 /** GET /v1/me/status. */
 export type MyStatus = MyStatusWire;

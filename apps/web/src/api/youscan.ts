@@ -1,4 +1,10 @@
-import type { PresentedYouscan, YouscanForm, YouscanMentionDto } from '@otklik/shared';
+import type {
+  PresentedYouscan,
+  YouscanForm,
+  YouscanImportWire,
+  YouscanListWire,
+  YouscanMentionsWire,
+} from '@otklik/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
 import { queryKeys } from './keys';
@@ -16,8 +22,7 @@ export const youscanKeys = {
 export const useYouscanTopics = (enabled = true) =>
   useQuery({
     queryKey: youscanKeys.list,
-    queryFn: ({ signal }) =>
-      api.get<{ items: PresentedYouscan[]; spaces: number[] }>('/v1/youscan', { signal }),
+    queryFn: ({ signal }) => api.get<YouscanListWire>('/v1/youscan', { signal }),
     enabled,
   });
 
@@ -32,7 +37,7 @@ export const useYouscanMentions = (id: number | null, page: number) =>
   useQuery({
     queryKey: youscanKeys.mentions(id ?? 0, page),
     queryFn: ({ signal }) =>
-      api.get<{ items: YouscanMentionDto[]; has_more: boolean }>(`/v1/youscan/${id}/mentions?page=${page}`, {
+      api.get<YouscanMentionsWire>(`/v1/youscan/${id}/mentions?page=${page}`, {
         signal,
       }),
     enabled: id !== null,
@@ -59,9 +64,7 @@ export const useSaveYouscan = () =>
 export const useDeleteYouscan = () =>
   useChanging((id: number) => api.delete<{ ok: true }>(`/v1/youscan/${id}`));
 export const useImportYouscan = () =>
-  useChanging((id: number) =>
-    api.post<{ imported: number; topic: PresentedYouscan }>(`/v1/youscan/${id}/import`, {}),
-  );
+  useChanging((id: number) => api.post<YouscanImportWire>(`/v1/youscan/${id}/import`, {}));
 export const useMarkYouscanRead = () =>
   useChanging(({ id, ids }: { id: number; ids?: number[] }) =>
     api.post<{ updated: number }>(`/v1/youscan/${id}/read`, ids ? { ids } : {}),

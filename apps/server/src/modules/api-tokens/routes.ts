@@ -1,4 +1,9 @@
-import { createApiTokenBody } from '@otklik/shared';
+import {
+  apiTokensWireSchema,
+  createApiTokenBody,
+  createdApiTokenWireSchema,
+  okTrueWireSchema,
+} from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
@@ -26,6 +31,7 @@ export async function registerApiTokensModule(
         schema: {
           tags: TAG,
           summary: 'Own personal tokens and the space tokens one administers',
+          response: { 200: apiTokensWireSchema },
         },
       },
       async (req) => {
@@ -44,6 +50,7 @@ export async function registerApiTokensModule(
           tags: TAG,
           summary: 'Create a token (the secret is returned once)',
           body: createApiTokenBody,
+          response: { 200: createdApiTokenWireSchema },
         },
       },
       async (req) => {
@@ -66,7 +73,12 @@ export async function registerApiTokensModule(
     app.delete(
       '/api_tokens/:id',
       {
-        schema: { tags: TAG, summary: 'Revoke a token', params: idParams },
+        schema: {
+          tags: TAG,
+          summary: 'Revoke a token',
+          params: idParams,
+          response: { 200: okTrueWireSchema },
+        },
       },
       async (req) => {
         assertSessionLogin(req.auth);
@@ -79,7 +91,7 @@ export async function registerApiTokensModule(
             kind: 'api_token.revoked',
             target: { type: 'api_token', id: token.id, label: token.name },
           });
-        return { ok: true };
+        return { ok: true as const };
       },
     );
   });

@@ -172,6 +172,7 @@ export async function registerAuthModule(root: FastifyInstance, deps: AppDeps) {
         tags: TAG,
         summary: 'Revoke the session (logout): by bearer, or RFC 7009 with client authentication and `token`',
         security: bearer,
+        response: { 200: okWireSchema },
       },
     },
     async (req, reply) => {

@@ -1,4 +1,5 @@
 import {
+  botFailuresWireSchema,
   botStatsWireSchema,
   chatBotSessionWireSchema,
   createBotBody,
@@ -59,6 +60,7 @@ export async function registerBotsModule(root: FastifyInstance, deps: AppDeps, a
           summary: 'Recent failed chat-bot steps (settings/errors), newest first',
           description:
             'Steps of the last 7 days that failed (a webhook that failed every try, an AI step whose provider failed), for those who see errors (`errors.view`), in the chats of the accounts they see.',
+          response: { 200: botFailuresWireSchema },
         },
       },
       async (req) => {

@@ -10,6 +10,7 @@ import {
   ingestBatchSchema,
   ingestResultSchema,
   pendingRepliesSchema,
+  replyAckResultSchema,
   replyAckSchema,
 } from '../../providers/generic/schemas';
 import { acknowledgeReply, findPendingReplies, getIngestObject, ingestItems } from './generic-service';
@@ -89,6 +90,7 @@ export async function registerIngestRoutes(root: FastifyInstance, deps: AppDeps)
           'A refused new reply shows as failed to the operator, who may retry it (it then comes back to the feed). A refused edit is undone: the reply shows the posted text again with the error.',
         params: z.object({ id: z.coerce.number().int().positive() }),
         body: replyAckSchema,
+        response: { 200: replyAckResultSchema },
       },
     },
     async (req) => {

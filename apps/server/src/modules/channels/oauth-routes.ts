@@ -1,4 +1,4 @@
-import { isProviderId, type ProviderId } from '@otklik/shared';
+import { isProviderId, oauthConnectWireSchema, oauthStartWireSchema, type ProviderId } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -82,6 +82,7 @@ export async function registerOAuthConnectRoutes(
             /** Instagram: `facebook` (the default) or `instagram` (Instagram Login). */
             login: z.string().max(32).optional(),
           }),
+          response: { 200: oauthStartWireSchema },
         },
       },
       async (req) => {
@@ -124,6 +125,7 @@ export async function registerOAuthConnectRoutes(
             oauth_token: z.string().optional(),
             oauth_verifier: z.string().optional(),
           }),
+          response: { 200: oauthConnectWireSchema },
         },
       },
       async (req) => {
@@ -173,7 +175,7 @@ export async function registerOAuthConnectRoutes(
           }
         }
         return {
-          status: 'ok',
+          status: 'ok' as const,
           source: provider,
           object: { ...presentAccount(object), imported },
           ...(more.length > 0 ? { others: more } : {}),

@@ -1,3 +1,4 @@
+import { okWireSchema, sandboxEntryWireSchema, sandboxPageWireSchema } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -47,6 +48,7 @@ export async function registerSandboxRoutes(root: FastifyInstance, deps: AppDeps
         tags: TAG,
         summary: 'The sandbox page: posts with comments, reviews, conversations',
         params: tokenParams,
+        response: { 200: sandboxPageWireSchema },
       },
     },
     async (req) => buildSandboxPage(db, await sandbox.getSandboxObject(db, req.params.token)),
@@ -61,6 +63,7 @@ export async function registerSandboxRoutes(root: FastifyInstance, deps: AppDeps
         summary: 'Publish a post as the account',
         params: tokenParams,
         body: z.object({ text }),
+        response: { 200: sandboxEntryWireSchema },
       },
     },
     async (req) => {
@@ -78,6 +81,7 @@ export async function registerSandboxRoutes(root: FastifyInstance, deps: AppDeps
         summary: 'Comment as a customer (under a post, or replying to a comment with parent_id)',
         params: tokenParams,
         body: z.object({ author_name: authorName, text, parent_id: z.number().int().positive().optional() }),
+        response: { 200: sandboxEntryWireSchema },
       },
     },
     async (req) => {
@@ -100,6 +104,7 @@ export async function registerSandboxRoutes(root: FastifyInstance, deps: AppDeps
         summary: 'Leave a review as a customer',
         params: tokenParams,
         body: z.object({ author_name: authorName, text, rating: z.number().int().min(1).max(5) }),
+        response: { 200: sandboxEntryWireSchema },
       },
     },
     async (req) => {
@@ -122,6 +127,7 @@ export async function registerSandboxRoutes(root: FastifyInstance, deps: AppDeps
         summary: 'Write a private message to the account as a customer',
         params: tokenParams,
         body: z.object({ author_name: authorName, text, peer: z.string().trim().min(1).max(100).optional() }),
+        response: { 200: sandboxEntryWireSchema },
       },
     },
     async (req) => {
@@ -144,6 +150,7 @@ export async function registerSandboxRoutes(root: FastifyInstance, deps: AppDeps
         summary: "Edit a customer's own comment, review or message",
         params: entryParams,
         body: z.object({ author_name: authorName, text }),
+        response: { 200: sandboxEntryWireSchema },
       },
     },
     async (req) => {
@@ -165,12 +172,13 @@ export async function registerSandboxRoutes(root: FastifyInstance, deps: AppDeps
         summary: "Delete a customer's own comment, review or message",
         params: entryParams,
         querystring: z.object({ author_name: authorName }),
+        response: { 200: okWireSchema },
       },
     },
     async (req) => {
       const object = await sandbox.getSandboxObject(db, req.params.token);
       await sandbox.deleteCustomerEntry(serviceDeps, object, req.params.id, req.query.author_name);
-      return { message: 'ok' };
+      return { message: 'ok' as const };
     },
   );
 }

@@ -1,8 +1,11 @@
 import {
   createHdeBody,
   createHdeTicketBody,
+  hdeIntegrationWireSchema,
+  hdeListWireSchema,
   hdeTicketAnswerWireSchema,
   hdeTicketsWireSchema,
+  okTrueWireSchema,
   updateHdeBody,
 } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -48,6 +51,7 @@ export async function registerHdeModule(root: FastifyInstance, deps: AppDeps, au
           tags: TAG,
           summary: 'HelpDeskEddy connections of the spaces one administers',
           querystring: spaceQuery,
+          response: { 200: hdeListWireSchema },
         },
       },
       async (req) => {
@@ -67,6 +71,7 @@ export async function registerHdeModule(root: FastifyInstance, deps: AppDeps, au
           tags: TAG,
           summary: 'Connect HelpDeskEddy to a space (the key is stored sealed)',
           body: createHdeBody,
+          response: { 200: hdeIntegrationWireSchema },
         },
       },
       async (req) => {
@@ -81,7 +86,12 @@ export async function registerHdeModule(root: FastifyInstance, deps: AppDeps, au
     app.get(
       '/hde/:id',
       {
-        schema: { tags: TAG, summary: 'One HelpDeskEddy connection', params: idParams },
+        schema: {
+          tags: TAG,
+          summary: 'One HelpDeskEddy connection',
+          params: idParams,
+          response: { 200: hdeIntegrationWireSchema },
+        },
       },
       async (req) => {
         const row = assertManageable(req.actor, await service.getIntegration(db, req.params.id));
@@ -97,6 +107,7 @@ export async function registerHdeModule(root: FastifyInstance, deps: AppDeps, au
           summary: 'Change a HelpDeskEddy connection (a blank key keeps the stored one)',
           params: idParams,
           body: updateHdeBody,
+          response: { 200: hdeIntegrationWireSchema },
         },
       },
       async (req) => {
@@ -109,12 +120,17 @@ export async function registerHdeModule(root: FastifyInstance, deps: AppDeps, au
     app.delete(
       '/hde/:id',
       {
-        schema: { tags: TAG, summary: 'Disconnect HelpDeskEddy', params: idParams },
+        schema: {
+          tags: TAG,
+          summary: 'Disconnect HelpDeskEddy',
+          params: idParams,
+          response: { 200: okTrueWireSchema },
+        },
       },
       async (req) => {
         const row = assertManageable(req.actor, await service.getIntegration(db, req.params.id));
         await service.deleteIntegration(db, row);
-        return { ok: true };
+        return { ok: true as const };
       },
     );
 
@@ -125,6 +141,7 @@ export async function registerHdeModule(root: FastifyInstance, deps: AppDeps, au
           tags: TAG,
           summary: 'Check the address, email and key against HelpDeskEddy',
           params: idParams,
+          response: { 200: hdeIntegrationWireSchema },
         },
       },
       async (req) => {

@@ -1,4 +1,10 @@
-import { itemFailureAnswerWireSchema, networkBanAnswerWireSchema } from '@otklik/shared';
+import {
+  failedActionsWireSchema,
+  failureCountsWireSchema,
+  itemFailureAnswerWireSchema,
+  networkBanAnswerWireSchema,
+  okTrueWireSchema,
+} from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
@@ -59,6 +65,7 @@ export async function registerFailuresRoutes(
           description:
             'Failures of the last 7 days that still stand: a retried send, or a later action on the item, message or author, takes one off. `retry` names the send to POST …/retry; `target` where to open it.',
           querystring: failuresQuery,
+          response: { 200: failedActionsWireSchema },
         },
       },
       async (req) => {
@@ -74,6 +81,7 @@ export async function registerFailuresRoutes(
           tags: ['accounts'],
           summary: 'Acknowledge a failed action: it leaves settings/errors and the dropdown counts',
           params: idParams,
+          response: { 200: okTrueWireSchema },
         },
       },
       async (req) => {
@@ -85,7 +93,7 @@ export async function registerFailuresRoutes(
           payload: { object_id: dismissed.objectId, id: req.params.id },
           cause: { kind: 'user', id: req.auth!.user.id },
         });
-        return { ok: true };
+        return { ok: true as const };
       },
     );
 
@@ -95,6 +103,7 @@ export async function registerFailuresRoutes(
         schema: {
           tags: ['accounts'],
           summary: 'Per account: how many recent failed actions still stand (errors dropdown)',
+          response: { 200: failureCountsWireSchema },
         },
       },
       async (req) => ({

@@ -1,3 +1,4 @@
+import type { FailedActionKind, FailedActionWire, FailureCountWire } from '@otklik/shared';
 import {
   type ItemFailureAction,
   type ItemFailureWire,
@@ -207,8 +208,8 @@ function targetOf(r: FailedActionRow): { kind: 'item' | 'chat' | 'author'; id: n
 }
 
 /** One row of settings/errors: what failed, where, on which account, the network's text, when, attempts. */
-export function presentFailedAction(r: FailedActionRow) {
-  const action = r.row.action;
+export function presentFailedAction(r: FailedActionRow): FailedActionWire {
+  const action = r.row.action as FailedActionKind;
   const isItemSend = action === 'reply' && r.item?.delivery === 'failed';
   const isMessageSend = (action === 'message' || action === 'direct') && r.message?.delivery === 'failed';
   return {
@@ -237,7 +238,9 @@ export function presentFailedAction(r: FailedActionRow) {
 }
 export type PresentedFailedAction = ReturnType<typeof presentFailedAction>;
 
-export function presentFailureCount(r: Awaited<ReturnType<typeof countFailedActions>>[number]) {
+export function presentFailureCount(
+  r: Awaited<ReturnType<typeof countFailedActions>>[number],
+): FailureCountWire {
   return {
     object_id: r.objectId,
     space_id: r.spaceId,

@@ -1,8 +1,17 @@
 import {
+  itemWireSchema,
+  type MonitoringQueryDto,
+  mentionIssueWireSchema,
+  mentionToInboxWireSchema,
   monitoringMentionFilterSchema,
   monitoringMentionIssueBody,
+  monitoringMentionsReadWireSchema,
+  monitoringMentionsWireSchema,
   monitoringMentionTagsBody,
+  monitoringQueriesWireSchema,
   monitoringQueryInputSchema,
+  monitoringQueryWireSchema,
+  okTrueWireSchema,
 } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -27,7 +36,13 @@ const pageQuery = monitoringMentionFilterSchema.extend({
 });
 const readBody = z.object({ ids: z.array(id).max(500).optional() });
 
-const presentQuery = (r: { id: number; spaceId: number; name: string; query: string; createdAt: Date }) => ({
+const presentQuery = (r: {
+  id: number;
+  spaceId: number;
+  name: string;
+  query: string;
+  createdAt: Date;
+}): MonitoringQueryDto => ({
   id: r.id,
   space_id: r.spaceId,
   name: r.name,
@@ -59,6 +74,7 @@ export async function registerMonitoringModule(
           tags: TAG,
           summary: 'Keyword queries with their unread and total mentions',
           querystring: spaceQuery,
+          response: { 200: monitoringQueriesWireSchema },
         },
       },
       async (req) => {
@@ -77,6 +93,7 @@ export async function registerMonitoringModule(
           tags: TAG,
           summary: 'Add a keyword query',
           body: monitoringQueryInputSchema,
+          response: { 200: monitoringQueryWireSchema },
         },
       },
       async (req) => {
@@ -93,6 +110,7 @@ export async function registerMonitoringModule(
           summary: 'Change a keyword query (mentions caught before stay)',
           params: idParams,
           body: monitoringQueryInputSchema,
+          response: { 200: monitoringQueryWireSchema },
         },
       },
       async (req) => {
@@ -108,12 +126,13 @@ export async function registerMonitoringModule(
           tags: TAG,
           summary: 'Delete a keyword query and its mentions',
           params: idParams,
+          response: { 200: okTrueWireSchema },
         },
       },
       async (req) => {
         const { actor } = req;
         await service.deleteQuery(db, deps.bus, actor, req.params.id);
-        return { ok: true };
+        return { ok: true as const };
       },
     );
 
@@ -125,6 +144,7 @@ export async function registerMonitoringModule(
           summary: 'Mentions a query caught, newest first, paged',
           params: idParams,
           querystring: pageQuery,
+          response: { 200: monitoringMentionsWireSchema },
         },
       },
       async (req) => {
@@ -142,6 +162,7 @@ export async function registerMonitoringModule(
           summary: 'Mark mentions read: the listed ids, or all of the query',
           params: idParams,
           body: readBody,
+          response: { 200: monitoringMentionsReadWireSchema },
         },
       },
       async (req) => {
@@ -157,6 +178,7 @@ export async function registerMonitoringModule(
           tags: TAG,
           summary: 'Send a mention to the inbox (a closed or snoozed comment is reopened as new)',
           params: idParams,
+          response: { 200: mentionToInboxWireSchema },
         },
       },
       async (req) => {
@@ -173,6 +195,7 @@ export async function registerMonitoringModule(
           summary: "Set the tags of a mention's comment",
           params: idParams,
           body: monitoringMentionTagsBody,
+          response: { 200: z.object({ item: itemWireSchema }) },
         },
       },
       async (req) => {
@@ -189,6 +212,7 @@ export async function registerMonitoringModule(
           summary: 'Turn a mention into a task linked to its comment',
           params: idParams,
           body: monitoringMentionIssueBody,
+          response: { 200: mentionIssueWireSchema },
         },
       },
       async (req) => {

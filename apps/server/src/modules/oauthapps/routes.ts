@@ -2,7 +2,15 @@ import {
   type Ability,
   authorizeRequestSchema,
   createOAuthAppBody,
+  listWireSchema,
   type OAuthAppWithSecret,
+  oauthAppsWireSchema,
+  oauthAppWireSchema,
+  oauthAppWithSecretWireSchema,
+  oauthAuthorizeCheckWireSchema,
+  oauthGrantWireSchema,
+  oauthRedirectWireSchema,
+  okWireSchema,
   updateOAuthAppBody,
 } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
@@ -53,6 +61,7 @@ export async function registerOAuthAppsModule(
           tags: TAG,
           summary: 'Registered third-party apps',
           querystring: spaceQuery,
+          response: { 200: oauthAppsWireSchema },
         },
       },
       async (req) => {
@@ -73,6 +82,7 @@ export async function registerOAuthAppsModule(
           tags: TAG,
           summary: 'Register an app; the answer holds client_secret, shown this once',
           body: createOAuthAppBody,
+          response: { 200: oauthAppWithSecretWireSchema },
         },
       },
       async (req) => {
@@ -102,6 +112,7 @@ export async function registerOAuthAppsModule(
           summary: 'Rename an app or change its redirect URIs',
           params: idParams,
           body: updateOAuthAppBody,
+          response: { 200: oauthAppWireSchema },
         },
       },
       async (req) => {
@@ -126,6 +137,7 @@ export async function registerOAuthAppsModule(
           tags: TAG,
           summary: 'A new client secret (shown this once); the old one stops working',
           params: idParams,
+          response: { 200: oauthAppWithSecretWireSchema },
         },
       },
       async (req) => {
@@ -148,6 +160,7 @@ export async function registerOAuthAppsModule(
           tags: TAG,
           summary: "Delete an app: every user's tokens of it end at once",
           params: idParams,
+          response: { 200: okWireSchema },
         },
       },
       async (req) => {
@@ -160,14 +173,18 @@ export async function registerOAuthAppsModule(
           target: { type: 'oauth_app', id: row.id, label: row.name },
           before: { name: row.name, redirect_uris: row.redirectUris },
         });
-        return { message: 'ok' };
+        return { message: 'ok' as const };
       },
     );
 
     app.get(
       '/oauth/grants',
       {
-        schema: { tags: TAG, summary: 'Apps the signed-in user allowed' },
+        schema: {
+          tags: TAG,
+          summary: 'Apps the signed-in user allowed',
+          response: { 200: listWireSchema(oauthGrantWireSchema) },
+        },
       },
       async (req) => ({ items: (await service.listGrants(db, req.auth!.user.id)).map(presentGrant) }),
     );
@@ -179,11 +196,12 @@ export async function registerOAuthAppsModule(
           tags: TAG,
           summary: "Withdraw consent: the app's tokens for the signed-in user end now (id: the app's id)",
           params: idParams,
+          response: { 200: okWireSchema },
         },
       },
       async (req) => {
         await service.revokeGrant(db, req.auth!.user.id, req.params.id, deps.bus);
-        return { message: 'ok' };
+        return { message: 'ok' as const };
       },
     );
 
@@ -195,6 +213,7 @@ export async function registerOAuthAppsModule(
           summary:
             'Check an authorization request for the consent screen: the app and space, or where to send the error',
           querystring: authorizeRequestSchema,
+          response: { 200: oauthAuthorizeCheckWireSchema },
         },
       },
       async (req) => {
@@ -215,6 +234,7 @@ export async function registerOAuthAppsModule(
           tags: TAG,
           summary: "The user's answer on the consent screen: where to send the browser (code+state or error)",
           body: decisionBody,
+          response: { 200: oauthRedirectWireSchema },
         },
       },
       async (req) => {

@@ -1,14 +1,21 @@
-import { getProvider, isProviderId, parseAccountSettings } from '@otklik/shared';
+import {
+  type AccountErrorWire,
+  type AccountWire,
+  getProvider,
+  isProviderId,
+  parseAccountSettings,
+} from '@otklik/shared';
 import type { objects } from '../../db/schema';
 import { getConnector } from '../../providers/registry';
 import { presentObject } from '../spaces/data';
 
 // A connected account on the wire (docs/product/entities.md Object). The same shape as GET /v1/objects' items, plus
-// what the settings screens need. Credentials and the token digest never leave the server.
+// what the settings screens need. Credentials and the token digest never leave the server. presentObject's
+// `roles: { settings }` (the stored settings again) is not part of the wire shape: the HTTP answers drop it.
 
 const unix = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
 
-export function presentAccount(o: typeof objects.$inferSelect) {
+export function presentAccount(o: typeof objects.$inferSelect): AccountWire {
   return {
     ...presentObject(o),
     error_at: unix(o.errorAt),
@@ -22,7 +29,7 @@ export function presentAccount(o: typeof objects.$inferSelect) {
 export type PresentedAccount = ReturnType<typeof presentAccount>;
 
 /** One row of the errors dropdown and settings/errors (docs/product/screens-and-routes.md, roles.md: administrators see account errors). */
-export function presentAccountError(o: typeof objects.$inferSelect) {
+export function presentAccountError(o: typeof objects.$inferSelect): AccountErrorWire {
   return {
     id: o.id,
     space_id: o.spaceId,

@@ -1,4 +1,15 @@
-import { getProvider, type ProviderId } from '@otklik/shared';
+import {
+  accountErrorsWireSchema,
+  accountRevealWireSchema,
+  accountSetupWireSchema,
+  accountWireSchema,
+  connectableProvidersWireSchema,
+  connectedAccountWireSchema,
+  getProvider,
+  okWireSchema,
+  type ProviderId,
+  sandboxUrlWireSchema,
+} from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
@@ -39,7 +50,11 @@ export async function registerObjectsModule(
     app.get(
       '/providers/connectable',
       {
-        schema: { tags: TAG, summary: 'Networks this server can connect' },
+        schema: {
+          tags: TAG,
+          summary: 'Networks this server can connect',
+          response: { 200: connectableProvidersWireSchema },
+        },
       },
       async () => ({
         items: connectedProviders()
@@ -61,7 +76,12 @@ export async function registerObjectsModule(
     app.get(
       '/objects/:id',
       {
-        schema: { tags: TAG, summary: 'One connected account', params: idParams },
+        schema: {
+          tags: TAG,
+          summary: 'One connected account',
+          params: idParams,
+          response: { 200: accountWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -80,6 +100,7 @@ export async function registerObjectsModule(
           description:
             'Administrators of the account only. `{ instructions }` — empty for networks that need nothing set up by hand.',
           params: idParams,
+          response: { 200: accountSetupWireSchema },
         },
       },
       async (req) => {
@@ -98,6 +119,7 @@ export async function registerObjectsModule(
           description:
             'Administrators only. The response carries, once, what the account needs from outside: `sandbox_url` (the public customer page of a sandbox account) or `ingest_token` (for the collector of a site without a public API). `imported` counts the items imported on connect (up to 100).',
           body: connectAccountBody,
+          response: { 200: connectedAccountWireSchema },
         },
       },
       async (req) => {
@@ -128,6 +150,7 @@ export async function registerObjectsModule(
           summary: 'Reconnect an account with new credentials (a revoked token, a re-created bot)',
           params: idParams,
           body: reconnectAccountBody,
+          response: { 200: accountWireSchema },
         },
       },
       async (req) => {
@@ -151,6 +174,7 @@ export async function registerObjectsModule(
           summary: 'Rename an account, move it to a company, change its settings',
           params: idParams,
           body: updateAccountBody,
+          response: { 200: accountWireSchema },
         },
       },
       async (req) => {
@@ -167,13 +191,14 @@ export async function registerObjectsModule(
           tags: TAG,
           summary: 'Disconnect an account and remove its content',
           params: idParams,
+          response: { 200: okWireSchema },
         },
       },
       async (req) => {
         const { actor } = req;
         const row = assertAccountManageable(actor, await accounts.getAccount(serviceDeps, req.params.id));
         await accounts.deleteAccount(serviceDeps, row, actor.userId, actor);
-        return { message: 'ok' };
+        return { message: 'ok' as const };
       },
     );
 
@@ -183,6 +208,7 @@ export async function registerObjectsModule(
         schema: {
           tags: TAG,
           summary: 'Accounts with errors (errors dropdown, settings/errors)',
+          response: { 200: accountErrorsWireSchema },
         },
       },
       async (req) => {
@@ -194,7 +220,12 @@ export async function registerObjectsModule(
     app.post(
       '/objects/:id/clear_error',
       {
-        schema: { tags: TAG, summary: "Dismiss an account's error", params: idParams },
+        schema: {
+          tags: TAG,
+          summary: "Dismiss an account's error",
+          params: idParams,
+          response: { 200: accountWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -210,6 +241,7 @@ export async function registerObjectsModule(
           tags: TAG,
           summary: 'Issue a new ingestion token or sandbox address (the old one stops working)',
           params: idParams,
+          response: { 200: accountRevealWireSchema },
         },
       },
       async (req) => {
@@ -226,6 +258,7 @@ export async function registerObjectsModule(
           tags: TAG,
           summary: 'The customer page of a sandbox account',
           params: idParams,
+          response: { 200: sandboxUrlWireSchema },
         },
       },
       async (req) => {

@@ -1,6 +1,7 @@
 import {
   createRuleBody,
   isMessageKey,
+  ruleFailuresWireSchema,
   ruleStatsWireSchema,
   statsQuery,
   translate,
@@ -185,6 +186,7 @@ export async function registerRulesModule(root: FastifyInstance, deps: AppDeps, 
           summary: 'Recent failed auto-rule runs (settings/errors), newest first',
           description:
             'Runs of the last 7 days where an action failed (nothing of the run was kept), for those who see errors (`errors.view`), on the items of the accounts they see.',
+          response: { 200: ruleFailuresWireSchema },
         },
       },
       async (req) => {

@@ -12,12 +12,7 @@ type Rows<T> = { rows: T[] };
  * `stats/rules` (issue 17) on the statistics frame's query and period: per rule and local day, the items
  * it matched, the actions it did and the runs that failed (rule_matches on (space, at)).
  */
-export async function ruleStats(
-  db: Db,
-  actor: ServerActor,
-  q: StatsQuery,
-  now: Date,
-): Promise<RuleStats> {
+export async function ruleStats(db: Db, actor: ServerActor, q: StatsQuery, now: Date): Promise<RuleStats> {
   authorize(actor, 'stats.view', q.space_id);
   authorize(actor, 'rules.manage', q.space_id);
   const row = actor.rows.find((r) => r.space.id === q.space_id);

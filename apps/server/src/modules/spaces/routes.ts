@@ -3,6 +3,7 @@ import {
   companyWireSchema,
   configWireSchema,
   listWireSchema,
+  objectsWireSchema,
   PROVIDER_IDS,
   recentEmojiAnswerWireSchema,
   savedFilterNameSchema,
@@ -17,6 +18,7 @@ import { type Authenticate, signedInScope } from '../../http/auth';
 import { usableAgentRefs } from '../ai/service';
 import { membershipRoles } from '../auth/service';
 import type { AppDeps } from '../deps';
+import { companySettingsSchema } from '../organisation/schemas';
 import { listStatuses } from '../statuses/service';
 import { presentUser } from '../users/presenter';
 import { CONFIG_COUNTERS, type CounterName, readCounts } from './counts';
@@ -89,15 +91,18 @@ export async function registerSpacesModule(root: FastifyInstance, deps: AppDeps,
         schema: {
           tags: TAG,
           querystring: z.object({ tags: z.enum(['true', 'false', '1', '0']).optional() }),
+          response: { 200: objectsWireSchema },
         },
       },
       async (req) => {
         const { actor } = req;
         const withTags = req.query.tags === 'true' || req.query.tags === '1';
-        const [items, companies] = await Promise.all([
+        const [items, stored] = await Promise.all([
           data.findObjects(db, actor),
           data.findCompanies(db, actor),
         ]);
+        // Stored company settings as they act (the shape every company answer shows; defaults for gaps).
+        const companies = stored.map((c) => ({ ...c, settings: companySettingsSchema.parse(c.settings) }));
         if (!withTags) return { items, companies };
         return {
           items,

@@ -1,4 +1,13 @@
-import { createWebhookBody, updateWebhookBody } from '@otklik/shared';
+import {
+  createdWebhookWireSchema,
+  createWebhookBody,
+  listWireSchema,
+  okTrueWireSchema,
+  updateWebhookBody,
+  webhookDeliveryWireSchema,
+  webhooksWireSchema,
+  webhookWireSchema,
+} from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
@@ -46,6 +55,7 @@ export async function registerWebhooksModule(
           tags: TAG,
           summary: 'Webhook endpoints of the spaces one administers',
           querystring: spaceQuery,
+          response: { 200: webhooksWireSchema },
         },
       },
       async (req) => {
@@ -64,6 +74,7 @@ export async function registerWebhooksModule(
           tags: TAG,
           summary: 'Add an endpoint (the signing secret is returned once)',
           body: createWebhookBody,
+          response: { 200: createdWebhookWireSchema },
         },
       },
       async (req) => {
@@ -84,7 +95,12 @@ export async function registerWebhooksModule(
     app.get(
       '/webhooks/:id',
       {
-        schema: { tags: TAG, summary: 'One endpoint', params: idParams },
+        schema: {
+          tags: TAG,
+          summary: 'One endpoint',
+          params: idParams,
+          response: { 200: webhookWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -100,6 +116,7 @@ export async function registerWebhooksModule(
           summary: 'Change an endpoint',
           params: idParams,
           body: updateWebhookBody,
+          response: { 200: webhookWireSchema },
         },
       },
       async (req) => {
@@ -129,7 +146,12 @@ export async function registerWebhooksModule(
     app.delete(
       '/webhooks/:id',
       {
-        schema: { tags: TAG, summary: 'Remove an endpoint', params: idParams },
+        schema: {
+          tags: TAG,
+          summary: 'Remove an endpoint',
+          params: idParams,
+          response: { 200: okTrueWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -141,7 +163,7 @@ export async function registerWebhooksModule(
           target: { type: 'webhook', id: row.id, label: row.url },
           before: { url: row.url, events: row.events },
         });
-        return { ok: true };
+        return { ok: true as const };
       },
     );
 
@@ -153,6 +175,7 @@ export async function registerWebhooksModule(
           summary: 'The delivery log, newest first',
           params: idParams,
           querystring: deliveriesQuery,
+          response: { 200: listWireSchema(webhookDeliveryWireSchema) },
         },
       },
       async (req) => {
@@ -170,6 +193,7 @@ export async function registerWebhooksModule(
           tags: TAG,
           summary: 'Send a delivery again (same webhook-id)',
           params: deliveryParams,
+          response: { 200: webhookDeliveryWireSchema },
         },
       },
       async (req) => {

@@ -1,4 +1,13 @@
-import { createYouscanBody, updateYouscanBody } from '@otklik/shared';
+import {
+  createYouscanBody,
+  monitoringMentionsReadWireSchema,
+  okTrueWireSchema,
+  updateYouscanBody,
+  youscanImportWireSchema,
+  youscanListWireSchema,
+  youscanMentionsWireSchema,
+  youscanWireSchema,
+} from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
@@ -39,6 +48,7 @@ export async function registerYouscanModule(
           tags: TAG,
           summary: 'YouScan topics of the spaces',
           querystring: spaceQuery,
+          response: { 200: youscanListWireSchema },
         },
       },
       async (req) => {
@@ -57,6 +67,7 @@ export async function registerYouscanModule(
           tags: TAG,
           summary: 'Connect a YouScan topic (the key is stored sealed) and import its last week',
           body: createYouscanBody,
+          response: { 200: youscanWireSchema },
         },
       },
       async (req) => {
@@ -76,7 +87,12 @@ export async function registerYouscanModule(
     app.get(
       '/youscan/:id',
       {
-        schema: { tags: TAG, summary: 'One YouScan topic', params: idParams },
+        schema: {
+          tags: TAG,
+          summary: 'One YouScan topic',
+          params: idParams,
+          response: { 200: youscanWireSchema },
+        },
       },
       async (req) => presentOne(await one(req)),
     );
@@ -89,6 +105,7 @@ export async function registerYouscanModule(
           summary: 'Change a YouScan topic (a blank key keeps the stored one)',
           params: idParams,
           body: updateYouscanBody,
+          response: { 200: youscanWireSchema },
         },
       },
       async (req) => {
@@ -105,12 +122,13 @@ export async function registerYouscanModule(
           tags: TAG,
           summary: 'Disconnect a YouScan topic and drop its mentions',
           params: idParams,
+          response: { 200: okTrueWireSchema },
         },
       },
       async (req) => {
         const { actor } = req;
         await service.deleteTopic(db, deps.bus, actor, await service.getTopic(db, actor, req.params.id));
-        return { ok: true };
+        return { ok: true as const };
       },
     );
 
@@ -121,6 +139,7 @@ export async function registerYouscanModule(
           tags: TAG,
           summary: 'Import the topic’s new mentions now',
           params: idParams,
+          response: { 200: youscanImportWireSchema },
         },
       },
       async (req) => {
@@ -138,6 +157,7 @@ export async function registerYouscanModule(
           summary: 'Imported mentions of a topic, newest first, paged',
           params: idParams,
           querystring: pageQuery,
+          response: { 200: youscanMentionsWireSchema },
         },
       },
       async (req) => service.listMentions(db, await one(req), req.query.page),
@@ -151,6 +171,7 @@ export async function registerYouscanModule(
           summary: 'Mark a topic’s mentions read: the listed ids, or all',
           params: idParams,
           body: readBody,
+          response: { 200: monitoringMentionsReadWireSchema },
         },
       },
       async (req) => ({ updated: await service.markRead(db, deps.bus, await one(req), req.body.ids) }),

@@ -1,3 +1,4 @@
+import { DELIVERY_STATES } from '@otklik/shared';
 import { z } from 'zod';
 
 // The generic ingestion API (ARCHITECTURE "Providers": networks without a public API get an
@@ -91,6 +92,15 @@ export const replyAckSchema = z.union([
   z.object({ external_id: z.string().trim().min(1).max(255).describe('Id the site gave the posted reply') }),
   z.object({ error: z.string().trim().min(1).max(2000).describe('Why the site refused the reply') }),
 ]);
+
+/** The answer to an acknowledgement: the reply's id, its delivery state now, and its site id. */
+export const replyAckResultSchema = z.object({
+  id: z.number().int(),
+  delivery: z
+    .enum(DELIVERY_STATES)
+    .describe('`delivered` once posted; `failed` when the site refused a new reply'),
+  external_id: z.string().nullable(),
+});
 
 const pendingReplyAttachment = z.object({
   type: z.enum(['image', 'video', 'audio', 'voice', 'document', 'sticker', 'link']),

@@ -1,4 +1,4 @@
-import { SANDBOX_REACTION_EMOJI } from '@otklik/shared';
+import { SANDBOX_REACTION_EMOJI, type SandboxEntryWire, type SandboxPageWire } from '@otklik/shared';
 import { desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { sandboxEntries } from '../../db/schema';
@@ -14,22 +14,7 @@ const PAGE_ENTRIES = 2_000;
 
 const unix = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
 
-export interface PresentedSandboxEntry {
-  id: number;
-  kind: string;
-  author_name: string;
-  author_id: string;
-  from_account: boolean;
-  text: string;
-  rating: number | null;
-  reaction: string | null;
-  liked: boolean;
-  hidden: boolean;
-  deleted: boolean;
-  created_at: number | null;
-  edited_at: number | null;
-  replies: PresentedSandboxEntry[];
-}
+export type PresentedSandboxEntry = SandboxEntryWire;
 
 export function presentSandboxEntry(
   e: SandboxEntry,
@@ -53,7 +38,7 @@ export function presentSandboxEntry(
   };
 }
 
-export async function buildSandboxPage(db: Db, object: ObjectRow) {
+export async function buildSandboxPage(db: Db, object: ObjectRow): Promise<SandboxPageWire> {
   const newest = await db
     .select()
     .from(sandboxEntries)
@@ -77,7 +62,7 @@ export async function buildSandboxPage(db: Db, object: ObjectRow) {
   }
   return {
     account: { id: object.id, name: object.name, provider: object.provider },
-    reactions: SANDBOX_REACTION_EMOJI,
+    reactions: [...SANDBOX_REACTION_EMOJI],
     posts: rows
       .filter((r) => r.kind === 'post')
       .reverse()

@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import { can } from '@otklik/shared';
+import { attachmentSchema, can } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -27,6 +27,7 @@ export function registerUploadRoutes(app: ZodApp, { deps, performer }: RouteCont
         tags: TAG,
         summary: 'Upload an image (up to 5 MB) or a video (up to 10 MB) to attach to a reply',
         consumes: ['multipart/form-data'],
+        response: { 200: attachmentSchema },
       },
     },
     async (req) => {

@@ -1,4 +1,11 @@
-import { createMonitoringFeedBody, updateMonitoringFeedBody } from '@otklik/shared';
+import {
+  createMonitoringFeedBody,
+  monitoringFeedFetchWireSchema,
+  monitoringFeedsWireSchema,
+  monitoringFeedWireSchema,
+  okTrueWireSchema,
+  updateMonitoringFeedBody,
+} from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../../http/auth';
@@ -37,6 +44,7 @@ export async function registerMonitoringFeedsModule(
           tags: TAG,
           summary: 'RSS/Atom sources of the spaces',
           querystring: spaceQuery,
+          response: { 200: monitoringFeedsWireSchema },
         },
       },
       async (req) => {
@@ -54,6 +62,7 @@ export async function registerMonitoringFeedsModule(
           tags: TAG,
           summary: 'Add an RSS/Atom source and fetch it at once',
           body: createMonitoringFeedBody,
+          response: { 200: monitoringFeedWireSchema },
         },
       },
       async (req) => {
@@ -71,6 +80,7 @@ export async function registerMonitoringFeedsModule(
           summary: 'Rename an RSS/Atom source or change its address',
           params: idParams,
           body: updateMonitoringFeedBody,
+          response: { 200: monitoringFeedWireSchema },
         },
       },
       async (req) => {
@@ -87,19 +97,25 @@ export async function registerMonitoringFeedsModule(
           tags: TAG,
           summary: 'Remove an RSS/Atom source with its mentions',
           params: idParams,
+          response: { 200: okTrueWireSchema },
         },
       },
       async (req) => {
         const { actor } = req;
         await service.deleteFeed(db, actor, await service.getFeed(db, actor, req.params.id));
-        return { ok: true };
+        return { ok: true as const };
       },
     );
 
     app.post(
       '/monitoring/feeds/:id/fetch',
       {
-        schema: { tags: TAG, summary: 'Fetch an RSS/Atom source now', params: idParams },
+        schema: {
+          tags: TAG,
+          summary: 'Fetch an RSS/Atom source now',
+          params: idParams,
+          response: { 200: monitoringFeedFetchWireSchema },
+        },
       },
       async (req) => {
         const result = await service.refreshFeed(run, await one(req));
