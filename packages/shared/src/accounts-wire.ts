@@ -181,3 +181,16 @@ export const sandboxPageWireSchema = z.object({
   ),
 });
 export type SandboxPageWire = z.infer<typeof sandboxPageWireSchema>;
+
+/**
+ * POST /v1/tpulse/check_auth: the Pulse profile's account — as it stands when that profile was already
+ * connected (`existing`), else new, with the items imported on connect and what it needs from outside (once).
+ */
+export const pulseCheckWireSchema = z.object({
+  status: z.literal('ok'),
+  source: z.literal('tpulse'),
+  object: accountWireSchema.extend({ imported: z.number().int().optional() }),
+  existing: z.boolean(),
+  ...accountRevealWireSchema.shape,
+});
+export type PulseCheckWire = z.infer<typeof pulseCheckWireSchema>;

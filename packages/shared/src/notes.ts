@@ -80,7 +80,6 @@ export const notesWireSchema = z.object({ items: z.array(noteWireSchema) });
 export const noteAnswerWireSchema = z.object({ note: noteWireSchema });
 export type NoteAnswerWire = z.infer<typeof noteAnswerWireSchema>;
 /** DELETE /v1/{items|chats}/{id}/notes/{noteId}. */
-export const noteDeletedWireSchema = z.object({ ok: z.literal(true) });
 
 /** GET /v1/{items|chats}/{id}/mentionable: the colleagues who may see the record, by name. */
 export const mentionableWireSchema = z.object({ items: z.array(colleague) });

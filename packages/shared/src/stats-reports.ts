@@ -143,7 +143,6 @@ export const reportsListWireSchema = z.object({
 export type ReportsListWire = z.infer<typeof reportsListWireSchema>;
 
 /** DELETE /v1/stats/reports/:id answers this (not `{ message: 'ok' }`). */
-export const reportDeletedWireSchema = z.object({ ok: z.literal(true) });
 
 /**
  * The local dates a report covers, given the local date it runs on: the last finished period — daily:

@@ -1,4 +1,11 @@
-import { isProviderId, oauthConnectWireSchema, oauthStartWireSchema, type ProviderId } from '@otklik/shared';
+import {
+  isProviderId,
+  oauthConnectWireSchema,
+  oauthStartWireSchema,
+  type ProviderId,
+  type PulseCheckWire,
+  pulseCheckWireSchema,
+} from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -192,9 +199,10 @@ export async function registerOAuthConnectRoutes(
           tags: ['accounts'],
           summary: 'Finish connecting a Pulse profile: the signed check Pulse sent back',
           body: z.object({ check: z.string().min(1).max(8192) }),
+          response: { 200: pulseCheckWireSchema },
         },
       },
-      async (req) => {
+      async (req): Promise<PulseCheckWire> => {
         let checked: ReturnType<typeof verifyPulseCheck>;
         try {
           checked = verifyPulseCheck(deps.config, req.body.check, new Date());
@@ -218,7 +226,12 @@ export async function registerOAuthConnectRoutes(
           )
           .limit(1);
         if (existing)
-          return { status: 'ok', source: 'tpulse', object: presentAccount(existing), existing: true };
+          return {
+            status: 'ok',
+            source: 'tpulse',
+            object: presentAccount(existing),
+            existing: true,
+          } as const;
         const { object, imported, reveal } = await connectAccount(accountDeps, {
           provider: 'tpulse',
           spaceId: state.spaceId,

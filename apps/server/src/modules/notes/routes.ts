@@ -3,9 +3,9 @@ import {
   mentionsReadWireSchema,
   mentionsWireSchema,
   noteAnswerWireSchema,
-  noteDeletedWireSchema,
   noteInputSchema,
   notesWireSchema,
+  okTrueWireSchema,
 } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -131,7 +131,7 @@ export async function registerNotesModule(root: FastifyInstance, deps: AppDeps, 
             tags: TAG,
             summary: 'Delete an own note within the edit window; the history keeps it',
             params: noteParams,
-            response: { 200: noteDeletedWireSchema },
+            response: { 200: okTrueWireSchema },
           },
         },
         async (req) => {

@@ -1,5 +1,5 @@
 import {
-  reportDeletedWireSchema,
+  okTrueWireSchema,
   reportInput,
   reportRunWireSchema,
   reportsListWireSchema,
@@ -67,7 +67,7 @@ export function registerReportRoutes(app: ZodApp, deps: AppDeps) {
         tags: TAG,
         summary: 'Delete a report',
         params: z.object({ id }),
-        response: { 200: reportDeletedWireSchema },
+        response: { 200: okTrueWireSchema },
       },
     },
     async (req) => {
