@@ -19,6 +19,7 @@ export * from './inbox-wire';
 export * from './issues';
 export * from './language';
 export * from './macros';
+export * from './macros-wire';
 export * from './messages';
 export * from './monitoring';
 export * from './monitoring-feeds';
