@@ -31,6 +31,7 @@ export * from './organisation-wire';
 export * from './providers';
 export * from './qa';
 export * from './rules';
+export * from './rules-wire';
 export * from './socket-events';
 export * from './stats';
 export * from './stats-exports';

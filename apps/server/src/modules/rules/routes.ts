@@ -1,4 +1,15 @@
-import { createRuleBody, isMessageKey, statsQuery, translate, updateRuleBody } from '@otklik/shared';
+import {
+  createRuleBody,
+  isMessageKey,
+  okWireSchema,
+  ruleDryRunResultWireSchema,
+  ruleMatchesWireSchema,
+  rulesListWireSchema,
+  ruleWireSchema,
+  statsQuery,
+  translate,
+  updateRuleBody,
+} from '@otklik/shared';
 import { and, desc, eq, gte } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -45,7 +56,12 @@ export async function registerRulesModule(root: FastifyInstance, deps: AppDeps, 
     app.get(
       '/rules',
       {
-        schema: { tags: TAG, summary: 'Auto-rules, in order', querystring: spaceQuery },
+        schema: {
+          tags: TAG,
+          summary: 'Auto-rules, in order',
+          querystring: spaceQuery,
+          response: { 200: rulesListWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -63,7 +79,7 @@ export async function registerRulesModule(root: FastifyInstance, deps: AppDeps, 
     app.get(
       '/rules/:id',
       {
-        schema: { tags: TAG, summary: 'One auto-rule', params: idParams },
+        schema: { tags: TAG, summary: 'One auto-rule', params: idParams, response: { 200: ruleWireSchema } },
       },
       async (req) => {
         const { actor } = req;
@@ -74,7 +90,12 @@ export async function registerRulesModule(root: FastifyInstance, deps: AppDeps, 
     app.post(
       '/rules',
       {
-        schema: { tags: TAG, summary: 'Create an auto-rule', body: createRuleBody },
+        schema: {
+          tags: TAG,
+          summary: 'Create an auto-rule',
+          body: createRuleBody,
+          response: { 200: ruleWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -92,6 +113,7 @@ export async function registerRulesModule(root: FastifyInstance, deps: AppDeps, 
           summary: 'Change an auto-rule',
           params: idParams,
           body: updateRuleBody,
+          response: { 200: ruleWireSchema },
         },
       },
       async (req) => {
@@ -104,7 +126,7 @@ export async function registerRulesModule(root: FastifyInstance, deps: AppDeps, 
     app.delete(
       '/rules/:id',
       {
-        schema: { tags: TAG, summary: 'Delete an auto-rule', params: idParams },
+        schema: { tags: TAG, summary: 'Delete an auto-rule', params: idParams, response: { 200: okWireSchema } },
       },
       async (req) => {
         const { actor } = req;
@@ -121,6 +143,7 @@ export async function registerRulesModule(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'Which of the last 1,000 items a rule (saved or not) would match, and what it would do',
           body: dryRunBody,
+          response: { 200: ruleDryRunResultWireSchema },
         },
       },
       async (req) => {
@@ -146,6 +169,7 @@ export async function registerRulesModule(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'The items an auto-rule ran on, newest first (the stats drill-down)',
           params: idParams,
+          response: { 200: ruleMatchesWireSchema },
         },
       },
       async (req) => {
