@@ -126,7 +126,12 @@ export async function registerRulesModule(root: FastifyInstance, deps: AppDeps, 
     app.delete(
       '/rules/:id',
       {
-        schema: { tags: TAG, summary: 'Delete an auto-rule', params: idParams, response: { 200: okWireSchema } },
+        schema: {
+          tags: TAG,
+          summary: 'Delete an auto-rule',
+          params: idParams,
+          response: { 200: okWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
