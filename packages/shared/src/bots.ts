@@ -151,17 +151,23 @@ export const createBotBody = z
   });
 export const updateBotBody = botFormSchema;
 
-export interface PresentedBot {
-  id: number;
-  space_id: number;
-  object_id: number;
-  name: string;
-  enabled: boolean;
-  steps: BotStep[];
-  off_hours_steps: BotStep[];
-  created_at: number;
-  updated_at: number;
-}
+/** A chat-bot as every answer shows it (the list, one bot, create and update); times in unix seconds. */
+export const botWireSchema = z.object({
+  id: z.number().int(),
+  space_id: z.number().int(),
+  object_id: z.number().int(),
+  name: z.string(),
+  enabled: z.boolean(),
+  steps: z.array(botStepSchema),
+  off_hours_steps: z.array(botStepSchema),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+export type PresentedBot = z.infer<typeof botWireSchema>;
+
+/** GET /v1/bots. */
+export const botsListWireSchema = z.object({ items: z.array(botWireSchema) });
+export type BotsListWire = z.infer<typeof botsListWireSchema>;
 
 export type BotSessionState = 'active' | 'completed' | 'handed_off' | 'stopped' | 'dropped';
 

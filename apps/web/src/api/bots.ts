@@ -1,4 +1,10 @@
-import type { BotForm, BotStatsAnswer, PresentedBot, PresentedBotSession } from '@otklik/shared';
+import type {
+  BotForm,
+  BotStatsAnswer,
+  BotsListWire,
+  PresentedBot,
+  PresentedBotSession,
+} from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
@@ -11,7 +17,7 @@ export const botKeys = { all: ['bots'] as const };
 export const useBots = (enabled = true) =>
   useQuery({
     queryKey: botKeys.all,
-    queryFn: ({ signal }) => api.get<{ items: PresentedBot[] }>('/v1/bots', { signal }),
+    queryFn: ({ signal }) => api.get<BotsListWire>('/v1/bots', { signal }),
     enabled,
     staleTime: 30_000,
   });

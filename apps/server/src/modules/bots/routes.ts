@@ -1,4 +1,11 @@
-import { createBotBody, statsQuery, updateBotBody } from '@otklik/shared';
+import {
+  botsListWireSchema,
+  botWireSchema,
+  createBotBody,
+  okWireSchema,
+  statsQuery,
+  updateBotBody,
+} from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
@@ -30,7 +37,12 @@ export async function registerBotsModule(root: FastifyInstance, deps: AppDeps, a
     app.get(
       '/bots',
       {
-        schema: { tags: TAG, summary: 'Chat-bots', querystring: spaceQuery },
+        schema: {
+          tags: TAG,
+          summary: 'Chat-bots',
+          querystring: spaceQuery,
+          response: { 200: botsListWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -67,7 +79,7 @@ export async function registerBotsModule(root: FastifyInstance, deps: AppDeps, a
     app.get(
       '/bots/:id',
       {
-        schema: { tags: TAG, summary: 'One chat-bot', params: idParams },
+        schema: { tags: TAG, summary: 'One chat-bot', params: idParams, response: { 200: botWireSchema } },
       },
       async (req) => {
         const { actor } = req;
@@ -82,6 +94,7 @@ export async function registerBotsModule(root: FastifyInstance, deps: AppDeps, a
           tags: TAG,
           summary: 'Create a chat-bot on a messenger account',
           body: createBotBody.safeExtend({ space_id: z.number().int().positive() }),
+          response: { 200: botWireSchema },
         },
       },
       async (req) => {
@@ -100,6 +113,7 @@ export async function registerBotsModule(root: FastifyInstance, deps: AppDeps, a
           summary: 'Change a chat-bot',
           params: idParams,
           body: updateBotBody,
+          response: { 200: botWireSchema },
         },
       },
       async (req) => {
@@ -112,7 +126,12 @@ export async function registerBotsModule(root: FastifyInstance, deps: AppDeps, a
     app.delete(
       '/bots/:id',
       {
-        schema: { tags: TAG, summary: 'Delete a chat-bot', params: idParams },
+        schema: {
+          tags: TAG,
+          summary: 'Delete a chat-bot',
+          params: idParams,
+          response: { 200: okWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
