@@ -1,4 +1,11 @@
-import { authorFactsBodySchema, createFactBodySchema, updateFactBodySchema } from '@otklik/shared';
+import {
+  authorFactsBodySchema,
+  createFactBodySchema,
+  factDefinitionsWireSchema,
+  factDefinitionWireSchema,
+  okWireSchema,
+  updateFactBodySchema,
+} from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
@@ -22,6 +29,7 @@ export async function registerFactsModule(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'Custom fields of authors in the spaces where the caller sees authors',
           querystring: z.object({ space_id: z.coerce.number().int().positive().optional() }),
+          response: { 200: factDefinitionsWireSchema },
         },
       },
       async (req) => {
@@ -36,7 +44,12 @@ export async function registerFactsModule(root: FastifyInstance, deps: AppDeps, 
     app.post(
       '/facts',
       {
-        schema: { tags: TAG, summary: 'Create a custom field', body: createFactBodySchema },
+        schema: {
+          tags: TAG,
+          summary: 'Create a custom field',
+          body: createFactBodySchema,
+          response: { 200: factDefinitionWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -63,6 +76,7 @@ export async function registerFactsModule(root: FastifyInstance, deps: AppDeps, 
           summary: "Rename a custom field or change a list's options (the kind is fixed)",
           params: idParams,
           body: updateFactBodySchema,
+          response: { 200: factDefinitionWireSchema },
         },
       },
       async (req) => {
@@ -80,6 +94,7 @@ export async function registerFactsModule(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'Delete a custom field and its values',
           params: idParams,
+          response: { 200: okWireSchema },
         },
       },
       async (req) => {
@@ -87,7 +102,7 @@ export async function registerFactsModule(root: FastifyInstance, deps: AppDeps, 
         const fact = await facts.getFact(db, req.params.id);
         authorize(actor, 'settings.manage', fact.spaceId);
         await facts.deleteFact(db, fact, actor);
-        return { message: 'ok' };
+        return { message: 'ok' as const };
       },
     );
 
