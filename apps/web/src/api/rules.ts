@@ -3,8 +3,8 @@ import type {
   RuleDto,
   RuleForm,
   RuleMatchWire,
-  RulesListWire,
   RuleStatsRow,
+  RulesListWire,
 } from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
