@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storedJsonWireSchema } from './wire';
 
 // Chat-bots (issue 17): one bot per messenger account, a flow of steps run in a private chat until it
 // hands off to an operator, ends, or an operator takes the chat. Shared by the settings form and the API;
@@ -158,8 +159,11 @@ export const botWireSchema = z.object({
   object_id: z.number().int(),
   name: z.string(),
   enabled: z.boolean(),
-  steps: z.array(botStepSchema),
-  off_hours_steps: z.array(botStepSchema),
+  steps: storedJsonWireSchema(z.array(botStepSchema), 'The main flow, as the request body gives `steps`.'),
+  off_hours_steps: storedJsonWireSchema(
+    z.array(botStepSchema),
+    'The flow outside business hours, as the request body gives `off_hours_steps`.',
+  ),
   created_at: z.number().int(),
   updated_at: z.number().int(),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { MACRO_ACTION_OUTCOMES } from './macros-wire';
+import { MACRO_ACTION_OUTCOMES, macroActionReportWireSchema } from './macros-wire';
 import { RULE_TRIGGERS, ruleActionSchema, ruleConditionsSchema } from './rules';
+import { storedJsonWireSchema } from './wire';
 
 // Auto-rules on the wire (issue 17; issue 12 point 4): the rule as Settings → auto-rules reads it, the dry
 // run, and the matches a rule ran on. The server's presenter and the dry run are typed to these.
@@ -12,8 +13,8 @@ export const ruleWireSchema = z.object({
   name: z.string(),
   trigger: z.enum(RULE_TRIGGERS),
   minutes: z.number().int().nullable(),
-  conditions: ruleConditionsSchema,
-  actions: z.array(ruleActionSchema),
+  conditions: storedJsonWireSchema(ruleConditionsSchema, 'The condition tree, as the request body gives it.'),
+  actions: storedJsonWireSchema(z.array(ruleActionSchema), 'The actions, as the request body gives them.'),
   paused: z.boolean(),
   stop_processing: z.boolean(),
   position: z.number().int(),
@@ -28,14 +29,17 @@ export type RuleDto = z.infer<typeof ruleWireSchema>;
 export const rulesListWireSchema = z.object({ items: z.array(ruleWireSchema) });
 export type RulesListWire = z.infer<typeof rulesListWireSchema>;
 
-/** One action's result in a run (the item's history and the stats keep it). */
+/**
+ * One action's result in a run, as the item's history and the stats keep it (jsonb: the keys in the
+ * database's order, so the answer's bytes are as stored).
+ */
 export const ruleActionResultWireSchema = z.object({
   /** The action's type as it was when the rule ran. */
   type: z.string(),
-  outcome: z.enum(MACRO_ACTION_OUTCOMES),
+  detail: z.string().optional(),
   reason: z.string().optional(),
   message: z.string().optional(),
-  detail: z.string().optional(),
+  outcome: z.enum(MACRO_ACTION_OUTCOMES),
 });
 export type RuleActionResult = z.infer<typeof ruleActionResultWireSchema>;
 
@@ -45,8 +49,8 @@ export const ruleDryRunItemWireSchema = z.object({
   kind: z.string(),
   excerpt: z.string(),
   created_at: z.string(),
-  /** What it would do (only for the first RULE_DRY_RUN_DETAILS matches). */
-  actions: z.array(ruleActionResultWireSchema).nullable(),
+  /** What it would do (only for the first RULE_DRY_RUN_DETAILS matches): the macro runner's preview. */
+  actions: z.array(macroActionReportWireSchema).nullable(),
 });
 export type RuleDryRunItem = z.infer<typeof ruleDryRunItemWireSchema>;
 
