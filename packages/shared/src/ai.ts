@@ -83,18 +83,27 @@ export const aiSuggestBody = z
 
 export type AiSuggestBody = z.infer<typeof aiSuggestBody>;
 
-export interface AiAgentDto {
-  id: number;
-  space_id: number;
-  name: string;
-  base_url: string;
-  model: string;
-  instructions: string;
-  knowledge: string[];
+/** An AI agent as Settings → AI agents reads it (the list, one agent, create and update). */
+export const aiAgentWireSchema = z.object({
+  id: z.number().int(),
+  space_id: z.number().int(),
+  name: z.string(),
+  base_url: z.string(),
+  model: z.string(),
+  instructions: z.string(),
+  knowledge: z.array(z.string()),
   /** Whether a key is stored; the key itself is never returned. */
-  api_key_set: boolean;
-  updated_at: string;
-}
+  api_key_set: z.boolean(),
+  updated_at: z.string(),
+});
+export type AiAgentDto = z.infer<typeof aiAgentWireSchema>;
+
+/** GET /v1/ai/agents: the agents and the spaces where the caller manages them. */
+export const aiAgentsListWireSchema = z.object({
+  items: z.array(aiAgentWireSchema),
+  can_manage: z.array(z.number().int()),
+});
+export type AiAgentsListWire = z.infer<typeof aiAgentsListWireSchema>;
 
 /** The short form in GET /v1/objects (ai_agents): what the composer needs to offer suggestions. */
 export interface AiAgentRef {
@@ -103,9 +112,9 @@ export interface AiAgentRef {
   name: string;
 }
 
-export interface AiSuggestResult {
-  text: string;
-}
+/** POST /v1/ai/suggest. */
+export const aiSuggestResultWireSchema = z.object({ text: z.string() });
+export type AiSuggestResult = z.infer<typeof aiSuggestResultWireSchema>;
 
 /**
  * One line of POST /v1/ai/suggest/stream (JSON lines, `application/x-ndjson`): pieces of text as the
@@ -132,10 +141,12 @@ export const aiTagsBody = z
   });
 export type AiTagsBody = z.infer<typeof aiTagsBody>;
 
-export interface AiTagsResult {
+/** POST /v1/ai/tags. */
+export const aiTagsResultWireSchema = z.object({
   /** The space's tags the agent chose, in its order; never a tag of another space. */
-  tag_ids: number[];
-}
+  tag_ids: z.array(z.number().int()),
+});
+export type AiTagsResult = z.infer<typeof aiTagsResultWireSchema>;
 
 /** At most this many tags go into the prompt (the most used first) and come back. */
 export const AI_TAGS_OFFERED = 100;

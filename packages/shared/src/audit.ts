@@ -187,36 +187,46 @@ export const auditRetentionBody = z.object({
 });
 
 /** One entry as GET /v1/audit sends it. */
-export interface AuditEntryDto {
-  id: number;
+export const auditEntryWireSchema = z.object({
+  id: z.number().int(),
   /** ISO time. */
-  at: string;
-  actor_kind: AuditActorKind;
-  actor_id: number | null;
+  at: z.string(),
+  actor_kind: z.enum(AUDIT_ACTOR_KINDS),
+  actor_id: z.number().int().nullable(),
   /** The actor's name now, or as it was when recorded if the user is gone. */
-  actor_name: string | null;
-  ip: string | null;
-  user_agent: string | null;
-  kind: AuditKind | string;
-  target_type: string | null;
-  target_id: string | null;
-  target_label: string | null;
-  before: unknown;
-  after: unknown;
-}
+  actor_name: z.string().nullable(),
+  ip: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  /** An AuditKind, or a kind an older version recorded. */
+  kind: z.string(),
+  target_type: z.string().nullable(),
+  target_id: z.string().nullable(),
+  target_label: z.string().nullable(),
+  before: z.unknown(),
+  after: z.unknown(),
+});
+export type AuditEntryDto = z.infer<typeof auditEntryWireSchema>;
 
-export interface AuditPageDto {
-  items: AuditEntryDto[];
+export const auditPageWireSchema = z.object({
+  items: z.array(auditEntryWireSchema),
   /** Pass as `cursor` for the next (older) page; null at the end. */
-  next_cursor: string | null;
-}
+  next_cursor: z.string().nullable(),
+});
+export type AuditPageDto = z.infer<typeof auditPageWireSchema>;
 
-export interface AuditSettingsDto {
-  space_id: number;
-  retention_days: number;
+/** PUT /v1/audit/settings: the retention saved. */
+export const auditRetentionWireSchema = z.object({
+  space_id: z.number().int(),
+  retention_days: z.number().int(),
+});
+export type AuditRetentionWire = z.infer<typeof auditRetentionWireSchema>;
+
+/** GET /v1/audit/settings. */
+export const auditSettingsWireSchema = auditRetentionWireSchema.extend({
   /** Members who appear in the log (the user filter). */
-  users: Array<{ id: number; name: string }>;
-}
+  users: z.array(z.object({ id: z.number().int(), name: z.string() })),
+});
+export type AuditSettingsDto = z.infer<typeof auditSettingsWireSchema>;
 
 /** The changed fields of before → after (top-level keys), for a readable diff and the CSV. */
 export function auditChanges(

@@ -1,40 +1,48 @@
 import { z } from 'zod';
-import type { SpaceDetailsView, TariffView } from './access/space-flags';
+import { spaceDetailsWireSchema, tariffWireSchema } from './access/space-flags';
 import { BILLING_PERIOD_DAYS } from './constants';
 
 // Billing (issue 14 item 3): what GET /v1/billing and the payment report return, and the checkout body.
 
 export const PAYMENT_PROVIDERS = ['stripe', 'yookassa'] as const;
 export type PaymentProvider = (typeof PAYMENT_PROVIDERS)[number];
-export type PaymentState = 'pending' | 'succeeded' | 'canceled';
+export const PAYMENT_STATES = ['pending', 'succeeded', 'canceled'] as const;
+export type PaymentState = (typeof PAYMENT_STATES)[number];
 
-export interface PaymentView {
-  id: number;
-  space_id: number;
-  provider: PaymentProvider;
-  tariff: { id: number; name: string };
-  period_days: number;
-  currency: string;
-  amount: number;
-  state: PaymentState;
-  created_at: number;
-  completed_at: number | null;
-  expires_before: number | null;
-  expires_after: number | null;
-}
+/** A payment (the billing screen's list, the payment report page); times in unix seconds. */
+export const paymentWireSchema = z.object({
+  id: z.number().int(),
+  space_id: z.number().int(),
+  provider: z.enum(PAYMENT_PROVIDERS),
+  tariff: z.object({ id: z.number().int(), name: z.string() }),
+  period_days: z.number().int(),
+  currency: z.string(),
+  amount: z.number(),
+  state: z.enum(PAYMENT_STATES),
+  created_at: z.number().int(),
+  completed_at: z.number().int().nullable(),
+  expires_before: z.number().int().nullable(),
+  expires_after: z.number().int().nullable(),
+});
+export type PaymentView = z.infer<typeof paymentWireSchema>;
 
-export interface BillingView {
-  space: SpaceDetailsView;
+/** GET /v1/billing. */
+export const billingWireSchema = z.object({
+  space: spaceDetailsWireSchema,
   /** expiry + 3 days (trial) / + 7 days (paid), unix seconds: when the space's data is deleted. */
-  deletion_at: number;
+  deletion_at: z.number().int(),
   /** The providers this instance has keys for, with the currency each charges in. */
-  providers: Array<{ id: PaymentProvider; currency: string }>;
-  payments: PaymentView[];
+  providers: z.array(z.object({ id: z.enum(PAYMENT_PROVIDERS), currency: z.string() })),
+  payments: z.array(paymentWireSchema),
   /** A signup promocode's discount on the space's next (first) payment, percent; 0: none. */
-  discount_percent: number;
+  discount_percent: z.number(),
   /** The tariffs on sale (here, not only GET /v1/tariffs: an expired space reaches /v1/billing only). */
-  tariffs: TariffView[];
-}
+  tariffs: z.array(tariffWireSchema),
+});
+export type BillingView = z.infer<typeof billingWireSchema>;
+
+/** GET /v1/tariffs: the tariffs on sale. */
+export const tariffsListWireSchema = z.object({ items: z.array(tariffWireSchema) });
 
 export const checkoutBodySchema = z.object({
   space_id: z.number().int().positive(),
@@ -47,24 +55,44 @@ export const checkoutBodySchema = z.object({
 });
 export type CheckoutBody = z.infer<typeof checkoutBodySchema>;
 
-export interface CheckoutView {
-  payment_id: number;
+/** POST /v1/billing/checkout. */
+export const checkoutWireSchema = z.object({
+  payment_id: z.number().int(),
   /** The provider's payment page (Stripe Checkout, YooKassa confirmation_url). */
-  redirect_url: string;
-}
+  redirect_url: z.string(),
+});
+export type CheckoutView = z.infer<typeof checkoutWireSchema>;
 
-/** GET /v1/referral: a partner's link and code, attributed signups, their payments and the share. */
-export interface ReferralView {
-  code: string;
-  link: string;
-  share_percent: number;
-  signups: Array<{ space_name: string; created_at: number; paid: boolean }>;
-  payments: Array<{ id: number; created_at: number; currency: string; amount: number; share: number }>;
+/** GET /v1/referral (and POST /v1/referral/payouts): a partner's link and code, attributed signups,
+ * their payments and the share; times in unix seconds. */
+export const referralWireSchema = z.object({
+  code: z.string(),
+  link: z.string(),
+  share_percent: z.number(),
+  signups: z.array(z.object({ space_name: z.string(), created_at: z.number().int(), paid: z.boolean() })),
+  payments: z.array(
+    z.object({
+      id: z.number().int(),
+      created_at: z.number().int(),
+      currency: z.string(),
+      amount: z.number(),
+      share: z.number(),
+    }),
+  ),
   /** By currency, in major units (two decimals). */
-  earned: Record<string, number>;
-  available: Record<string, number>;
-  payouts: Array<{ id: number; created_at: number; currency: string; amount: number; state: string }>;
-}
+  earned: z.record(z.string(), z.number()),
+  available: z.record(z.string(), z.number()),
+  payouts: z.array(
+    z.object({
+      id: z.number().int(),
+      created_at: z.number().int(),
+      currency: z.string(),
+      amount: z.number(),
+      state: z.string(),
+    }),
+  ),
+});
+export type ReferralView = z.infer<typeof referralWireSchema>;
 
 export const payoutBodySchema = z.object({ currency: z.string().trim().min(3).max(3).toUpperCase() });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storedJsonWireSchema } from './wire';
 
 // Chat-bots (issue 17): one bot per messenger account, a flow of steps run in a private chat until it
 // hands off to an operator, ends, or an operator takes the chat. Shared by the settings form and the API;
@@ -151,17 +152,26 @@ export const createBotBody = z
   });
 export const updateBotBody = botFormSchema;
 
-export interface PresentedBot {
-  id: number;
-  space_id: number;
-  object_id: number;
-  name: string;
-  enabled: boolean;
-  steps: BotStep[];
-  off_hours_steps: BotStep[];
-  created_at: number;
-  updated_at: number;
-}
+/** A chat-bot as every answer shows it (the list, one bot, create and update); times in unix seconds. */
+export const botWireSchema = z.object({
+  id: z.number().int(),
+  space_id: z.number().int(),
+  object_id: z.number().int(),
+  name: z.string(),
+  enabled: z.boolean(),
+  steps: storedJsonWireSchema(z.array(botStepSchema), 'The main flow, as the request body gives `steps`.'),
+  off_hours_steps: storedJsonWireSchema(
+    z.array(botStepSchema),
+    'The flow outside business hours, as the request body gives `off_hours_steps`.',
+  ),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+});
+export type PresentedBot = z.infer<typeof botWireSchema>;
+
+/** GET /v1/bots. */
+export const botsListWireSchema = z.object({ items: z.array(botWireSchema) });
+export type BotsListWire = z.infer<typeof botsListWireSchema>;
 
 export const BOT_SESSION_STATES = ['active', 'completed', 'handed_off', 'stopped', 'dropped'] as const;
 export type BotSessionState = (typeof BOT_SESSION_STATES)[number];

@@ -42,14 +42,17 @@ export const authorFactsBodySchema = z.object({
   ),
 });
 
-export interface FactDefinition {
-  id: number;
-  space_id: number;
-  name: string;
-  kind: FactKind;
-  options: string[];
-  position: number;
-}
+/** A custom field's definition (GET /v1/facts, its create and update answers). */
+export const factDefinitionWireSchema = z.object({
+  id: z.number().int(),
+  space_id: z.number().int(),
+  name: z.string(),
+  kind: z.enum(FACT_KINDS),
+  options: z.array(z.string()),
+  position: z.number().int(),
+});
+export type FactDefinition = z.infer<typeof factDefinitionWireSchema>;
+export const factDefinitionsWireSchema = z.object({ items: z.array(factDefinitionWireSchema) });
 
 /** A custom field of the author's space with the author's value (null: not set). */
 export const authorFactWireSchema = z.object({

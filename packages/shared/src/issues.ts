@@ -158,84 +158,112 @@ export const issueListQuery = z.object({
 });
 export type IssueListQuery = z.input<typeof issueListQuery>;
 
-export interface IssueLinkDto {
-  kind: IssueLinkKindName;
-  id: number;
-  object_id: number | null;
-  /** A short text of the record (excerpt or name), null when the caller may not read it. */
-  label: string | null;
-}
+// ---------------------------------------------------------------- on the wire
 
-export interface IssueDto {
-  id: number;
-  space_id: number;
-  title: string;
-  description: string;
-  status: IssueStatusName;
-  priority: IssuePriorityName;
-  assigned_user_id: number | null;
-  department_id: number | null;
-  due_at: string | null;
-  is_expired: boolean;
-  provider: string | null;
-  source: IssueLinkKindName | null;
-  created_by: number | null;
-  created_at: string;
-  updated_at: string;
-  closed_at: string | null;
-  links: IssueLinkDto[];
-  comments_count: number;
-}
+export const issueLinkWireSchema = z.object({
+  kind: z.enum(ISSUE_LINK_KINDS),
+  id: z.number().int(),
+  object_id: z.number().int().nullable(),
+  /** A short text of the record (excerpt or name), null when the caller may not read it. */
+  label: z.string().nullable(),
+});
+export type IssueLinkDto = z.infer<typeof issueLinkWireSchema>;
+
+/** A task as the list, the linked tasks and the create and update answers show it. */
+export const issueWireSchema = z.object({
+  id: z.number().int(),
+  space_id: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  status: z.enum(ISSUE_STATUSES),
+  priority: z.enum(ISSUE_PRIORITIES),
+  assigned_user_id: z.number().int().nullable(),
+  department_id: z.number().int().nullable(),
+  due_at: z.string().nullable(),
+  is_expired: z.boolean(),
+  provider: z.string().nullable(),
+  source: z.enum(ISSUE_LINK_KINDS).nullable(),
+  created_by: z.number().int().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  closed_at: z.string().nullable(),
+  links: z.array(issueLinkWireSchema),
+  comments_count: z.number().int(),
+});
+export type IssueDto = z.infer<typeof issueWireSchema>;
 
 /** A file on a task's comment; `url` downloads it (with the session's token, members of the space only). */
-export interface IssueAttachmentDto {
-  url: string;
-  name: string;
-  mime?: string;
-  size?: number;
-}
+export const issueAttachmentWireSchema = z.object({
+  url: z.string(),
+  name: z.string(),
+  mime: z.string().optional(),
+  size: z.number().int().optional(),
+});
+export type IssueAttachmentDto = z.infer<typeof issueAttachmentWireSchema>;
 
 /** What POST /v1/issues/{id}/attachments answers: pass `file` in the comment's attachments. */
-export interface IssueUploadDto {
-  file: string;
-  name: string;
-  mime: string;
-  size: number;
-}
+export const issueUploadWireSchema = z.object({
+  file: z.string(),
+  name: z.string(),
+  mime: z.string(),
+  size: z.number().int(),
+});
+export type IssueUploadDto = z.infer<typeof issueUploadWireSchema>;
 
-export interface IssueCommentDto {
-  id: number;
-  user_id: number | null;
-  text: string;
-  mentions: number[];
-  attachments: IssueAttachmentDto[];
-  created_at: string;
-}
+/** A comment on a task (the task page, POST /v1/issues/{id}/comments). */
+export const issueCommentWireSchema = z.object({
+  id: z.number().int(),
+  user_id: z.number().int().nullable(),
+  text: z.string(),
+  mentions: z.array(z.number().int()),
+  attachments: z.array(issueAttachmentWireSchema),
+  created_at: z.string(),
+});
+export type IssueCommentDto = z.infer<typeof issueCommentWireSchema>;
 
-export interface IssueHistoryDto {
-  id: number;
-  user_id: number | null;
-  field: string;
-  before: string | null;
-  after: string | null;
-  created_at: string;
-}
+export const issueHistoryWireSchema = z.object({
+  id: z.number().int(),
+  user_id: z.number().int().nullable(),
+  field: z.string(),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+  created_at: z.string(),
+});
+export type IssueHistoryDto = z.infer<typeof issueHistoryWireSchema>;
 
-export interface IssuePageDto extends IssueDto {
-  comments: IssueCommentDto[];
-  history: IssueHistoryDto[];
-  can_edit: boolean;
-  can_delete: boolean;
-}
+/** GET /v1/issues/{id}: the task with its comments, history and what the caller may do. */
+export const issuePageWireSchema = issueWireSchema.extend({
+  comments: z.array(issueCommentWireSchema),
+  history: z.array(issueHistoryWireSchema),
+  can_edit: z.boolean(),
+  can_delete: z.boolean(),
+});
+export type IssuePageDto = z.infer<typeof issuePageWireSchema>;
 
-export interface IssueListDto {
-  items: IssueDto[];
-  total: number;
+/** GET /v1/issues. */
+export const issueListWireSchema = z.object({
+  items: z.array(issueWireSchema),
+  total: z.number().int(),
   /** Pass as `cursor` for the next page; null on the last one. */
-  next_cursor: string | null;
+  next_cursor: z.string().nullable(),
   /** The filter applied after the user's defaults (the list shows it). */
-  applied: { assigned_to: string | number; department_id: number | null; sort: string };
-}
+  applied: z.object({
+    assigned_to: z.union([z.string(), z.number().int()]),
+    department_id: z.number().int().nullable(),
+    sort: z.string(),
+  }),
+});
+export type IssueListDto = z.infer<typeof issueListWireSchema>;
+
+/** GET /v1/issues/linked. */
+export const issuesLinkedWireSchema = z.object({ items: z.array(issueWireSchema) });
+
+/** PUT /v1/issues/settings: what was saved. */
+export const issueSettingsWireSchema = z.object({
+  statuses: z.array(z.enum(ISSUE_STATUSES)),
+  assigned_to: z.number().int().nullable(),
+});
+export type IssueSettingsWire = z.infer<typeof issueSettingsWireSchema>;
 
 /** stats/issues: per local day, per assignee and per department, and the hours to close (issue 16). */
 const issueCountsWireSchema = { open: z.number(), closed: z.number(), expired: z.number() };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BLOCK_DURATIONS } from './constants';
 
 // Macros (issue 16): a named sequence of actions run on one comment or a selection. The schema is shared
-// by the settings form and the API; what a run did is reported per item (MacroRunItem) so nothing is
+// by the settings form and the API; what a run did is reported per item (macros-wire.ts) so nothing is
 // half-applied silently. Message keys live in messages.ts (ru/en).
 
 export const MACRO_ACTION_TYPES = [
@@ -116,66 +116,8 @@ export const runMacroBody = z.object({
   item_ids: z.array(z.number().int().positive()).min(1, 'macros.items.required'),
 });
 
-export interface MacroDto {
-  id: number;
-  space_id: number;
-  /** null for a space macro; the owner's id for a personal one. */
-  user_id: number | null;
-  name: string;
-  actions: MacroAction[];
-  shortcut: number | null;
-  sort_order: number;
-  usage_count: number;
-  updated_at: string;
-}
-
-/**
- * One action for one item. Preview: `apply` (will be done), `queue` (goes to the network through the
- * outbox), `skip` (not for this item: role, network, nothing to change), `unavailable` (not built here).
- * Run: `applied`, `queued`, `skipped`, `failed` (the item's changes were rolled back), `not_run` (an
- * earlier action of the item failed).
- */
-export type MacroActionOutcome =
-  | 'apply'
-  | 'queue'
-  | 'skip'
-  | 'unavailable'
-  | 'applied'
-  | 'queued'
-  | 'skipped'
-  | 'failed'
-  | 'not_run';
-
-export interface MacroActionReport {
-  /** A macro's action, or one only auto-rules have (rules.ts). */
-  type: MacroActionType | import('./rules').RuleActionType;
-  outcome: MacroActionOutcome;
-  /** A message key (messages.ts) saying why, for skip/unavailable/failed. */
-  reason?: string;
-  /** `reason` in the caller's language. */
-  message?: string;
-  /** What it will write: the reply text, the tag names, the user's name, the status. */
-  detail?: string;
-}
-
-export interface MacroItemReport {
-  item_id: number;
-  provider: string | null;
-  /** ok: something applied; skipped: nothing applied (every action skipped); failed: nothing kept. */
-  status: 'ok' | 'skipped' | 'failed';
-  reason?: string;
-  message?: string;
-  actions: MacroActionReport[];
-}
-
-export interface MacroRunResult {
-  macro_id: number;
-  items: MacroItemReport[];
-  summary: { ok: number; skipped: number; failed: number };
-}
-
 /** Macros matching a query by name, case-insensitively, in their list order. */
-export function filterMacros<T extends Pick<MacroDto, 'name' | 'sort_order'>>(
+export function filterMacros<T extends { name: string; sort_order: number }>(
   list: readonly T[],
   query: string,
 ): T[] {

@@ -388,58 +388,6 @@ export type RuleForm = z.input<typeof ruleFormSchema>;
 export const createRuleBody = ruleFormSchema.safeExtend({ space_id: z.number().int().positive() });
 export const updateRuleBody = ruleFormSchema;
 
-export interface RuleDto {
-  id: number;
-  space_id: number;
-  name: string;
-  trigger: RuleTrigger;
-  minutes: number | null;
-  conditions: RuleGroup;
-  actions: RuleAction[];
-  paused: boolean;
-  stop_processing: boolean;
-  position: number;
-  /** Items it matched, ever. */
-  match_count: number;
-  last_matched_at: string | null;
-  updated_at: string;
-}
-
-/** One action's result in a run (the item's history and the stats keep it). */
-export interface RuleActionResult {
-  type: string;
-  outcome:
-    | 'applied'
-    | 'queued'
-    | 'skipped'
-    | 'failed'
-    | 'not_run'
-    | 'apply'
-    | 'queue'
-    | 'skip'
-    | 'unavailable';
-  reason?: string;
-  message?: string;
-  detail?: string;
-}
-
-export interface RuleDryRunItem {
-  item_id: number;
-  provider: string;
-  kind: string;
-  excerpt: string;
-  created_at: string;
-  /** What it would do (only for the first RULE_DRY_RUN_DETAILS matches). */
-  actions: RuleActionResult[] | null;
-}
-
-export interface RuleDryRunResult {
-  rule_id: number | null;
-  looked_at: number;
-  matched: number;
-  items: RuleDryRunItem[];
-}
-
 export const ruleStatsRowWireSchema = z.object({
   rule_id: z.number(),
   name: z.string(),

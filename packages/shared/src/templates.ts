@@ -63,20 +63,40 @@ export type TemplateForm = z.input<typeof templateFormSchema>;
 export const createTemplateBody = templateFormSchema.extend({ space_id: z.number().int().positive() });
 export const updateTemplateBody = templateFormSchema.omit({ personal: true }).partial();
 
-/** What GET /v1/templates sends per template. */
-export interface TemplateDto {
-  id: number;
-  space_id: number;
+/** What GET /v1/templates sends per template (and the create, update and one-template answers). */
+export const templateWireSchema = z.object({
+  id: z.number().int(),
+  space_id: z.number().int(),
   /** null for a space template; the owner's id for a personal one. */
-  user_id: number | null;
-  title: string;
-  folder: string;
-  text: string;
-  variants: Record<string, string>;
-  variables: Array<{ name: string; default: string }>;
-  usage_count: number;
-  updated_at: string;
-}
+  user_id: z.number().int().nullable(),
+  title: z.string(),
+  folder: z.string(),
+  text: z.string(),
+  variants: z.record(z.string(), z.string()),
+  variables: z.array(z.object({ name: z.string(), default: z.string() })),
+  usage_count: z.number().int(),
+  updated_at: z.string(),
+});
+export type TemplateDto = z.infer<typeof templateWireSchema>;
+
+/** GET /v1/templates: the templates and the spaces where the caller may change space templates. */
+export const templatesListWireSchema = z.object({
+  items: z.array(templateWireSchema),
+  can_manage: z.array(z.number().int()),
+});
+export type TemplatesListWire = z.infer<typeof templatesListWireSchema>;
+
+/** POST /v1/templates/import: the templates created. */
+export const templatesImportedWireSchema = z.object({ items: z.array(templateWireSchema) });
+export type TemplatesImportedWire = z.infer<typeof templatesImportedWireSchema>;
+
+/** POST /v1/templates/{id}/render: the text filled for the conversation and the network it is for. */
+export const templateRenderWireSchema = z.object({ text: z.string(), provider: z.string().nullable() });
+export type TemplateRenderWire = z.infer<typeof templateRenderWireSchema>;
+
+/** POST /v1/templates/{id}/used: the template's usage count after this use. */
+export const templateUsedWireSchema = z.object({ usage_count: z.number().int() });
+export type TemplateUsedWire = z.infer<typeof templateUsedWireSchema>;
 
 export type TemplateValues = Partial<Record<TemplateBuiltinVariable, string | null | undefined>> &
   Record<string, string | null | undefined>;

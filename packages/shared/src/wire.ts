@@ -26,3 +26,12 @@ export interface BeforePageWire<T> {
   items: T[];
   next_before: number | null;
 }
+
+/**
+ * A value stored as jsonb and answered as the database gives it back, for a field whose shape is a
+ * request body's schema (a bot's steps, a rule's conditions and actions): checked against `schema`, but
+ * sent unchanged, because re-encoding through it would reorder the keys PostgreSQL sorted (by length,
+ * then bytes) and change the answer's bytes. Documented by `description` (the shape is the body's).
+ */
+export const storedJsonWireSchema = <T extends z.ZodType>(schema: T, description: string) =>
+  z.custom<z.output<T>>((value) => schema.safeParse(value).success).meta({ description });

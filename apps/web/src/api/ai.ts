@@ -1,5 +1,6 @@
 import {
   type AiAgentDto,
+  type AiAgentsListWire,
   type AiStreamLine,
   type AiSuggestBody,
   type AiTagsBody,
@@ -16,10 +17,7 @@ import { queryKeys } from './keys';
 
 export const aiKeys = { agents: ['ai-agents'] as const };
 
-export interface AiAgentsList {
-  items: AiAgentDto[];
-  can_manage: number[];
-}
+export type AiAgentsList = AiAgentsListWire;
 
 export const useAiAgents = (enabled = true) =>
   useQuery({

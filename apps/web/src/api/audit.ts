@@ -1,4 +1,4 @@
-import type { AuditPageDto, AuditSettingsDto } from '@otklik/shared';
+import type { AuditPageDto, AuditRetentionWire, AuditSettingsDto } from '@otklik/shared';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
 
@@ -56,7 +56,7 @@ export const useSetAuditRetention = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: { space_id: number; days: number }) =>
-      api.put<{ space_id: number; retention_days: number }>('/v1/audit/settings', body),
+      api.put<AuditRetentionWire>('/v1/audit/settings', body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: auditKeys.all }),
   });
 };

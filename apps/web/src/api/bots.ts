@@ -2,6 +2,7 @@ import type {
   BotFailureWire,
   BotForm,
   BotStatsAnswer,
+  BotsListWire,
   ChatBotSessionWire,
   PresentedBot,
   PresentedBotSession,
@@ -18,7 +19,7 @@ export const botKeys = { all: ['bots'] as const };
 export const useBots = (enabled = true) =>
   useQuery({
     queryKey: botKeys.all,
-    queryFn: ({ signal }) => api.get<{ items: PresentedBot[] }>('/v1/bots', { signal }),
+    queryFn: ({ signal }) => api.get<BotsListWire>('/v1/bots', { signal }),
     enabled,
     staleTime: 30_000,
   });

@@ -1,6 +1,7 @@
 import type {
   CreateIssueBody,
   IssueCommentBody,
+  IssueCommentDto,
   IssueDto,
   IssueLinkKindName,
   IssueListDto,
@@ -97,7 +98,7 @@ export function useDeleteIssue() {
 export function useCommentIssue(id: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: IssueCommentBody) => api.post(`/v1/issues/${id}/comments`, body),
+    mutationFn: (body: IssueCommentBody) => api.post<IssueCommentDto>(`/v1/issues/${id}/comments`, body),
     onSuccess: () => refresh(queryClient),
   });
 }

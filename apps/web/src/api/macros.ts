@@ -1,4 +1,4 @@
-import type { MacroDto, MacroForm, MacroRunResult } from '@otklik/shared';
+import type { MacroDto, MacroForm, MacroRunResult, MacrosListWire } from '@otklik/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { inboxKeys } from './inboxCache';
 import { api } from './instance';
@@ -8,11 +8,7 @@ import { queryKeys } from './keys';
 
 export const macroKeys = { all: ['macros'] as const };
 
-export interface MacrosList {
-  items: MacroDto[];
-  /** Spaces where the caller may change space macros. */
-  can_manage: number[];
-}
+export type MacrosList = MacrosListWire;
 
 /** GET /v1/macros; `enabled` false skips the request (macros off for the caller). */
 export const useMacros = (enabled = true) =>

@@ -3,8 +3,10 @@ import type {
   RuleDto,
   RuleFailureWire,
   RuleForm,
+  RuleMatchWire,
   RuleStats,
   RuleStatsRow,
+  RulesListWire,
 } from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -18,7 +20,7 @@ export const ruleKeys = { all: ['rules'] as const };
 export const useRules = (enabled = true) =>
   useQuery({
     queryKey: ruleKeys.all,
-    queryFn: ({ signal }) => api.get<{ items: RuleDto[] }>('/v1/rules', { signal }),
+    queryFn: ({ signal }) => api.get<RulesListWire>('/v1/rules', { signal }),
     enabled,
     staleTime: 30_000,
   });
@@ -59,15 +61,7 @@ export const useRuleStats = (query: RouteQuery | null) =>
     staleTime: 30_000,
   });
 
-export interface RuleMatchDto {
-  item_id: number;
-  status: 'ok' | 'skipped' | 'failed';
-  actions_done: number;
-  results: Array<{ type: string; outcome: string; message?: string }>;
-  error: string | null;
-  at: string;
-  excerpt: string;
-}
+export type RuleMatchDto = RuleMatchWire;
 
 /** GET /v1/rules/:id/matches: the items a rule ran on, newest first (the stats drill-down). */
 /** A failed auto-rule run, for settings/errors (GET /v1/errors/rules). */

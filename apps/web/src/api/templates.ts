@@ -1,4 +1,11 @@
-import type { TemplateDto, TemplateForm } from '@otklik/shared';
+import type {
+  TemplateDto,
+  TemplateForm,
+  TemplateRenderWire,
+  TemplatesImportedWire,
+  TemplatesListWire,
+  TemplateUsedWire,
+} from '@otklik/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
 
@@ -6,11 +13,7 @@ import { api } from './instance';
 
 export const templateKeys = { all: ['templates'] as const };
 
-export interface TemplatesList {
-  items: TemplateDto[];
-  /** Spaces where the caller may change space templates. */
-  can_manage: number[];
-}
+export type TemplatesList = TemplatesListWire;
 
 export const fetchTemplates = (signal?: AbortSignal) => api.get<TemplatesList>('/v1/templates', { signal });
 
@@ -45,7 +48,7 @@ export const useDeleteTemplate = () =>
   useInvalidating((id: number) => api.delete<{ message: string }>(`/v1/templates/${id}`));
 export const useImportTemplates = () =>
   useInvalidating((body: { space_id: number; csv: string }) =>
-    api.post<{ items: TemplateDto[] }>('/v1/templates/import', body),
+    api.post<TemplatesImportedWire>('/v1/templates/import', body),
   );
 
 export const exportTemplates = (spaceId: number) =>
@@ -53,7 +56,7 @@ export const exportTemplates = (spaceId: number) =>
 
 /** The template filled for this comment or chat (author, account, operator, date, custom defaults). */
 export const renderTemplate = (id: number, target: { item_id?: number; chat_id?: number }) =>
-  api.post<{ text: string; provider: string | null }>(`/v1/templates/${id}/render`, target);
+  api.post<TemplateRenderWire>(`/v1/templates/${id}/render`, target);
 
 /** A reply made from the template was sent. */
-export const countTemplateUse = (id: number) => api.post<{ usage_count: number }>(`/v1/templates/${id}/used`);
+export const countTemplateUse = (id: number) => api.post<TemplateUsedWire>(`/v1/templates/${id}/used`);

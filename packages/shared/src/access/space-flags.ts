@@ -52,25 +52,28 @@ export const spaceFlagsBodySchema = z.object({
 });
 
 /** A tariff as the API shows it (GET /v1/tariffs, the space's details). */
-export interface TariffView {
-  id: number;
-  name: string;
+export const tariffWireSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
   /** By currency, then period length in days ("30", "180", "365"). */
-  prices: Record<string, Record<string, number>>;
-  max_users: number | null;
-  max_accounts: number | null;
-  features: SpaceFlag[];
-  is_public: boolean;
-}
+  prices: z.record(z.string(), z.record(z.string(), z.number())),
+  max_users: z.number().int().nullable(),
+  max_accounts: z.number().int().nullable(),
+  features: z.array(z.enum(SPACE_FLAGS)),
+  is_public: z.boolean(),
+});
+export type TariffView = z.infer<typeof tariffWireSchema>;
 
 /** GET /v1/spaces/{id}: what the space's administrator manages on Settings → Other. */
-export interface SpaceDetailsView {
-  id: number;
-  name: string;
-  timezone: string;
-  is_trial: boolean;
-  expires_at: number;
-  tariff: TariffView;
-  flags: Record<SpaceFlag, boolean>;
-  usage: { users: number; accounts: number };
-}
+export const spaceDetailsWireSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  timezone: z.string(),
+  is_trial: z.boolean(),
+  /** Unix seconds. */
+  expires_at: z.number().int(),
+  tariff: tariffWireSchema,
+  flags: z.record(z.enum(SPACE_FLAGS), z.boolean()),
+  usage: z.object({ users: z.number().int(), accounts: z.number().int() }),
+});
+export type SpaceDetailsView = z.infer<typeof spaceDetailsWireSchema>;

@@ -2,9 +2,14 @@ import {
   type AiSuggestBody,
   type AiTagsBody,
   type AiTagsResult,
+  aiAgentsListWireSchema,
+  aiAgentWireSchema,
   aiSuggestBody,
+  aiSuggestResultWireSchema,
   aiTagsBody,
+  aiTagsResultWireSchema,
   createAiAgentBody,
+  okWireSchema,
   type ReplyKind,
   updateAiAgentBody,
 } from '@otklik/shared';
@@ -47,7 +52,12 @@ export async function registerAiModule(root: FastifyInstance, deps: AppDeps, aut
     app.get(
       '/ai/agents',
       {
-        schema: { tags: TAG, summary: 'AI agents of the spaces', querystring: spaceQuery },
+        schema: {
+          tags: TAG,
+          summary: 'AI agents of the spaces',
+          querystring: spaceQuery,
+          response: { 200: aiAgentsListWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -66,6 +76,7 @@ export async function registerAiModule(root: FastifyInstance, deps: AppDeps, aut
           tags: TAG,
           summary: 'One AI agent (the key only as set or not)',
           params: idParams,
+          response: { 200: aiAgentWireSchema },
         },
       },
       async (req) => {
@@ -77,7 +88,12 @@ export async function registerAiModule(root: FastifyInstance, deps: AppDeps, aut
     app.post(
       '/ai/agents',
       {
-        schema: { tags: TAG, summary: 'Create an AI agent', body: createAiAgentBody },
+        schema: {
+          tags: TAG,
+          summary: 'Create an AI agent',
+          body: createAiAgentBody,
+          response: { 200: aiAgentWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -95,6 +111,7 @@ export async function registerAiModule(root: FastifyInstance, deps: AppDeps, aut
           summary: 'Change an AI agent; api_key absent keeps the key, empty removes it',
           params: idParams,
           body: updateAiAgentBody,
+          response: { 200: aiAgentWireSchema },
         },
       },
       async (req) => {
@@ -107,7 +124,12 @@ export async function registerAiModule(root: FastifyInstance, deps: AppDeps, aut
     app.delete(
       '/ai/agents/:id',
       {
-        schema: { tags: TAG, summary: 'Delete an AI agent', params: idParams },
+        schema: {
+          tags: TAG,
+          summary: 'Delete an AI agent',
+          params: idParams,
+          response: { 200: okWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -170,6 +192,7 @@ export async function registerAiModule(root: FastifyInstance, deps: AppDeps, aut
           tags: ['inbox'],
           summary: 'Tags of the space the agent suggests for one conversation; nothing is tagged by itself',
           body: aiTagsBody,
+          response: { 200: aiTagsResultWireSchema },
         },
       },
       async (req): Promise<AiTagsResult> => {
@@ -194,6 +217,7 @@ export async function registerAiModule(root: FastifyInstance, deps: AppDeps, aut
           summary:
             'A suggestion for the composer (reply, shorten, rewrite tone, translate, summarize); never sent by itself',
           body: aiSuggestBody,
+          response: { 200: aiSuggestResultWireSchema },
         },
       },
       async (req) => {

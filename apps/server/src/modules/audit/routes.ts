@@ -1,4 +1,10 @@
-import { auditQuerySchema, auditRetentionBody } from '@otklik/shared';
+import {
+  auditPageWireSchema,
+  auditQuerySchema,
+  auditRetentionBody,
+  auditRetentionWireSchema,
+  auditSettingsWireSchema,
+} from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
@@ -25,6 +31,7 @@ export async function registerAuditModule(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'Action log entries, newest first (keyset: pass next_cursor as cursor)',
           querystring: auditQuerySchema,
+          response: { 200: auditPageWireSchema },
         },
       },
       async (req) => {
@@ -58,6 +65,7 @@ export async function registerAuditModule(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: "The log's retention and the users to filter by",
           querystring: z.object({ space_id: z.coerce.number().int().positive() }),
+          response: { 200: auditSettingsWireSchema },
         },
       },
       async (req) => {
@@ -78,6 +86,7 @@ export async function registerAuditModule(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'How many days entries are kept',
           body: auditRetentionBody,
+          response: { 200: auditRetentionWireSchema },
         },
       },
       async (req) => {

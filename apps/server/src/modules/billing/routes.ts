@@ -1,4 +1,10 @@
-import { can, checkoutBodySchema } from '@otklik/shared';
+import {
+  billingWireSchema,
+  can,
+  checkoutBodySchema,
+  checkoutWireSchema,
+  paymentWireSchema,
+} from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
@@ -52,6 +58,7 @@ export async function registerBillingRoutes(
           tags: TAG,
           summary: "The space's tariff, expiry, deletion date, usage, configured providers and payments",
           querystring: spaceQuery,
+          response: { 200: billingWireSchema },
         },
       },
       async (req) => {
@@ -67,6 +74,7 @@ export async function registerBillingRoutes(
           tags: TAG,
           summary: "Start paying for a tariff and period; answers the provider's payment page",
           body: checkoutBodySchema,
+          response: { 200: checkoutWireSchema },
         },
       },
       async (req) => {
@@ -86,6 +94,7 @@ export async function registerBillingRoutes(
           tags: TAG,
           summary: 'One payment (the billing report page)',
           params: z.object({ id: z.coerce.number().int().positive() }),
+          response: { 200: paymentWireSchema },
         },
       },
       async (req) => ownPayment(req, req.params.id),
@@ -98,6 +107,7 @@ export async function registerBillingRoutes(
           tags: TAG,
           summary: "The payer came back through the provider's cancel link: close the pending payment",
           params: z.object({ id: z.coerce.number().int().positive() }),
+          response: { 200: paymentWireSchema },
         },
       },
       async (req) => {

@@ -1,8 +1,11 @@
 import {
   botFailuresWireSchema,
   botStatsWireSchema,
+  botsListWireSchema,
+  botWireSchema,
   chatBotSessionWireSchema,
   createBotBody,
+  okWireSchema,
   statsQuery,
   updateBotBody,
 } from '@otklik/shared';
@@ -37,7 +40,12 @@ export async function registerBotsModule(root: FastifyInstance, deps: AppDeps, a
     app.get(
       '/bots',
       {
-        schema: { tags: TAG, summary: 'Chat-bots', querystring: spaceQuery },
+        schema: {
+          tags: TAG,
+          summary: 'Chat-bots',
+          querystring: spaceQuery,
+          response: { 200: botsListWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -75,7 +83,7 @@ export async function registerBotsModule(root: FastifyInstance, deps: AppDeps, a
     app.get(
       '/bots/:id',
       {
-        schema: { tags: TAG, summary: 'One chat-bot', params: idParams },
+        schema: { tags: TAG, summary: 'One chat-bot', params: idParams, response: { 200: botWireSchema } },
       },
       async (req) => {
         const { actor } = req;
@@ -90,6 +98,7 @@ export async function registerBotsModule(root: FastifyInstance, deps: AppDeps, a
           tags: TAG,
           summary: 'Create a chat-bot on a messenger account',
           body: createBotBody.safeExtend({ space_id: z.number().int().positive() }),
+          response: { 200: botWireSchema },
         },
       },
       async (req) => {
@@ -108,6 +117,7 @@ export async function registerBotsModule(root: FastifyInstance, deps: AppDeps, a
           summary: 'Change a chat-bot',
           params: idParams,
           body: updateBotBody,
+          response: { 200: botWireSchema },
         },
       },
       async (req) => {
@@ -120,7 +130,12 @@ export async function registerBotsModule(root: FastifyInstance, deps: AppDeps, a
     app.delete(
       '/bots/:id',
       {
-        schema: { tags: TAG, summary: 'Delete a chat-bot', params: idParams },
+        schema: {
+          tags: TAG,
+          summary: 'Delete a chat-bot',
+          params: idParams,
+          response: { 200: okWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;

@@ -2,6 +2,9 @@ import {
   authorFactsBodySchema,
   authorFactsWireSchema,
   createFactBodySchema,
+  factDefinitionsWireSchema,
+  factDefinitionWireSchema,
+  okWireSchema,
   updateFactBodySchema,
 } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
@@ -27,6 +30,7 @@ export async function registerFactsModule(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'Custom fields of authors in the spaces where the caller sees authors',
           querystring: z.object({ space_id: z.coerce.number().int().positive().optional() }),
+          response: { 200: factDefinitionsWireSchema },
         },
       },
       async (req) => {
@@ -41,7 +45,12 @@ export async function registerFactsModule(root: FastifyInstance, deps: AppDeps, 
     app.post(
       '/facts',
       {
-        schema: { tags: TAG, summary: 'Create a custom field', body: createFactBodySchema },
+        schema: {
+          tags: TAG,
+          summary: 'Create a custom field',
+          body: createFactBodySchema,
+          response: { 200: factDefinitionWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -68,6 +77,7 @@ export async function registerFactsModule(root: FastifyInstance, deps: AppDeps, 
           summary: "Rename a custom field or change a list's options (the kind is fixed)",
           params: idParams,
           body: updateFactBodySchema,
+          response: { 200: factDefinitionWireSchema },
         },
       },
       async (req) => {
@@ -85,6 +95,7 @@ export async function registerFactsModule(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'Delete a custom field and its values',
           params: idParams,
+          response: { 200: okWireSchema },
         },
       },
       async (req) => {
@@ -92,7 +103,7 @@ export async function registerFactsModule(root: FastifyInstance, deps: AppDeps, 
         const fact = await facts.getFact(db, req.params.id);
         authorize(actor, 'settings.manage', fact.spaceId);
         await facts.deleteFact(db, fact, actor);
-        return { message: 'ok' };
+        return { message: 'ok' as const };
       },
     );
 

@@ -5,6 +5,7 @@ import {
   ISSUE_OPEN_STATUSES,
   ISSUE_STATUSES,
   type IssueListQuery,
+  type IssueSettingsWire,
   type IssueStatusName,
   translate,
   type UpdateIssueBody,
@@ -175,8 +176,8 @@ export async function saveIssueSettings(
   db: Db,
   actor: ServerActor,
   spaceId: number,
-  body: { statuses: string[]; assigned_to: number | null },
-) {
+  body: IssueSettingsWire,
+): Promise<IssueSettingsWire> {
   await assertAssignee(db, spaceId, body.assigned_to);
   const current = await spaceSettings(db, spaceId);
   const patch = JSON.stringify({ issues_statuses: body.statuses, issues_assigned_to: body.assigned_to });

@@ -1,4 +1,13 @@
-import { createMacroBody, MACRO_RUN_MAX_ITEMS, runMacroBody, updateMacroBody } from '@otklik/shared';
+import {
+  createMacroBody,
+  MACRO_RUN_MAX_ITEMS,
+  macroRunResultWireSchema,
+  macrosListWireSchema,
+  macroWireSchema,
+  okWireSchema,
+  runMacroBody,
+  updateMacroBody,
+} from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
@@ -38,7 +47,12 @@ export async function registerMacrosModule(root: FastifyInstance, deps: AppDeps,
     app.get(
       '/macros',
       {
-        schema: { tags: TAG, summary: 'Space and own macros', querystring: spaceQuery },
+        schema: {
+          tags: TAG,
+          summary: 'Space and own macros',
+          querystring: spaceQuery,
+          response: { 200: macrosListWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -55,7 +69,7 @@ export async function registerMacrosModule(root: FastifyInstance, deps: AppDeps,
     app.get(
       '/macros/:id',
       {
-        schema: { tags: TAG, summary: 'One macro', params: idParams },
+        schema: { tags: TAG, summary: 'One macro', params: idParams, response: { 200: macroWireSchema } },
       },
       async (req) => {
         const { actor } = req;
@@ -66,7 +80,12 @@ export async function registerMacrosModule(root: FastifyInstance, deps: AppDeps,
     app.post(
       '/macros',
       {
-        schema: { tags: TAG, summary: 'Create a macro', body: createMacroBody },
+        schema: {
+          tags: TAG,
+          summary: 'Create a macro',
+          body: createMacroBody,
+          response: { 200: macroWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -86,6 +105,7 @@ export async function registerMacrosModule(root: FastifyInstance, deps: AppDeps,
           summary: 'Change a macro',
           params: idParams,
           body: updateMacroBody,
+          response: { 200: macroWireSchema },
         },
       },
       async (req) => {
@@ -98,7 +118,7 @@ export async function registerMacrosModule(root: FastifyInstance, deps: AppDeps,
     app.delete(
       '/macros/:id',
       {
-        schema: { tags: TAG, summary: 'Delete a macro', params: idParams },
+        schema: { tags: TAG, summary: 'Delete a macro', params: idParams, response: { 200: okWireSchema } },
       },
       async (req) => {
         const { actor } = req;
@@ -116,6 +136,7 @@ export async function registerMacrosModule(root: FastifyInstance, deps: AppDeps,
           summary: 'What running the macro on these comments would do, per item and action',
           params: idParams,
           body: runMacroBody,
+          response: { 200: macroRunResultWireSchema },
         },
       },
       async (req) => {
@@ -138,6 +159,7 @@ export async function registerMacrosModule(root: FastifyInstance, deps: AppDeps,
           summary: 'Run the macro on comments; the result per item: ok, skipped or failed (nothing kept)',
           params: idParams,
           body: runMacroBody,
+          response: { 200: macroRunResultWireSchema },
         },
       },
       async (req) => {

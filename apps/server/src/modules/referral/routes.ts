@@ -1,4 +1,4 @@
-import { payoutBodySchema } from '@otklik/shared';
+import { payoutBodySchema, referralWireSchema } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { AppError } from '../../lib/errors';
@@ -31,6 +31,7 @@ export async function registerReferralRoutes(
         schema: {
           tags: TAG,
           summary: "The partner's link, code, signups, payments and share",
+          response: { 200: referralWireSchema },
         },
       },
       async (req) => referralReport(db, partner(req)),
@@ -43,6 +44,7 @@ export async function registerReferralRoutes(
           tags: TAG,
           summary: 'Request a payout of the available share in a currency',
           body: payoutBodySchema,
+          response: { 200: referralWireSchema },
         },
       },
       async (req) => requestPayout(db, partner(req), req.body.currency),

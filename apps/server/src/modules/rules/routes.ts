@@ -1,8 +1,13 @@
 import {
   createRuleBody,
   isMessageKey,
+  okWireSchema,
+  ruleDryRunResultWireSchema,
   ruleFailuresWireSchema,
+  ruleMatchesWireSchema,
   ruleStatsWireSchema,
+  rulesListWireSchema,
+  ruleWireSchema,
   statsQuery,
   translate,
   updateRuleBody,
@@ -53,7 +58,12 @@ export async function registerRulesModule(root: FastifyInstance, deps: AppDeps, 
     app.get(
       '/rules',
       {
-        schema: { tags: TAG, summary: 'Auto-rules, in order', querystring: spaceQuery },
+        schema: {
+          tags: TAG,
+          summary: 'Auto-rules, in order',
+          querystring: spaceQuery,
+          response: { 200: rulesListWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -71,7 +81,7 @@ export async function registerRulesModule(root: FastifyInstance, deps: AppDeps, 
     app.get(
       '/rules/:id',
       {
-        schema: { tags: TAG, summary: 'One auto-rule', params: idParams },
+        schema: { tags: TAG, summary: 'One auto-rule', params: idParams, response: { 200: ruleWireSchema } },
       },
       async (req) => {
         const { actor } = req;
@@ -82,7 +92,12 @@ export async function registerRulesModule(root: FastifyInstance, deps: AppDeps, 
     app.post(
       '/rules',
       {
-        schema: { tags: TAG, summary: 'Create an auto-rule', body: createRuleBody },
+        schema: {
+          tags: TAG,
+          summary: 'Create an auto-rule',
+          body: createRuleBody,
+          response: { 200: ruleWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -100,6 +115,7 @@ export async function registerRulesModule(root: FastifyInstance, deps: AppDeps, 
           summary: 'Change an auto-rule',
           params: idParams,
           body: updateRuleBody,
+          response: { 200: ruleWireSchema },
         },
       },
       async (req) => {
@@ -112,7 +128,12 @@ export async function registerRulesModule(root: FastifyInstance, deps: AppDeps, 
     app.delete(
       '/rules/:id',
       {
-        schema: { tags: TAG, summary: 'Delete an auto-rule', params: idParams },
+        schema: {
+          tags: TAG,
+          summary: 'Delete an auto-rule',
+          params: idParams,
+          response: { 200: okWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -129,6 +150,7 @@ export async function registerRulesModule(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'Which of the last 1,000 items a rule (saved or not) would match, and what it would do',
           body: dryRunBody,
+          response: { 200: ruleDryRunResultWireSchema },
         },
       },
       async (req) => {
@@ -154,6 +176,7 @@ export async function registerRulesModule(root: FastifyInstance, deps: AppDeps, 
           tags: TAG,
           summary: 'The items an auto-rule ran on, newest first (the stats drill-down)',
           params: idParams,
+          response: { 200: ruleMatchesWireSchema },
         },
       },
       async (req) => {

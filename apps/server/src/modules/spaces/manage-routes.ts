@@ -1,4 +1,9 @@
-import { createSpaceBodySchema, spaceFlagsBodySchema, updateSpaceBodySchema } from '@otklik/shared';
+import {
+  createSpaceBodySchema,
+  spaceFlagsBodySchema,
+  tariffsListWireSchema,
+  updateSpaceBodySchema,
+} from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
@@ -28,7 +33,11 @@ export async function registerSpaceManagementRoutes(
     app.get(
       '/tariffs',
       {
-        schema: { tags: TAG, summary: 'Tariffs offered on the billing screen' },
+        schema: {
+          tags: TAG,
+          summary: 'Tariffs offered on the billing screen',
+          response: { 200: tariffsListWireSchema },
+        },
       },
       async () => ({ items: (await findTariffs(db, { publicOnly: true })).map(presentTariff) }),
     );

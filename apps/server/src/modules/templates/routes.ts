@@ -1,4 +1,13 @@
-import { createTemplateBody, updateTemplateBody } from '@otklik/shared';
+import {
+  createTemplateBody,
+  okWireSchema,
+  templateRenderWireSchema,
+  templatesImportedWireSchema,
+  templatesListWireSchema,
+  templateUsedWireSchema,
+  templateWireSchema,
+  updateTemplateBody,
+} from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
@@ -42,7 +51,12 @@ export async function registerTemplatesModule(
     app.get(
       '/templates',
       {
-        schema: { tags: TAG, summary: 'Space and own templates', querystring: spaceQuery },
+        schema: {
+          tags: TAG,
+          summary: 'Space and own templates',
+          querystring: spaceQuery,
+          response: { 200: templatesListWireSchema },
+        },
       },
       async (req) => {
         const { actor, spaceIds } = await usableSpaces(req, req.query.space_id);
@@ -73,7 +87,12 @@ export async function registerTemplatesModule(
     app.post(
       '/templates/import',
       {
-        schema: { tags: TAG, summary: 'Add templates from a CSV', body: importBody },
+        schema: {
+          tags: TAG,
+          summary: 'Add templates from a CSV',
+          body: importBody,
+          response: { 200: templatesImportedWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -103,7 +122,12 @@ export async function registerTemplatesModule(
     app.get(
       '/templates/:id',
       {
-        schema: { tags: TAG, summary: 'One template', params: idParams },
+        schema: {
+          tags: TAG,
+          summary: 'One template',
+          params: idParams,
+          response: { 200: templateWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -114,7 +138,12 @@ export async function registerTemplatesModule(
     app.post(
       '/templates',
       {
-        schema: { tags: TAG, summary: 'Create a template', body: createTemplateBody },
+        schema: {
+          tags: TAG,
+          summary: 'Create a template',
+          body: createTemplateBody,
+          response: { 200: templateWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -140,6 +169,7 @@ export async function registerTemplatesModule(
           summary: 'Change a template',
           params: idParams,
           body: updateTemplateBody,
+          response: { 200: templateWireSchema },
         },
       },
       async (req) => {
@@ -152,7 +182,12 @@ export async function registerTemplatesModule(
     app.delete(
       '/templates/:id',
       {
-        schema: { tags: TAG, summary: 'Delete a template', params: idParams },
+        schema: {
+          tags: TAG,
+          summary: 'Delete a template',
+          params: idParams,
+          response: { 200: okWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;
@@ -170,6 +205,7 @@ export async function registerTemplatesModule(
           summary: 'The template filled for a comment or chat',
           params: idParams,
           body: renderBody,
+          response: { 200: templateRenderWireSchema },
         },
       },
       async (req) => {
@@ -189,7 +225,12 @@ export async function registerTemplatesModule(
     app.post(
       '/templates/:id/used',
       {
-        schema: { tags: TAG, summary: 'A reply made from it was sent', params: idParams },
+        schema: {
+          tags: TAG,
+          summary: 'A reply made from it was sent',
+          params: idParams,
+          response: { 200: templateUsedWireSchema },
+        },
       },
       async (req) => {
         const { actor } = req;

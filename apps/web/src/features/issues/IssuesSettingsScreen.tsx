@@ -1,5 +1,5 @@
 import { Alert, Button, Checkbox, Group, Paper, Select, Stack, Text } from '@mantine/core';
-import { can, ISSUE_STATUSES, type IssueSettingsBody } from '@otklik/shared';
+import { can, ISSUE_STATUSES, type IssueSettingsBody, type IssueSettingsWire } from '@otklik/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -74,7 +74,7 @@ function SpaceIssueSettings({
   const [chosen, setChosen] = useState<string[]>(statuses);
   const [assignee, setAssignee] = useState<string | null>(assignedTo === null ? null : String(assignedTo));
   const save = useMutation({
-    mutationFn: (body: IssueSettingsBody) => api.put('/v1/issues/settings', body),
+    mutationFn: (body: IssueSettingsBody) => api.put<IssueSettingsWire>('/v1/issues/settings', body),
     onSuccess: () => {
       showSaved(t('shell.issues.settings.saved'));
       void queryClient.invalidateQueries({ queryKey: queryKeys.config });
