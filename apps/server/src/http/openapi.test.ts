@@ -71,6 +71,42 @@ describe('/v1/openapi.json', () => {
 });
 
 describe('response schemas', () => {
+  // Operations whose success is not a JSON answer: a file sent as it is (its own content type), a stream,
+  // or a redirect to the network's sign-in page. Everything else documents the shape of its answer.
+  const NOT_JSON = new Set([
+    'get /v1/items/{id}/attachments/{index}',
+    'get /v1/messages/{id}/attachments/{index}',
+    'get /v1/posts/{id}/attachments/{index}',
+    'get /v1/stats/exports/{id}/file',
+    'get /v1/uploads/{name}',
+    'get /v1/templates/export.csv',
+    'get /v1/audit/export.csv',
+    'get /v1/issues/{id}/attachments/{file}',
+    'get /v1/billing/export',
+    // A stream of JSON lines (the suggestion as it is written), not one answer.
+    'post /v1/ai/suggest/stream',
+    'get /v1/auth/social/{provider}/start',
+  ]);
+  const successSchema = (op: Operation) =>
+    Object.entries(op.responses ?? {})
+      .filter(([code]) => /^2\d\d$/.test(code))
+      .map(([, answer]) => answer.content?.['application/json']?.schema)
+      .find((schema) => schema && Object.keys(schema).length > 0);
+
+  it('every operation documents what it answers on success, from a shared wire schema', async () => {
+    const missing: string[] = [];
+    const notJson: string[] = [];
+    for (const { method, path, op } of await operations()) {
+      const key = `${method} ${path}`;
+      if (NOT_JSON.has(key)) {
+        if (successSchema(op)) notJson.push(key);
+      } else if (!successSchema(op)) missing.push(key);
+    }
+    expect(missing).toEqual([]);
+    // The exceptions really answer no JSON (a file or a redirect): the list cannot hide a forgotten one.
+    expect(notJson).toEqual([]);
+  });
+
   it('documents what the inbox read operations answer, from the shared wire schemas', async () => {
     const ops = await operations();
     const success = (method: string, path: string) => {

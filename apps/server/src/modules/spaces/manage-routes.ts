@@ -1,5 +1,6 @@
 import {
   createSpaceBodySchema,
+  spaceDetailsWireSchema,
   spaceFlagsBodySchema,
   tariffsListWireSchema,
   updateSpaceBodySchema,
@@ -49,6 +50,7 @@ export async function registerSpaceManagementRoutes(
           tags: TAG,
           summary: 'Create another space; the creator is its administrator (a 14-day trial)',
           body: createSpaceBodySchema,
+          response: { 200: spaceDetailsWireSchema },
         },
       },
       async (req) => {
@@ -69,6 +71,7 @@ export async function registerSpaceManagementRoutes(
           tags: TAG,
           summary: "The space's name, time zone, tariff, feature flags and usage against the tariff's limits",
           params: idParams,
+          response: { 200: spaceDetailsWireSchema },
         },
       },
       async (req) => {
@@ -86,6 +89,7 @@ export async function registerSpaceManagementRoutes(
           summary: 'Rename the space or change its time zone',
           params: idParams,
           body: updateSpaceBodySchema,
+          response: { 200: spaceDetailsWireSchema },
         },
       },
       async (req) => {
@@ -104,6 +108,7 @@ export async function registerSpaceManagementRoutes(
           summary: "Switch space features on or off (on: only those the space's tariff lists)",
           params: idParams,
           body: spaceFlagsBodySchema,
+          response: { 200: spaceDetailsWireSchema },
         },
       },
       async (req) => {
