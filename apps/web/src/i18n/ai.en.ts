@@ -1,6 +1,5 @@
 import type { aiRu } from './ai.ru';
-
-type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary<T[K]> };
+import type { Dictionary } from './dictionary';
 
 export const aiEn: Dictionary<typeof aiRu> = {
   heading: 'AI assistant',

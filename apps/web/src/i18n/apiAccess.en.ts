@@ -1,6 +1,5 @@
 import type { apiAccessRu } from './apiAccess.ru';
-
-type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary<T[K]> };
+import type { Dictionary } from './dictionary';
 
 export const apiAccessEn: Dictionary<typeof apiAccessRu> = {
   tokens: {

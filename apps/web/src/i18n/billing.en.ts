@@ -1,6 +1,5 @@
 import type { billingRu } from './billing.ru';
-
-type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary<T[K]> };
+import type { Dictionary } from './dictionary';
 
 export const billingEn: Dictionary<typeof billingRu> = {
   hint: "The space's tariff and paid period, extending it, payment history and a data archive.",

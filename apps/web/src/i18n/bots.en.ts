@@ -1,6 +1,5 @@
 import type { botsRu } from './bots.ru';
-
-type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary<T[K]> };
+import type { Dictionary } from './dictionary';
 
 export const botsEn: Dictionary<typeof botsRu> = {
   heading: 'Chat-bots',

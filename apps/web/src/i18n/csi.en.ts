@@ -1,6 +1,5 @@
 import type { csiRu } from './csi.ru';
-
-type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary<T[K]> };
+import type { Dictionary } from './dictionary';
 
 export const csiEn: Dictionary<typeof csiRu> = {
   heading: 'Satisfaction survey',

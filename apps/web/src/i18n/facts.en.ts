@@ -1,6 +1,5 @@
+import type { Dictionary } from './dictionary';
 import type { factsRu } from './facts.ru';
-
-type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary<T[K]> };
 
 export const factsEn: Dictionary<typeof factsRu> = {
   hint: "Fields operators fill in on an author's page: order number, city, customer's plan…",

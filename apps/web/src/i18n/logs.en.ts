@@ -1,6 +1,5 @@
+import type { Dictionary } from './dictionary';
 import type { logsRu } from './logs.ru';
-
-type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary<T[K]> };
 
 export const logsEn: Dictionary<typeof logsRu> = {
   hint: 'Who changed what in the space, when, and from which address. Entries cannot be changed or deleted.',

@@ -1,6 +1,5 @@
+import type { Dictionary } from './dictionary';
 import type { macrosRu } from './macros.ru';
-
-type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary<T[K]> };
 
 export const macrosEn: Dictionary<typeof macrosRu> = {
   heading: 'Macros',

@@ -1,6 +1,5 @@
+import type { Dictionary } from './dictionary';
 import type { monitoringFeedsRu } from './monitoring-feeds.ru';
-
-type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary<T[K]> };
 
 export const monitoringFeedsEn: Dictionary<typeof monitoringFeedsRu> = {
   section: 'RSS and Atom feeds',

@@ -1,6 +1,5 @@
+import type { Dictionary } from './dictionary';
 import type { monitoringRu } from './monitoring.ru';
-
-type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary<T[K]> };
 
 export const monitoringEn: Dictionary<typeof monitoringRu> = {
   heading: 'Monitoring',

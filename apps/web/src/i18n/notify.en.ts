@@ -1,6 +1,5 @@
+import type { Dictionary } from './dictionary';
 import type { notifyRu } from './notify.ru';
-
-type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary<T[K]> };
 
 export const notifyEn: Dictionary<typeof notifyRu> = {
   bell: 'Notifications',

@@ -1,6 +1,5 @@
+import type { Dictionary } from './dictionary';
 import type { oauthRu } from './oauth.ru';
-
-type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary<T[K]> };
 
 export const oauthEn: Dictionary<typeof oauthRu> = {
   title: 'Third-party apps',

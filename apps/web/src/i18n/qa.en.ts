@@ -1,6 +1,5 @@
+import type { Dictionary } from './dictionary';
 import type { qaRu } from './qa.ru';
-
-type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary<T[K]> };
 
 export const qaEn: Dictionary<typeof qaRu> = {
   tabs: { overview: 'Overview', review: 'Queue', my: 'My scores', stats: 'Statistics' },

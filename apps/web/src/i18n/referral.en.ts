@@ -1,6 +1,5 @@
+import type { Dictionary } from './dictionary';
 import type { referralRu } from './referral.ru';
-
-type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary<T[K]> };
 
 export const referralEn: Dictionary<typeof referralRu> = {
   hint: 'Invite new customers with your link or code and get a share of what they pay.',

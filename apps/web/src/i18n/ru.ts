@@ -1,3 +1,4 @@
+import type { Dictionary } from './dictionary';
 import { titlesRu } from './titles.ru';
 
 // Interface strings (Russian, the default). Messages shared with the server (validation, docs/product/errors.md
@@ -197,5 +198,4 @@ export const ru = {
   },
 };
 
-type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary<T[K]> };
 export type Resources = Dictionary<typeof ru>;

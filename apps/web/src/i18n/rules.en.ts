@@ -1,6 +1,5 @@
+import type { Dictionary } from './dictionary';
 import type { rulesRu } from './rules.ru';
-
-type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary<T[K]> };
 
 export const rulesEn: Dictionary<typeof rulesRu> = {
   heading: 'Auto-rules',

@@ -3,6 +3,7 @@ import { apiAccessEn } from './apiAccess.en';
 import { billingEn } from './billing.en';
 import { botsEn } from './bots.en';
 import { csiEn } from './csi.en';
+import type { Dictionary } from './dictionary';
 import { emotionsEn } from './emotions.en';
 import { factsEn } from './facts.en';
 import { hdeEn } from './hde.en';
@@ -20,8 +21,6 @@ import type { SettingsResources, ShellResources } from './shell.ru';
 import { spaceEn } from './space.en';
 import { statsEn } from './stats.en';
 import { youscanEn } from './youscan.en';
-
-type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary<T[K]> };
 
 export const shellEn: Dictionary<ShellResources> = {
   stats: statsEn,

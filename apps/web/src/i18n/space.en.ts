@@ -1,6 +1,5 @@
+import type { Dictionary } from './dictionary';
 import type { spaceRu } from './space.ru';
-
-type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary<T[K]> };
 
 export const spaceEn: Dictionary<typeof spaceRu> = {
   hint: "The space's name and time zone, its tariff and limits, and the features you can switch on.",

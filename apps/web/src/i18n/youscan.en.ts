@@ -1,6 +1,5 @@
+import type { Dictionary } from './dictionary';
 import type { youscanRu } from './youscan.ru';
-
-type Dictionary<T> = { [K in keyof T]: T[K] extends string ? string : Dictionary<T[K]> };
 
 export const youscanEn: Dictionary<typeof youscanRu> = {
   section: 'YouScan',

@@ -10,8 +10,7 @@ import { getConnector } from '../../providers/registry';
 import { presentObject } from '../spaces/data';
 
 // A connected account on the wire (docs/product/entities.md Object). The same shape as GET /v1/objects' items, plus
-// what the settings screens need. Credentials and the token digest never leave the server. presentObject's
-// `roles: { settings }` (the stored settings again) is not part of the wire shape: the HTTP answers drop it.
+// what the settings screens need. Credentials and the token digest never leave the server.
 
 const unix = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : null);
 

@@ -107,7 +107,6 @@ export function presentObject(o: typeof objects.$inferSelect) {
     url: o.url,
     domain: o.domain,
     error: o.error,
-    roles: { settings: o.settings },
   };
 }
 

@@ -1,19 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { jsonReply, type RecordedCall, readCall } from '../emulator-kit';
 import { AvitoNetwork, type EmulatedChat, type EmulatedMessage } from './emulator-state';
 
 // TEST-ONLY. The Avito API on 127.0.0.1 (PROVIDERS.md §7a, §8): `POST /token`, `/core/v1/accounts/self`
 // and the Messenger paths the connector uses, with 401 on expired or revoked tokens, 429 with
 // Retry-After, an outage, and webhook v3 pushes to subscribed URLs. The error body
 // `{error:{code,message}}` is UNCONFIRMED, as in PROVIDERS.
-
-export interface RecordedCall {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  authorization: string | undefined;
-  body: Record<string, unknown> | undefined;
-}
 
 export class AvitoEmulator {
   readonly network = new AvitoNetwork();
@@ -100,31 +93,10 @@ export class AvitoEmulator {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
-    const url = new URL(req.url ?? '/', this.url);
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
-    const isForm = (req.headers['content-type'] ?? '').includes('x-www-form-urlencoded');
-    let body: Record<string, unknown> | undefined;
-    try {
-      body = isForm
-        ? Object.fromEntries(new URLSearchParams(raw))
-        : raw
-          ? (JSON.parse(raw) as Record<string, unknown>)
-          : undefined;
-    } catch {
-      body = undefined;
-    }
-    const call: RecordedCall = {
-      method: req.method ?? 'GET',
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      authorization: req.headers.authorization,
-      body,
-    };
+    const { url, call } = await readCall(req, this.url);
+    const { body } = call;
     this.calls.push(call);
-    const reply = (status: number, payload: unknown, headers: Record<string, string> = {}) =>
-      res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(payload));
+    const reply = jsonReply(res);
     const fail = (status: number, message: string, headers?: Record<string, string>) =>
       reply(status, { error: { code: status, message } }, headers);
     if (this.isDown) return fail(503, 'Service Unavailable');

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { jsonReply, type RecordedCall, readCall } from '../emulator-kit';
 import { type EmulatedComment, UNIT_COSTS, YouTubeNetwork } from './emulator-state';
 
 // TEST-ONLY. Google OAuth 2.0 and the YouTube Data API v3 on 127.0.0.1 (PROVIDERS.md §5, §8):
@@ -9,14 +10,6 @@ import { type EmulatedComment, UNIT_COSTS, YouTubeNetwork } from './emulator-sta
 // update / delete, comments.setModerationStatus. Every call's units are counted (1 for a list, 50 for a
 // write); past the daily allowance the answer is 403 quotaExceeded. Errors use Google's
 // `{error:{code,message,errors:[{reason}],status}}`; 401 for a missing, expired or revoked token.
-
-export interface RecordedCall {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  authorization: string | undefined;
-  body: Record<string, unknown> | undefined;
-}
 
 interface ScriptedFailure {
   status: number;
@@ -90,31 +83,10 @@ export class YouTubeEmulator {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
-    const url = new URL(req.url ?? '/', this.url);
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
-    const isForm = (req.headers['content-type'] ?? '').includes('x-www-form-urlencoded');
-    let body: Record<string, unknown> | undefined;
-    try {
-      body = isForm
-        ? Object.fromEntries(new URLSearchParams(raw))
-        : raw
-          ? (JSON.parse(raw) as Record<string, unknown>)
-          : undefined;
-    } catch {
-      body = undefined;
-    }
-    const call: RecordedCall = {
-      method: req.method ?? 'GET',
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      authorization: req.headers.authorization,
-      body,
-    };
+    const { url, call } = await readCall(req, this.url);
+    const { body } = call;
     this.calls.push(call);
-    const reply = (status: number, payload: unknown, headers: Record<string, string> = {}) =>
-      res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(payload));
+    const reply = jsonReply(res);
     const fail = (status: number, reason: string, message: string, headers?: Record<string, string>) =>
       reply(
         status,
