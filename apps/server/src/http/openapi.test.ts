@@ -1,31 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { type OpenApiOperation, openApiSuite, requiredKeys } from '../../test/openapi-doc';
 import { operationIdOf } from './openapi';
 
 // Issue 12, the wire contract: every operation of /v1/openapi.json has a unique operationId and documents
 // the errors it can answer in the one error shape; the document is browsable at /v1/docs.
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const suite = openApiSuite();
 
-type Operation = {
-  operationId?: string;
-  security?: unknown[];
-  parameters?: { in: string }[];
-  requestBody?: unknown;
-  responses?: Record<string, { content?: Record<string, { schema?: { required?: string[] } }> }>;
-};
-
-async function operations(): Promise<{ method: string; path: string; op: Operation }[]> {
-  const res = await t.app.inject({ method: 'GET', url: '/v1/openapi.json' });
-  expect(res.statusCode).toBe(200);
-  const doc = res.json() as { paths: Record<string, Record<string, Operation>> };
-  return Object.entries(doc.paths).flatMap(([path, methods]) =>
+function operations(): { method: string; path: string; op: OpenApiOperation }[] {
+  return Object.entries(suite.doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => ({ method, path, op })),
   );
 }
@@ -39,8 +22,8 @@ describe('operationIdOf', () => {
 });
 
 describe('/v1/openapi.json', () => {
-  it('gives every operation a unique operationId', async () => {
-    const ops = await operations();
+  it('gives every operation a unique operationId', () => {
+    const ops = operations();
     expect(ops.length).toBeGreaterThan(300);
     const ids = ops.map(({ op }) => op.operationId);
     expect(ids.filter((id) => !id)).toEqual([]);
@@ -54,9 +37,9 @@ describe('/v1/openapi.json', () => {
     expect(clashes).toEqual([]);
   });
 
-  it('documents the errors of every operation in the error shape', async () => {
+  it('documents the errors of every operation in the error shape', () => {
     const missing: string[] = [];
-    for (const { method, path, op } of await operations()) {
+    for (const { method, path, op } of operations()) {
       const expected = ['500'];
       if (op.requestBody || (op.parameters ?? []).length > 0) expected.push('400');
       if ((op.security ?? []).length > 0) expected.push('401', '403');
@@ -87,16 +70,19 @@ describe('response schemas', () => {
     'post /v1/ai/suggest/stream',
     'get /v1/auth/social/{provider}/start',
   ]);
-  const successSchema = (op: Operation) =>
+  const successSchema = (op: OpenApiOperation) =>
     Object.entries(op.responses ?? {})
       .filter(([code]) => /^2\d\d$/.test(code))
       .map(([, answer]) => answer.content?.['application/json']?.schema)
       .find((schema) => schema && Object.keys(schema).length > 0);
 
-  it('every operation documents what it answers on success, from a shared wire schema', async () => {
+  /** The required keys of an operation's documented 200 answer. */
+  const success = (method: string, path: string) => requiredKeys(suite.doc, method, path);
+
+  it('every operation documents what it answers on success, from a shared wire schema', () => {
     const missing: string[] = [];
     const notJson: string[] = [];
-    for (const { method, path, op } of await operations()) {
+    for (const { method, path, op } of operations()) {
       const key = `${method} ${path}`;
       if (NOT_JSON.has(key)) {
         if (successSchema(op)) notJson.push(key);
@@ -107,13 +93,7 @@ describe('response schemas', () => {
     expect(notJson).toEqual([]);
   });
 
-  it('documents what the inbox read operations answer, from the shared wire schemas', async () => {
-    const ops = await operations();
-    const success = (method: string, path: string) => {
-      const op = ops.find((o) => o.method === method && o.path === path)?.op;
-      const schema = op?.responses?.['200']?.content?.['application/json']?.schema;
-      return schema?.required ?? [];
-    };
+  it('documents what the inbox read operations answer, from the shared wire schemas', () => {
     expect(success('get', '/v1/items')).toEqual(expect.arrayContaining(['items', 'next']));
     expect(success('get', '/v1/chats')).toEqual(expect.arrayContaining(['items', 'next']));
     expect(success('get', '/v1/items/{id}')).toEqual(expect.arrayContaining(['item', 'thread', 'author']));
@@ -122,12 +102,7 @@ describe('response schemas', () => {
     expect(success('get', '/v1/search')).toEqual(expect.arrayContaining(['items', 'messages']));
   });
 
-  it('documents the settings records every create, update and delete answers (the managed kinds)', async () => {
-    const ops = await operations();
-    const success = (method: string, path: string) =>
-      ops.find((o) => o.method === method && o.path === path)?.op.responses?.['200']?.content?.[
-        'application/json'
-      ]?.schema?.required ?? [];
+  it('documents the settings records every create, update and delete answers (the managed kinds)', () => {
     for (const path of ['/v1/tags', '/v1/tag_groups', '/v1/labels', '/v1/companies', '/v1/departments']) {
       expect(success('post', path), path).toEqual(expect.arrayContaining(['id', 'name', 'space_id']));
       expect(success('put', `${path}/{id}`), path).toEqual(
@@ -139,12 +114,8 @@ describe('response schemas', () => {
     expect(success('post', '/v1/usergroups')).toEqual(expect.arrayContaining(['company_ids', 'object_ids']));
   });
 
-  it("documents the customers' answers", async () => {
-    const ops = await operations();
-    const success = (path: string) =>
-      ops.find((o) => o.method === 'get' && o.path === path)?.op.responses?.['200']?.content?.[
-        'application/json'
-      ]?.schema?.required ?? [];
+  it("documents the customers' answers", () => {
+    const success = (path: string) => requiredKeys(suite.doc, 'get', path);
     for (const path of [
       '/v1/authors',
       '/v1/authors/{id}/items',
@@ -159,7 +130,7 @@ describe('response schemas', () => {
 
 describe('/v1/docs', () => {
   it('serves the browsable document from this server, under the strict content policy', async () => {
-    const page = await t.app.inject({ method: 'GET', url: '/v1/docs/' });
+    const page = await suite.t.app.inject({ method: 'GET', url: '/v1/docs/' });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toContain('text/html');
     const csp = String(page.headers['content-security-policy'] ?? '');
@@ -173,10 +144,13 @@ describe('/v1/docs', () => {
       const src = /src="([^"]+)"/.exec(attrs!)?.[1];
       expect(src).toBeDefined();
       expect(src).not.toMatch(/^https?:/);
-      const file = await t.app.inject({ method: 'GET', url: new URL(src!, 'http://x/v1/docs/').pathname });
+      const file = await suite.t.app.inject({
+        method: 'GET',
+        url: new URL(src!, 'http://x/v1/docs/').pathname,
+      });
       expect(file.statusCode, src).toBe(200);
     }
-    const spec = await t.app.inject({ method: 'GET', url: '/v1/docs/json' });
+    const spec = await suite.t.app.inject({ method: 'GET', url: '/v1/docs/json' });
     expect(spec.statusCode).toBe(200);
     expect(spec.json()).toMatchObject({ openapi: '3.1.0', info: { title: 'Otklik API' } });
   });

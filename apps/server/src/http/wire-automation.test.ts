@@ -1,34 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { openApiSuite, requiredKeys } from '../../test/openapi-doc';
 
 // Issue 12 point 4, the wire contract of the automation and account-money operations (templates, macros,
 // auto-rules, chat-bots, AI, tasks, custom fields, the action log, billing, tariffs, referral):
 // /v1/openapi.json documents each success answer from the shared zod schema the server checks it with.
 
-type Schema = { required?: string[] };
-type Doc = {
-  paths: Record<
-    string,
-    Record<string, { responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }>
-  >;
-};
+const suite = openApiSuite();
 
-let t: TestApp;
-let doc: Doc;
-beforeAll(async () => {
-  t = await createTestApp();
-  const res = await t.app.inject({ method: 'GET', url: '/v1/openapi.json' });
-  expect(res.statusCode).toBe(200);
-  doc = res.json() as Doc;
-});
-afterAll(async () => {
-  await t.close();
-});
-
-/** The required keys of the documented 200 answer. */
-const required = (method: string, path: string) =>
-  doc.paths[`/v1${path}`]?.[method]?.responses?.['200']?.content?.['application/json']?.schema?.required ??
-  [];
+/** The required keys of the documented 200 answer (paths below /v1). */
+const required = (method: string, path: string) => requiredKeys(suite.doc, method, `/v1${path}`);
 
 /** Create, read one, update and delete of a settings record: the record's keys, and the plain ok. */
 function expectRecordCrud(path: string, keys: string[], { read = true } = {}) {

@@ -1,35 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { openApiSuite, requiredKeys } from '../../../test/openapi-doc';
 
-type Schema = { required?: string[] };
-type Doc = {
-  paths: Record<
-    string,
-    Record<string, { responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }>
-  >;
-};
-
-let t: TestApp;
-let doc: Doc;
-beforeAll(async () => {
-  t = await createTestApp();
-  const res = await t.app.inject({ method: 'GET', url: '/v1/openapi.json' });
-  expect(res.statusCode).toBe(200);
-  doc = res.json() as Doc;
-});
-afterAll(async () => {
-  await t.close();
-});
+const suite = openApiSuite();
 
 /** The required keys of the documented success answer. */
-const required = (method: string, path: string) =>
-  doc.paths[path]?.[method]?.responses?.['200']?.content?.['application/json']?.schema?.required ?? [];
+const required = (method: string, path: string) => requiredKeys(suite.doc, method, path);
 
 describe('/v1/openapi.json documents the sign-up, sign-in and profile answers', () => {
   it('the public flows', () => {
-    expect(
-      doc.paths['/v1/signup']?.post?.responses?.['201']?.content?.['application/json']?.schema?.required,
-    ).toEqual(expect.arrayContaining(['message', 'email']));
+    expect(requiredKeys(suite.doc, 'post', '/v1/signup', '201')).toEqual(
+      expect.arrayContaining(['message', 'email']),
+    );
     expect(required('post', '/v1/signup/{hash}')).toEqual(expect.arrayContaining(['message', 'token']));
     expect(required('post', '/v1/confirm_email')).toEqual(['message']);
     expect(required('post', '/v1/recovery')).toEqual(['message']);

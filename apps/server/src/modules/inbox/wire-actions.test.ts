@@ -1,34 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { jsonAnswer, openApiSuite, successSchema } from '../../../test/openapi-doc';
 
 // Issue 12, point 4: the inbox's actions (replies, moderation, statuses, tags, assignment, bulk), the
 // history, failures, notes and mentions, HelpDeskEddy tickets, the chat's bot and the author's custom
 // fields document their success answers in /v1/openapi.json from the shared wire schemas.
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
-
-type Schema = { required?: string[]; properties?: Record<string, Schema>; anyOf?: Schema[] };
-type Operation = { responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> };
-
-let paths: Record<string, Record<string, Operation>>;
-beforeAll(async () => {
-  const res = await t.app.inject({ method: 'GET', url: '/v1/openapi.json' });
-  expect(res.statusCode).toBe(200);
-  paths = (res.json() as { paths: typeof paths }).paths;
-});
+const suite = openApiSuite();
 
 /** The JSON schema of an operation's 200 answer. */
-function success(method: string, path: string): Schema {
-  const schema = paths[path]?.[method]?.responses?.['200']?.content?.['application/json']?.schema;
-  expect(schema, `${method} ${path}`).toBeDefined();
-  return schema!;
-}
+const success = (method: string, path: string) => successSchema(suite.doc, method, path);
 
 /** The required keys of an answer, and of the named property's object (nullable or not). */
 function required(method: string, path: string, property?: string): string[] {
@@ -100,8 +80,8 @@ describe('the inbox actions document their answers', () => {
       expect(required('post', `/v1/${kind}/bulk/undo`)).toEqual(['results']);
       expect(required('get', `/v1/${kind}/{id}/history`)).toEqual(['items']);
     }
-    const entry = success('get', '/v1/items/{id}/history').properties?.items as { items?: Schema };
-    expect(entry.items?.required).toEqual(
+    const entry = success('get', '/v1/items/{id}/history').properties?.items;
+    expect(entry?.items?.required).toEqual(
       expect.arrayContaining(['id', 'type', 'at', 'cause_kind', 'user', 'chat_id', 'data']),
     );
     expect(required('get', '/v1/items/{id}/failure')).toEqual(['failure']);
@@ -142,9 +122,7 @@ describe('the inbox actions document their answers', () => {
 
   it('leaves the attachment downloads (files, not JSON) without a JSON answer', () => {
     for (const kind of ['items', 'messages', 'posts']) {
-      const op = paths[`/v1/${kind}/{id}/attachments/{index}`]?.get;
-      expect(op, kind).toBeDefined();
-      expect(op?.responses?.['200']?.content?.['application/json']).toBeUndefined();
+      expect(jsonAnswer(suite.doc, 'get', `/v1/${kind}/{id}/attachments/{index}`), kind).toBeUndefined();
     }
   });
 });

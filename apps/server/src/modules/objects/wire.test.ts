@@ -1,32 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { openApiSuite, requiredKeys } from '../../../test/openapi-doc';
 
 // Issue 12 point 4, the wire contract: /v1/openapi.json documents what the accounts operations answer
 // (connected accounts, connecting, the sandbox page, the ingestion acknowledgement, errors) from the
 // shared wire schemas.
 
-let t: TestApp;
-let doc: { paths: Record<string, Record<string, Operation>> };
-beforeAll(async () => {
-  t = await createTestApp();
-  const res = await t.app.inject({ method: 'GET', url: '/v1/openapi.json' });
-  expect(res.statusCode, res.body).toBe(200);
-  doc = res.json();
-});
-afterAll(async () => {
-  await t.close();
-});
-
-type Operation = {
-  responses?: Record<string, { content?: Record<string, { schema?: { required?: string[] } }> }>;
-};
+const suite = openApiSuite();
 
 /** The required keys of an operation's documented success answer. */
-function success(method: string, path: string, code = '200'): string[] {
-  const op = doc.paths[path]?.[method];
-  expect(op, `${method} ${path}`).toBeDefined();
-  return op?.responses?.[code]?.content?.['application/json']?.schema?.required ?? [];
-}
+const success = (method: string, path: string) => requiredKeys(suite.doc, method, path);
 
 describe('response schemas of accounts', () => {
   it('documents the list, one account and its changes', () => {
@@ -55,7 +37,7 @@ describe('response schemas of accounts', () => {
     expect(success('delete', '/v1/objects/{id}')).toEqual(['message']);
     expect(success('get', '/v1/objects/{id}/setup')).toEqual(['instructions']);
     expect(success('get', '/v1/objects/{id}/sandbox_url')).toEqual(['sandbox_url']);
-    expect(doc.paths['/v1/objects/{id}/token']?.post?.responses?.['200']?.content).toBeDefined();
+    expect(suite.doc.paths['/v1/objects/{id}/token']?.post?.responses?.['200']?.content).toBeDefined();
     expect(success('get', '/v1/providers/connectable')).toEqual(['items']);
     expect(success('get', '/v1/errors')).toEqual(['items']);
   });

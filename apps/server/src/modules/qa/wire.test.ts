@@ -1,36 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { listRowKeys, openApiSuite, successSchema } from '../../../test/openapi-doc';
 import { buildAdmin } from '../authors/test-helpers';
 
 // Issue 12 point 4, the wire contract: /v1/openapi.json documents what the quality-check operations
 // answer, from the shared schemas (packages/shared qa-wire.ts); the answers no other test reads go
 // through those schemas here (the scorecards list and record, sampling on demand, the overview, delete).
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-}, 240_000);
-afterAll(() => t?.close());
+const suite = openApiSuite(240_000);
 
-type Schema = { required?: string[]; properties?: Record<string, Schema>; items?: Schema };
-type Doc = {
-  paths: Record<
-    string,
-    Record<string, { responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }>
-  >;
-};
-
-let doc: Doc;
-const success = (method: string, path: string): Schema => {
-  const schema = doc.paths[path]?.[method]?.responses?.['200']?.content?.['application/json']?.schema;
-  expect(schema, `${method} ${path}`).toBeTruthy();
-  return schema!;
-};
-const rowKeys = (method: string, path: string) => {
-  const list = success(method, path);
-  expect(list.required, path).toEqual(['items']);
-  return list.properties?.items?.items?.required ?? [];
-};
+const success = (method: string, path: string) => successSchema(suite.doc, method, path);
+const rowKeys = (method: string, path: string) => listRowKeys(suite.doc, method, path);
 
 const SCORECARD = [
   'id',
@@ -47,12 +26,6 @@ const APPROVAL = ['id', 'reply_id', 'operator', 'customer_text', 'text', 'status
 const MEMBER = ['user_id', 'name', 'required', 'until', 'active'];
 
 describe('quality check: documented answers', () => {
-  beforeAll(async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/v1/openapi.json' });
-    expect(res.statusCode).toBe(200);
-    doc = res.json();
-  });
-
   it('scorecards and sampling', () => {
     expect(rowKeys('get', '/v1/qa/scorecards')).toEqual(SCORECARD);
     for (const [method, path] of [
@@ -101,9 +74,9 @@ describe('quality check: documented answers', () => {
 
 describe('quality check: answers through the schemas', { timeout: 120_000 }, () => {
   it('a manager lists, reads, samples with and deletes a scorecard; the overview says what they may do', async () => {
-    const admin = await buildAdmin(t, { qa: true, random: true });
+    const admin = await buildAdmin(suite.t, { qa: true, random: true });
     const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
-      t.app.inject({ method, url, headers: admin.headers, ...(payload ? { payload } : {}) });
+      suite.t.app.inject({ method, url, headers: admin.headers, ...(payload ? { payload } : {}) });
     const created = await call('POST', '/v1/qa/scorecards', {
       space_id: admin.space.id,
       name: 'Main',

@@ -1,30 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { openApiSuite, requiredKeys } from '../../../test/openapi-doc';
 import { buildAdmin } from '../users/testing';
 
-type Schema = { required?: string[] };
-type Doc = {
-  paths: Record<
-    string,
-    Record<string, { responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }>
-  >;
-};
-
-let t: TestApp;
-let doc: Doc;
-beforeAll(async () => {
-  t = await createTestApp();
-  const res = await t.app.inject({ method: 'GET', url: '/v1/openapi.json' });
-  expect(res.statusCode).toBe(200);
-  doc = res.json() as Doc;
-});
-afterAll(async () => {
-  await t.close();
-});
+const suite = openApiSuite();
 
 /** The required keys of the documented success answer. */
-const required = (method: string, path: string) =>
-  doc.paths[path]?.[method]?.responses?.['200']?.content?.['application/json']?.schema?.required ?? [];
+const required = (method: string, path: string) => requiredKeys(suite.doc, method, path);
 
 describe('/v1/openapi.json documents the app shell and my own answers', () => {
   it('the config', () => {
@@ -59,8 +40,8 @@ describe('/v1/openapi.json documents the app shell and my own answers', () => {
 
 describe('GET /v1/config through its schema', () => {
   it('keeps every key the app shell reads', async () => {
-    const admin = await buildAdmin(t);
-    const res = await t.app.inject({ method: 'GET', url: '/v1/config', headers: admin.headers });
+    const admin = await buildAdmin(suite.t);
+    const res = await suite.t.app.inject({ method: 'GET', url: '/v1/config', headers: admin.headers });
     expect(res.statusCode).toBe(200);
     const config = res.json();
     expect(Object.keys(config.user)).toContain('has_password');

@@ -1,29 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { jsonAnswer, openApiSuite, requiredKeys, successSchema } from '../../../test/openapi-doc';
 
 // Issue 12 point 4, the wire contract: the statistics operations (and the counters, emotions settings and
 // the feature tabs' stats) document their success answers from the shared schemas in /v1/openapi.json.
 
-type Schema = { required?: string[]; properties?: Record<string, Schema>; items?: Schema };
-type Operation = { responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> };
+const suite = openApiSuite();
 
-let t: TestApp;
-let paths: Record<string, Record<string, Operation>>;
-beforeAll(async () => {
-  t = await createTestApp();
-  const res = await t.app.inject({ method: 'GET', url: '/v1/openapi.json' });
-  expect(res.statusCode).toBe(200);
-  paths = (res.json() as { paths: typeof paths }).paths;
-});
-afterAll(async () => {
-  await t.close();
-});
-
-/** The success schema an operation documents (200 unless told). */
-function success(method: string, path: string, code = '200'): Schema {
-  return paths[path]?.[method]?.responses?.[code]?.content?.['application/json']?.schema ?? {};
-}
-const required = (method: string, path: string) => success(method, path).required ?? [];
+/** The success schema an operation documents. */
+const success = (method: string, path: string) => successSchema(suite.doc, method, path);
+const required = (method: string, path: string) => requiredKeys(suite.doc, method, path);
 
 describe('statistics answers in /v1/openapi.json', () => {
   it('documents every figures tab with its period and, where compared, the previous period', () => {
@@ -93,7 +78,7 @@ describe('statistics answers in /v1/openapi.json', () => {
     expect(required('post', '/v1/stats/exports')).toEqual(
       expect.arrayContaining(['id', 'kind', 'tab', 'format', 'status', 'rows_done', 'expires_at']),
     );
-    expect(success('get', '/v1/stats/exports/{id}/file')).toEqual({});
+    expect(jsonAnswer(suite.doc, 'get', '/v1/stats/exports/{id}/file')?.schema ?? {}).toEqual({});
   });
 
   it("documents the counters and a space's emotion settings", () => {

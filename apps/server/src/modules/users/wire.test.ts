@@ -1,39 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { openApiSuite, requiredKeys, successSchema } from '../../../test/openapi-doc';
 import { companies } from '../../db/schema';
 import { buildAdmin } from './testing';
 
-type Schema = { required?: string[] };
-type Doc = {
-  paths: Record<
-    string,
-    Record<string, { responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }>
-  >;
-};
-
-let t: TestApp;
-let doc: Doc;
-beforeAll(async () => {
-  t = await createTestApp();
-  const res = await t.app.inject({ method: 'GET', url: '/v1/openapi.json' });
-  expect(res.statusCode).toBe(200);
-  doc = res.json() as Doc;
-});
-afterAll(async () => {
-  await t.close();
-});
+const suite = openApiSuite();
 
 /** The required keys of the documented success answer. */
-const required = (method: string, path: string) =>
-  doc.paths[path]?.[method]?.responses?.['200']?.content?.['application/json']?.schema?.required ?? [];
+const required = (method: string, path: string) => requiredKeys(suite.doc, method, path);
 
 /** The required keys of each alternative of a documented union answer. */
 const alternatives = (method: string, path: string) =>
-  (
-    doc.paths[path]?.[method]?.responses?.['200']?.content?.['application/json']?.schema as
-      | { anyOf?: Schema[] }
-      | undefined
-  )?.anyOf?.map((s) => s.required ?? []) ?? [];
+  successSchema(suite.doc, method, path).anyOf?.map((s) => s.required ?? []) ?? [];
 
 const MEMBER = [
   'id',
@@ -72,12 +49,12 @@ describe('/v1/openapi.json documents the members and organisation answers', () =
 
 describe('GET /v1/companies', () => {
   it('sends a company stored without settings with the defaults (presentCompany)', async () => {
-    const admin = await buildAdmin(t);
-    const [row] = await t.deps.database.db
+    const admin = await buildAdmin(suite.t);
+    const [row] = await suite.t.deps.database.db
       .insert(companies)
       .values({ spaceId: admin.space.id, name: 'Acme', settings: {} })
       .returning();
-    const res = await t.app.inject({ method: 'GET', url: '/v1/companies', headers: admin.headers });
+    const res = await suite.t.app.inject({ method: 'GET', url: '/v1/companies', headers: admin.headers });
     expect(res.statusCode).toBe(200);
     expect(res.json().items).toEqual([
       {

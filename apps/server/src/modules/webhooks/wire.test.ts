@@ -1,31 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { openApiSuite, requiredKeys } from '../../../test/openapi-doc';
 
 // Issue 12 point 4, the wire contract: /v1/openapi.json documents what the API-access, integration,
 // monitoring and settings/errors operations answer, from the shared wire schemas.
 
-let t: TestApp;
-let doc: { paths: Record<string, Record<string, Operation>> };
-beforeAll(async () => {
-  t = await createTestApp();
-  const res = await t.app.inject({ method: 'GET', url: '/v1/openapi.json' });
-  expect(res.statusCode, res.body).toBe(200);
-  doc = res.json();
-});
-afterAll(async () => {
-  await t.close();
-});
-
-type Operation = {
-  responses?: Record<string, { content?: Record<string, { schema?: { required?: string[] } }> }>;
-};
+const suite = openApiSuite();
 
 /** The required keys of an operation's documented success answer. */
-function success(method: string, path: string): string[] {
-  const op = doc.paths[path]?.[method];
-  expect(op, `${method} ${path}`).toBeDefined();
-  return op?.responses?.['200']?.content?.['application/json']?.schema?.required ?? [];
-}
+const success = (method: string, path: string) => requiredKeys(suite.doc, method, path);
 const has = (method: string, path: string, keys: string[]) =>
   expect(success(method, path), `${method} ${path}`).toEqual(expect.arrayContaining(keys));
 
@@ -55,7 +37,7 @@ describe('response schemas of API access and integrations', () => {
     has('delete', '/v1/oauth/apps/{id}', ['message']);
     has('get', '/v1/oauth/grants', ['items']);
     has('delete', '/v1/oauth/grants/{id}', ['message']);
-    expect(JSON.stringify(doc.paths['/v1/oauth/authorize']?.get?.responses?.['200'])).toContain(
+    expect(JSON.stringify(suite.doc.paths['/v1/oauth/authorize']?.get?.responses?.['200'])).toContain(
       'redirect_uri',
     );
     has('post', '/v1/oauth/authorize', ['redirect_to']);

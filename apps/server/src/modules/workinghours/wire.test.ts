@@ -1,44 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { listRowKeys, openApiSuite, successSchema } from '../../../test/openapi-doc';
 
 // Issue 12 point 4, the wire contract: /v1/openapi.json documents what the working-hours and
 // user-status operations answer, from the shared schemas (packages/shared workinghours-wire.ts,
 // statuses-wire.ts). The module's other tests drive the real answers through those schemas.
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-}, 240_000);
-afterAll(() => t?.close());
+const suite = openApiSuite(240_000);
 
-type Schema = { required?: string[]; properties?: Record<string, Schema>; items?: Schema };
-type Doc = {
-  paths: Record<
-    string,
-    Record<string, { responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }>
-  >;
-};
-
-let doc: Doc;
-const success = (method: string, path: string): Schema => {
-  const schema = doc.paths[path]?.[method]?.responses?.['200']?.content?.['application/json']?.schema;
-  expect(schema, `${method} ${path}`).toBeTruthy();
-  return schema!;
-};
+const success = (method: string, path: string) => successSchema(suite.doc, method, path);
 /** The required keys of a list answer's rows. */
-const rowKeys = (method: string, path: string) => {
-  const list = success(method, path);
-  expect(list.required, path).toEqual(['items']);
-  return list.properties?.items?.items?.required ?? [];
-};
+const rowKeys = (method: string, path: string) => listRowKeys(suite.doc, method, path);
 
 describe('working hours and user statuses: documented answers', () => {
-  beforeAll(async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/v1/openapi.json' });
-    expect(res.statusCode).toBe(200);
-    doc = res.json();
-  });
-
   it('user statuses: the list, create and update answer the status; delete answers ok', () => {
     const status = ['id', 'name', 'color', 'hidden', 'offline', 'workinghours', 'space_id', 'position'];
     expect(rowKeys('get', '/v1/user_statuses')).toEqual(status);
