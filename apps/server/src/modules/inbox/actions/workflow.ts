@@ -1,5 +1,6 @@
 import type { Ability } from '@otklik/shared';
 import { and, eq, inArray, isNull, ne, or } from 'drizzle-orm';
+import type { Db } from '../../../db/client';
 import { activity, chats, chatTags, companies, items, itemTags, objects, tags } from '../../../db/schema';
 import type { CloseReason } from '../../../db/schema/inbox';
 import { AppError } from '../../../lib/errors';
@@ -187,17 +188,13 @@ async function assertTagsForCompany(deps: ActionDeps, objectId: number, added: n
   }
 }
 
-async function currentTags(deps: ActionDeps, target: { itemId: number } | { chatId: number }) {
+type TagTarget = { itemId: number } | { chatId: number };
+
+async function currentTags(db: Db, target: TagTarget) {
   const rows =
     'itemId' in target
-      ? await deps.db
-          .select({ tagId: itemTags.tagId })
-          .from(itemTags)
-          .where(eq(itemTags.itemId, target.itemId))
-      : await deps.db
-          .select({ tagId: chatTags.tagId })
-          .from(chatTags)
-          .where(eq(chatTags.chatId, target.chatId));
+      ? await db.select({ tagId: itemTags.tagId }).from(itemTags).where(eq(itemTags.itemId, target.itemId))
+      : await db.select({ tagId: chatTags.tagId }).from(chatTags).where(eq(chatTags.chatId, target.chatId));
   return rows.map((r) => r.tagId);
 }
 
@@ -206,68 +203,58 @@ const diff = (before: number[], after: number[]) => ({
   removed: before.filter((id) => !after.includes(id)),
 });
 
-/** Replaces an item's tags. */
-export async function setItemTags(deps: ActionDeps, performer: Performer, itemId: number, tagIds: number[]) {
-  const item = await loadItemFor(deps.db, performer, itemId, 'items.tag');
+/**
+ * Replaces the tags of an item or a chat (`row` is it, `target` says which): every tag of the space, those
+ * of another company refused; one transaction writes the new set and the `*.tagged` activity with what
+ * was added and removed; nothing is written when the set is the same.
+ */
+async function replaceTags(
+  deps: ActionDeps,
+  performer: Performer,
+  row: { id: number; spaceId: number; objectId: number },
+  target: TagTarget,
+  tagIds: number[],
+): Promise<void> {
   const wanted = [...new Set(tagIds)];
-  await assertTagsInSpace(deps, item.spaceId, wanted);
-  await assertTagsForCompany(
-    deps,
-    item.objectId,
-    diff(await currentTags(deps, { itemId: item.id }), wanted).added,
-  );
+  await assertTagsInSpace(deps, row.spaceId, wanted);
+  await assertTagsForCompany(deps, row.objectId, diff(await currentTags(deps.db, target), wanted).added);
   await transaction(deps.db, async (tx) => {
-    const before = (await tx.select().from(itemTags).where(eq(itemTags.itemId, item.id))).map((t) => t.tagId);
-    const change = diff(before, wanted);
+    const change = diff(await currentTags(tx, target), wanted);
     if (change.added.length === 0 && change.removed.length === 0) return;
-    await tx.delete(itemTags).where(eq(itemTags.itemId, item.id));
-    if (wanted.length > 0) {
-      await tx
-        .insert(itemTags)
-        .values(wanted.map((tagId) => ({ itemId: item.id, tagId, spaceId: item.spaceId })));
+    const spaceId = row.spaceId;
+    if ('itemId' in target) {
+      await tx.delete(itemTags).where(eq(itemTags.itemId, target.itemId));
+      if (wanted.length > 0)
+        await tx.insert(itemTags).values(wanted.map((tagId) => ({ itemId: target.itemId, tagId, spaceId })));
+    } else {
+      await tx.delete(chatTags).where(eq(chatTags.chatId, target.chatId));
+      if (wanted.length > 0)
+        await tx.insert(chatTags).values(wanted.map((tagId) => ({ chatId: target.chatId, tagId, spaceId })));
     }
     await tx.insert(activity).values({
-      spaceId: item.spaceId,
-      objectId: item.objectId,
-      itemId: item.id,
-      type: 'item.tagged',
+      spaceId,
+      objectId: row.objectId,
+      ...target,
+      type: 'itemId' in target ? 'item.tagged' : 'chat.tagged',
       ...activityCause(performer),
       data: change,
     });
   });
+}
+
+/** Replaces an item's tags. */
+export async function setItemTags(deps: ActionDeps, performer: Performer, itemId: number, tagIds: number[]) {
+  const item = await loadItemFor(deps.db, performer, itemId, 'items.tag');
+  await replaceTags(deps, performer, item, { itemId: item.id }, tagIds);
   const [presented] = await presentItems(deps.db, [item]);
   await publishBySpace(deps.bus, 'items.updated', [presented!], causeOf(performer));
   return presented!;
 }
 
+/** Replaces a chat's tags. */
 export async function setChatTags(deps: ActionDeps, performer: Performer, chatId: number, tagIds: number[]) {
   const chat = await loadChatFor(deps.db, performer, chatId, 'messages.tag');
-  const wanted = [...new Set(tagIds)];
-  await assertTagsInSpace(deps, chat.spaceId, wanted);
-  await assertTagsForCompany(
-    deps,
-    chat.objectId,
-    diff(await currentTags(deps, { chatId: chat.id }), wanted).added,
-  );
-  await transaction(deps.db, async (tx) => {
-    const before = (await tx.select().from(chatTags).where(eq(chatTags.chatId, chat.id))).map((t) => t.tagId);
-    const change = diff(before, wanted);
-    if (change.added.length === 0 && change.removed.length === 0) return;
-    await tx.delete(chatTags).where(eq(chatTags.chatId, chat.id));
-    if (wanted.length > 0) {
-      await tx
-        .insert(chatTags)
-        .values(wanted.map((tagId) => ({ chatId: chat.id, tagId, spaceId: chat.spaceId })));
-    }
-    await tx.insert(activity).values({
-      spaceId: chat.spaceId,
-      objectId: chat.objectId,
-      chatId: chat.id,
-      type: 'chat.tagged',
-      ...activityCause(performer),
-      data: change,
-    });
-  });
+  await replaceTags(deps, performer, chat, { chatId: chat.id }, tagIds);
   const [presented] = await presentChats(deps.db, [chat]);
   await publishBySpace(deps.bus, 'chats.updated', [presented!], causeOf(performer));
   return presented!;
