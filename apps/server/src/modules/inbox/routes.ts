@@ -72,6 +72,15 @@ export async function registerInboxModule(root: FastifyInstance, deps: AppDeps, 
     registerInboxCounters();
     registerInboxLockTargets(root.hub, db);
     const reuse = (req: FastifyRequest) => ({ cache: root.listPages, snapshot: req.auth?.snapshot });
+    /** Opening a conversation: the view is recorded and the caller's mentions in it are seen. */
+    const openedBy = async (
+      actor: ServerActor,
+      row: { id: number; spaceId: number; objectId: number },
+      kind: 'item' | 'chat',
+    ) => {
+      await recordView(db, actor.userId, row, kind);
+      await markMentionsSeen({ db, bus: deps.bus }, actor.userId, { kind, id: row.id, spaceId: row.spaceId });
+    };
 
     app.get(
       '/items',
@@ -83,14 +92,16 @@ export async function registerInboxModule(root: FastifyInstance, deps: AppDeps, 
           response: { 200: pageWireSchema(itemWireSchema) },
         },
       },
-      async (req, reply) => {
-        const { actor } = req;
-        const scope = await listScope(db, actor, 'items.view', 'error.noAccess');
-        return sendPrebuiltJson(
+      async (req, reply) =>
+        sendPrebuiltJson(
           reply,
-          await findItemsJson(deps.database, scope, foldSource(req.query), reuse(req)),
-        );
-      },
+          await findItemsJson(
+            deps.database,
+            await listScope(db, req.actor, 'items.view', 'error.noAccess'),
+            foldSource(req.query),
+            reuse(req),
+          ),
+        ),
     );
 
     app.get(
@@ -111,12 +122,7 @@ export async function registerInboxModule(root: FastifyInstance, deps: AppDeps, 
           await getScopedItem(db, actor, req.params.id, 'items.view'),
           req.auth!.user.id,
         );
-        await recordView(db, actor.userId, item, 'item');
-        await markMentionsSeen({ db, bus: deps.bus }, actor.userId, {
-          kind: 'item',
-          id: item.id,
-          spaceId: item.spaceId,
-        });
+        await openedBy(actor, item, 'item');
         const [post, parentRow, thread] = await Promise.all([
           item.postId ? getPost(db, item.postId) : null,
           item.parentId ? getItemById(db, item.parentId) : null,
@@ -195,8 +201,7 @@ export async function registerInboxModule(root: FastifyInstance, deps: AppDeps, 
         },
       },
       async (req, reply) => {
-        const { actor } = req;
-        const scope = await listScope(db, actor, 'messages.view', 'error.noMessagesAccess');
+        const scope = await listScope(db, req.actor, 'messages.view', 'error.noMessagesAccess');
         return sendPrebuiltJson(
           reply,
           await findChatsJson(deps.database, scope, foldSource(req.query), reuse(req)),
@@ -222,12 +227,7 @@ export async function registerInboxModule(root: FastifyInstance, deps: AppDeps, 
           await getScopedChat(db, actor, req.params.id, 'messages.view'),
           req.auth!.user.id,
         );
-        await recordView(db, actor.userId, chat, 'chat');
-        await markMentionsSeen({ db, bus: deps.bus }, actor.userId, {
-          kind: 'chat',
-          id: chat.id,
-          spaceId: chat.spaceId,
-        });
+        await openedBy(actor, chat, 'chat');
         const [presented] = await presentChats(db, [chat]);
         return { chat: presented!, author: presented!.author };
       },
