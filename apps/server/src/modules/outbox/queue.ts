@@ -1,3 +1,4 @@
+import { FAILED_ACTION_KINDS } from '@otklik/shared';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { outbox } from '../../db/schema';
@@ -7,23 +8,8 @@ import type { EventBus } from '../../realtime/bus';
 // same transaction as what it records), then the worker (outbox-worker.ts) makes the call with
 // retries. Nothing is lost when a network is slow or down, and the request never waits for it.
 
-export const OUTBOX_ACTIONS = [
-  'reply',
-  'direct',
-  'message',
-  'edit',
-  'delete',
-  'restore',
-  'hide',
-  'unhide',
-  'like',
-  'unlike',
-  'report',
-  'react',
-  'react_message',
-  'block',
-  'unblock',
-] as const;
+/** Every kind of network call the outbox makes: the wire's list of failed-action kinds is this list. */
+export const OUTBOX_ACTIONS = FAILED_ACTION_KINDS;
 export type OutboxAction = (typeof OUTBOX_ACTIONS)[number];
 
 /** Actions that deliver something we wrote (an own item or message with a delivery state). */
