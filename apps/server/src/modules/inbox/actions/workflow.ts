@@ -80,6 +80,27 @@ const abilityForStatus =
     return reason === 'noreply' ? `${kind}.closeWithoutReply` : `${kind}.close`;
   };
 
+/** The activity rows of status changes, one per item or chat: from, to and the close reason. */
+function statusActivity(
+  performer: Performer,
+  changes: Array<{
+    row: { id: number; spaceId: number; objectId: number; status: string };
+    set: ReturnType<typeof statusChange>;
+  }>,
+  kind: 'item' | 'chat',
+  at: Date,
+) {
+  return changes.map(({ row, set }) => ({
+    spaceId: row.spaceId,
+    objectId: row.objectId,
+    ...(kind === 'item' ? { itemId: row.id } : { chatId: row.id }),
+    type: kind === 'item' ? ('item.status' as const) : ('chat.status' as const),
+    ...activityCause(performer),
+    data: { from: row.status, to: set.status, close_reason: set.closeReason },
+    at,
+  }));
+}
+
 export async function setItemsStatus(
   deps: ActionDeps,
   performer: Performer,
@@ -95,17 +116,7 @@ export async function setItemsStatus(
       const [u] = await tx.update(items).set(set).where(eq(items.id, row.id)).returning();
       out.push(u!);
     }
-    await tx.insert(activity).values(
-      changes.map(({ row, set }) => ({
-        spaceId: row.spaceId,
-        objectId: row.objectId,
-        itemId: row.id,
-        type: 'item.status' as const,
-        ...activityCause(performer),
-        data: { from: row.status, to: set.status, close_reason: set.closeReason },
-        at: now,
-      })),
-    );
+    await tx.insert(activity).values(statusActivity(performer, changes, 'item', now));
     return out;
   });
   const presented = await presentItems(deps.db, updated);
@@ -128,17 +139,7 @@ export async function setChatsStatus(
       const [u] = await tx.update(chats).set(set).where(eq(chats.id, row.id)).returning();
       out.push(u!);
     }
-    await tx.insert(activity).values(
-      changes.map(({ row, set }) => ({
-        spaceId: row.spaceId,
-        objectId: row.objectId,
-        chatId: row.id,
-        type: 'chat.status' as const,
-        ...activityCause(performer),
-        data: { from: row.status, to: set.status, close_reason: set.closeReason },
-        at: now,
-      })),
-    );
+    await tx.insert(activity).values(statusActivity(performer, changes, 'chat', now));
     return out;
   });
   const presented = await presentChats(deps.db, updated);
