@@ -26,7 +26,6 @@ import {
   IconKey,
   IconPencil,
   IconPlus,
-  IconTrash,
 } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -48,6 +47,7 @@ import { showError, showSaved } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { SpaceSelect } from '../../components/SpaceSelect';
+import { DeleteRowAction } from '../../features/settings-kit/SettingsList';
 import { useZodForm } from '../../forms/useZodForm';
 import { useLocale, useMessage } from '../../i18n/useLocale';
 import { formatDate, formatDateTime } from '../../lib/format';
@@ -257,26 +257,14 @@ function AppRow({
               </Tooltip>
             )}
           </ConfirmAction>
-          <ConfirmAction
+          <DeleteRowAction
             title={t('settings.oauth.apps.deleteTitle', { name: app.name })}
             message={t('settings.oauth.apps.deleteText')}
-            confirmLabel={t('common.delete')}
+            label={t('common.delete')}
             onConfirm={() => remove.mutateAsync(app.id)}
-          >
-            {(open) => (
-              <Tooltip label={t('common.delete')}>
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  onClick={open}
-                  aria-label={t('common.delete')}
-                  data-testid="oauth-app-delete"
-                >
-                  <IconTrash size={18} />
-                </ActionIcon>
-              </Tooltip>
-            )}
-          </ConfirmAction>
+            testId="oauth-app-delete"
+            iconSize={18}
+          />
         </Group>
       </Group>
     </Box>
