@@ -87,7 +87,9 @@ describe('polling, edits, replies', () => {
     const id = String(review.id);
     const item = await until(() => w.item(row.id, id));
     expect(item).toMatchObject({ text: 'Не приходят уведомления', rating: 2 });
-    expect(Number((await w.account(row.id)).pollCursor)).toBe(review.updatedAt);
+    // The round stores the item, then writes its cursor: wait for the cursor (it is the review's time).
+    const cursor = review.updatedAt;
+    await until(async () => Number((await w.account(row.id)).pollCursor) === cursor);
 
     await w.stopPolling();
     await w.startPolling('aso-node-2');

@@ -86,7 +86,9 @@ describe('polling, edits, replies', () => {
     const id = String(comment.commentId);
     const item = await until(() => w.item(row.id, id));
     expect(item).toMatchObject({ text: 'Вылетает', rating: 1 });
-    expect(Number((await w.account(row.id)).pollCursor)).toBe(Date.parse(comment.updatedAt));
+    // The round stores the item, then writes its cursor: wait for the cursor (it is the review's time).
+    const cursor = Date.parse(comment.updatedAt);
+    await until(async () => Number((await w.account(row.id)).pollCursor) === cursor);
 
     await w.stopPolling();
     await w.startPolling('rs-node-2');
