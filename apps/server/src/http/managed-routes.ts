@@ -10,7 +10,8 @@ const idParams = z.object({ id: z.coerce.number().int().positive() });
  * One kind of settings record of a space (companies, departments, user groups, tags, tag groups,
  * author labels) as the settings change it: POST `path` creates one in the space named in the body,
  * PUT and DELETE `path/:id` find one by id. Who may do it stays with the module: `authorizeCreate`
- * throws 403 for the space, `manageable` throws 404 for a record the actor may not manage.
+ * throws 403 for the space (it sees the body too, for a kind whose create asks more of some bodies),
+ * `manageable` throws 404 for a record the actor may not manage.
  */
 export interface ManagedKind<
   Row,
@@ -20,7 +21,7 @@ export interface ManagedKind<
 > {
   path: string;
   tags: string[];
-  authorizeCreate: (actor: ServerActor, spaceId: number) => void;
+  authorizeCreate: (actor: ServerActor, spaceId: number, body: z.output<Create>) => void;
   manageable: (actor: ServerActor, id: number) => Promise<Row>;
   /** The record as the create and update answers show it: the shared schema and its presenter. */
   record: z.ZodType;
@@ -58,7 +59,7 @@ export function registerManagedKind<
     { schema: { tags, summary: kind.create.summary, body: kind.create.body, response: answer } },
     async (req) => {
       const body = req.body as z.output<Create>;
-      kind.authorizeCreate(req.actor, body.space_id);
+      kind.authorizeCreate(req.actor, body.space_id, body);
       return kind.present(await kind.create.run(body, req.actor));
     },
   );

@@ -9,7 +9,6 @@ import {
   aiTagsBody,
   aiTagsResultWireSchema,
   createAiAgentBody,
-  okWireSchema,
   type ReplyKind,
   updateAiAgentBody,
 } from '@otklik/shared';
@@ -17,6 +16,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
+import { registerManagedKind } from '../../http/managed-routes';
 import { notFound } from '../../lib/errors';
 import type { AppDeps } from '../deps';
 import { getScopedChat, getScopedItem } from '../inbox/scope';
@@ -85,59 +85,28 @@ export async function registerAiModule(root: FastifyInstance, deps: AppDeps, aut
       },
     );
 
-    app.post(
-      '/ai/agents',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'Create an AI agent',
-          body: createAiAgentBody,
-          response: { 200: aiAgentWireSchema },
-        },
+    registerManagedKind(app, {
+      path: '/ai/agents',
+      tags: TAG,
+      authorizeCreate: (actor, spaceId) => authorize(actor, MANAGE, spaceId),
+      manageable: async (actor, id) => assertManageable(actor, await service.getAgent(db, id)),
+      record: aiAgentWireSchema,
+      present: presentAgent,
+      create: {
+        summary: 'Create an AI agent',
+        body: createAiAgentBody,
+        run: ({ space_id, ...input }, actor) => service.createAgent(db, deps.sealer, space_id, input, actor),
       },
-      async (req) => {
-        const { actor } = req;
-        const { space_id, ...input } = req.body;
-        authorize(actor, MANAGE, space_id);
-        return presentAgent(await service.createAgent(db, deps.sealer, space_id, input, actor));
+      update: {
+        summary: 'Change an AI agent; api_key absent keeps the key, empty removes it',
+        body: updateAiAgentBody,
+        run: (row, body, actor) => service.updateAgent(db, deps.sealer, row, body, actor),
       },
-    );
-
-    app.put(
-      '/ai/agents/:id',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'Change an AI agent; api_key absent keeps the key, empty removes it',
-          params: idParams,
-          body: updateAiAgentBody,
-          response: { 200: aiAgentWireSchema },
-        },
+      remove: {
+        summary: 'Delete an AI agent',
+        run: (row, actor) => service.deleteAgent(db, row, actor),
       },
-      async (req) => {
-        const { actor } = req;
-        const row = assertManageable(actor, await service.getAgent(db, req.params.id));
-        return presentAgent(await service.updateAgent(db, deps.sealer, row, req.body, actor));
-      },
-    );
-
-    app.delete(
-      '/ai/agents/:id',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'Delete an AI agent',
-          params: idParams,
-          response: { 200: okWireSchema },
-        },
-      },
-      async (req) => {
-        const { actor } = req;
-        const row = assertManageable(actor, await service.getAgent(db, req.params.id));
-        await service.deleteAgent(db, row, actor);
-        return { message: 'ok' as const };
-      },
-    );
+    });
 
     /** The agent and the one conversation it may read; scoping and refusals happen here, before any call. */
     async function scoped(req: FastifyRequest<{ Body: AiTagsBody }>) {

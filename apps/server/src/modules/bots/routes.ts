@@ -5,13 +5,13 @@ import {
   botWireSchema,
   chatBotSessionWireSchema,
   createBotBody,
-  okWireSchema,
   statsQuery,
   updateBotBody,
 } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
+import { registerManagedKind } from '../../http/managed-routes';
 import { taskClock } from '../../lib/clock';
 import { forbidden, notFound } from '../../lib/errors';
 import type { AppDeps } from '../deps';
@@ -91,59 +91,29 @@ export async function registerBotsModule(root: FastifyInstance, deps: AppDeps, a
       },
     );
 
-    app.post(
-      '/bots',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'Create a chat-bot on a messenger account',
-          body: createBotBody.safeExtend({ space_id: z.number().int().positive() }),
-          response: { 200: botWireSchema },
-        },
+    registerManagedKind(app, {
+      path: '/bots',
+      tags: TAG,
+      authorizeCreate: (actor, spaceId) => authorize(actor, MANAGE, spaceId),
+      manageable: async (actor, id) => assertBot(actor, await service.getBot(db, id)),
+      record: botWireSchema,
+      present: service.presentBot,
+      create: {
+        summary: 'Create a chat-bot on a messenger account',
+        body: createBotBody.safeExtend({ space_id: z.number().int().positive() }),
+        run: ({ space_id, object_id, ...input }, actor) =>
+          service.createBot(db, space_id, object_id, input, actor),
       },
-      async (req) => {
-        const { actor } = req;
-        const { space_id, object_id, ...input } = req.body;
-        authorize(actor, MANAGE, space_id);
-        return service.presentBot(await service.createBot(db, space_id, object_id, input, actor));
+      update: {
+        summary: 'Change a chat-bot',
+        body: updateBotBody,
+        run: (row, body, actor) => service.updateBot(db, row, body, actor),
       },
-    );
-
-    app.put(
-      '/bots/:id',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'Change a chat-bot',
-          params: idParams,
-          body: updateBotBody,
-          response: { 200: botWireSchema },
-        },
+      remove: {
+        summary: 'Delete a chat-bot',
+        run: (row, actor) => service.deleteBot(db, row, actor),
       },
-      async (req) => {
-        const { actor } = req;
-        const row = assertBot(actor, await service.getBot(db, req.params.id));
-        return service.presentBot(await service.updateBot(db, row, req.body, actor));
-      },
-    );
-
-    app.delete(
-      '/bots/:id',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'Delete a chat-bot',
-          params: idParams,
-          response: { 200: okWireSchema },
-        },
-      },
-      async (req) => {
-        const { actor } = req;
-        const row = assertBot(actor, await service.getBot(db, req.params.id));
-        await service.deleteBot(db, row, actor);
-        return { message: 'ok' as const };
-      },
-    );
+    });
 
     app.get(
       '/chats/:id/bot',

@@ -1,7 +1,6 @@
 import {
   createScorecardBody,
   listWireSchema,
-  okWireSchema,
   qaAiScoreWireSchema,
   qaOverviewWireSchema,
   qaReviewBody,
@@ -17,6 +16,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
+import { registerManagedKind } from '../../http/managed-routes';
 import { patchOf } from '../../http/validation';
 import { taskClock } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
@@ -77,59 +77,28 @@ export async function registerQaModule(root: FastifyInstance, deps: AppDeps, aut
       },
     );
 
-    app.post(
-      '/qa/scorecards',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'Create a scorecard',
-          body: createScorecardBody,
-          response: { 200: qaScorecardWireSchema },
-        },
+    registerManagedKind(app, {
+      path: '/qa/scorecards',
+      tags: TAG,
+      authorizeCreate: (actor, spaceId) => authorize(actor, MANAGE, spaceId),
+      manageable: async (actor, id) => assertManageable(actor, await service.getScorecard(db, id)),
+      record: qaScorecardWireSchema,
+      present: presentScorecard,
+      create: {
+        summary: 'Create a scorecard',
+        body: createScorecardBody,
+        run: ({ space_id, ...input }, actor) => service.createScorecard(db, space_id, input, actor),
       },
-      async (req) => {
-        const { actor } = req;
-        const { space_id, ...input } = req.body;
-        authorize(actor, MANAGE, space_id);
-        return presentScorecard(await service.createScorecard(db, space_id, input, actor));
+      update: {
+        summary: 'Change a scorecard',
+        body: patchOf(updateScorecardBody),
+        run: (row, body, actor) => service.updateScorecard(db, row, body, actor),
       },
-    );
-
-    app.put(
-      '/qa/scorecards/:id',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'Change a scorecard',
-          params: idParams,
-          body: patchOf(updateScorecardBody),
-          response: { 200: qaScorecardWireSchema },
-        },
+      remove: {
+        summary: 'Delete a scorecard and its samples',
+        run: (row, actor) => service.deleteScorecard(db, row, actor),
       },
-      async (req) => {
-        const { actor } = req;
-        const row = assertManageable(actor, await service.getScorecard(db, req.params.id));
-        return presentScorecard(await service.updateScorecard(db, row, req.body, actor));
-      },
-    );
-
-    app.delete(
-      '/qa/scorecards/:id',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'Delete a scorecard and its samples',
-          params: idParams,
-          response: { 200: okWireSchema },
-        },
-      },
-      async (req) => {
-        const { actor } = req;
-        const row = assertManageable(actor, await service.getScorecard(db, req.params.id));
-        await service.deleteScorecard(db, row, actor);
-        return { message: 'ok' as const };
-      },
-    );
+    });
 
     app.post(
       '/qa/sampling/run',

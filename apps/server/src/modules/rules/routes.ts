@@ -1,7 +1,6 @@
 import {
   createRuleBody,
   isMessageKey,
-  okWireSchema,
   ruleDryRunResultWireSchema,
   ruleFailuresWireSchema,
   ruleMatchesWireSchema,
@@ -18,6 +17,7 @@ import { z } from 'zod';
 import { items, ruleMatches, rules } from '../../db/schema';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
+import { registerManagedKind } from '../../http/managed-routes';
 import { taskClock } from '../../lib/clock';
 import { forbidden, notFound } from '../../lib/errors';
 import type { AppDeps } from '../deps';
@@ -89,59 +89,28 @@ export async function registerRulesModule(root: FastifyInstance, deps: AppDeps, 
       },
     );
 
-    app.post(
-      '/rules',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'Create an auto-rule',
-          body: createRuleBody,
-          response: { 200: ruleWireSchema },
-        },
+    registerManagedKind(app, {
+      path: '/rules',
+      tags: TAG,
+      authorizeCreate: (actor, spaceId) => authorize(actor, MANAGE, spaceId),
+      manageable: async (actor, id) => assertRule(actor, await service.getRule(db, id)),
+      record: ruleWireSchema,
+      present: service.presentRule,
+      create: {
+        summary: 'Create an auto-rule',
+        body: createRuleBody,
+        run: ({ space_id, ...input }, actor) => service.createRule(db, space_id, input, actor.userId, actor),
       },
-      async (req) => {
-        const { actor } = req;
-        const { space_id, ...input } = req.body;
-        authorize(actor, MANAGE, space_id);
-        return service.presentRule(await service.createRule(db, space_id, input, actor.userId, actor));
+      update: {
+        summary: 'Change an auto-rule',
+        body: updateRuleBody,
+        run: (row, body, actor) => service.updateRule(db, row, body, actor),
       },
-    );
-
-    app.put(
-      '/rules/:id',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'Change an auto-rule',
-          params: idParams,
-          body: updateRuleBody,
-          response: { 200: ruleWireSchema },
-        },
+      remove: {
+        summary: 'Delete an auto-rule',
+        run: (row, actor) => service.deleteRule(db, row, actor),
       },
-      async (req) => {
-        const { actor } = req;
-        const row = assertRule(actor, await service.getRule(db, req.params.id));
-        return service.presentRule(await service.updateRule(db, row, req.body, actor));
-      },
-    );
-
-    app.delete(
-      '/rules/:id',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'Delete an auto-rule',
-          params: idParams,
-          response: { 200: okWireSchema },
-        },
-      },
-      async (req) => {
-        const { actor } = req;
-        const row = assertRule(actor, await service.getRule(db, req.params.id));
-        await service.deleteRule(db, row, actor);
-        return { message: 'ok' as const };
-      },
-    );
+    });
 
     app.post(
       '/rules/dry-run',

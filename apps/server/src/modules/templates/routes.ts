@@ -1,6 +1,5 @@
 import {
   createTemplateBody,
-  okWireSchema,
   templateRenderWireSchema,
   templatesImportedWireSchema,
   templatesListWireSchema,
@@ -13,6 +12,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
+import { registerManagedKind } from '../../http/managed-routes';
 import type { AppDeps } from '../deps';
 import { authorize, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 import { listSpaceIds } from '../tags/policy';
@@ -135,67 +135,30 @@ export async function registerTemplatesModule(
       },
     );
 
-    app.post(
-      '/templates',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'Create a template',
-          body: createTemplateBody,
-          response: { 200: templateWireSchema },
-        },
+    registerManagedKind(app, {
+      path: '/templates',
+      tags: TAG,
+      // A personal template needs only the use of templates; a space one, their management.
+      authorizeCreate: (actor, spaceId, body) => authorizeCreate(actor, spaceId, body.personal),
+      manageable: async (actor, id) => assertManageable(actor, await service.getTemplate(db, id)),
+      record: templateWireSchema,
+      present: presentTemplate,
+      create: {
+        summary: 'Create a template',
+        body: createTemplateBody,
+        run: ({ space_id, personal, ...input }, actor) =>
+          service.createTemplate(db, space_id, personal ? actor.userId : null, input, actor.userId, actor),
       },
-      async (req) => {
-        const { actor } = req;
-        const { space_id, personal, ...input } = req.body;
-        authorizeCreate(actor, space_id, personal);
-        const row = await service.createTemplate(
-          db,
-          space_id,
-          personal ? actor.userId : null,
-          input,
-          actor.userId,
-          actor,
-        );
-        return presentTemplate(row);
+      update: {
+        summary: 'Change a template',
+        body: updateTemplateBody,
+        run: (row, body, actor) => service.updateTemplate(db, row, body, actor),
       },
-    );
-
-    app.put(
-      '/templates/:id',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'Change a template',
-          params: idParams,
-          body: updateTemplateBody,
-          response: { 200: templateWireSchema },
-        },
+      remove: {
+        summary: 'Delete a template',
+        run: (row, actor) => service.deleteTemplate(db, row, actor),
       },
-      async (req) => {
-        const { actor } = req;
-        const row = assertManageable(actor, await service.getTemplate(db, req.params.id));
-        return presentTemplate(await service.updateTemplate(db, row, req.body, actor));
-      },
-    );
-
-    app.delete(
-      '/templates/:id',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'Delete a template',
-          params: idParams,
-          response: { 200: okWireSchema },
-        },
-      },
-      async (req) => {
-        const { actor } = req;
-        const row = assertManageable(actor, await service.getTemplate(db, req.params.id));
-        await service.deleteTemplate(db, row, actor);
-        return { message: 'ok' as const };
-      },
-    );
+    });
 
     app.post(
       '/templates/:id/render',
