@@ -19,14 +19,7 @@ import {
 } from '@mantine/core';
 import { type OAuthAppView, type OAuthAppWithSecret, oauthAppFormSchema } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
-import {
-  IconArrowLeft,
-  IconCheck,
-  IconCopy,
-  IconKey,
-  IconPencil,
-  IconPlus,
-} from '@tabler/icons-react';
+import { IconArrowLeft, IconCheck, IconCopy, IconKey, IconPencil, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
