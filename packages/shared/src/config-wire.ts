@@ -3,6 +3,7 @@ import { spaceSettingsSchema, tariffSchema } from './access/types';
 import { meWireSchema } from './account-wire';
 import { userStatusWireSchema } from './statuses-wire';
 import { listWireSchema } from './wire';
+import { workingHoursItemWireSchema } from './workinghours-wire';
 
 // The app shell's data on the wire (docs/product/entities.md Config, Space, Saved filter): GET /v1/config,
 // the saved filters and recent emoji it carries, and the caller's own status and schedule.
@@ -88,15 +89,7 @@ export type SetMyStatusWire = z.infer<typeof setMyStatusWireSchema>;
  * (unix seconds, 0 when none). The slots are workinghours-wire.ts's working-hours items.
  */
 export const myWorkingHoursWireSchema = z.object({
-  items: z.array(
-    z.object({
-      id: int,
-      space_id: int,
-      started_at: unixSeconds,
-      ended_at: unixSeconds,
-      status: int.nullable(),
-    }),
-  ),
+  items: z.array(workingHoursItemWireSchema),
   updatedAt: unixSeconds,
 });
 export type MyWorkingHoursWire = z.infer<typeof myWorkingHoursWireSchema>;
