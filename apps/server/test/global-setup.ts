@@ -12,7 +12,7 @@ export const SEED_ENV = 'OTKLIK_TEST_PGLITE_SEED';
 /**
  * The env variable naming the same database unpacked: a PGlite data folder (`<DATA_DIR>/pg`) that servers
  * started by tests get a copy of (`seedDataDir`) — copying 46 MB of files costs far less than PGlite's
- * unpacking of the tarball at every start (~1.5 s of CPU per e2e server).
+ * unpacking of the tarball at every start (about 1 s of CPU per server start, measured).
  */
 export const SEED_DIR_ENV = 'OTKLIK_TEST_PGLITE_SEED_DIR';
 
