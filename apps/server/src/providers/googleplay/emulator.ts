@@ -1,6 +1,7 @@
 import { createVerify, generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { jsonReply, readCall } from '../emulator-kit';
 
 // TEST-ONLY. Google's OAuth token endpoint and the Play Developer API's reviews on 127.0.0.1 (PROVIDERS.md
 // §6a): `POST /token` checks the JWT bearer assertion (RS256 over the service account's key, aud = this
@@ -131,29 +132,11 @@ export class GooglePlayEmulator {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
-    const url = new URL(req.url ?? '/', this.url);
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
-    let body: Record<string, unknown> | undefined;
-    try {
-      body = (req.headers['content-type'] ?? '').includes('x-www-form-urlencoded')
-        ? Object.fromEntries(new URLSearchParams(raw))
-        : raw
-          ? (JSON.parse(raw) as Record<string, unknown>)
-          : undefined;
-    } catch {
-      body = undefined;
-    }
-    const call: PlayCall = {
-      method: req.method ?? 'GET',
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      body,
-    };
+    const { call: read } = await readCall(req, this.url);
+    const { body } = read;
+    const call: PlayCall = { method: read.method, path: read.path, query: read.query, body };
     this.calls.push(call);
-    const reply = (status: number, payload: unknown, headers: Record<string, string> = {}) =>
-      res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(payload));
+    const reply = jsonReply(res);
     const fail = (status: number, message: string, reason: string, headers?: Record<string, string>) =>
       reply(
         status,

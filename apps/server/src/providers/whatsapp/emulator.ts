@@ -1,19 +1,14 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type RecordedCall, readCall } from '../emulator-kit';
 
 // TEST-ONLY. A WhatsApp Cloud API (Meta Graph) on 127.0.0.1 with the parts the connector uses, answering
 // like Meta does (PROVIDERS.md §3, §8): Graph error envelopes, the 24-hour customer-service window on the
 // network's own clock, rate limits, revoked tokens, an outage. It also plays Meta's webhook side: the
 // hub.challenge handshake and signed pushes (`X-Hub-Signature-256`, `\uXXXX`-escaped JSON).
 
-export interface RecordedCall {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  authorization: string | undefined;
-  body: Record<string, unknown> | undefined;
-}
+export type { RecordedCall } from '../emulator-kit';
 
 interface GraphFailure {
   status: number;
@@ -286,23 +281,8 @@ export class WhatsAppEmulator {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
-    const url = new URL(req.url ?? '/', this.url);
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
-    let body: Record<string, unknown> | undefined;
-    try {
-      body = raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined;
-    } catch {
-      body = undefined;
-    }
-    const call: RecordedCall = {
-      method: req.method ?? 'GET',
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      authorization: req.headers.authorization,
-      body,
-    };
+    const { url, call } = await readCall(req, this.url);
+    const { body } = call;
     this.calls.push(call);
     const [version, node, edge] = url.pathname.split('/').filter(Boolean);
     const reply = (status: number, payload: unknown) =>
