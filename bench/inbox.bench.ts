@@ -5,7 +5,7 @@
 //
 // Load: a fixed number of requests with a fixed concurrency (8) from a worker thread (bench/http-load.mjs),
 // each phase capped in time. The default list is measured twice: as served (list pages are reused while
-// the database snapshot is unchanged, modules/inbox/page-cache.ts) and with reuse off, where every
+// the database snapshot is unchanged, lib/snapshot-cache.ts) and with reuse off, where every
 // request runs its statement; all other phases run with reuse off. Plans of the hot queries (EXPLAIN ANALYZE) go to
 // bench/results/inbox-explain.txt.
 //
@@ -213,7 +213,7 @@ async function main() {
       `\nHTTP, concurrency ${CONCURRENCY}, ${REQUESTS} requests per phase (capped at ${PHASE_MAX_MS / 1000} s):`,
     );
     const trivial = await phase(base, {}, 'GET /healthz (baseline)', ['/healthz']);
-    // As served: a page is reused while the database snapshot is unchanged (inbox/page-cache.ts), and
+    // As served: a page is reused while the database snapshot is unchanged (lib/snapshot-cache.ts), and
     // this run writes nothing meanwhile — operators re-reading the queue between two changes.
     const list = await phase(base, auth, 'GET /v1/items (default, pages reused)', ['/v1/items']);
     // Every other phase turns reuse off, so each request runs its statement: the database's own speed.

@@ -25,6 +25,7 @@ import type { Config } from './lib/config';
 import type { Sealer } from './lib/crypto';
 import type { Logger } from './lib/logger';
 import type { RateLimiter } from './lib/rate-limit';
+import { SnapshotCache } from './lib/snapshot-cache';
 import type { Mailer } from './mail/mailer';
 import { registerAiModule } from './modules/ai/routes';
 import { registerApiTokensModule } from './modules/api-tokens/routes';
@@ -45,7 +46,6 @@ import { registerHdeModule } from './modules/hde/routes';
 import { registerInboxActionsModule } from './modules/inbox/actions/routes';
 import { registerFailuresRoutes } from './modules/inbox/failures-routes';
 import { registerMediaRoutes } from './modules/inbox/media';
-import { ListPageCache } from './modules/inbox/page-cache';
 import { registerInboxModule } from './modules/inbox/routes';
 import { registerIssuesModule } from './modules/issues/routes';
 import { registerMacrosModule } from './modules/macros/routes';
@@ -79,7 +79,8 @@ export type App = FastifyInstance;
 declare module 'fastify' {
   interface FastifyInstance {
     hub: RealtimeHub;
-    listPages: ListPageCache;
+    listPages: SnapshotCache;
+    statsAnswers: SnapshotCache;
   }
 }
 
@@ -159,7 +160,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     (sessionIds) => liveSessionIds(db, sessionIds),
   );
   app.decorate('hub', hub);
-  app.decorate('listPages', new ListPageCache({ maxBytes: config.LIST_CACHE_MB * 1024 * 1024 }));
+  app.decorate('listPages', new SnapshotCache({ maxBytes: config.LIST_CACHE_MB * 1024 * 1024 }));
+  app.decorate('statsAnswers', new SnapshotCache({ maxBytes: config.STATS_CACHE_MB * 1024 * 1024 }));
   app.addHook('onClose', async () => hub.close());
   registerMetrics(app, { config, database: deps.database, hub });
 

@@ -23,7 +23,7 @@ export interface AuthContext {
    * round trip fewer): an API token's or a third-party app's token already narrowed to its spaces and role.
    */
   memberships: MembershipRow[];
-  /** `pg_current_snapshot()` as the session was read; list pages stored under it may be reused (inbox/page-cache.ts). */
+  /** `pg_current_snapshot()` as the session was read; list pages stored under it may be reused (lib/snapshot-cache.ts). */
   snapshot?: string;
   /** Set for a third-party app's token (modules/oauthapps): the app and the one space it acts in. */
   oauthAppId?: number;

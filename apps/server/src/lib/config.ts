@@ -294,10 +294,15 @@ const envSchema = z.object({
   /** YouScan's API (issue 21, modules/youscan); tests point it at the emulator on loopback. */
   YOUSCAN_API_URL: z.string().url().default('https://api.youscan.io'),
   /**
-   * Memory for list pages reused while the database is unchanged (modules/inbox/page-cache.ts); 0 turns
+   * Memory for list pages reused while the database is unchanged (lib/snapshot-cache.ts); 0 turns
    * the reuse off.
    */
   LIST_CACHE_MB: z.coerce.number().int().min(0).max(1024).default(32),
+  /**
+   * Memory for statistics answers reused while the database is unchanged (modules/stats/answer-reuse.ts);
+   * 0 turns the reuse off.
+   */
+  STATS_CACHE_MB: z.coerce.number().int().min(0).max(1024).default(16),
   /**
    * The tariff the first space of a fresh instance starts on, paid and not expiring (the self-hoster
    * owns the instance); 0: the first space is a trial like every other.

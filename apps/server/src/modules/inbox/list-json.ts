@@ -109,7 +109,7 @@ export const CHAT_JSON = sql.raw(
 );
 
 /**
- * Beside each page row, for page-cache.ts: the snapshot the statement ran under, and when the row's
+ * Beside each page row, for lib/snapshot-cache.ts: the snapshot the statement ran under, and when the row's
  * `is_blocked` will change by itself (a block's end still ahead, epoch ms). Over the author alias `a`.
  */
 export const PAGE_META = sql.raw(`pg_current_snapshot()::text AS snapshot,

@@ -30,10 +30,10 @@ import {
   objects,
   posts,
 } from '../../db/schema';
+import type { SnapshotCache, StoredAnswer } from '../../lib/snapshot-cache';
 import { CHAT_JSON, ITEM_JSON, PAGE_META, pageJson } from './list-json';
 import type { ChatListParams, Cursor, ItemListParams, MessagePageParams } from './list-params';
 import { encodeCursor } from './list-params';
-import type { ListPageCache, StoredPage } from './page-cache';
 import { type InboxScope, scopeCondition } from './scope';
 
 // The inbox's read queries. Every list takes an InboxScope (scope.ts) and limits rows with it, so a
@@ -245,7 +245,7 @@ const dialect = new PgDialect();
  * The unfiltered views — what most requests ask for — run as named prepared statements, so the server
  * plans them once per connection; filtered ones vary too much in shape to keep prepared.
  */
-async function loadPage(database: Database, query: SQL | null, p: { limit: number }): Promise<StoredPage> {
+async function loadPage(database: Database, query: SQL | null, p: { limit: number }): Promise<StoredAnswer> {
   if (!query) return { body: Buffer.from(pageJson([], null)), snapshot: null, changesAt: null };
   const { sql: text, params } = dialect.sqlToQuery(query);
   const unfiltered = Object.entries(p).every(([key, value]) => value === undefined || PAGING_ONLY.has(key));
@@ -277,9 +277,9 @@ interface ListRowJson {
   block_ends_ms: string | number | null;
 }
 
-/** Where list pages may be reused (page-cache.ts): the cache and the caller's database snapshot. */
+/** Where list pages may be reused (lib/snapshot-cache.ts): the cache and the caller's database snapshot. */
 export interface PageReuse {
-  cache: ListPageCache;
+  cache: SnapshotCache;
   snapshot: string | undefined;
 }
 
@@ -298,7 +298,7 @@ async function servePage<P extends { limit: number }>(
   reuse?: PageReuse,
 ): Promise<Buffer> {
   const load = () => loadPage(database, build(scope, p), p);
-  return reuse ? reuse.cache.page(pageKey(kind, scope, p), reuse.snapshot, load) : (await load()).body;
+  return reuse ? reuse.cache.answer(pageKey(kind, scope, p), reuse.snapshot, load) : (await load()).body;
 }
 
 export const findItemsJson = (database: Database, scope: InboxScope, p: ItemListParams, reuse?: PageReuse) =>

@@ -19,12 +19,13 @@ import {
   statsVolumeWireSchema,
   statsWorkinghoursWireSchema,
 } from '@otklik/shared';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { type Authenticate, signedInScope, type ZodApp } from '../../http/auth';
 import type { AppDeps } from '../deps';
 import type { ServerActor } from '../spaces/actor';
+import { statsAnswerReuse } from './answer-reuse';
 import { exploreOf } from './explore';
 import { registerExportRoutes } from './exports-routes';
 import { registerReportRoutes } from './reports-routes';
@@ -56,12 +57,19 @@ const TAG = ['stats'];
 export async function registerStatsModule(root: FastifyInstance, deps: AppDeps, authenticate: Authenticate) {
   await signedInScope(root, authenticate, async (app) => {
     const { db } = deps.database;
+    const reused = statsAnswerReuse(root.statsAnswers);
     const figures = <S extends z.ZodType>(
       url: string,
       summary: string,
       answer: S,
       run: (db: Db, actor: ServerActor, q: StatsQuery, now: Date) => Promise<z.input<S>>,
-    ) => statsRoute(app, url, summary, answer, (req) => run(db, req.actor, req.query, new Date()));
+      reuse = true,
+    ) =>
+      statsRoute(app, url, summary, answer, (req, reply) =>
+        reuse
+          ? reused(req, reply, answer, () => run(db, req.actor, req.query, new Date()))
+          : run(db, req.actor, req.query, new Date()),
+      );
     figures(
       '/stats/overview',
       'Overview: incoming, replied share, first response time, closed, backlog',
@@ -132,6 +140,8 @@ export async function registerStatsModule(root: FastifyInstance, deps: AppDeps, 
       'The wall: waiting now per network and account, longest waiting, people by status, today',
       statsLiveWireSchema,
       liveOf,
+      // The wall shows waiting times to the second and refreshes on socket events: always computed.
+      false,
     );
     app.get(
       '/stats/explore',
@@ -144,7 +154,8 @@ export async function registerStatsModule(root: FastifyInstance, deps: AppDeps, 
           response: { 200: statsExploreWireSchema },
         },
       },
-      async (req) => exploreOf(db, req.actor, req.query, new Date()),
+      async (req, reply) =>
+        reused(req, reply, statsExploreWireSchema, () => exploreOf(db, req.actor, req.query, new Date())),
     );
     registerReportRoutes(app, deps);
     registerExportRoutes(app, deps);
@@ -165,7 +176,8 @@ export async function registerStatsModule(root: FastifyInstance, deps: AppDeps, 
             response: { 200: answer as z.ZodType },
           },
         },
-        async (req) => run(db, req.actor, req.query, new Date(), req.params.id),
+        async (req, reply) =>
+          reused(req, reply, answer, () => run(db, req.actor, req.query, new Date(), req.params.id)),
       );
     person('/stats/users/:id', "One team member's figures", statsPersonWireSchema, userStats);
     person(
@@ -197,13 +209,13 @@ function statsRoute<S extends z.ZodType>(
   url: string,
   summary: string,
   answer: S,
-  run: (req: { actor: ServerActor; query: StatsQuery }) => Promise<z.input<S>>,
+  run: (req: FastifyRequest<{ Querystring: StatsQuery }>, reply: FastifyReply) => Promise<unknown>,
 ) {
   // The answer's type is held where `run` is given (it returns the schema's type); the route sees a
   // plain schema, as a generic one cannot be resolved by the type provider.
   app.get(
     url,
     { schema: { tags: TAG, summary, querystring: statsQuery, response: { 200: answer as z.ZodType } } },
-    async (req) => run(req),
+    async (req, reply) => run(req, reply),
   );
 }

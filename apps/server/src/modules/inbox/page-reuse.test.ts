@@ -3,90 +3,94 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { commentEvent, messageEvent } from '../../../test/inbox-helpers';
 import { authors, chats, items, userGroups } from '../../db/schema';
+import { SnapshotCache, type StoredAnswer } from '../../lib/snapshot-cache';
 import { itemListQuery } from './list-params';
-import { ListPageCache, type StoredPage } from './page-cache';
 import { findItemsJson, pageKey } from './queries';
 import { ids, readKit } from './read-kit';
 
-const page = (text: string, snapshot: string | null = 's1', changesAt: number | null = null): StoredPage => ({
+const page = (
+  text: string,
+  snapshot: string | null = 's1',
+  changesAt: number | null = null,
+): StoredAnswer => ({
   body: Buffer.from(text),
   snapshot,
   changesAt,
 });
 
-describe('ListPageCache', () => {
+describe('SnapshotCache', () => {
   it('reuses a page only under the snapshot it was read in', async () => {
-    const cache = new ListPageCache({ maxBytes: 1024 });
+    const cache = new SnapshotCache({ maxBytes: 1024 });
     const load = vi.fn(async () => page('first', '10:12:'));
-    expect(String(await cache.page('k', '10:12:', load))).toBe('first');
-    expect(String(await cache.page('k', '10:12:', load))).toBe('first');
+    expect(String(await cache.answer('k', '10:12:', load))).toBe('first');
+    expect(String(await cache.answer('k', '10:12:', load))).toBe('first');
     expect(load).toHaveBeenCalledTimes(1);
     expect([cache.hits, cache.misses]).toEqual([1, 1]);
 
     // Any commit moves the snapshot on: the page is read again and stored under the new one.
     const reload = vi.fn(async () => page('second', '10:13:'));
-    expect(String(await cache.page('k', '10:13:', reload))).toBe('second');
-    expect(String(await cache.page('k', '10:13:', reload))).toBe('second');
+    expect(String(await cache.answer('k', '10:13:', reload))).toBe('second');
+    expect(String(await cache.answer('k', '10:13:', reload))).toBe('second');
     expect(reload).toHaveBeenCalledTimes(1);
     expect(cache.peek('k')?.snapshot).toBe('10:13:');
   });
 
   it('keeps nothing without a snapshot, or without a caller snapshot, or with no memory', async () => {
-    const cache = new ListPageCache({ maxBytes: 1024 });
+    const cache = new SnapshotCache({ maxBytes: 1024 });
     const empty = vi.fn(async () => page('{"items":[]}', null));
-    await cache.page('k', '1:1:', empty);
-    await cache.page('k', '1:1:', empty);
+    await cache.answer('k', '1:1:', empty);
+    await cache.answer('k', '1:1:', empty);
     expect(empty).toHaveBeenCalledTimes(2);
     expect(cache.peek('k')).toBeUndefined();
 
     const load = vi.fn(async () => page('x', '1:1:'));
-    await cache.page('k', undefined, load);
+    await cache.answer('k', undefined, load);
     expect(cache.peek('k')).toBeUndefined();
 
-    const off = new ListPageCache({ maxBytes: 0 });
-    await off.page('k', '1:1:', load);
-    await off.page('k', '1:1:', load);
+    const off = new SnapshotCache({ maxBytes: 0 });
+    await off.answer('k', '1:1:', load);
+    await off.answer('k', '1:1:', load);
     expect(load).toHaveBeenCalledTimes(3);
     expect(off.peek('k')).toBeUndefined();
   });
 
   it('ends an entry when a block on its page ends, and after the maximum age', async () => {
     let now = 1_000_000;
-    const cache = new ListPageCache({ maxBytes: 1024, maxAgeMs: 60_000, now: () => now });
+    const cache = new SnapshotCache({ maxBytes: 1024, maxAgeMs: 60_000, now: () => now });
     const load = vi.fn(async () => page('blocked', 's', now + 5_000));
-    await cache.page('k', 's', load);
+    await cache.answer('k', 's', load);
     now += 4_999;
-    await cache.page('k', 's', load);
+    await cache.answer('k', 's', load);
     expect(load).toHaveBeenCalledTimes(1);
     now += 1;
-    await cache.page('k', 's', load);
+    await cache.answer('k', 's', load);
     expect(load).toHaveBeenCalledTimes(2);
 
     const plain = vi.fn(async () => page('plain', 's'));
-    await cache.page('p', 's', plain);
+    await cache.answer('p', 's', plain);
     now += 59_999;
-    await cache.page('p', 's', plain);
+    await cache.answer('p', 's', plain);
     expect(plain).toHaveBeenCalledTimes(1);
     now += 1;
-    await cache.page('p', 's', plain);
+    await cache.answer('p', 's', plain);
     expect(plain).toHaveBeenCalledTimes(2);
   });
 
   it('stays within its memory, dropping the oldest pages first', async () => {
-    const cache = new ListPageCache({ maxBytes: 10 });
-    await cache.page('a', 's', async () => page('aaaa', 's'));
-    await cache.page('b', 's', async () => page('bbbb', 's'));
-    await cache.page('c', 's', async () => page('cccc', 's'));
+    const cache = new SnapshotCache({ maxBytes: 10 });
+    await cache.answer('a', 's', async () => page('aaaa', 's'));
+    await cache.answer('b', 's', async () => page('bbbb', 's'));
+    await cache.answer('c', 's', async () => page('cccc', 's'));
     expect(cache.peek('a')).toBeUndefined();
     expect(String(cache.peek('b')?.body)).toBe('bbbb');
     expect(String(cache.peek('c')?.body)).toBe('cccc');
     // A page larger than the whole budget is served and not kept.
-    expect(String(await cache.page('d', 's', async () => page('dddddddddddd', 's')))).toBe('dddddddddddd');
+    expect(String(await cache.answer('d', 's', async () => page('dddddddddddd', 's')))).toBe('dddddddddddd');
     expect(cache.peek('d')).toBeUndefined();
   });
 
   it('runs one statement for concurrent misses, and hands its error to every waiter', async () => {
-    const cache = new ListPageCache({ maxBytes: 1024 });
+    const cache = new SnapshotCache({ maxBytes: 1024 });
     let release!: () => void;
     const gate = new Promise<void>((resolve) => {
       release = resolve;
@@ -95,7 +99,7 @@ describe('ListPageCache', () => {
       await gate;
       return page('once', 's');
     });
-    const both = Promise.all([cache.page('k', 's', load), cache.page('k', 's', load)]);
+    const both = Promise.all([cache.answer('k', 's', load), cache.answer('k', 's', load)]);
     release();
     expect((await both).map(String)).toEqual(['once', 'once']);
     expect(load).toHaveBeenCalledTimes(1);
@@ -103,7 +107,10 @@ describe('ListPageCache', () => {
     const failing = vi.fn(async () => {
       throw new Error('statement failed');
     });
-    const results = await Promise.allSettled([cache.page('f', 's', failing), cache.page('f', 's', failing)]);
+    const results = await Promise.allSettled([
+      cache.answer('f', 's', failing),
+      cache.answer('f', 's', failing),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     expect(failing).toHaveBeenCalledTimes(1);
     expect(cache.peek('f')).toBeUndefined();
@@ -144,7 +151,7 @@ describe('list pages on the database', () => {
     await ingestEvents(team.vk, [commentEvent({ text: 'Stored' })]);
     const scope = { spaces: new Map<number, number[] | null>([[team.space.id, null]]) };
     const params = itemListQuery.parse({});
-    const cache = new ListPageCache({ maxBytes: 1024 * 1024 });
+    const cache = new SnapshotCache({ maxBytes: 1024 * 1024 });
     const first = await findItemsJson(t.deps.database, scope, params, { cache, snapshot: 'caller' });
     const entry = cache.peek(pageKey('items', scope, params));
     expect(entry?.snapshot).toMatch(/^\d+:\d+:/);
