@@ -4,9 +4,9 @@
 // from the first dispatch until every message is a stored comment (and none twice).
 import { performance } from 'node:perf_hooks';
 import { count, eq } from 'drizzle-orm';
+import { DiscordEmulator } from '../apps/server/emulators/discord/emulator';
 import { items } from '../apps/server/src/db/schema';
 import { type PollingDeps, PollingManager } from '../apps/server/src/jobs/pollers';
-import { DiscordEmulator } from '../apps/server/src/providers/discord/emulator';
 
 const CHANNEL = '1200000000000000777';
 const GUILD = '1100000000000000777';

@@ -2,7 +2,7 @@
 // emulator's OAuth dialog (one Page per dialog), then Messenger messages posted to the app-wide webhook
 // `/v1/webhooks/facebook/app`, each signed with the app secret (X-Hub-Signature-256) as Meta signs it —
 // the load itself comes from webhook-load.mjs (kind 'facebook').
-import { FacebookEmulator } from '../apps/server/src/providers/facebook/emulator';
+import { FacebookEmulator } from '../apps/server/emulators/facebook/emulator';
 
 const VERIFY = 'bench-fb-verify';
 

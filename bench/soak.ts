@@ -10,7 +10,7 @@
 // MISS otherwise. Not part of `npm run bench` (its name has no .bench).
 import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
-import { startTelegramEmulator } from '../apps/server/src/providers/telegram/emulator';
+import { startTelegramEmulator } from '../apps/server/emulators/telegram/emulator';
 import { deliver, telegramSpace } from '../e2e/faults/webhook-load';
 import { apiRequest, startApp, startSmtp } from '../e2e/harness';
 

@@ -4,6 +4,7 @@
 // which must find nothing new. A round reads at most 5 pages of 100 (the pace keeps within X's window).
 import { performance } from 'node:perf_hooks';
 import { eq } from 'drizzle-orm';
+import { TwitterEmulator } from '../apps/server/emulators/twitter/emulator';
 import type { Db } from '../apps/server/src/db/client';
 import { items, objects } from '../apps/server/src/db/schema';
 import type { Config } from '../apps/server/src/lib/config';
@@ -11,7 +12,6 @@ import type { Sealer } from '../apps/server/src/lib/crypto';
 import { ingest } from '../apps/server/src/modules/inbox/ingest';
 import { connectorContext } from '../apps/server/src/providers/context';
 import { twitterConnector } from '../apps/server/src/providers/twitter/connector';
-import { TwitterEmulator } from '../apps/server/src/providers/twitter/emulator';
 import type { EventBus } from '../apps/server/src/realtime/bus';
 
 export async function startTwitterBench() {

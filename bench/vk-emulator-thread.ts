@@ -2,7 +2,7 @@
 // authors' names (users.get) on every webhook, and that answer must not be computed on the event loop
 // of the server being measured. Posts { env, communities: [{ groupId, token }] } once it listens.
 import { parentPort, workerData } from 'node:worker_threads';
-import { VkEmulator } from '../apps/server/src/providers/vk/emulator';
+import { VkEmulator } from '../apps/server/emulators/vk/emulator';
 
 const { communities } = workerData as { communities: number };
 const emu = await VkEmulator.start({ echoDelayMs: 0 });

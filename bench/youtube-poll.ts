@@ -4,6 +4,7 @@
 // a second round, which must find nothing new. Prints comments/s, the round's time and the units spent.
 import { performance } from 'node:perf_hooks';
 import { eq } from 'drizzle-orm';
+import { YouTubeEmulator } from '../apps/server/emulators/youtube/emulator';
 import type { Db } from '../apps/server/src/db/client';
 import { items, objects } from '../apps/server/src/db/schema';
 import type { Config } from '../apps/server/src/lib/config';
@@ -11,7 +12,6 @@ import type { Sealer } from '../apps/server/src/lib/crypto';
 import { ingest } from '../apps/server/src/modules/inbox/ingest';
 import { connectorContext } from '../apps/server/src/providers/context';
 import { youtubeConnector } from '../apps/server/src/providers/youtube/connector';
-import { YouTubeEmulator } from '../apps/server/src/providers/youtube/emulator';
 import type { EventBus } from '../apps/server/src/realtime/bus';
 
 export const YOUTUBE_APP = { id: 'bench-yt.apps.googleusercontent.com', secret: 'GOCSPX-bench' };

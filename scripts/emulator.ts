@@ -5,8 +5,8 @@
 // `npm run emulator -- slack [port]`: the Slack emulator (OAuth v2 consent page, Web API) for the
 // space notifications' Slack channel; prints the variables and every message posted to a channel.
 import { createInterface } from 'node:readline';
-import { startTelegramEmulator, TelegramEmulator } from '../apps/server/src/providers/telegram/emulator';
-import { SlackEmulator } from '../apps/server/test/slack-emulator';
+import { SlackEmulator } from '../apps/server/emulators/slack/emulator';
+import { startTelegramEmulator, TelegramEmulator } from '../apps/server/emulators/telegram/emulator';
 
 const [network = 'telegram', portArg] = process.argv.slice(2);
 if (network === 'slack') {

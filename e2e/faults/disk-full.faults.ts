@@ -8,11 +8,8 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startTelegramEmulator, type TelegramEmulator } from '../../apps/server/emulators/telegram/emulator';
 import { openDatabase } from '../../apps/server/src/db/client';
-import {
-  startTelegramEmulator,
-  type TelegramEmulator,
-} from '../../apps/server/src/providers/telegram/emulator';
 import { type AppHandle, type SmtpHandle, startApp, startSmtp } from '../harness';
 import {
   exactlyOnce,

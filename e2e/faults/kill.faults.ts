@@ -3,10 +3,7 @@
 // once, and Telegram's redelivery of the rest (and of some answered ones: networks do send twice) adds
 // each once more at most — nothing lost, nothing doubled.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  startTelegramEmulator,
-  type TelegramEmulator,
-} from '../../apps/server/src/providers/telegram/emulator';
+import { startTelegramEmulator, type TelegramEmulator } from '../../apps/server/emulators/telegram/emulator';
 import { type AppHandle, type SmtpHandle, startApp, startSmtp } from '../harness';
 import { type PrivatePostgres, postgresBin, startPrivatePostgres } from './postgres';
 import {

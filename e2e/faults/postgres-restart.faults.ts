@@ -5,11 +5,8 @@
 // not yet written that down when the database goes: every acknowledged reply reaches the network exactly
 // once (the emulator counts the calls) or shows as failed — never twice.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startTelegramEmulator, type TelegramEmulator } from '../../apps/server/emulators/telegram/emulator';
 import { openDatabase } from '../../apps/server/src/db/client';
-import {
-  startTelegramEmulator,
-  type TelegramEmulator,
-} from '../../apps/server/src/providers/telegram/emulator';
 import { type AppHandle, apiRequest, type SmtpHandle, startApp, startSmtp } from '../harness';
 import { type HeldNetwork, holdAnswers } from './held-network';
 import { type PrivatePostgres, postgresBin, startPrivatePostgres } from './postgres';

@@ -2,8 +2,8 @@
 // webhook; a bounded webhook load whose every update is a customer's message with a text of its own; and
 // the count, straight from the database, of how many times each of those texts was stored.
 import { randomUUID } from 'node:crypto';
+import type { TelegramEmulator } from '../../apps/server/emulators/telegram/emulator';
 import { openDatabase } from '../../apps/server/src/db/client';
-import type { TelegramEmulator } from '../../apps/server/src/providers/telegram/emulator';
 import { type AppHandle, apiOk, createConfirmedUser, type SmtpHandle } from '../harness';
 
 export interface TelegramSpace {

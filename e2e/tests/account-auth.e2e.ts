@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type SocialEmulator, startSocialEmulator } from '../../apps/server/src/modules/auth/social/emulator';
+import { type SocialEmulator, startSocialEmulator } from '../../apps/server/emulators/social/emulator';
 import {
   type AppHandle,
   type BrowserHandle,

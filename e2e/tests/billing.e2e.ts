@@ -6,11 +6,8 @@
 // In Russian and English, desktop and mobile.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type StripeEmulator, startStripeEmulator } from '../../apps/server/test/payments/stripe-emulator';
-import {
-  startYookassaEmulator,
-  type YookassaEmulator,
-} from '../../apps/server/test/payments/yookassa-emulator';
+import { type StripeEmulator, startStripeEmulator } from '../../apps/server/emulators/stripe/emulator';
+import { startYookassaEmulator, type YookassaEmulator } from '../../apps/server/emulators/yookassa/emulator';
 import {
   type AppHandle,
   apiOk,

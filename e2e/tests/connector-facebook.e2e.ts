@@ -4,7 +4,7 @@
 // the Page. A customer's comment, signed and pushed to the app's one callback, appears live in Comments.
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { FacebookEmulator } from '../../apps/server/src/providers/facebook/emulator';
+import { FacebookEmulator } from '../../apps/server/emulators/facebook/emulator';
 import {
   type AppHandle,
   type BrowserHandle,

@@ -7,7 +7,7 @@
 // secret to the Instagram product's callback appears live too.
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { InstagramEmulator } from '../../apps/server/src/providers/instagram/emulator';
+import { InstagramEmulator } from '../../apps/server/emulators/instagram/emulator';
 import {
   type AppHandle,
   type BrowserHandle,

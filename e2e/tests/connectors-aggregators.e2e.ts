@@ -4,8 +4,8 @@
 // The reviews each aggregator already relays are imported on connect.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { AppFollowEmulator } from '../../apps/server/src/providers/appfollow/emulator';
-import { AsodeskEmulator } from '../../apps/server/src/providers/asodesk/emulator';
+import { AppFollowEmulator } from '../../apps/server/emulators/appfollow/emulator';
+import { AsodeskEmulator } from '../../apps/server/emulators/asodesk/emulator';
 import {
   type ApiTokens,
   type AppHandle,

@@ -5,7 +5,7 @@
 // reply goes out over REST as a reply to the customer's message.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DiscordEmulator } from '../../apps/server/src/providers/discord/emulator';
+import { DiscordEmulator } from '../../apps/server/emulators/discord/emulator';
 import {
   type AppHandle,
   type BrowserHandle,

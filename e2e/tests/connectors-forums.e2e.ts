@@ -5,8 +5,8 @@
 // connects; a UseResponse comment answered from the inbox becomes a comment in its topic.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { UserEchoEmulator } from '../../apps/server/src/providers/userecho/emulator';
-import { UseResponseEmulator } from '../../apps/server/src/providers/useresponse/emulator';
+import { UserEchoEmulator } from '../../apps/server/emulators/userecho/emulator';
+import { UseResponseEmulator } from '../../apps/server/emulators/useresponse/emulator';
 import {
   type ApiTokens,
   type AppHandle,

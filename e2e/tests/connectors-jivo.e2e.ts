@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { JivoEmulator } from '../../apps/server/src/providers/jivo/emulator';
+import { JivoEmulator } from '../../apps/server/emulators/jivo/emulator';
 import {
   type AppHandle,
   apiOk,

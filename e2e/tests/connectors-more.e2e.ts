@@ -5,9 +5,9 @@
 import { randomInt } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { AvitoEmulator } from '../../apps/server/src/providers/avito/emulator';
-import { type MaxEmulator, startMaxEmulator } from '../../apps/server/src/providers/max/emulator';
-import { ViberEmulator } from '../../apps/server/src/providers/viber/emulator';
+import { AvitoEmulator } from '../../apps/server/emulators/avito/emulator';
+import { type MaxEmulator, startMaxEmulator } from '../../apps/server/emulators/max/emulator';
+import { ViberEmulator } from '../../apps/server/emulators/viber/emulator';
 import {
   type ApiTokens,
   type AppHandle,

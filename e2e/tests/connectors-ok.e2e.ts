@@ -5,7 +5,7 @@
 import { randomInt } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { OkEmulator } from '../../apps/server/src/providers/ok/emulator';
+import { OkEmulator } from '../../apps/server/emulators/ok/emulator';
 import {
   type AppHandle,
   type BrowserHandle,

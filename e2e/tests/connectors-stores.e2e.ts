@@ -4,8 +4,8 @@
 // refused with RuStore's words). The review each store already holds is imported on connect.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { GooglePlayEmulator } from '../../apps/server/src/providers/googleplay/emulator';
-import { RuStoreEmulator } from '../../apps/server/src/providers/rustore/emulator';
+import { GooglePlayEmulator } from '../../apps/server/emulators/googleplay/emulator';
+import { RuStoreEmulator } from '../../apps/server/emulators/rustore/emulator';
 import {
   type ApiTokens,
   type AppHandle,

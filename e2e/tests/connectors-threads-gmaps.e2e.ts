@@ -3,8 +3,8 @@
 // on the network's page shows the reason in the form.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { GmapsEmulator } from '../../apps/server/src/providers/gmaps/emulator';
-import { ThreadsEmulator } from '../../apps/server/src/providers/threads/emulator';
+import { GmapsEmulator } from '../../apps/server/emulators/gmaps/emulator';
+import { ThreadsEmulator } from '../../apps/server/emulators/threads/emulator';
 import {
   type AppHandle,
   type BrowserHandle,

@@ -3,7 +3,7 @@
 // a refusal shows TikTok's error on the callback screen, in Russian and in English.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, test } from 'vitest';
-import { TiktokEmulator } from '../../apps/server/src/providers/tiktok/emulator';
+import { TiktokEmulator } from '../../apps/server/emulators/tiktok/emulator';
 import {
   type AppHandle,
   type BrowserHandle,

@@ -3,7 +3,7 @@
 // account's settings screen shows the API tier and what it allows, in Russian and in English.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { TwitterEmulator } from '../../apps/server/src/providers/twitter/emulator';
+import { TwitterEmulator } from '../../apps/server/emulators/twitter/emulator';
 import {
   type AppHandle,
   apiOk,

@@ -9,12 +9,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  startTelegramEmulator,
-  type TelegramEmulator,
-} from '../../apps/server/src/providers/telegram/emulator';
-import { VkEmulator } from '../../apps/server/src/providers/vk/emulator';
-import { WhatsAppEmulator } from '../../apps/server/src/providers/whatsapp/emulator';
+import { startTelegramEmulator, type TelegramEmulator } from '../../apps/server/emulators/telegram/emulator';
+import { VkEmulator } from '../../apps/server/emulators/vk/emulator';
+import { WhatsAppEmulator } from '../../apps/server/emulators/whatsapp/emulator';
 import {
   type AppHandle,
   apiOk,

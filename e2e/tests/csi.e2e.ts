@@ -4,10 +4,7 @@
 // 1381 and 375 px.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  startTelegramEmulator,
-  type TelegramEmulator,
-} from '../../apps/server/src/providers/telegram/emulator';
+import { startTelegramEmulator, type TelegramEmulator } from '../../apps/server/emulators/telegram/emulator';
 import {
   type AppHandle,
   apiOk,

@@ -2,7 +2,7 @@
 // on 127.0.0.1 (HDE_ALLOW_PRIVATE), tests the connection, creates a ticket from an item and sees its link
 // and status. Settings and the item page are shot in ru and en at 375 and 1381 pixels.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type HdeEmulator, startHdeEmulator } from '../../apps/server/test/hde-emulator';
+import { type HdeEmulator, startHdeEmulator } from '../../apps/server/emulators/hde/emulator';
 import {
   type AppHandle,
   apiOk,

@@ -7,7 +7,7 @@
 // Saved filters and actions: the unread filter is saved as a chip, reset and applied again; a mention
 // becomes a task (then it is read, so the unread filter no longer lists it).
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startYouscanEmulator, type YouscanEmulator } from '../../apps/server/test/youscan-emulator';
+import { startYouscanEmulator, type YouscanEmulator } from '../../apps/server/emulators/youscan/emulator';
 import {
   type AppHandle,
   apiOk,

@@ -5,7 +5,7 @@
 // get a Slack column.
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type SlackEmulator, startSlackEmulator } from '../../apps/server/test/slack-emulator';
+import { type SlackEmulator, startSlackEmulator } from '../../apps/server/emulators/slack/emulator';
 import {
   type ApiTokens,
   type AppHandle,

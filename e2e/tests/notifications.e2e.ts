@@ -3,10 +3,7 @@
 // opening it marks it read. Then the centre and settings/subscriptions in ru and en, 375 and 1381 wide.
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  startTelegramEmulator,
-  type TelegramEmulator,
-} from '../../apps/server/src/providers/telegram/emulator';
+import { startTelegramEmulator, type TelegramEmulator } from '../../apps/server/emulators/telegram/emulator';
 import {
   type ApiTokens,
   type AppHandle,

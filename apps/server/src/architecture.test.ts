@@ -15,7 +15,7 @@ const LAYERS: readonly string[] = [
   'lib', // AppError, clock, crypto, periodic tasks, caches: generic helpers
   'mail', // the mailer
   'realtime', // bus, hub, sessions, locks: the socket machinery, no policy
-  'providers', // connectors: network clients, parsers, emulators; never modules or http
+  'providers', // connectors: network clients, parsers (emulators: apps/server/emulators); never modules or http
   'http', // HTTP plumbing: auth hook, gate, locale, validation, security headers, metrics
   'modules', // features: policy, services, routes
   'jobs', // background loops calling modules
@@ -159,6 +159,22 @@ describe('server architecture (issue 12)', () => {
       .map((e) => `${e.file} → ${relative(SRC, resolve(SRC, dirname(e.file), e.spec))}.ts`)
       .filter((edge) => edge.split(' → ')[1]!.split('/').length > 2);
     expect(intoNetworks.filter((edge) => !ALLOWED.has(edge))).toEqual([]);
+  });
+
+  it("keeps the networks' emulators out of production code (apps/server/emulators/, never imported by src/)", () => {
+    const EMULATORS = resolve(SRC, '../emulators');
+    const emulatorFiles = sourceFiles(SRC).filter((f) => /emulator/i.test(relative(SRC, f)));
+    expect(emulatorFiles.map((f) => relative(SRC, f))).toEqual([]);
+    const importing = sourceFiles(SRC).flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      return [...text.matchAll(IMPORT), ...text.matchAll(DYNAMIC)]
+        .map((m) => m[1]!)
+        .filter((spec) => !relative(EMULATORS, resolve(dirname(file), spec)).startsWith('..'))
+        .map((spec) => `${relative(SRC, file)} imports ${spec}`);
+    });
+    expect(importing).toEqual([]);
+    // The folder is there and holds the emulators (the checks above would pass on a wrong path).
+    expect(readdirSync(EMULATORS)).toEqual(expect.arrayContaining(['telegram', 'vk', 'emulator-kit.ts']));
   });
 
   it('finds a cycle and an upward import when there is one (the checks can fail)', () => {

@@ -1,8 +1,8 @@
 import type { ProviderId } from '@otklik/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ForumCall, ForumEmulator } from '../emulators/forum-emulator';
 import { objects, outbox } from '../src/db/schema';
-import type { ForumCall, ForumEmulator } from '../src/providers/forum-emulator';
 import { StoreTestbed, until } from './store-testbed';
 
 // TEST-ONLY: what every feedback-forum connector (UserEcho, UseResponse) is checked for against its

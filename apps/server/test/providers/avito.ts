@@ -1,4 +1,4 @@
-import { AvitoEmulator } from '../../src/providers/avito/emulator';
+import { AvitoEmulator } from '../../emulators/avito/emulator';
 import { ProviderTestbed } from './testbed';
 
 // TEST-ONLY: the provider harness (testbed.ts) wired to an Avito emulator, and how an account is made.

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { type MaxEmulator, startMaxEmulator } from '../../src/providers/max/emulator';
+import { type MaxEmulator, startMaxEmulator } from '../../emulators/max/emulator';
 import type { MaxMessage, MaxUser } from '../../src/providers/max/types';
 import { ProviderTestbed } from './testbed';
 

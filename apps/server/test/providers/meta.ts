@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { FacebookEmulator } from '../../src/providers/facebook/emulator';
+import type { FacebookEmulator } from '../../emulators/facebook/emulator';
 import { ProviderTestbed } from './testbed';
 
 // TEST-ONLY: the Meta networks' testbed (Facebook Pages, Instagram): the emulator with consent given, the

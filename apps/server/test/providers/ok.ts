@@ -1,4 +1,4 @@
-import { OkEmulator } from '../../src/providers/ok/emulator';
+import { OkEmulator } from '../../emulators/ok/emulator';
 import { ProviderTestbed } from './testbed';
 
 // TEST-ONLY: the provider harness (testbed.ts) wired to the OK emulator, and how a group is connected.

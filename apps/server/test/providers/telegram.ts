@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { startTelegramEmulator, type TelegramEmulator } from '../../src/providers/telegram/emulator';
+import { startTelegramEmulator, type TelegramEmulator } from '../../emulators/telegram/emulator';
 import type { TgChat, TgUser } from '../../src/providers/telegram/types';
 import { ProviderTestbed } from './testbed';
 

@@ -1,4 +1,4 @@
-import { ViberEmulator } from '../../src/providers/viber/emulator';
+import { ViberEmulator } from '../../emulators/viber/emulator';
 import { ProviderTestbed } from './testbed';
 
 // TEST-ONLY: the provider harness (testbed.ts) wired to a Viber emulator, and how a bot is connected.

@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { VkEmulator } from '../../emulators/vk/emulator';
 import { chats, items, messages, objects } from '../../src/db/schema';
 import type { Env } from '../../src/lib/config';
 import { openCredentials } from '../../src/providers/context';
-import { VkEmulator } from '../../src/providers/vk/emulator';
 import { buildWorker, buildWorkspace } from '../inbox-actions';
 import { ProviderTestbed } from './testbed';
 

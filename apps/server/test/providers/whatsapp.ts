@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { WhatsAppEmulator } from '../../src/providers/whatsapp/emulator';
+import { WhatsAppEmulator } from '../../emulators/whatsapp/emulator';
 import { ProviderTestbed } from './testbed';
 
 // TEST-ONLY: the provider harness (testbed.ts) wired to a WhatsApp emulator, and how a number is connected.

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { YouTubeEmulator } from '../../src/providers/youtube/emulator';
-import type { EmulatedChannel } from '../../src/providers/youtube/emulator-state';
+import { YouTubeEmulator } from '../../emulators/youtube/emulator';
+import type { EmulatedChannel } from '../../emulators/youtube/emulator-state';
 import { ProviderTestbed } from './testbed';
 
 // TEST-ONLY: the provider harness (testbed.ts) wired to the YouTube emulator, and a polling manager

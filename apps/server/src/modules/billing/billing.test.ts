@@ -2,9 +2,9 @@ import type { AddressInfo } from 'node:net';
 import { billingState } from '@otklik/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type StripeEmulator, startStripeEmulator } from '../../../emulators/stripe/emulator';
+import { startYookassaEmulator, type YookassaEmulator } from '../../../emulators/yookassa/emulator';
 import { createTestApp, type TestApp } from '../../../test/harness';
-import { type StripeEmulator, startStripeEmulator } from '../../../test/payments/stripe-emulator';
-import { startYookassaEmulator, type YookassaEmulator } from '../../../test/payments/yookassa-emulator';
 import { payments, spaces } from '../../db/schema';
 import { buildAdmin, buildMember } from '../users/testing';
 

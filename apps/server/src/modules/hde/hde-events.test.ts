@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type HdeEmulator, startHdeEmulator } from '../../../emulators/hde/emulator';
 import { createTestApp, type TestApp } from '../../../test/harness';
-import { type HdeEmulator, startHdeEmulator } from '../../../test/hde-emulator';
 import { commentEvent } from '../../../test/inbox-helpers';
 import { openSocket } from '../../../test/socket';
 import { auditLog } from '../../db/schema';

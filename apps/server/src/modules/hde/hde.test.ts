@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type HdeEmulator, startHdeEmulator } from '../../../emulators/hde/emulator';
 import { createTestApp, type TestApp } from '../../../test/harness';
-import { type HdeEmulator, startHdeEmulator } from '../../../test/hde-emulator';
 import { commentEvent, messageEvent } from '../../../test/inbox-helpers';
 import { chats, hdeIntegrations, hdeTickets } from '../../db/schema';
 import { HdeSyncJob } from '../../jobs/hde-sync';

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { type NotificationListWire, presetFor } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTelegramEmulator } from '../../../emulators/telegram/emulator';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { commentEvent } from '../../../test/inbox-helpers';
 import { startSmtpServer } from '../../../test/smtp';
@@ -17,7 +18,6 @@ import { DELIVERY_LEASE_MS, deliveryBackoffMs, MAX_DELIVERY_ATTEMPTS } from '../
 import { NOTIFICATION_RETENTION_MS, NotificationDeliveryJob } from '../../jobs/notification-delivery';
 import { Mailer } from '../../mail/mailer';
 import { telegramApi } from '../../providers/telegram/client';
-import { startTelegramEmulator } from '../../providers/telegram/emulator';
 import { readKit } from '../inbox/read-kit';
 import { addMember } from '../spaces/service';
 import { captureEvents } from '../users/testing';

@@ -1,9 +1,9 @@
 import type { SlackInstallWire } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SlackEmulator, startSlackEmulator } from '../../../emulators/slack/emulator';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { commentEvent } from '../../../test/inbox-helpers';
-import { type SlackEmulator, startSlackEmulator } from '../../../test/slack-emulator';
 import { notificationDeliveries, notificationSlack } from '../../db/schema';
 import { NotificationDeliveryJob } from '../../jobs/notification-delivery';
 import { readKit } from '../inbox/read-kit';

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type StripeEmulator, startStripeEmulator } from '../../../emulators/stripe/emulator';
 import { loginTokens } from '../../../test/auth-helpers';
 import { createTestApp, STRONG_PASSWORD, type TestApp, uniqueEmail } from '../../../test/harness';
-import { type StripeEmulator, startStripeEmulator } from '../../../test/payments/stripe-emulator';
 import { memberships, payments, promocodes, referrals, spaces, users } from '../../db/schema';
 import { buildAdmin } from '../users/testing';
 

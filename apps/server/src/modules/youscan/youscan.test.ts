@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startYouscanEmulator, type YouscanEmulator } from '../../../emulators/youscan/emulator';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { openSocket } from '../../../test/socket';
-import { startYouscanEmulator, type YouscanEmulator } from '../../../test/youscan-emulator';
 import { spaces, youscanMentions, youscanTopics } from '../../db/schema';
 import { YouscanImportJob } from '../../jobs/youscan-import';
 import { buildAdmin } from '../authors/test-helpers';

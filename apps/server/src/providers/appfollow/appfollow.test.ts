@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppFollowEmulator } from '../../../emulators/appfollow/emulator';
 import { StoreTestbed, until } from '../../../test/store-testbed';
 import { objects } from '../../db/schema';
 import { createAppFollowConnector } from './connector';
-import { AppFollowEmulator } from './emulator';
 
 // AppFollow against its emulator over real HTTP (issue 20): connecting with an API token and the app's
 // store id (a bad token and an app in another store refused), reviews by interval polling across pages with

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AsodeskEmulator } from '../../../emulators/asodesk/emulator';
 import { StoreTestbed, until } from '../../../test/store-testbed';
 import { objects } from '../../db/schema';
-import { AsodeskEmulator } from './emulator';
 
 // Asodesk against its emulator over real HTTP (issue 20): connecting RuStore reviews relayed by Asodesk
 // with an API token and the app's id (a bad token, and an app the token sees in another store, refused),

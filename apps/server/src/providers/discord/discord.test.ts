@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DiscordEmulator } from '../../../emulators/discord/emulator';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { buildWorker, buildWorkspace } from '../../../test/inbox-actions';
 import { chats, items, messages, objects } from '../../db/schema';
 import { PollingManager } from '../../jobs/pollers';
-import { DiscordEmulator } from './emulator';
 import { INTENTS, readGatewayCursor } from './gateway';
 
 // Discord bot (PROVIDERS §7c) against its emulator on 127.0.0.1, with a real websocket gateway: connect

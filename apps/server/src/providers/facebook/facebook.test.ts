@@ -1,10 +1,10 @@
 import { decodeFailure } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FacebookEmulator, FB_ERRORS } from '../../../emulators/facebook/emulator';
 import { META_VERIFY, metaTestbed } from '../../../test/providers/meta';
 import { authors, chats, items, messages, objects } from '../../db/schema';
 import { openCredentials } from '../context';
-import { FacebookEmulator, FB_ERRORS } from './emulator';
 
 // Facebook Page end to end against the emulator and a real database (PROVIDERS.md §4): OAuth with the
 // Pages chosen in the dialog, the app's one webhook callback (handshake, signature), comments with their

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { GmapsEmulator } from '../../../emulators/gmaps/emulator';
 import { ProviderTestbed, Ticker } from '../../../test/providers/testbed';
 import { objects } from '../../db/schema';
-import { GmapsEmulator } from './emulator';
 
 // Issue 19, Google Business Profile (`gmaps`, PROVIDERS §6c): Google OAuth connects every location the
 // user manages; reviews with stars are polled by the one polling manager with change detection by

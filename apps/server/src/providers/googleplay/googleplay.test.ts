@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GooglePlayEmulator } from '../../../emulators/googleplay/emulator';
 import { StoreTestbed, until } from '../../../test/store-testbed';
 import { objects } from '../../db/schema';
-import { GooglePlayEmulator } from './emulator';
 
 // Google Play against its emulator over real HTTP (issue 19, PROVIDERS.md §6a): connecting with a
 // service-account key (JWT bearer grant), reviews of the last 7 days by interval polling, edits updating

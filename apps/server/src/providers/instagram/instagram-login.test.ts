@@ -2,16 +2,16 @@ import type { AddressInfo } from 'node:net';
 import { decodeFailure } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FB_ERRORS } from '../../../emulators/facebook/emulator';
+import { InstagramEmulator } from '../../../emulators/instagram/emulator';
+import { LONG_LIVED_S } from '../../../emulators/instagram/emulator-login';
+import { metaJson } from '../../../emulators/whatsapp/emulator';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { buildWorker, buildWorkspace } from '../../../test/inbox-actions';
 import { chats, items, objects } from '../../db/schema';
 import { TokenRefreshJob } from '../../jobs/token-refresh';
 import { openCredentials } from '../context';
-import { FB_ERRORS } from '../facebook/emulator';
 import { metaSignature } from '../facebook/meta';
-import { metaJson } from '../whatsapp/emulator';
-import { InstagramEmulator } from './emulator';
-import { LONG_LIVED_S } from './emulator-login';
 
 // Issue 19, Instagram Login (Instagram API with Instagram Login, accounts without a Facebook Page):
 // Instagram's window gives a code, the code a one-hour token, that token the 60-day one; calls go to

@@ -1,12 +1,12 @@
 import { decodeFailure } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FB_ERRORS } from '../../../emulators/facebook/emulator';
+import { InstagramEmulator } from '../../../emulators/instagram/emulator';
 import { META_VERIFY, metaTestbed } from '../../../test/providers/meta';
 import { chats, items, messages, objects } from '../../db/schema';
 import { openCredentials } from '../context';
-import { FB_ERRORS } from '../facebook/emulator';
 import { metaSignature } from '../facebook/meta';
-import { InstagramEmulator } from './emulator';
 
 // Instagram professional accounts end to end against the emulator and a real database (PROVIDERS.md §4c):
 // Facebook's dialog finds the Page's linked account, `object: "instagram"` deliveries to the Meta app

@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JivoEmulator } from '../../../emulators/jivo/emulator';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { buildWorker, buildWorkspace } from '../../../test/inbox-actions';
 import { chats, messages, objects, outbox } from '../../db/schema';
-import { JivoEmulator } from './emulator';
 
 // Jivo Bot API connector against its emulator over real HTTP and a real database: connect, a client's
 // message through the secret webhook address becomes a chat, the operator's answer goes back as a

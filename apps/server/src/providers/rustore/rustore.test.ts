@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RuStoreEmulator } from '../../../emulators/rustore/emulator';
 import { StoreTestbed, until } from '../../../test/store-testbed';
 import { objects } from '../../db/schema';
-import { RuStoreEmulator } from './emulator';
 
 // RuStore against its emulator over real HTTP (issue 20, PROVIDERS.md §6d): connecting with a Public API
 // key (signed auth), comments by interval polling with a cursor, edits updating the item, replies (500

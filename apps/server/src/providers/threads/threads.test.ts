@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ThreadsEmulator } from '../../../emulators/threads/emulator';
 import { ProviderTestbed, Ticker } from '../../../test/providers/testbed';
 import { objects } from '../../db/schema';
 import { openCredentials, sealCredentials } from '../context';
-import { ThreadsEmulator } from './emulator';
 
 // Issue 19, Threads: a profile connects through the Threads authorization window (long-lived token
 // kept), replies to its posts are polled by the one polling manager (cursor kept across restarts),

@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TiktokEmulator } from '../../../emulators/tiktok/emulator';
 import { ProviderTestbed, until } from '../../../test/providers/testbed';
 import { items, objects } from '../../db/schema';
 import { PollingManager } from '../../jobs/pollers';
 import { openCredentials } from '../context';
-import { TiktokEmulator } from './emulator';
 
 // TikTok API for Business (PROVIDERS §7g) against its emulator on 127.0.0.1: the OAuth popup
 // (GET v1/tiktok/auth/start → consent → POST v1/tiktok/auth), comments polled by the polling manager,

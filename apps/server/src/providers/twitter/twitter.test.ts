@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TwitterEmulator } from '../../../emulators/twitter/emulator';
 import { ProviderTestbed, Ticker, until } from '../../../test/providers/testbed';
 import { chats, items, messages, objects } from '../../db/schema';
 import { openCredentials, sealCredentials } from '../context';
 import { pkceChallenge } from './client';
-import { TwitterEmulator } from './emulator';
 import { pace, planOf } from './polling';
 
 // X API v2 (PROVIDERS §7f) against its emulator on 127.0.0.1: the OAuth 2.0 popup with PKCE (GET

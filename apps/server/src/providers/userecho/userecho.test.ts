@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
+import { UserEchoEmulator } from '../../../emulators/userecho/emulator';
 import { forumSuite } from '../../../test/forum-suite';
-import { UserEchoEmulator } from './emulator';
 
 // UserEcho against its emulator (issue 20): the shared forum checks, with UserEcho's own paths
 // (`/api/v2/topics/{id}/comments.json?access_token=…`, body `{text}`).

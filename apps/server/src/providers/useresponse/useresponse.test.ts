@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
+import { UseResponseEmulator } from '../../../emulators/useresponse/emulator';
 import { forumSuite } from '../../../test/forum-suite';
-import { UseResponseEmulator } from './emulator';
 
 // UseResponse against its emulator (issue 20): the shared forum checks, with UseResponse's own calls
 // (`/api/4.0/comments/create.json?apiKey=…`, body `{object_id, content}`).

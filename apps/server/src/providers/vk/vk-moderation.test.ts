@@ -1,6 +1,7 @@
 import { DEFAULT_LOCALE, translate } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMENT_EDIT_WINDOW_S } from '../../../emulators/vk/emulator-comments';
 import {
   buildScene,
   itemsOf,
@@ -13,7 +14,6 @@ import { authors } from '../../db/schema';
 import { connectorContext } from '../context';
 import { ConnectorError } from '../types';
 import { vkConnector } from './connector';
-import { COMMENT_EDIT_WINDOW_S } from './emulator-comments';
 
 // VK moderation (PROVIDERS §2): comment deletion, restoration, likes, edits and bans take a community
 // admin's USER token; without one the connector refuses with a clear message before calling VK.

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GRAPH_ERRORS } from '../../../emulators/whatsapp/emulator';
 import { APP_SECRET, PHONE_ID, WhatsAppTestbed } from '../../../test/providers/whatsapp';
 import { messages, objects, outbox } from '../../db/schema';
-import { GRAPH_ERRORS } from './emulator';
 
 // Writing from the inbox to WhatsApp (issue #5 item 7, PROVIDERS.md §3): the reply and reaction reach
 // Graph with the right fields; rate limits wait; the 24-hour window and a revoked token fail visibly.

@@ -1,11 +1,15 @@
 import { randomInt } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type EmulatedUser,
+  type SocialEmulator,
+  startSocialEmulator,
+} from '../../../../emulators/social/emulator';
 import { bearer, buildUser, loginTokens } from '../../../../test/auth-helpers';
 import { createTestApp, type TestApp, uniqueEmail, WEB_CLIENT } from '../../../../test/harness';
 import { mailOutbox, memberships, spaces, users } from '../../../db/schema';
 import { currentTotp, generateOtpSecret } from '../otp';
-import { type EmulatedUser, type SocialEmulator, startSocialEmulator } from './emulator';
 import { SOCIAL_PROVIDER_IDS, type SocialProviderId } from './types';
 
 let emulator: SocialEmulator;

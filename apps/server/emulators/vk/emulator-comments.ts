@@ -1,3 +1,4 @@
+import { SURFACES, type Surface } from '../../src/providers/vk/ids';
 import { type MethodContext, type MethodHandler, num } from './emulator-groups';
 import {
   commentKey,
@@ -7,7 +8,6 @@ import {
   requireAdminUser,
   type StoredComment,
 } from './emulator-state';
-import { SURFACES, type Surface } from './ids';
 
 // TEST-ONLY. Emulated comments under wall posts, photos and videos (PROVIDERS §2): createComment with
 // guid idempotency (wall: community or user token; photos/video: user token), and the user-token-only

@@ -1,5 +1,5 @@
+import { metaSignature } from '../../src/providers/facebook/meta';
 import { FacebookEmulator, FB_ERRORS, type GraphCall, type RawCall } from '../facebook/emulator';
-import { metaSignature } from '../facebook/meta';
 import { metaJson } from '../whatsapp/emulator';
 import { InstagramLoginSide } from './emulator-login';
 

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkoutPage, readBody, redirect, sendJson } from './common';
+import { checkoutPage, readBody, redirect, sendJson } from '../payments-common';
 
 // TEST-ONLY: Stripe on 127.0.0.1, speaking the documented protocol the app relies on: POST
 // /v1/checkout/sessions (form-encoded, Bearer secret key, Idempotency-Key), a hosted Checkout page

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { MaxMessage, MaxUpdate, MaxUser } from '../../src/providers/max/types';
 import { type Answer, type BotState, err, type MaxCall, ok } from './emulator-answers';
-import type { MaxMessage, MaxUpdate, MaxUser } from './types';
 
 export type { MaxCall } from './emulator-answers';
 

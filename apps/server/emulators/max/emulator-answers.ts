@@ -1,4 +1,4 @@
-import type { MaxUpdate } from './types';
+import type { MaxUpdate } from '../../src/providers/max/types';
 
 // TEST-ONLY: shapes shared by the MAX emulator (emulator.ts): recorded calls, answers in MAX's error
 // shape `{code, message}` (PROVIDERS §7e), and per-bot state.

@@ -1,8 +1,8 @@
+import { SURFACES, type Surface } from '../../src/providers/vk/ids';
 import { commentObject, deletedObject, ensurePost, findComment, storeComment } from './emulator-comments';
 import type { EventDispatcher, VkUpdate } from './emulator-events';
 import { findMessage, messageObject, storeMessage } from './emulator-messages';
 import type { EmulatedGroup, EmulatedUser, EmulatorState } from './emulator-state';
-import { SURFACES, type Surface } from './ids';
 
 // TEST-ONLY. What people do on the emulated VK, and what VK then pushes (PROVIDERS §2 payloads):
 // a customer writes, comments, edits or deletes a comment, reacts; an admin restores a comment in VK.

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TgChat, TgMessage, TgUpdate, TgUser } from '../../src/providers/telegram/types';
 import { type Answer, EmulatedBot, fail, type Params } from './emulator-state';
-import type { TgChat, TgMessage, TgUpdate, TgUser } from './types';
 
 // TEST-ONLY: a Telegram Bot API on 127.0.0.1 (PROVIDERS §1, §8). `{base}/bot{token}/{method}` with
 // parameters in the query, form-urlencoded or JSON; Telegram's envelopes; getUpdates long polling with

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { metaSignature } from '../../src/providers/facebook/meta';
 import { metaJson } from '../whatsapp/emulator';
 import { FacebookNetwork, FB_ERRORS, type FbComment, type FbPost, type GraphFailure } from './emulator-state';
-import { metaSignature } from './meta';
 
 // TEST-ONLY. Facebook on 127.0.0.1 with what the Page connector uses, in Graph's shapes (PROVIDERS.md
 // §4): the OAuth dialog (Pages chosen there), code → short → long-lived user token, /me/permissions,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Surface } from './ids';
+import type { Surface } from '../../src/providers/vk/ids';
 
 // TEST-ONLY. The VK emulator's network-side state: communities, people, tokens, conversations,
 // comments, callback servers, long-poll queues. Error texts are VK's own (PROVIDERS §2 error table).

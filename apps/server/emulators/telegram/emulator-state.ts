@@ -1,5 +1,5 @@
 import { TELEGRAM_REACTION_EMOJI } from '@otklik/shared';
-import type { TgChat, TgMessage, TgUpdate, TgUser } from './types';
+import type { TgChat, TgMessage, TgUpdate, TgUser } from '../../src/providers/telegram/types';
 
 // TEST-ONLY. The network-side state of the Telegram emulator (emulator.ts): bots, their chats and
 // messages, webhook settings, pending updates, bans, and the Bot API methods the connector uses, with

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Env } from '../../../lib/config';
-import { hmacSha256, randomToken } from '../../../lib/crypto';
-import type { ProviderClient, SocialProviderId } from './types';
+import type { Env } from '../../src/lib/config';
+import { hmacSha256, randomToken } from '../../src/lib/crypto';
+import type { ProviderClient, SocialProviderId } from '../../src/modules/auth/social/types';
 
 // TEST-ONLY. An OAuth 2.0 server on 127.0.0.1 speaking the four networks' real endpoints, payloads and
 // error shapes, so the server's provider clients run unchanged against it (imported only by tests).

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkoutPage, readBody, redirect, sendJson } from './common';
+import { checkoutPage, readBody, redirect, sendJson } from '../payments-common';
 
 // TEST-ONLY: YooKassa API v3 on 127.0.0.1 as documented: POST /v3/payments (Basic shopId:secretKey,
 // Idempotence-Key required; the same key answers the same payment), GET /v3/payments/{id}, a
