@@ -12,25 +12,39 @@ export interface RecordedCall {
   body: Record<string, unknown> | undefined;
 }
 
-/** Reads a request whole into a RecordedCall (`base`: the emulator's own address, for relative URLs). */
+export interface ReadOptions {
+  /**
+   * A body that is not JSON is read as form fields whatever its content-type says (Graph-style APIs
+   * take either); without it such a body is undefined.
+   */
+  formFallback?: boolean;
+}
+
+/** A request's body whole, as text. */
+export async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Reads a request whole into a RecordedCall (`base`: the emulator's own address, for relative URLs).
+ * `raw` is the body's text as it came, for emulators that judge the body itself rather than its fields.
+ */
 export async function readCall(
   req: IncomingMessage,
   base: string,
-): Promise<{ url: URL; call: RecordedCall }> {
+  opts: ReadOptions = {},
+): Promise<{ url: URL; call: RecordedCall; raw: string }> {
   const url = new URL(req.url ?? '/', base);
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const raw = Buffer.concat(chunks).toString('utf8');
+  const raw = await readBody(req);
   const isForm = (req.headers['content-type'] ?? '').includes('x-www-form-urlencoded');
+  const form = () => Object.fromEntries(new URLSearchParams(raw));
   let body: Record<string, unknown> | undefined;
   try {
-    body = isForm
-      ? Object.fromEntries(new URLSearchParams(raw))
-      : raw
-        ? (JSON.parse(raw) as Record<string, unknown>)
-        : undefined;
+    body = isForm ? form() : raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined;
   } catch {
-    body = undefined;
+    body = opts.formFallback ? form() : undefined;
   }
   const call: RecordedCall = {
     method: req.method ?? 'GET',
@@ -39,11 +53,11 @@ export async function readCall(
     authorization: req.headers.authorization,
     body,
   };
-  return { url, call };
+  return { url, call, raw };
 }
 
-/** Answers JSON with a status (and extra headers). */
+/** Answers JSON with a status (and extra headers); `contentType` for networks that name a charset. */
 export const jsonReply =
-  (res: ServerResponse) =>
+  (res: ServerResponse, contentType = 'application/json') =>
   (status: number, payload: unknown, headers: Record<string, string> = {}) =>
-    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(payload));
+    res.writeHead(status, { 'content-type': contentType, ...headers }).end(JSON.stringify(payload));

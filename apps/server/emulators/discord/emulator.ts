@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { jsonReply, type RecordedCall, readCall } from '../emulator-kit';
 
 // TEST-ONLY. Discord on 127.0.0.1 (PROVIDERS.md §7c, §8): REST under `/api/v10` (GET /users/@me,
 // POST /channels/{id}/messages with X-RateLimit-* headers, 429 `{message, retry_after (float), global}`,
@@ -24,12 +25,6 @@ interface Session {
   log: Array<{ s: number; t: string; d: unknown }>;
   socket: WebSocket | null;
   intents: number;
-}
-
-export interface RecordedCall {
-  method: string;
-  path: string;
-  body: Record<string, unknown> | undefined;
 }
 
 let ids = 1_300_000_000_000_000_000n;
@@ -172,16 +167,12 @@ export class DiscordEmulator {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
-    const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined;
-    const path = new URL(req.url ?? '/', this.url).pathname.replace(/^\/api\/v10/, '');
-    this.calls.push({ method: req.method ?? 'GET', path, body });
-    const send = (status: number, json: unknown, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': 'application/json', ...headers });
-      res.end(JSON.stringify(json));
-    };
+    const { call: read } = await readCall(req, this.url);
+    // Recorded and routed without the `/api/v10` prefix every REST path carries.
+    const call: RecordedCall = { ...read, path: read.path.replace(/^\/api\/v10/, '') };
+    const { path, body } = call;
+    this.calls.push(call);
+    const send = jsonReply(res);
     const auth = String(req.headers.authorization ?? '');
     const bot = auth.startsWith('Bot ') ? this.bots.get(auth.slice(4)) : undefined;
     if (!bot || bot.revoked) return send(401, { message: '401: Unauthorized', code: 0 });

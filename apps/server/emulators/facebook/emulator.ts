@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { metaSignature } from '../../src/providers/facebook/meta';
+import { jsonReply, type RecordedCall, readCall } from '../emulator-kit';
 import { metaJson } from '../whatsapp/emulator';
 import { FacebookNetwork, FB_ERRORS, type FbComment, type FbPost, type GraphFailure } from './emulator-state';
 
@@ -13,12 +14,9 @@ import { FacebookNetwork, FB_ERRORS, type FbComment, type FbPost, type GraphFail
 
 export { FB_ERRORS } from './emulator-state';
 
-export interface RecordedCall {
-  method: string;
-  path: string;
-  query: Record<string, string>;
+/** A call with Graph's version taken off its path and the token it carried (header or `access_token`). */
+export interface FbCall extends RecordedCall {
   token: string | undefined;
-  body: Record<string, unknown> | undefined;
 }
 
 /** One authenticated Graph call, as a subclass's extra routes see it. */
@@ -49,7 +47,7 @@ export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 
 export class FacebookEmulator {
   readonly network = new FacebookNetwork();
-  readonly calls: RecordedCall[] = [];
+  readonly calls: FbCall[] = [];
   url = '';
   callbackUrl = '';
   /** 'ask' shows the dialog page; 'allow' / 'deny' answer at once (integration tests). */
@@ -232,28 +230,13 @@ export class FacebookEmulator {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
-    const url = new URL(req.url ?? '/', this.url);
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
-    let body: Record<string, unknown> | undefined;
-    if (raw) {
-      try {
-        body = JSON.parse(raw) as Record<string, unknown>;
-      } catch {
-        body = Object.fromEntries(new URLSearchParams(raw));
-      }
-    }
-    const query = Object.fromEntries(url.searchParams);
-    const bearer = req.headers.authorization?.replace(/^Bearer /, '');
+    const { url, call } = await readCall(req, this.url, { formFallback: true });
+    const { method, query, body } = call;
+    const bearer = call.authorization?.replace(/^Bearer /, '');
     const token = bearer ?? query.access_token;
-    const path = url.pathname.replace(/^\/v\d+\.\d+/, '');
-    const method = req.method ?? 'GET';
-    this.calls.push({ method, path, query, token, body });
-    const send = (status: number, value: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(value));
-    };
+    const path = call.path.replace(/^\/v\d+\.\d+/, '');
+    this.calls.push({ ...call, path, token });
+    const send = jsonReply(res);
     const fail = (f: GraphFailure) =>
       send(f.status, {
         error: {

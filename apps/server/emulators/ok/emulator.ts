@@ -1,16 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { jsonReply, type RecordedCall, readCall } from '../emulator-kit';
 
 // TEST-ONLY. OK's group Bot API on 127.0.0.1 (PROVIDERS.md §7d): `/graph/me/...` with `?access_token=`,
 // JSON bodies, errors in the classic OK shape `{error_code, error_msg}` with HTTP 200. It keeps each
 // group's key, webhook subscriptions and chats, and posts MESSAGE_CREATED updates to the subscribed URLs
 // the way OK does (JSON, no signature).
 
-export interface RecordedCall {
-  method: string;
-  path: string;
+/** A call and the group key it carried (`?access_token=`), by which tests look calls up. */
+export interface OkCall extends RecordedCall {
   token: string | null;
-  body: Record<string, unknown> | undefined;
 }
 
 interface Group {
@@ -34,7 +33,7 @@ const ERRORS = {
 } as const;
 
 export class OkEmulator {
-  readonly calls: RecordedCall[] = [];
+  readonly calls: OkCall[] = [];
   readonly sent: SentMessage[] = [];
   url = '';
   clock = Date.now();
@@ -110,22 +109,11 @@ export class OkEmulator {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const url = new URL(req.url ?? '/', this.url);
-    const raw = Buffer.concat(chunks).toString('utf8');
-    let body: Record<string, unknown> | undefined;
-    try {
-      body = raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined;
-    } catch {
-      body = undefined;
-    }
+    const { url, call } = await readCall(req, this.url);
+    const { body } = call;
     const token = url.searchParams.get('access_token');
-    this.calls.push({ method: req.method ?? 'GET', path: url.pathname, token, body });
-    const send = (status: number, answer: unknown, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': 'application/json;charset=utf-8', ...headers });
-      res.end(JSON.stringify(answer));
-    };
+    this.calls.push({ ...call, token });
+    const send = jsonReply(res, 'application/json;charset=utf-8');
     const failure = this.failures.shift();
     if (failure === 'http429') return send(429, ERRORS.flood, { 'retry-after': '30' });
     if (failure) return send(200, ERRORS[failure]);

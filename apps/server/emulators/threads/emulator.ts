@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { jsonReply, type RecordedCall, readCall } from '../emulator-kit';
 
 // TEST-ONLY. The Threads API on 127.0.0.1 (developers.facebook.com/docs/threads): the authorization
 // window `GET /oauth/authorize` (back with a code, or error=access_denied), `POST /oauth/access_token`
@@ -27,9 +28,8 @@ export interface EmulatedMedia {
   hidden: boolean;
 }
 
-export interface RecordedCall {
-  method: string;
-  path: string;
+/** A call and its query and form fields together, as Threads reads them (tests look at `params`). */
+export interface ThreadsCall extends RecordedCall {
   params: Record<string, string>;
 }
 
@@ -40,7 +40,7 @@ const stamp = (at: Date) => at.toISOString().replace(/\.\d{3}Z$/, '+0000');
 export class ThreadsEmulator {
   url = '';
   clock = Date.now();
-  readonly calls: RecordedCall[] = [];
+  readonly calls: ThreadsCall[] = [];
   readonly apps = new Map<string, string>();
   readonly profiles = new Map<string, EmulatedProfile>();
   readonly media = new Map<string, EmulatedMedia>();
@@ -117,17 +117,11 @@ export class ThreadsEmulator {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
-    const url = new URL(req.url ?? '/', this.url);
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const params = {
-      ...Object.fromEntries(url.searchParams),
-      ...Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))),
-    };
-    const call = { method: req.method ?? 'GET', path: url.pathname, params };
+    const { call: read } = await readCall(req, this.url, { formFallback: true });
+    const params = { ...read.query, ...(read.body as Record<string, string> | undefined) };
+    const call: ThreadsCall = { ...read, params };
     this.calls.push(call);
-    const reply = (status: number, payload: unknown, headers: Record<string, string> = {}) =>
-      res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(payload));
+    const reply = jsonReply(res);
     const fail = (status: number, code: number, message: string, headers?: Record<string, string>) =>
       reply(status, { error: { message, type: 'OAuthException', code, fbtrace_id: 'Aemu' } }, headers);
 

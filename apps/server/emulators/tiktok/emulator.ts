@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { jsonReply, type RecordedCall, readCall } from '../emulator-kit';
 
 // TEST-ONLY. TikTok API for Business on 127.0.0.1 (PROVIDERS.md §7g, §8): the consent page (`/oauth`,
 // back to redirect_uri with `code` and `state`, or `error=access_denied`), `tt_user/oauth2/token/` and
@@ -32,19 +33,16 @@ export interface EmulatedComment {
   liked: boolean;
 }
 
-export interface RecordedCall {
-  method: string;
-  path: string;
-  query: Record<string, string>;
+/** A call and its `Access-Token` header (TikTok's, instead of Authorization). */
+export interface TiktokCall extends RecordedCall {
   token: string | undefined;
-  body: Record<string, unknown> | undefined;
 }
 
 let seq = 0;
 const nextId = () => `7${Date.now()}${String(++seq).padStart(6, '0')}`;
 
 export class TiktokEmulator {
-  readonly calls: RecordedCall[] = [];
+  readonly calls: TiktokCall[] = [];
   readonly accounts = new Map<string, EmulatedAccount>();
   readonly videos = new Map<
     string,
@@ -127,35 +125,15 @@ export class TiktokEmulator {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
-    const url = new URL(req.url ?? '/', this.url);
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
-    let body: Record<string, unknown> | undefined;
-    try {
-      body = raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined;
-    } catch {
-      body = undefined;
-    }
-    const path = url.pathname;
+    const { url, call } = await readCall(req, this.url);
+    const { path, body } = call;
     const token = req.headers['access-token'] as string | undefined;
-    this.calls.push({
-      method: req.method ?? 'GET',
-      path,
-      query: Object.fromEntries(url.searchParams),
-      token,
-      body,
-    });
+    this.calls.push({ ...call, token });
 
     if (path === '/oauth') return this.consent(url, res);
-    const send = (
-      status: number,
-      envelope: Record<string, unknown>,
-      headers: Record<string, string> = {},
-    ) => {
-      res.writeHead(status, { 'content-type': 'application/json', ...headers });
-      res.end(JSON.stringify({ request_id: nextId(), ...envelope }));
-    };
+    const json = jsonReply(res);
+    const send = (status: number, envelope: Record<string, unknown>, headers?: Record<string, string>) =>
+      json(status, { request_id: nextId(), ...envelope }, headers);
     const ok = (data: unknown) => send(200, { code: 0, message: 'OK', data });
     const fail = (code: number, message: string) => send(200, { code, message, data: {} });
     const limited = this.rateLimits.findIndex((r) => !r.path || path.endsWith(r.path));

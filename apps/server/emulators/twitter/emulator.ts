@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { jsonReply, type RecordedCall, readCall } from '../emulator-kit';
 
 // TEST-ONLY. X API v2 on 127.0.0.1 (PROVIDERS.md §7f): the OAuth 2.0 consent page (`/i/oauth2/authorize`,
 // back to redirect_uri with `code` and `state`, or `error=access_denied`), `POST /2/oauth2/token` checking
@@ -36,13 +37,6 @@ export interface EmulatedDm {
   sender_id: string;
   dm_conversation_id: string;
   created_at: string;
-}
-
-export interface RecordedCall {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  body: Record<string, unknown> | undefined;
 }
 
 /** Mention reads per 15 minutes (UNCONFIRMED figures, from X's developer portal as third parties quote it). */
@@ -134,28 +128,14 @@ export class TwitterEmulator {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
-    const url = new URL(req.url ?? '/', this.url);
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
-    const form = (req.headers['content-type'] ?? '').includes('x-www-form-urlencoded');
-    let body: Record<string, unknown> | undefined;
-    try {
-      body = raw ? (form ? Object.fromEntries(new URLSearchParams(raw)) : JSON.parse(raw)) : undefined;
-    } catch {
-      body = undefined;
-    }
-    const method = req.method ?? 'GET';
-    const path = url.pathname;
-    this.calls.push({ method, path, query: Object.fromEntries(url.searchParams), body });
+    const { url, call } = await readCall(req, this.url);
+    const { method, path, body } = call;
+    this.calls.push(call);
     if (path === '/i/oauth2/authorize') return this.consent(url, res);
 
     const reset = Math.floor(Date.now() / 900_000) * 900 + 900;
     const limit = path.endsWith('/mentions') ? MENTION_LIMITS[this.tier] : 50;
-    const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': 'application/json', ...headers });
-      res.end(JSON.stringify(payload));
-    };
+    const send = jsonReply(res);
     const limited = this.rateLimits.findIndex((r) => !r.path || path.endsWith(r.path));
     if (limited >= 0) {
       const [wait] = this.rateLimits.splice(limited, 1);

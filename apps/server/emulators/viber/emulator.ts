@@ -1,13 +1,15 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readCall } from '../emulator-kit';
 
 // TEST-ONLY. A Viber REST Bot API on 127.0.0.1 (PROVIDERS.md §7b, §8): JSON POSTs to /pa/{method} with
 // X-Viber-Auth-Token, errors as HTTP 200 with a non-zero `status`, 64-bit `message_token`s. It keeps each
 // bot's webhook and subscribers, calls set_webhook's URL with a signed `webhook` event and pushes signed
 // callbacks (`X-Viber-Content-Signature`, hex HMAC-SHA256 keyed with the auth token).
 
-export interface RecordedCall {
+/** A call by the Bot API's method name (`send_message`) and auth token, with its body or `{}`. */
+export interface ViberCall {
   method: string;
   token: string | undefined;
   body: Record<string, unknown>;
@@ -62,7 +64,7 @@ function validKeyboard(value: unknown): boolean {
 }
 
 export class ViberEmulator {
-  readonly calls: RecordedCall[] = [];
+  readonly calls: ViberCall[] = [];
   clock = Date.now();
   url = '';
   isDown = false;
@@ -196,15 +198,9 @@ export class ViberEmulator {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    let body: Record<string, unknown> = {};
-    try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
-    } catch {
-      body = {};
-    }
-    const method = new URL(req.url ?? '/', this.url).pathname.replace(/^\/pa\//, '');
+    const { call } = await readCall(req, this.url);
+    const body = call.body ?? {};
+    const method = call.path.replace(/^\/pa\//, '');
     const header = req.headers['x-viber-auth-token'];
     const token = Array.isArray(header) ? header[0] : header;
     this.calls.push({ method, token, body });

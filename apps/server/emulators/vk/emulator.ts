@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody, readCall } from '../emulator-kit';
 import { commentMethods } from './emulator-comments';
 import { EventDispatcher } from './emulator-events';
 import { groupMethods, type MethodContext, type MethodHandler } from './emulator-groups';
@@ -15,7 +16,8 @@ import { EmulatorState, FAULT_TEXT, fault, VkFault } from './emulator-state';
 
 const METHODS: Record<string, MethodHandler> = { ...groupMethods, ...messageMethods, ...commentMethods };
 
-export interface RecordedCall {
+/** A call by VK's method name (`messages.send`), its parameters and the kind of token it carried. */
+export interface VkCall {
   method: string;
   params: Record<string, string>;
   token: 'group' | 'user' | 'unknown';
@@ -31,12 +33,6 @@ export interface VkEmulatorOptions {
   echoDelayMs?: number;
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(status, {
@@ -47,7 +43,7 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
 }
 
 export class VkEmulator extends VkNetworkSide {
-  readonly calls: RecordedCall[] = [];
+  readonly calls: VkCall[] = [];
   readonly clientId: string;
   readonly clientSecret: string;
   url = '';
@@ -102,7 +98,7 @@ export class VkEmulator extends VkNetworkSide {
     this.state.revoked.add(token);
   }
 
-  callsOf(method: string): RecordedCall[] {
+  callsOf(method: string): VkCall[] {
     return this.calls.filter((c) => c.method === method);
   }
 
@@ -110,7 +106,7 @@ export class VkEmulator extends VkNetworkSide {
     const url = new URL(req.url ?? '/', this.url);
     if (this.down) return send(res, 503, 'Service Unavailable');
     const method = /^\/method\/([\w.]+)$/.exec(url.pathname)?.[1];
-    if (method) return this.callMethod(method, url, req, res);
+    if (method) return this.callMethod(method, req, res);
     const lp = /^\/lp\/(\d+)$/.exec(url.pathname)?.[1];
     if (lp) {
       const group = this.state.groups.get(Number(lp));
@@ -121,20 +117,21 @@ export class VkEmulator extends VkNetworkSide {
     send(res, 404, 'Not Found');
   }
 
-  private async callMethod(method: string, url: URL, req: IncomingMessage, res: ServerResponse) {
-    const raw = await readBody(req);
+  private async callMethod(method: string, req: IncomingMessage, res: ServerResponse) {
+    const { call: read, raw } = await readCall(req, this.url);
     if (raw && !String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
       // PROVIDERS §2: JSON bodies are not supported.
       return send(res, 200, {
         error: { error_code: 8, error_msg: 'Invalid request: JSON is not supported' },
       });
     }
-    const params = Object.fromEntries([...url.searchParams, ...new URLSearchParams(raw)]);
-    const bearer = /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
+    // The body is a form here (or empty), so its fields are strings.
+    const params = { ...read.query, ...(read.body as Record<string, string> | undefined) };
+    const bearer = /^Bearer (.+)$/.exec(read.authorization ?? '')?.[1];
     const token = params.access_token ?? bearer;
     delete params.access_token;
     const kind = token ? this.state.tokens.get(token)?.kind : undefined;
-    const call: RecordedCall = { method, params, token: kind ?? 'unknown' };
+    const call: VkCall = { method, params, token: kind ?? 'unknown' };
     this.calls.push(call);
     try {
       if (!params.v) throw fault(8);
