@@ -22,15 +22,15 @@ import { WEB_CLIENT_ID } from '@otklik/shared';
 import { eq, type SQLWrapper, sql } from 'drizzle-orm';
 import { objects, users } from '../apps/server/src/db/schema';
 import { loadConfig } from '../apps/server/src/lib/config';
-import { ingest } from '../apps/server/src/modules/inbox/ingest';
-import { chatListQuery, itemListQuery } from '../apps/server/src/modules/inbox/list-params';
+import { ingest } from '../apps/server/src/modules/inbox/ingest/ingest';
+import { chatListQuery, itemListQuery } from '../apps/server/src/modules/inbox/read/list-params';
 import {
   chatPageSql,
   itemPageSql,
   searchItemsQuery,
   searchMessagesQuery,
-} from '../apps/server/src/modules/inbox/queries';
-import { scopeFor } from '../apps/server/src/modules/inbox/scope';
+} from '../apps/server/src/modules/inbox/read/queries';
+import { scopeFor } from '../apps/server/src/modules/inbox/read/scope';
 import { loadActor } from '../apps/server/src/modules/spaces/actor';
 import { createRuntime, type Runtime } from '../apps/server/src/runtime';
 import { BENCH_DATABASE_URL, BENCH_EMAIL, BENCH_PASSWORD, type SeededInbox, seedInbox } from './seed-inbox';

@@ -23,7 +23,7 @@ import { startTelegramEmulator } from '../apps/server/emulators/telegram/emulato
 import { objects } from '../apps/server/src/db/schema';
 import { loadConfig } from '../apps/server/src/lib/config';
 import { hashPassword } from '../apps/server/src/modules/auth/passwords';
-import { ingest } from '../apps/server/src/modules/inbox/ingest';
+import { ingest } from '../apps/server/src/modules/inbox/ingest/ingest';
 import { createTrialSpace } from '../apps/server/src/modules/spaces/service';
 import { openCredentials } from '../apps/server/src/providers/context';
 import { updateToEvents } from '../apps/server/src/providers/telegram/mapping';

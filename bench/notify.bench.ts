@@ -48,7 +48,7 @@ import { testConfig } from '../apps/server/src/lib/config';
 import { Sealer } from '../apps/server/src/lib/crypto';
 import type { Logger } from '../apps/server/src/lib/logger';
 import { Mailer } from '../apps/server/src/mail/mailer';
-import { ingest, type ObjectRow } from '../apps/server/src/modules/inbox/ingest';
+import { ingest, type ObjectRow } from '../apps/server/src/modules/inbox/ingest/ingest';
 import {
   MatchCache,
   matchArrival,

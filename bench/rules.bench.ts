@@ -24,7 +24,7 @@ import { dueItemsQuery, dueTasksQuery, dueWaitingQuery } from '../apps/server/sr
 import { testConfig } from '../apps/server/src/lib/config';
 import { Sealer } from '../apps/server/src/lib/crypto';
 import type { Logger } from '../apps/server/src/lib/logger';
-import { ingest } from '../apps/server/src/modules/inbox/ingest';
+import { ingest } from '../apps/server/src/modules/inbox/ingest/ingest';
 import { type EngineDeps, factsOf, runRules } from '../apps/server/src/modules/rules/engine';
 import { activeRules } from '../apps/server/src/modules/rules/service';
 import { createTrialSpace } from '../apps/server/src/modules/spaces/service';

@@ -30,7 +30,7 @@ import { openDatabase } from '../apps/server/src/db/client';
 import { objects } from '../apps/server/src/db/schema';
 import { testConfig } from '../apps/server/src/lib/config';
 import { issueTokens } from '../apps/server/src/modules/auth/tokens';
-import { ingest, type ObjectRow } from '../apps/server/src/modules/inbox/ingest';
+import { ingest, type ObjectRow } from '../apps/server/src/modules/inbox/ingest/ingest';
 import { createTrialSpace } from '../apps/server/src/modules/spaces/service';
 import type { PublishedEvent } from '../apps/server/src/realtime/bus';
 import { createRuntime } from '../apps/server/src/runtime';

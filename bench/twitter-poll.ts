@@ -9,7 +9,7 @@ import type { Db } from '../apps/server/src/db/client';
 import { items, objects } from '../apps/server/src/db/schema';
 import type { Config } from '../apps/server/src/lib/config';
 import type { Sealer } from '../apps/server/src/lib/crypto';
-import { ingest } from '../apps/server/src/modules/inbox/ingest';
+import { ingest } from '../apps/server/src/modules/inbox/ingest/ingest';
 import { connectorContext } from '../apps/server/src/providers/context';
 import { twitterConnector } from '../apps/server/src/providers/twitter/connector';
 import type { EventBus } from '../apps/server/src/realtime/bus';

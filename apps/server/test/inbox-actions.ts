@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
 import { chats, items, type objects, outbox } from '../src/db/schema';
 import { OutboxWorker } from '../src/jobs/outbox-worker';
-import { ingest } from '../src/modules/inbox/ingest';
+import { ingest } from '../src/modules/inbox/ingest/ingest';
 import { buildAdmin, setTariff } from '../src/modules/users/testing';
 import type { ConnectorLookup } from '../src/providers/registry';
 import type { Connector, ConnectorContext } from '../src/providers/types';

@@ -3,7 +3,7 @@ import { EMOTION_CATEGORIES, SENTIMENTS } from './emotions';
 
 // The inbox's wire shapes (issue 12, point 4): comments and reviews (items), chats and their messages,
 // customers (authors) and posts, as the read API answers and as socket pushes carry them. The server's
-// presenters (apps/server/src/modules/inbox/presenter.ts) are typed to return these, its routes declare
+// presenters (apps/server/src/modules/inbox/read/presenter.ts) are typed to return these, its routes declare
 // them as response schemas (so /v1/openapi.json documents them), and the web reads them with these types:
 // a change of shape on one side is a type error on the other. Times are unix seconds.
 

@@ -7,7 +7,7 @@ import { bearer, buildUser, loginTokens } from '../../test/auth-helpers';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { openSocket, refusedUpgrade } from '../../test/socket';
 import { spaces, users } from '../db/schema';
-import { readKit } from '../modules/inbox/read-kit';
+import { readKit } from '../modules/inbox/read/read-kit';
 import { addMember } from '../modules/spaces/service';
 import { CLOSE_OTP_REQUIRED, CLOSE_PAID_OVER } from '../realtime/sessions';
 

@@ -2,7 +2,7 @@ import { type Locale, translate } from '@otklik/shared';
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { issues, notificationDeliveries, notifications, spaces, type userGroups, users } from '../db/schema';
-import { inScope, scopeFor } from '../modules/inbox/scope';
+import { inScope, scopeFor } from '../modules/inbox/read/scope';
 import { type IssueScope, issueInScope, VIEW } from '../modules/issues/policy';
 import { notificationLink } from '../modules/notifications/email';
 import { isQuiet, spaceSettings } from '../modules/notifications/service';

@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { authors, chats, items, messages, objects, outbox } from '../db/schema';
 import { isUniqueViolation } from '../db/sqlstate';
 import { presentItems } from '../modules/inbox/actions/present';
-import { presentMessage } from '../modules/inbox/presenter';
+import { presentMessage } from '../modules/inbox/read/presenter';
 import { notifyReplyFailed } from '../modules/notifications/events';
 import { recordAccountError } from '../modules/objects/account-error';
 import { backoffSeconds, MAX_ATTEMPTS, OUTBOX_FAILED, outboxPayloadSchemas } from '../modules/outbox/queue';
@@ -170,7 +170,7 @@ async function adoptMessageEcho(db: Db, messageId: number, externalId: string) {
 
 /**
  * Gives up: the row stays `failed` with the network's text — the record settings/errors and the errors
- * dropdown read (modules/inbox/failures.ts). False when the row was no longer ours.
+ * dropdown read (modules/inbox/failures/failures.ts). False when the row was no longer ours.
  */
 async function recordFinalFailure(deps: EffectDeps, row: OutboxRow, message: string, now: Date) {
   const [failed] = await deps.db

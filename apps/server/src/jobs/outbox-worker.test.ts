@@ -11,7 +11,7 @@ import {
 } from '../../test/inbox-actions';
 import { commentEvent, messageEvent } from '../../test/inbox-helpers';
 import { items, messages, type objects, outbox } from '../db/schema';
-import { ingest } from '../modules/inbox/ingest';
+import { ingest } from '../modules/inbox/ingest/ingest';
 import { BACKOFF_SECONDS, MAX_ATTEMPTS } from '../modules/outbox/queue';
 import { captureEvents } from '../modules/users/testing';
 import { registerConnector } from '../providers/registry';

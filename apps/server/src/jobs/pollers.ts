@@ -5,8 +5,12 @@ import { refusalMessage } from '../db/sqlstate';
 import type { Config } from '../lib/config';
 import type { Sealer } from '../lib/crypto';
 import type { Logger } from '../lib/logger';
-import { ingest } from '../modules/inbox/ingest';
-import { type IntakeFailure, isIntakeError, recordIntakeFailures } from '../modules/inbox/intake-errors';
+import { ingest } from '../modules/inbox/ingest/ingest';
+import {
+  type IntakeFailure,
+  isIntakeError,
+  recordIntakeFailures,
+} from '../modules/inbox/ingest/intake-errors';
 import { notifyAccountError } from '../modules/notifications/events';
 import { connectorContext } from '../providers/context';
 import { getConnector } from '../providers/registry';

@@ -3,7 +3,7 @@
  * the accounts of the actor's user group (docs/product/roles.md: "other user groups can be limited to what is
  * assigned to the group"). Every inbox list and record query goes through this.
  *
- * Computed by modules/inbox/scope.ts scopeFor; kept in lib/ so the realtime hub can test an event
+ * Computed by modules/inbox/read/scope.ts scopeFor; kept in lib/ so the realtime hub can test an event
  * against it without importing modules (issue 12).
  */
 export interface InboxScope {

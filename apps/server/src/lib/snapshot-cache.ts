@@ -9,7 +9,7 @@
 // is not data is the clock: an entry ends at the `changesAt` its loader gives (inbox lists: when the
 // first block on the page ends) and after `maxAgeMs` in any case.
 //
-// Users: inbox list pages (modules/inbox/queries.ts; keys are the list kind, the caller's scope and the
+// Users: inbox list pages (modules/inbox/read/queries.ts; keys are the list kind, the caller's scope and the
 // parsed query, so people with the same scope share a page) and statistics answers
 // (modules/stats/routes.ts; keys hold the caller, so nobody reads another's figures).
 // Concurrent misses for one key and snapshot run the loader once.

@@ -14,7 +14,7 @@ import {
 import { ViberTestbed } from '../../test/providers/viber';
 import { chats, items, messages, objects, posts } from '../db/schema';
 import { PollingManager } from '../jobs/pollers';
-import { INTAKE_ERROR_PREFIX } from '../modules/inbox/intake-errors';
+import { INTAKE_ERROR_PREFIX } from '../modules/inbox/ingest/intake-errors';
 
 // Issue #11 item 3: one U+0000 (or lone surrogate) in a customer's text, or any event the database
 // refuses, must not stop intake beyond it. Text is cleaned at ingest()'s door; an event still refused is

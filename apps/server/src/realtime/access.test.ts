@@ -5,10 +5,10 @@ import { createTestApp, type TestApp } from '../../test/harness';
 import { commentEvent, messageEvent } from '../../test/inbox-helpers';
 import { openSocket } from '../../test/socket';
 import { userGroups } from '../db/schema';
-import { readKit } from '../modules/inbox/read-kit';
+import { readKit } from '../modules/inbox/read/read-kit';
 
 // Socket pushes carry comment and message text and author details, so they follow the read API's
-// scopes (modules/inbox/scope.ts): the space, the role for the content kind, and a user group's accounts.
+// scopes (modules/inbox/read/scope.ts): the space, the role for the content kind, and a user group's accounts.
 
 let t: TestApp;
 let wsBase: string;

@@ -4,7 +4,7 @@ import type { BusEvent } from './bus';
 
 /**
  * What one socket may receive, resolved once per connection (and again when memberships, groups or
- * accounts change) from the same scopes the read API uses (modules/inbox/scope.ts), so a pushed row is
+ * accounts change) from the same scopes the read API uses (modules/inbox/read/scope.ts), so a pushed row is
  * never one the member could not have listed.
  */
 export interface ConnectionAccess {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { openSocket } from '../../test/socket';
 import { userGroups } from '../db/schema';
-import { readKit } from '../modules/inbox/read-kit';
+import { readKit } from '../modules/inbox/read/read-kit';
 import type { PublishedEvent } from './bus';
 
 // The socket's typed contract (packages/shared/src/socket-events.ts): every event the server publishes is

@@ -12,7 +12,7 @@ import { api } from './instance';
 import { queryKeys } from './keys';
 import { usePush } from './pushes';
 
-// Outgoing actions the networks refused for good (server: modules/inbox/failures.ts): settings/errors,
+// Outgoing actions the networks refused for good (server: modules/inbox/failures/failures.ts): settings/errors,
 // the per-account counts of the errors dropdown, the failed action of an item, an author's network ban.
 
 /** What was tried: a send (reply, direct, message), a moderation, a reaction, a ban. */

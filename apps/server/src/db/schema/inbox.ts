@@ -95,10 +95,10 @@ export const posts = pgTable(
 );
 
 /**
- * presenter.ts `excerpt()` in SQL, kept as a stored column so list pages (inbox/list-json.ts) read it
+ * presenter.ts `excerpt()` in SQL, kept as a stored column so list pages (inbox/read/list-json.ts) read it
  * instead of running a regular expression per row: whitespace runs (JavaScript's \s set) become one
  * space, trimmed, then the first 100 code points (docs/product/limits.md EXCERPT_SHORT) and an ellipsis when longer.
- * inbox/list-json.test.ts checks it against the JavaScript one.
+ * inbox/read/list-json.test.ts checks it against the JavaScript one.
  */
 function excerptOf(column: string) {
   const squeezed = `btrim(regexp_replace(${column}, '[\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+', ' ', 'g'), ' ')`;
@@ -165,11 +165,11 @@ export const items = pgTable(
   },
   (t) => [
     uniqueIndex('items_external_key').on(t.objectId, t.externalId),
-    // The queue: per status, newest first (lists merge a few statuses, see inbox/queries.ts).
+    // The queue: per status, newest first (lists merge a few statuses, see inbox/read/queries.ts).
     index('items_queue_idx')
       .on(t.spaceId, t.status, t.createdAt.desc(), t.id.desc())
       .where(sql`NOT "is_own"`),
-    // Filtered lists by account: per (account, status) in queue order (inbox/queries.ts splits by both).
+    // Filtered lists by account: per (account, status) in queue order (inbox/read/queries.ts splits by both).
     index('items_object_queue_idx')
       .on(t.spaceId, t.objectId, t.status, t.createdAt.desc(), t.id.desc())
       .where(sql`NOT "is_own"`),
@@ -179,7 +179,7 @@ export const items = pgTable(
     index('items_delayed_due_idx').on(t.delayedUntil).where(sql`"status" = 'delayed'`),
     index('items_author_idx').on(t.authorId),
     index('items_search_idx').using('gin', t.search),
-    // The Mine / Unassigned view counters (inbox/views.ts): assigned work waiting, per space and user.
+    // The Mine / Unassigned view counters (inbox/read/views.ts): assigned work waiting, per space and user.
     // Auto-rules' "no reply for N minutes" (jobs/rules-no-reply.ts): unanswered open work by arrival.
     index('items_unreplied_idx')
       .on(t.spaceId, t.receivedAt)
@@ -261,7 +261,7 @@ export const chats = pgTable(
     index('chats_author_idx').on(t.authorId),
     // Delayed chats whose time has come (jobs/delayed.ts), across spaces.
     index('chats_delayed_due_idx').on(t.delayedUntil).where(sql`"status" = 'delayed'`),
-    // The Mine / Unassigned view counters (inbox/views.ts): assigned chats waiting, per space and user.
+    // The Mine / Unassigned view counters (inbox/read/views.ts): assigned chats waiting, per space and user.
     index('chats_assigned_open_idx')
       .on(t.spaceId, t.assignedUserId, t.objectId)
       .where(sql`"assigned_user_id" IS NOT NULL AND "status" IN ('new', 'inprogress', 'open')`),
@@ -381,7 +381,7 @@ export const activity = pgTable(
   (t) => [
     index('activity_space_at_idx').on(t.spaceId, t.at),
     index('activity_item_idx').on(t.itemId),
-    // A chat's history (inbox/history.ts).
+    // A chat's history (inbox/read/history.ts).
     index('activity_chat_idx').on(t.chatId),
   ],
 );
@@ -418,7 +418,7 @@ export const outbox = pgTable(
     index('outbox_object_idx').on(t.objectId),
     // Pruning carried-out rows by age (jobs/outbox-prune.ts).
     index('outbox_done_idx').on(t.doneAt).where(sql`"state" = 'done'`),
-    // settings/errors: a space's failed actions, newest first (modules/inbox/failures.ts).
+    // settings/errors: a space's failed actions, newest first (modules/inbox/failures/failures.ts).
     index('outbox_failed_idx').on(t.spaceId, t.id.desc()).where(sql`"state" = 'failed'`),
     // An item's latest outgoing action (failures.ts, actions/retry.ts).
     index('outbox_item_idx').on(t.itemId, t.id.desc()).where(sql`"item_id" IS NOT NULL`),

@@ -69,7 +69,7 @@ export const statsReportRuns = pgTable(
  * A background export of raw rows (issue 15, docs/statistics.md "Exports"): items, dialogs, messages or
  * replies with inbox filters, written by jobs/stats-exports.ts to a file under DATA_DIR/exports and
  * downloadable by its creator only until `expires_at`. `filters` is the inbox list query the job parses
- * (modules/inbox/list-params.ts); `heartbeat_at` is the running job's lease (a node that died leaves it
+ * (modules/inbox/read/list-params.ts); `heartbeat_at` is the running job's lease (a node that died leaves it
  * stale and another node takes the export over).
  */
 export const statsExports = pgTable(

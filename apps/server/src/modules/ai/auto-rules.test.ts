@@ -7,7 +7,7 @@ import { type OpenAiStub, startOpenAiStub } from '../../../test/openai-stub';
 import { rulesWorkerOf } from '../../../test/rules-worker';
 import { items, notes, ruleMatches } from '../../db/schema';
 import { buildAdmin } from '../authors/test-helpers';
-import { ingest } from '../inbox/ingest';
+import { ingest } from '../inbox/ingest/ingest';
 
 // The auto-rule action "reply with AI suggestion" (issue 21) on the real database against the local
 // OpenAI-compatible stub: the stub's text is sent as the reply (or kept as a note), a provider failure

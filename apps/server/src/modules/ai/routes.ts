@@ -19,7 +19,7 @@ import { requestLocale } from '../../http/locale';
 import { registerManagedKind } from '../../http/managed-routes';
 import { notFound } from '../../lib/errors';
 import type { AppDeps } from '../deps';
-import { getScopedChat, getScopedItem } from '../inbox/scope';
+import { getScopedChat, getScopedItem } from '../inbox/read/scope';
 import { authorize, spaceIdsWhere } from '../spaces/actor';
 import { listSpaceIds } from '../tags/policy';
 import { assertManageable, assertUsable, MANAGE } from './policy';

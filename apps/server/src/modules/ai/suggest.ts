@@ -11,7 +11,7 @@ import type { Db } from '../../db/client';
 import { type aiAgents, authors, items, messages, objects, posts, replyTemplates } from '../../db/schema';
 import type { Sealer } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
-import { scopeCondition, scopeFor } from '../inbox/scope';
+import { scopeCondition, scopeFor } from '../inbox/read/scope';
 import type { ServerActor } from '../spaces/actor';
 
 // Suggestions (issue 21): the prompt is built only from the one conversation the caller asked about

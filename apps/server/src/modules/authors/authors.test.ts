@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { commentEvent } from '../../../test/inbox-helpers';
 import { authors, chats, itemTags, spaces, tags } from '../../db/schema';
-import { ingest } from '../inbox/ingest';
+import { ingest } from '../inbox/ingest/ingest';
 import {
   authorIdOf,
   buildAdmin,

@@ -2,12 +2,12 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { authors, chats, items } from '../../db/schema';
 import { forbidden, notFound } from '../../lib/errors';
-import { type InboxScope, scopeFor } from '../inbox/scope';
+import { type InboxScope, scopeFor } from '../inbox/read/scope';
 import { authorize, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 
 // Who may see an author and their content (docs/product/screens-and-routes.md author/{id}, §6). An author belongs to one space;
 // their comments are seen through the `items.view` scope and their chats through `messages.view`, both
-// narrowed to a user group's accounts when the member has one (modules/inbox/scope.ts).
+// narrowed to a user group's accounts when the member has one (modules/inbox/read/scope.ts).
 
 type AuthorRow = typeof authors.$inferSelect;
 

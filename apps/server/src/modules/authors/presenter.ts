@@ -1,6 +1,6 @@
 import type { AuthorListEntryWire, AuthorStatsWire, AuthorWire, LabelWire } from '@otklik/shared';
 import type { authors, labels } from '../../db/schema';
-import { presentAuthor } from '../inbox/presenter';
+import { presentAuthor } from '../inbox/read/presenter';
 import type { AuthorListRow, AuthorStats } from './queries';
 
 // What the author screens and Settings → labels send. Authors themselves look as modules/inbox presents

@@ -27,7 +27,7 @@ import {
   messages,
   objects,
 } from '../../db/schema';
-import { type InboxScope, scopeCondition } from '../inbox/scope';
+import { type InboxScope, scopeCondition } from '../inbox/read/scope';
 import { type IssueScope, scopeIssues } from '../issues/policy';
 import type { ContentScopes } from './policy';
 

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { registerManagedKind } from '../../http/managed-routes';
 import type { AppDeps } from '../deps';
-import { presentChat, presentItem } from '../inbox/presenter';
+import { presentChat, presentItem } from '../inbox/read/presenter';
 import { issueScope } from '../issues/policy';
 import { authorize } from '../spaces/actor';
 import { assertVisible, listSpaceIds, manageableBy } from '../tags/policy';

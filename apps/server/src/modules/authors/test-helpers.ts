@@ -3,7 +3,7 @@ import { bearer, buildUser, loginTokens } from '../../../test/auth-helpers';
 import type { TestApp } from '../../../test/harness';
 import { buildObject, commentEvent, messageEvent } from '../../../test/inbox-helpers';
 import { authors, spaces, userGroups } from '../../db/schema';
-import { ingest } from '../inbox/ingest';
+import { ingest } from '../inbox/ingest/ingest';
 
 // Test-only factories for the tags and authors tests (they belong in apps/server/test/ with the other
 // factories; kept here because that folder has another owner).

@@ -59,7 +59,7 @@ export interface BotDeps extends ActionDeps {
 }
 
 /**
- * Inside the ingestion statement that stores a batch's messages (inbox/ingest-messages.ts): a CTE
+ * Inside the ingestion statement that stores a batch's messages (inbox/ingest/ingest-messages.ts): a CTE
  * body queueing the customer messages of CTE `stored` (in id order) for the account's bot when it has
  * one switched on; it returns a row per message queued.
  */

@@ -12,7 +12,7 @@ import type { Db } from '../../db/client';
 import { activity, botSessions, bots, objects } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { type AuditActor, audit } from '../audit/record';
-import { type InboxScope, scopeCondition } from '../inbox/scope';
+import { type InboxScope, scopeCondition } from '../inbox/read/scope';
 import { authorize, type ServerActor } from '../spaces/actor';
 import { resolvePeriod } from '../stats/period';
 

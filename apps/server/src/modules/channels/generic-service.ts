@@ -12,8 +12,8 @@ import type { ObjectRow } from '../../providers/types';
 import type { EventBus } from '../../realtime/bus';
 import { activityCause, type Performer } from '../inbox/actions/policy';
 import type { Cause } from '../inbox/actions/present';
-import { ingest } from '../inbox/ingest';
-import { presentItems } from '../inbox/read-present';
+import { ingest } from '../inbox/ingest/ingest';
+import { presentItems } from '../inbox/read/read-present';
 
 export interface IngestDeps {
   db: Db;

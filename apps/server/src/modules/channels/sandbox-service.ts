@@ -12,7 +12,7 @@ import {
 } from '../../providers/sandbox/mapping';
 import type { ObjectRow } from '../../providers/types';
 import type { EventBus } from '../../realtime/bus';
-import { ingest } from '../inbox/ingest';
+import { ingest } from '../inbox/ingest/ingest';
 
 // What a customer does on the sandbox page. Each action writes the network's own store and then hands
 // the mapped event to ingest() — exactly what a real network's webhook would cause.

@@ -6,7 +6,7 @@ import { connectorContext } from '../../providers/context';
 import { getConnector } from '../../providers/registry';
 import { type ObjectRow, WebhookRejected, type WebhookRequest } from '../../providers/types';
 import type { AppDeps } from '../deps';
-import { IngestBatcher } from '../inbox/batcher';
+import { IngestBatcher } from '../inbox/ingest/batcher';
 
 /**
  * `/v1/webhooks/{provider}/{account id}`: where networks push updates (issue #5). The connector

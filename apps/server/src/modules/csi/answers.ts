@@ -2,8 +2,8 @@ import { and, eq, lte, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { chats, csiSurveys, messages } from '../../db/schema';
 import { presentChats } from '../inbox/actions/present';
-import type { Published } from '../inbox/ingest-batch';
-import { presentMessage } from '../inbox/presenter';
+import type { Published } from '../inbox/ingest/ingest-batch';
+import { presentMessage } from '../inbox/read/presenter';
 import { OUTBOX_QUEUED } from '../outbox/queue';
 import { loadSettings } from './settings';
 import { queueOwnMessage } from './survey';
@@ -24,7 +24,7 @@ type Survey = typeof csiSurveys.$inferSelect;
 type ObjectRef = { id: number; spaceId: number };
 
 /**
- * Inside the ingestion statement that stores a batch's messages (inbox/ingest-messages.ts): a CTE
+ * Inside the ingestion statement that stores a batch's messages (inbox/ingest/ingest-messages.ts): a CTE
  * body selecting the surveys whose answer window is open (a second's grace) in the chats of the
  * customer messages of CTE `stored`: what captureAnswers is handed.
  */

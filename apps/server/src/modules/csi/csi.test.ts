@@ -14,7 +14,7 @@ import {
 } from '../../../test/providers/telegram';
 import { chats, csiSurveys, messages } from '../../db/schema';
 import { updateToEvents } from '../../providers/telegram/mapping';
-import { ingest } from '../inbox/ingest';
+import { ingest } from '../inbox/ingest/ingest';
 import { setSpaceFlags } from '../spaces/manage';
 
 // CSI surveys end to end on the server (issue 21): a Telegram chat closed by an operator gets the survey

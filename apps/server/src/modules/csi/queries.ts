@@ -10,7 +10,7 @@ import {
 } from '@otklik/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import type { InboxScope } from '../inbox/scope';
+import type { InboxScope } from '../inbox/read/scope';
 import { daysOf } from '../stats/period';
 import { rows } from '../stats/queries';
 

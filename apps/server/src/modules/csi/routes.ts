@@ -16,7 +16,7 @@ import { type Authenticate, signedInScope } from '../../http/auth';
 import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../audit/record';
 import type { AppDeps } from '../deps';
-import { inScope } from '../inbox/scope';
+import { inScope } from '../inbox/read/scope';
 import { authorize, isMember } from '../spaces/actor';
 import { resolvePeriod } from '../stats/period';
 import { responses } from './queries';

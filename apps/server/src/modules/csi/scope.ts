@@ -1,7 +1,7 @@
 import type { CsiStats, StatsQuery } from '@otklik/shared';
 import type { Db } from '../../db/client';
 import { AppError } from '../../lib/errors';
-import { scopeFor } from '../inbox/scope';
+import { scopeFor } from '../inbox/read/scope';
 import type { ServerActor } from '../spaces/actor';
 import { resolvePeriod } from '../stats/period';
 import { csiStats } from './queries';

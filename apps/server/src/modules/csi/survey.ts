@@ -5,7 +5,7 @@ import { chats, csiSurveys, messages, objects } from '../../db/schema';
 import type { Logger } from '../../lib/logger';
 import type { EventBus } from '../../realtime/bus';
 import { presentChats } from '../inbox/actions/present';
-import { presentMessage } from '../inbox/presenter';
+import { presentMessage } from '../inbox/read/presenter';
 import { enqueueOutbox, kickOutbox } from '../outbox/queue';
 import { hasButtons, loadSettings, surveysChats } from './settings';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { buildObject, buildWorkspace } from '../../../test/inbox-actions';
 import { messageEvent } from '../../../test/inbox-helpers';
-import { ingest } from '../inbox/ingest';
+import { ingest } from '../inbox/ingest/ingest';
 
 // A chat's emotion (issue 21, docs/product/emotions.md): the reading of its customer's latest message,
 // kept on the chat by ingestion; our own replies do not change it. The chat list filters by it and shows

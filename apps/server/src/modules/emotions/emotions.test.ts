@@ -7,7 +7,7 @@ import { commentEvent, messageEvent } from '../../../test/inbox-helpers';
 import { rulesWorkerOf } from '../../../test/rules-worker';
 import { items, itemTags, messages, tags } from '../../db/schema';
 import { buildMember, buildUserGroup } from '../authors/test-helpers';
-import { ingest } from '../inbox/ingest';
+import { ingest } from '../inbox/ingest/ingest';
 
 // Emotions (issue 21) on the real database: the ingestion pipeline rates every incoming text, a space's
 // own words and the off switch change that, the inbox filter and the rules condition read it, and

@@ -8,7 +8,7 @@ import { openSocket } from '../../../test/socket';
 import { auditLog } from '../../db/schema';
 import { HdeSyncJob } from '../../jobs/hde-sync';
 import { buildUserGroup } from '../authors/test-helpers';
-import { readKit } from '../inbox/read-kit';
+import { readKit } from '../inbox/read/read-kit';
 
 // HelpDeskEddy (issue 21) leaves a trace and is live: creating a ticket is an action-log entry of the
 // user, a status read back by the sync job is one of the system, and both reach the open item page over

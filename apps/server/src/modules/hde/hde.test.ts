@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../../test/harness';
 import { commentEvent, messageEvent } from '../../../test/inbox-helpers';
 import { chats, hdeIntegrations, hdeTickets } from '../../db/schema';
 import { HdeSyncJob } from '../../jobs/hde-sync';
-import { readKit } from '../inbox/read-kit';
+import { readKit } from '../inbox/read/read-kit';
 import { syncStatuses } from './service';
 
 // HelpDeskEddy (issue 21): per-space connection with a sealed key, tickets from items and chats

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { AppError, notFound } from '../../lib/errors';
 import type { AppDeps } from '../deps';
-import { getScopedChat, getScopedItem } from '../inbox/scope';
+import { getScopedChat, getScopedItem } from '../inbox/read/scope';
 import { authorize, isMember, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 import { presentHde, presentHdeTicket } from './presenter';
 import * as service from './service';

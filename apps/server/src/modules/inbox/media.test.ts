@@ -8,7 +8,7 @@ import { startCdn, type TestCdn } from '../../../test/cdn';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { buildWorkspace } from '../../../test/inbox-actions';
 import { buildObject, commentEvent } from '../../../test/inbox-helpers';
-import { ingest } from './ingest';
+import { ingest } from './ingest/ingest';
 
 // Files networks link to publicly (VK, Viber, MAX CDNs) are kept too: their links expire. Only public
 // addresses are fetched (MEDIA_FETCH_PRIVATE=true: the operator's opt-in to their own network). The CDN

@@ -15,7 +15,7 @@ import { getConnector } from '../../providers/registry';
 import { ConnectorError, type FetchedMedia, failureParam } from '../../providers/types';
 import type { EventBus } from '../../realtime/bus';
 import type { AppDeps } from '../deps';
-import { getScopedChat, getScopedItem, inScope, scopeFor } from './scope';
+import { getScopedChat, getScopedItem, inScope, scopeFor } from './read/scope';
 
 // Files customers sent (issue #5: "fetched and kept"): those the network keeps behind the account's
 // token (Telegram file ids, WhatsApp media ids) through the connector, those it links to publicly (VK,

@@ -3,13 +3,13 @@ import { and, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { issues } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { type InboxScope, scopeFor } from '../inbox/scope';
+import { type InboxScope, scopeFor } from '../inbox/read/scope';
 import type { ServerActor } from '../spaces/actor';
 
 // Who sees and changes a task. A space's tasks need its `issues` flag and the role (the abilities carry
 // both: issues.view to read, issues.edit to create, change and comment, issues.manage to delete and
 // configure). A member limited to a user group (docs/product/roles.md) sees the tasks about their group's accounts,
-// and any task assigned to them or created by them, like the inbox (inbox/scope.ts).
+// and any task assigned to them or created by them, like the inbox (inbox/read/scope.ts).
 
 export const VIEW: Ability = 'issues.view';
 export const EDIT: Ability = 'issues.edit';

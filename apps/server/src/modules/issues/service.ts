@@ -31,7 +31,7 @@ import type { Config } from '../../lib/config';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../realtime/bus';
 import { audit } from '../audit/record';
-import { getScopedChat, getScopedItem } from '../inbox/scope';
+import { getScopedChat, getScopedItem } from '../inbox/read/scope';
 import { notify as notifyThrough } from '../notifications/service';
 import type { ServerActor } from '../spaces/actor';
 import { resolveIssueFiles } from './files';

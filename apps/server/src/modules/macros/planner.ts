@@ -29,7 +29,7 @@ import { AppError } from '../../lib/errors';
 import { spaceAgent } from '../ai/auto';
 import { assertDraftFits, assertNetworkAllows, type Performer } from '../inbox/actions/policy';
 import type { ActionDeps } from '../inbox/actions/send';
-import { type InboxScope, inScope, scopeFor } from '../inbox/scope';
+import { type InboxScope, inScope, scopeFor } from '../inbox/read/scope';
 import { isSpaceMember } from '../organisation/queries';
 import type { ServerActor } from '../spaces/actor';
 import { renderTemplate } from '../templates/service';

@@ -18,7 +18,7 @@ import { moderateItem } from '../inbox/actions/moderation';
 import type { Performer } from '../inbox/actions/policy';
 import { type ActionDeps, replyToItem, sendDirect, transaction } from '../inbox/actions/send';
 import { assignItem, setItemsStatus, setItemTags } from '../inbox/actions/workflow';
-import { presentItems } from '../inbox/read-present';
+import { presentItems } from '../inbox/read/read-present';
 import { createIssue, initialStatus } from '../issues/service';
 import { createNote } from '../notes/service';
 import { notify } from '../notifications/service';

@@ -7,7 +7,7 @@ import { audit } from '../audit/record';
 import type { Performer } from '../inbox/actions/policy';
 import type { ActionDeps } from '../inbox/actions/send';
 import { setItemsStatus, setItemTags } from '../inbox/actions/workflow';
-import { scopeCondition } from '../inbox/scope';
+import { scopeCondition } from '../inbox/read/scope';
 import { createIssue, initialStatus } from '../issues/service';
 import type { ServerActor } from '../spaces/actor';
 import { authorize } from '../spaces/actor';

@@ -2,13 +2,13 @@ import { type MonitoringNode, matchesMonitoring, monitoringText, parseMonitoring
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { monitoringMentions, monitoringQueries } from '../../db/schema';
-import type { Published } from '../inbox/ingest-batch';
+import type { Published } from '../inbox/ingest/ingest-batch';
 
 /** The socket message when mentions land: query ids only, never content (the screen reloads in scope). */
 export const MONITORING_EVENT = 'monitoring';
 
 /**
- * Matching in the ingestion pipeline (issue 21, modules/inbox/ingest.ts): every received public item
+ * Matching in the ingestion pipeline (issue 21, modules/inbox/ingest/ingest.ts): every received public item
  * (comments, reviews, posts — never personal messages) is checked against the space's keyword queries in
  * the same transaction that stores it; a match is a mention. One read of the space's queries per batch.
  */

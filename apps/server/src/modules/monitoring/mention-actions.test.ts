@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../../../test/harness';
 import { commentEvent } from '../../../test/inbox-helpers';
 import { auditLog, issueLinks, issues, items, itemTags, tags } from '../../db/schema';
 import { buildAdmin, buildMember, buildObject, buildUserGroup } from '../authors/test-helpers';
-import { ingest } from '../inbox/ingest';
+import { ingest } from '../inbox/ingest/ingest';
 
 // Mention actions (issue 21) on the real database: send to inbox, tag, turn into a task — each through
 // the item's own action (abilities, scope, records); another space's user and a user outside the account's

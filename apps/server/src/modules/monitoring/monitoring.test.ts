@@ -6,7 +6,7 @@ import { commentEvent, messageEvent } from '../../../test/inbox-helpers';
 import { openSocket } from '../../../test/socket';
 import { auditLog } from '../../db/schema';
 import { buildAdmin, buildMember, buildObject, buildUserGroup } from '../authors/test-helpers';
-import { ingest } from '../inbox/ingest';
+import { ingest } from '../inbox/ingest/ingest';
 
 // Monitoring (issue 21) on the real database: keyword queries match public content in the ingestion
 // pipeline, only in their own space and inside the reader's group limits; the counter and the socket follow.

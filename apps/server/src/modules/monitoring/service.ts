@@ -12,7 +12,7 @@ import { authors, items, itemTags, monitoringMentions, monitoringQueries, object
 import { AppError, notFound } from '../../lib/errors';
 import type { EventBus } from '../../realtime/bus';
 import { audit } from '../audit/record';
-import { scopeCondition, scopeFor } from '../inbox/scope';
+import { scopeCondition, scopeFor } from '../inbox/read/scope';
 import { authorize, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 import { MONITORING_EVENT } from './matcher';
 

@@ -7,7 +7,7 @@ import { openSocket } from '../../../test/socket';
 import { chats, memberships, noteMentions, notes, outbox, userGroups } from '../../db/schema';
 import { buildSandboxPage } from '../../providers/sandbox/page';
 import { notifyUsers } from '../../realtime/hub';
-import { readKit } from '../inbox/read-kit';
+import { readKit } from '../inbox/read/read-kit';
 
 // Internal notes with @mentions (issue 13): colleagues only, never to the network or the customer
 // page; mentioned colleagues are notified on their own sockets and see the record under Mentions of me

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import { AppError } from '../../lib/errors';
 import type { AppDeps } from '../deps';
-import { getScopedChat, getScopedItem } from '../inbox/scope';
+import { getScopedChat, getScopedItem } from '../inbox/read/scope';
 import { presentNote } from './presenter';
 import * as service from './service';
 

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { activity, type chats, type items, memberships, noteMentions, notes, users } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../realtime/bus';
-import { type InboxScope, inScope, scopeCondition, scopeFor } from '../inbox/scope';
+import { type InboxScope, inScope, scopeCondition, scopeFor } from '../inbox/read/scope';
 import { notify } from '../notifications/service';
 import { loadActor, type ServerActor } from '../spaces/actor';
 

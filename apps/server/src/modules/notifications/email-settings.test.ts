@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../../../test/harness';
 import { commentEvent } from '../../../test/inbox-helpers';
 import { startSmtpServer } from '../../../test/smtp';
 import { NotificationDeliveryJob } from '../../jobs/notification-delivery';
-import { readKit } from '../inbox/read-kit';
+import { readKit } from '../inbox/read/read-kit';
 
 // settings/email (issue 18): the space's sender of notification emails (administrators only), a test
 // email to the caller through the configured mailer — caught by a real SMTP server — and the preview of

@@ -18,7 +18,7 @@ import { DELIVERY_LEASE_MS, deliveryBackoffMs, MAX_DELIVERY_ATTEMPTS } from '../
 import { NOTIFICATION_RETENTION_MS, NotificationDeliveryJob } from '../../jobs/notification-delivery';
 import { Mailer } from '../../mail/mailer';
 import { telegramApi } from '../../providers/telegram/client';
-import { readKit } from '../inbox/read-kit';
+import { readKit } from '../inbox/read/read-kit';
 import { addMember } from '../spaces/service';
 import { captureEvents } from '../users/testing';
 import { dueAt, notify } from './service';

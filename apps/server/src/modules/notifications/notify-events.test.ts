@@ -8,7 +8,7 @@ import { rulesWorkerOf } from '../../../test/rules-worker';
 import { openSocket } from '../../../test/socket';
 import { ruleQueue, savedFilters, spaces, userGroups } from '../../db/schema';
 import { SpaceExpiryJob } from '../../jobs/space-expiry';
-import { readKit } from '../inbox/read-kit';
+import { readKit } from '../inbox/read/read-kit';
 import { recordAccountError } from '../objects/account-error';
 import { NOTIFY_QUEUE_TRIGGER } from './watches';
 

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../../../test/harness';
 import { commentEvent } from '../../../test/inbox-helpers';
 import { notificationDeliveries, notificationSlack } from '../../db/schema';
 import { NotificationDeliveryJob } from '../../jobs/notification-delivery';
-import { readKit } from '../inbox/read-kit';
+import { readKit } from '../inbox/read/read-kit';
 import { notify } from './service';
 import { SLACK_SIGNATURE_MAX_AGE_S, slackApi } from './slack';
 

@@ -13,7 +13,7 @@ import {
   userGroups,
   users,
 } from '../../db/schema';
-import { type InboxScope, inScope, scopeFor } from '../inbox/scope';
+import { type InboxScope, inScope, scopeFor } from '../inbox/read/scope';
 import { actorOf, type MembershipRow } from '../spaces/actor';
 import { type NotifyDeps, notify } from './service';
 

@@ -21,7 +21,7 @@ import { ConnectorError, failureParam, storedFailure, type VerifiedAccount } fro
 import { chooseUpdatesMode, webhookUrl } from '../../providers/updates';
 import type { EventBus } from '../../realtime/bus';
 import { type AuditActor, audit } from '../audit/record';
-import { ingest } from '../inbox/ingest';
+import { ingest } from '../inbox/ingest/ingest';
 import { assertIdsInSpace } from '../organisation/queries';
 import { presentAccount } from './presenter';
 

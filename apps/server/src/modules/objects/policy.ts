@@ -2,7 +2,7 @@ import { can } from '@otklik/shared';
 import type { Db } from '../../db/client';
 import type { objects } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { inScope, scopeFor } from '../inbox/scope';
+import { inScope, scopeFor } from '../inbox/read/scope';
 import { isMember, type ServerActor } from '../spaces/actor';
 
 // Who may see and manage connected accounts (docs/product/roles.md: administrators manage accounts and see their

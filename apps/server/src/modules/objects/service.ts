@@ -9,7 +9,7 @@ import { newIngestToken } from '../../providers/generic/connector';
 import { getConnector } from '../../providers/registry';
 import { sandboxUrl } from '../../providers/sandbox/connector';
 import { type AuditActor, audit, changedFields } from '../audit/record';
-import { scopeCondition, scopeFor } from '../inbox/scope';
+import { scopeCondition, scopeFor } from '../inbox/read/scope';
 import { assertIdsInSpace } from '../organisation/queries';
 import type { ServerActor } from '../spaces/actor';
 import type { AccountDeps } from './connect';

@@ -13,7 +13,7 @@ const ids = z.array(z.number().int().positive()).max(1000);
  * - items_assigned_to: the member new comments and chats of this company are assigned to (null: nobody);
  * - status_open: new chats of this company start in the "open" status instead of "new" (comments stay
  *   "new": "open" is not among the comment list's default statuses);
- * Both act at ingestion (inbox/ingest.ts arrivalRules).
+ * Both act at ingestion (inbox/ingest/ingest.ts arrivalRules).
  * - tags_mode: 'space' offers every tag of the space, 'company' only the company's own tags.
  */
 

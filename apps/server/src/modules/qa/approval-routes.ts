@@ -20,7 +20,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { audit } from '../audit/record';
 import type { AppDeps } from '../deps';
 import type { ActionDeps } from '../inbox/actions/send';
-import { scopeFor } from '../inbox/scope';
+import { scopeFor } from '../inbox/read/scope';
 import { authorize, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 import { approve, editHeld, getApproval, listApprovals, reject } from './approval';
 import { MANAGE, REVIEW } from './policy';

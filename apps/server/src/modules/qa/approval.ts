@@ -25,8 +25,8 @@ import {
   takeBackChatMessage,
   takeBackItemReply,
 } from '../inbox/actions/undo-send';
-import { presentMessage } from '../inbox/presenter';
-import { type InboxScope, inScope, scopeCondition, scopeFor } from '../inbox/scope';
+import { presentMessage } from '../inbox/read/presenter';
+import { type InboxScope, inScope, scopeCondition, scopeFor } from '../inbox/read/scope';
 import { notifyReplyFailed } from '../notifications/events';
 import { notify } from '../notifications/service';
 import { kickOutbox } from '../outbox/queue';

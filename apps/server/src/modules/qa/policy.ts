@@ -1,7 +1,7 @@
 import { type Ability, can } from '@otklik/shared';
 import type { Db } from '../../db/client';
 import { AppError, notFound } from '../../lib/errors';
-import { inScope, scopeFor } from '../inbox/scope';
+import { inScope, scopeFor } from '../inbox/read/scope';
 import { authorize, isMember, type ServerActor } from '../spaces/actor';
 import type { SampleRow } from './service';
 

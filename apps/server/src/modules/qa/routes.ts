@@ -21,7 +21,7 @@ import { patchOf } from '../../http/validation';
 import { taskClock } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
 import type { AppDeps } from '../deps';
-import { scopeFor } from '../inbox/scope';
+import { scopeFor } from '../inbox/read/scope';
 import { authorize, spaceIdsWhere } from '../spaces/actor';
 import { listSpaceIds } from '../tags/policy';
 import { aiScore } from './ai-score';

@@ -25,7 +25,7 @@ import {
 } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { type AuditActor, audit } from '../audit/record';
-import { type InboxScope, scopeCondition } from '../inbox/scope';
+import { type InboxScope, scopeCondition } from '../inbox/read/scope';
 import { weekStart } from './sampling';
 
 // Quality check (issue 21): scorecards, the review queue, reviews, one's own results and the figures.

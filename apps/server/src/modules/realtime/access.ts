@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
 import { gateFor, gateState } from '../../http/gate';
 import { type ConnectionAccess, NO_ACCESS, SOCKET_PATH } from '../../realtime/access';
-import { scopeFor } from '../inbox/scope';
+import { scopeFor } from '../inbox/read/scope';
 import { loadActor, spaceIdsWhere } from '../spaces/actor';
 
 /**

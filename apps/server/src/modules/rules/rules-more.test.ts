@@ -24,7 +24,7 @@ import {
 import { RulesNoReplyJob } from '../../jobs/rules-no-reply';
 import { WebhookWorker } from '../../jobs/webhook-worker';
 import { buildMember } from '../authors/test-helpers';
-import { ingest } from '../inbox/ingest';
+import { ingest } from '../inbox/ingest/ingest';
 
 // Auto-rules' later triggers, condition and actions (issue 17) on the real database: waiting for the
 // customer N hours and a task due (clock moved, not slept), the language condition, round-robin

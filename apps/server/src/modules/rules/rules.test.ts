@@ -19,7 +19,7 @@ import {
 } from '../../db/schema';
 import { RulesNoReplyJob } from '../../jobs/rules-no-reply';
 import { buildMember } from '../authors/test-helpers';
-import { ingest } from '../inbox/ingest';
+import { ingest } from '../inbox/ingest/ingest';
 import { runRules } from './engine';
 
 // Auto-rules (issue 17) on the real database: validation, the ingestion hand-off and the worker, closing

@@ -9,7 +9,7 @@ import {
 } from '@otklik/shared';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import type { InboxScope } from '../inbox/scope';
+import type { InboxScope } from '../inbox/read/scope';
 import type { BusinessCalendar } from '../workinghours/business-hours';
 import { rows, type StatsFilters, unitFilters, unitsCte } from './queries';
 

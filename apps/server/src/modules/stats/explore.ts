@@ -12,7 +12,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { companies, memberships, objects, tags, users } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import type { InboxScope } from '../inbox/scope';
+import type { InboxScope } from '../inbox/read/scope';
 import type { ServerActor } from '../spaces/actor';
 import type { BusinessCalendar } from '../workinghours/business-hours';
 import { businessFirstResponse } from './business';

@@ -1,8 +1,8 @@
 import { EXPORT_STATUSES, type ExportKind, type Locale, type MessageKey, translate } from '@otklik/shared';
 import { type SQL, sql } from 'drizzle-orm';
-import { chatListQuery, itemListQuery } from '../inbox/list-params';
-import { chatFilters, itemFilters } from '../inbox/queries';
-import { type InboxScope, scopeCondition } from '../inbox/scope';
+import { chatListQuery, itemListQuery } from '../inbox/read/list-params';
+import { chatFilters, itemFilters } from '../inbox/read/queries';
+import { type InboxScope, scopeCondition } from '../inbox/read/scope';
 
 // What a raw-rows export reads (exports.ts runs it): the columns of each kind — a message key for the
 // title and the SQL of the value, dates in the space's timezone — and the FROM / WHERE / window joins

@@ -1,7 +1,7 @@
 import type { StatsPeriod, StatsStatusRow, StatsWorkinghoursRow } from '@otklik/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import type { InboxScope } from '../inbox/scope';
+import type { InboxScope } from '../inbox/read/scope';
 import { at, chatWhere, itemWhere, list, OPEN, rows, type StatsFilters } from './queries';
 
 // People and the wall (time in statuses, working hours, waiting now, members by status) under the

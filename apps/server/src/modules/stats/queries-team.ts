@@ -1,7 +1,7 @@
 import type { StatsClosedRow, StatsOperatorRow, StatsOperatorTimeRow, StatsPeriod } from '@otklik/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import type { InboxScope } from '../inbox/scope';
+import type { InboxScope } from '../inbox/read/scope';
 import {
   activityWhere,
   at,

@@ -25,7 +25,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { issues, memberships, userStatuses, users } from '../../db/schema';
 import { AppError } from '../../lib/errors';
-import { type InboxScope, scopeFor } from '../inbox/scope';
+import { type InboxScope, scopeFor } from '../inbox/read/scope';
 import { issueScope, scopeIssues } from '../issues/policy';
 import { expiredAt } from '../issues/queries';
 import type { ServerActor } from '../spaces/actor';

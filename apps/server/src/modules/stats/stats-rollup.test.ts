@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
 import { activity, chats, items, messages, spaces, statsFirstReplies, statsHourly } from '../../db/schema';
 import { buildAdmin, buildMember, buildObject } from '../authors/test-helpers';
-import type { InboxScope } from '../inbox/scope';
+import type { InboxScope } from '../inbox/read/scope';
 import { resolvePeriod } from './period';
 import { backlog, figures, type StatsFilters, volume } from './queries';
 import { operators, operatorTimes } from './queries-team';

@@ -10,7 +10,7 @@ import {
   type VkWorld,
 } from '../../../test/providers/vk';
 import { objects } from '../../db/schema';
-import { ingest } from '../../modules/inbox/ingest';
+import { ingest } from '../../modules/inbox/ingest/ingest';
 import { connectorContext } from '../context';
 import { ConnectorError } from '../types';
 import { vkConnector } from './connector';

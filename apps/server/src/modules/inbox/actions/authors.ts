@@ -13,8 +13,8 @@ import { audit } from '../../audit/record';
 import { getVisibleAuthor } from '../../authors/policy';
 import { enqueueOutbox, kickOutbox } from '../../outbox/queue';
 import { authorize } from '../../spaces/actor';
-import { presentAuthor } from '../presenter';
-import { scopeFor } from '../scope';
+import { presentAuthor } from '../read/presenter';
+import { scopeFor } from '../read/scope';
 import { activityCause, auditActorOf, causeOf, type Performer, userIdOf } from './policy';
 import { type ActionDeps, transaction } from './send';
 

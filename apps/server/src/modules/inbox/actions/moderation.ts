@@ -7,7 +7,7 @@ import type { Connector } from '../../../providers/types';
 import { type AuditKind, audit } from '../../audit/record';
 import { editCollectorReply } from '../../channels/generic-service';
 import { enqueueOutbox, kickOutbox, type OutboxAction } from '../../outbox/queue';
-import { presentMessage } from '../presenter';
+import { presentMessage } from '../read/presenter';
 import {
   activityCause,
   assertNetworkAllows,

@@ -19,7 +19,7 @@ import { getConnector } from '../../../providers/registry';
 import type { Connector, ObjectRow } from '../../../providers/types';
 import type { AuditActor } from '../../audit/record';
 import type { ServerActor } from '../../spaces/actor';
-import { getScopedChat, getScopedItem, type InboxScope, inScope, scopeFor } from '../scope';
+import { getScopedChat, getScopedItem, type InboxScope, inScope, scopeFor } from '../read/scope';
 import type { Cause } from './present';
 
 // Who may act on inbox content, and what the network allows. Every action of the send path asks here

@@ -9,7 +9,7 @@ import {
   presentAuthor,
   presentChat,
   presentItem,
-} from '../presenter';
+} from '../read/presenter';
 
 // Items and chats as the lists show them (author, tags, provider), for responses and bus pushes alike.
 

@@ -8,7 +8,7 @@ import { openSocket } from '../../../../test/socket';
 import { chats, items, type objects, outbox, userGroups } from '../../../db/schema';
 import { buildMember as buildGroupMember } from '../../authors/test-helpers';
 import { buildMember } from '../../users/testing';
-import { ingest } from '../ingest';
+import { ingest } from '../ingest/ingest';
 
 // "Who is answering" is enforced by the server (docs/product/api.md lock/unlock): while a colleague's socket holds
 // the lock of an item or chat, replies to it are refused with 409 `locked`, naming who is answering.

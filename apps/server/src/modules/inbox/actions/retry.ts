@@ -3,7 +3,7 @@ import { items, messages, outbox } from '../../../db/schema';
 import { AppError } from '../../../lib/errors';
 import { returnRefusedReply } from '../../channels/generic-service';
 import { kickOutbox } from '../../outbox/queue';
-import { presentMessage } from '../presenter';
+import { presentMessage } from '../read/presenter';
 import { causeOf, loadItemFor, loadMessageFor, type Performer } from './policy';
 import { presentItems, publishBySpace } from './present';
 import { type ActionDeps, transaction } from './send';

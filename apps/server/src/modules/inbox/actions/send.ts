@@ -15,7 +15,7 @@ import { enqueueOutbox, kickOutbox } from '../../outbox/queue';
 import { holdForApproval, needsApproval } from '../../qa/approval-hold';
 import { assertUsable } from '../../templates/policy';
 import { countUse, getTemplate } from '../../templates/service';
-import { presentMessage } from '../presenter';
+import { presentMessage } from '../read/presenter';
 import {
   assertDraftFits,
   assertNetworkAllows,

@@ -2,7 +2,7 @@ import { QA_APPROVALS_EVENT, SEND_UNDO_SECONDS } from '@otklik/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { activity, chats, items, messages, outbox, qaApprovals } from '../../../db/schema';
 import { AppError } from '../../../lib/errors';
-import { presentMessage } from '../presenter';
+import { presentMessage } from '../read/presenter';
 import { causeOf, loadItemFor, loadMessageFor, type Performer, userIdOf } from './policy';
 import { type Cause, presentChats, presentItems, publishBySpace } from './present';
 import { type ActionDeps, transaction } from './send';

@@ -17,7 +17,7 @@ import { assertPublicUrl, type MediaNetwork } from '../../../providers/public-ne
 import { ConnectorError, storedFailure } from '../../../providers/types';
 import type { EventBus } from '../../../realtime/bus';
 import { audit } from '../../audit/record';
-import { ingest } from '../../inbox/ingest';
+import { ingest } from '../../inbox/ingest/ingest';
 import { authorize, type ServerActor, spaceIdsWhere } from '../../spaces/actor';
 import { type FeedEntry, type FeedValidators, fetchFeed } from './fetch';
 

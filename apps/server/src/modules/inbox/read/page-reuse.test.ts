@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
-import { commentEvent, messageEvent } from '../../../test/inbox-helpers';
-import { authors, chats, items, userGroups } from '../../db/schema';
-import { SnapshotCache, type StoredAnswer } from '../../lib/snapshot-cache';
+import { createTestApp, type TestApp } from '../../../../test/harness';
+import { commentEvent, messageEvent } from '../../../../test/inbox-helpers';
+import { authors, chats, items, userGroups } from '../../../db/schema';
+import { SnapshotCache, type StoredAnswer } from '../../../lib/snapshot-cache';
 import { itemListQuery } from './list-params';
 import { findItemsJson, pageKey } from './queries';
 import { ids, readKit } from './read-kit';

@@ -1,10 +1,10 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser } from '../../../test/auth-helpers';
-import { failInsertsContaining, marker } from '../../../test/db-faults';
-import { createTestApp, type TestApp } from '../../../test/harness';
-import { buildObject, commentEvent, messageEvent } from '../../../test/inbox-helpers';
-import { chats, items, messages } from '../../db/schema';
+import { buildUser } from '../../../../test/auth-helpers';
+import { failInsertsContaining, marker } from '../../../../test/db-faults';
+import { createTestApp, type TestApp } from '../../../../test/harness';
+import { buildObject, commentEvent, messageEvent } from '../../../../test/inbox-helpers';
+import { chats, items, messages } from '../../../db/schema';
 import { IngestBatcher, withDeadlockRetry } from './batcher';
 
 // The webhook batcher (issue #5 ingest speed): concurrent requests of one account share transactions,

@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser } from '../../../test/auth-helpers';
-import { createTestApp, type TestApp } from '../../../test/harness';
-import { buildObject, commentEvent, messageEvent } from '../../../test/inbox-helpers';
-import { chats, companies, items, memberships } from '../../db/schema';
-import { buildMember } from '../users/testing';
+import { buildUser } from '../../../../test/auth-helpers';
+import { createTestApp, type TestApp } from '../../../../test/harness';
+import { buildObject, commentEvent, messageEvent } from '../../../../test/inbox-helpers';
+import { chats, companies, items, memberships } from '../../../db/schema';
+import { buildMember } from '../../users/testing';
 import { ingest } from './ingest';
 
 // The company settings of an account act on new work (docs/product/entities.md, organisation/schemas.ts): who it is

@@ -12,13 +12,14 @@ import {
   searchWireSchema,
 } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Db } from '../../db/client';
-import { type Authenticate, signedInScope } from '../../http/auth';
-import { sendPrebuiltJson } from '../../http/prebuilt-json';
-import { AppError } from '../../lib/errors';
-import type { AppDeps } from '../deps';
-import { markMentionsSeen } from '../notes/service';
-import type { ServerActor } from '../spaces/actor';
+import type { Db } from '../../../db/client';
+import { type Authenticate, signedInScope } from '../../../http/auth';
+import { sendPrebuiltJson } from '../../../http/prebuilt-json';
+import { AppError } from '../../../lib/errors';
+import type { AppDeps } from '../../deps';
+import { markMentionsSeen } from '../../notes/service';
+import type { ServerActor } from '../../spaces/actor';
+import { chatOpened, itemOpened } from '../failures/returned';
 import { registerInboxCounters } from './counters';
 import { chatHistory, itemHistory, recordView } from './history';
 import {
@@ -43,7 +44,6 @@ import {
 } from './queries';
 import { registerInboxLockTargets } from './read-locks';
 import { presentChats, presentItemHits, presentItems, presentMessageHits } from './read-present';
-import { chatOpened, itemOpened } from './returned';
 import { getScopedChat, getScopedItem, type InboxScope, scopeFor } from './scope';
 import { readViewCounts } from './views';
 

@@ -1,11 +1,11 @@
 import type { Ability } from '@otklik/shared';
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/client';
-import { chats, items, objects, userGroups } from '../../db/schema';
-import { type InboxScope, inScope } from '../../lib/account-scope';
-import { AppError } from '../../lib/errors';
-import { type ServerActor, spaceIdsWhere } from '../spaces/actor';
+import type { Db } from '../../../db/client';
+import { chats, items, objects, userGroups } from '../../../db/schema';
+import { type InboxScope, inScope } from '../../../lib/account-scope';
+import { AppError } from '../../../lib/errors';
+import { type ServerActor, spaceIdsWhere } from '../../spaces/actor';
 
 // InboxScope and inScope live in lib/ so the realtime hub can use them (issue 12); re-exported here.
 export { type InboxScope, inScope };

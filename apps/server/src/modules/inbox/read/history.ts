@@ -1,7 +1,7 @@
 import type { HistoryEntryWire } from '@otklik/shared';
 import { and, asc, eq, gt, inArray, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { activity, type chats, type items, messages, users } from '../../db/schema';
+import type { Db } from '../../../db/client';
+import { activity, type chats, type items, messages, users } from '../../../db/schema';
 
 // The history of one item or chat (GET /v1/items/:id/history, /v1/chats/:id/history): what the
 // activity table recorded about it, oldest first, with who did it. A comment's history shows a Direct

@@ -1,9 +1,9 @@
 import type { Ability } from '@otklik/shared';
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { activity, chats, items, users } from '../../db/schema';
-import type { RealtimeHub } from '../../realtime/hub';
-import { loadActor } from '../spaces/actor';
+import type { Db } from '../../../db/client';
+import { activity, chats, items, users } from '../../../db/schema';
+import type { RealtimeHub } from '../../../realtime/hub';
+import { loadActor } from '../../spaces/actor';
 import { inScope, scopeFor } from './scope';
 
 const ITEM_ABILITY = { hold: 'items.reply', view: 'items.view', takeover: 'items.takeOver' } as const;

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { chats, items } from '../../db/schema';
-import type { EventBus } from '../../realtime/bus';
-import { presentChats, presentItems, publishBySpace } from './actions/present';
+import type { Db } from '../../../db/client';
+import { chats, items } from '../../../db/schema';
+import type { EventBus } from '../../../realtime/bus';
+import { presentChats, presentItems, publishBySpace } from '../actions/present';
 
 // "Returned from snooze" (issue 13): jobs/delayed.ts stamps `returned_at` on what comes back; the lists
 // mark it until someone opens it (here, from the item and chat pages) or sets a status (workflow.ts).

@@ -1,10 +1,10 @@
 import { providers } from '@otklik/shared';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
-import { buildObject, buildWorkspace } from '../../../test/inbox-actions';
-import { commentEvent, messageEvent } from '../../../test/inbox-helpers';
-import { chats, items, messages, objects } from '../../db/schema';
+import { createTestApp, type TestApp } from '../../../../test/harness';
+import { buildObject, buildWorkspace } from '../../../../test/inbox-actions';
+import { commentEvent, messageEvent } from '../../../../test/inbox-helpers';
+import { chats, items, messages, objects } from '../../../db/schema';
 import { ingest } from './ingest';
 
 // Per-account settings (docs/product/screens-and-routes.md settings/accounts/{id}/exclude, exclude_messages, chats, stickers,

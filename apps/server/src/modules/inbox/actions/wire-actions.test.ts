@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonAnswer, openApiSuite, successSchema } from '../../../test/openapi-doc';
+import { jsonAnswer, openApiSuite, successSchema } from '../../../../test/openapi-doc';
 
 // Issue 12, point 4: the inbox's actions (replies, moderation, statuses, tags, assignment, bulk), the
 // history, failures, notes and mentions, HelpDeskEddy tickets, the chat's bot and the author's custom

@@ -1,18 +1,18 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
+import { createTestApp, type TestApp } from '../../../../test/harness';
 import {
   buildComment,
   buildObject,
   buildWorker,
   buildWorkspace,
   fakeConnector,
-} from '../../../test/inbox-actions';
-import { authors, items, memberships, objects, outbox, userGroups } from '../../db/schema';
-import { registerConnector } from '../../providers/registry';
-import { ConnectorError } from '../../providers/types';
-import { OUTBOX_FAILED } from '../outbox/queue';
-import { buildAdmin, buildMember, captureEvents } from '../users/testing';
+} from '../../../../test/inbox-actions';
+import { authors, items, memberships, objects, outbox, userGroups } from '../../../db/schema';
+import { registerConnector } from '../../../providers/registry';
+import { ConnectorError } from '../../../providers/types';
+import { OUTBOX_FAILED } from '../../outbox/queue';
+import { buildAdmin, buildMember, captureEvents } from '../../users/testing';
 
 // Failed outgoing actions are never lost (docs/product/screens-and-routes.md settings/errors, the errors dropdown): a refused
 // moderation, a send out of retries and a refused network ban are listed and counted for those who see

@@ -1,16 +1,16 @@
 import { type AccountSettings, isExcluded } from '@otklik/shared';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { columnsWithout, executePrepared, rowsOf, unnestRows } from '../../db/rows';
-import { authors, chats, csiSurveys, emotionSettings, messages } from '../../db/schema';
-import type { InboundMessage } from '../../providers/inbound';
-import { queueBotMessagesSql } from '../bots/runtime';
-import { openSurveysSql } from '../csi/answers';
-import { emotionColumns, readerOf } from '../emotions/service';
-import { rulesQueuedEvent } from '../rules/queue';
+import type { Db } from '../../../db/client';
+import { columnsWithout, executePrepared, rowsOf, unnestRows } from '../../../db/rows';
+import { authors, chats, csiSurveys, emotionSettings, messages } from '../../../db/schema';
+import type { InboundMessage } from '../../../providers/inbound';
+import { queueBotMessagesSql } from '../../bots/runtime';
+import { openSurveysSql } from '../../csi/answers';
+import { emotionColumns, readerOf } from '../../emotions/service';
+import { rulesQueuedEvent } from '../../rules/queue';
+import { presentAuthor, presentChat, presentMessage } from '../read/presenter';
 import type { ArrivalRules, IngestResult, ObjectRow } from './ingest';
 import { authorCtes, compare, lateAuthors, type Published, sortedAuthors, uniqueBy } from './ingest-batch';
-import { presentAuthor, presentChat, presentMessage } from './presenter';
 
 // Private messages of an ingestion batch (ingest.ts): authors and chats in one statement, then the
 // messages, their activity rows, the chats' last message, unread count and status, the bot's queue and

@@ -17,7 +17,7 @@ import {
   sql,
 } from 'drizzle-orm';
 import { type AnyPgColumn, PgDialect } from 'drizzle-orm/pg-core';
-import type { Database, Db } from '../../db/client';
+import type { Database, Db } from '../../../db/client';
 import {
   authors,
   chats,
@@ -29,8 +29,8 @@ import {
   messages,
   objects,
   posts,
-} from '../../db/schema';
-import type { SnapshotCache, StoredAnswer } from '../../lib/snapshot-cache';
+} from '../../../db/schema';
+import type { SnapshotCache, StoredAnswer } from '../../../lib/snapshot-cache';
 import { CHAT_JSON, ITEM_JSON, PAGE_META, pageJson } from './list-json';
 import type { ChatListParams, Cursor, ItemListParams, MessagePageParams } from './list-params';
 import { encodeCursor } from './list-params';

@@ -5,10 +5,10 @@ import {
   type ViewCounts,
 } from '@otklik/shared';
 import { and, count, eq, inArray, isNotNull, not, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { chats, items } from '../../db/schema';
-import { mentionCounts } from '../notes/service';
-import type { ServerActor } from '../spaces/actor';
+import type { Db } from '../../../db/client';
+import { chats, items } from '../../../db/schema';
+import { mentionCounts } from '../../notes/service';
+import type { ServerActor } from '../../spaces/actor';
 import { sumInboxCounters } from './queries';
 import { type InboxScope, scopeCondition, scopeFor } from './scope';
 

@@ -2,10 +2,10 @@ import type { AddressInfo } from 'node:net';
 import { MATCH_END, MATCH_START, presetFor } from '@otklik/shared';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
-import { commentEvent, messageEvent } from '../../../test/inbox-helpers';
-import { openSocket } from '../../../test/socket';
-import { authorLabels, chats, items, itemTags, labels, tags, userGroups } from '../../db/schema';
+import { createTestApp, type TestApp } from '../../../../test/harness';
+import { commentEvent, messageEvent } from '../../../../test/inbox-helpers';
+import { openSocket } from '../../../../test/socket';
+import { authorLabels, chats, items, itemTags, labels, tags, userGroups } from '../../../db/schema';
 import { decodeCursor, encodeCursor } from './list-params';
 import { at, ids, readKit, unix } from './read-kit';
 

@@ -1,12 +1,12 @@
 import { presetFor, type RoleFlags, type RolePresetName } from '@otklik/shared';
 import { expect } from 'vitest';
-import { bearer, buildUser, loginTokens } from '../../../test/auth-helpers';
-import { STRONG_PASSWORD, type TestApp, uniqueEmail } from '../../../test/harness';
-import { buildObject } from '../../../test/inbox-helpers';
-import { users } from '../../db/schema';
-import { hashPassword } from '../auth/passwords';
-import { addMember } from '../spaces/service';
-import { ingest } from './ingest';
+import { bearer, buildUser, loginTokens } from '../../../../test/auth-helpers';
+import { STRONG_PASSWORD, type TestApp, uniqueEmail } from '../../../../test/harness';
+import { buildObject } from '../../../../test/inbox-helpers';
+import { users } from '../../../db/schema';
+import { hashPassword } from '../../auth/passwords';
+import { addMember } from '../../spaces/service';
+import { ingest } from '../ingest/ingest';
 
 // TEST-ONLY. What the inbox read tests (read.test.ts, read-chats.test.ts) build their data with: a team
 // with two accounts, members by role, ingested events, GETs that check their status.

@@ -1,9 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { selectRows, unnestRows } from '../../db/rows';
-import { authors } from '../../db/schema';
-import type { InboundItem } from '../../providers/inbound';
-import type { PublishedEvent } from '../../realtime/bus';
+import type { Db } from '../../../db/client';
+import { selectRows, unnestRows } from '../../../db/rows';
+import { authors } from '../../../db/schema';
+import type { InboundItem } from '../../../providers/inbound';
+import type { PublishedEvent } from '../../../realtime/bus';
 import type { ObjectRow } from './ingest';
 
 // What the parts of one ingestion batch share (ingest.ts items and changes, ingest-messages.ts): the

@@ -1,10 +1,10 @@
 import { MATCH_START, presetFor } from '@otklik/shared';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
-import { messageEvent } from '../../../test/inbox-helpers';
-import { chats, userGroups } from '../../db/schema';
-import type { BusEvent } from '../../realtime/bus';
+import { createTestApp, type TestApp } from '../../../../test/harness';
+import { messageEvent } from '../../../../test/inbox-helpers';
+import { chats, userGroups } from '../../../db/schema';
+import type { BusEvent } from '../../../realtime/bus';
 import { encodeCursor } from './list-params';
 import { at, ids, readKit, unix } from './read-kit';
 

@@ -1,7 +1,7 @@
 import { DEFAULT_CHAT_STATUSES, DEFAULT_ITEM_STATUSES } from '@otklik/shared';
-import type { Db } from '../../db/client';
-import type { ServerActor } from '../spaces/actor';
-import { registerCounter } from '../spaces/counts';
+import type { Db } from '../../../db/client';
+import type { ServerActor } from '../../spaces/actor';
+import { registerCounter } from '../../spaces/counts';
 import { sumInboxCounters } from './queries';
 import { scopeFor } from './scope';
 

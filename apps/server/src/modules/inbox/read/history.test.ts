@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
-import { commentEvent, messageEvent } from '../../../test/inbox-helpers';
-import { openSocket } from '../../../test/socket';
-import { chats, tags, userGroups } from '../../db/schema';
+import { createTestApp, type TestApp } from '../../../../test/harness';
+import { commentEvent, messageEvent } from '../../../../test/inbox-helpers';
+import { openSocket } from '../../../../test/socket';
+import { chats, tags, userGroups } from '../../../db/schema';
 import { readKit } from './read-kit';
 
 // GET /v1/items/:id/history and /v1/chats/:id/history (issue 13): the item's recorded activity by whom,

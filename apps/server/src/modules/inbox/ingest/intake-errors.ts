@@ -1,6 +1,6 @@
-import type { Db } from '../../db/client';
-import type { EventBus } from '../../realtime/bus';
-import { recordAccountError } from '../objects/account-error';
+import type { Db } from '../../../db/client';
+import type { EventBus } from '../../../realtime/bus';
+import { recordAccountError } from '../../objects/account-error';
 import type { ObjectRow } from './ingest';
 
 // Incoming events that could not be stored (ingest.ts) become the account's error, so a lost customer

@@ -1,12 +1,12 @@
 import { IMPORT_ON_CONNECT_LIMIT } from '@otklik/shared';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/harness';
-import { buildWorkspace } from '../../../test/inbox-actions';
-import { commentEvent, messageEvent } from '../../../test/inbox-helpers';
-import { chats, items, messages } from '../../db/schema';
-import { registerConnector } from '../../providers/registry';
-import { sandboxConnector } from '../../providers/sandbox/connector';
+import { createTestApp, type TestApp } from '../../../../test/harness';
+import { buildWorkspace } from '../../../../test/inbox-actions';
+import { commentEvent, messageEvent } from '../../../../test/inbox-helpers';
+import { chats, items, messages } from '../../../db/schema';
+import { registerConnector } from '../../../providers/registry';
+import { sandboxConnector } from '../../../providers/sandbox/connector';
 
 // docs/product/limits.md "Data import on connect up to 100 items": connecting through the API stores at most 100 of
 // what the network offers, even when its connector hands over more.

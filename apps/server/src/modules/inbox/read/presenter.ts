@@ -6,7 +6,7 @@ import {
   type MessageWire,
   type PostWire,
 } from '@otklik/shared';
-import type { authors, chats, items, messages, posts } from '../../db/schema';
+import type { authors, chats, items, messages, posts } from '../../../db/schema';
 
 // What items, chats, messages and authors look like on the wire — the same for HTTP and socket pushes.
 // The shapes are declared in packages/shared (inbox-wire.ts); these functions are typed to return them.

@@ -7,10 +7,10 @@ import {
 } from '@otklik/shared';
 import { and, desc, eq, gte, inArray, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/client';
-import { authors, items, messages, objects, outbox, users } from '../../db/schema';
-import type { OutboxAction } from '../outbox/queue';
-import { type InboxScope, scopeCondition } from './scope';
+import type { Db } from '../../../db/client';
+import { authors, items, messages, objects, outbox, users } from '../../../db/schema';
+import type { OutboxAction } from '../../outbox/queue';
+import { type InboxScope, scopeCondition } from '../read/scope';
 
 // Outgoing actions the networks refused for good (outbox rows in state 'failed'): settings/errors lists
 // them, the errors dropdown counts them per account, the item page names the action that failed and the

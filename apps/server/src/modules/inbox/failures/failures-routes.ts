@@ -7,12 +7,13 @@ import {
 } from '@otklik/shared';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { type Authenticate, signedInScope } from '../../http/auth';
-import { forbidden, notFound } from '../../lib/errors';
-import { getVisibleAuthor } from '../authors/policy';
-import type { AppDeps } from '../deps';
-import { OUTBOX_DISMISSED } from '../outbox/queue';
-import type { ServerActor } from '../spaces/actor';
+import { type Authenticate, signedInScope } from '../../../http/auth';
+import { forbidden, notFound } from '../../../lib/errors';
+import { getVisibleAuthor } from '../../authors/policy';
+import type { AppDeps } from '../../deps';
+import { OUTBOX_DISMISSED } from '../../outbox/queue';
+import type { ServerActor } from '../../spaces/actor';
+import { getScopedItem, scopeFor } from '../read/scope';
 import {
   countFailedActions,
   dismissFailure,
@@ -26,7 +27,6 @@ import {
   presentItemFailure,
   presentNetworkBan,
 } from './failures';
-import { getScopedItem, scopeFor } from './scope';
 
 const positiveId = z.coerce.number().int().positive();
 const idParams = z.object({ id: positiveId });

@@ -1,27 +1,27 @@
 import { type AccountSettings, isExcluded, parseAccountSettings } from '@otklik/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { activity, companies, items, memberships, messages, type objects, posts } from '../../db/schema';
-import { isDataRefusal, refusalMessage } from '../../db/sqlstate';
-import { pgSafeDeep } from '../../lib/pg-text';
+import type { Db } from '../../../db/client';
+import { activity, companies, items, memberships, messages, type objects, posts } from '../../../db/schema';
+import { isDataRefusal, refusalMessage } from '../../../db/sqlstate';
+import { pgSafeDeep } from '../../../lib/pg-text';
 import {
   type InboundChange,
   type InboundItem,
   type InboundMessage,
   inboundEventSchema,
-} from '../../providers/inbound';
-import type { EventBus } from '../../realtime/bus';
-import { captureAnswers } from '../csi/answers';
-import { type EmotionReader, emotionColumns, emotionReader } from '../emotions/service';
-import { matchArrivals } from '../monitoring/matcher';
-import { queueWatchedArrivals } from '../notifications/watches';
-import { companySettingsSchema } from '../organisation/schemas';
-import { queueArrivals, rulesQueuedEvent } from '../rules/queue';
+} from '../../../providers/inbound';
+import type { EventBus } from '../../../realtime/bus';
+import { captureAnswers } from '../../csi/answers';
+import { type EmotionReader, emotionColumns, emotionReader } from '../../emotions/service';
+import { matchArrivals } from '../../monitoring/matcher';
+import { queueWatchedArrivals } from '../../notifications/watches';
+import { companySettingsSchema } from '../../organisation/schemas';
+import { queueArrivals, rulesQueuedEvent } from '../../rules/queue';
+import { presentAuthor, presentItem, presentMessage } from '../read/presenter';
+import { presentItems } from '../read/read-present';
 import { type Published, uniqueBy, upsertAuthors } from './ingest-batch';
 import { storeMessages } from './ingest-messages';
 import { type IntakeFailure, recordIntakeFailures } from './intake-errors';
-import { presentAuthor, presentItem, presentMessage } from './presenter';
-import { presentItems } from './read-present';
 
 export type ObjectRow = typeof objects.$inferSelect;
 

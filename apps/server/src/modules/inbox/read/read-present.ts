@@ -1,5 +1,5 @@
 import { EXCERPT_LONG } from '@otklik/shared';
-import type { Db } from '../../db/client';
+import type { Db } from '../../../db/client';
 import { excerpt, presentAuthor, presentChat, presentItem, presentMessage } from './presenter';
 import {
   type ChatRow,

@@ -1,6 +1,6 @@
-import type { Db } from '../../db/client';
-import { isDeadlock } from '../../db/sqlstate';
-import type { EventBus } from '../../realtime/bus';
+import type { Db } from '../../../db/client';
+import { isDeadlock } from '../../../db/sqlstate';
+import type { EventBus } from '../../../realtime/bus';
 import { type IngestResult, ingest, type ObjectRow } from './ingest';
 
 interface Pending {

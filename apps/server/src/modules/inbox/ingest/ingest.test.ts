@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser } from '../../../test/auth-helpers';
-import { createTestApp, type TestApp } from '../../../test/harness';
-import { buildObject, commentEvent, messageEvent } from '../../../test/inbox-helpers';
-import type { Db } from '../../db/client';
-import { activity, authors, chats, inboxCounters, items, messages, posts } from '../../db/schema';
-import type { BusEvent } from '../../realtime/bus';
+import { buildUser } from '../../../../test/auth-helpers';
+import { createTestApp, type TestApp } from '../../../../test/harness';
+import { buildObject, commentEvent, messageEvent } from '../../../../test/inbox-helpers';
+import type { Db } from '../../../db/client';
+import { activity, authors, chats, inboxCounters, items, messages, posts } from '../../../db/schema';
+import type { BusEvent } from '../../../realtime/bus';
 import { INGEST_CHUNK, ingest } from './ingest';
 
 let t: TestApp;

@@ -1,11 +1,11 @@
 import { chatWireSchema, itemWireSchema, pageWireSchema } from '@otklik/shared';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildUser, loginTokens } from '../../../test/auth-helpers';
-import { createTestApp, type TestApp } from '../../../test/harness';
-import { buildObject, commentEvent, messageEvent } from '../../../test/inbox-helpers';
-import { authorLabels, authors, chats, chatTags, items, itemTags, labels, tags } from '../../db/schema';
-import { ingest } from './ingest';
+import { bearer, buildUser, loginTokens } from '../../../../test/auth-helpers';
+import { createTestApp, type TestApp } from '../../../../test/harness';
+import { buildObject, commentEvent, messageEvent } from '../../../../test/inbox-helpers';
+import { authorLabels, authors, chats, chatTags, items, itemTags, labels, tags } from '../../../db/schema';
+import { ingest } from '../ingest/ingest';
 import { presentChats, presentItems } from './read-present';
 
 // List pages are written as JSON by PostgreSQL (list-json.ts); presenter.ts defines the shape. The same
