@@ -1,13 +1,15 @@
+import { type AccountSettings, isExcluded } from '@otklik/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { selectRows, unnestRows } from '../../../db/rows';
 import { authors } from '../../../db/schema';
-import type { InboundItem } from '../../../providers/inbound';
+import type { InboundItem, InboundMessage } from '../../../providers/inbound';
 import type { PublishedEvent } from '../../../realtime/bus';
-import type { ObjectRow } from './ingest';
+import type { IngestResult, ObjectRow } from './ingest';
 
 // What the parts of one ingestion batch share (ingest.ts items and changes, ingest-messages.ts): the
-// order rows are written in, dedupe, and the batch's authors, created or refreshed in one statement.
+// order rows are written in, dedupe and the account's exclusions, and the batch's authors, created or
+// refreshed in one statement.
 
 /** An event to publish after commit, or one to build then (reads that must not run in the transaction). */
 export type Published = PublishedEvent | ((db: Db) => Promise<PublishedEvent>);
@@ -17,6 +19,26 @@ export const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 export const uniqueBy = <T>(rows: T[], key: (row: T) => string) => [
   ...new Map(rows.map((r) => [key(r), r])).values(),
 ];
+
+/** The events once each (by `key`), without those the account's exclusion `rule` drops (counted as excluded). */
+export function keptEvents<T extends InboundItem | InboundMessage>(
+  events: T[],
+  key: (event: T) => string,
+  rule: AccountSettings['exclude'],
+  result: IngestResult,
+) {
+  return uniqueBy(events, key).filter((e) => {
+    const excluded =
+      !e.isOwn &&
+      isExcluded(rule, {
+        text: e.text,
+        authorId: e.author.externalId,
+        authorName: e.author.name,
+      });
+    if (excluded) result.excluded += 1;
+    return !excluded;
+  });
+}
 
 /**
  * The batch's authors, created or refreshed (name, image), each returned once — one statement: the

@@ -1,16 +1,25 @@
-import { type AccountSettings, isExcluded } from '@otklik/shared';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { AccountSettings } from '@otklik/shared';
+import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../db/client';
 import { columnsWithout, executePrepared, rowsOf, unnestRows } from '../../../db/rows';
 import { authors, chats, csiSurveys, emotionSettings, messages } from '../../../db/schema';
-import type { InboundMessage } from '../../../providers/inbound';
+import type { InboundItem, InboundMessage } from '../../../providers/inbound';
 import { queueBotMessagesSql } from '../../bots/runtime';
 import { openSurveysSql } from '../../csi/answers';
 import { emotionColumns, readerOf } from '../../emotions/service';
 import { rulesQueuedEvent } from '../../rules/queue';
 import { presentAuthor, presentChat, presentMessage } from '../read/presenter';
 import type { ArrivalRules, IngestResult, ObjectRow } from './ingest';
-import { authorCtes, compare, lateAuthors, type Published, sortedAuthors, uniqueBy } from './ingest-batch';
+import {
+  authorCtes,
+  compare,
+  keptEvents,
+  lateAuthors,
+  type Published,
+  sortedAuthors,
+  uniqueBy,
+} from './ingest-batch';
 
 // Private messages of an ingestion batch (ingest.ts): authors and chats in one statement, then the
 // messages, their activity rows, the chats' last message, unread count and status, the bot's queue and
@@ -23,6 +32,11 @@ export interface StoredMessages {
   /** The open CSI surveys of their chats (csi/answers.ts openSurveysSql). */
   surveys: Array<typeof csiSurveys.$inferSelect>;
 }
+
+type AuthorRow = typeof authors.$inferSelect;
+type ChatRow = typeof chats.$inferSelect;
+type MessageRow = typeof messages.$inferSelect;
+type Written = { kind: 'message' | 'chat' | 'bot' | 'survey'; row: Record<string, unknown> };
 
 export async function storeMessages(
   db: Db,
@@ -38,25 +52,49 @@ export async function storeMessages(
     result.excluded += events.length;
     return nothing;
   }
-  const kept = uniqueBy(events, (e) => `${e.chatExternalId}\u0000${e.externalId}`).filter((e) => {
-    const excluded =
-      !e.isOwn &&
-      isExcluded(settings.exclude_messages, {
-        text: e.text,
-        authorId: e.author.externalId,
-        authorName: e.author.name,
-      });
-    if (excluded) result.excluded += 1;
-    return !excluded;
-  });
+  const kept = keptEvents(
+    events,
+    (e) => `${e.chatExternalId}\u0000${e.externalId}`,
+    settings.exclude_messages,
+    result,
+  );
   if (kept.length === 0) return nothing;
+  const { authorRows, chatByExternal } = await authorsAndChats(db, object, arrival, kept);
+  const messageRows = messageInput(settings, arrival, kept, chatByExternal);
+  const written = await insertMessages(db, object, arrival, messageRows);
+  const inserted = rowsOfKind(messages, written.rows, 'message').sort((a, b) => a.id - b.id);
+  result.created += inserted.length;
+  result.duplicates += kept.length - inserted.length;
+  if (inserted.length === 0) return nothing;
+  result.messageIds.push(...inserted.map((m) => m.id));
+  if (written.rows.some((r) => r.kind === 'bot')) published.push(rulesQueuedEvent());
+  published.push(messagesCreated(object, authorRows, written.rows, inserted));
+  return {
+    inbound: inserted.filter((m) => !m.isOwn),
+    surveys: rowsOfKind(csiSurveys, written.rows, 'survey'),
+  };
+}
+
+/** The batch's authors by external id and its chats by external id, each created where new. */
+async function authorsAndChats(db: Db, object: ObjectRow, arrival: ArrivalRules, kept: InboundMessage[]) {
   // Authors and chats in one statement: new chats get their customer's author id from the same
   // statement's upsert (the same CTE shapes as upsertAuthors).
   const uniqueAuthors = sortedAuthors(kept.filter((e) => !e.isOwn).map((e) => e.author));
   const chatKeys = uniqueBy(kept, (e) => e.chatExternalId).sort((a, b) =>
     compare(a.chatExternalId, b.chatExternalId),
   );
-  const chatInput = unnestRows('ci', [
+  const found = await upsertAuthorsAndChats(db, object, arrival, uniqueAuthors, chatInput(kept, chatKeys));
+  const authorRows = new Map(rowsOfKind(authors, found.rows, 'author').map((r) => [r.externalId, r]));
+  await lateAuthors(db, object, uniqueAuthors, authorRows);
+  const chatByExternal = new Map(rowsOfKind(chats, found.rows, 'chat').map((c) => [c.externalId, c]));
+  await addLateChats(db, object, chatKeys, chatByExternal);
+  await fillChatAuthors(db, kept, authorRows, chatByExternal);
+  return { authorRows, chatByExternal };
+}
+
+/** The first statement's chats: one row per chat, with its customer (its first message not our own). */
+function chatInput(kept: InboundMessage[], chatKeys: InboundMessage[]) {
+  return unnestRows('ci', [
     ['external_id', 'text', chatKeys.map((e) => e.chatExternalId)],
     [
       'author_external_id',
@@ -67,6 +105,16 @@ export async function storeMessages(
     ],
     ['last_message_at', 'timestamptz', chatKeys.map((e) => e.createdAt.toISOString())],
   ]);
+}
+
+/** The batch's first statement: authors and chats, created where new, and the space's emotion settings. */
+async function upsertAuthorsAndChats(
+  db: Db,
+  object: ObjectRow,
+  arrival: ArrivalRules,
+  uniqueAuthors: Array<InboundItem['author']>,
+  chatRows: SQL,
+) {
   // The space's emotion settings come with them when the batch has not read them yet (ingest.ts).
   const readsEmotion = arrival.readEmotion === undefined;
   const emotionRow = readsEmotion
@@ -79,7 +127,7 @@ export async function storeMessages(
   const found = await executePrepared<{ kind: 'author' | 'chat' | 'emotion'; row: Record<string, unknown> }>(
     db,
     sql`WITH ${authorCtes(object, uniqueAuthors)},
-    ci AS (SELECT * FROM ${chatInput}),
+    ci AS (SELECT * FROM ${chatRows}),
     created AS (
       INSERT INTO chats (space_id, object_id, external_id, author_id, last_message_at, status, assigned_user_id)
       SELECT ${object.spaceId}, ${object.id}, ci.external_id, a.id, ci.last_message_at, ${arrival.chatStatus},
@@ -99,36 +147,40 @@ export async function storeMessages(
     SELECT 'chat' AS kind, to_jsonb(c) AS row FROM c${emotionRow}`,
   );
   if (readsEmotion) {
-    const [row] = rowsOf(
-      emotionSettings,
-      found.rows.filter((r) => r.kind === 'emotion').map((r) => r.row),
-    );
+    const [row] = rowsOfKind(emotionSettings, found.rows, 'emotion');
     arrival.readEmotion = readerOf(row);
   }
-  const authorRows = new Map(
-    rowsOf(
-      authors,
-      found.rows.filter((r) => r.kind === 'author').map((r) => r.row),
-    ).map((r) => [r.externalId, r]),
-  );
-  await lateAuthors(db, object, uniqueAuthors, authorRows);
-  const chatByExternal = new Map(
-    rowsOf(
-      chats,
-      found.rows.filter((r) => r.kind === 'chat').map((r) => r.row),
-    ).map((c) => [c.externalId, c]),
-  );
+  return found;
+}
+
+/** Chats the statement did not return, read again and added to `chatByExternal`. */
+async function addLateChats(
+  db: Db,
+  object: ObjectRow,
+  chatKeys: InboundMessage[],
+  chatByExternal: Map<string, ChatRow>,
+) {
   const lateChats = chatKeys.map((e) => e.chatExternalId).filter((id) => !chatByExternal.has(id));
   if (lateChats.length > 0) {
-    // Created by a concurrent transaction after this statement's snapshot (see lateAuthors).
+    // Created by a concurrent transaction after the first statement's snapshot (see lateAuthors).
     const more = await db
       .select()
       .from(chats)
       .where(and(eq(chats.objectId, object.id), inArray(chats.externalId, lateChats)));
     for (const c of more) chatByExternal.set(c.externalId, c);
   }
-  // A new chat whose customer was created by a concurrent transaction got no author in the statement
-  // above (the author was outside its snapshot): give it the one read since.
+}
+
+/**
+ * A new chat whose customer was created by a concurrent transaction got no author in the first statement
+ * (the author was outside its snapshot): give it the one read since.
+ */
+async function fillChatAuthors(
+  db: Db,
+  kept: InboundMessage[],
+  authorRows: Map<string, AuthorRow>,
+  chatByExternal: Map<string, ChatRow>,
+) {
   for (const chat of chatByExternal.values()) {
     if (chat.authorId !== null) continue;
     const customer = kept.find((m) => m.chatExternalId === chat.externalId && !m.isOwn);
@@ -140,9 +192,17 @@ export async function storeMessages(
       .where(and(eq(chats.id, chat.id), isNull(chats.authorId)));
     chatByExternal.set(chat.externalId, { ...chat, authorId: author.id });
   }
+}
 
+/** The second statement's input: one row per message, its emotion read and stickers dropped if off. */
+function messageInput(
+  settings: AccountSettings,
+  arrival: ArrivalRules,
+  kept: InboundMessage[],
+  chatByExternal: Map<string, ChatRow>,
+) {
   const readings = kept.map((e) => emotionColumns(arrival.readEmotion ?? null, e.text, e.isOwn));
-  const messageInput = unnestRows('i', [
+  return unnestRows('i', [
     ['chat_id', 'bigint', kept.map((e) => chatByExternal.get(e.chatExternalId)!.id)],
     ['external_id', 'text', kept.map((e) => e.externalId)],
     ['is_own', 'boolean', kept.map((e) => e.isOwn)],
@@ -158,23 +218,25 @@ export async function storeMessages(
     ],
     ['created_at', 'timestamptz', kept.map((e) => e.createdAt.toISOString())],
   ]);
-  // One statement stores the messages, records the customer's ones for statistics, and moves every
-  // touched chat: its newest message becomes the last one, inbound messages count as unread, and a
-  // customer writing again reopens a closed chat and wakes one that was waiting for them or put off
-  // (delayed: back as jobs/delayed.ts would bring it, ending the delay early). Row locks on
-  // the chats are taken in id order, the same in every batch (batcher.ts may overlap batches). The
-  // same statement queues the customer messages for the account's chat-bot, answered after the commit
-  // (modules/bots/runtime.ts), and reads the chats' open CSI surveys (modules/csi/answers.ts).
-  const written = await executePrepared<{
-    kind: 'message' | 'chat' | 'bot' | 'survey';
-    row: Record<string, unknown>;
-  }>(
+}
+
+/**
+ * One statement stores the messages, records the customer's ones for statistics, and moves every
+ * touched chat: its newest message becomes the last one, inbound messages count as unread, and a
+ * customer writing again reopens a closed chat and wakes one that was waiting for them or put off
+ * (delayed: back as jobs/delayed.ts would bring it, ending the delay early). Row locks on
+ * the chats are taken in id order, the same in every batch (batcher.ts may overlap batches). The
+ * same statement queues the customer messages for the account's chat-bot, answered after the commit
+ * (modules/bots/runtime.ts), and reads the chats' open CSI surveys (modules/csi/answers.ts).
+ */
+function insertMessages(db: Db, object: ObjectRow, arrival: ArrivalRules, messageRows: SQL) {
+  return executePrepared<Written>(
     db,
     sql`WITH stored AS (
       INSERT INTO messages (space_id, chat_id, external_id, is_own, text, sentiment, emotion, attachments, delivery, created_at)
       SELECT ${object.spaceId}, i.chat_id, i.external_id, i.is_own, i.text, i.sentiment, i.emotion, i.attachments::jsonb,
         CASE WHEN i.is_own THEN 'sent' ELSE 'received' END, i.created_at
-      FROM ${messageInput}
+      FROM ${messageRows}
       ON CONFLICT (chat_id, external_id) DO NOTHING
       RETURNING ${columnsWithout(messages, 'search')}
     ),
@@ -225,21 +287,30 @@ export async function storeMessages(
     UNION ALL
     SELECT 'survey' AS kind, to_jsonb(surveys) AS row FROM surveys`,
   );
-  const inserted = rowsOf(
-    messages,
-    written.rows.filter((r) => r.kind === 'message').map((r) => r.row),
-  ).sort((a, b) => a.id - b.id);
-  const updatedChats = rowsOf(
-    chats,
-    written.rows.filter((r) => r.kind === 'chat').map((r) => r.row),
-  ).sort((a, b) => a.id - b.id);
-  result.created += inserted.length;
-  result.duplicates += kept.length - inserted.length;
-  if (inserted.length === 0) return nothing;
-  result.messageIds.push(...inserted.map((m) => m.id));
-  if (written.rows.some((r) => r.kind === 'bot')) published.push(rulesQueuedEvent());
+}
+
+/** The rows of one kind in a statement's answer (`kind`, `row` as JSON), as rows of `table`. */
+function rowsOfKind<T extends PgTable, K extends string>(
+  table: T,
+  rows: Array<{ kind: K; row: Record<string, unknown> }>,
+  kind: K,
+) {
+  return rowsOf(
+    table,
+    rows.filter((r) => r.kind === kind).map((r) => r.row),
+  );
+}
+
+/** The `messages.created` event: the stored messages and their chats as moved, with their authors. */
+function messagesCreated(
+  object: ObjectRow,
+  authorRows: Map<string, AuthorRow>,
+  written: Written[],
+  inserted: MessageRow[],
+): Published {
+  const updatedChats = rowsOfKind(chats, written, 'chat').sort((a, b) => a.id - b.id);
   const authorById = new Map([...authorRows.values()].map((a) => [a.id, presentAuthor(a)]));
-  published.push({
+  return {
     type: 'messages.created',
     spaceId: object.spaceId,
     payload: {
@@ -250,12 +321,5 @@ export async function storeMessages(
       messages: inserted.map(presentMessage),
     },
     cause: { kind: 'system' },
-  });
-  return {
-    inbound: inserted.filter((m) => !m.isOwn),
-    surveys: rowsOf(
-      csiSurveys,
-      written.rows.filter((r) => r.kind === 'survey').map((r) => r.row),
-    ),
   };
 }

@@ -1,4 +1,4 @@
-import { type AccountSettings, isExcluded, parseAccountSettings } from '@otklik/shared';
+import { type AccountSettings, parseAccountSettings } from '@otklik/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { activity, companies, items, memberships, messages, type objects, posts } from '../../../db/schema';
@@ -19,7 +19,7 @@ import { companySettingsSchema } from '../../organisation/schemas';
 import { queueArrivals, rulesQueuedEvent } from '../../rules/queue';
 import { presentAuthor, presentItem, presentMessage } from '../read/presenter';
 import { presentItems } from '../read/read-present';
-import { type Published, uniqueBy, upsertAuthors } from './ingest-batch';
+import { keptEvents, type Published, uniqueBy, upsertAuthors } from './ingest-batch';
 import { storeMessages } from './ingest-messages';
 import { type IntakeFailure, recordIntakeFailures } from './intake-errors';
 
@@ -52,6 +52,8 @@ export interface IngestOptions {
 }
 
 type Parsed = { index: number; event: InboundItem | InboundMessage | InboundChange };
+type ItemRow = typeof items.$inferSelect;
+type AuthorRows = Awaited<ReturnType<typeof upsertAuthors>>;
 
 export const emptyIngestResult = (): IngestResult => ({
   created: 0,
@@ -236,24 +238,30 @@ async function storeItems(
   result: IngestResult,
   published: Published[],
 ) {
-  const kept = uniqueBy(events, (e) => e.externalId).filter((e) => {
-    const excluded =
-      !e.isOwn &&
-      isExcluded(settings.exclude, {
-        text: e.text,
-        authorId: e.author.externalId,
-        authorName: e.author.name,
-      });
-    if (excluded) result.excluded += 1;
-    return !excluded;
-  });
+  const kept = keptEvents(events, (e) => e.externalId, settings.exclude, result);
   if (kept.length === 0) return;
   const authorRows = await upsertAuthors(
     db,
     object,
     kept.map((e) => e.author),
   );
+  const postIds = await storePosts(db, object, kept);
+  const inserted = await insertItems(db, object, settings, arrival, kept, authorRows, postIds);
+  result.created += inserted.length;
+  result.duplicates += kept.length - inserted.length;
+  if (inserted.length === 0) return;
+  const parentOf = await linkThreads(db, object, inserted);
+  const received = inserted.filter((r) => !r.isOwn);
+  await recordReceived(db, object, received);
+  result.itemIds.push(...inserted.map((r) => r.id));
+  await queueReceived(db, object, received, published);
+  // Monitoring (issue 21): keyword queries over received public content; matches become mentions.
+  await matchArrivals(db, object.spaceId, received, published);
+  published.push(itemsCreated(object, authorRows, inserted, parentOf));
+}
 
+/** The posts the items belong to, stored once each: their ids by external id. */
+async function storePosts(db: Db, object: ObjectRow, kept: InboundItem[]) {
   const postEvents = uniqueBy(
     kept.flatMap((e) => (e.post ? [e.post] : [])),
     (p) => p.externalId,
@@ -294,8 +302,20 @@ async function storeItems(
       );
     for (const r of rows) postIds.set(r.externalId, r.id);
   }
+  return postIds;
+}
 
-  const inserted = await db
+/** Inserts the new items (a known external id is a redelivery: skipped); returns the rows inserted. */
+function insertItems(
+  db: Db,
+  object: ObjectRow,
+  settings: AccountSettings,
+  arrival: ArrivalRules,
+  kept: InboundItem[],
+  authorRows: AuthorRows,
+  postIds: Map<string, number>,
+) {
+  return db
     .insert(items)
     .values(
       kept.map((e) => ({
@@ -322,11 +342,13 @@ async function storeItems(
     )
     .onConflictDoNothing({ target: [items.objectId, items.externalId] })
     .returning();
-  result.created += inserted.length;
-  result.duplicates += kept.length - inserted.length;
-  if (inserted.length === 0) return;
+}
 
-  // Link threads: new rows to their parents, and earlier orphans to parents that just arrived.
+/**
+ * Link threads: new rows to their parents, and earlier orphans to parents that just arrived. Returns the
+ * parent id of every row linked.
+ */
+async function linkThreads(db: Db, object: ObjectRow, inserted: ItemRow[]) {
   const externalIds = inserted.map((r) => r.externalId!);
   const linked = await db.execute(sql`
     UPDATE items AS child SET parent_id = parent.id
@@ -346,8 +368,11 @@ async function storeItems(
   for (const row of (linked as unknown as { rows: Array<{ id: number; parent_id: number }> }).rows ?? []) {
     parentOf.set(Number(row.id), Number(row.parent_id));
   }
+  return parentOf;
+}
 
-  const received = inserted.filter((r) => !r.isOwn);
+/** The activity rows of the received items (not our own). */
+async function recordReceived(db: Db, object: ObjectRow, received: ItemRow[]) {
   if (received.length > 0)
     await db.insert(activity).values(
       received.map((r) => ({
@@ -359,9 +384,13 @@ async function storeItems(
         at: r.receivedAt,
       })),
     );
-  result.itemIds.push(...inserted.map((r) => r.id));
-  // Auto-rules (issue 17) and notification watches (issue 18): queued in this transaction, run by the
-  // rules worker after the commit.
+}
+
+/**
+ * Auto-rules (issue 17) and notification watches (issue 18): queued in this transaction, run by the
+ * rules worker after the commit.
+ */
+async function queueReceived(db: Db, object: ObjectRow, received: ItemRow[], published: Published[]) {
   const rulesQueued = await queueArrivals(
     db,
     object.spaceId,
@@ -373,10 +402,17 @@ async function storeItems(
     received.map((r) => r.id),
   );
   if (rulesQueued || watchQueued) published.push(rulesQueuedEvent());
-  // Monitoring (issue 21): keyword queries over received public content; matches become mentions.
-  await matchArrivals(db, object.spaceId, received, published);
+}
+
+/** The `items.created` event: the inserted items with their authors and the parents just linked. */
+function itemsCreated(
+  object: ObjectRow,
+  authorRows: AuthorRows,
+  inserted: ItemRow[],
+  parentOf: Map<number, number>,
+): Published {
   const authorById = new Map([...authorRows.values()].map((a) => [a.id, presentAuthor(a)]));
-  published.push({
+  return {
     type: 'items.created',
     spaceId: object.spaceId,
     payload: {
@@ -389,7 +425,7 @@ async function storeItems(
       ),
     },
     cause: { kind: 'system' },
-  });
+  };
 }
 
 async function applyChanges(
@@ -401,7 +437,7 @@ async function applyChanges(
   result: IngestResult,
   published: Published[],
 ) {
-  const changedItems: Array<typeof items.$inferSelect> = [];
+  const changedItems: ItemRow[] = [];
   const changedMessages: Array<typeof messages.$inferSelect> = [];
   for (const e of events) {
     if (e.change === 'reactions' && !settings.reactions) continue;
@@ -409,60 +445,76 @@ async function applyChanges(
       if (e.target === 'message') changedMessages.push(...(await applyDelivery(db, object, e)));
       continue;
     }
-    if (e.target === 'item') {
-      // An edited text is read again (our own replies keep none).
-      const reread = emotionColumns(readEmotion, e.text ?? '', false);
-      const set =
-        e.change === 'edited'
-          ? {
-              text: e.text ?? '',
-              ...(e.rating === undefined ? {} : { rating: e.rating }),
-              editedAt: e.at ?? new Date(),
-              sentiment: sql`CASE WHEN ${items.isOwn} THEN NULL ELSE ${reread.sentiment}::text END`,
-              emotion: sql`CASE WHEN ${items.isOwn} THEN NULL ELSE ${reread.emotion}::text END`,
-            }
-          : e.change === 'deleted'
-            ? { isDeleted: true, status: 'deleted' as const }
-            : e.change === 'restored'
-              ? {
-                  isDeleted: false,
-                  status: sql`CASE WHEN ${items.status} = 'deleted' THEN 'new' ELSE ${items.status} END`,
-                }
-              : { reactions: e.reactions ?? [] };
-      const rows = await db
-        .update(items)
-        .set({ ...set, updatedAt: new Date() })
-        .where(and(eq(items.objectId, object.id), eq(items.externalId, e.externalId), changeNeeded(e)))
-        .returning();
-      changedItems.push(...rows);
-    } else {
-      const chatFilter = e.chatExternalId
-        ? sql`${messages.chatId} IN (SELECT id FROM chats WHERE object_id = ${object.id} AND external_id = ${e.chatExternalId})`
-        : sql`${messages.chatId} IN (SELECT id FROM chats WHERE object_id = ${object.id})`;
-      const reread = emotionColumns(readEmotion, e.text ?? '', false);
-      const set =
-        e.change === 'edited'
-          ? {
-              text: e.text ?? '',
-              editedAt: e.at ?? new Date(),
-              sentiment: sql`CASE WHEN ${messages.isOwn} THEN NULL ELSE ${reread.sentiment}::text END`,
-              emotion: sql`CASE WHEN ${messages.isOwn} THEN NULL ELSE ${reread.emotion}::text END`,
-            }
-          : e.change === 'deleted'
-            ? { isDeleted: true }
-            : e.change === 'restored'
-              ? { isDeleted: false }
-              : { reactions: e.reactions ?? [] };
-      const rows = await db
-        .update(messages)
-        .set(set)
-        .where(and(eq(messages.externalId, e.externalId), chatFilter, changeNeededMessage(e)))
-        .returning();
-      changedMessages.push(...rows);
-    }
+    if (e.target === 'item') changedItems.push(...(await changeItem(db, object, readEmotion, e)));
+    else changedMessages.push(...(await changeMessage(db, object, readEmotion, e)));
   }
   result.updated += changedItems.length + changedMessages.length;
-  // Auto-rules on the author's edits and deletions (issue 17), queued like arrivals.
+  await queueAuthorChanges(db, object, events, changedItems, published);
+  publishChanges(object, changedItems, changedMessages, published);
+}
+
+/** The update of one changed item (edited, deleted, restored, reactions); returns the rows changed. */
+function changeItem(db: Db, object: ObjectRow, readEmotion: EmotionReader | null, e: InboundChange) {
+  // An edited text is read again (our own replies keep none).
+  const reread = emotionColumns(readEmotion, e.text ?? '', false);
+  const set =
+    e.change === 'edited'
+      ? {
+          text: e.text ?? '',
+          ...(e.rating === undefined ? {} : { rating: e.rating }),
+          editedAt: e.at ?? new Date(),
+          sentiment: sql`CASE WHEN ${items.isOwn} THEN NULL ELSE ${reread.sentiment}::text END`,
+          emotion: sql`CASE WHEN ${items.isOwn} THEN NULL ELSE ${reread.emotion}::text END`,
+        }
+      : e.change === 'deleted'
+        ? { isDeleted: true, status: 'deleted' as const }
+        : e.change === 'restored'
+          ? {
+              isDeleted: false,
+              status: sql`CASE WHEN ${items.status} = 'deleted' THEN 'new' ELSE ${items.status} END`,
+            }
+          : { reactions: e.reactions ?? [] };
+  return db
+    .update(items)
+    .set({ ...set, updatedAt: new Date() })
+    .where(and(eq(items.objectId, object.id), eq(items.externalId, e.externalId), changeNeeded(e)))
+    .returning();
+}
+
+/** The update of one changed message (edited, deleted, restored, reactions); returns the rows changed. */
+function changeMessage(db: Db, object: ObjectRow, readEmotion: EmotionReader | null, e: InboundChange) {
+  const chatFilter = e.chatExternalId
+    ? sql`${messages.chatId} IN (SELECT id FROM chats WHERE object_id = ${object.id} AND external_id = ${e.chatExternalId})`
+    : sql`${messages.chatId} IN (SELECT id FROM chats WHERE object_id = ${object.id})`;
+  const reread = emotionColumns(readEmotion, e.text ?? '', false);
+  const set =
+    e.change === 'edited'
+      ? {
+          text: e.text ?? '',
+          editedAt: e.at ?? new Date(),
+          sentiment: sql`CASE WHEN ${messages.isOwn} THEN NULL ELSE ${reread.sentiment}::text END`,
+          emotion: sql`CASE WHEN ${messages.isOwn} THEN NULL ELSE ${reread.emotion}::text END`,
+        }
+      : e.change === 'deleted'
+        ? { isDeleted: true }
+        : e.change === 'restored'
+          ? { isDeleted: false }
+          : { reactions: e.reactions ?? [] };
+  return db
+    .update(messages)
+    .set(set)
+    .where(and(eq(messages.externalId, e.externalId), chatFilter, changeNeededMessage(e)))
+    .returning();
+}
+
+/** Auto-rules on the author's edits and deletions (issue 17), queued like arrivals. */
+async function queueAuthorChanges(
+  db: Db,
+  object: ObjectRow,
+  events: InboundChange[],
+  changedItems: ItemRow[],
+  published: Published[],
+) {
   const byAuthor = changedItems.filter((r) => !r.isOwn);
   const edited = byAuthor.filter((r) => r.editedAt !== null && !r.isDeleted);
   const deleted = byAuthor.filter((r) => r.isDeleted && r.status === 'deleted');
@@ -486,6 +538,15 @@ async function applyChanges(
     () => 'deleted',
   );
   if (queuedEdits || queuedDeletes) published.push(rulesQueuedEvent());
+}
+
+/** The `items.updated` and `messages.updated` events of the rows changed. */
+function publishChanges(
+  object: ObjectRow,
+  changedItems: ItemRow[],
+  changedMessages: Array<typeof messages.$inferSelect>,
+  published: Published[],
+) {
   if (changedItems.length > 0) {
     // Full rows (author, tags), the same as lists show, so a pushed update never blanks a row. Read after
     // commit, on the pool: the presenter's parallel reads must not share the transaction's connection.
