@@ -17,7 +17,14 @@
 // SOCKET_BENCH_SECONDS, SOCKET_BENCH_BIG_CLIENTS, SOCKET_BENCH_BIG_RATE, SOCKET_BENCH_BIG_SECONDS,
 // SOCKET_BENCH_WORKERS (client threads, 2).
 //
+// SOCKET_BENCH_NODES=2 (with DATABASE_URL and REDIS_URL): the scaled-out shape — a second app node is
+// started as its own process (`apps/server/src/main.ts`, as `npm start` runs it) on the same database and
+// Redis, and the client threads split between the two nodes (thread w on node w % 2), so each space's
+// operators sit on both; events are published on the first node and reach the second through Redis.
+//
 //   npm run bench -- sockets
+//   DATABASE_URL=… REDIS_URL=redis://127.0.0.1:6379 SOCKET_BENCH_NODES=2 npm run bench -- sockets
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -45,12 +52,22 @@ const BIG_CLIENTS = env('BIG_CLIENTS', CLIENTS);
 const BIG_RATE = env('BIG_RATE', 40);
 const BIG_SECONDS = env('BIG_SECONDS', SECONDS);
 const WORKERS = Math.max(1, env('WORKERS', 2));
+const NODES = env('NODES', 1);
+const REDIS_URL = process.env.REDIS_URL;
 const TARGET_SPREAD_P99_MS = 100;
 const TARGET_BIG_P99_MS = 500;
 /** How long after the last publish the clients may take to receive the rest. */
 const DRAIN_MS = 60_000;
 
 const url = process.env.DATABASE_URL;
+/** What both nodes run with (the second reads it from its environment, as a deployed node would). */
+const BENCH_NODE_ENV = {
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'error',
+  SECRET_KEY: 'bench-sockets-secret-0123456789abcdef0123456789',
+  APP_URL: 'http://127.0.0.1:3000',
+  FIRST_SPACE_TARIFF_ID: '0',
+} as const;
 const now = () => performance.timeOrigin + performance.now();
 const pct = (sorted: Float64Array | number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
@@ -88,7 +105,55 @@ function ask<T>(worker: Worker, message: string): Promise<T> {
   });
 }
 
+/** The second node: `main.ts` in a process of its own on the same database and Redis; its WebSocket URL. */
+async function startSecondNode(databaseUrl: string, redisUrl: string, dataDir: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    env: {
+      ...process.env,
+      ...BENCH_NODE_ENV,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the second node did not start:\n${output}`)), 120_000);
+    const read = (chunk: Buffer) => {
+      output += chunk;
+      const found = /running on http:\/\/localhost:(\d+)/.exec(output);
+      if (found) {
+        clearTimeout(timer);
+        resolve(Number(found[1]));
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the second node exited (${code}):\n${output}`));
+    });
+  });
+  return {
+    wsUrl: `ws://127.0.0.1:${port}/v1/ws`,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.removeAllListeners('exit');
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
 async function main() {
+  if (NODES !== 1 && (NODES !== 2 || !url || !REDIS_URL))
+    throw new Error(
+      'SOCKET_BENCH_NODES=2 needs DATABASE_URL and REDIS_URL (the nodes share them); 1 or 2 nodes.',
+    );
   if (url) await ensureDatabase(url);
   const database = await openDatabase(url ? { url } : { inMemory: true });
   const { db, query } = database;
@@ -99,13 +164,29 @@ async function main() {
   );
   const dataDir = mkdtempSync(join(tmpdir(), 'otklik-bench-sockets-'));
   const quiet = new Writable({ write: (_chunk, _enc, done) => done() });
-  const runtime = await createRuntime(testConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'error' }), {
-    database,
-    logStream: quiet,
-    startBackground: false,
-  });
+  const scaledOut = NODES === 2 && url && REDIS_URL ? { url, redis: REDIS_URL } : null;
+  const runtime = await createRuntime(
+    testConfig({
+      ...BENCH_NODE_ENV,
+      DATA_DIR: dataDir,
+      ...(scaledOut ? { REDIS_URL: scaledOut.redis } : {}),
+    }),
+    {
+      database,
+      logStream: quiet,
+      startBackground: false,
+    },
+  );
   await runtime.app.listen({ port: 0, host: '127.0.0.1' });
-  const wsUrl = `ws://127.0.0.1:${(runtime.app.server.address() as AddressInfo).port}/v1/ws`;
+  const wsUrls = [`ws://127.0.0.1:${(runtime.app.server.address() as AddressInfo).port}/v1/ws`];
+  const secondDir = scaledOut ? mkdtempSync(join(tmpdir(), 'otklik-bench-sockets-2-')) : null;
+  const second = scaledOut ? await startSecondNode(scaledOut.url, scaledOut.redis, secondDir!) : null;
+  if (second) {
+    wsUrls.push(second.wsUrl);
+    console.log(
+      `nodes: 2 over Redis (this process and ${second.wsUrl.replace('/v1/ws', '')}); client threads split between them`,
+    );
+  }
   const bus = runtime.deps.bus;
 
   // Publish times by event key (the first row's id), taken as the bus is handed the event.
@@ -160,7 +241,7 @@ async function main() {
     const workers = Array.from({ length: WORKERS }, (_, w) => {
       const mine = clients.filter((_c, i) => i % WORKERS === w);
       return new Worker(new URL('./socket-clients.mjs', import.meta.url), {
-        workerData: { url: wsUrl, clients: mine },
+        workerData: { url: wsUrls[w % wsUrls.length], clients: mine },
       });
     });
     const started = performance.now();
@@ -231,6 +312,8 @@ async function main() {
       if (event.type === 'items.created') template ??= (event.payload.items as PushedItem[])[0];
     });
     await ingest({ db, bus }, accounts[0]!, [commentEvent(0)]);
+    // Over Redis the event comes back to this node's subscribers a moment after the publish (bounded).
+    for (let waited = 0; !template && waited < 5_000; waited += 20) await delay(20);
     off();
     if (!template) throw new Error('the warm-up ingest published no items.created');
     const members = new Map<number, number>();
@@ -290,9 +373,11 @@ async function main() {
     failed ||= result.leaks > 0;
   }
 
+  await second?.stop();
   await runtime.close();
   await database.close().catch(() => {});
   rmSync(dataDir, { recursive: true, force: true });
+  if (secondDir) rmSync(secondDir, { recursive: true, force: true });
   if (failed) {
     console.error('A client received another space’s event.');
     process.exit(1);
