@@ -1,9 +1,22 @@
 import { AvitoTestbed } from './avito';
-import type { Fault, FaultyNetwork } from './faulty-network';
+
+export type { FaultKit, Written } from './fault-kit';
+
+import {
+  behind,
+  type FaultKit,
+  type KitEntry,
+  message,
+  replyTo,
+  retryAfter,
+  tooManyRequests,
+} from './fault-kit';
+import { REVIEW_KITS } from './fault-kits-reviews';
+import { SOCIAL_KITS } from './fault-kits-social';
+import type { FaultyNetwork } from './faulty-network';
 import { connectBot as connectMaxBot, dialogOf, MaxWorld, newBot as newMaxBot, person } from './max';
 import { OkTestbed } from './ok';
 import { connectBot, customer, newBot, privateChat, TelegramWorld } from './telegram';
-import type { ProviderTestbed } from './testbed';
 import { ViberTestbed } from './viber';
 import { connectCommunity, VkWorld } from './vk';
 import { WhatsAppTestbed } from './whatsapp';
@@ -12,41 +25,6 @@ import { YouTubeTestbed } from './youtube';
 // TEST-ONLY: each network of the network-faults table (jobs/network-faults.test.ts) as the table needs
 // it: its testbed started with every address at its emulator going through the fault proxy, the call
 // that carries a reply, how the network says "too many requests", and a conversation to write into.
-
-/** The request timeout the faults run with: a call the network never answers fails after this. */
-export const FAULT_TIMEOUT_MS = 2_000;
-
-export interface FaultKit {
-  name: string;
-  bed: ProviderTestbed;
-  /** `METHOD path` of the call that carries a reply. */
-  send: RegExp;
-  /** The network's own 429 (Telegram says how long in its JSON), and the wait it asks for in seconds. */
-  tooMany: { fault: Fault; seconds: number };
-  /** A new conversation with a customer (or a comment, a review) and our answer written into it. */
-  write(text: string): Promise<Written>;
-}
-
-/** Our answer: a message in a chat, or a reply (an item of our own) under a comment or review. */
-export interface Written {
-  kind: 'message' | 'item';
-  id: number;
-}
-
-const message = async (id: Promise<number>): Promise<Written> => ({ kind: 'message', id: await id });
-
-/** Starts the testbed with its emulator behind `proxy` (every emulator address in its env rewritten). */
-async function behind<T extends ProviderTestbed>(bed: T, proxy: FaultyNetwork, emulatorUrl: () => string) {
-  const env = bed.options.env;
-  bed.options.env = () => ({
-    ...proxy.rewrite(env(), emulatorUrl()),
-    NETWORK_TIMEOUT_MS: String(FAULT_TIMEOUT_MS),
-  });
-  await bed.start();
-  return bed;
-}
-
-const retryAfter = (seconds: number): Fault => ({ kind: 'status', status: 429, retryAfter: seconds });
 
 async function telegram(proxy: FaultyNetwork): Promise<FaultKit> {
   const world = new TelegramWorld();
@@ -58,16 +36,12 @@ async function telegram(proxy: FaultyNetwork): Promise<FaultKit> {
     send: /^POST \/bot[^/]+\/sendMessage$/,
     tooMany: {
       seconds,
-      fault: {
-        kind: 'status',
-        status: 429,
-        body: JSON.stringify({
-          ok: false,
-          error_code: 429,
-          description: `Too Many Requests: retry after ${seconds}`,
-          parameters: { retry_after: seconds },
-        }),
-      },
+      fault: tooManyRequests({
+        ok: false,
+        error_code: 429,
+        description: `Too Many Requests: retry after ${seconds}`,
+        parameters: { retry_after: seconds },
+      }),
     },
     async write(text) {
       const bot = newBot(world.tg);
@@ -226,14 +200,12 @@ async function youtube(proxy: FaultyNetwork): Promise<FaultKit> {
     async write(text) {
       const { id } = await bed.connectWithHistory();
       const [comment] = await bed.itemsOf(id);
-      const replied = await bed.inject('POST', `/v1/items/${comment!.id}/reply`, { text });
-      if (replied.statusCode !== 200) throw new Error(replied.body);
-      return { kind: 'item', id: replied.json().reply.id as number };
+      return replyTo(bed, comment!.id, text);
     },
   };
 }
 
-export const FAULT_KITS: Array<{ name: string; start(proxy: FaultyNetwork): Promise<FaultKit> }> = [
+export const FAULT_KITS: KitEntry[] = [
   { name: 'Telegram', start: telegram },
   { name: 'Avito', start: avito },
   { name: 'VK', start: vk },
@@ -242,4 +214,6 @@ export const FAULT_KITS: Array<{ name: string; start(proxy: FaultyNetwork): Prom
   { name: 'Viber', start: viber },
   { name: 'OK', start: ok },
   { name: 'YouTube', start: youtube },
+  ...SOCIAL_KITS,
+  ...REVIEW_KITS,
 ];

@@ -10,8 +10,17 @@ import type { AddressInfo, Socket } from 'node:net';
 // times a reply really reached the network.
 
 export type Fault =
-  /** A status (with Retry-After when given); `body` is the network's own text for it (HTML otherwise). */
-  | { kind: 'status'; status: number; retryAfter?: number; body?: string }
+  /**
+   * A status (with Retry-After when given); `body` is the network's own text for it (HTML otherwise),
+   * `headers` its own headers, read when the fault is answered (X's reset is a moment, not a wait).
+   */
+  | {
+      kind: 'status';
+      status: number;
+      retryAfter?: number;
+      body?: string;
+      headers?: () => Record<string, string>;
+    }
   /** 200 with a body the API never sends (not JSON, or JSON of the wrong shape). */
   | { kind: 'garbage'; body: string }
   /** The connection is accepted and never answered. */
@@ -138,6 +147,7 @@ function answerFault(fault: Fault, res: ServerResponse) {
         'content-type': fault.body === undefined ? 'text/html' : 'application/json',
       };
       if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+      Object.assign(headers, fault.headers?.());
       res.writeHead(fault.status, headers).end(fault.body ?? `<html><body>${fault.status}</body></html>`);
     }
   }

@@ -8,32 +8,58 @@ import { ProviderTestbed } from './testbed';
 
 export const META_VERIFY = 'fb-verify-token';
 
+export class MetaTestbed<E extends FacebookEmulator> extends ProviderTestbed {
+  emu!: E;
+
+  constructor(
+    provider: 'facebook' | 'instagram',
+    private readonly startEmulator: () => Promise<E>,
+    private readonly scope: string,
+  ) {
+    super({
+      provider,
+      listen: true,
+      env: () => ({ PROVIDER_UPDATES: 'webhook', ...this.emu.env(META_VERIFY) }),
+    });
+  }
+
+  override async start() {
+    const emu = await this.startEmulator();
+    this.emu = emu;
+    emu.consent = 'allow';
+    this.onClose(() => emu.close());
+    await super.start();
+    // The app's callback saved in Meta's dashboard (Instagram deliveries come to it too).
+    expect((await emu.subscribe(`${this.base}/v1/webhooks/facebook/app`, META_VERIFY)).verified).toBe(true);
+    return this;
+  }
+
+  /** The Facebook dialog, asked for the network's scope. */
+  dialog() {
+    return this.popup((dialog) => expect(dialog.searchParams.get('scope')).toContain(this.scope));
+  }
+}
+
+/** The same testbed started and closed by the test file's hooks. */
 export function metaTestbed<E extends FacebookEmulator>(
   provider: 'facebook' | 'instagram',
   start: () => Promise<E>,
   opts: { scope: string; started: (emu: E) => void },
 ) {
-  let emu: E | undefined;
-  const bed = new ProviderTestbed({
+  const bed = new MetaTestbed(
     provider,
-    listen: true,
-    env: () => ({ PROVIDER_UPDATES: 'webhook', ...emu!.env(META_VERIFY) }),
-  });
+    async () => {
+      const emu = await start();
+      opts.started(emu);
+      return emu;
+    },
+    opts.scope,
+  );
   beforeAll(async () => {
-    const started = await start();
-    emu = started;
-    opts.started(started);
-    started.consent = 'allow';
-    bed.onClose(() => started.close());
     await bed.start();
-    // The app's callback saved in Meta's dashboard (Instagram deliveries come to it too).
-    expect((await started.subscribe(`${bed.base}/v1/webhooks/facebook/app`, META_VERIFY)).verified).toBe(
-      true,
-    );
   });
   afterAll(() => bed.close());
-  /** The Facebook dialog, asked for the network's scope. */
-  const popup = () => bed.popup((dialog) => expect(dialog.searchParams.get('scope')).toContain(opts.scope));
+  const popup = () => bed.dialog();
   const post = (url: string, payload: Record<string, unknown> = {}) => bed.inject('POST', url, payload);
   return { bed, popup, post };
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../../lib/config';
+import { badAnswer } from '../http';
 import { ConnectorError } from '../types';
 
 // Discord REST (PROVIDERS.md §7c): `{base}/api/v10/...`, `Authorization: Bot <token>`. Rate limits are
@@ -107,10 +108,13 @@ export interface DiscordMessage {
 
 export const getMe = (a: DiscordAuth) => discordCall<DiscordUser>(a, 'GET', '/users/@me');
 
-export function createMessage(a: DiscordAuth, channelId: string, content: string, replyTo?: string) {
-  return discordCall<DiscordMessage>(a, 'POST', `/channels/${channelId}/messages`, {
+export async function createMessage(a: DiscordAuth, channelId: string, content: string, replyTo?: string) {
+  const sent = await discordCall<Partial<DiscordMessage>>(a, 'POST', `/channels/${channelId}/messages`, {
     content,
     ...(replyTo ? { message_reference: { message_id: replyTo, fail_if_not_exists: false } } : {}),
     allowed_mentions: { parse: [] },
   });
+  // Discord answers with the message it created: without its id the answer is not Discord's.
+  if (!sent.id) throw badAnswer(NETWORK, 'a created message without its id');
+  return sent as DiscordMessage;
 }

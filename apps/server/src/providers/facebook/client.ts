@@ -1,4 +1,5 @@
 import type { Config } from '../../lib/config';
+import { badAnswer } from '../http';
 import { type GraphAuth, graphCall } from './meta';
 
 // Facebook Page calls over Graph (PROVIDERS.md §4a Messenger, §4b feed comments), base URL from
@@ -93,9 +94,11 @@ export async function postComment(
   message: string,
   attachmentUrl?: string,
 ) {
-  const answer = await graphCall<{ id: string }>(auth, 'POST', `${encodeURIComponent(targetId)}/comments`, {
+  const answer = await graphCall<{ id?: string }>(auth, 'POST', `${encodeURIComponent(targetId)}/comments`, {
     body: { message, ...(attachmentUrl ? { attachment_url: attachmentUrl } : {}) },
   });
+  // Graph always answers a created comment with its id: JSON without it is not Graph's answer.
+  if (!answer.id) throw badAnswer(NETWORK, 'a created comment without its id');
   return answer.id;
 }
 
@@ -142,7 +145,9 @@ export async function sendPageMessageTo(
     `${encodeURIComponent(pageId)}/messages`,
     { body: { recipient, ...('id' in recipient ? { messaging_type: 'RESPONSE' } : {}), message } },
   );
-  return { id: answer.message_id ?? null, recipientId: answer.recipient_id ?? null };
+  // The Send API always answers with the message's id: JSON without it is not Meta's answer.
+  if (!answer.message_id) throw badAnswer(auth.network, 'a sent message without its message_id');
+  return { id: answer.message_id, recipientId: answer.recipient_id ?? null };
 }
 
 export async function recentPosts(auth: GraphAuth, pageId: string, limit: number): Promise<GraphPost[]> {

@@ -1,5 +1,6 @@
 import type { Config } from '../../lib/config';
 import { type GoogleClient, googleAccessToken, retryAfterOf, send } from '../google/oauth';
+import { badAnswer } from '../http';
 import { ConnectorError } from '../types';
 
 // Google Business Profile (PROVIDERS.md §6c): reviews through the My Business API v4
@@ -161,13 +162,16 @@ export function listReviews(a: GmapsAuth, location: string, pageToken?: string) 
   );
 }
 
-export function putReply(a: GmapsAuth, location: string, reviewId: string, comment: string) {
-  return call<{ comment?: string; updateTime?: string }>(
+export async function putReply(a: GmapsAuth, location: string, reviewId: string, comment: string) {
+  const answer = await call<{ comment?: string; updateTime?: string } | undefined>(
     a,
     'PUT',
     at(a.config.GMAPS_API_URL, `${location}/reviews/${encodeURIComponent(reviewId)}/reply`),
     { comment },
   );
+  // The API answers with the reply it saved: anything else (a proxy's page) is not a reply made.
+  if (typeof answer?.comment !== 'string') throw badAnswer(NETWORK, 'a reply answered without its comment');
+  return answer;
 }
 
 export function deleteReply(a: GmapsAuth, location: string, reviewId: string) {

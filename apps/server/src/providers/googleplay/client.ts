@@ -1,5 +1,6 @@
 import { createHash, createPrivateKey, createSign, type KeyObject } from 'node:crypto';
 import type { Config } from '../../lib/config';
+import { badAnswer } from '../http';
 import { ConnectorError } from '../types';
 
 // Google Play Developer API, reviews (PROVIDERS.md §6a). A service account's key signs a JWT (RS256) that
@@ -229,11 +230,14 @@ export function listReviews(
 }
 
 /** Creates or overwrites the developer's reply (PROVIDERS §6a: over 350 characters is refused). */
-export function replyToReview(a: PlayAuth, packageName: string, reviewId: string, text: string) {
-  return playCall<{ result?: { replyText?: string; lastEdited?: PlayTimestamp } }>(
+export async function replyToReview(a: PlayAuth, packageName: string, reviewId: string, text: string) {
+  const answer = await playCall<{ result?: { replyText?: string; lastEdited?: PlayTimestamp } } | undefined>(
     a,
     'POST',
     `${app(packageName)}/reviews/${encodeURIComponent(reviewId)}:reply`,
     { replyText: text },
   );
+  // Play answers a reply with the reply it saved: anything else (a proxy's page) is not a reply made.
+  if (!answer?.result) throw badAnswer(NETWORK, 'a reply answered without its result');
+  return answer;
 }

@@ -1,6 +1,7 @@
 import type { Config } from '../../lib/config';
 import { graphBase } from '../facebook/client';
 import { type GraphAuth, graphCall } from '../facebook/meta';
+import { badAnswer } from '../http';
 
 // Instagram calls over Graph with the linked Page's token (PROVIDERS.md §4c, "Instagram API with Facebook
 // Login": host graph.facebook.com, the same version and app as the Facebook Page connector).
@@ -12,6 +13,12 @@ export function igAuth(ctx: { config: Config; fetch: typeof fetch }, accessToken
 }
 
 const id = (value: string) => encodeURIComponent(value);
+
+/** A created comment's id: Graph always sends it, so JSON without it is not Graph's answer. */
+function createdId(answer: { id?: string }) {
+  if (!answer.id) throw badAnswer(NETWORK, 'a created comment without its id');
+  return answer.id;
+}
 
 /** The professional account linked to a Page, if any (`GET /{page-id}?fields=instagram_business_account`). */
 export async function linkedAccount(auth: GraphAuth, pageId: string): Promise<string | null> {
@@ -36,10 +43,10 @@ export function profile(auth: GraphAuth, igId: string) {
 
 /** `POST /{ig-comment-id}/replies?message=…` → the new comment's id (a reply to a reply joins the top one). */
 export async function replyToComment(auth: GraphAuth, commentId: string, message: string) {
-  const answer = await graphCall<{ id: string }>(auth, 'POST', `${id(commentId)}/replies`, {
+  const answer = await graphCall<{ id?: string }>(auth, 'POST', `${id(commentId)}/replies`, {
     query: { message },
   });
-  return answer.id;
+  return createdId(answer);
 }
 
 /** Reply to an @mention in someone else's comment: `POST /{ig-user-id}/mentions`. */
@@ -49,14 +56,14 @@ export async function replyToMention(
   target: { commentId?: string; mediaId: string },
   message: string,
 ) {
-  const answer = await graphCall<{ id: string }>(auth, 'POST', `${id(igId)}/mentions`, {
+  const answer = await graphCall<{ id?: string }>(auth, 'POST', `${id(igId)}/mentions`, {
     query: {
       ...(target.commentId ? { comment_id: target.commentId } : {}),
       media_id: target.mediaId,
       message,
     },
   });
-  return answer.id;
+  return createdId(answer);
 }
 
 /** `POST /{ig-comment-id}?hide=true|false`. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../lib/config';
+import { badAnswer } from '../http';
 import { ConnectorError } from '../types';
 
 // The Threads API (graph.threads.net; developers.facebook.com/docs/threads). A profile connects through
@@ -197,12 +198,18 @@ export function conversation(a: ThreadsAuth, mediaId: string, after?: string) {
 
 /** A reply: a TEXT container with reply_to_id, then published (Threads: two steps). */
 export async function publishReply(a: ThreadsAuth, replyToId: string, text: string) {
-  const container = await call<{ id: string }>(a, 'POST', '/me/threads', {
+  const container = await call<{ id?: string } | undefined>(a, 'POST', '/me/threads', {
     media_type: 'TEXT',
     text,
     reply_to_id: replyToId,
   });
-  return call<{ id: string }>(a, 'POST', '/me/threads_publish', { creation_id: container.id });
+  // Both steps answer with an id: without it the answer is not Threads' (a proxy's page), nothing was made.
+  if (!container?.id) throw badAnswer(network.network, 'a container without its id');
+  const published = await call<{ id?: string } | undefined>(a, 'POST', '/me/threads_publish', {
+    creation_id: container.id,
+  });
+  if (!published?.id) throw badAnswer(network.network, 'a published reply without its id');
+  return { id: published.id };
 }
 
 export function manageReply(a: ThreadsAuth, replyId: string, hide: boolean) {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../lib/config';
+import { badAnswer } from '../http';
 import { ConnectorError } from '../types';
 
 // TikTok API for Business, organic side (PROVIDERS.md §7g): `{base}/open_api/v1.3/...`, the account's
@@ -53,7 +54,12 @@ export function tiktokFailure(response: Response, body: TiktokEnvelope<unknown> 
   if (response.status === 401 || response.status === 403 || (body && AUTH_CODES.has(body.code)))
     return new ConnectorError('auth', text);
   if (response.status >= 500) return new ConnectorError('temporary', text);
-  if (!response.ok || !body || body.code !== 0) return new ConnectorError('permanent', text);
+  if (!response.ok) return new ConnectorError('permanent', text);
+  // TikTok answers every call with its envelope and a numeric code: a 2xx without one (not JSON, another
+  // shape) is not TikTok's answer, so nothing says the call was made — retried, never taken as a refusal.
+  if (typeof body?.code !== 'number')
+    return badAnswer(NETWORK, `HTTP ${response.status} without an envelope`);
+  if (body.code !== 0) return new ConnectorError('permanent', text);
   return null;
 }
 

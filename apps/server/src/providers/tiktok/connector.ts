@@ -1,4 +1,5 @@
 import { AppError } from '../../lib/errors';
+import { badAnswer } from '../http';
 import type { Connector, ConnectorContext, ItemRef } from '../types';
 import { ConnectorError } from '../types';
 import { accountCall, credentialsOf, exchangeCode, getProfile, NETWORK, type TiktokAuth } from './client';
@@ -83,7 +84,8 @@ export const tiktokConnector: Connector = {
       '/business/comment/reply/create/',
       { body: { video_id: videoOf(target), comment_id: target.externalId, text } },
     );
-    return { externalId: data.comment_id === undefined ? null : String(data.comment_id) };
+    if (data.comment_id === undefined) throw badAnswer(NETWORK, 'a created reply without its comment_id');
+    return { externalId: String(data.comment_id) };
   },
 
   async hideItem(ctx, item, hidden) {

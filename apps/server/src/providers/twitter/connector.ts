@@ -1,4 +1,5 @@
 import { AppError } from '../../lib/errors';
+import { badAnswer } from '../http';
 import type { Connector, ConnectorContext, OutgoingContent } from '../types';
 import { ConnectorError } from '../types';
 import {
@@ -100,7 +101,9 @@ export const twitterConnector: Connector = {
     const { body } = await userCall<{ data?: { id?: string } }>(authOf(ctx), 'POST', '/2/tweets', {
       json: { text: textOf(content), reply: { in_reply_to_tweet_id: target.externalId } },
     });
-    return { externalId: body.data?.id ?? null };
+    // X answers a created post with its id: anything else (a proxy's page) is not a post made.
+    if (!body.data?.id) throw badAnswer(NETWORK, 'a created post without its id');
+    return { externalId: body.data.id };
   },
 
   async sendMessage(ctx, chat, content) {
@@ -110,7 +113,8 @@ export const twitterConnector: Connector = {
       `/2/dm_conversations/${encodeURIComponent(chat.externalId)}/messages`,
       { json: { text: textOf(content) } },
     );
-    return { externalId: body.data?.dm_event_id ?? null };
+    if (!body.data?.dm_event_id) throw badAnswer(NETWORK, 'a sent message without its dm_event_id');
+    return { externalId: body.data.dm_event_id };
   },
 
   async hideItem(ctx, item, hidden) {
