@@ -186,18 +186,25 @@ describe('every route in Russian; not-found ids; the sandbox link; search', () =
     return routes[name].path.replace(/:(\w+)/g, () => String(byName[name] ?? 1));
   }
 
-  /** Until the screen has its heading and no loader spins (bounded); false when it did not settle. */
-  const settle = (path: string, titleBefore?: string) =>
+  /**
+   * Until the screen has its heading and no loader spins (bounded); false when it did not settle. With
+   * `moved`, also until the new route has committed: RootLayout names the matched route on <html>
+   * (`data-route`) as it sets the title — a redirect (a sign-in callback back to /login) shows as a
+   * changed title instead.
+   */
+  const settle = (path: string, moved?: { route: RouteName; titleBefore: string }) =>
     page
       .waitForFunction(
-        ({ to, before }) =>
+        ({ to, route, before }) =>
           // A social sign-in callback without a code goes back to /login with the reason.
           (window.location.pathname === to ||
             (/^\/login\/[^/]+$/.test(to) && window.location.pathname === '/login')) &&
-          (before === undefined || document.title !== before) &&
+          (route === undefined ||
+            document.documentElement.dataset.route === route ||
+            document.title !== before) &&
           document.querySelector('h1') !== null &&
           document.querySelector('.mantine-Loader-root') === null,
-        { to: new URL(path, app.url).pathname, before: titleBefore },
+        { to: new URL(path, app.url).pathname, route: moved?.route, before: moved?.titleBefore },
         // Generous: a loaded CI machine may be slow; what is checked is that the screen settles at all
         // (no endless spinner), not how fast — speed lives in the benchmarks.
         { timeout: 15_000, polling: 50 },
@@ -217,16 +224,16 @@ describe('every route in Russian; not-found ids; the sandbox link; search', () =
 
   /**
    * The same, moving inside the running app as a link does (no reload: the walk stays fast). The new
-   * screen has committed when the page title changes (RootLayout sets it from the matched route, in the
-   * same commit as the screen); where two routes share a title, a fresh load is used instead.
+   * screen has committed when <html> names its route (RootLayout, in the same effect as the title); one
+   * that does not settle gets a fresh load.
    */
-  async function visibleInApp(path: string, slow: string[]): Promise<string> {
-    const before = await page.title();
+  async function visibleInApp(name: RouteName, path: string, slow: string[]): Promise<string> {
+    const titleBefore = await page.title();
     await page.evaluate((to) => {
       window.history.pushState({}, '', to);
       window.dispatchEvent(new PopStateEvent('popstate'));
     }, path);
-    if (await settle(path, before)) return readVisible();
+    if (await settle(path, { route: name, titleBefore })) return readVisible();
     return visibleText(path, slow);
   }
 
@@ -237,7 +244,7 @@ describe('every route in Russian; not-found ids; the sandbox link; search', () =
     await visibleText('/', slow);
     for (const name of routeNames) {
       const path = pathOf(name);
-      const words = latinWords(await visibleInApp(path, slow));
+      const words = latinWords(await visibleInApp(name, path, slow));
       if (words.length > 0) found.push(`${name} (${path}): ${[...new Set(words)].join(', ')}`);
       if ((await page.getByTestId('record-not-found').count()) > 0 && !UNSEEDED.has(name)) missing.push(name);
     }
@@ -389,7 +396,7 @@ describe('every route in Russian; not-found ids; the sandbox link; search', () =
     await visibleText('/?locale=en', slow);
     for (const name of routeNames) {
       const path = pathOf(name);
-      const text = await visibleInApp(path, slow);
+      const text = await visibleInApp(name, path, slow);
       const words = (text.match(/[А-Яа-яЁё]+/g) ?? []).filter((word) => word.length > 2 && !seeded.has(word));
       if (words.length > 0) found.push(`${name} (${path}): ${[...new Set(words)].join(', ')}`);
     }

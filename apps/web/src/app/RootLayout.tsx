@@ -13,7 +13,7 @@ import { pageTitle } from '../shell/title';
 import { isRouteHandle } from './routeHandle';
 import { Splash } from './Splash';
 
-/** Page title "Screen — Otklik" from the matched route's name (docs/product/overview.md). */
+/** Page title "Screen — Otklik" from the matched route's name (docs/product/overview.md), and the name as `data-route` on <html>. */
 function useRouteTitle() {
   const { t } = useTranslation();
   const matches = useMatches();
@@ -23,6 +23,9 @@ function useRouteTitle() {
     .at(-1)?.name;
   useEffect(() => {
     document.title = pageTitle(name ? t(`titles.${name}`) : undefined);
+    // The matched route's name beside the title: two screens may share a title, never a name (the
+    // browser tests tell a committed screen by it).
+    document.documentElement.dataset.route = name ?? '';
   }, [name, t]);
 }
 
