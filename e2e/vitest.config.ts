@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 import { e2eWorkers } from './harness/workers';
 
 // Browser tests: the real server (started per file by startApp) driven by Debian's Chromium.
-// Two files at a time (E2E_WORKERS): each starts its own server and browser, on PostgreSQL with a database,
+// Three files at a time (E2E_WORKERS, harness/workers.ts): each starts its own server and browser, on PostgreSQL with a database,
 // Redis key prefix and DATA_DIR of its worker slot (harness/workers.ts); waits are generous for a loaded
 // 2-core machine. See "Tests and CI" in README.
 export default defineConfig({
