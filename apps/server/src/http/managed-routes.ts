@@ -9,7 +9,7 @@ const idParams = z.object({ id: z.coerce.number().int().positive() });
 /**
  * One kind of settings record of a space (companies, departments, user groups, tags, tag groups,
  * author labels) as the settings change it: POST `path` creates one in the space named in the body,
- * PUT and DELETE `path/:id` find one by id. Who may do it stays with the module: `authorizeCreate`
+ * GET (when `read` is given), PUT and DELETE `path/:id` find one by id. Who may do it stays with the module: `authorizeCreate`
  * throws 403 for the space (it sees the body too, for a kind whose create asks more of some bodies),
  * `manageable` throws 404 for a record the actor may not manage.
  */
@@ -26,6 +26,8 @@ export interface ManagedKind<
   /** The record as the create and update answers show it: the shared schema and its presenter. */
   record: z.ZodType;
   present: (row: Row) => unknown;
+  /** GET `path/:id`: one record the actor may manage, as `present` shows it (omit where reading differs). */
+  read?: { summary: string };
   create: {
     summary: string;
     body: Create;
@@ -54,6 +56,14 @@ export function registerManagedKind<
   const { path, tags } = kind;
 
   const answer = { 200: kind.record };
+  if (kind.read) {
+    app.get(
+      `${path}/:id`,
+      { schema: { tags, summary: kind.read.summary, params: idParams, response: answer } },
+      async (req) => kind.present(await kind.manageable(req.actor, req.params.id)),
+    );
+  }
+
   app.post(
     path,
     { schema: { tags, summary: kind.create.summary, body: kind.create.body, response: answer } },

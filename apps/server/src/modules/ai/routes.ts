@@ -69,25 +69,10 @@ export async function registerAiModule(root: FastifyInstance, deps: AppDeps, aut
       },
     );
 
-    app.get(
-      '/ai/agents/:id',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'One AI agent (the key only as set or not)',
-          params: idParams,
-          response: { 200: aiAgentWireSchema },
-        },
-      },
-      async (req) => {
-        const { actor } = req;
-        return presentAgent(assertManageable(actor, await service.getAgent(db, req.params.id)));
-      },
-    );
-
     registerManagedKind(app, {
       path: '/ai/agents',
       tags: TAG,
+      read: { summary: 'One AI agent (the key only as set or not)' },
       authorizeCreate: (actor, spaceId) => authorize(actor, MANAGE, spaceId),
       manageable: async (actor, id) => assertManageable(actor, await service.getAgent(db, id)),
       record: aiAgentWireSchema,

@@ -319,21 +319,31 @@ export async function findAuthorItems(
     )
     .orderBy(desc(items.createdAt), desc(items.id))
     .limit(opts.limit + 1);
-  const page = toPage(rows, opts.limit, (r) => r.item.id);
-  const ids = page.rows.map((r) => r.item.id);
-  const tagRows =
-    ids.length === 0
-      ? []
-      : await db
-          .select({ itemId: itemTags.itemId, tagId: itemTags.tagId })
-          .from(itemTags)
-          .where(inArray(itemTags.itemId, ids))
-          .orderBy(asc(itemTags.tagId));
+  return withTagIds(
+    toPage(rows, opts.limit, (r) => r.item.id),
+    (r) => r.item.id,
+    (ids) =>
+      db
+        .select({ ownerId: itemTags.itemId, tagId: itemTags.tagId })
+        .from(itemTags)
+        .where(inArray(itemTags.itemId, ids))
+        .orderBy(asc(itemTags.tagId)),
+  );
+}
+
+/** A page's rows with the tag ids of each (`tagsOf` answers them for the page's ids, in tag order). */
+async function withTagIds<R>(
+  page: Page<R>,
+  idOf: (row: R) => number,
+  tagsOf: (ids: number[]) => Promise<{ ownerId: number; tagId: number }[]>,
+): Promise<Page<R & { tagIds: number[] }>> {
+  const ids = page.rows.map(idOf);
+  const tagRows = ids.length === 0 ? [] : await tagsOf(ids);
   return {
     nextBefore: page.nextBefore,
     rows: page.rows.map((r) => ({
       ...r,
-      tagIds: tagRows.filter((t) => t.itemId === r.item.id).map((t) => t.tagId),
+      tagIds: tagRows.filter((t) => t.ownerId === idOf(r)).map((t) => t.tagId),
     })),
   };
 }
@@ -367,21 +377,14 @@ export async function findAuthorChats(
     )
     .orderBy(desc(chats.lastMessageAt), desc(chats.id))
     .limit(opts.limit + 1);
-  const page = toPage(rows, opts.limit, (r) => r.chat.id);
-  const ids = page.rows.map((r) => r.chat.id);
-  const tagRows =
-    ids.length === 0
-      ? []
-      : await db
-          .select({ chatId: chatTags.chatId, tagId: chatTags.tagId })
-          .from(chatTags)
-          .where(inArray(chatTags.chatId, ids))
-          .orderBy(asc(chatTags.tagId));
-  return {
-    nextBefore: page.nextBefore,
-    rows: page.rows.map((r) => ({
-      ...r,
-      tagIds: tagRows.filter((t) => t.chatId === r.chat.id).map((t) => t.tagId),
-    })),
-  };
+  return withTagIds(
+    toPage(rows, opts.limit, (r) => r.chat.id),
+    (r) => r.chat.id,
+    (ids) =>
+      db
+        .select({ ownerId: chatTags.chatId, tagId: chatTags.tagId })
+        .from(chatTags)
+        .where(inArray(chatTags.chatId, ids))
+        .orderBy(asc(chatTags.tagId)),
+  );
 }

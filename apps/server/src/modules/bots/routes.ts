@@ -80,20 +80,10 @@ export async function registerBotsModule(root: FastifyInstance, deps: AppDeps, a
       },
     );
 
-    app.get(
-      '/bots/:id',
-      {
-        schema: { tags: TAG, summary: 'One chat-bot', params: idParams, response: { 200: botWireSchema } },
-      },
-      async (req) => {
-        const { actor } = req;
-        return service.presentBot(assertBot(actor, await service.getBot(db, req.params.id)));
-      },
-    );
-
     registerManagedKind(app, {
       path: '/bots',
       tags: TAG,
+      read: { summary: 'One chat-bot' },
       authorizeCreate: (actor, spaceId) => authorize(actor, MANAGE, spaceId),
       manageable: async (actor, id) => assertBot(actor, await service.getBot(db, id)),
       record: botWireSchema,

@@ -61,25 +61,10 @@ export async function registerQaModule(root: FastifyInstance, deps: AppDeps, aut
       },
     );
 
-    app.get(
-      '/qa/scorecards/:id',
-      {
-        schema: {
-          tags: TAG,
-          summary: 'One scorecard',
-          params: idParams,
-          response: { 200: qaScorecardWireSchema },
-        },
-      },
-      async (req) => {
-        const { actor } = req;
-        return presentScorecard(assertManageable(actor, await service.getScorecard(db, req.params.id)));
-      },
-    );
-
     registerManagedKind(app, {
       path: '/qa/scorecards',
       tags: TAG,
+      read: { summary: 'One scorecard' },
       authorizeCreate: (actor, spaceId) => authorize(actor, MANAGE, spaceId),
       manageable: async (actor, id) => assertManageable(actor, await service.getScorecard(db, id)),
       record: qaScorecardWireSchema,

@@ -78,20 +78,10 @@ export async function registerRulesModule(root: FastifyInstance, deps: AppDeps, 
       },
     );
 
-    app.get(
-      '/rules/:id',
-      {
-        schema: { tags: TAG, summary: 'One auto-rule', params: idParams, response: { 200: ruleWireSchema } },
-      },
-      async (req) => {
-        const { actor } = req;
-        return service.presentRule(assertRule(actor, await service.getRule(db, req.params.id)));
-      },
-    );
-
     registerManagedKind(app, {
       path: '/rules',
       tags: TAG,
+      read: { summary: 'One auto-rule' },
       authorizeCreate: (actor, spaceId) => authorize(actor, MANAGE, spaceId),
       manageable: async (actor, id) => assertRule(actor, await service.getRule(db, id)),
       record: ruleWireSchema,
