@@ -45,6 +45,11 @@ export class RuStoreEmulator {
   isDown = false;
   /** The emulator's clock (ms): token expiry and comment dates. */
   clock = Date.now();
+  /**
+   * The present a signed timestamp is checked against (RuStore allows some minutes of skew): real time,
+   * unless a test moves the app's clock by hours (the network-faults table) and this with it.
+   */
+  now = () => Date.now();
   private readonly tokens = new Map<string, { keyId: string; expiresAt: number }>();
   private readonly rateLimits: number[] = [];
   private server: Server | undefined;
@@ -161,7 +166,7 @@ export class RuStoreEmulator {
         .update(keyId + signed)
         .verify(key.publicKey, Buffer.from(String(body?.signature ?? ''), 'base64'));
       if (!valid) return reply(401, 'UNAUTHORIZED', 'Неверная подпись');
-      if (Math.abs(Date.parse(signed) - Date.now()) > 10 * 60_000)
+      if (Math.abs(Date.parse(signed) - this.now()) > 10 * 60_000)
         return reply(400, 'BAD_REQUEST', 'Неверный timestamp');
       const jwe = `jwe.${randomBytes(16).toString('hex')}`;
       this.tokens.set(jwe, { keyId, expiresAt: this.clock + TTL_S * 1000 });

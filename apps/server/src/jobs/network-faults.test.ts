@@ -26,7 +26,10 @@ const FAULTS: Array<{ name: string; fault?: Fault }> = [
 
 const unique = () => Math.random().toString(36).slice(2, 10);
 
-describe.each(FAULT_KITS)('$name', ({ start }) => {
+describe.each(FAULT_KITS)('$name', ({ start, answerUnchecked }) => {
+  // A network whose answer to a reply is not documented has no garbage cases: nothing of that answer is
+  // read, so a garbage 200 cannot be told from a delivery (fault-kit.ts `answerUnchecked`, README).
+  const cases = answerUnchecked === undefined ? FAULTS : FAULTS.filter((f) => f.fault?.kind !== 'garbage');
   let proxy: FaultyNetwork;
   let kit: FaultKit;
   beforeAll(async () => {
@@ -59,7 +62,7 @@ describe.each(FAULT_KITS)('$name', ({ start }) => {
     return { delivery: row!.delivery, deliveryError: row!.deliveryError, stored: same.length, row: row! };
   };
 
-  it.each(FAULTS)('a reply meeting $name is retried with backoff and delivered once', async ({ fault }) => {
+  it.each(cases)('a reply meeting $name is retried with backoff and delivered once', async ({ fault }) => {
     const text = `faults ${unique()}`;
     const written = await kit.write(text);
     const tooMany = fault === undefined;

@@ -23,6 +23,12 @@ export interface FaultKit {
 export interface KitEntry {
   name: string;
   start(proxy: FaultyNetwork): Promise<FaultKit>;
+  /**
+   * Why a 200 answering the reply cannot be checked, when it cannot: the network's answer to it is not
+   * documented (or is a bare 200) and nothing of it is read, so a garbage 200 cannot be told from a
+   * delivery. The table skips its two garbage cases, saying so.
+   */
+  answerUnchecked?: string;
 }
 
 /** Our answer: a message in a chat, or a reply (an item of our own) under a comment or review. */

@@ -1,5 +1,6 @@
 import { GmapsEmulator } from '../../emulators/gmaps/emulator';
 import { GooglePlayEmulator } from '../../emulators/googleplay/emulator';
+import { RuStoreEmulator } from '../../emulators/rustore/emulator';
 import {
   behind,
   connectByPopup,
@@ -12,8 +13,9 @@ import {
 import type { FaultyNetwork } from './faulty-network';
 import { until } from './testbed';
 
-// TEST-ONLY: the network-faults kits of the review networks whose answers we send (fault-kit.ts says what
-// a kit is): each write connects a fresh account with one review, imported on connect, and replies to it.
+// TEST-ONLY: the network-faults kits of the app stores and maps whose reviews we answer (Google Play,
+// Google Maps, RuStore; fault-kit.ts says what a kit is): each write connects a fresh account with one
+// review, imported on connect, and replies to it.
 
 /** Google's quota answer in its error envelope (both APIs answer throttling so). */
 const quotaExceeded = (retryAfter?: number) =>
@@ -100,7 +102,53 @@ async function googleMaps(proxy: FaultyNetwork): Promise<FaultKit> {
   };
 }
 
+async function rustore(proxy: FaultyNetwork): Promise<FaultKit> {
+  const bed = new EmulatorTestbed(
+    'rustore',
+    () => RuStoreEmulator.start(),
+    (emu) => ({ ...emu.env, PROVIDER_UPDATES: 'polling' }),
+  );
+  await behind(bed, proxy, () => bed.emu.url);
+  // The app signs its token requests with the worker's clock, which the table moves by hours: RuStore's
+  // check of the signed timestamp follows that clock (token calls are not what is faulted here).
+  bed.emu.now = () => bed.clock;
+  let seq = 0;
+  return {
+    name: 'RuStore',
+    bed,
+    send: /^POST \/public\/v1\/application\/[^/]+\/feedback\?commentId=\d+$/,
+    // RuStore's 429 in its envelope with Retry-After (rustore/client.ts waits that long).
+    tooMany: {
+      seconds: 25,
+      fault: tooManyRequests(
+        {
+          code: 'TOO_MANY_REQUESTS',
+          message: 'Too many requests',
+          body: null,
+          timestamp: new Date().toISOString(),
+        },
+        { retryAfter: 25 },
+      ),
+    },
+    async write(text) {
+      seq += 1;
+      const packageName = `ru.example.faults${seq}`;
+      const key = bed.emu.addKey([packageName]);
+      const comment = bed.emu.comment(packageName, { text: 'Вылетает при запуске', rating: 2 });
+      const res = await bed.connect({
+        package_name: packageName,
+        key_id: key.keyId,
+        private_key: key.privateKey,
+      });
+      if (res.statusCode !== 200) throw new Error(res.body);
+      const item = await until(() => bed.item(res.json().id as number, String(comment.commentId)));
+      return replyTo(bed, item.id, text);
+    },
+  };
+}
+
 export const REVIEW_KITS: KitEntry[] = [
   { name: 'Google Play', start: googlePlay },
   { name: 'Google Maps', start: googleMaps },
+  { name: 'RuStore', start: rustore },
 ];

@@ -11,6 +11,7 @@ import {
   retryAfter,
   tooManyRequests,
 } from './fault-kit';
+import { RELAY_KITS } from './fault-kits-relays';
 import { REVIEW_KITS } from './fault-kits-reviews';
 import { SOCIAL_KITS } from './fault-kits-social';
 import type { FaultyNetwork } from './faulty-network';
@@ -216,4 +217,5 @@ export const FAULT_KITS: KitEntry[] = [
   { name: 'YouTube', start: youtube },
   ...SOCIAL_KITS,
   ...REVIEW_KITS,
+  ...RELAY_KITS,
 ];

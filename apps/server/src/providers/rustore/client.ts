@@ -1,5 +1,6 @@
 import { createHash, createPrivateKey, createSign, type KeyObject } from 'node:crypto';
 import type { Config } from '../../lib/config';
+import { badAnswer } from '../http';
 import { ConnectorError } from '../types';
 
 // RuStore Public API (PROVIDERS.md §6d). A key (its id and RSA private key from RuStore Console) signs
@@ -108,6 +109,16 @@ function failure(response: Response, envelope: Envelope<unknown> | undefined): C
   return new ConnectorError(response.status >= 500 ? 'temporary' : 'permanent', text);
 }
 
+/**
+ * RuStore answers every call with its envelope (`code` is always there): a 2xx without one (not JSON,
+ * another shape) is not RuStore's answer, so nothing says the call was made — retried, never taken as a
+ * refusal (or, for the token, as a wrong key).
+ */
+function checkEnvelope(response: Response, envelope: Envelope<unknown> | undefined) {
+  if (typeof envelope?.code !== 'string')
+    throw badAnswer(NETWORK, `HTTP ${response.status} without an envelope`);
+}
+
 async function token(a: RuStoreAuth, fresh: boolean): Promise<string> {
   const cached = tokens.get(cacheKey(a));
   if (!fresh && cached && cached.expiresAt > a.now().getTime()) return cached.token;
@@ -118,6 +129,7 @@ async function token(a: RuStoreAuth, fresh: boolean): Promise<string> {
     body: JSON.stringify({ keyId: a.key.keyId, timestamp, signature: signAuth(a.key, timestamp) }),
   });
   if (response.status === 429 || response.status >= 500) throw failure(response, envelope);
+  if (response.ok) checkEnvelope(response, envelope);
   const jwe = envelope?.body?.jwe;
   // A wrong or deleted key: the administrator must give a working one.
   if (!response.ok || envelope?.code !== 'OK' || !jwe)
@@ -141,6 +153,7 @@ export async function rustoreCall<T>(a: RuStoreAuth, method: 'GET' | 'POST', pat
       continue;
     }
     if (!response.ok) throw failure(response, envelope);
+    checkEnvelope(response, envelope);
     if (envelope?.code !== 'OK') throw new ConnectorError('permanent', errorText(envelope, response.status));
     return envelope.body as T;
   }
@@ -172,13 +185,19 @@ export async function listComments(a: RuStoreAuth, packageName: string, page: nu
   return { content: body?.content ?? [], last: body?.last ?? true };
 }
 
-export const postFeedback = (a: RuStoreAuth, packageName: string, commentId: string, message: string) =>
-  rustoreCall<{ id?: number | string }>(
+/** Answers a comment; RuStore gives the feedback's id (the address of its edits and status). */
+export async function postFeedback(a: RuStoreAuth, packageName: string, commentId: string, message: string) {
+  const sent = await rustoreCall<{ id?: number | string } | null>(
     a,
     'POST',
     `${app(packageName)}/feedback?commentId=${encodeURIComponent(commentId)}`,
     { message },
   );
+  // Without the feedback's id the answer is not RuStore's (a proxy's page): nothing says it was made.
+  if (sent?.id === undefined || sent.id === null || sent.id === '')
+    throw badAnswer(NETWORK, 'a feedback answered without its id');
+  return { id: sent.id };
+}
 
 export const editFeedback = (a: RuStoreAuth, packageName: string, feedbackId: string, message: string) =>
   rustoreCall(a, 'POST', `${app(packageName)}/feedback/${encodeURIComponent(feedbackId)}`, { message });

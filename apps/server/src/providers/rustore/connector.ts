@@ -149,7 +149,7 @@ export const rustoreConnector: Connector = {
       target.externalId,
       content.text,
     );
-    return { externalId: sent?.id === undefined ? null : `${FEEDBACK}${sent.id}` };
+    return { externalId: `${FEEDBACK}${sent.id}` };
   },
 
   async editReply(ctx, reply, content) {

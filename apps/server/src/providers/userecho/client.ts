@@ -8,6 +8,7 @@ import {
   httpFailure,
   siteApi,
 } from '../forum';
+import { badAnswer } from '../http';
 import { ConnectorError } from '../types';
 
 // UserEcho API v2 (userecho.com/dev/api): `https://<alias>.userecho.com/api/v2/<command>.json?access_token=…`
@@ -63,6 +64,10 @@ async function call<T>(a: UserEchoAuth, method: 'GET' | 'POST', command: string,
   const envelope = (json ?? {}) as Envelope<T>;
   const text = envelope.message ?? '';
   if (!response.ok) throw httpFailure(NETWORK, response, text);
+  // Every answer carries its `status` (documented): a 2xx without it (not JSON, another shape) is not
+  // UserEcho's answer, so nothing says the call was made — retried, never taken as a refusal.
+  if (typeof envelope.status !== 'string')
+    throw badAnswer(NETWORK, `HTTP ${response.status} without its status`);
   if (envelope.status !== 'success') {
     // UNCONFIRMED: a refused token may come as a 200 with status 'error'.
     const kind = /token|auth|access/i.test(text) ? 'auth' : 'permanent';

@@ -8,6 +8,7 @@ import {
   httpFailure,
   siteApi,
 } from '../forum';
+import { badAnswer } from '../http';
 import { ConnectorError } from '../types';
 
 // UseResponse REST API (help.useresponse.com "Introduction to UseResponse RESTful API", api.useresponse.com):
@@ -70,16 +71,20 @@ async function call<T>(
   const url = `${siteApi(a.config.USERESPONSE_API_URL, a.site)}/${resource}.json?apiKey=${encodeURIComponent(a.apiKey)}${query}`;
   const { response, json } = await callJson(NETWORK, a.fetch, url, { method, body });
   if (!response.ok) throw httpFailure(NETWORK, response, messageOf(json));
-  const envelope = (json ?? {}) as { success?: T };
-  if (envelope.success === undefined)
-    throw new ConnectorError('permanent', messageOf(json) || `${NETWORK}: unexpected answer`, {
-      reason: {
-        key: 'failure.badAnswer',
-        params: { network: NETWORK },
-        detail: messageOf(json) || undefined,
-      },
-    });
-  return envelope.success;
+  const envelope = (json ?? {}) as { success?: T; error?: unknown; message?: unknown };
+  if (envelope.success !== undefined) return envelope.success;
+  // A refusal in the envelope (`error`, or a bare `message`) is UseResponse's own; a 2xx with none of
+  // them (not JSON, another shape) is not UseResponse's answer, so nothing says the call was made —
+  // retried, never taken as a refusal.
+  if (envelope.error === undefined && envelope.message === undefined)
+    throw badAnswer(NETWORK, `HTTP ${response.status} without its envelope`);
+  throw new ConnectorError('permanent', messageOf(json) || `${NETWORK}: unexpected answer`, {
+    reason: {
+      key: 'failure.badAnswer',
+      params: { network: NETWORK },
+      detail: messageOf(json) || undefined,
+    },
+  });
 }
 
 const authorOf = (a: RawAuthor | undefined): ForumAuthor => {
