@@ -1,6 +1,6 @@
 import type { ProviderId } from '@otklik/shared';
 import { and, asc, eq } from 'drizzle-orm';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { items, objects, outbox } from '../src/db/schema';
 import { PollingManager } from '../src/jobs/pollers';
 import { createTestApp, type TestApp } from './harness';
@@ -63,6 +63,27 @@ export class StoreTestbed {
     return this.account(res.json().id as number);
   }
 
+  /** A fresh space with only this account in it (its polling manager polls nothing else): its row. */
+  async connectAlone(credentials: Record<string, string>) {
+    await this.newSpace();
+    return this.connectOk(credentials);
+  }
+
+  /**
+   * Each connect is refused (400) with an error matching its pattern, and none stores an account in the
+   * space.
+   */
+  async expectRefused(cases: Array<[credentials: Record<string, string>, error: RegExp]>) {
+    const accounts = () => this.db().select().from(objects).where(eq(objects.spaceId, this.spaceId));
+    const before = await accounts();
+    for (const [credentials, error] of cases) {
+      const res = await this.connect(credentials);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error).toMatch(error);
+    }
+    expect(await accounts()).toHaveLength(before.length);
+  }
+
   async account(id: number) {
     const [row] = await this.db().select().from(objects).where(eq(objects.id, id));
     return row!;
@@ -70,6 +91,11 @@ export class StoreTestbed {
 
   itemsOf(objectId: number) {
     return this.db().select().from(items).where(eq(items.objectId, objectId)).orderBy(asc(items.id));
+  }
+
+  /** Every item of the account with this external id (one, where nothing is stored twice). */
+  async copiesOf(objectId: number, externalId: string) {
+    return (await this.itemsOf(objectId)).filter((i) => i.externalId === externalId);
   }
 
   async item(objectId: number, externalId: string) {
@@ -108,6 +134,42 @@ export class StoreTestbed {
     });
     await this.manager.scan();
     return this.manager;
+  }
+
+  /**
+   * Starts polling as node `nodeId`; the first round then waits the network's interval of `seconds` with
+   * its ±10 % jitter.
+   */
+  async expectPollInterval(nodeId: string, seconds: number) {
+    await this.startPolling(nodeId);
+    await this.untilWaits(1);
+    expect(this.waits[0]).toBeGreaterThanOrEqual(seconds * 900);
+    expect(this.waits[0]).toBeLessThanOrEqual(seconds * 1100);
+  }
+
+  /**
+   * Lets the store answer the next round with a 429 (`rateLimitNext(seconds)`: Retry-After), checks the
+   * polling manager then waits exactly that long, and lets the round after it run.
+   */
+  async roundThrough429(seconds: number, rateLimitNext: (seconds: number) => void) {
+    const waited = this.waits.length;
+    rateLimitNext(seconds);
+    this.release();
+    await this.untilWaits(waited + 1);
+    expect(this.waits[waited]).toBe(seconds * 1000);
+    this.release();
+  }
+
+  /** Waits until the account's stored cursor is `cursor` (a round writes it after storing its items). */
+  untilCursor(objectId: number, cursor: number) {
+    return until(async () => Number((await this.account(objectId)).pollCursor) === cursor);
+  }
+
+  /** A restart: polling stops, and node `nodeId` takes over from the stored cursor for one round. */
+  async restartPolling(nodeId: string) {
+    await this.stopPolling();
+    await this.startPolling(nodeId);
+    await this.untilWaits(this.waits.length + 1);
   }
 
   async stopPolling() {
@@ -176,6 +238,29 @@ export class StoreTestbed {
   untilWaits(n: number) {
     return until(() => Promise.resolve(this.waits.length >= n));
   }
+}
+
+/**
+ * A store testbed and its emulator, started and closed by the test file's hooks (the emulator first:
+ * the app's environment is its `env`); `started` hands the test the emulator.
+ */
+export function storeTestbed<E extends { env: Record<string, string>; close(): Promise<unknown> }>(
+  provider: ProviderId,
+  start: () => Promise<E>,
+  started: (emu: E) => void,
+) {
+  let emu: E;
+  const w = new StoreTestbed(provider, () => emu.env);
+  beforeAll(async () => {
+    emu = await start();
+    started(emu);
+    await w.start();
+  });
+  afterAll(async () => {
+    await w.close();
+    await emu.close();
+  });
+  return w;
 }
 
 /** Polls a condition (bounded) while background work (the polling loop) runs. */

@@ -1,5 +1,5 @@
 import type { InboundEvent } from './inbound';
-import type { PollResult } from './types';
+import type { Connector, ConnectorContext, PollResult } from './types';
 import { ConnectorError } from './types';
 
 // What the review aggregators (AppFollow, Asodesk) have in common: they relay one app's store reviews
@@ -223,4 +223,61 @@ export function reviewIdOf(
   throw new ConnectorError('permanent', `${network}: only reviews can be answered`, {
     reason: { key: 'failure.noThread', params: { network } },
   });
+}
+
+/** The account's app id: its credential `field`, else the account's external id (an `auth` error if neither). */
+export function relayAppIdOf(ctx: ConnectorContext, field: string, network: string): string {
+  const id = ctx.credentials[field] ?? ctx.object.externalId;
+  if (!id)
+    throw new ConnectorError('auth', `${network}: the app id is missing, reconnect the account`, {
+      reason: { key: 'failure.reconnect', params: { network } },
+    });
+  return id;
+}
+
+/** How one aggregator reads an account's app and reviews and answers a review. */
+export interface RelayAccount {
+  network: string;
+  /** How far back the first poll and the first import look. */
+  firstDays: number;
+  /** The polling interval (s). */
+  waitSeconds(ctx: ConnectorContext): number;
+  app(ctx: ConnectorContext): RelayedApp;
+  /** Every review changed from `fromMs` on (all pages). */
+  list(ctx: ConnectorContext): (fromMs: number) => Promise<RelayedReview[]>;
+  /** Posts the answer to a review, which replaces any earlier one. */
+  reply(ctx: ConnectorContext): (reviewId: string, text: string) => Promise<unknown>;
+}
+
+/**
+ * What the aggregators' connectors do alike once an account is connected: nothing to subscribe (being
+ * here makes the account a polled one), reviews polled and imported, a reply posted to the store, and our
+ * reply edited by answering again (the stores keep one reply per review).
+ */
+export function relayedAccount(
+  r: RelayAccount,
+): Required<Pick<Connector, 'activate' | 'poll' | 'importRecent' | 'sendReply' | 'editReply'>> {
+  return {
+    async activate() {},
+
+    poll: (ctx, cursor) =>
+      pollRelayed(r.app(ctx), cursor, r.list(ctx), {
+        now: ctx.now(),
+        firstDays: r.firstDays,
+        waitSeconds: r.waitSeconds(ctx),
+      }),
+
+    importRecent: (ctx, limit) =>
+      importRelayed(r.app(ctx), r.list(ctx), { now: ctx.now(), days: r.firstDays, limit }),
+
+    async sendReply(ctx, target, content) {
+      const reviewId = reviewIdOf(r.network, target);
+      await r.reply(ctx)(reviewId, content.text);
+      return { externalId: ownAnswerId(reviewId) };
+    },
+
+    async editReply(ctx, reply, content) {
+      await r.reply(ctx)(reviewIdOf(r.network, reply), content.text);
+    },
+  };
 }

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, expect } from 'vitest';
+import { decodeFailure } from '@otklik/shared';
+import { expect } from 'vitest';
 import type { FacebookEmulator } from '../../emulators/facebook/emulator';
-import { ProviderTestbed } from './testbed';
+import { hooked, ProviderTestbed } from './testbed';
 
 // TEST-ONLY: the Meta networks' testbed (Facebook Pages, Instagram): the emulator with consent given, the
 // app listening, the Meta app's one callback subscribed (handshake with the verify token), and the
@@ -38,6 +39,42 @@ export class MetaTestbed<E extends FacebookEmulator> extends ProviderTestbed {
   dialog() {
     return this.popup((dialog) => expect(dialog.searchParams.get('scope')).toContain(this.scope));
   }
+
+  /** Hiding the item, then showing it again, through the outbox: the network's comment follows each. */
+  async expectHideAndUnhide(itemId: number, comment: { hidden?: boolean }) {
+    expect((await this.inject('POST', `/v1/items/${itemId}/hide`)).statusCode).toBe(200);
+    await this.drain();
+    expect(comment.hidden).toBe(true);
+    await this.inject('POST', `/v1/items/${itemId}/unhide`);
+    await this.drain();
+    expect(comment.hidden).toBe(false);
+  }
+
+  /** With the Page's token revoked, our reply fails and the account carries an error the errors screen lists. */
+  async expectRevokedOnReply(objectId: number, pageId: string, itemId: number) {
+    this.emu.network.revokePage(pageId);
+    await this.inject('POST', `/v1/items/${itemId}/reply`, { text: '300 ₽' });
+    await this.drain();
+    expect((await this.row(objectId)).error).toBeTruthy();
+    expect(await this.listedError(objectId)).toBeDefined();
+  }
+
+  /**
+   * A day and an hour on (the network's clock, put back after), our next message in the chat fails with
+   * the 24-hour window's reason.
+   */
+  async expectWindowClosed(chatId: number) {
+    this.emu.network.clock += 25 * 60 * 60 * 1000;
+    try {
+      const late = await this.inject('POST', `/v1/chats/${chatId}/messages`, { text: 'Вы ещё тут?' });
+      await this.drain();
+      const row = await this.messageRow(late.json().message.id);
+      expect(row.delivery).toBe('failed');
+      expect(decodeFailure(row.deliveryError ?? '')?.key).toBe('failure.messagingWindow');
+    } finally {
+      this.emu.network.clock = Date.now();
+    }
+  }
 }
 
 /** The same testbed started and closed by the test file's hooks. */
@@ -55,10 +92,7 @@ export function metaTestbed<E extends FacebookEmulator>(
     },
     opts.scope,
   );
-  beforeAll(async () => {
-    await bed.start();
-  });
-  afterAll(() => bed.close());
+  hooked(bed);
   const popup = () => bed.dialog();
   const post = (url: string, payload: Record<string, unknown> = {}) => bed.inject('POST', url, payload);
   return { bed, popup, post };

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import type { ProviderId } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { chats, items, messages, objects } from '../../src/db/schema';
 import { PollingManager } from '../../src/jobs/pollers';
 import { openCredentials } from '../../src/providers/context';
@@ -147,6 +147,13 @@ export class ProviderTestbed {
     return this.t.app.inject({ method, url, headers: this.headers, payload });
   }
 
+  /** A request as the space's administrator that must succeed (200): its JSON. */
+  async api(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: object) {
+    const res = await this.inject(method, url, payload);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  }
+
   /** POST /v1/objects for this network with what the add-account screen sends. */
   connect(credentials: Record<string, string>) {
     return this.inject('POST', '/v1/objects', { provider: this.provider, credentials });
@@ -194,6 +201,11 @@ export class ProviderTestbed {
     return this.db().select().from(items).where(eq(items.objectId, objectId)).orderBy(items.id);
   }
 
+  /** Every item of the account with this external id (one, where nothing is stored twice). */
+  async copiesOf(objectId: number, externalId: string) {
+    return (await this.itemsOf(objectId)).filter((i) => i.externalId === externalId);
+  }
+
   async item(objectId: number, externalId: string) {
     const [row] = await this.db()
       .select()
@@ -213,6 +225,64 @@ export class ProviderTestbed {
     });
   }
 
+  /**
+   * Runs `steps` while a polling manager of the current space polls (started by a scan, its waits held
+   * by a ticker of its own), and stops the manager after them, whatever happens.
+   */
+  async whilePolling<T>(
+    steps: (ticker: Ticker, manager: PollingManager) => Promise<T>,
+    node?: string,
+  ): Promise<T> {
+    const ticker = new Ticker();
+    const manager = this.poller(ticker, node);
+    try {
+      await manager.scan();
+      return await steps(ticker, manager);
+    } finally {
+      await manager.stop();
+    }
+  }
+
+  /** One polling round (a manager of its own, stopped after its first wait): the account's row then. */
+  async pollRound(objectId: number) {
+    await this.whilePolling((ticker) => ticker.untilWaits(1));
+    return this.row(objectId);
+  }
+
+  /**
+   * Polls until every account's loop has ended (stopped, or paused by a refusal such as a revoked
+   * grant): the account's row then.
+   */
+  pollUntilIdle(objectId: number) {
+    return this.whilePolling(async (_ticker, manager) => {
+      await manager.idle();
+      return this.row(objectId);
+    });
+  }
+
+  /** The account's entry in GET /v1/errors (the accounts the errors screen lists), if it is there. */
+  async listedError(objectId: number) {
+    const res = await this.inject('GET', '/v1/errors');
+    expect(res.statusCode, res.body).toBe(200);
+    const listed = res.json().items as Array<{ id: number; error: string }>;
+    return listed.find((e) => e.id === objectId);
+  }
+
+  /**
+   * Our reply under an item while the network answers its first call with a 429 (the test arranges
+   * that): queued, not sent by the first run, run again `retryMs` later. The reply's row then.
+   */
+  async replyThrough429(itemId: number, text: string, retryMs: number) {
+    const replied = await this.inject('POST', `/v1/items/${itemId}/reply`, { text });
+    expect(replied.statusCode, replied.body).toBe(200);
+    const replyId = replied.json().reply.id as number;
+    const reply = async () => (await this.db().select().from(items).where(eq(items.id, replyId)))[0]!;
+    await this.drain();
+    expect((await reply()).delivery).not.toBe('sent');
+    await this.drain(retryMs);
+    return reply();
+  }
+
   async chatOf(objectId: number, externalId: string) {
     const found = await this.db()
       .select()
@@ -229,6 +299,12 @@ export class ProviderTestbed {
     return (await this.db().select().from(messages).where(eq(messages.id, id)))[0]!;
   }
 
+  /** The chat a message is in. */
+  async chatOfMessage(messageId: number) {
+    const { chatId } = await this.messageRow(messageId);
+    return (await this.db().select().from(chats).where(eq(chats.id, chatId)))[0]!;
+  }
+
   async writeFromInbox(chatId: number, text: string) {
     const res = await this.inject('POST', `/v1/chats/${chatId}/messages`, { text });
     expect(res.statusCode, res.body).toBe(200);
@@ -240,6 +316,40 @@ export class ProviderTestbed {
     this.clock = advanceMs === undefined ? Math.max(this.clock, Date.now()) + 1_000 : this.clock + advanceMs;
     return buildWorker(this.t, { spaceIds: [this.spaceId], now: () => new Date(this.clock) }).drain();
   }
+}
+
+/** The testbed started and closed by the test file's hooks. */
+export function hooked<T extends ProviderTestbed>(bed: T): T {
+  beforeAll(async () => {
+    await bed.start();
+  });
+  afterAll(() => bed.close());
+  return bed;
+}
+
+/**
+ * A network's testbed and its emulator, started and closed by the test file's hooks: the emulator first
+ * (`start` may register the app's client with it; `env` reads it), closed after the app. With `eachSpace`
+ * every test gets a fresh space, so its polling manager sees only its own accounts.
+ */
+export function emulatedTestbed<E extends { close(): Promise<unknown> }>(
+  start: () => Promise<E>,
+  options: Omit<TestbedOptions, 'env' | 'noSpace'> & {
+    env: (emu: E) => Record<string, string>;
+    eachSpace?: boolean;
+  },
+) {
+  let emu: E;
+  const { env, eachSpace, ...rest } = options;
+  const bed = new ProviderTestbed({ ...rest, noSpace: eachSpace, env: () => env(emu) });
+  beforeAll(async () => {
+    emu = await start();
+    bed.onClose(() => emu.close());
+    await bed.start();
+  });
+  afterAll(() => bed.close());
+  if (eachSpace) beforeEach(() => bed.newSpace());
+  return bed;
 }
 
 /** An outbox worker for one space with a clock the test moves (`run(ms)`: ahead by `ms`, then drain). */

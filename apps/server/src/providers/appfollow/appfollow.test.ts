@@ -1,8 +1,6 @@
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppFollowEmulator } from '../../../emulators/appfollow/emulator';
-import { StoreTestbed, until } from '../../../test/store-testbed';
-import { objects } from '../../db/schema';
+import { storeTestbed, until } from '../../../test/store-testbed';
 import { createAppFollowConnector } from './connector';
 
 // AppFollow against its emulator over real HTTP (issue 20): connecting with an API token and the app's
@@ -11,15 +9,13 @@ import { createAppFollowConnector } from './connector';
 // and a revoked token as the account's error.
 
 let emu: AppFollowEmulator;
-const w = new StoreTestbed('af_googleplay', () => emu.env);
-beforeAll(async () => {
-  emu = await AppFollowEmulator.start();
-  await w.start();
-});
-afterAll(async () => {
-  await w.close();
-  await emu.close();
-});
+const w = storeTestbed(
+  'af_googleplay',
+  () => AppFollowEmulator.start(),
+  (started) => {
+    emu = started;
+  },
+);
 
 let seq = 0;
 function newApp(store = 'gp') {
@@ -30,22 +26,13 @@ function newApp(store = 'gp') {
 
 describe('connecting', () => {
   it('refuses a bad token, an unknown app and an app in another store, with a clear message; stores nothing', async () => {
-    const before = await w.db().select().from(objects).where(eq(objects.spaceId, w.spaceId));
     const app = newApp();
     const ios = newApp('as');
-    const cases: Array<[Record<string, string>, RegExp]> = [
+    await w.expectRefused([
       [{ api_token: 'wrong', ext_id: app.extId }, /AppFollow.*(отозван|revoked)/i],
       [{ api_token: app.token, ext_id: 'com.unknown' }, /App not found/],
       [{ api_token: ios.token, ext_id: ios.extId }, /AppFollow.*(другого магазина|another store).*as/i],
-    ];
-    for (const [credentials, error] of cases) {
-      const res = await w.connect(credentials);
-      expect(res.statusCode, res.body).toBe(400);
-      expect(res.json().error).toMatch(error);
-    }
-    expect(await w.db().select().from(objects).where(eq(objects.spaceId, w.spaceId))).toHaveLength(
-      before.length,
-    );
+    ]);
   });
 
   it('sends the token header, imports the reviews across pages, with a reply already in the store', async () => {
@@ -90,31 +77,20 @@ describe('the af_* ids name the store the app is in', () => {
 
 describe('polling, edits, replies', () => {
   it('polls on its interval with a cursor, survives a restart, updates an edited review, replies after a 429', async () => {
-    await w.newSpace();
     const app = newApp();
-    const row = await w.connectOk({ api_token: app.token, ext_id: app.extId });
-    await w.startPolling('af-node-1');
-    await w.untilWaits(1);
-    expect(w.waits[0]).toBeGreaterThanOrEqual(540_000); // APPFOLLOW_POLL_S 600 s, ±10 %
-    expect(w.waits[0]).toBeLessThanOrEqual(660_000);
+    const row = await w.connectAlone({ api_token: app.token, ext_id: app.extId });
+    await w.expectPollInterval('af-node-1', 600); // APPFOLLOW_POLL_S
 
     const review = emu.review(app.extId, { text: 'Вылетает при входе', rating: 1 });
-    emu.rateLimitNext(20);
-    w.release();
-    await w.untilWaits(2);
-    expect(w.waits[1]).toBe(20_000);
-    w.release();
+    await w.roundThrough429(20, (s) => emu.rateLimitNext(s));
     const id = String(review.id);
     const item = await until(() => w.item(row.id, id));
     expect(item).toMatchObject({ text: 'Вылетает при входе', rating: 1 });
     // The round stores the item, then writes its cursor: wait for the cursor (it is the review's time).
-    const cursor = Math.floor(review.updatedAt / 1000) * 1000;
-    await until(async () => Number((await w.account(row.id)).pollCursor) === cursor);
+    await w.untilCursor(row.id, Math.floor(review.updatedAt / 1000) * 1000);
 
-    await w.stopPolling();
-    await w.startPolling('af-node-2');
-    await w.untilWaits(w.waits.length + 1);
-    expect((await w.itemsOf(row.id)).filter((i) => i.externalId === id)).toHaveLength(1);
+    await w.restartPolling('af-node-2');
+    expect(await w.copiesOf(row.id, id)).toHaveLength(1);
 
     emu.review(app.extId, { id: review.id, text: 'Починили, спасибо', rating: 5 });
     w.release();
@@ -134,13 +110,12 @@ describe('polling, edits, replies', () => {
 
     // The next round sees the reply in the store: the same item, not a second one.
     await w.pollOneRound('af-node-3');
-    expect((await w.itemsOf(row.id)).filter((i) => i.externalId === `${id}:reply`)).toHaveLength(1);
+    expect(await w.copiesOf(row.id, `${id}:reply`)).toHaveLength(1);
   });
 
   it('a revoked token becomes the account error', async () => {
-    await w.newSpace();
     const app = newApp();
-    const row = await w.connectOk({ api_token: app.token, ext_id: app.extId });
+    const row = await w.connectAlone({ api_token: app.token, ext_id: app.extId });
     emu.revoke(app.token);
     await w.expectAccountError(row.id, 'af-node-revoked', 'Invalid or revoked API token');
   });

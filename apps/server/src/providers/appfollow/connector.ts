@@ -1,13 +1,5 @@
 import type { ProviderId } from '@otklik/shared';
-import {
-  dayOf,
-  importRelayed,
-  ownAnswerId,
-  pollRelayed,
-  type RelayedApp,
-  reviewIdOf,
-  storePage,
-} from '../review-relay';
+import { dayOf, type RelayedApp, relayAppIdOf, relayedAccount, storePage } from '../review-relay';
 import { type Connector, type ConnectorContext, ConnectorError, type VerifyContext } from '../types';
 import { allReviews, httpOf, NETWORK, postReply, reviewsPage, toRelayed } from './client';
 
@@ -34,14 +26,7 @@ const STORES: Record<string, { store: Store; code?: string; name: string }> = {
 /** The store codes AppFollow documents, and the catalogue id that follows each. */
 const KNOWN: Record<string, string> = { gp: 'af_googleplay', as: 'af_itunes' };
 
-function extIdOf(ctx: ConnectorContext): string {
-  const id = ctx.credentials.ext_id ?? ctx.object.externalId;
-  if (!id)
-    throw new ConnectorError('auth', 'AppFollow: the app id is missing, reconnect the account', {
-      reason: { key: 'failure.reconnect', params: { network: NETWORK } },
-    });
-  return id;
-}
+const extIdOf = (ctx: ConnectorContext) => relayAppIdOf(ctx, 'ext_id', NETWORK);
 
 function appOf(provider: string, extId: string): RelayedApp {
   const s = STORES[provider] ?? STORES.appfollow!;
@@ -95,29 +80,19 @@ export function createAppFollowConnector(id: ProviderId): Connector {
       };
     },
 
-    /** Nothing to subscribe: being here makes the account a polled one. */
-    async activate() {},
-
-    poll: (ctx, cursor) =>
-      pollRelayed(appOf(id, extIdOf(ctx)), cursor, list(ctx), {
-        now: ctx.now(),
-        firstDays: FIRST_DAYS,
-        waitSeconds: ctx.config.APPFOLLOW_POLL_S,
-      }),
-
-    importRecent: (ctx, limit) =>
-      importRelayed(appOf(id, extIdOf(ctx)), list(ctx), { now: ctx.now(), days: FIRST_DAYS, limit }),
-
-    async sendReply(ctx, target, content) {
-      const reviewId = reviewIdOf(NETWORK, target);
-      await postReply(http(ctx, ctx.credentials), extIdOf(ctx), reviewId, content.text);
-      return { externalId: ownAnswerId(reviewId) };
-    },
-
-    /** The store keeps one reply: editing ours is replying again. */
-    async editReply(ctx, reply, content) {
-      await postReply(http(ctx, ctx.credentials), extIdOf(ctx), reviewIdOf(NETWORK, reply), content.text);
-    },
+    ...relayedAccount({
+      network: NETWORK,
+      firstDays: FIRST_DAYS,
+      waitSeconds: (ctx) => ctx.config.APPFOLLOW_POLL_S,
+      app: (ctx) => appOf(id, extIdOf(ctx)),
+      list,
+      /** AppFollow's reply integration: the store keeps one reply, so editing ours is replying again. */
+      reply: (ctx) => {
+        const h = http(ctx, ctx.credentials);
+        const extId = extIdOf(ctx);
+        return (reviewId, text) => postReply(h, extId, reviewId, text);
+      },
+    }),
   };
 }
 

@@ -1,8 +1,6 @@
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AsodeskEmulator } from '../../../emulators/asodesk/emulator';
-import { StoreTestbed, until } from '../../../test/store-testbed';
-import { objects } from '../../db/schema';
+import { storeTestbed, until } from '../../../test/store-testbed';
 
 // Asodesk against its emulator over real HTTP (issue 20): connecting RuStore reviews relayed by Asodesk
 // with an API token and the app's id (a bad token, and an app the token sees in another store, refused),
@@ -10,15 +8,13 @@ import { objects } from '../../db/schema';
 // Asodesk: 10000 characters) through the outbox with a 429, and a revoked token as the account's error.
 
 let emu: AsodeskEmulator;
-const w = new StoreTestbed('asodesk_rustore', () => emu.env);
-beforeAll(async () => {
-  emu = await AsodeskEmulator.start();
-  await w.start();
-});
-afterAll(async () => {
-  await w.close();
-  await emu.close();
-});
+const w = storeTestbed(
+  'asodesk_rustore',
+  () => AsodeskEmulator.start(),
+  (started) => {
+    emu = started;
+  },
+);
 
 let seq = 0;
 function newApp(store = 'rustore') {
@@ -29,21 +25,12 @@ function newApp(store = 'rustore') {
 
 describe('connecting', () => {
   it('refuses a bad token and an app in another store, with a clear message; stores nothing', async () => {
-    const before = await w.db().select().from(objects).where(eq(objects.spaceId, w.spaceId));
     const app = newApp();
     const play = newApp('googleplay');
-    const cases: Array<[Record<string, string>, RegExp]> = [
+    await w.expectRefused([
       [{ api_token: 'wrong', app_id: app.appId }, /Asodesk.*(отозван|revoked)/i],
       [{ api_token: play.token, app_id: play.appId }, /Приложение не найдено/],
-    ];
-    for (const [credentials, error] of cases) {
-      const res = await w.connect(credentials);
-      expect(res.statusCode, res.body).toBe(400);
-      expect(res.json().error).toMatch(error);
-    }
-    expect(await w.db().select().from(objects).where(eq(objects.spaceId, w.spaceId))).toHaveLength(
-      before.length,
-    );
+    ]);
   });
 
   it('sends the token as Authorization: Token, names the store, imports the reviews across pages', async () => {
@@ -70,31 +57,20 @@ describe('connecting', () => {
 
 describe('polling, edits, replies', () => {
   it('polls on its interval with a cursor, survives a restart, updates an edited review, replies after a 429', async () => {
-    await w.newSpace();
     const app = newApp();
-    const row = await w.connectOk({ api_token: app.token, app_id: app.appId });
-    await w.startPolling('aso-node-1');
-    await w.untilWaits(1);
-    expect(w.waits[0]).toBeGreaterThanOrEqual(540_000); // ASODESK_POLL_S 600 s, ±10 %
-    expect(w.waits[0]).toBeLessThanOrEqual(660_000);
+    const row = await w.connectAlone({ api_token: app.token, app_id: app.appId });
+    await w.expectPollInterval('aso-node-1', 600); // ASODESK_POLL_S
 
     const review = emu.review(app.appId, { text: 'Не приходят уведомления', rating: 2 });
-    emu.rateLimitNext(15);
-    w.release();
-    await w.untilWaits(2);
-    expect(w.waits[1]).toBe(15_000);
-    w.release();
+    await w.roundThrough429(15, (s) => emu.rateLimitNext(s));
     const id = String(review.id);
     const item = await until(() => w.item(row.id, id));
     expect(item).toMatchObject({ text: 'Не приходят уведомления', rating: 2 });
     // The round stores the item, then writes its cursor: wait for the cursor (it is the review's time).
-    const cursor = review.updatedAt;
-    await until(async () => Number((await w.account(row.id)).pollCursor) === cursor);
+    await w.untilCursor(row.id, review.updatedAt);
 
-    await w.stopPolling();
-    await w.startPolling('aso-node-2');
-    await w.untilWaits(w.waits.length + 1);
-    expect((await w.itemsOf(row.id)).filter((i) => i.externalId === id)).toHaveLength(1);
+    await w.restartPolling('aso-node-2');
+    expect(await w.copiesOf(row.id, id)).toHaveLength(1);
 
     emu.review(app.appId, { id: review.id, text: 'Теперь приходят', rating: 4 });
     w.release();
@@ -111,13 +87,12 @@ describe('polling, edits, replies', () => {
     expect(await w.item(row.id, `${id}:reply`)).toMatchObject({ isOwn: true, delivery: 'sent', text: long });
 
     await w.pollOneRound('aso-node-3');
-    expect((await w.itemsOf(row.id)).filter((i) => i.externalId === `${id}:reply`)).toHaveLength(1);
+    expect(await w.copiesOf(row.id, `${id}:reply`)).toHaveLength(1);
   });
 
   it('a revoked token becomes the account error', async () => {
-    await w.newSpace();
     const app = newApp();
-    const row = await w.connectOk({ api_token: app.token, app_id: app.appId });
+    const row = await w.connectAlone({ api_token: app.token, app_id: app.appId });
     emu.revoke(app.token);
     await w.expectAccountError(row.id, 'aso-node-revoked', 'Given token not valid for any token type');
   });

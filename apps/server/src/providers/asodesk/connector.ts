@@ -1,14 +1,6 @@
 import type { ProviderId } from '@otklik/shared';
-import {
-  dayOf,
-  importRelayed,
-  ownAnswerId,
-  pollRelayed,
-  type RelayedApp,
-  reviewIdOf,
-  storePage,
-} from '../review-relay';
-import { type Connector, type ConnectorContext, ConnectorError, type VerifyContext } from '../types';
+import { dayOf, type RelayedApp, relayAppIdOf, relayedAccount, storePage } from '../review-relay';
+import type { Connector, ConnectorContext, VerifyContext } from '../types';
 import { allReviews, httpOf, NETWORK, postAnswer, reviewsPage, toRelayed } from './client';
 
 // Asodesk: one app followed in Asodesk per account, connected with an API token and the app's id in its
@@ -29,14 +21,7 @@ const STORES: Record<string, { store?: Store; name: string }> = {
   asodesk: { name: 'Asodesk' },
 };
 
-function appIdOf(ctx: ConnectorContext): string {
-  const id = ctx.credentials.app_id ?? ctx.object.externalId;
-  if (!id)
-    throw new ConnectorError('auth', 'Asodesk: the app id is missing, reconnect the account', {
-      reason: { key: 'failure.reconnect', params: { network: NETWORK } },
-    });
-  return id;
-}
+const appIdOf = (ctx: ConnectorContext) => relayAppIdOf(ctx, 'app_id', NETWORK);
 
 const target = (provider: string, appId: string) => ({ appId, store: STORES[provider]?.store });
 
@@ -71,34 +56,19 @@ export function createAsodeskConnector(id: ProviderId): Connector {
       };
     },
 
-    /** Nothing to subscribe: being here makes the account a polled one. */
-    async activate() {},
-
-    poll: (ctx, cursor) =>
-      pollRelayed(appOf(id, appIdOf(ctx)), cursor, list(ctx), {
-        now: ctx.now(),
-        firstDays: FIRST_DAYS,
-        waitSeconds: ctx.config.ASODESK_POLL_S,
-      }),
-
-    importRecent: (ctx, limit) =>
-      importRelayed(appOf(id, appIdOf(ctx)), list(ctx), { now: ctx.now(), days: FIRST_DAYS, limit }),
-
-    async sendReply(ctx, item, content) {
-      const reviewId = reviewIdOf(NETWORK, item);
-      await postAnswer(http(ctx, ctx.credentials), target(id, appIdOf(ctx)), reviewId, content.text);
-      return { externalId: ownAnswerId(reviewId) };
-    },
-
-    /** One reply per review: editing ours is answering again. */
-    async editReply(ctx, reply, content) {
-      await postAnswer(
-        http(ctx, ctx.credentials),
-        target(id, appIdOf(ctx)),
-        reviewIdOf(NETWORK, reply),
-        content.text,
-      );
-    },
+    ...relayedAccount({
+      network: NETWORK,
+      firstDays: FIRST_DAYS,
+      waitSeconds: (ctx) => ctx.config.ASODESK_POLL_S,
+      app: (ctx) => appOf(id, appIdOf(ctx)),
+      list,
+      /** One reply per review: editing ours is answering again. */
+      reply: (ctx) => {
+        const h = http(ctx, ctx.credentials);
+        const app = target(id, appIdOf(ctx));
+        return (reviewId, text) => postAnswer(h, app, reviewId, text);
+      },
+    }),
   };
 }
 

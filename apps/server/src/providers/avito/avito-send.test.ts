@@ -75,24 +75,14 @@ describe('writing from the inbox', () => {
     await w.drain();
     const text = 'Client authentication failed: invalid client_id or client_secret';
     expect(await w.messageRow(messageId)).toMatchObject({ delivery: 'failed', deliveryError: text });
-    const errors = await w.t.app.inject({ url: '/v1/errors', headers: w.headers });
-    expect(errors.json().items).toContainEqual(expect.objectContaining({ id: account.id, error: text }));
+    expect(await w.listedError(account.id)).toMatchObject({ error: text });
 
     w.emu.network.renewClient(account.clientId, 'secret-renewed');
-    const reconnect = await w.t.app.inject({
-      method: 'POST',
-      url: `/v1/objects/${account.id}/reconnect`,
-      headers: w.headers,
-      payload: { credentials: { client_id: account.clientId, client_secret: 'secret-renewed' } },
+    const reconnect = await w.api('POST', `/v1/objects/${account.id}/reconnect`, {
+      credentials: { client_id: account.clientId, client_secret: 'secret-renewed' },
     });
-    expect(reconnect.statusCode, reconnect.body).toBe(200);
-    expect(reconnect.json().error).toBeNull();
-    const retry = await w.t.app.inject({
-      method: 'POST',
-      url: `/v1/messages/${messageId}/retry`,
-      headers: w.headers,
-    });
-    expect(retry.statusCode, retry.body).toBe(200);
+    expect(reconnect.error).toBeNull();
+    await w.api('POST', `/v1/messages/${messageId}/retry`);
     await w.drain();
     expect(await w.messageRow(messageId)).toMatchObject({ delivery: 'sent' });
   });

@@ -1,9 +1,9 @@
 import { decodeFailure } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FacebookEmulator, FB_ERRORS } from '../../../emulators/facebook/emulator';
 import { META_VERIFY, metaTestbed } from '../../../test/providers/meta';
-import { authors, chats, items, messages, objects } from '../../db/schema';
+import { authors, chats, items, objects } from '../../db/schema';
 import { openCredentials } from '../context';
 
 // Facebook Page end to end against the emulator and a real database (PROVIDERS.md §4): OAuth with the
@@ -161,15 +161,9 @@ describe('Facebook Page', () => {
     });
     const item = (await bed.item(id, comment.id))!;
     emu.failNext(FB_ERRORS.tooMany, '/comments');
-    const res = await post(`/v1/items/${item.id}/reply`, { text: 'Да, по городу бесплатно' });
-    expect(res.statusCode, res.body).toBe(200);
-    const replyId = res.json().reply.id as number;
-    await bed.drain();
-    expect((await bed.db().select().from(items).where(eq(items.id, replyId)))[0]?.delivery).not.toBe('sent');
-    await bed.drain(61_000);
-    const [sent] = await bed.db().select().from(items).where(eq(items.id, replyId));
+    const sent = await bed.replyThrough429(item.id, 'Да, по городу бесплатно', 61_000);
     expect(sent).toMatchObject({ delivery: 'sent' });
-    const onNetwork = emu.network.comments.get(sent!.externalId!);
+    const onNetwork = emu.network.comments.get(sent.externalId!);
     expect(onNetwork).toMatchObject({ parentId: comment.id, message: 'Да, по городу бесплатно' });
     expect(onNetwork?.from.id).toBe(page.id);
   });
@@ -181,12 +175,7 @@ describe('Facebook Page', () => {
       message: 'Куплю оптом',
     });
     const item = (await bed.item(id, comment.id))!;
-    expect((await post(`/v1/items/${item.id}/hide`)).statusCode).toBe(200);
-    await bed.drain();
-    expect(comment.hidden).toBe(true);
-    await post(`/v1/items/${item.id}/unhide`);
-    await bed.drain();
-    expect(comment.hidden).toBe(false);
+    await bed.expectHideAndUnhide(item.id, comment);
     await post(`/v1/items/${item.id}/like`);
     await bed.drain();
     expect(comment.likedByPage).toBe(true);
@@ -195,15 +184,10 @@ describe('Facebook Page', () => {
     await bed.drain();
     expect(emu.network.sent.at(-1)).toMatchObject({ recipient: { comment_id: comment.id } });
     // Facebook answers with the commenter's PSID: the chat takes it, so their Messenger answer joins it.
-    const [directRow] = await bed
-      .db()
-      .select()
-      .from(messages)
-      .where(eq(messages.id, direct.json().message.id));
-    const [chat] = await bed.db().select().from(chats).where(eq(chats.id, directRow!.chatId));
-    expect(chat!.externalId).toBe('psid-of-7300');
+    const chat = await bed.chatOfMessage(direct.json().message.id);
+    expect(chat.externalId).toBe('psid-of-7300');
     await emu.message(page.id, 'psid-of-7300', 'Нужно 20 штук');
-    const thread = await bed.db().select().from(messages).where(eq(messages.chatId, chat!.id));
+    const thread = await bed.messagesOf(chat.id);
     expect(thread.map((m) => m.text)).toEqual(
       expect.arrayContaining(['Напишите, сколько нужно', 'Нужно 20 штук']),
     );
@@ -219,9 +203,9 @@ describe('Facebook Page', () => {
     const again = await post(`/v1/items/${item.id}/direct`, { text: 'Ещё раз' });
     expect(again.statusCode, again.body).toBe(200);
     await bed.drain();
-    const [second] = await bed.db().select().from(messages).where(eq(messages.id, again.json().message.id));
-    expect(second?.delivery).toBe('failed');
-    expect(decodeFailure(second?.deliveryError ?? '')?.key).toBe('failure.privateReplyUsed');
+    const second = await bed.messageRow(again.json().message.id);
+    expect(second.delivery).toBe('failed');
+    expect(decodeFailure(second.deliveryError ?? '')?.key).toBe('failure.privateReplyUsed');
     expect(emu.network.sent.length).toBe(sentBefore);
     await post(`/v1/items/${item.id}/delete`);
     await bed.drain();
@@ -233,11 +217,7 @@ describe('Facebook Page', () => {
     const { page, id } = await connectPage();
     const psid = `psid-${page.id}`;
     const { mid } = await emu.message(page.id, psid, 'Здравствуйте, вы открыты?', 'Ольга Петрова');
-    const [chat] = await bed
-      .db()
-      .select()
-      .from(chats)
-      .where(and(eq(chats.objectId, id), eq(chats.externalId, psid)));
+    const chat = await bed.chatOf(id, psid);
     expect(chat).toBeDefined();
     // Messenger names people by PSID only: the name comes from the User Profile API with the Page token.
     const [customer] = await bed.db().select().from(authors).where(eq(authors.id, chat!.authorId!));
@@ -246,45 +226,25 @@ describe('Facebook Page', () => {
     // Someone the profile API does not answer for: the message is stored all the same, without a name.
     const stranger = `psid-x-${page.id}`;
     const { mid: strangerMid } = await emu.message(page.id, stranger, 'Алло?');
-    const [strangerChat] = await bed
-      .db()
-      .select()
-      .from(chats)
-      .where(and(eq(chats.objectId, id), eq(chats.externalId, stranger)));
-    const strangerMessages = await bed
-      .db()
-      .select()
-      .from(messages)
-      .where(eq(messages.chatId, strangerChat!.id));
+    const strangerChat = await bed.chatOf(id, stranger);
+    const strangerMessages = await bed.messagesOf(strangerChat!.id);
     expect(strangerMessages.map((m) => m.externalId)).toEqual([strangerMid]);
     // The miss is remembered: the stranger's next message does not ask again.
     await emu.message(page.id, stranger, 'Есть кто?');
     expect(emu.callsTo('GET', `/${stranger}`)).toHaveLength(1);
-    const list = await bed.db().select().from(messages).where(eq(messages.chatId, chat!.id));
+    const list = await bed.messagesOf(chat!.id);
     expect(list.map((m) => m.externalId)).toContain(mid);
     const answer = await post(`/v1/chats/${chat!.id}/messages`, { text: 'Да, до 22:00' });
     expect(answer.statusCode, answer.body).toBe(200);
     await bed.drain();
     expect(emu.network.sent.at(-1)).toMatchObject({ recipient: { id: psid }, text: 'Да, до 22:00' });
-    emu.network.clock += 25 * 60 * 60 * 1000;
-    const late = await post(`/v1/chats/${chat!.id}/messages`, { text: 'Вы ещё тут?' });
-    await bed.drain();
-    const [row] = await bed.db().select().from(messages).where(eq(messages.id, late.json().message.id));
-    expect(row?.delivery).toBe('failed');
-    expect(decodeFailure(row?.deliveryError ?? '')?.key).toBe('failure.messagingWindow');
-    emu.network.clock = Date.now();
+    await bed.expectWindowClosed(chat!.id);
   });
 
   it('a revoked Page token fails the reply and becomes the account’s error', async () => {
     const { page, post: fbPost, id } = await connectPage();
     const { comment } = await emu.comment(fbPost, { from: { id: '7400', name: 'Ян' }, message: 'Цена?' });
     const item = (await bed.item(id, comment.id))!;
-    emu.network.revokePage(page.id);
-    await post(`/v1/items/${item.id}/reply`, { text: '300 ₽' });
-    await bed.drain();
-    const [account] = await bed.db().select().from(objects).where(eq(objects.id, id));
-    expect(account?.error).toBeTruthy();
-    const errors = await bed.t.app.inject({ url: '/v1/errors', headers: bed.headers });
-    expect(errors.json().items.map((e: { id: number }) => e.id)).toContain(id);
+    await bed.expectRevokedOnReply(id, page.id, item.id);
   });
 });

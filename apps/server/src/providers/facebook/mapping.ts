@@ -22,30 +22,36 @@ const feedValue = z
   })
   .passthrough();
 
-const messagingItem = z
+/** A `messaging[]` entry of the Messenger Platform, which Instagram's Direct deliveries share. */
+export const messagingEntry = z
   .object({
     sender: z.object({ id: z.string() }),
     recipient: z.object({ id: z.string() }),
     timestamp: z.number(),
-    message: z
-      .object({
-        mid: z.string(),
-        text: z.string().optional(),
-        is_echo: z.boolean().optional(),
-        attachments: z
-          .array(
-            z.object({
-              type: z.string(),
-              payload: z.object({ url: z.string().optional() }).passthrough().nullish(),
-            }),
-          )
-          .optional(),
-      })
-      .passthrough()
-      .optional(),
-    message_edit: z.object({ mid: z.string(), text: z.string().optional() }).passthrough().optional(),
   })
   .passthrough();
+
+/** The entry's `message` as Messenger sends it (Instagram adds fields of its own). */
+export const messengerMessage = z
+  .object({
+    mid: z.string(),
+    text: z.string().optional(),
+    is_echo: z.boolean().optional(),
+    attachments: z
+      .array(
+        z.object({
+          type: z.string(),
+          payload: z.object({ url: z.string().optional() }).passthrough().nullish(),
+        }),
+      )
+      .optional(),
+  })
+  .passthrough();
+
+const messagingItem = messagingEntry.extend({
+  message: messengerMessage.optional(),
+  message_edit: z.object({ mid: z.string(), text: z.string().optional() }).passthrough().optional(),
+});
 
 export const pageWebhookSchema = z.object({
   object: z.string(),

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GmapsEmulator } from '../../../emulators/gmaps/emulator';
-import { ProviderTestbed, Ticker } from '../../../test/providers/testbed';
+import { emulatedTestbed } from '../../../test/providers/testbed';
 import { objects } from '../../db/schema';
 
 // Issue 19, Google Business Profile (`gmaps`, PROVIDERS §6c): Google OAuth connects every location the
@@ -13,25 +13,23 @@ const CLIENT_ID = 'otklik-gbp.apps.googleusercontent.com';
 const CLIENT_SECRET = 'GOCSPX-gbp';
 let emu: GmapsEmulator;
 
-const bed = new ProviderTestbed({
-  provider: 'gmaps',
-  noSpace: true,
-  env: () => ({
-    ...emu.env,
-    GMAPS_CLIENT_ID: CLIENT_ID,
-    GMAPS_CLIENT_SECRET: CLIENT_SECRET,
-    PROVIDER_UPDATES: 'polling',
-  }),
-});
-
-beforeAll(async () => {
-  emu = await GmapsEmulator.start();
-  emu.google.addClient(CLIENT_ID, CLIENT_SECRET);
-  bed.onClose(() => emu.close());
-  await bed.start();
-});
-afterAll(() => bed.close());
-beforeEach(() => bed.newSpace());
+const bed = emulatedTestbed(
+  async () => {
+    emu = await GmapsEmulator.start();
+    emu.google.addClient(CLIENT_ID, CLIENT_SECRET);
+    return emu;
+  },
+  {
+    provider: 'gmaps',
+    eachSpace: true,
+    env: (started) => ({
+      ...started.env,
+      GMAPS_CLIENT_ID: CLIENT_ID,
+      GMAPS_CLIENT_SECRET: CLIENT_SECRET,
+      PROVIDER_UPDATES: 'polling',
+    }),
+  },
+);
 
 /** The popup, checking the scope Google is asked for. */
 const googlePopup = () =>
@@ -66,10 +64,7 @@ describe('Google Business Profile', () => {
       stars: 'TWO',
       name: 'Анна',
     });
-    const ticker = new Ticker();
-    const manager = bed.poller(ticker);
-    try {
-      await manager.scan();
+    await bed.whilePolling(async (ticker) => {
       // Both locations are polled; each then waits GMAPS_POLL_S (600 s), jitter fixed at its middle.
       await ticker.untilWaits(2);
       expect(ticker.waits).toEqual([600_000, 600_000]);
@@ -77,24 +72,17 @@ describe('Google Business Profile', () => {
       expect(review).toMatchObject({ kind: 'review', text: 'Долго ждали заказ', rating: 2 });
 
       emu.failNext(429, 9);
-      const replied = await bed.inject('POST', `/v1/items/${review.id}/reply`, {
-        text: 'Простите, исправимся',
-      });
-      expect(replied.statusCode, replied.body).toBe(200);
-      await bed.drain();
-      await bed.drain(10_000);
+      const reply = await bed.replyThrough429(review.id, 'Простите, исправимся', 10_000);
       const put = emu.apiCalls('PUT', `/reviews/${fresh.reviewId}/reply`);
       expect(put).toHaveLength(2);
       expect(put.at(-1)!.body).toEqual({ comment: 'Простите, исправимся' });
-      const replyId = replied.json().reply.id as number;
-      const reply = (await bed.itemsOf(id)).find((i) => i.id === replyId)!;
       expect(reply).toMatchObject({ delivery: 'sent', externalId: `${fresh.reviewId}:reply` });
 
       // The reply comes back with the review in the next round: still one item.
       await ticker.tick();
-      expect((await bed.itemsOf(id)).filter((i) => i.externalId === reply.externalId)).toHaveLength(1);
+      expect(await bed.copiesOf(id, reply.externalId!)).toHaveLength(1);
 
-      const edited = await bed.inject('PUT', `/v1/items/${replyId}`, {
+      const edited = await bed.inject('PUT', `/v1/items/${reply.id}`, {
         text: 'Простите! Скидка 10% на следующий заказ',
       });
       expect(edited.statusCode, edited.body).toBe(200);
@@ -104,7 +92,7 @@ describe('Google Business Profile', () => {
       // A review itself cannot be deleted; our reply can.
       const refused = await bed.inject('POST', `/v1/items/${review.id}/delete`);
       expect(refused.statusCode).toBe(400);
-      const removed = await bed.inject('POST', `/v1/items/${replyId}/delete`);
+      const removed = await bed.inject('POST', `/v1/items/${reply.id}/delete`);
       expect(removed.statusCode, removed.body).toBe(200);
       await bed.drain();
       expect(emu.apiCalls('DELETE', `/reviews/${fresh.reviewId}/reply`)).toHaveLength(1);
@@ -123,20 +111,13 @@ describe('Google Business Profile', () => {
         isDeleted: false,
         text: 'Ответ из Google',
       });
-    } finally {
-      await manager.stop();
-    }
+    });
   });
 
   it('restart: edits found by updateTime update the item; nothing missed or repeated', async () => {
     const { owner, old, id } = await connect(['Пекарня']);
     const location = owner.locations[0]!.full;
-    const t1 = new Ticker();
-    const first = bed.poller(t1);
-    await first.scan();
-    await t1.untilWaits(1);
-    await first.stop();
-    const cursor = (await bed.row(id)).pollCursor;
+    const cursor = (await bed.pollRound(id)).pollCursor;
     expect(cursor).toBe(old.updateTime);
 
     // While no node polls: the old review is edited (stars and text), and 70 new ones (two pages).
@@ -148,17 +129,15 @@ describe('Google Business Profile', () => {
         at: new Date(Date.now() + 2_000 + i * 1000),
       });
 
-    const t2 = new Ticker();
-    const second = bed.poller(t2, 'another-gmaps-node');
     emu.failNext(429, 30);
-    await second.scan();
-    await t2.untilWaits(1);
-    expect(t2.waits[0]).toBe(30_000);
-    await t2.tick();
-    // A crash before the cursor was saved: the same round again stores nothing twice.
-    await bed.db().update(objects).set({ pollCursor: cursor }).where(eq(objects.id, id));
-    await t2.tick();
-    await second.stop();
+    await bed.whilePolling(async (ticker) => {
+      await ticker.untilWaits(1);
+      expect(ticker.waits[0]).toBe(30_000);
+      await ticker.tick();
+      // A crash before the cursor was saved: the same round again stores nothing twice.
+      await bed.db().update(objects).set({ pollCursor: cursor }).where(eq(objects.id, id));
+      await ticker.tick();
+    }, 'another-gmaps-node');
 
     const stored = await bed.itemsOf(id);
     const ids = stored.map((i) => i.externalId);
@@ -173,17 +152,9 @@ describe('Google Business Profile', () => {
   it('a revoked grant becomes the account error and polling stops', async () => {
     const { owner, id } = await connect(['Отозванная']);
     emu.google.revoke(owner.user.id);
-    const ticker = new Ticker();
-    const manager = bed.poller(ticker);
-    try {
-      await manager.scan();
-      await manager.idle();
-      const stored = await bed.row(id);
-      expect(stored.error).toContain('failure.accessRevoked');
-      expect(stored.pollLeaseNode).toBe('paused');
-    } finally {
-      await manager.stop();
-    }
+    const stored = await bed.pollUntilIdle(id);
+    expect(stored.error).toContain('failure.accessRevoked');
+    expect(stored.pollLeaseNode).toBe('paused');
   });
 
   it('a Google user without businesses gets a translated error; a refused consent too', async () => {

@@ -1,23 +1,19 @@
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GooglePlayEmulator } from '../../../emulators/googleplay/emulator';
-import { StoreTestbed, until } from '../../../test/store-testbed';
-import { objects } from '../../db/schema';
+import { storeTestbed, until } from '../../../test/store-testbed';
 
 // Google Play against its emulator over real HTTP (issue 19, PROVIDERS.md §6a): connecting with a
 // service-account key (JWT bearer grant), reviews of the last 7 days by interval polling, edits updating
 // the item, replies (350 characters) through the outbox with 429, and a revoked key as the account's error.
 
 let emu: GooglePlayEmulator;
-const w = new StoreTestbed('googleplay', () => emu.env);
-beforeAll(async () => {
-  emu = await GooglePlayEmulator.start();
-  await w.start();
-});
-afterAll(async () => {
-  await w.close();
-  await emu.close();
-});
+const w = storeTestbed(
+  'googleplay',
+  () => GooglePlayEmulator.start(),
+  (started) => {
+    emu = started;
+  },
+);
 
 let seq = 0;
 function newApp() {
@@ -29,9 +25,8 @@ function newApp() {
 
 describe('connecting', () => {
   it('refuses what is not a service-account key, a broken key, a key without access; stores nothing', async () => {
-    const before = await w.db().select().from(objects).where(eq(objects.spaceId, w.spaceId));
     const app = newApp();
-    const cases: Array<[Record<string, string>, RegExp]> = [
+    await w.expectRefused([
       [
         { package_name: app.packageName, service_account_json: 'not json' },
         /service-account|сервисного аккаунта/,
@@ -51,18 +46,11 @@ describe('connecting', () => {
         /BEGIN/,
       ],
       [{ package_name: 'com.other.app', service_account_json: app.json }, /does not have permission/],
-    ];
-    for (const [credentials, error] of cases) {
-      const res = await w.connect(credentials);
-      expect(res.statusCode, res.body).toBe(400);
-      expect(res.json().error).toMatch(error);
-    }
+    ]);
     emu.revoke(app.email);
-    const revoked = await w.connect({ package_name: app.packageName, service_account_json: app.json });
-    expect(revoked.json().error).toContain('Invalid grant');
-    expect(await w.db().select().from(objects).where(eq(objects.spaceId, w.spaceId))).toHaveLength(
-      before.length,
-    );
+    await w.expectRefused([
+      [{ package_name: app.packageName, service_account_json: app.json }, /Invalid grant/],
+    ]);
   });
 
   it('signs a JWT the token endpoint accepts and imports the reviews of the last 7 days', async () => {
@@ -94,21 +82,12 @@ describe('connecting', () => {
 
 describe('polling, edits, replies', () => {
   it('polls on its interval, ingests once across restarts, updates an edited review, replies within 350 characters after a 429', async () => {
-    await w.newSpace();
     const app = newApp();
-    const row = await w.connectOk({ package_name: app.packageName, service_account_json: app.json });
-    await w.startPolling('gp-node-1');
-    await w.untilWaits(1);
-    // The interval (GOOGLEPLAY_POLL_S, 300 s) with ±10 % jitter.
-    expect(w.waits[0]).toBeGreaterThanOrEqual(270_000);
-    expect(w.waits[0]).toBeLessThanOrEqual(330_000);
+    const row = await w.connectAlone({ package_name: app.packageName, service_account_json: app.json });
+    await w.expectPollInterval('gp-node-1', 300); // GOOGLEPLAY_POLL_S
 
     const review = emu.review(app.packageName, { text: 'Нет тёмной темы', starRating: 3 });
-    emu.rateLimitNext(30);
-    w.release();
-    await w.untilWaits(2);
-    expect(w.waits[1]).toBe(30_000); // Retry-After
-    w.release();
+    await w.roundThrough429(30, (s) => emu.rateLimitNext(s));
     const item = await until(() => w.item(row.id, review.reviewId));
     expect(item).toMatchObject({ text: 'Нет тёмной темы', rating: 3, kind: 'review' });
     expect(emu.calls.filter((c) => c.path.endsWith('/reviews')).at(-1)!.query).toMatchObject({
@@ -121,7 +100,7 @@ describe('polling, edits, replies', () => {
     await until(async () => (await w.account(row.id)).pollLeaseNode === 'gp-node-2');
     const waited = w.waits.length;
     await w.untilWaits(waited + 1);
-    expect((await w.itemsOf(row.id)).filter((i) => i.externalId === review.reviewId)).toHaveLength(1);
+    expect(await w.copiesOf(row.id, review.reviewId)).toHaveLength(1);
 
     // The user edits the review: the same item changes, text and stars.
     emu.review(app.packageName, {
@@ -158,9 +137,8 @@ describe('polling, edits, replies', () => {
   });
 
   it('a revoked key becomes the account error; polling stops', async () => {
-    await w.newSpace();
     const app = newApp();
-    const row = await w.connectOk({ package_name: app.packageName, service_account_json: app.json });
+    const row = await w.connectAlone({ package_name: app.packageName, service_account_json: app.json });
     emu.revoke(app.email);
     await w.expectAccountError(row.id, 'gp-node-revoked', 'Invalid grant');
   });

@@ -1,10 +1,10 @@
 import { decodeFailure } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FB_ERRORS } from '../../../emulators/facebook/emulator';
 import { InstagramEmulator } from '../../../emulators/instagram/emulator';
-import { META_VERIFY, metaTestbed } from '../../../test/providers/meta';
-import { chats, items, messages, objects } from '../../db/schema';
+import { metaTestbed } from '../../../test/providers/meta';
+import { items, messages, objects } from '../../db/schema';
 import { openCredentials } from '../context';
 import { metaSignature } from '../facebook/meta';
 
@@ -13,7 +13,6 @@ import { metaSignature } from '../facebook/meta';
 // callback (handshake, signature), comments, mentions, Direct with the 24-hour window, story replies and
 // mentions, replies and moderation through the outbox, a 429 and a revoked token.
 
-const VERIFY = META_VERIFY;
 let emu: InstagramEmulator;
 let seq = 0;
 const { bed, popup, post } = metaTestbed('instagram', () => InstagramEmulator.start(), {
@@ -171,15 +170,9 @@ describe('Instagram', () => {
     });
     const item = (await bed.item(id, comment.id))!;
     emu.failNext(FB_ERRORS.tooMany, '/replies');
-    const res = await post(`/v1/items/${item.id}/reply`, { text: 'Да, овсяное молоко' });
-    expect(res.statusCode, res.body).toBe(200);
-    const replyId = res.json().reply.id as number;
-    await bed.drain();
-    expect((await bed.db().select().from(items).where(eq(items.id, replyId)))[0]?.delivery).not.toBe('sent');
-    await bed.drain(61_000);
-    const [sent] = await bed.db().select().from(items).where(eq(items.id, replyId));
+    const sent = await bed.replyThrough429(item.id, 'Да, овсяное молоко', 61_000);
     expect(sent).toMatchObject({ delivery: 'sent' });
-    expect(emu.comments.get(sent!.externalId!)).toMatchObject({
+    expect(emu.comments.get(sent.externalId!)).toMatchObject({
       parentId: comment.id,
       text: 'Да, овсяное молоко',
       from: { id: account.id },
@@ -193,28 +186,18 @@ describe('Instagram', () => {
       text: 'Куплю оптом',
     });
     const item = (await bed.item(id, comment.id))!;
-    expect((await post(`/v1/items/${item.id}/hide`)).statusCode).toBe(200);
-    await bed.drain();
-    expect(comment.hidden).toBe(true);
-    await post(`/v1/items/${item.id}/unhide`);
-    await bed.drain();
-    expect(comment.hidden).toBe(false);
+    await bed.expectHideAndUnhide(item.id, comment);
     const direct = await post(`/v1/items/${item.id}/direct`, { text: 'Напишите, сколько нужно' });
     expect(direct.statusCode, direct.body).toBe(200);
     await bed.drain();
     expect(emu.sentDirect.at(-1)).toMatchObject({ recipient: { comment_id: comment.id } });
     // The Direct thread is the commenter's: the chat is keyed by their Instagram-scoped id.
-    const [directRow] = await bed
-      .db()
-      .select()
-      .from(messages)
-      .where(eq(messages.id, direct.json().message.id));
-    const [chat] = await bed.db().select().from(chats).where(eq(chats.id, directRow!.chatId));
-    expect(chat!.externalId).toBe('IGSID_6');
+    const chat = await bed.chatOfMessage(direct.json().message.id);
+    expect(chat.externalId).toBe('IGSID_6');
     const again = await post(`/v1/items/${item.id}/direct`, { text: 'Ещё раз' });
     await bed.drain();
-    const [second] = await bed.db().select().from(messages).where(eq(messages.id, again.json().message.id));
-    expect(decodeFailure(second?.deliveryError ?? '')?.key).toBe('failure.privateReplyUsed');
+    const second = await bed.messageRow(again.json().message.id);
+    expect(decodeFailure(second.deliveryError ?? '')?.key).toBe('failure.privateReplyUsed');
     await post(`/v1/items/${item.id}/delete`);
     await bed.drain();
     expect(comment.deleted).toBe(true);
@@ -226,11 +209,7 @@ describe('Instagram', () => {
     const igsid = `IGSID_${account.id}`;
     const first = await emu.igMessage(account, igsid, 'Здравствуйте, вы открыты?');
     const { mid } = first;
-    const [chat] = await bed
-      .db()
-      .select()
-      .from(chats)
-      .where(and(eq(chats.objectId, id), eq(chats.externalId, igsid)));
+    const chat = await bed.chatOf(id, igsid);
     expect(chat).toBeDefined();
     const answer = await post(`/v1/chats/${chat!.id}/messages`, { text: 'Да, до 22:00' });
     expect(answer.statusCode, answer.body).toBe(200);
@@ -238,7 +217,7 @@ describe('Instagram', () => {
     expect(emu.sentDirect.at(-1)).toMatchObject({ recipient: { id: igsid }, text: 'Да, до 22:00' });
     await emu.igMessage(account, igsid, '', { storyMention: 'https://lookaside.example/story-1' });
     await emu.igMessage(account, igsid, 'Красиво!', { storyReply: 'https://lookaside.example/story-2' });
-    const list = await bed.db().select().from(messages).where(eq(messages.chatId, chat!.id));
+    const list = await bed.messagesOf(chat!.id);
     expect(list.map((m) => m.externalId)).toContain(mid);
     const urls = list.flatMap((m) => (m.attachments ?? []).map((a) => a.url));
     expect(urls).toEqual(
@@ -251,13 +230,7 @@ describe('Instagram', () => {
     expect((await emu.push(unsent)).status).toBe(200);
     const [gone] = await bed.db().select().from(messages).where(eq(messages.externalId, mid));
     expect(gone?.isDeleted).toBe(true);
-    emu.network.clock += 25 * 60 * 60 * 1000;
-    const late = await post(`/v1/chats/${chat!.id}/messages`, { text: 'Вы ещё тут?' });
-    await bed.drain();
-    const [row] = await bed.db().select().from(messages).where(eq(messages.id, late.json().message.id));
-    expect(row?.delivery).toBe('failed');
-    expect(decodeFailure(row?.deliveryError ?? '')?.key).toBe('failure.messagingWindow');
-    emu.network.clock = Date.now();
+    await bed.expectWindowClosed(chat!.id);
   });
 
   it('a revoked Page token fails the reply and becomes the account’s error', async () => {
@@ -267,12 +240,6 @@ describe('Instagram', () => {
       text: 'Цена?',
     });
     const item = (await bed.item(id, comment.id))!;
-    emu.network.revokePage(page.id);
-    await post(`/v1/items/${item.id}/reply`, { text: '300 ₽' });
-    await bed.drain();
-    const [account] = await bed.db().select().from(objects).where(eq(objects.id, id));
-    expect(account?.error).toBeTruthy();
-    const errors = await bed.t.app.inject({ url: '/v1/errors', headers: bed.headers });
-    expect(errors.json().items.map((e: { id: number }) => e.id)).toContain(id);
+    await bed.expectRevokedOnReply(id, page.id, item.id);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PageWebhook } from '../facebook/mapping';
+import { messagingEntry, messengerMessage, type PageWebhook } from '../facebook/mapping';
 import type { InboundEvent } from '../inbound';
 
 // Instagram webhooks (`object: "instagram"`, PROVIDERS.md §4c) → InboundEvents. Entries are keyed by the
@@ -21,34 +21,17 @@ export const mentionValue = z
   .passthrough();
 export type MentionValue = z.infer<typeof mentionValue>;
 
-const messagingItem = z
-  .object({
-    sender: z.object({ id: z.string() }),
-    recipient: z.object({ id: z.string() }),
-    timestamp: z.number(),
-    message: z
-      .object({
-        mid: z.string(),
-        text: z.string().optional(),
-        is_echo: z.boolean().optional(),
-        is_deleted: z.boolean().optional(),
-        reply_to: z
-          .object({ story: z.object({ id: z.string().optional(), url: z.string().optional() }).optional() })
-          .passthrough()
-          .optional(),
-        attachments: z
-          .array(
-            z.object({
-              type: z.string(),
-              payload: z.object({ url: z.string().optional() }).passthrough().nullish(),
-            }),
-          )
-          .optional(),
-      })
-      .passthrough()
-      .optional(),
-  })
-  .passthrough();
+const messagingItem = messagingEntry.extend({
+  message: messengerMessage
+    .extend({
+      is_deleted: z.boolean().optional(),
+      reply_to: z
+        .object({ story: z.object({ id: z.string().optional(), url: z.string().optional() }).optional() })
+        .passthrough()
+        .optional(),
+    })
+    .optional(),
+});
 
 const profileUrl = (username: string | undefined) =>
   username ? `https://www.instagram.com/${encodeURIComponent(username)}` : undefined;

@@ -1,26 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectBot,
-  dialogOf,
-  groupChat,
-  type MaxWorld,
-  newBot,
-  person,
-  startMaxWorld,
-} from '../../../test/providers/max';
+import { describe, expect, it } from 'vitest';
+import { connectBot, dialogOf, groupChat, MaxWorld, newBot, person } from '../../../test/providers/max';
+import { hooked } from '../../../test/providers/testbed';
 import { chats, items, messages } from '../../db/schema';
 
 // Issue 13 item 15: connecting a MAX bot imports its recent dialogs and group chats (docs/product/limits.md), like
 // Telegram and VK, through GET /chats and GET /messages?chat_id=&count= (PROVIDERS §7e "History").
 
-let w: MaxWorld;
-beforeAll(async () => {
-  w = await startMaxWorld();
-});
-afterAll(() => w.close());
-
-const db = () => w.t.deps.database.db;
+const w = hooked(new MaxWorld());
 
 describe('MAX import on connect', () => {
   it("stores the bot's recent dialog messages and group comments, and not another bot's", async () => {
@@ -48,11 +35,11 @@ describe('MAX import on connect', () => {
     expect(account.imported).toBe(2);
     expect(w.max.calls.some((c) => c.method === 'GET' && c.path === '/chats')).toBe(true);
 
-    const stored = await db().select().from(items).where(eq(items.objectId, account.id));
+    const stored = await w.db().select().from(items).where(eq(items.objectId, account.id));
     expect(stored.map((i) => i.text)).toEqual(['Сколько стоит доставка?']);
-    const [chat] = await db().select().from(chats).where(eq(chats.objectId, account.id));
+    const [chat] = await w.db().select().from(chats).where(eq(chats.objectId, account.id));
     expect(chat?.externalId).toBe(String(dialog.chat_id));
-    const texts = (await db().select().from(messages).where(eq(messages.chatId, chat!.id))).map(
+    const texts = (await w.db().select().from(messages).where(eq(messages.chatId, chat!.id))).map(
       (m) => m.text,
     );
     expect(texts).toEqual(['Есть в наличии?']);
@@ -61,7 +48,7 @@ describe('MAX import on connect', () => {
   it('a bot with no chats connects with nothing imported', async () => {
     const bot = newBot(w.max);
     const { account } = await connectBot(w, bot.token);
-    const stored = await db().select().from(items).where(eq(items.objectId, account.id));
+    const stored = await w.db().select().from(items).where(eq(items.objectId, account.id));
     expect(stored).toHaveLength(0);
   });
 });

@@ -1,35 +1,25 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectKeptFile } from '../../../test/cdn';
 import {
   connectBot,
   dialogOf,
   groupChat,
-  type MaxWorld,
+  MaxWorld,
   newBot,
   person,
   startMaxWorld,
   until,
   workerOf,
 } from '../../../test/providers/max';
+import { hooked } from '../../../test/providers/testbed';
 import { items, messages, objects, outbox } from '../../db/schema';
 import { PollingManager } from '../../jobs/pollers';
 import { UPDATE_TYPES } from './types';
 
 // MAX end to end against the emulator (issue #5 item 7, PROVIDERS §7e).
 
-let w: MaxWorld;
-beforeAll(async () => {
-  w = await startMaxWorld();
-});
-afterAll(() => w.close());
-
-const api = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) => {
-  const res = await w.t.app.inject({ method, url, headers: w.headers, payload: payload as object });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
-};
-const db = () => w.t.deps.database.db;
+const w = hooked(new MaxWorld());
 const created = (message: unknown) =>
   ({ update_type: 'message_created', timestamp: Date.now(), message }) as const;
 
@@ -39,7 +29,7 @@ async function withChat() {
   const peter = person();
   const first = w.max.customerMessage({ sender: peter, recipient: dialogOf(peter), text: 'Добрый день' });
   await w.max.deliver(bot.token, created(first));
-  const chat = (await api('GET', `/v1/chats?object_id=${account.id}`)).items[0];
+  const chat = (await w.api('GET', `/v1/chats?object_id=${account.id}`)).items[0];
   return { bot, account, peter, first, chatId: chat.id as number, chatExternal: chat.external_id as string };
 }
 
@@ -49,7 +39,7 @@ async function withComment() {
   const group = groupChat();
   const comment = w.max.customerMessage({ sender: person(), recipient: group, text: 'Сколько стоит?' });
   await w.max.deliver(bot.token, created(comment));
-  const item = (await api('GET', `/v1/items?object_id=${account.id}`)).items[0];
+  const item = (await w.api('GET', `/v1/items?object_id=${account.id}`)).items[0];
   return { bot, account, group, comment, item };
 }
 
@@ -108,7 +98,8 @@ describe('inbound', () => {
       chat_id: dialogOf(peter).chat_id!,
       user_id: peter.user_id,
     });
-    const stored = await db()
+    const stored = await w
+      .db()
       .select()
       .from(messages)
       .where(eq(messages.chatId, chatId))
@@ -136,7 +127,7 @@ describe('inbound', () => {
       chat_id: group.chat_id!,
       user_id: 1,
     });
-    const rows = await db().select().from(items).where(eq(items.objectId, account.id));
+    const rows = await w.db().select().from(items).where(eq(items.objectId, account.id));
     const parent = rows.find((r) => r.externalId === comment.body.mid)!;
     const child = rows.find((r) => r.externalId === answer.body.mid)!;
     expect(parent).toMatchObject({ isDeleted: true, status: 'deleted' });
@@ -165,7 +156,7 @@ describe('files', () => {
       body: image(links[0]!),
     });
     await w.max.deliver(bot.token, created(inDialog));
-    const [message] = await db().select().from(messages).where(eq(messages.externalId, inDialog.body.mid));
+    const [message] = await w.db().select().from(messages).where(eq(messages.externalId, inDialog.body.mid));
     expect(message).toMatchObject({ chatId, attachments: [{ type: 'image', url: links[0] }] });
     await expectKeptFile(w.t, {
       cdn: w.cdn,
@@ -182,7 +173,7 @@ describe('files', () => {
       body: image(links[1]!),
     });
     await w.max.deliver(bot.token, created(inGroup));
-    const [item] = await db().select().from(items).where(eq(items.externalId, inGroup.body.mid));
+    const [item] = await w.db().select().from(items).where(eq(items.externalId, inGroup.body.mid));
     expect(item).toMatchObject({ objectId: account.id, attachments: [{ type: 'image', url: links[1] }] });
     await expectKeptFile(w.t, {
       cdn: w.cdn,
@@ -197,25 +188,25 @@ describe('files', () => {
 describe('outbound', () => {
   it('a chat message is POST /messages?chat_id=; a comment reply quotes it with link reply', async () => {
     const { bot, chatId, chatExternal } = await withChat();
-    const sent = await api('POST', `/v1/chats/${chatId}/messages`, { text: 'Заказ в пути' });
+    const sent = await w.api('POST', `/v1/chats/${chatId}/messages`, { text: 'Заказ в пути' });
     await workerOf(w).run();
     const call = w.max.callsOf('POST', '/messages').find((c) => c.token === bot.token)!;
     expect(call.query).toEqual({ chat_id: chatExternal });
     expect(call.body).toEqual({ text: 'Заказ в пути' });
-    const [row] = await db().select().from(messages).where(eq(messages.id, sent.message.id));
+    const [row] = await w.db().select().from(messages).where(eq(messages.id, sent.message.id));
     expect(row).toMatchObject({ delivery: 'sent', externalId: expect.stringMatching(/^mid\./) });
 
     const c = await withComment();
-    const reply = await api('POST', `/v1/items/${c.item.id}/reply`, { text: '1990 ₽' });
+    const reply = await w.api('POST', `/v1/items/${c.item.id}/reply`, { text: '1990 ₽' });
     await workerOf(w).run();
     const replyCall = w.max.callsOf('POST', '/messages').find((x) => x.token === c.bot.token)!;
     expect(replyCall.query).toEqual({ chat_id: String(c.group.chat_id) });
     expect(replyCall.body).toEqual({ text: '1990 ₽', link: { type: 'reply', mid: c.comment.body.mid } });
 
-    await api('PUT', `/v1/items/${reply.reply.id}`, { text: '1890 ₽' });
-    await api('POST', `/v1/items/${c.item.id}/delete`);
+    await w.api('PUT', `/v1/items/${reply.reply.id}`, { text: '1890 ₽' });
+    await w.api('POST', `/v1/items/${c.item.id}/delete`);
     await workerOf(w).run();
-    const [ours] = await db().select().from(items).where(eq(items.id, reply.reply.id));
+    const [ours] = await w.db().select().from(items).where(eq(items.id, reply.reply.id));
     expect(w.max.callsOf('PUT', '/messages').at(-1)).toMatchObject({
       query: { message_id: ours!.externalId },
       body: { text: '1890 ₽' },
@@ -226,35 +217,35 @@ describe('outbound', () => {
 
   it('a 429 waits and then delivers', async () => {
     const { bot, chatId } = await withChat();
-    const sent = await api('POST', `/v1/chats/${chatId}/messages`, { text: 'Скоро' });
+    const sent = await w.api('POST', `/v1/chats/${chatId}/messages`, { text: 'Скоро' });
     w.max.failNext('/messages', 429, 'too.many.requests', 'Too many requests', { 'retry-after': '3' });
     const worker = workerOf(w);
     await worker.run();
-    const [row] = await db().select().from(outbox).where(eq(outbox.messageId, sent.message.id));
+    const [row] = await w.db().select().from(outbox).where(eq(outbox.messageId, sent.message.id));
     expect(row).toMatchObject({ state: 'pending', lastError: 'Too many requests' });
     expect(row!.runAt.getTime() - worker.clock.ms).toBe(3_000);
     await worker.run(4_000);
     expect(w.max.callsOf('POST', '/messages').filter((c) => c.token === bot.token)).toHaveLength(2);
-    const [msg] = await db().select().from(messages).where(eq(messages.id, sent.message.id));
+    const [msg] = await w.db().select().from(messages).where(eq(messages.id, sent.message.id));
     expect(msg!.delivery).toBe('sent');
   });
 
   it('a revoked token fails with the network text and flags the account; retry after reconnect delivers', async () => {
     const { bot, account, chatId } = await withChat();
     const fresh = w.max.reissue(bot.token);
-    const sent = await api('POST', `/v1/chats/${chatId}/messages`, { text: 'Ещё раз' });
+    const sent = await w.api('POST', `/v1/chats/${chatId}/messages`, { text: 'Ещё раз' });
     await workerOf(w).run();
-    const [failed] = await db().select().from(messages).where(eq(messages.id, sent.message.id));
+    const [failed] = await w.db().select().from(messages).where(eq(messages.id, sent.message.id));
     expect(failed).toMatchObject({ delivery: 'failed', deliveryError: 'Invalid access_token' });
-    const errors = await api('GET', '/v1/errors');
+    const errors = await w.api('GET', '/v1/errors');
     expect(errors.items).toContainEqual(
       expect.objectContaining({ id: account.id, error: 'Invalid access_token' }),
     );
-    await api('POST', `/v1/objects/${account.id}/reconnect`, { credentials: { access_token: fresh } });
-    await api('POST', `/v1/messages/${sent.message.id}/retry`);
+    await w.api('POST', `/v1/objects/${account.id}/reconnect`, { credentials: { access_token: fresh } });
+    await w.api('POST', `/v1/messages/${sent.message.id}/retry`);
     await workerOf(w).run();
     expect(w.max.callsOf('POST', '/messages').filter((c) => c.token === fresh)).toHaveLength(1);
-    const [row] = await db().select().from(messages).where(eq(messages.id, sent.message.id));
+    const [row] = await w.db().select().from(messages).where(eq(messages.id, sent.message.id));
     expect(row!.delivery).toBe('sent');
   });
 });

@@ -133,22 +133,17 @@ describe('replies', () => {
     const messageId = await w.writeFromInbox(chat.id, 'Вы тут?');
     await w.drain();
     expect(await w.messageRow(messageId)).toMatchObject({ delivery: 'failed' });
-    const errors = await w.t.app.inject({ url: '/v1/errors', headers: w.headers });
-    const flagged = errors.json().items.find((o: { id: number }) => o.id === account.id);
+    const flagged = await w.listedError(account.id);
     expect(flagged?.error).toContain('failure.auth');
     expect(flagged?.error).toContain('PARAM_SESSION_EXPIRED');
 
     // A new key from the group's settings: the same account, the error clears, the webhook is set again.
     const renewed = `${account.token}-renewed`;
     w.emu.addGroup(renewed, account.group.name);
-    const reconnect = await w.t.app.inject({
-      method: 'POST',
-      url: `/v1/objects/${account.id}/reconnect`,
-      headers: w.headers,
-      payload: { credentials: { access_token: renewed } },
+    const reconnect = await w.api('POST', `/v1/objects/${account.id}/reconnect`, {
+      credentials: { access_token: renewed },
     });
-    expect(reconnect.statusCode, reconnect.body).toBe(200);
-    expect(reconnect.json().error).toBeNull();
+    expect(reconnect.error).toBeNull();
     expect(w.emu.subscriptionsOf(renewed)).toEqual([
       `${w.t.deps.config.appUrl}/v1/webhooks/ok/${account.id}?secret=${encodeURIComponent(account.webhookSecret)}`,
     ]);

@@ -1,23 +1,19 @@
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RuStoreEmulator } from '../../../emulators/rustore/emulator';
-import { StoreTestbed, until } from '../../../test/store-testbed';
-import { objects } from '../../db/schema';
+import { storeTestbed, until } from '../../../test/store-testbed';
 
 // RuStore against its emulator over real HTTP (issue 20, PROVIDERS.md §6d): connecting with a Public API
 // key (signed auth), comments by interval polling with a cursor, edits updating the item, replies (500
 // characters) through the outbox with 429 and token expiry, and a revoked key as the account's error.
 
 let emu: RuStoreEmulator;
-const w = new StoreTestbed('rustore', () => emu.env);
-beforeAll(async () => {
-  emu = await RuStoreEmulator.start();
-  await w.start();
-});
-afterAll(async () => {
-  await w.close();
-  await emu.close();
-});
+const w = storeTestbed(
+  'rustore',
+  () => RuStoreEmulator.start(),
+  (started) => {
+    emu = started;
+  },
+);
 
 let seq = 0;
 function newApp() {
@@ -33,22 +29,13 @@ const credentialsOf = (app: ReturnType<typeof newApp>) => ({
 
 describe('connecting', () => {
   it('refuses a broken key, a wrong key, an app without access; stores nothing', async () => {
-    const before = await w.db().select().from(objects).where(eq(objects.spaceId, w.spaceId));
     const app = newApp();
     const other = newApp();
-    const cases: Array<[Record<string, string>, RegExp]> = [
+    await w.expectRefused([
       [{ ...credentialsOf(app), private_key: 'not a key' }, /BEGIN/],
       [{ ...credentialsOf(app), private_key: other.privateKey }, /Неверная подпись/],
       [{ ...credentialsOf(app), package_name: other.packageName }, /Нет доступа к приложению/],
-    ];
-    for (const [credentials, error] of cases) {
-      const res = await w.connect(credentials);
-      expect(res.statusCode, res.body).toBe(400);
-      expect(res.json().error).toMatch(error);
-    }
-    expect(await w.db().select().from(objects).where(eq(objects.spaceId, w.spaceId))).toHaveLength(
-      before.length,
-    );
+    ]);
   });
 
   it('signs keyId + timestamp, sends the token as Public-Token, imports the comments', async () => {
@@ -69,31 +56,20 @@ describe('connecting', () => {
 
 describe('polling, edits, replies', () => {
   it('polls on its interval with a cursor, survives a restart, updates an edited review, replies after a 429 and a token expiry', async () => {
-    await w.newSpace();
     const app = newApp();
-    const row = await w.connectOk(credentialsOf(app));
-    await w.startPolling('rs-node-1');
-    await w.untilWaits(1);
-    expect(w.waits[0]).toBeGreaterThanOrEqual(270_000); // RUSTORE_POLL_S 300 s, ±10 %
-    expect(w.waits[0]).toBeLessThanOrEqual(330_000);
+    const row = await w.connectAlone(credentialsOf(app));
+    await w.expectPollInterval('rs-node-1', 300); // RUSTORE_POLL_S
 
     const comment = emu.comment(app.packageName, { text: 'Вылетает', rating: 1 });
-    emu.rateLimitNext(20);
-    w.release();
-    await w.untilWaits(2);
-    expect(w.waits[1]).toBe(20_000);
-    w.release();
+    await w.roundThrough429(20, (s) => emu.rateLimitNext(s));
     const id = String(comment.commentId);
     const item = await until(() => w.item(row.id, id));
     expect(item).toMatchObject({ text: 'Вылетает', rating: 1 });
     // The round stores the item, then writes its cursor: wait for the cursor (it is the review's time).
-    const cursor = Date.parse(comment.updatedAt);
-    await until(async () => Number((await w.account(row.id)).pollCursor) === cursor);
+    await w.untilCursor(row.id, Date.parse(comment.updatedAt));
 
-    await w.stopPolling();
-    await w.startPolling('rs-node-2');
-    await w.untilWaits(w.waits.length + 1);
-    expect((await w.itemsOf(row.id)).filter((i) => i.externalId === id)).toHaveLength(1);
+    await w.restartPolling('rs-node-2');
+    expect(await w.copiesOf(row.id, id)).toHaveLength(1);
 
     emu.comment(app.packageName, { commentId: comment.commentId, text: 'Починили, спасибо', rating: 5 });
     w.release();
@@ -123,9 +99,8 @@ describe('polling, edits, replies', () => {
   });
 
   it('a revoked key becomes the account error', async () => {
-    await w.newSpace();
     const app = newApp();
-    const row = await w.connectOk(credentialsOf(app));
+    const row = await w.connectAlone(credentialsOf(app));
     emu.revoke(app.keyId);
     await w.expectAccountError(row.id, 'rs-node-revoked', 'Ключ не найден или отозван');
   });

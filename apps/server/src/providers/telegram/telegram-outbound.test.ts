@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   connectBot,
   customer,
@@ -7,10 +7,11 @@ import {
   newBot,
   privateChat,
   startTelegramWorld,
-  type TelegramWorld,
+  TelegramWorld,
   until,
   workerOf,
 } from '../../../test/providers/telegram';
+import { hooked } from '../../../test/providers/testbed';
 import { items, messages, objects, outbox } from '../../db/schema';
 import { PollingManager } from '../../jobs/pollers';
 import type { TgUser } from './types';
@@ -19,18 +20,7 @@ import type { TgUser } from './types';
 // right method and fields, 429 waits retry_after, a revoked token fails visibly and a retry after
 // reconnecting delivers; moderation (48 h delete window, reactions, edits, bans); polling with offsets.
 
-let w: TelegramWorld;
-beforeAll(async () => {
-  w = await startTelegramWorld();
-});
-afterAll(() => w.close());
-
-const api = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) => {
-  const res = await w.t.app.inject({ method, url, headers: w.headers, payload: payload as object });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
-};
-const db = () => w.t.deps.database.db;
+const w = hooked(new TelegramWorld());
 
 /** A connected bot with one customer chat in the inbox. */
 async function withChat() {
@@ -40,7 +30,7 @@ async function withChat() {
   await w.tg.deliver(bot.token, {
     message: w.tg.customerMessage(bot.token, { chat: privateChat(anna), from: anna, text: 'Hi' }),
   });
-  const chat = (await api('GET', `/v1/chats?object_id=${account.id}`)).items[0];
+  const chat = (await w.api('GET', `/v1/chats?object_id=${account.id}`)).items[0];
   return { bot, account, anna, chatId: chat.id as number };
 }
 
@@ -63,18 +53,18 @@ async function withComment(author: TgUser = customer()) {
     text: 'Price?',
   });
   await w.tg.deliver(bot.token, { message: comment });
-  const item = (await api('GET', `/v1/items?object_id=${account.id}`)).items[0];
+  const item = (await w.api('GET', `/v1/items?object_id=${account.id}`)).items[0];
   return { bot, account, group, comment, author, item };
 }
 
 describe('replies', () => {
   it('a chat message goes out with sendMessage and keeps the id Telegram gave it', async () => {
     const { bot, anna, chatId } = await withChat();
-    const sent = await api('POST', `/v1/chats/${chatId}/messages`, { text: 'Your order ships today' });
+    const sent = await w.api('POST', `/v1/chats/${chatId}/messages`, { text: 'Your order ships today' });
     await workerOf(w).run();
     const call = w.tg.callsOf('sendMessage').find((c) => c.token === bot.token)!;
     expect(call.params).toEqual({ chat_id: String(anna.id), text: 'Your order ships today' });
-    const [row] = await db().select().from(messages).where(eq(messages.id, sent.message.id));
+    const [row] = await w.db().select().from(messages).where(eq(messages.id, sent.message.id));
     expect(row).toMatchObject({
       delivery: 'sent',
       externalId: expect.stringMatching(new RegExp(`^${anna.id}:\\d+$`)),
@@ -83,7 +73,7 @@ describe('replies', () => {
 
   it('a reply to a comment is threaded with reply_parameters in the discussion group', async () => {
     const { bot, group, comment, item } = await withComment();
-    const res = await api('POST', `/v1/items/${item.id}/reply`, { text: '1990 ₽' });
+    const res = await w.api('POST', `/v1/items/${item.id}/reply`, { text: '1990 ₽' });
     await workerOf(w).run();
     const call = w.tg.callsOf('sendMessage').find((c) => c.token === bot.token)!;
     expect(call.params).toEqual({
@@ -91,7 +81,7 @@ describe('replies', () => {
       text: '1990 ₽',
       reply_parameters: { message_id: comment.message_id },
     });
-    const [reply] = await db().select().from(items).where(eq(items.id, res.reply.id));
+    const [reply] = await w.db().select().from(items).where(eq(items.id, res.reply.id));
     expect(reply).toMatchObject({
       delivery: 'sent',
       externalId: expect.stringMatching(new RegExp(`^${group.id}:\\d+$`)),
@@ -100,55 +90,55 @@ describe('replies', () => {
 
   it('a 429 waits retry_after seconds, then delivers', async () => {
     const { bot, chatId } = await withChat();
-    const sent = await api('POST', `/v1/chats/${chatId}/messages`, { text: 'Soon' });
+    const sent = await w.api('POST', `/v1/chats/${chatId}/messages`, { text: 'Soon' });
     w.tg.failNext('sendMessage', 429, 'Too Many Requests: retry after 7', { retry_after: 7 });
     const worker = workerOf(w);
     await worker.run();
-    const [row] = await db().select().from(outbox).where(eq(outbox.messageId, sent.message.id));
+    const [row] = await w.db().select().from(outbox).where(eq(outbox.messageId, sent.message.id));
     expect(row).toMatchObject({ state: 'pending', lastError: 'Too Many Requests: retry after 7' });
     expect(row!.runAt.getTime() - worker.clock.ms).toBe(7_000);
     await worker.run(1_000); // not due yet
     expect(w.tg.callsOf('sendMessage').filter((c) => c.token === bot.token)).toHaveLength(1);
     await worker.run(7_000);
     expect(w.tg.callsOf('sendMessage').filter((c) => c.token === bot.token)).toHaveLength(2);
-    const [msg] = await db().select().from(messages).where(eq(messages.id, sent.message.id));
+    const [msg] = await w.db().select().from(messages).where(eq(messages.id, sent.message.id));
     expect(msg!.delivery).toBe('sent');
   });
 
   it('a revoked token fails the message with the network text, flags the account; retry after reconnect delivers', async () => {
     const { bot, account, chatId } = await withChat();
     w.tg.revoke(bot.token);
-    const sent = await api('POST', `/v1/chats/${chatId}/messages`, { text: 'Hello again' });
+    const sent = await w.api('POST', `/v1/chats/${chatId}/messages`, { text: 'Hello again' });
     await workerOf(w).run();
-    const [failed] = await db().select().from(messages).where(eq(messages.id, sent.message.id));
+    const [failed] = await w.db().select().from(messages).where(eq(messages.id, sent.message.id));
     expect(failed).toMatchObject({ delivery: 'failed', deliveryError: 'Unauthorized' });
-    const errors = await api('GET', '/v1/errors');
+    const errors = await w.api('GET', '/v1/errors');
     expect(errors.items).toContainEqual(expect.objectContaining({ id: account.id, error: 'Unauthorized' }));
 
     const fresh = w.tg.reissue(bot.token);
-    const reconnected = await api('POST', `/v1/objects/${account.id}/reconnect`, {
+    const reconnected = await w.api('POST', `/v1/objects/${account.id}/reconnect`, {
       credentials: { bot_token: fresh },
     });
     expect(reconnected.error).toBeNull();
     expect(w.tg.callsOf('setWebhook').some((c) => c.token === fresh)).toBe(true);
-    await api('POST', `/v1/messages/${sent.message.id}/retry`);
+    await w.api('POST', `/v1/messages/${sent.message.id}/retry`);
     await workerOf(w).run();
     expect(w.tg.callsOf('sendMessage').filter((c) => c.token === fresh)).toHaveLength(1);
-    const [row] = await db().select().from(messages).where(eq(messages.id, sent.message.id));
+    const [row] = await w.db().select().from(messages).where(eq(messages.id, sent.message.id));
     expect(row!.delivery).toBe('sent');
   });
 
   it("'Direct' to a commenter who never started the bot fails with Telegram's 403 text, the account stays healthy", async () => {
     const { account, item, author } = await withComment();
-    const res = await api('POST', `/v1/items/${item.id}/direct`, { text: 'Write to us in private' });
+    const res = await w.api('POST', `/v1/items/${item.id}/direct`, { text: 'Write to us in private' });
     await workerOf(w).run();
-    const [row] = await db().select().from(messages).where(eq(messages.id, res.message.id));
+    const [row] = await w.db().select().from(messages).where(eq(messages.id, res.message.id));
     expect(row).toMatchObject({
       delivery: 'failed',
       deliveryError: "Forbidden: bot can't initiate conversation with a user",
     });
     expect(w.tg.callsOf('sendMessage').at(-1)!.params.chat_id).toBe(author.id);
-    const [object] = await db().select().from(objects).where(eq(objects.id, account.id));
+    const [object] = await w.db().select().from(objects).where(eq(objects.id, account.id));
     expect(object!.error).toBeNull();
   });
 });
@@ -156,7 +146,7 @@ describe('replies', () => {
 describe('moderation', () => {
   it('deletes with deleteMessage; after 48 h the network refuses and the delete is undone with its text', async () => {
     const { bot, group, comment, item } = await withComment();
-    await api('POST', `/v1/items/${item.id}/delete`);
+    await w.api('POST', `/v1/items/${item.id}/delete`);
     await workerOf(w).run();
     expect(w.tg.callsOf('deleteMessage').at(-1)!.params).toEqual({
       chat_id: String(group.id),
@@ -167,19 +157,19 @@ describe('moderation', () => {
     const old = await withComment();
     w.tg.advance(49 * 3600_000);
     try {
-      await api('POST', `/v1/items/${old.item.id}/delete`);
+      await w.api('POST', `/v1/items/${old.item.id}/delete`);
       await workerOf(w).run();
     } finally {
       w.tg.advance(-49 * 3600_000);
     }
-    const [row] = await db().select().from(items).where(eq(items.id, old.item.id));
+    const [row] = await w.db().select().from(items).where(eq(items.id, old.item.id));
     expect(row).toMatchObject({ isDeleted: false, deliveryError: "Bad Request: message can't be deleted" });
   });
 
   it('reacts with setMessageReaction, edits our reply with editMessageText, bans with banChatMember', async () => {
     const { bot, group, comment, item, author } = await withComment();
-    await api('POST', `/v1/items/${item.id}/react`, { value: '🔥' });
-    const reply = await api('POST', `/v1/items/${item.id}/reply`, { text: 'Thanks!' });
+    await w.api('POST', `/v1/items/${item.id}/react`, { value: '🔥' });
+    const reply = await w.api('POST', `/v1/items/${item.id}/reply`, { text: 'Thanks!' });
     const worker = workerOf(w);
     await worker.run();
     expect(w.tg.callsOf('setMessageReaction').at(-1)!.params).toEqual({
@@ -187,9 +177,9 @@ describe('moderation', () => {
       message_id: comment.message_id,
       reaction: [{ type: 'emoji', emoji: '🔥' }],
     });
-    await api('PUT', `/v1/items/${reply.reply.id}`, { text: 'Thanks a lot!' });
+    await w.api('PUT', `/v1/items/${reply.reply.id}`, { text: 'Thanks a lot!' });
     await worker.run();
-    const [sentReply] = await db().select().from(items).where(eq(items.id, reply.reply.id));
+    const [sentReply] = await w.db().select().from(items).where(eq(items.id, reply.reply.id));
     const messageId = Number(sentReply!.externalId!.split(':')[1]);
     expect(w.tg.callsOf('editMessageText').at(-1)!.params).toEqual({
       chat_id: String(group.id),
@@ -199,7 +189,7 @@ describe('moderation', () => {
     expect(sentReply!.deliveryError).toBeNull();
 
     const before = Date.now();
-    await api('POST', `/v1/authors/${item.author.id}/block`, { duration: 'week' });
+    await w.api('POST', `/v1/authors/${item.author.id}/block`, { duration: 'week' });
     await worker.run();
     const ban = w.tg.callsOf('banChatMember').at(-1)!.params;
     expect(ban).toMatchObject({ chat_id: String(group.id), user_id: author.id });

@@ -1,15 +1,15 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   connectBot,
   customer,
   discussionGroup,
   newBot,
   privateChat,
-  startTelegramWorld,
-  type TelegramWorld,
+  TelegramWorld,
   until,
 } from '../../../test/providers/telegram';
+import { hooked } from '../../../test/providers/testbed';
 import { chats, items, messages } from '../../db/schema';
 import { ALLOWED_UPDATES } from './types';
 
@@ -17,11 +17,7 @@ import { ALLOWED_UPDATES } from './types';
 // secret header, private messages, channel comments with threads, edits, reactions, attachments, and
 // redelivery. Outbound calls, failures and polling: telegram-outbound.test.ts.
 
-let w: TelegramWorld;
-beforeAll(async () => {
-  w = await startTelegramWorld();
-});
-afterAll(() => w.close());
+const w = hooked(new TelegramWorld());
 
 const get = async (url: string) => (await w.t.app.inject({ url, headers: w.headers })).json();
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ThreadsEmulator } from '../../../emulators/threads/emulator';
-import { ProviderTestbed, Ticker } from '../../../test/providers/testbed';
+import { emulatedTestbed } from '../../../test/providers/testbed';
 import { objects } from '../../db/schema';
 import { openCredentials, sealCredentials } from '../context';
 
@@ -13,25 +13,23 @@ const APP_ID = '990602627938098';
 const APP_SECRET = 'threads-secret';
 let emu: ThreadsEmulator;
 
-const bed = new ProviderTestbed({
-  provider: 'threads',
-  noSpace: true,
-  env: () => ({
-    ...emu.env,
-    THREADS_APP_ID: APP_ID,
-    THREADS_APP_SECRET: APP_SECRET,
-    PROVIDER_UPDATES: 'polling',
-  }),
-});
-
-beforeAll(async () => {
-  emu = await ThreadsEmulator.start();
-  emu.apps.set(APP_ID, APP_SECRET);
-  bed.onClose(() => emu.close());
-  await bed.start();
-});
-afterAll(() => bed.close());
-beforeEach(() => bed.newSpace());
+const bed = emulatedTestbed(
+  async () => {
+    emu = await ThreadsEmulator.start();
+    emu.apps.set(APP_ID, APP_SECRET);
+    return emu;
+  },
+  {
+    provider: 'threads',
+    eachSpace: true,
+    env: (started) => ({
+      ...started.env,
+      THREADS_APP_ID: APP_ID,
+      THREADS_APP_SECRET: APP_SECRET,
+      PROVIDER_UPDATES: 'polling',
+    }),
+  },
+);
 
 async function connect(username: string) {
   const profile = emu.addProfile(username);
@@ -72,10 +70,7 @@ describe('Threads', () => {
       username: 'boris',
       text: 'Тоже интересно',
     });
-    const ticker = new Ticker();
-    const manager = bed.poller(ticker);
-    try {
-      await manager.scan();
+    await bed.whilePolling(async (ticker) => {
       await ticker.untilWaits(1);
       // The next round waits THREADS_POLL_S (300 s), jitter fixed at its middle.
       expect(ticker.waits[0]).toBe(300_000);
@@ -85,14 +80,7 @@ describe('Threads', () => {
       expect(boris.parentId).toBe(anna.id);
 
       emu.failNext(429, { retryAfter: 7 });
-      const replied = await bed.inject('POST', `/v1/items/${anna.id}/reply`, {
-        text: 'В мастерской на Ленина',
-      });
-      expect(replied.statusCode, replied.body).toBe(200);
-      await bed.drain();
-      const replyId = replied.json().reply.id as number;
-      expect((await bed.itemsOf(id)).find((i) => i.id === replyId)?.delivery).not.toBe('sent');
-      await bed.drain(8_000);
+      const reply = await bed.replyThrough429(anna.id, 'В мастерской на Ленина', 8_000);
       const container = emu.apiCalls('POST', '/v1.0/me/threads').at(-1)!;
       expect(container.params).toMatchObject({
         media_type: 'TEXT',
@@ -100,14 +88,12 @@ describe('Threads', () => {
         text: 'В мастерской на Ленина',
       });
       expect(emu.apiCalls('POST', '/v1.0/me/threads_publish')).toHaveLength(1);
-      const reply = (await bed.itemsOf(id)).find((i) => i.id === replyId)!;
       expect(reply.delivery).toBe('sent');
       expect(emu.media.get(reply.externalId!)?.repliedToId).toBe(fresh.id);
 
       // Our reply comes back in the next round as our own: still one item.
       await ticker.tick();
-      const ours = (await bed.itemsOf(id)).filter((i) => i.externalId === reply.externalId);
-      expect(ours).toHaveLength(1);
+      expect(await bed.copiesOf(id, reply.externalId!)).toHaveLength(1);
 
       for (const [action, hidden] of [
         ['hide', true],
@@ -121,9 +107,7 @@ describe('Threads', () => {
         );
         expect(emu.media.get(fresh.id)?.hidden).toBe(hidden);
       }
-    } finally {
-      await manager.stop();
-    }
+    });
   });
 
   it('restart: the cursor is kept, nothing is missed or repeated; a 429 on a poll waits its Retry-After', async () => {
@@ -131,12 +115,7 @@ describe('Threads', () => {
     const same = new Date(Date.now() + 1_000);
     const a = emu.addMedia({ owner: profile, replyTo: post.id, username: 'a', text: 'a', at: same });
     const b = emu.addMedia({ owner: profile, replyTo: post.id, username: 'b', text: 'b', at: same });
-    const t1 = new Ticker();
-    const first = bed.poller(t1);
-    await first.scan();
-    await t1.untilWaits(1);
-    await first.stop();
-    const cursor = (await bed.row(id)).pollCursor;
+    const cursor = (await bed.pollRound(id)).pollCursor;
     expect(JSON.parse(cursor!).ids.sort()).toEqual([a.id, b.id].sort());
 
     // While no node polls: one more at the same instant, and 150 replies (two conversation pages).
@@ -150,17 +129,15 @@ describe('Threads', () => {
         at: new Date(Date.now() + 3_000 + i * 1000),
       });
 
-    const t2 = new Ticker();
-    const second = bed.poller(t2, 'another-threads-node');
     emu.failNext(429, { retryAfter: 42 });
-    await second.scan();
-    await t2.untilWaits(1);
-    expect(t2.waits[0]).toBe(42_000);
-    await t2.tick();
-    // A crash before the cursor was saved: the same round again stores nothing twice.
-    await bed.db().update(objects).set({ pollCursor: cursor }).where(eq(objects.id, id));
-    await t2.tick();
-    await second.stop();
+    await bed.whilePolling(async (ticker) => {
+      await ticker.untilWaits(1);
+      expect(ticker.waits[0]).toBe(42_000);
+      await ticker.tick();
+      // A crash before the cursor was saved: the same round again stores nothing twice.
+      await bed.db().update(objects).set({ pollCursor: cursor }).where(eq(objects.id, id));
+      await ticker.tick();
+    }, 'another-threads-node');
     expect((await bed.row(id)).error).toBeNull();
 
     const ids = (await bed.itemsOf(id)).map((i) => i.externalId);
@@ -172,21 +149,10 @@ describe('Threads', () => {
   it('a revoked token becomes the account error and polling stops', async () => {
     const { profile, id } = await connect('revoked_profile');
     emu.revoke(profile.id);
-    const ticker = new Ticker();
-    const manager = bed.poller(ticker);
-    try {
-      await manager.scan();
-      await manager.idle();
-      const stored = await bed.row(id);
-      expect(stored.error).toContain('failure.accessRevoked');
-      expect(stored.pollLeaseNode).toBe('paused');
-      const errors = await bed.inject('GET', '/v1/errors');
-      expect(errors.json().items.find((e: { id: number }) => e.id === id)?.error).toContain(
-        'failure.accessRevoked',
-      );
-    } finally {
-      await manager.stop();
-    }
+    const stored = await bed.pollUntilIdle(id);
+    expect(stored.error).toContain('failure.accessRevoked');
+    expect(stored.pollLeaseNode).toBe('paused');
+    expect((await bed.listedError(id))?.error).toContain('failure.accessRevoked');
   });
 
   it('a token close to expiry is refreshed and the new one stored', async () => {
@@ -198,14 +164,7 @@ describe('Threads', () => {
       .update(objects)
       .set({ credentials: sealCredentials(bed.t.deps.sealer, { ...before, expires_at: soon }) })
       .where(eq(objects.id, id));
-    const ticker = new Ticker();
-    const manager = bed.poller(ticker);
-    try {
-      await manager.scan();
-      await ticker.untilWaits(1);
-    } finally {
-      await manager.stop();
-    }
+    await bed.pollRound(id);
     expect(emu.apiCalls('GET', '/refresh_access_token').at(-1)!.params).toMatchObject({
       grant_type: 'th_refresh_token',
       access_token: before.access_token,

@@ -1,20 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectCommunity,
-  itemsOf,
-  messagesOf,
-  startVkWorld,
-  type VkWorld,
-} from '../../../test/providers/vk';
+import { describe, expect, it } from 'vitest';
+import { hooked } from '../../../test/providers/testbed';
+import { connectCommunity, itemsOf, messagesOf, VkWorld } from '../../../test/providers/vk';
 
 // A VK account's life around its content: the import on connect (docs/product/limits.md), reconnecting without piling
 // up callback servers (VK allows 10), and disconnecting removing ours.
 
-let world: VkWorld;
-beforeAll(async () => {
-  world = await startVkWorld();
-});
-afterAll(() => world.close());
+const world = hooked(new VkWorld());
 
 describe('a VK account over time', () => {
   it('imports the latest conversations, and wall comments when an admin token is given', async () => {

@@ -1,15 +1,9 @@
 import { DEFAULT_LOCALE, translate } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COMMENT_EDIT_WINDOW_S } from '../../../emulators/vk/emulator-comments';
-import {
-  buildScene,
-  itemsOf,
-  messagesOf,
-  objectRow,
-  startVkWorld,
-  type VkWorld,
-} from '../../../test/providers/vk';
+import { hooked } from '../../../test/providers/testbed';
+import { buildScene, itemsOf, messagesOf, objectRow, VkWorld } from '../../../test/providers/vk';
 import { authors } from '../../db/schema';
 import { connectorContext } from '../context';
 import { ConnectorError } from '../types';
@@ -18,13 +12,9 @@ import { vkConnector } from './connector';
 // VK moderation (PROVIDERS §2): comment deletion, restoration, likes, edits and bans take a community
 // admin's USER token; without one the connector refuses with a clear message before calling VK.
 
-let world: VkWorld;
 /** How far the emulated VK's clock runs ahead of ours. */
 let vkAhead = 0;
-beforeAll(async () => {
-  world = await startVkWorld({}, { now: () => Date.now() + vkAhead });
-});
-afterAll(() => world.close());
+const world = hooked(new VkWorld({}, { now: () => Date.now() + vkAhead }));
 
 const scene = (opts: { userToken?: boolean } = {}) => buildScene(world, opts);
 

@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildScene,
-  itemsOf,
-  messagesOf,
-  objectRow,
-  startVkWorld,
-  type VkWorld,
-} from '../../../test/providers/vk';
+import { describe, expect, it } from 'vitest';
+import { hooked } from '../../../test/providers/testbed';
+import { buildScene, itemsOf, messagesOf, objectRow, VkWorld } from '../../../test/providers/vk';
 import { connectorContext } from '../context';
 import { vkConnector } from './connector';
 
 // VK outbound (issue #5 item 7): replies and chat messages reach VK with its idempotency keys; rate limits
 // wait, a revoked token shows on the account and the reply.
 
-let world: VkWorld;
-beforeAll(async () => {
-  world = await startVkWorld();
-});
-afterAll(() => world.close());
+const world = hooked(new VkWorld());
 
 const scene = () => buildScene(world);
 

@@ -1,19 +1,16 @@
 import { DEFAULT_LOCALE, translate } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildComment, buildObject } from '../../../test/inbox-actions';
-import { buildScene, itemsOf, startVkWorld, type VkWorld } from '../../../test/providers/vk';
+import { hooked } from '../../../test/providers/testbed';
+import { buildScene, itemsOf, VkWorld } from '../../../test/providers/vk';
 import { activity, outbox } from '../../db/schema';
 
 // Issue 13 #16: the catalogue's `report` action — a complaint about a customer's comment to the network
 // (VK wall.reportComment with the admin user token), through the one send path (outbox), and refused
 // with the network named where the API has no such call.
 
-let world: VkWorld;
-beforeAll(async () => {
-  world = await startVkWorld();
-});
-afterAll(() => world.close());
+const world = hooked(new VkWorld());
 
 describe('report a comment', () => {
   it('VK: queued, then wall.reportComment as the admin user; recorded in the history', async () => {

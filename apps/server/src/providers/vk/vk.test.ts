@@ -1,14 +1,14 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectKeptFile } from '../../../test/cdn';
 import { buildWorkspace } from '../../../test/inbox-actions';
+import { hooked } from '../../../test/providers/testbed';
 import {
   buildCommunity,
   connectCommunity,
   itemsOf,
   messagesOf,
-  startVkWorld,
-  type VkWorld,
+  VkWorld,
   webhookSecretOf,
 } from '../../../test/providers/vk';
 import { authors, objects } from '../../db/schema';
@@ -18,11 +18,7 @@ import { callbackSecret } from './client';
 // VK (issue #5 item 7): connecting (typed credentials, community OAuth), the Callback API (confirmation,
 // `secret`, redeliveries) and what arrives from it — against the emulator over real HTTP.
 
-let world: VkWorld;
-beforeAll(async () => {
-  world = await startVkWorld();
-});
-afterAll(() => world.close());
+const world = hooked(new VkWorld());
 
 const webhookUrl = (id: number) => `${world.t.deps.config.appUrl}/v1/webhooks/vk/${id}`;
 const postWebhook = (id: number, body: unknown) =>
@@ -81,16 +77,19 @@ describe('connecting a community', () => {
 
     const popup = await fetch(authorize, { redirect: 'manual' });
     const back = new URL(popup.headers.get('location')!);
-    const res = await world.t.app.inject({
-      method: 'POST',
-      url: '/v1/vk/auth',
-      headers: workspace.headers,
-      payload: {
-        code: back.searchParams.get('code'),
-        state: back.searchParams.get('state'),
-        redirect_uri: redirect,
-      },
-    });
+    // The popup's answer handed to the app (POST /v1/vk/auth).
+    const finish = () =>
+      world.t.app.inject({
+        method: 'POST',
+        url: '/v1/vk/auth',
+        headers: workspace.headers,
+        payload: {
+          code: back.searchParams.get('code'),
+          state: back.searchParams.get('state'),
+          redirect_uri: redirect,
+        },
+      });
+    const res = await finish();
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ status: 'ok', source: 'vk', object: { name: group.name } });
     const [row] = await world.t.deps.database.db
@@ -100,16 +99,7 @@ describe('connecting a community', () => {
     const token = openCredentials(world.t.deps.sealer, row!).access_token!;
     expect(world.emu.state.tokens.get(token)).toMatchObject({ kind: 'group' });
 
-    const spent = await world.t.app.inject({
-      method: 'POST',
-      url: '/v1/vk/auth',
-      headers: workspace.headers,
-      payload: {
-        code: back.searchParams.get('code'),
-        state: back.searchParams.get('state'),
-        redirect_uri: redirect,
-      },
-    });
+    const spent = await finish();
     expect(spent.json().error).toContain('Code is invalid or expired.');
     const noGroup = await world.t.app.inject({
       url: `/v1/vk/auth/start?redirect_uri=${encodeURIComponent(`${world.t.deps.config.appUrl}/callback/vk`)}`,

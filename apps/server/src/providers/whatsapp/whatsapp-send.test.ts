@@ -140,28 +140,14 @@ describe('writing from the inbox', () => {
       delivery: 'failed',
       deliveryError: GRAPH_ERRORS.expiredToken.message,
     });
-    const errors = await w.t.app.inject({ url: '/v1/errors', headers: w.headers });
-    expect(errors.json().items).toContainEqual(
-      expect.objectContaining({ id: account.id, error: GRAPH_ERRORS.expiredToken.message }),
-    );
+    expect(await w.listedError(account.id)).toMatchObject({ error: GRAPH_ERRORS.expiredToken.message });
 
     w.emu.addToken('EAAG-renewed');
-    const reconnect = await w.t.app.inject({
-      method: 'POST',
-      url: `/v1/objects/${account.id}/reconnect`,
-      headers: w.headers,
-      payload: {
-        credentials: { phone_number_id: PHONE_ID, access_token: 'EAAG-renewed', app_secret: APP_SECRET },
-      },
+    const reconnect = await w.api('POST', `/v1/objects/${account.id}/reconnect`, {
+      credentials: { phone_number_id: PHONE_ID, access_token: 'EAAG-renewed', app_secret: APP_SECRET },
     });
-    expect(reconnect.statusCode, reconnect.body).toBe(200);
-    expect(reconnect.json().error).toBeNull();
-    const retry = await w.t.app.inject({
-      method: 'POST',
-      url: `/v1/messages/${messageId}/retry`,
-      headers: w.headers,
-    });
-    expect(retry.statusCode, retry.body).toBe(200);
+    expect(reconnect.error).toBeNull();
+    await w.api('POST', `/v1/messages/${messageId}/retry`);
     await w.drain();
     expect(await w.messageRow(messageId)).toMatchObject({ delivery: 'sent' });
     expect(w.emu.sent().at(-1)!.authorization).toBe('Bearer EAAG-renewed');

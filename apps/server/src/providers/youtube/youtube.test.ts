@@ -37,10 +37,7 @@ describe('YouTube', () => {
     // A viewer comments after the connect: the manager's first round brings it in.
     const viewer = { channelId: 'UCviewerAnna', name: '@anna' };
     const fresh = bed.emu.network.addComment({ channelId: channel.id, author: viewer, text: 'Где купить?' });
-    const ticker = new Ticker();
-    const poller = bed.poller(ticker);
-    try {
-      await poller.scan();
+    await bed.whilePolling(async (ticker) => {
       await ticker.untilWaits(1);
       // The next round waits the channel's interval (60 s), jitter fixed at its middle.
       expect(ticker.waits[0]).toBe(60_000);
@@ -49,23 +46,16 @@ describe('YouTube', () => {
 
       // The reply: YouTube asks to wait once, then takes it.
       bed.emu.failNext(429, { retryAfter: 7 });
-      const replied = await bed.inject('POST', `/v1/items/${item.id}/reply`, { text: 'В мастерской' });
-      expect(replied.statusCode, replied.body).toBe(200);
-      await bed.drain();
-      const replyId = replied.json().reply.id as number;
-      const [held] = await bed.itemsOf(id).then((r) => r.filter((i) => i.id === replyId));
-      expect(held?.delivery).not.toBe('sent');
-      await bed.drain(8_000);
+      const reply = await bed.replyThrough429(item.id, 'В мастерской', 8_000);
       const inserts = bed.emu.apiCalls('POST', '/youtube/v3/comments');
       expect(inserts).toHaveLength(2);
       expect(inserts.at(-1)!.body).toEqual({ snippet: { parentId: fresh.id, textOriginal: 'В мастерской' } });
-      const reply = (await bed.itemsOf(id)).find((i) => i.id === replyId)!;
       expect(reply.delivery).toBe('sent');
       expect(reply.externalId).toMatch(new RegExp(`^${fresh.id}\\.`));
 
       // The reply comes back in the next round as the channel's own comment: still one item.
       await ticker.tick();
-      expect((await bed.itemsOf(id)).filter((i) => i.externalId === reply.externalId)).toHaveLength(1);
+      expect(await bed.copiesOf(id, reply.externalId!)).toHaveLength(1);
 
       // Moderation: hold, publish, reject the viewer's comment.
       for (const [action, status] of [
@@ -85,7 +75,7 @@ describe('YouTube', () => {
         expect(bed.emu.network.comments.get(fresh.id)?.moderationStatus).toBe(status);
       }
       // Our own reply is deleted (comments.delete: only its author may).
-      const removed = await bed.inject('POST', `/v1/items/${replyId}/delete`);
+      const removed = await bed.inject('POST', `/v1/items/${reply.id}/delete`);
       expect(removed.statusCode, removed.body).toBe(200);
       await bed.drain();
       expect(bed.emu.apiCalls('DELETE', '/youtube/v3/comments').at(-1)!.query.id).toBe(reply.externalId);
@@ -98,9 +88,7 @@ describe('YouTube', () => {
       expect(quota.limit).toBe(10_000);
       // 2 reply attempts + 3 moderation calls + 1 delete = 6 writes, and at least 2 poll pages.
       expect(quota.used).toBeGreaterThanOrEqual(6 * 50 + 2);
-    } finally {
-      await poller.stop();
-    }
+    });
   });
 
   it('comments YouTube holds back are polled and stored hidden; publishing one makes it ordinary', async () => {
@@ -133,10 +121,7 @@ describe('YouTube', () => {
       moderationStatus: 'heldForReview',
     });
     const before = bed.emu.apiCalls('GET', '/youtube/v3/commentThreads').length;
-    const ticker = new Ticker();
-    const poller = bed.poller(ticker);
-    try {
-      await poller.scan();
+    await bed.whilePolling(async (ticker) => {
       await ticker.untilWaits(1);
       // One page of each list: published, heldForReview, likelySpam (3 units, counted on the account).
       const lists = bed.emu.apiCalls('GET', '/youtube/v3/commentThreads').slice(before);
@@ -175,9 +160,7 @@ describe('YouTube', () => {
       const cursor = JSON.parse((await bed.row(id)).pollCursor!);
       expect(cursor.held.heldForReview.ids).toEqual([held.id]);
       expect(cursor.held.likelySpam.ids).toEqual([spam.id]);
-    } finally {
-      await poller.stop();
-    }
+    });
   });
 
   it('the emulator filters threads by moderationStatus as the Data API documents', async () => {
@@ -224,12 +207,7 @@ describe('YouTube', () => {
     const same = new Date(Date.now() + 1_000);
     const a = net.addComment({ channelId: channel.id, text: 'a', at: same });
     const b = net.addComment({ channelId: channel.id, text: 'b', at: same });
-    const t1 = new Ticker();
-    const first = bed.poller(t1);
-    await first.scan();
-    await t1.untilWaits(1);
-    await first.stop();
-    const cursor = (await bed.row(id)).pollCursor;
+    const cursor = (await bed.pollRound(id)).pollCursor;
     expect(JSON.parse(cursor!)).toMatchObject({ at: same.toISOString() });
 
     // While no node polls: one more at the same instant, a reply to an old thread, and 120 threads
@@ -244,14 +222,12 @@ describe('YouTube', () => {
     for (let i = 0; i < 120; i += 1)
       net.addComment({ channelId: channel.id, text: `bulk ${i}`, at: new Date(Date.now() + 3_000 + i) });
 
-    const t2 = new Ticker();
-    const second = bed.poller(t2, 'another-node');
-    await second.scan();
-    await t2.untilWaits(1);
-    // A crash before the cursor was saved: the same round again finds nothing new to store.
-    await bed.db().update(objects).set({ pollCursor: cursor }).where(eq(objects.id, id));
-    await t2.tick();
-    await second.stop();
+    await bed.whilePolling(async (ticker) => {
+      await ticker.untilWaits(1);
+      // A crash before the cursor was saved: the same round again finds nothing new to store.
+      await bed.db().update(objects).set({ pollCursor: cursor }).where(eq(objects.id, id));
+      await ticker.tick();
+    }, 'another-node');
 
     const stored = await bed.itemsOf(id);
     const ids = stored.map((i) => i.externalId);
@@ -265,22 +241,10 @@ describe('YouTube', () => {
   it('a revoked grant becomes the account error and polling stops', async () => {
     const { channel, id } = await bed.connectChannel('Канал с отозванным доступом');
     bed.emu.network.revoke(channel.id);
-    const ticker = new Ticker();
-    const poller = bed.poller(ticker);
-    try {
-      await poller.scan();
-      await poller.idle();
-      const row = await bed.row(id);
-      expect(row.error).toContain('failure.accessRevoked');
-      expect(row.pollLeaseNode).toBe('paused');
-      const errors = await bed.inject('GET', '/v1/errors');
-      expect(errors.statusCode, errors.body).toBe(200);
-      expect(errors.json().items.find((e: { id: number }) => e.id === id)?.error).toContain(
-        'failure.accessRevoked',
-      );
-    } finally {
-      await poller.stop();
-    }
+    const row = await bed.pollUntilIdle(id);
+    expect(row.error).toContain('failure.accessRevoked');
+    expect(row.pollLeaseNode).toBe('paused');
+    expect((await bed.listedError(id))?.error).toContain('failure.accessRevoked');
   });
 
   it('a spent or refused consent is a translated error', async () => {
@@ -298,11 +262,7 @@ describe('YouTube', () => {
       const { channel } = await bed.connectChannel('Канал с короткими токенами');
       const before = bed.emu.calls.length;
       bed.emu.network.addComment({ channelId: channel.id, text: 'x' });
-      const ticker = new Ticker();
-      const poller = bed.poller(ticker);
-      await poller.scan();
-      await ticker.untilWaits(1);
-      await poller.stop();
+      await bed.whilePolling((ticker) => ticker.untilWaits(1));
       const later = bed.emu.calls.slice(before);
       // Every API call went with a token taken just before it, none was refused first.
       const api = later.filter((c) => c.path.startsWith('/youtube/v3'));
