@@ -8,8 +8,9 @@ import type {
   PresentedBotSession,
 } from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api } from './instance';
+import { useInvalidating } from './invalidating';
 
 // Chat-bots (issue 17): Settings → chat-bots, stats/bots and the bot's conversation on the chat page.
 
@@ -24,24 +25,16 @@ export const useBots = (enabled = true) =>
     staleTime: 30_000,
   });
 
-function useInvalidating<TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: botKeys.all }),
-  });
-}
-
 export const useCreateBot = () =>
-  useInvalidating((body: BotForm & { space_id: number; object_id: number }) =>
+  useInvalidating(botKeys.all, (body: BotForm & { space_id: number; object_id: number }) =>
     api.post<PresentedBot>('/v1/bots', body),
   );
 export const useUpdateBot = () =>
-  useInvalidating(({ id, ...body }: BotForm & { id: number }) =>
+  useInvalidating(botKeys.all, ({ id, ...body }: BotForm & { id: number }) =>
     api.put<PresentedBot>(`/v1/bots/${id}`, body),
   );
 export const useDeleteBot = () =>
-  useInvalidating((id: number) => api.delete<{ message: string }>(`/v1/bots/${id}`));
+  useInvalidating(botKeys.all, (id: number) => api.delete<{ message: string }>(`/v1/bots/${id}`));
 
 export const useBotStats = (query: RouteQuery | null) =>
   useQuery({

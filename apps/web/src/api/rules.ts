@@ -9,8 +9,9 @@ import type {
   RulesListWire,
 } from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from './instance';
+import { useInvalidating } from './invalidating';
 
 // Auto-rules (issue 17): Settings → auto-rules, the dry run and stats/rules.
 
@@ -25,22 +26,18 @@ export const useRules = (enabled = true) =>
     staleTime: 30_000,
   });
 
-function useInvalidating<TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ruleKeys.all }),
-  });
-}
-
 export type RuleBody = RuleForm;
 
 export const useCreateRule = () =>
-  useInvalidating((body: RuleBody & { space_id: number }) => api.post<RuleDto>('/v1/rules', body));
+  useInvalidating(ruleKeys.all, (body: RuleBody & { space_id: number }) =>
+    api.post<RuleDto>('/v1/rules', body),
+  );
 export const useUpdateRule = () =>
-  useInvalidating(({ id, ...body }: RuleBody & { id: number }) => api.put<RuleDto>(`/v1/rules/${id}`, body));
+  useInvalidating(ruleKeys.all, ({ id, ...body }: RuleBody & { id: number }) =>
+    api.put<RuleDto>(`/v1/rules/${id}`, body),
+  );
 export const useDeleteRule = () =>
-  useInvalidating((id: number) => api.delete<{ message: string }>(`/v1/rules/${id}`));
+  useInvalidating(ruleKeys.all, (id: number) => api.delete<{ message: string }>(`/v1/rules/${id}`));
 
 /** What the rule (saved or not) would match among the last 1,000 items; changes nothing. */
 export const useDryRun = () =>

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { TextInput } from '@mantine/core';
 import {
   createMonitoringFeedBody,
   MONITORING_FEED_NAME_MAX,
@@ -8,10 +8,10 @@ import {
 } from '@otklik/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../api/errors';
 import { useSaveMonitoringFeed } from '../../api/monitoring-feeds';
-import { showError, showSaved } from '../../components/notify';
-import { useMessage } from '../../i18n/useLocale';
+import { ModalForm } from '../../components/ModalForm';
+import { showSaved } from '../../components/notify';
+import { useLiveErrors } from '../../features/settings-kit/useLiveErrors';
 
 /** Add an RSS/Atom source to a space (fetched at once) or change one. */
 export function FeedForm({
@@ -24,82 +24,58 @@ export function FeedForm({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const message = useMessage();
   const save = useSaveMonitoringFeed();
   const [name, setName] = useState(feed?.name ?? '');
   const [url, setUrl] = useState(feed?.url ?? '');
-  const [submitted, setSubmitted] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const values = feed ? { name, url } : { space_id: spaceId, name, url };
-  const schema = feed ? updateMonitoringFeedBody : createMonitoringFeedBody;
-  const live = submitted ? schema.safeParse(values) : null;
-  const errors: Record<string, string> = { ...serverErrors };
-  if (live && !live.success)
-    for (const issue of live.error.issues) errors[String(issue.path[0])] ??= message(issue.message);
+  const { errors, check, onError } = useLiveErrors(
+    feed ? updateMonitoringFeedBody : createMonitoringFeedBody,
+    feed ? { name, url } : { space_id: spaceId, name, url },
+  );
 
   const submit = () => {
-    setSubmitted(true);
-    const parsed = schema.safeParse(values);
-    if (!parsed.success) return;
-    setServerErrors({});
+    const data = check();
+    if (!data) return;
     save.mutate(
-      { ...parsed.data, id: feed?.id },
+      { ...data, id: feed?.id },
       {
         onSuccess: () => {
           showSaved(t('settings.feeds.saved'));
           onClose();
         },
-        onError: (error: Error) => {
-          if (error instanceof ApiError && Object.keys(error.fields).length > 0)
-            setServerErrors(error.fields);
-          else showError(error);
-        },
+        onError,
       },
     );
   };
 
   return (
-    <Modal
-      opened
-      onClose={onClose}
+    <ModalForm
       title={feed ? t('settings.feeds.editTitle', { name: feed.name }) : t('settings.feeds.newTitle')}
+      onClose={onClose}
+      onSubmit={submit}
+      cancelLabel={t('settings.feeds.cancel')}
+      submitLabel={t('settings.feeds.save')}
+      saving={save.isPending}
+      submitTestId="feed-save"
     >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <Stack gap="sm">
-          <TextInput
-            label={t('settings.feeds.name')}
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            error={errors.name}
-            maxLength={MONITORING_FEED_NAME_MAX}
-            data-autofocus
-            data-testid="feed-name"
-          />
-          <TextInput
-            label={t('settings.feeds.url')}
-            description={t('settings.feeds.urlHint')}
-            value={url}
-            onChange={(e) => setUrl(e.currentTarget.value)}
-            error={errors.url}
-            maxLength={MONITORING_FEED_URL_MAX}
-            type="url"
-            data-testid="feed-url"
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('settings.feeds.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending} data-testid="feed-save">
-              {t('settings.feeds.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <TextInput
+        label={t('settings.feeds.name')}
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value)}
+        error={errors.name}
+        maxLength={MONITORING_FEED_NAME_MAX}
+        data-autofocus
+        data-testid="feed-name"
+      />
+      <TextInput
+        label={t('settings.feeds.url')}
+        description={t('settings.feeds.urlHint')}
+        value={url}
+        onChange={(e) => setUrl(e.currentTarget.value)}
+        error={errors.url}
+        maxLength={MONITORING_FEED_URL_MAX}
+        type="url"
+        data-testid="feed-url"
+      />
+    </ModalForm>
   );
 }

@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Chip, Group, Menu, Modal, Select, Stack, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Chip, Group, Menu, Select, Stack, TextInput } from '@mantine/core';
 import {
   MONITORING_READ_STATES,
   type MonitoringMentionFilter,
@@ -17,6 +17,7 @@ import {
 } from '../../api/monitoring';
 import type { SavedFilter } from '../../api/types';
 import { ConfirmAction } from '../../components/ConfirmAction';
+import { ModalForm } from '../../components/ModalForm';
 import { showError, showSaved } from '../../components/notify';
 import { useMessage } from '../../i18n/useLocale';
 import { useShell } from '../../shell/ShellContext';
@@ -221,45 +222,28 @@ function FilterName({
     else save.mutate({ name: parsed.data.name, query }, done);
   };
   return (
-    <Modal
-      opened
-      onClose={onClose}
+    <ModalForm
       title={
         filter
           ? t('settings.monitoring.filters.renameTitle', { name: filter.name })
           : t('settings.monitoring.filters.saveTitle')
       }
+      onClose={onClose}
+      onSubmit={submit}
+      cancelLabel={t('settings.monitoring.cancel')}
+      submitLabel={t('settings.monitoring.save')}
+      saving={save.isPending || rename.isPending}
+      submitTestId="monitoring-filter-name-save"
     >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <Stack gap="sm">
-          <TextInput
-            label={t('settings.monitoring.filters.name')}
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            error={error}
-            maxLength={255}
-            data-autofocus
-            data-testid="monitoring-filter-name"
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('settings.monitoring.cancel')}
-            </Button>
-            <Button
-              type="submit"
-              loading={save.isPending || rename.isPending}
-              data-testid="monitoring-filter-name-save"
-            >
-              {t('settings.monitoring.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <TextInput
+        label={t('settings.monitoring.filters.name')}
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value)}
+        error={error}
+        maxLength={255}
+        data-autofocus
+        data-testid="monitoring-filter-name"
+      />
+    </ModalForm>
   );
 }

@@ -5,7 +5,6 @@ import {
   Button,
   Grid,
   Group,
-  Modal,
   NavLink,
   Paper,
   Stack,
@@ -26,14 +25,14 @@ import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { ApiError } from '../../api/errors';
 import { useDeleteMonitoringQuery, useMonitoringQueries, useSaveMonitoringQuery } from '../../api/monitoring';
 import { ConfirmAction } from '../../components/ConfirmAction';
-import { showError, showSaved } from '../../components/notify';
+import { ModalForm } from '../../components/ModalForm';
+import { showSaved } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { SpaceSelect } from '../../components/SpaceSelect';
-import { useMessage } from '../../i18n/useLocale';
+import { useLiveErrors } from '../../features/settings-kit/useLiveErrors';
 import { useShell } from '../../shell/ShellContext';
 import { FeedsSection } from './FeedsSection';
 import { filterFromParams } from './filter';
@@ -235,88 +234,66 @@ function QueryForm({
   onSaved: (id: number) => void;
 }) {
   const { t } = useTranslation();
-  const message = useMessage();
   const save = useSaveMonitoringQuery();
   const [name, setName] = useState(query?.name ?? '');
   const [text, setText] = useState(query?.query ?? '');
-  const [submitted, setSubmitted] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const values = { space_id: spaceId, name, query: text };
   // The same parser as the server's: errors follow the typing after the first save attempt.
-  const live = submitted ? monitoringQueryInputSchema.safeParse(values) : null;
-  const errors: Record<string, string> = { ...serverErrors };
-  if (live && !live.success)
-    for (const issue of live.error.issues) errors[String(issue.path[0])] ??= message(issue.message);
+  const { errors, check, onError } = useLiveErrors(monitoringQueryInputSchema, {
+    space_id: spaceId,
+    name,
+    query: text,
+  });
 
   const submit = () => {
-    setSubmitted(true);
-    const parsed = monitoringQueryInputSchema.safeParse(values);
-    if (!parsed.success) return;
-    setServerErrors({});
+    const data = check();
+    if (!data) return;
     save.mutate(
-      { ...parsed.data, id: query?.id },
+      { ...data, id: query?.id },
       {
         onSuccess: (saved) => {
           showSaved(t('settings.monitoring.saved'));
           onSaved(saved.id);
         },
-        onError: (error: Error) => {
-          if (error instanceof ApiError && Object.keys(error.fields).length > 0)
-            setServerErrors(error.fields);
-          else showError(error);
-        },
+        onError,
       },
     );
   };
 
   return (
-    <Modal
-      opened
-      onClose={onClose}
+    <ModalForm
       title={
         query ? t('settings.monitoring.editTitle', { name: query.name }) : t('settings.monitoring.newTitle')
       }
       size="lg"
+      onClose={onClose}
+      onSubmit={submit}
+      cancelLabel={t('settings.monitoring.cancel')}
+      submitLabel={t('settings.monitoring.save')}
+      saving={save.isPending}
+      submitTestId="monitoring-save"
     >
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <Stack gap="sm">
-          <TextInput
-            label={t('settings.monitoring.name')}
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            error={errors.name}
-            maxLength={MONITORING_NAME_MAX}
-            data-autofocus
-            data-testid="monitoring-name"
-          />
-          <Textarea
-            label={t('settings.monitoring.query')}
-            value={text}
-            onChange={(e) => setText(e.currentTarget.value)}
-            error={errors.query}
-            maxLength={MONITORING_QUERY_MAX}
-            autosize
-            minRows={2}
-            data-testid="monitoring-query-text"
-          />
-          <Alert variant="light" color="gray" p="xs">
-            <Text fz="xs">{t('settings.monitoring.syntax')}</Text>
-          </Alert>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('settings.monitoring.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending} data-testid="monitoring-save">
-              {t('settings.monitoring.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <TextInput
+        label={t('settings.monitoring.name')}
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value)}
+        error={errors.name}
+        maxLength={MONITORING_NAME_MAX}
+        data-autofocus
+        data-testid="monitoring-name"
+      />
+      <Textarea
+        label={t('settings.monitoring.query')}
+        value={text}
+        onChange={(e) => setText(e.currentTarget.value)}
+        error={errors.query}
+        maxLength={MONITORING_QUERY_MAX}
+        autosize
+        minRows={2}
+        data-testid="monitoring-query-text"
+      />
+      <Alert variant="light" color="gray" p="xs">
+        <Text fz="xs">{t('settings.monitoring.syntax')}</Text>
+      </Alert>
+    </ModalForm>
   );
 }

@@ -1,13 +1,14 @@
 import { Anchor, SimpleGrid, Stack, Text } from '@mantine/core';
-import type { CsiFigures, StatsPeriod } from '@otklik/shared';
+import type { CsiFigures, CsiStats, StatsPeriod } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
-import { useMemo } from 'react';
+import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useCsiStats } from '../../../api/csi';
 import { QueryState } from '../../../components/QueryState';
 import { ProviderIcon, providerName } from '../../inbox/components/ProviderIcon';
 import { Chart } from '../Chart';
+import { numberColumn } from '../columns';
 import { DataTable } from '../DataTable';
 import { Kpi } from '../Kpi';
 import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
@@ -42,6 +43,12 @@ function CsiStatsTab({ frame }: { frame: StatsFrame }) {
   const data = stats.data;
   const drill = (period: StatsPeriod, extra: Record<string, string | number>) =>
     pathFor('csi', {}, { space_id: frame.spaceId, from: period.from, to: period.to, ...extra });
+  /** A cell that opens the answers it counts. */
+  const drillLink = (period: StatsPeriod, extra: Record<string, string | number>, children: ReactNode) => (
+    <Anchor component={Link} to={drill(period, extra)} fz="sm">
+      {children}
+    </Anchor>
+  );
   const option = useMemo(
     () => ({
       tooltip: { trigger: 'axis' },
@@ -115,20 +122,14 @@ function CsiStatsTab({ frame }: { frame: StatsFrame }) {
                       {
                         key: 'score',
                         title: t('settings.csi.list.score'),
-                        render: (r) => (
-                          <Anchor component={Link} to={drill(s.period, { score: r.score })} fz="sm">
-                            {r.score}
-                          </Anchor>
-                        ),
+                        render: (r) => drillLink(s.period, { score: r.score }, r.score),
                         csv: (r) => r.score,
                       },
-                      {
-                        key: 'count',
-                        title: t('settings.csi.stats.count'),
-                        render: (r) => r.count,
-                        csv: (r) => r.count,
-                        numeric: true,
-                      },
+                      numberColumn<CsiStats['scores'][number]>(
+                        'count',
+                        t('settings.csi.stats.count'),
+                        (r) => r.count,
+                      ),
                     ]}
                   />
                 </StatsBlock>
@@ -142,13 +143,9 @@ function CsiStatsTab({ frame }: { frame: StatsFrame }) {
                         key: 'name',
                         title: t('settings.csi.stats.operator'),
                         render: (r) =>
-                          r.user_id === null ? (
-                            t('settings.csi.list.noOperator')
-                          ) : (
-                            <Anchor component={Link} to={drill(s.period, { user_id: r.user_id })} fz="sm">
-                              {r.name ?? `#${r.user_id}`}
-                            </Anchor>
-                          ),
+                          r.user_id === null
+                            ? t('settings.csi.list.noOperator')
+                            : drillLink(s.period, { user_id: r.user_id }, r.name ?? `#${r.user_id}`),
                         csv: (r) => r.name ?? '',
                       },
                       ...columns,
@@ -164,11 +161,7 @@ function CsiStatsTab({ frame }: { frame: StatsFrame }) {
                       {
                         key: 'name',
                         title: t('settings.csi.stats.account'),
-                        render: (r) => (
-                          <Anchor component={Link} to={drill(s.period, { object_id: r.object_id })} fz="sm">
-                            {r.name}
-                          </Anchor>
-                        ),
+                        render: (r) => drillLink(s.period, { object_id: r.object_id }, r.name),
                         csv: (r) => r.name,
                       },
                       ...columns,
@@ -184,11 +177,14 @@ function CsiStatsTab({ frame }: { frame: StatsFrame }) {
                       {
                         key: 'provider',
                         title: t('settings.csi.stats.network'),
-                        render: (r) => (
-                          <Anchor component={Link} to={drill(s.period, { provider: r.provider })} fz="sm">
-                            <ProviderIcon provider={r.provider} size={16} /> {providerName(r.provider)}
-                          </Anchor>
-                        ),
+                        render: (r) =>
+                          drillLink(
+                            s.period,
+                            { provider: r.provider },
+                            <>
+                              <ProviderIcon provider={r.provider} size={16} /> {providerName(r.provider)}
+                            </>,
+                          ),
                         csv: (r) => r.provider,
                       },
                       ...columns,

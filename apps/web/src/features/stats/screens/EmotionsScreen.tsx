@@ -7,6 +7,7 @@ import { useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
 import { barOption } from '../charts';
+import { numberColumn, valueColumn } from '../columns';
 import { type Column, DataTable } from '../DataTable';
 import { formatShare } from '../format';
 import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
@@ -14,6 +15,9 @@ import { networkName } from './OverviewScreen';
 
 // stats/emotions (issue 21, docs/statistics.md "Emotions"): the share of negative, neutral and
 // positive customer texts by day, and the counts by account, network and post.
+
+type Day = StatsEmotions['days'][number];
+type ByAccount = StatsEmotions['by_object'][number];
 
 const SENTIMENTS = ['negative', 'neutral', 'positive'] as const;
 const COLORS = { negative: '#fa5252', neutral: '#adb5bd', positive: '#40c057' };
@@ -27,20 +31,8 @@ const short = (text: string) => (text.length > 60 ? `${text.slice(0, 60)}…` : 
 function useCountColumns<T extends EmotionCounts>(): Array<Column<T>> {
   const { t } = useTranslation();
   return [
-    ...SENTIMENTS.map((s) => ({
-      key: s,
-      title: t(`shell.emotions.sentiment.${s}`),
-      render: (r: T) => r[s],
-      csv: (r: T) => r[s],
-      numeric: true,
-    })),
-    {
-      key: 'anger',
-      title: t('shell.emotions.sentiment.anger'),
-      render: (r: T) => r.anger,
-      csv: (r: T) => r.anger,
-      numeric: true,
-    },
+    ...SENTIMENTS.map((s) => numberColumn<T>(s, t(`shell.emotions.sentiment.${s}`), (r) => r[s])),
+    numberColumn<T>('anger', t('shell.emotions.sentiment.anger'), (r) => r.anger),
     {
       key: 'negativeShare',
       title: t('shell.emotions.stats.negativeShare'),
@@ -102,8 +94,8 @@ export function Emotions({ frame }: { frame: StatsFrame }) {
               fileName="emotions-days"
               rows={data!.days}
               columns={[
-                { key: 'day', title: t('shell.stats.col.day'), render: (r) => r.day, csv: (r) => r.day },
-                ...(counts as Array<Column<StatsEmotions['days'][number]>>),
+                valueColumn<Day>('day', t('shell.stats.col.day'), (r) => r.day),
+                ...(counts as Array<Column<Day>>),
               ]}
             />
           </StatsBlock>
@@ -113,13 +105,8 @@ export function Emotions({ frame }: { frame: StatsFrame }) {
               fileName="emotions-accounts"
               rows={data!.by_object}
               columns={[
-                {
-                  key: 'account',
-                  title: t('shell.stats.account'),
-                  render: (r) => accountName(r.object_id),
-                  csv: (r) => accountName(r.object_id),
-                },
-                ...(counts as Array<Column<StatsEmotions['by_object'][number]>>),
+                valueColumn<ByAccount>('account', t('shell.stats.account'), (r) => accountName(r.object_id)),
+                ...(counts as Array<Column<ByAccount>>),
               ]}
             />
           </StatsBlock>

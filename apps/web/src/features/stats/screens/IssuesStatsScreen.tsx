@@ -1,4 +1,5 @@
 import { SimpleGrid, Stack, Text } from '@mantine/core';
+import type { IssueStatsDto } from '@otklik/shared';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMembers } from '../../../api/inbox';
@@ -6,11 +7,16 @@ import { useIssueStats } from '../../../api/issues';
 import { QueryState } from '../../../components/QueryState';
 import { useShell } from '../../../shell/ShellContext';
 import { Chart } from '../Chart';
+import { numberColumn, valueColumn } from '../columns';
 import { DataTable } from '../DataTable';
 import { StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
 
 // stats/issues (issue 16): tasks created, closed and past due per day; by assignee and department;
 // hours from creation to closing.
+
+type Day = IssueStatsDto['days'][number];
+type Assignee = IssueStatsDto['by_assignee'][number];
+type Department = IssueStatsDto['by_department'][number];
 
 function IssuesStats({ frame }: { frame: StatsFrame }) {
   const { t } = useTranslation();
@@ -41,29 +47,9 @@ function IssuesStats({ frame }: { frame: StatsFrame }) {
     id === null
       ? t('shell.issues.noDepartment')
       : ((objects?.departments ?? []).find((d) => d.id === id)?.name ?? `#${id}`);
-  const counts = [
-    {
-      key: 'open',
-      title: t('shell.issues.stats.open'),
-      render: (r: { open: number }) => r.open,
-      csv: (r: { open: number }) => r.open,
-      numeric: true,
-    },
-    {
-      key: 'closed',
-      title: t('shell.issues.stats.closed'),
-      render: (r: { closed: number }) => r.closed,
-      csv: (r: { closed: number }) => r.closed,
-      numeric: true,
-    },
-    {
-      key: 'expired',
-      title: t('shell.issues.stats.expired'),
-      render: (r: { expired: number }) => r.expired,
-      csv: (r: { expired: number }) => r.expired,
-      numeric: true,
-    },
-  ];
+  const counts = (['open', 'closed', 'expired'] as const).map((key) =>
+    numberColumn<Assignee | Department>(key, t(`shell.issues.stats.${key}`), (r) => r[key]),
+  );
   return (
     <QueryState queries={[stats]}>
       {() => {
@@ -77,19 +63,10 @@ function IssuesStats({ frame }: { frame: StatsFrame }) {
                 fileName="issues-days"
                 rows={days}
                 columns={[
-                  {
-                    key: 'date',
-                    title: t('shell.issues.stats.date'),
-                    render: (r) => r.date,
-                    csv: (r) => r.date,
-                  },
-                  ...(['created', 'closed', 'expired'] as const).map((k) => ({
-                    key: k,
-                    title: t(`shell.issues.stats.${k}`),
-                    render: (r: (typeof days)[number]) => r[k],
-                    csv: (r: (typeof days)[number]) => r[k],
-                    numeric: true,
-                  })),
+                  valueColumn<Day>('date', t('shell.issues.stats.date'), (r) => r.date),
+                  ...(['created', 'closed', 'expired'] as const).map((k) =>
+                    numberColumn<Day>(k, t(`shell.issues.stats.${k}`), (r) => r[k]),
+                  ),
                 ]}
               />
             </StatsBlock>
@@ -106,12 +83,7 @@ function IssuesStats({ frame }: { frame: StatsFrame }) {
                 fileName="issues-assignees"
                 rows={data.by_assignee}
                 columns={[
-                  {
-                    key: 'user',
-                    title: t('shell.issues.field.assignee'),
-                    render: (r) => userName(r.user_id),
-                    csv: (r) => userName(r.user_id),
-                  },
+                  valueColumn<Assignee>('user', t('shell.issues.field.assignee'), (r) => userName(r.user_id)),
                   ...counts,
                 ]}
               />
@@ -122,12 +94,9 @@ function IssuesStats({ frame }: { frame: StatsFrame }) {
                 fileName="issues-departments"
                 rows={data.by_department}
                 columns={[
-                  {
-                    key: 'dept',
-                    title: t('shell.issues.field.department'),
-                    render: (r) => deptName(r.department_id),
-                    csv: (r) => deptName(r.department_id),
-                  },
+                  valueColumn<Department>('dept', t('shell.issues.field.department'), (r) =>
+                    deptName(r.department_id),
+                  ),
                   ...counts,
                 ]}
               />

@@ -35,7 +35,8 @@ import { useTranslation } from 'react-i18next';
 import { useObjects } from '../../../api/config';
 import { useMembers } from '../../../api/inbox';
 import { useDeleteReport, useReports, useSaveReport, useSendReport } from '../../../api/stats';
-import { ConfirmAction } from '../../../components/ConfirmAction';
+import { DeleteButton } from '../../../components/DeleteButton';
+import { showErrorAndFields, topLevelIssueErrors } from '../../../components/fieldErrors';
 import { showError, showSaved } from '../../../components/notify';
 import { QueryState } from '../../../components/QueryState';
 import { useLocale } from '../../../i18n/useLocale';
@@ -96,11 +97,7 @@ function ReportDialog({
     };
     const parsed = reportInput.safeParse(body);
     if (!parsed.success) {
-      setErrors(
-        Object.fromEntries(
-          parsed.error.issues.map((issue) => [String(issue.path[0]), translate(locale, issue.message)]),
-        ),
-      );
+      setErrors(topLevelIssueErrors(parsed.error.issues, (key) => translate(locale, key)));
       return;
     }
     try {
@@ -108,9 +105,7 @@ function ReportDialog({
       showSaved(t('shell.stats.reports.saved'));
       onClose();
     } catch (error) {
-      const fields = (error as { fields?: Record<string, string> }).fields;
-      if (fields) setErrors(fields);
-      showError(error);
+      showErrorAndFields(error, setErrors);
     }
   };
 
@@ -387,21 +382,14 @@ function Reports({ spaceId }: { spaceId: number }) {
                               <Button size="xs" variant="default" onClick={() => setEditing(r)}>
                                 {t('shell.stats.reports.edit')}
                               </Button>
-                              <ConfirmAction
+                              <DeleteButton
                                 title={t('shell.stats.reports.delete')}
                                 message={t('shell.stats.reports.deleteConfirm', { name: r.name })}
-                                confirmLabel={t('shell.stats.reports.delete')}
-                                onConfirm={async () => {
-                                  await remove.mutateAsync(r.id);
-                                  showSaved(t('shell.stats.reports.deleted'));
-                                }}
-                              >
-                                {(open) => (
-                                  <Button size="xs" variant="subtle" color="red" onClick={open}>
-                                    {t('shell.stats.reports.delete')}
-                                  </Button>
-                                )}
-                              </ConfirmAction>
+                                label={t('shell.stats.reports.delete')}
+                                deleted={t('shell.stats.reports.deleted')}
+                                onDelete={() => remove.mutateAsync(r.id)}
+                                size="xs"
+                              />
                             </Group>
                           </Table.Td>
                         </Table.Tr>

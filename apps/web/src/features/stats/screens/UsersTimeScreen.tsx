@@ -6,6 +6,7 @@ import { useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
 import { barOption } from '../charts';
+import { numberColumn, valueColumn } from '../columns';
 import { previousBy, previousColumn } from '../compare';
 import { DataTable } from '../DataTable';
 import { formatDuration, toMinutes } from '../format';
@@ -39,19 +40,12 @@ export function UsersTime({ frame }: { frame: StatsFrame }) {
               fileName="team-response-time"
               rows={rows}
               columns={[
-                {
-                  key: 'name',
-                  title: t('shell.stats.col.operator'),
-                  render: (r) => r.name,
-                  csv: (r) => r.name,
-                },
-                {
-                  key: 'n',
-                  title: t('shell.stats.col.firstReplies'),
-                  render: (r) => r.first_replies.count,
-                  csv: (r) => r.first_replies.count,
-                  numeric: true,
-                },
+                valueColumn<StatsOperatorTimeRow>('name', t('shell.stats.col.operator'), (r) => r.name),
+                numberColumn<StatsOperatorTimeRow>(
+                  'n',
+                  t('shell.stats.col.firstReplies'),
+                  (r) => r.first_replies.count,
+                ),
                 {
                   key: 'median',
                   title: t('shell.stats.col.frtMedian'),

@@ -6,6 +6,7 @@ import { type StatsEndpoint, useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
 import { barOption } from '../charts';
+import { numberColumn, valueColumn } from '../columns';
 import { previousBy, previousColumn } from '../compare';
 import { DataTable } from '../DataTable';
 import { formatDuration } from '../format';
@@ -13,6 +14,8 @@ import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage
 
 // stats/users/workinghours (and users/:id/workinghours): scheduled working-hours slots against the time
 // spent in working statuses (docs/statistics.md).
+
+type Row = StatsWorkinghours['rows'][number];
 
 const hoursOf = (seconds: number) => Math.round(seconds / 36) / 100;
 
@@ -34,14 +37,14 @@ export function Workinghours({ frame, endpoint }: { frame: StatsFrame; endpoint:
   const duration = (key: 'scheduled' | 'worked' | 'worked_in_slots', title: string) => ({
     key,
     title,
-    render: (r: (typeof rows)[number]) => formatDuration(t, r[key]),
-    csv: (r: (typeof rows)[number]) => r[key],
+    render: (r: Row) => formatDuration(t, r[key]),
+    csv: (r: Row) => r[key],
     numeric: true,
   });
   // compare: the same member's worked time in the previous period (matched by member).
   const before = previousBy(stats.data?.previous?.rows, (r) => r.user_id);
   const compareOf = (key: 'scheduled' | 'worked', title: string) =>
-    previousColumn<(typeof rows)[number]>(t, {
+    previousColumn<Row>(t, {
       key,
       title,
       comparing: Boolean(stats.data?.previous),
@@ -61,19 +64,8 @@ export function Workinghours({ frame, endpoint }: { frame: StatsFrame; endpoint:
               fileName="working-hours"
               rows={rows}
               columns={[
-                {
-                  key: 'name',
-                  title: t('shell.stats.col.operator'),
-                  render: (r) => r.name,
-                  csv: (r) => r.name,
-                },
-                {
-                  key: 'slots',
-                  title: t('shell.stats.workinghours.slots'),
-                  render: (r) => r.slots,
-                  csv: (r) => r.slots,
-                  numeric: true,
-                },
+                valueColumn<Row>('name', t('shell.stats.col.operator'), (r) => r.name),
+                numberColumn<Row>('slots', t('shell.stats.workinghours.slots'), (r) => r.slots),
                 duration('scheduled', t('shell.stats.workinghours.scheduled')),
                 ...compareOf('scheduled', t('shell.stats.workinghours.scheduled')),
                 duration('worked', t('shell.stats.workinghours.worked')),

@@ -1,22 +1,13 @@
-import {
-  Badge,
-  Button,
-  Checkbox,
-  Group,
-  Paper,
-  PasswordInput,
-  Stack,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Badge, Button, Checkbox, Group, PasswordInput, Stack, Textarea, TextInput } from '@mantine/core';
 import type { AiAgentDto } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useAiAgents, useCreateAiAgent, useDeleteAiAgent, useUpdateAiAgent } from '../../../api/ai';
-import { ApiError } from '../../../api/errors';
-import { showError, showSaved } from '../../../components/notify';
+import { FormCard } from '../../../components/FormCard';
+import { type FieldErrors, showSaveError } from '../../../components/fieldErrors';
+import { showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import {
   AddButton,
@@ -133,118 +124,104 @@ function AiAgentForm({ agent, spaceId }: { agent?: AiAgentDto; spaceId: number }
   const [removeKey, setRemoveKey] = useState(false);
   const [instructions, setInstructions] = useState(agent?.instructions ?? '');
   const [knowledge, setKnowledge] = useState((agent?.knowledge ?? []).join('\n\n'));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const onError = (error: unknown) => {
-    if (error instanceof ApiError && Object.keys(error.fields).length > 0) setErrors(error.fields);
-    else showError(error);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const submit = () => {
+    setErrors({});
+    const body = {
+      name: name.trim(),
+      base_url: baseUrl.trim(),
+      model: model.trim(),
+      instructions,
+      knowledge: splitKnowledge(knowledge),
+      // Absent keeps the stored key; empty removes it.
+      ...(apiKey.trim() ? { api_key: apiKey.trim() } : removeKey ? { api_key: '' } : {}),
+    };
+    const done = {
+      onSuccess: () => {
+        showSaved(t('settings.ai.saved'));
+        navigate(pathFor('settings-ai', {}, { space_id: spaceId }));
+      },
+      onError: (error: Error) => showSaveError(error, setErrors),
+    };
+    if (agent) update.mutate({ id: agent.id, ...body }, done);
+    else create.mutate({ ...body, space_id: spaceId }, done);
   };
   return (
     <Stack gap="lg" maw={640}>
       <PageHeader title={agent ? agent.name : t('titles.settings-ai-create')} />
-      <Paper withBorder radius="md" p="md">
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            setErrors({});
-            const body = {
-              name: name.trim(),
-              base_url: baseUrl.trim(),
-              model: model.trim(),
-              instructions,
-              knowledge: splitKnowledge(knowledge),
-              // Absent keeps the stored key; empty removes it.
-              ...(apiKey.trim() ? { api_key: apiKey.trim() } : removeKey ? { api_key: '' } : {}),
-            };
-            const done = {
-              onSuccess: () => {
-                showSaved(t('settings.ai.saved'));
-                navigate(pathFor('settings-ai', {}, { space_id: spaceId }));
-              },
-              onError,
-            };
-            if (agent) update.mutate({ id: agent.id, ...body }, done);
-            else create.mutate({ ...body, space_id: spaceId }, done);
-          }}
-        >
-          <Stack gap="sm">
-            <TextInput
-              label={t('settings.ai.name')}
-              value={name}
-              onChange={(e) => setName(e.currentTarget.value)}
-              error={errors.name}
-              maxLength={120}
-              data-testid="ai-name"
-            />
-            <TextInput
-              label={t('settings.ai.baseUrl')}
-              description={t('settings.ai.baseUrlHint')}
-              value={baseUrl}
-              onChange={(e) => setBaseUrl(e.currentTarget.value)}
-              error={errors.base_url}
-              placeholder="https://api.openai.com/v1"
-              data-testid="ai-base-url"
-            />
-            <TextInput
-              label={t('settings.ai.model')}
-              value={model}
-              onChange={(e) => setModel(e.currentTarget.value)}
-              error={errors.model}
-              placeholder="gpt-4o-mini"
-              data-testid="ai-model"
-            />
-            <PasswordInput
-              label={t('settings.ai.apiKey')}
-              description={agent?.api_key_set ? t('settings.ai.apiKeySet') : t('settings.ai.apiKeyHint')}
-              value={apiKey}
-              onChange={(e) => setApiKey(e.currentTarget.value)}
-              error={errors.api_key}
-              autoComplete="off"
-              data-testid="ai-api-key"
-            />
-            {agent?.api_key_set && !apiKey && (
-              <Checkbox
-                label={t('settings.ai.apiKeyRemove')}
-                checked={removeKey}
-                onChange={(e) => setRemoveKey(e.currentTarget.checked)}
-              />
-            )}
-            <Textarea
-              label={t('settings.ai.instructions')}
-              description={t('settings.ai.instructionsHint')}
-              value={instructions}
-              onChange={(e) => setInstructions(e.currentTarget.value)}
-              error={errors.instructions}
-              autosize
-              minRows={3}
-              maxRows={12}
-              data-testid="ai-instructions"
-            />
-            <Textarea
-              label={t('settings.ai.knowledge')}
-              description={t('settings.ai.knowledgeHint')}
-              value={knowledge}
-              onChange={(e) => setKnowledge(e.currentTarget.value)}
-              error={errors.knowledge}
-              autosize
-              minRows={3}
-              maxRows={16}
-              data-testid="ai-knowledge"
-            />
-            <Group>
-              <Button type="submit" loading={create.isPending || update.isPending} data-testid="ai-save">
-                {agent ? t('settings.ai.save') : t('settings.ai.create')}
-              </Button>
-              <Button
-                variant="default"
-                component={Link}
-                to={pathFor('settings-ai', {}, { space_id: spaceId })}
-              >
-                {t('settings.ai.cancel')}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Paper>
+      <FormCard onSubmit={submit}>
+        <TextInput
+          label={t('settings.ai.name')}
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={errors.name}
+          maxLength={120}
+          data-testid="ai-name"
+        />
+        <TextInput
+          label={t('settings.ai.baseUrl')}
+          description={t('settings.ai.baseUrlHint')}
+          value={baseUrl}
+          onChange={(e) => setBaseUrl(e.currentTarget.value)}
+          error={errors.base_url}
+          placeholder="https://api.openai.com/v1"
+          data-testid="ai-base-url"
+        />
+        <TextInput
+          label={t('settings.ai.model')}
+          value={model}
+          onChange={(e) => setModel(e.currentTarget.value)}
+          error={errors.model}
+          placeholder="gpt-4o-mini"
+          data-testid="ai-model"
+        />
+        <PasswordInput
+          label={t('settings.ai.apiKey')}
+          description={agent?.api_key_set ? t('settings.ai.apiKeySet') : t('settings.ai.apiKeyHint')}
+          value={apiKey}
+          onChange={(e) => setApiKey(e.currentTarget.value)}
+          error={errors.api_key}
+          autoComplete="off"
+          data-testid="ai-api-key"
+        />
+        {agent?.api_key_set && !apiKey && (
+          <Checkbox
+            label={t('settings.ai.apiKeyRemove')}
+            checked={removeKey}
+            onChange={(e) => setRemoveKey(e.currentTarget.checked)}
+          />
+        )}
+        <Textarea
+          label={t('settings.ai.instructions')}
+          description={t('settings.ai.instructionsHint')}
+          value={instructions}
+          onChange={(e) => setInstructions(e.currentTarget.value)}
+          error={errors.instructions}
+          autosize
+          minRows={3}
+          maxRows={12}
+          data-testid="ai-instructions"
+        />
+        <Textarea
+          label={t('settings.ai.knowledge')}
+          description={t('settings.ai.knowledgeHint')}
+          value={knowledge}
+          onChange={(e) => setKnowledge(e.currentTarget.value)}
+          error={errors.knowledge}
+          autosize
+          minRows={3}
+          maxRows={16}
+          data-testid="ai-knowledge"
+        />
+        <Group>
+          <Button type="submit" loading={create.isPending || update.isPending} data-testid="ai-save">
+            {agent ? t('settings.ai.save') : t('settings.ai.create')}
+          </Button>
+          <Button variant="default" component={Link} to={pathFor('settings-ai', {}, { space_id: spaceId })}>
+            {t('settings.ai.cancel')}
+          </Button>
+        </Group>
+      </FormCard>
     </Stack>
   );
 }

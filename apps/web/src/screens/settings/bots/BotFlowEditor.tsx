@@ -26,6 +26,7 @@ import { IconArrowDown, IconArrowUp, IconPlus, IconX } from '@tabler/icons-react
 import { useTranslation } from 'react-i18next';
 import { useWebhooks } from '../../../api/apiAccess';
 import { useTemplates } from '../../../api/templates';
+import { IdSelect, spaceOptions, templateLabel, webhookOption } from '../../../components/IdSelect';
 import { useInboxData } from '../../../features/inbox/hooks/useInboxData';
 import { useShell } from '../../../shell/ShellContext';
 
@@ -278,6 +279,13 @@ function StepFields({
       data-testid="bot-step-text"
     />
   );
+  // Most steps end with their id and the step that comes next.
+  const idAndNext = (next: string | null | undefined, set: (next: string | null) => void) => (
+    <Group grow align="flex-start">
+      {idInput}
+      {nextSelect(next, set)}
+    </Group>
+  );
   const stepError = errors[prefix];
   const body = (() => {
     switch (step.type) {
@@ -285,10 +293,7 @@ function StepFields({
         return (
           <>
             {textArea(step.text, (text) => onChange({ ...step, text }))}
-            <Group grow align="flex-start">
-              {idInput}
-              {nextSelect(step.next, (next) => onChange({ ...step, next }))}
-            </Group>
+            {idAndNext(step.next, (next) => onChange({ ...step, next }))}
           </>
         );
       case 'menu':
@@ -392,53 +397,38 @@ function StepFields({
               onChange={(e) => onChange({ ...step, retry_text: e.currentTarget.value })}
               size="xs"
             />
-            <Group grow align="flex-start">
-              {idInput}
-              {nextSelect(step.next, (next) => onChange({ ...step, next }))}
-            </Group>
+            {idAndNext(step.next, (next) => onChange({ ...step, next }))}
           </>
         );
       case 'template':
         return (
           <>
-            <Select
+            <IdSelect
               label={t('settings.bots.template')}
               placeholder={t('settings.bots.templatePick')}
-              data={(templates.data?.items ?? [])
-                .filter((x) => x.space_id === spaceId && x.user_id === null)
-                .map((x) => ({
-                  value: String(x.id),
-                  label: x.folder ? `${x.folder} / ${x.title}` : x.title,
-                }))}
-              value={step.template_id ? String(step.template_id) : null}
-              onChange={(v) =>
-                onChange({ ...step, template_id: v ? Number(v) : (null as unknown as number) })
-              }
+              data={spaceOptions(
+                templates.data?.items.filter((x) => x.user_id === null),
+                spaceId,
+                templateLabel,
+              )}
+              value={step.template_id}
+              onChange={(id) => onChange({ ...step, template_id: id ?? (null as unknown as number) })}
               searchable
               error={errors[`${prefix}.template_id`]}
             />
-            <Group grow align="flex-start">
-              {idInput}
-              {nextSelect(step.next, (next) => onChange({ ...step, next }))}
-            </Group>
+            {idAndNext(step.next, (next) => onChange({ ...step, next }))}
           </>
         );
       case 'webhook':
         return (
           <>
-            <Select
+            <IdSelect
               label={t('settings.bots.webhook')}
               placeholder={t('settings.bots.webhookPick')}
               description={t('settings.bots.webhookHint')}
-              data={(webhooks.data?.items ?? [])
-                .filter((w) => w.space_id === spaceId)
-                .map((w) => ({
-                  value: String(w.id),
-                  label: w.description ? `${w.description} — ${w.url}` : w.url,
-                  disabled: !w.is_enabled,
-                }))}
-              value={step.webhook_id ? String(step.webhook_id) : null}
-              onChange={(v) => onChange({ ...step, webhook_id: v ? Number(v) : null })}
+              data={(webhooks.data?.items ?? []).filter((w) => w.space_id === spaceId).map(webhookOption)}
+              value={step.webhook_id}
+              onChange={(webhook_id) => onChange({ ...step, webhook_id })}
               clearable
               searchable
               error={errors[`${prefix}.webhook_id`]}
@@ -452,24 +442,19 @@ function StepFields({
               onChange={(e) => onChange({ ...step, url: e.currentTarget.value })}
               error={errors[`${prefix}.url`]}
             />
-            <Group grow align="flex-start">
-              {idInput}
-              {nextSelect(step.next, (next) => onChange({ ...step, next }))}
-            </Group>
+            {idAndNext(step.next, (next) => onChange({ ...step, next }))}
           </>
         );
       case 'ai':
         return (
           <>
-            <Select
+            <IdSelect
               label={t('settings.bots.aiAgent')}
               placeholder={t('settings.bots.aiAgentPick')}
               description={t('settings.bots.aiHint')}
-              data={(objects?.ai_agents ?? [])
-                .filter((a) => a.space_id === spaceId)
-                .map((a) => ({ value: String(a.id), label: a.name }))}
-              value={step.agent_id ? String(step.agent_id) : null}
-              onChange={(v) => onChange({ ...step, agent_id: v ? Number(v) : (null as unknown as number) })}
+              data={spaceOptions(objects?.ai_agents, spaceId, (a) => a.name)}
+              value={step.agent_id}
+              onChange={(id) => onChange({ ...step, agent_id: id ?? (null as unknown as number) })}
               error={errors[`${prefix}.agent_id`]}
               data-testid="bot-step-ai-agent"
             />
@@ -478,10 +463,7 @@ function StepFields({
               (fallback_text) => onChange({ ...step, fallback_text }),
               t('settings.bots.aiFallback'),
             )}
-            <Group grow align="flex-start">
-              {idInput}
-              {nextSelect(step.next, (next) => onChange({ ...step, next }))}
-            </Group>
+            {idAndNext(step.next, (next) => onChange({ ...step, next }))}
           </>
         );
       case 'handoff':
@@ -494,9 +476,7 @@ function StepFields({
                 label={t('settings.bots.assignTo')}
                 data={[
                   { value: 'none', label: t('settings.bots.assignNobody') },
-                  ...data.members
-                    .filter((m) => m.space_id === spaceId)
-                    .map((m) => ({ value: String(m.id), label: m.name })),
+                  ...spaceOptions(data.members, spaceId, (m) => m.name),
                 ]}
                 value={step.user_id ? String(step.user_id) : 'none'}
                 onChange={(v) => onChange({ ...step, user_id: !v || v === 'none' ? null : Number(v) })}

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Paper, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Switch, Text, TextInput } from '@mantine/core';
 import {
   type BotStepInput,
   botFormSchema,
@@ -12,8 +12,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useBots, useCreateBot, useUpdateBot } from '../../../api/bots';
 import { useObjects } from '../../../api/config';
-import { ApiError } from '../../../api/errors';
-import { showError, showSaved } from '../../../components/notify';
+import { issueErrors, showSaveError } from '../../../components/fieldErrors';
+import { IdSelect } from '../../../components/IdSelect';
+import { showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { useMessage } from '../../../i18n/useLocale';
 
@@ -52,14 +53,9 @@ export function BotForm({ bot, spaceId }: { bot?: PresentedBot; spaceId: number 
       (!taken.has(o.id) || o.id === bot?.object_id),
   );
   const values = () => ({ name, enabled, steps: flows.steps, off_hours_steps: flows.off_hours_steps });
-  const errorsOf = (issues: Array<{ path: PropertyKey[]; message: string }>) => {
-    const next: Errors = {};
-    for (const issue of issues) next[issue.path.map(String).join('.') || 'name'] ??= message(issue.message);
-    return next;
-  };
   const live = submitted ? botFormSchema.safeParse(values()) : null;
   const errors: Errors = {
-    ...(live && !live.success ? errorsOf(live.error.issues) : {}),
+    ...(live && !live.success ? issueErrors(live.error.issues, message, 'name') : {}),
     ...(submitted && !objectId ? { object_id: message('bots.account.required') } : {}),
     ...serverErrors,
   };
@@ -74,10 +70,7 @@ export function BotForm({ bot, spaceId }: { bot?: PresentedBot; spaceId: number 
         showSaved(t('settings.bots.saved'));
         navigate(pathFor('settings-bots', {}, { space_id: spaceId }));
       },
-      onError: (error: Error) => {
-        if (error instanceof ApiError && Object.keys(error.fields).length > 0) setServerErrors(error.fields);
-        else showError(error);
-      },
+      onError: (error: Error) => showSaveError(error, setServerErrors),
     };
     if (bot) update.mutate({ id: bot.id, ...parsed.data }, done);
     else create.mutate({ ...parsed.data, space_id: spaceId, object_id: objectId }, done);
@@ -109,15 +102,15 @@ export function BotForm({ bot, spaceId }: { bot?: PresentedBot; spaceId: number 
                   {t('settings.bots.noAccounts')}
                 </Alert>
               ) : (
-                <Select
+                <IdSelect
                   label={t('settings.bots.account')}
                   placeholder={t('settings.bots.accountPick')}
                   data={accounts.map((o) => ({
                     value: String(o.id),
                     label: `${o.name} (${isProviderId(o.provider) ? getProvider(o.provider).name : o.provider})`,
                   }))}
-                  value={objectId ? String(objectId) : null}
-                  onChange={(v) => setObjectId(v ? Number(v) : null)}
+                  value={objectId}
+                  onChange={setObjectId}
                   disabled={Boolean(bot)}
                   error={errors.object_id}
                   data-testid="bot-account"

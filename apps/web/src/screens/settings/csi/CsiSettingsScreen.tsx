@@ -1,26 +1,14 @@
-import {
-  Badge,
-  Button,
-  Group,
-  Modal,
-  NumberInput,
-  Paper,
-  Select,
-  Stack,
-  Switch,
-  Text,
-  Textarea,
-} from '@mantine/core';
+import { Badge, Button, Group, NumberInput, Select, Stack, Switch, Text, Textarea } from '@mantine/core';
 import { type CsiAccount, type CsiSettingsBody, csiSettingsBody } from '@otklik/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCsiAccounts, useSaveCsiAccount } from '../../../api/csi';
-import { ApiError } from '../../../api/errors';
+import { type FieldErrors, issueErrors, showSaveError } from '../../../components/fieldErrors';
+import { ModalForm } from '../../../components/ModalForm';
 import { showError, showSaved } from '../../../components/notify';
-import { PageHeader } from '../../../components/PageHeader';
-import { QueryState } from '../../../components/QueryState';
-import { SpaceSelect } from '../../../components/SpaceSelect';
+import { PageNotice } from '../../../components/PageNotice';
 import { ProviderIcon, providerName } from '../../../features/inbox/components/ProviderIcon';
+import { ListHeader, ListRow, SettingsList } from '../../../features/settings-kit/SettingsList';
 import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { useMessage } from '../../../i18n/useLocale';
 
@@ -37,7 +25,8 @@ const bodyOf = (a: CsiAccount): CsiSettingsBody => ({
 
 export default function CsiSettingsScreen() {
   const { t } = useTranslation();
-  const { spaces, spaceId, setSpace } = useManagedSpace('csi.manage');
+  const space = useManagedSpace('csi.manage');
+  const { spaceId } = space;
   const accounts = useCsiAccounts(spaceId);
   const save = useSaveCsiAccount();
   const [editing, setEditing] = useState<CsiAccount | null>(null);
@@ -48,99 +37,89 @@ export default function CsiSettingsScreen() {
     );
   if (spaceId === null)
     return (
-      <Stack gap="lg">
-        <PageHeader title={t('settings.csi.heading')} />
-        <Text c="dimmed" data-testid="csi-unavailable">
-          {t('settings.csi.unavailable')}
-        </Text>
-      </Stack>
+      <PageNotice
+        title={t('settings.csi.heading')}
+        text={t('settings.csi.unavailable')}
+        testId="csi-unavailable"
+      />
     );
   return (
     <Stack gap="lg">
-      <PageHeader title={t('settings.csi.heading')} />
-      <Text c="dimmed" fz="sm">
-        {t('settings.csi.hint')}
-      </Text>
-      <SpaceSelect spaces={spaces} value={spaceId} onChange={setSpace} />
-      <QueryState queries={[accounts]}>
-        {() =>
-          accounts.data!.accounts.length === 0 ? (
-            <Paper withBorder radius="md" p="xl">
-              <Text ta="center" c="dimmed">
-                {t('settings.csi.noAccounts')}
-              </Text>
-            </Paper>
-          ) : (
-            <Paper withBorder radius="md" p={0}>
-              {accounts.data!.accounts.map((a) => (
-                <Group
-                  key={a.object_id}
-                  justify="space-between"
-                  p="sm"
-                  wrap="wrap"
-                  gap="sm"
-                  style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}
-                  data-testid="csi-account"
-                >
-                  <Group gap="sm" wrap="nowrap" miw={0}>
-                    <ProviderIcon provider={a.provider} size={32} />
-                    <Stack gap={0} miw={0}>
-                      <Text fw={500} fz="sm" truncate="end">
-                        {a.name}
-                      </Text>
-                      <Text fz="xs" c="dimmed">
-                        {providerName(a.provider)} ·{' '}
-                        {a.buttons ? t('settings.csi.buttons') : t('settings.csi.digits')}
-                      </Text>
-                    </Stack>
-                  </Group>
-                  <Group gap="sm" wrap="nowrap">
-                    <Badge color={a.enabled ? 'green' : 'gray'} variant="light">
-                      {a.enabled ? t('settings.csi.on') : t('settings.csi.off')}
-                    </Badge>
-                    <Switch
-                      aria-label={t('settings.csi.enabled')}
-                      checked={a.enabled}
-                      onChange={(e) => toggle(a, e.currentTarget.checked)}
-                      data-testid="csi-enabled"
-                    />
-                    <Button
-                      size="compact-sm"
-                      variant="light"
-                      onClick={() => setEditing(a)}
-                      data-testid="csi-edit"
-                    >
-                      {t('settings.csi.edit')}
-                    </Button>
-                  </Group>
+      <ListHeader
+        title={t('settings.csi.heading')}
+        hint={t('settings.csi.hint')}
+        space={space}
+        actions={null}
+      />
+      <SettingsList
+        query={accounts}
+        rows={accounts.data?.accounts ?? []}
+        empty={t('settings.csi.noAccounts')}
+      >
+        {(rows) =>
+          rows.map((a) => (
+            <ListRow
+              key={a.object_id}
+              testId="csi-account"
+              wrap="wrap"
+              gap="sm"
+              actionsGap="sm"
+              main={
+                <Group gap="sm" wrap="nowrap" miw={0}>
+                  <ProviderIcon provider={a.provider} size={32} />
+                  <Stack gap={0} miw={0}>
+                    <Text fw={500} fz="sm" truncate="end">
+                      {a.name}
+                    </Text>
+                    <Text fz="xs" c="dimmed">
+                      {providerName(a.provider)} ·{' '}
+                      {a.buttons ? t('settings.csi.buttons') : t('settings.csi.digits')}
+                    </Text>
+                  </Stack>
                 </Group>
-              ))}
-            </Paper>
-          )
+              }
+              actions={
+                <>
+                  <Badge color={a.enabled ? 'green' : 'gray'} variant="light">
+                    {a.enabled ? t('settings.csi.on') : t('settings.csi.off')}
+                  </Badge>
+                  <Switch
+                    aria-label={t('settings.csi.enabled')}
+                    checked={a.enabled}
+                    onChange={(e) => toggle(a, e.currentTarget.checked)}
+                    data-testid="csi-enabled"
+                  />
+                  <Button
+                    size="compact-sm"
+                    variant="light"
+                    onClick={() => setEditing(a)}
+                    data-testid="csi-edit"
+                  >
+                    {t('settings.csi.edit')}
+                  </Button>
+                </>
+              }
+            />
+          ))
         }
-      </QueryState>
+      </SettingsList>
       {editing && <CsiForm account={editing} onClose={() => setEditing(null)} />}
     </Stack>
   );
 }
-
-type Errors = Record<string, string>;
 
 function CsiForm({ account, onClose }: { account: CsiAccount; onClose: () => void }) {
   const { t } = useTranslation();
   const message = useMessage();
   const save = useSaveCsiAccount();
   const [values, setValues] = useState<CsiSettingsBody>(bodyOf(account));
-  const [errors, setErrors] = useState<Errors>({});
+  const [errors, setErrors] = useState<FieldErrors>({});
   const setText = (lang: 'ru' | 'en', field: 'survey' | 'thanks' | 'comment', value: string) =>
     setValues((v) => ({ ...v, texts: { ...v.texts, [lang]: { ...v.texts[lang], [field]: value } } }));
   const submit = () => {
     const parsed = csiSettingsBody.safeParse(values);
     if (!parsed.success) {
-      const next: Errors = {};
-      for (const issue of parsed.error.issues)
-        next[issue.path.map(String).join('.')] ??= message(issue.message);
-      setErrors(next);
+      setErrors(issueErrors(parsed.error.issues, message));
       return;
     }
     setErrors({});
@@ -151,10 +130,7 @@ function CsiForm({ account, onClose }: { account: CsiAccount; onClose: () => voi
           showSaved(t('settings.common.saved'));
           onClose();
         },
-        onError: (error) => {
-          if (error instanceof ApiError && Object.keys(error.fields).length > 0) setErrors(error.fields);
-          else showError(error);
-        },
+        onError: (error) => showSaveError(error, setErrors),
       },
     );
   };
@@ -190,67 +166,60 @@ function CsiForm({ account, onClose }: { account: CsiAccount; onClose: () => voi
     </Stack>
   );
   return (
-    <Modal opened onClose={onClose} title={t('settings.csi.editTitle', { name: account.name })} size="lg">
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
+    <ModalForm
+      title={t('settings.csi.editTitle', { name: account.name })}
+      size="lg"
+      onClose={onClose}
+      onSubmit={submit}
+      cancelLabel={t('settings.csi.cancel')}
+      submitLabel={t('settings.csi.save')}
+      saving={save.isPending}
+      submitTestId="csi-save"
+      testId="csi-form"
+      gap="md"
+    >
+      <Switch
+        label={t('settings.csi.enabled')}
+        checked={values.enabled}
+        onChange={(e) => {
+          const enabled = e.currentTarget.checked;
+          setValues((v) => ({ ...v, enabled }));
         }}
-        data-testid="csi-form"
-      >
-        <Stack gap="md">
-          <Switch
-            label={t('settings.csi.enabled')}
-            checked={values.enabled}
-            onChange={(e) => {
-              const enabled = e.currentTarget.checked;
-              setValues((v) => ({ ...v, enabled }));
-            }}
-            data-testid="csi-form-enabled"
-          />
-          <Select
-            label={t('settings.csi.language')}
-            data={(['auto', 'ru', 'en'] as const).map((value) => ({
-              value,
-              label: t(`settings.csi.languages.${value}`),
-            }))}
-            value={values.language}
-            onChange={(language) =>
-              language && setValues((v) => ({ ...v, language: language as CsiSettingsBody['language'] }))
-            }
-            allowDeselect={false}
-          />
-          {texts('ru')}
-          {texts('en')}
-          <Group grow align="flex-start">
-            <NumberInput
-              label={t('settings.csi.windowHours')}
-              min={1}
-              max={168}
-              value={values.window_hours}
-              onChange={(n) => setValues((v) => ({ ...v, window_hours: Number(n) || 0 }))}
-              error={errors.window_hours}
-            />
-            <NumberInput
-              label={t('settings.csi.periodDays')}
-              description={t('settings.csi.periodHint')}
-              min={0}
-              max={365}
-              value={values.period_days}
-              onChange={(n) => setValues((v) => ({ ...v, period_days: Number(n) || 0 }))}
-              error={errors.period_days}
-            />
-          </Group>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('settings.csi.cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending} data-testid="csi-save">
-              {t('settings.csi.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+        data-testid="csi-form-enabled"
+      />
+      <Select
+        label={t('settings.csi.language')}
+        data={(['auto', 'ru', 'en'] as const).map((value) => ({
+          value,
+          label: t(`settings.csi.languages.${value}`),
+        }))}
+        value={values.language}
+        onChange={(language) =>
+          language && setValues((v) => ({ ...v, language: language as CsiSettingsBody['language'] }))
+        }
+        allowDeselect={false}
+      />
+      {texts('ru')}
+      {texts('en')}
+      <Group grow align="flex-start">
+        <NumberInput
+          label={t('settings.csi.windowHours')}
+          min={1}
+          max={168}
+          value={values.window_hours}
+          onChange={(n) => setValues((v) => ({ ...v, window_hours: Number(n) || 0 }))}
+          error={errors.window_hours}
+        />
+        <NumberInput
+          label={t('settings.csi.periodDays')}
+          description={t('settings.csi.periodHint')}
+          min={0}
+          max={365}
+          value={values.period_days}
+          onChange={(n) => setValues((v) => ({ ...v, period_days: Number(n) || 0 }))}
+          error={errors.period_days}
+        />
+      </Group>
+    </ModalForm>
   );
 }

@@ -11,7 +11,7 @@ type Row<A> = { key: number; action: A };
 type ActionType = MacroActionType | RuleActionType;
 
 /** The rows with stable keys (React keeps each card's fields while the list is reordered). */
-export function useActionRows<A>(initial: readonly A[]) {
+export function useActionRows<A>(initial: readonly A[]): ActionRows<A> {
   const seq = useRef(0);
   const nextKey = () => {
     seq.current += 1;
@@ -33,6 +33,49 @@ export function useActionRows<A>(initial: readonly A[]) {
     remove: (key: number) => setRows((list) => list.filter((r) => r.key !== key)),
     add: (action: A) => setRows((list) => [...list, { key: nextKey(), action }]),
   };
+}
+
+export interface ActionRows<A> {
+  rows: Row<A>[];
+  actions: A[];
+  setAction: (key: number, action: A) => void;
+  move: (index: number, by: -1 | 1) => void;
+  remove: (key: number) => void;
+  add: (action: A) => void;
+}
+
+/**
+ * The list's cards in order, each with Up / Down / Remove and the fields `fields` draws for its action
+ * (`prefix` names the action's fields in the form's errors, `set` replaces the action).
+ */
+export function ActionCards<A extends { type: ActionType }>({
+  list,
+  ns,
+  readOnly,
+  testId,
+  fields,
+}: {
+  list: ActionRows<A>;
+  ns: 'settings.macros' | 'settings.rules';
+  readOnly?: boolean;
+  testId: string;
+  fields: (action: A, prefix: string, set: (action: A) => void) => ReactNode;
+}) {
+  return list.rows.map((row, index) => (
+    <ActionCard
+      key={row.key}
+      index={index}
+      count={list.rows.length}
+      type={row.action.type}
+      ns={ns}
+      readOnly={readOnly}
+      testId={testId}
+      onMove={(by) => list.move(index, by)}
+      onRemove={() => list.remove(row.key)}
+    >
+      {fields(row.action, `actions.${index}`, (action) => list.setAction(row.key, action))}
+    </ActionCard>
+  ));
 }
 
 /** One action's card; `ns` is the i18n section of the Up / Down / Remove labels (settings.macros or .rules). */

@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Group,
-  MultiSelect,
-  NumberInput,
-  Paper,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Checkbox, Group, NumberInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import {
   BLOCK_DURATIONS,
   can,
@@ -26,15 +14,17 @@ import {
 import { pathFor } from '@otklik/shared/routes';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useCreateMacro, useUpdateMacro } from '../../../api/macros';
 import { useTemplates } from '../../../api/templates';
+import { CancelSave, FormCard, FormPartTitle } from '../../../components/FormCard';
+import { IdMultiSelect, IdSelect, spaceOptions, templateLabel } from '../../../components/IdSelect';
 import { showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { useInboxData } from '../../../features/inbox/hooks/useInboxData';
 import { useLiveErrors } from '../../../features/settings-kit/useLiveErrors';
 import { useShell } from '../../../shell/ShellContext';
-import { ActionCard, AddActionSelect, useActionRows } from './ActionList';
+import { ActionCards, AddActionSelect, useActionRows } from './ActionList';
 
 // The create/edit form of a macro: name, key, order and the action list editor (add, remove, reorder,
 // each action with its own fields), checked by the shared zod schema the server uses too.
@@ -118,117 +108,90 @@ export function MacroForm({
           {t('settings.macros.readOnly')}
         </Alert>
       )}
-      <Paper withBorder radius="md" p="md">
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit();
-          }}
-        >
-          <Stack gap="sm">
-            <TextInput
-              label={t('settings.macros.name')}
-              value={name}
-              onChange={(e) => setName(e.currentTarget.value)}
-              error={errors.name}
-              maxLength={120}
+      <FormCard onSubmit={submit}>
+        <TextInput
+          label={t('settings.macros.name')}
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={errors.name}
+          maxLength={120}
+          disabled={readOnly}
+          data-testid="macro-name"
+        />
+        <Group grow align="flex-start">
+          <Select
+            label={t('settings.macros.shortcut')}
+            description={t('settings.macros.shortcutHint')}
+            data={[
+              { value: '', label: t('settings.macros.shortcutNone') },
+              ...Array.from({ length: 9 }, (_, i) => ({ value: String(i + 1), label: String(i + 1) })),
+            ]}
+            value={shortcut === null ? '' : String(shortcut)}
+            onChange={(v) => setShortcut(v ? Number(v) : null)}
+            error={errors.shortcut}
+            allowDeselect={false}
+            disabled={readOnly}
+            data-testid="macro-shortcut"
+          />
+          <NumberInput
+            label={t('settings.macros.sortOrder')}
+            value={sortOrder}
+            onChange={(v) => setSortOrder(typeof v === 'number' ? v : 0)}
+            min={0}
+            max={10_000}
+            error={errors.sort_order}
+            disabled={readOnly}
+          />
+        </Group>
+        {!macro && (
+          <Checkbox
+            label={t('settings.macros.personal')}
+            description={t('settings.macros.personalHint')}
+            checked={personal}
+            disabled={!canManageSpace}
+            onChange={(e) => setPersonal(e.currentTarget.checked)}
+          />
+        )}
+
+        <FormPartTitle
+          title={t('settings.macros.actions')}
+          hint={t('settings.macros.actionsHint')}
+          error={errors.actions}
+        />
+        <ActionCards
+          list={list}
+          ns="settings.macros"
+          readOnly={readOnly}
+          testId="macro-action"
+          fields={(action, prefix, set) => (
+            <ActionFields
+              action={action}
+              spaceId={spaceId}
               disabled={readOnly}
-              data-testid="macro-name"
+              errors={errors}
+              prefix={prefix}
+              onChange={set}
             />
-            <Group grow align="flex-start">
-              <Select
-                label={t('settings.macros.shortcut')}
-                description={t('settings.macros.shortcutHint')}
-                data={[
-                  { value: '', label: t('settings.macros.shortcutNone') },
-                  ...Array.from({ length: 9 }, (_, i) => ({ value: String(i + 1), label: String(i + 1) })),
-                ]}
-                value={shortcut === null ? '' : String(shortcut)}
-                onChange={(v) => setShortcut(v ? Number(v) : null)}
-                error={errors.shortcut}
-                allowDeselect={false}
-                disabled={readOnly}
-                data-testid="macro-shortcut"
-              />
-              <NumberInput
-                label={t('settings.macros.sortOrder')}
-                value={sortOrder}
-                onChange={(v) => setSortOrder(typeof v === 'number' ? v : 0)}
-                min={0}
-                max={10_000}
-                error={errors.sort_order}
-                disabled={readOnly}
-              />
-            </Group>
-            {!macro && (
-              <Checkbox
-                label={t('settings.macros.personal')}
-                description={t('settings.macros.personalHint')}
-                checked={personal}
-                disabled={!canManageSpace}
-                onChange={(e) => setPersonal(e.currentTarget.checked)}
-              />
-            )}
+          )}
+        />
+        {!readOnly && list.rows.length < MACRO_ACTIONS_MAX && (
+          <AddActionSelect
+            label={t('settings.macros.addAction')}
+            types={MACRO_ACTION_TYPES}
+            testId="macro-add-action"
+            onAdd={(type) => list.add(blankAction(type))}
+          />
+        )}
 
-            <Text fw={500} fz="sm" mt="sm">
-              {t('settings.macros.actions')}
-            </Text>
-            <Text fz="xs" c="dimmed">
-              {t('settings.macros.actionsHint')}
-            </Text>
-            {errors.actions && (
-              <Text fz="sm" c="red" role="alert">
-                {errors.actions}
-              </Text>
-            )}
-            {list.rows.map((row, index) => (
-              <ActionCard
-                key={row.key}
-                index={index}
-                count={list.rows.length}
-                type={row.action.type}
-                ns="settings.macros"
-                readOnly={readOnly}
-                testId="macro-action"
-                onMove={(by) => list.move(index, by)}
-                onRemove={() => list.remove(row.key)}
-              >
-                <ActionFields
-                  action={row.action}
-                  spaceId={spaceId}
-                  disabled={readOnly}
-                  errors={errors}
-                  prefix={`actions.${index}`}
-                  onChange={(action) => list.setAction(row.key, action)}
-                />
-              </ActionCard>
-            ))}
-            {!readOnly && list.rows.length < MACRO_ACTIONS_MAX && (
-              <AddActionSelect
-                label={t('settings.macros.addAction')}
-                types={MACRO_ACTION_TYPES}
-                testId="macro-add-action"
-                onAdd={(type) => list.add(blankAction(type))}
-              />
-            )}
-
-            <Group justify="flex-end" mt="md">
-              <Button
-                variant="default"
-                component={Link}
-                to={pathFor('settings-macros', {}, { space_id: spaceId })}
-              >
-                {t('settings.macros.cancel')}
-              </Button>
-              {!readOnly && (
-                <Button type="submit" loading={create.isPending || update.isPending} data-testid="macro-save">
-                  {t('settings.macros.save')}
-                </Button>
-              )}
-            </Group>
-          </Stack>
-        </form>
-      </Paper>
+        <CancelSave
+          cancelTo={pathFor('settings-macros', {}, { space_id: spaceId })}
+          cancelLabel={t('settings.macros.cancel')}
+          saveLabel={t('settings.macros.save')}
+          saving={create.isPending || update.isPending}
+          saveTestId="macro-save"
+          readOnly={readOnly}
+        />
+      </FormCard>
     </Stack>
   );
 }
@@ -256,15 +219,13 @@ export function ActionFields({
   switch (action.type) {
     case 'reply_template':
       return (
-        <Select
+        <IdSelect
           mt="xs"
           label={t('settings.macros.template')}
           placeholder={t('settings.macros.templatePick')}
-          data={(templates.data?.items ?? [])
-            .filter((x) => x.space_id === spaceId)
-            .map((x) => ({ value: String(x.id), label: x.folder ? `${x.folder} / ${x.title}` : x.title }))}
-          value={action.template_id ? String(action.template_id) : null}
-          onChange={(v) => onChange({ ...action, template_id: v ? Number(v) : (null as unknown as number) })}
+          data={spaceOptions(templates.data?.items, spaceId, templateLabel)}
+          value={action.template_id}
+          onChange={(id) => onChange({ ...action, template_id: id ?? (null as unknown as number) })}
           searchable
           error={errors[`${prefix}.template_id`]}
           disabled={disabled}
@@ -274,15 +235,13 @@ export function ActionFields({
     case 'tag':
     case 'untag':
       return (
-        <MultiSelect
+        <IdMultiSelect
           mt="xs"
           label={t('settings.macros.tags')}
           placeholder={action.tag_ids.length === 0 ? t('settings.macros.tagsPick') : undefined}
-          data={[...data.tagsById.values()]
-            .filter((tag) => tag.space_id === spaceId)
-            .map((tag) => ({ value: String(tag.id), label: tag.name }))}
-          value={action.tag_ids.map(String)}
-          onChange={(ids) => onChange({ ...action, tag_ids: ids.map(Number) })}
+          data={spaceOptions([...data.tagsById.values()], spaceId, (tag) => tag.name)}
+          value={action.tag_ids}
+          onChange={(tag_ids) => onChange({ ...action, tag_ids })}
           searchable
           error={errors[`${prefix}.tag_ids`]}
           disabled={disabled}
@@ -296,9 +255,7 @@ export function ActionFields({
           label={t('settings.macros.user')}
           data={[
             { value: 'none', label: t('settings.macros.nobody') },
-            ...data.members
-              .filter((m) => m.space_id === spaceId)
-              .map((m) => ({ value: String(m.id), label: m.name })),
+            ...spaceOptions(data.members, spaceId, (m) => m.name),
           ]}
           value={action.user_id === null ? 'none' : String(action.user_id)}
           onChange={(v) => onChange({ ...action, user_id: !v || v === 'none' ? null : Number(v) })}

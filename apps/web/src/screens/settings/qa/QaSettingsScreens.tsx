@@ -30,12 +30,18 @@ import {
   useScorecards,
 } from '../../../api/qa';
 import { useUsers } from '../../../api/settings';
+import { showSaveError } from '../../../components/fieldErrors';
 import { showError, showSaved } from '../../../components/notify';
-import { PageHeader } from '../../../components/PageHeader';
+import { PageNotice } from '../../../components/PageNotice';
 import { QueryState } from '../../../components/QueryState';
-import { SpaceSelect } from '../../../components/SpaceSelect';
 import { providerName } from '../../../features/inbox/components/ProviderIcon';
-import { DeleteRowAction } from '../../../features/settings-kit/SettingsList';
+import {
+  DeleteRowAction,
+  EmptyCard,
+  ListHeader,
+  ListRow,
+  SettingsList,
+} from '../../../features/settings-kit/SettingsList';
 import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { useLocale } from '../../../i18n/useLocale';
 import { SamplesTable } from '../../qa/QaScreens';
@@ -100,10 +106,7 @@ function ScorecardForm({ spaceId, draft, onClose }: { spaceId: number; draft: Dr
           showSaved(t('shell.qa.settings.saved'));
           onClose();
         },
-        onError: (error) => {
-          if (error instanceof ApiError && Object.keys(error.fields).length > 0) setErrors(error.fields);
-          else showError(error);
-        },
+        onError: (error) => showSaveError(error, setErrors),
       },
     );
   };
@@ -262,18 +265,14 @@ function ScorecardForm({ spaceId, draft, onClose }: { spaceId: number; draft: Dr
 /** settings/qa */
 export function QaSettingsScreen() {
   const { t } = useTranslation();
-  const { spaces, spaceId, setSpace } = useManagedSpace('qa.manage');
+  const space = useManagedSpace('qa.manage');
+  const { spaces, spaceId } = space;
   const list = useScorecards(spaceId);
   const remove = useDeleteScorecard();
   const run = useRunSampling();
   const [draft, setDraft] = useState<Draft | null>(null);
   if (spaces.length === 0 || spaceId === null) {
-    return (
-      <Stack gap="lg">
-        <PageHeader title={t('shell.qa.settings.heading')} />
-        <Text c="dimmed">{t('shell.qa.settings.off')}</Text>
-      </Stack>
-    );
+    return <PageNotice title={t('shell.qa.settings.heading')} text={t('shell.qa.settings.off')} />;
   }
   const edit = (c: QaScorecardDto) =>
     setDraft({
@@ -286,8 +285,10 @@ export function QaSettingsScreen() {
     });
   return (
     <Stack gap="lg">
-      <PageHeader
+      <ListHeader
         title={t('shell.qa.settings.heading')}
+        hint={t('shell.qa.settings.hint')}
+        space={space}
         actions={
           <Group gap="xs">
             <Button
@@ -313,59 +314,40 @@ export function QaSettingsScreen() {
           </Group>
         }
       />
-      <Text c="dimmed" fz="sm">
-        {t('shell.qa.settings.hint')}
-      </Text>
-      <SpaceSelect spaces={spaces} value={spaceId} onChange={setSpace} />
-      <QueryState queries={[list]}>
-        {() =>
-          list.data!.items.length === 0 ? (
-            <Paper withBorder radius="md" p="xl">
-              <Text ta="center" c="dimmed">
-                {t('shell.qa.settings.empty')}
-              </Text>
-            </Paper>
-          ) : (
-            <Paper withBorder radius="md" p={0}>
-              {list.data!.items.map((c) => (
-                <Group
-                  key={c.id}
-                  justify="space-between"
-                  p="sm"
-                  wrap="nowrap"
-                  style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}
-                  data-testid="qa-card-row"
-                >
-                  <Stack gap={2} miw={0}>
-                    <Group gap="xs" wrap="nowrap">
-                      <Anchor component="button" fz="sm" fw={500} onClick={() => edit(c)} truncate="end">
-                        {c.name}
-                      </Anchor>
-                      {!c.active && (
-                        <Badge color="gray" variant="light" size="sm">
-                          {t('shell.qa.settings.inactive')}
-                        </Badge>
-                      )}
-                    </Group>
-                    <Text fz="xs" c="dimmed" truncate="end">
-                      {t('shell.qa.settings.summary', {
-                        count: c.criteria.length,
-                        percent: c.random_percent,
-                      })}
-                    </Text>
-                  </Stack>
-                  <DeleteRowAction
-                    title={t('shell.qa.settings.deleteTitle', { name: c.name })}
-                    message={t('shell.qa.settings.deleteText')}
-                    label={t('shell.qa.settings.delete')}
-                    onConfirm={() => remove.mutateAsync(c.id)}
-                  />
+      <SettingsList query={list} rows={list.data?.items ?? []} empty={t('shell.qa.settings.empty')}>
+        {(rows) =>
+          rows.map((c) => (
+            <ListRow
+              key={c.id}
+              testId="qa-card-row"
+              main={
+                <Group gap="xs" wrap="nowrap">
+                  <Anchor component="button" fz="sm" fw={500} onClick={() => edit(c)} truncate="end">
+                    {c.name}
+                  </Anchor>
+                  {!c.active && (
+                    <Badge color="gray" variant="light" size="sm">
+                      {t('shell.qa.settings.inactive')}
+                    </Badge>
+                  )}
                 </Group>
-              ))}
-            </Paper>
-          )
+              }
+              subtitle={t('shell.qa.settings.summary', {
+                count: c.criteria.length,
+                percent: c.random_percent,
+              })}
+              actions={
+                <DeleteRowAction
+                  title={t('shell.qa.settings.deleteTitle', { name: c.name })}
+                  message={t('shell.qa.settings.deleteText')}
+                  label={t('shell.qa.settings.delete')}
+                  onConfirm={() => remove.mutateAsync(c.id)}
+                />
+              }
+            />
+          ))
         }
-      </QueryState>
+      </SettingsList>
       <ApprovalMembers spaceId={spaceId} />
       <Modal
         opened={draft !== null}
@@ -383,33 +365,26 @@ export function QaSettingsScreen() {
 /** settings/logsrandom */
 export function LogsRandomScreen() {
   const { t } = useTranslation();
-  const { spaces, spaceId, setSpace } = useManagedSpace('random.view');
+  const space = useManagedSpace('random.view');
+  const { spaces, spaceId } = space;
   const list = useSamples(
     { view: 'logs', source: 'random', space_id: spaceId ?? undefined },
     spaceId !== null,
   );
   if (spaces.length === 0 || spaceId === null)
-    return (
-      <Stack gap="lg">
-        <PageHeader title={t('shell.qa.logs.heading')} />
-        <Text c="dimmed">{t('shell.qa.settings.off')}</Text>
-      </Stack>
-    );
+    return <PageNotice title={t('shell.qa.logs.heading')} text={t('shell.qa.settings.off')} />;
   return (
     <Stack gap="lg">
-      <PageHeader title={t('shell.qa.logs.heading')} />
-      <Text c="dimmed" fz="sm">
-        {t('shell.qa.logs.hint')}
-      </Text>
-      <SpaceSelect spaces={spaces} value={spaceId} onChange={setSpace} />
+      <ListHeader
+        title={t('shell.qa.logs.heading')}
+        hint={t('shell.qa.logs.hint')}
+        space={space}
+        actions={null}
+      />
       <QueryState queries={[list]}>
         {() =>
           list.data!.items.length === 0 ? (
-            <Paper withBorder radius="md" p="xl">
-              <Text ta="center" c="dimmed">
-                {t('shell.qa.logs.empty')}
-              </Text>
-            </Paper>
+            <EmptyCard>{t('shell.qa.logs.empty')}</EmptyCard>
           ) : (
             <Paper withBorder p="sm" radius="md">
               <SamplesTable rows={list.data!.items} testId="qa-logs" />

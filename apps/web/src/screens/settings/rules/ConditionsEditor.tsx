@@ -5,6 +5,7 @@ import {
   Group,
   MultiSelect,
   NumberInput,
+  type NumberInputProps,
   Paper,
   SegmentedControl,
   Select,
@@ -33,6 +34,7 @@ import {
 import { IconPlus, IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useObjects } from '../../../api/config';
+import { IdMultiSelect, spaceOptions } from '../../../components/IdSelect';
 import { useInboxData } from '../../../features/inbox/hooks/useInboxData';
 
 // The condition tree of an auto-rule: a group ("all" or "any") of conditions and nested groups, up to
@@ -246,21 +248,16 @@ function LeafFields({
       leaf.type === 'author_label',
   );
   const accounts = (objects.data?.items ?? []).filter((o) => o.space_id === spaceId);
+  // What every list condition's picker has: its condition's name is its accessible label.
+  const picker = {
+    mt: 4,
+    size: 'xs',
+    error,
+    disabled,
+    'aria-label': t(`settings.rules.conditionTypes.${leaf.type}`),
+  } as const;
   switch (leaf.type) {
     case 'text_contains':
-      return (
-        <TagsInput
-          mt={4}
-          size="xs"
-          label={t('settings.rules.words')}
-          description={t('settings.rules.wordsHint')}
-          value={leaf.values}
-          onChange={(values) => onChange({ ...leaf, values })}
-          error={error}
-          disabled={disabled}
-          data-testid="rule-words"
-        />
-      );
     case 'post_contains':
       return (
         <TagsInput
@@ -272,45 +269,35 @@ function LeafFields({
           onChange={(values) => onChange({ ...leaf, values })}
           error={error}
           disabled={disabled}
+          data-testid={leaf.type === 'text_contains' ? 'rule-words' : undefined}
         />
       );
     case 'author_items':
       return (
-        <Group mt={4} gap="xs" grow>
-          <NumberInput
-            size="xs"
-            label={t('settings.rules.itemsFrom')}
-            min={1}
-            value={leaf.min}
-            onChange={(v) => onChange({ ...leaf, min: typeof v === 'number' ? v : 1 })}
-            disabled={disabled}
-            error={error}
-          />
-          <NumberInput
-            size="xs"
-            label={t('settings.rules.itemsTo')}
-            description={t('settings.rules.itemsToHint')}
-            min={1}
-            value={leaf.max ?? ''}
-            onChange={(v) => onChange({ ...leaf, max: typeof v === 'number' ? v : null })}
-            disabled={disabled}
-          />
-        </Group>
+        <RangeFields
+          error={error}
+          disabled={disabled}
+          from={{
+            label: t('settings.rules.itemsFrom'),
+            value: leaf.min,
+            onChange: (v) => onChange({ ...leaf, min: typeof v === 'number' ? v : 1 }),
+          }}
+          to={{
+            label: t('settings.rules.itemsTo'),
+            description: t('settings.rules.itemsToHint'),
+            value: leaf.max ?? '',
+            onChange: (v) => onChange({ ...leaf, max: typeof v === 'number' ? v : null }),
+          }}
+        />
       );
     case 'author_label':
       return (
-        <MultiSelect
-          mt={4}
-          size="xs"
-          data={(objects.data?.labels ?? [])
-            .filter((l) => l.space_id === spaceId)
-            .map((l) => ({ value: String(l.id), label: l.name }))}
-          value={leaf.label_ids.map(String)}
-          onChange={(list) => onChange({ ...leaf, label_ids: list.map(Number) })}
+        <IdMultiSelect
+          {...picker}
+          data={spaceOptions(objects.data?.labels, spaceId, (l) => l.name)}
+          value={leaf.label_ids}
+          onChange={(label_ids) => onChange({ ...leaf, label_ids })}
           searchable
-          error={error}
-          disabled={disabled}
-          aria-label={t('settings.rules.conditionTypes.author_label')}
         />
       );
     case 'regex':
@@ -331,128 +318,111 @@ function LeafFields({
       const ids = [...new Set(accounts.map((o) => o.provider))].filter(isProviderId);
       return (
         <MultiSelect
-          mt={4}
-          size="xs"
+          {...picker}
           data={ids.map((id) => ({ value: id, label: providers[id].name }))}
           value={leaf.providers}
           onChange={(list) => onChange({ ...leaf, providers: list })}
-          error={error}
-          disabled={disabled}
-          aria-label={t('settings.rules.conditionTypes.network')}
         />
       );
     }
     case 'account':
       return (
-        <MultiSelect
-          mt={4}
-          size="xs"
-          data={accounts.map((o) => ({ value: String(o.id), label: o.name }))}
-          value={leaf.object_ids.map(String)}
-          onChange={(list) => onChange({ ...leaf, object_ids: list.map(Number) })}
+        <IdMultiSelect
+          {...picker}
+          data={spaceOptions(objects.data?.items, spaceId, (o) => o.name)}
+          value={leaf.object_ids}
+          onChange={(object_ids) => onChange({ ...leaf, object_ids })}
           searchable
-          error={error}
-          disabled={disabled}
-          aria-label={t('settings.rules.conditionTypes.account')}
         />
       );
     case 'company':
       return (
-        <MultiSelect
-          mt={4}
-          size="xs"
-          data={(objects.data?.companies ?? [])
-            .filter((c) => c.space_id === spaceId)
-            .map((c) => ({ value: String(c.id), label: c.name }))}
-          value={leaf.company_ids.map(String)}
-          onChange={(list) => onChange({ ...leaf, company_ids: list.map(Number) })}
+        <IdMultiSelect
+          {...picker}
+          data={spaceOptions(objects.data?.companies, spaceId, (c) => c.name)}
+          value={leaf.company_ids}
+          onChange={(company_ids) => onChange({ ...leaf, company_ids })}
           searchable
-          error={error}
-          disabled={disabled}
-          aria-label={t('settings.rules.conditionTypes.company')}
         />
       );
     case 'kind':
       return (
         <MultiSelect
-          mt={4}
-          size="xs"
+          {...picker}
           data={CONTENT_KINDS.map((k) => ({ value: k, label: t(`settings.rules.kinds.${k}`) }))}
           value={leaf.kinds}
           onChange={(list) => onChange({ ...leaf, kinds: list as Array<(typeof CONTENT_KINDS)[number]> })}
-          error={error}
-          disabled={disabled}
-          aria-label={t('settings.rules.conditionTypes.kind')}
         />
       );
     case 'rating':
       return (
-        <Group mt={4} gap="xs" grow>
-          <NumberInput
-            size="xs"
-            label={t('settings.rules.ratingFrom')}
-            min={1}
-            max={5}
-            value={leaf.min}
-            onChange={(v) => onChange({ ...leaf, min: typeof v === 'number' ? v : 1 })}
-            disabled={disabled}
-            error={error}
-          />
-          <NumberInput
-            size="xs"
-            label={t('settings.rules.ratingTo')}
-            min={1}
-            max={5}
-            value={leaf.max}
-            onChange={(v) => onChange({ ...leaf, max: typeof v === 'number' ? v : 5 })}
-            disabled={disabled}
-          />
-        </Group>
+        <RangeFields
+          error={error}
+          disabled={disabled}
+          from={{
+            label: t('settings.rules.ratingFrom'),
+            max: 5,
+            value: leaf.min,
+            onChange: (v) => onChange({ ...leaf, min: typeof v === 'number' ? v : 1 }),
+          }}
+          to={{
+            label: t('settings.rules.ratingTo'),
+            max: 5,
+            value: leaf.max,
+            onChange: (v) => onChange({ ...leaf, max: typeof v === 'number' ? v : 5 }),
+          }}
+        />
       );
     case 'sentiment':
       return (
         <MultiSelect
-          mt={4}
-          size="xs"
+          {...picker}
           data={EMOTION_CHOICES.map((v) => ({ value: v, label: t(`shell.emotions.sentiment.${v}`) }))}
           value={leaf.values}
           onChange={(list) => onChange({ ...leaf, values: list as EmotionChoice[] })}
-          error={error}
-          disabled={disabled}
-          aria-label={t('settings.rules.conditionTypes.sentiment')}
         />
       );
     case 'language':
       return (
         <MultiSelect
-          mt={4}
-          size="xs"
+          {...picker}
           data={RULE_LANGUAGES.map((l) => ({ value: l, label: t(`settings.rules.languages.${l}`) }))}
           value={leaf.languages}
           onChange={(list) => onChange({ ...leaf, languages: list as RuleLanguage[] })}
-          error={error}
-          disabled={disabled}
-          aria-label={t('settings.rules.conditionTypes.language')}
           data-testid="rule-languages"
         />
       );
     case 'tag':
       return (
-        <MultiSelect
-          mt={4}
-          size="xs"
-          data={[...data.tagsById.values()]
-            .filter((tag) => tag.space_id === spaceId)
-            .map((tag) => ({ value: String(tag.id), label: tag.name }))}
-          value={leaf.tag_ids.map(String)}
-          onChange={(list) => onChange({ ...leaf, tag_ids: list.map(Number) })}
+        <IdMultiSelect
+          {...picker}
+          data={spaceOptions([...data.tagsById.values()], spaceId, (tag) => tag.name)}
+          value={leaf.tag_ids}
+          onChange={(tag_ids) => onChange({ ...leaf, tag_ids })}
           searchable
-          error={error}
-          disabled={disabled}
-          aria-label={t('settings.rules.conditionTypes.tag')}
         />
       );
     default:
       return null;
   }
+}
+
+/** A condition's "from" and "to" numbers side by side (1 at the least); its error goes under "from". */
+function RangeFields({
+  from,
+  to,
+  error,
+  disabled,
+}: {
+  from: NumberInputProps;
+  to: NumberInputProps;
+  error?: string;
+  disabled: boolean;
+}) {
+  return (
+    <Group mt={4} gap="xs" grow>
+      <NumberInput size="xs" min={1} disabled={disabled} error={error} {...from} />
+      <NumberInput size="xs" min={1} disabled={disabled} {...to} />
+    </Group>
+  );
 }

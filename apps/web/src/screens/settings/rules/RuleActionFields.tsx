@@ -1,4 +1,4 @@
-import { MultiSelect, NumberInput, SegmentedControl, Select, Stack, Text, Textarea } from '@mantine/core';
+import { NumberInput, SegmentedControl, Stack, Text, Textarea } from '@mantine/core';
 import {
   AI_FALLBACK_MAX,
   can,
@@ -11,6 +11,13 @@ import { useTranslation } from 'react-i18next';
 import { useWebhooks } from '../../../api/apiAccess';
 import { useUserGroups } from '../../../api/settings';
 import { useTemplates } from '../../../api/templates';
+import {
+  IdMultiSelect,
+  IdSelect,
+  spaceOptions,
+  templateLabel,
+  webhookOption,
+} from '../../../components/IdSelect';
 import { useInboxData } from '../../../features/inbox/hooks/useInboxData';
 import { useShell } from '../../../shell/ShellContext';
 
@@ -48,14 +55,12 @@ export function RuleOnlyFields({
     case 'assign_round_robin':
       return (
         <Stack gap={4} mt="xs">
-          <Select
+          <IdSelect
             label={t('settings.rules.group')}
             placeholder={t('settings.rules.groupPick')}
-            data={(groups.data ?? [])
-              .filter((g) => g.space_id === spaceId)
-              .map((g) => ({ value: String(g.id), label: g.name }))}
-            value={action.group_id ? String(action.group_id) : null}
-            onChange={(v) => onChange({ ...action, group_id: v ? Number(v) : none })}
+            data={spaceOptions(groups.data, spaceId, (g) => g.name)}
+            value={action.group_id}
+            onChange={(id) => onChange({ ...action, group_id: id ?? none })}
             searchable
             error={errors[`${prefix}.group_id`]}
             data-testid="rule-group"
@@ -76,14 +81,12 @@ export function RuleOnlyFields({
     case 'private_reply':
       return (
         <Stack gap={4} mt="xs">
-          <Select
+          <IdSelect
             label={t('settings.macros.template')}
             placeholder={t('settings.macros.templatePick')}
-            data={(templates.data?.items ?? [])
-              .filter((x) => x.space_id === spaceId)
-              .map((x) => ({ value: String(x.id), label: x.folder ? `${x.folder} / ${x.title}` : x.title }))}
-            value={action.template_id ? String(action.template_id) : null}
-            onChange={(v) => onChange({ ...action, template_id: v ? Number(v) : none })}
+            data={spaceOptions(templates.data?.items, spaceId, templateLabel)}
+            value={action.template_id}
+            onChange={(id) => onChange({ ...action, template_id: id ?? none })}
             searchable
             error={errors[`${prefix}.template_id`]}
             data-testid="rule-private-template"
@@ -95,15 +98,13 @@ export function RuleOnlyFields({
       );
     case 'notify':
       return (
-        <MultiSelect
+        <IdMultiSelect
           mt="xs"
           label={t('settings.rules.notifyUsers')}
           description={t('settings.rules.notifyHint')}
-          data={data.members
-            .filter((m) => m.space_id === spaceId)
-            .map((m) => ({ value: String(m.id), label: m.name }))}
-          value={action.user_ids.map(String)}
-          onChange={(ids) => onChange({ ...action, user_ids: ids.map(Number) })}
+          data={spaceOptions(data.members, spaceId, (m) => m.name)}
+          value={action.user_ids}
+          onChange={(user_ids) => onChange({ ...action, user_ids })}
           searchable
           error={errors[`${prefix}.user_ids`]}
           data-testid="rule-notify-users"
@@ -111,20 +112,14 @@ export function RuleOnlyFields({
       );
     case 'webhook':
       return (
-        <Select
+        <IdSelect
           mt="xs"
           label={t('settings.rules.webhook')}
           placeholder={t('settings.rules.webhookPick')}
           description={t('settings.rules.webhookHint')}
-          data={(webhooks.data?.items ?? [])
-            .filter((w) => w.space_id === spaceId)
-            .map((w) => ({
-              value: String(w.id),
-              label: w.description ? `${w.description} — ${w.url}` : w.url,
-              disabled: !w.is_enabled,
-            }))}
-          value={action.webhook_id ? String(action.webhook_id) : null}
-          onChange={(v) => onChange({ ...action, webhook_id: v ? Number(v) : none })}
+          data={(webhooks.data?.items ?? []).filter((w) => w.space_id === spaceId).map(webhookOption)}
+          value={action.webhook_id}
+          onChange={(id) => onChange({ ...action, webhook_id: id ?? none })}
           searchable
           error={errors[`${prefix}.webhook_id`]}
           data-testid="rule-webhook"
@@ -133,14 +128,12 @@ export function RuleOnlyFields({
     case 'ai_reply':
       return (
         <Stack gap={4} mt="xs">
-          <Select
+          <IdSelect
             label={t('settings.rules.aiAgent')}
             placeholder={t('settings.rules.aiAgentPick')}
-            data={(objects?.ai_agents ?? [])
-              .filter((a) => a.space_id === spaceId)
-              .map((a) => ({ value: String(a.id), label: a.name }))}
-            value={action.agent_id ? String(action.agent_id) : null}
-            onChange={(v) => onChange({ ...action, agent_id: v ? Number(v) : none })}
+            data={spaceOptions(objects?.ai_agents, spaceId, (a) => a.name)}
+            value={action.agent_id}
+            onChange={(id) => onChange({ ...action, agent_id: id ?? none })}
             error={errors[`${prefix}.agent_id`]}
             data-testid="rule-ai-agent"
           />

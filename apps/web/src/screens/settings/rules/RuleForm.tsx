@@ -27,12 +27,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useCreateRule, useDryRun, useRuleMatches, useUpdateRule } from '../../../api/rules';
+import { CancelSave, FormCard, FormPartTitle } from '../../../components/FormCard';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { useLiveErrors } from '../../../features/settings-kit/useLiveErrors';
 import { useLocale } from '../../../i18n/useLocale';
 import { formatDateTime } from '../../../lib/format';
-import { ActionCard, AddActionSelect, useActionRows } from '../macros/ActionList';
+import { ActionCards, AddActionSelect, useActionRows } from '../macros/ActionList';
 import { ActionFields } from '../macros/MacroForm';
 import { ConditionsEditor } from './ConditionsEditor';
 import { isRuleOnly, RuleOnlyFields } from './RuleActionFields';
@@ -116,159 +117,127 @@ export function RuleForm({ rule, spaceId }: { rule?: RuleDto; spaceId: number })
   return (
     <Stack gap="lg" maw={820}>
       <PageHeader title={rule ? rule.name : t('settings.rules.newTitle')} />
-      <Paper withBorder radius="md" p="md">
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit();
-          }}
-        >
-          <Stack gap="sm">
-            <TextInput
-              label={t('settings.rules.name')}
-              value={name}
-              onChange={(e) => setName(e.currentTarget.value)}
-              error={errors.name}
-              maxLength={120}
-              data-testid="rule-name"
+      <FormCard onSubmit={submit}>
+        <TextInput
+          label={t('settings.rules.name')}
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={errors.name}
+          maxLength={120}
+          data-testid="rule-name"
+        />
+        <Group grow align="flex-start">
+          <Select
+            label={t('settings.rules.trigger')}
+            data={RULE_TRIGGERS.map((v) => ({ value: v, label: t(`settings.rules.triggers.${v}`) }))}
+            value={trigger}
+            onChange={(v) => v && setTrigger(v as RuleTrigger)}
+            allowDeselect={false}
+            data-testid="rule-trigger"
+          />
+          {trigger === 'no_reply' && (
+            <NumberInput
+              label={t('settings.rules.minutes')}
+              value={minutes ?? ''}
+              onChange={(v) => setMinutes(typeof v === 'number' ? v : null)}
+              min={1}
+              error={errors.minutes}
+              data-testid="rule-minutes"
             />
-            <Group grow align="flex-start">
-              <Select
-                label={t('settings.rules.trigger')}
-                data={RULE_TRIGGERS.map((v) => ({ value: v, label: t(`settings.rules.triggers.${v}`) }))}
-                value={trigger}
-                onChange={(v) => v && setTrigger(v as RuleTrigger)}
-                allowDeselect={false}
-                data-testid="rule-trigger"
-              />
-              {trigger === 'no_reply' && (
-                <NumberInput
-                  label={t('settings.rules.minutes')}
-                  value={minutes ?? ''}
-                  onChange={(v) => setMinutes(typeof v === 'number' ? v : null)}
-                  min={1}
-                  error={errors.minutes}
-                  data-testid="rule-minutes"
-                />
-              )}
-              {trigger === 'waiting_customer' && (
-                // Kept as minutes (hours × 60), entered in hours.
-                <NumberInput
-                  label={t('settings.rules.hours')}
-                  value={minutes === null ? '' : minutes / 60}
-                  onChange={(v) => setMinutes(typeof v === 'number' ? Math.round(v * 60) : null)}
-                  min={1}
-                  max={720}
-                  allowDecimal={false}
-                  error={errors.minutes}
-                  data-testid="rule-hours"
-                />
-              )}
-              <NumberInput
-                label={t('settings.rules.position')}
-                description={t('settings.rules.positionHint')}
-                value={position}
-                onChange={(v) => setPosition(typeof v === 'number' ? v : 0)}
-                min={0}
-                max={10_000}
-                error={errors.position}
-              />
-            </Group>
-            <Checkbox
-              label={t('settings.rules.pausedField')}
-              checked={paused}
-              onChange={(e) => setPaused(e.currentTarget.checked)}
-              data-testid="rule-paused"
+          )}
+          {trigger === 'waiting_customer' && (
+            // Kept as minutes (hours × 60), entered in hours.
+            <NumberInput
+              label={t('settings.rules.hours')}
+              value={minutes === null ? '' : minutes / 60}
+              onChange={(v) => setMinutes(typeof v === 'number' ? Math.round(v * 60) : null)}
+              min={1}
+              max={720}
+              allowDecimal={false}
+              error={errors.minutes}
+              data-testid="rule-hours"
             />
-            <Checkbox
-              label={t('settings.rules.stopProcessing')}
-              checked={stop}
-              onChange={(e) => setStop(e.currentTarget.checked)}
-            />
+          )}
+          <NumberInput
+            label={t('settings.rules.position')}
+            description={t('settings.rules.positionHint')}
+            value={position}
+            onChange={(v) => setPosition(typeof v === 'number' ? v : 0)}
+            min={0}
+            max={10_000}
+            error={errors.position}
+          />
+        </Group>
+        <Checkbox
+          label={t('settings.rules.pausedField')}
+          checked={paused}
+          onChange={(e) => setPaused(e.currentTarget.checked)}
+          data-testid="rule-paused"
+        />
+        <Checkbox
+          label={t('settings.rules.stopProcessing')}
+          checked={stop}
+          onChange={(e) => setStop(e.currentTarget.checked)}
+        />
 
-            <Text fw={500} fz="sm" mt="sm">
-              {t('settings.rules.conditions')}
-            </Text>
-            <Text fz="xs" c="dimmed">
-              {t('settings.rules.conditionsHint')}
-            </Text>
-            {errors.conditions && (
-              <Text fz="sm" c="red" role="alert">
-                {errors.conditions}
+        <FormPartTitle
+          title={t('settings.rules.conditions')}
+          hint={t('settings.rules.conditionsHint')}
+          error={errors.conditions}
+        />
+        <ConditionsEditor value={conditions} onChange={setConditions} spaceId={spaceId} errors={errors} />
+
+        <FormPartTitle
+          title={t('settings.rules.actions')}
+          hint={t('settings.rules.actionsHint')}
+          error={errors.actions}
+        />
+        <ActionCards
+          list={list}
+          ns="settings.rules"
+          testId="rule-action"
+          fields={(action, prefix, set) =>
+            action.type === 'close' ? (
+              <Text fz="xs" c="dimmed" mt={4}>
+                {t('settings.rules.closeHint')}
               </Text>
-            )}
-            <ConditionsEditor value={conditions} onChange={setConditions} spaceId={spaceId} errors={errors} />
-
-            <Text fw={500} fz="sm" mt="sm">
-              {t('settings.rules.actions')}
-            </Text>
-            <Text fz="xs" c="dimmed">
-              {t('settings.rules.actionsHint')}
-            </Text>
-            {errors.actions && (
-              <Text fz="sm" c="red" role="alert">
-                {errors.actions}
-              </Text>
-            )}
-            {list.rows.map((row, index) => (
-              <ActionCard
-                key={row.key}
-                index={index}
-                count={list.rows.length}
-                type={row.action.type}
-                ns="settings.rules"
-                testId="rule-action"
-                onMove={(by) => list.move(index, by)}
-                onRemove={() => list.remove(row.key)}
-              >
-                {row.action.type === 'close' ? (
-                  <Text fz="xs" c="dimmed" mt={4}>
-                    {t('settings.rules.closeHint')}
-                  </Text>
-                ) : isRuleOnly(row.action) ? (
-                  <RuleOnlyFields
-                    action={row.action}
-                    spaceId={spaceId}
-                    errors={errors}
-                    prefix={`actions.${index}`}
-                    onChange={(action) => list.setAction(row.key, action)}
-                  />
-                ) : (
-                  <ActionFields
-                    action={row.action}
-                    spaceId={spaceId}
-                    disabled={false}
-                    errors={errors}
-                    prefix={`actions.${index}`}
-                    onChange={(action) => list.setAction(row.key, action)}
-                  />
-                )}
-              </ActionCard>
-            ))}
-            {list.rows.length < RULE_ACTIONS_MAX && (
-              <AddActionSelect
-                label={t('settings.rules.addAction')}
-                types={RULE_ACTION_TYPES}
-                testId="rule-add-action"
-                onAdd={(type) => list.add(blankAction(type))}
+            ) : isRuleOnly(action) ? (
+              <RuleOnlyFields
+                action={action}
+                spaceId={spaceId}
+                errors={errors}
+                prefix={prefix}
+                onChange={set}
               />
-            )}
+            ) : (
+              <ActionFields
+                action={action}
+                spaceId={spaceId}
+                disabled={false}
+                errors={errors}
+                prefix={prefix}
+                onChange={set}
+              />
+            )
+          }
+        />
+        {list.rows.length < RULE_ACTIONS_MAX && (
+          <AddActionSelect
+            label={t('settings.rules.addAction')}
+            types={RULE_ACTION_TYPES}
+            testId="rule-add-action"
+            onAdd={(type) => list.add(blankAction(type))}
+          />
+        )}
 
-            <Group justify="flex-end" mt="md">
-              <Button
-                variant="default"
-                component={Link}
-                to={pathFor('settings-rules', {}, { space_id: spaceId })}
-              >
-                {t('settings.rules.cancel')}
-              </Button>
-              <Button type="submit" loading={create.isPending || update.isPending} data-testid="rule-save">
-                {t('settings.rules.save')}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Paper>
+        <CancelSave
+          cancelTo={pathFor('settings-rules', {}, { space_id: spaceId })}
+          cancelLabel={t('settings.rules.cancel')}
+          saveLabel={t('settings.rules.save')}
+          saving={create.isPending || update.isPending}
+          saveTestId="rule-save"
+        />
+      </FormCard>
       <DryRunPanel spaceId={spaceId} ruleId={rule?.id ?? null} values={() => values} onInvalid={showErrors} />
       {rule && <RecentRuns ruleId={rule.id} />}
     </Stack>

@@ -80,12 +80,7 @@ export function TagsScreen() {
       <SettingsList query={tags} rows={inSpace} empty={t('tags.empty')} testId="tags-tree">
         {(rows) =>
           tagTree(rows).map(({ tag, depth }) => (
-            <TagRow
-              key={tag.id}
-              tag={tag}
-              depth={depth}
-              group={tag.group_id ? groups.get(tag.group_id) : undefined}
-            />
+            <TagRow key={tag.id} tag={tag} depth={depth} groups={groups} />
           ))
         }
       </SettingsList>
@@ -93,9 +88,19 @@ export function TagsScreen() {
   );
 }
 
-function TagRow({ tag, depth, group }: { tag: TagRecord; depth: number; group?: TagGroupRecord }) {
+/** One tag of the tree, indented by its depth, with its group's name (`groups` by id). */
+function TagRow({
+  tag,
+  depth,
+  groups,
+}: {
+  tag: TagRecord;
+  depth: number;
+  groups: Map<number, TagGroupRecord>;
+}) {
   const t = useInboxT();
   const remove = useDeleteTag();
+  const group = tag.group_id ? groups.get(tag.group_id) : undefined;
   return (
     <ListRow
       testId="tag-row"
@@ -365,12 +370,7 @@ function TagChildren({
       ) : (
         <Paper withBorder radius="md" p={0}>
           {subtree.map(({ tag: x, depth }) => (
-            <TagRow
-              key={x.id}
-              tag={x}
-              depth={depth}
-              group={x.group_id ? groups.get(x.group_id) : undefined}
-            />
+            <TagRow key={x.id} tag={x} depth={depth} groups={groups} />
           ))}
         </Paper>
       )}

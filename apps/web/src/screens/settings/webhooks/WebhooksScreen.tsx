@@ -32,7 +32,8 @@ import {
   useWebhookDeliveries,
   useWebhooks,
 } from '../../../api/apiAccess';
-import { ConfirmAction } from '../../../components/ConfirmAction';
+import { DeleteButton } from '../../../components/DeleteButton';
+import { showErrorAndFields, topLevelIssueErrors } from '../../../components/fieldErrors';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryState } from '../../../components/QueryState';
@@ -72,14 +73,7 @@ function WebhookDialog({
   const save = async () => {
     const parsed = webhookFormSchema.safeParse(draft);
     if (!parsed.success) {
-      setErrors(
-        Object.fromEntries(
-          parsed.error.issues.map((issue) => [
-            String(issue.path[0]),
-            translate(locale, issue.message as Parameters<typeof translate>[1]),
-          ]),
-        ),
-      );
+      setErrors(topLevelIssueErrors(parsed.error.issues, (key) => translate(locale, key)));
       return;
     }
     try {
@@ -92,9 +86,7 @@ function WebhookDialog({
         setSecret(result.secret);
       }
     } catch (error) {
-      const fields = (error as { fields?: Record<string, string> }).fields;
-      if (fields) setErrors(fields);
-      showError(error);
+      showErrorAndFields(error, setErrors);
     }
   };
 
@@ -332,27 +324,15 @@ function WebhookCard({ webhook, onEdit }: { webhook: PresentedWebhook; onEdit: (
           <Button size="compact-sm" variant="default" onClick={onEdit} data-testid="webhook-edit">
             {t('settings.apiAccess.webhooks.edit')}
           </Button>
-          <ConfirmAction
+          <DeleteButton
             title={t('settings.apiAccess.webhooks.deleteTitle')}
             message={t('settings.apiAccess.webhooks.deleteText', { url: webhook.url })}
-            confirmLabel={t('settings.apiAccess.webhooks.delete')}
-            onConfirm={async () => {
-              await remove.mutateAsync(webhook.id);
-              showSaved(t('settings.apiAccess.webhooks.deleted'));
-            }}
-          >
-            {(open) => (
-              <Button
-                size="compact-sm"
-                variant="subtle"
-                color="red"
-                onClick={open}
-                data-testid="webhook-delete"
-              >
-                {t('settings.apiAccess.webhooks.delete')}
-              </Button>
-            )}
-          </ConfirmAction>
+            label={t('settings.apiAccess.webhooks.delete')}
+            deleted={t('settings.apiAccess.webhooks.deleted')}
+            onDelete={() => remove.mutateAsync(webhook.id)}
+            size="compact-sm"
+            testId="webhook-delete"
+          />
         </Group>
         {showLog && <DeliveryLog endpointId={webhook.id} />}
       </Stack>
