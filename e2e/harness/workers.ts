@@ -6,7 +6,10 @@
 // each test points its own server at its own emulators. So each worker slot (VITEST_POOL_ID, 1…workers)
 // gets its own database `<database>_e2e_<slot>`, made empty by the global setup, its own Redis key prefix
 // (REDIS_KEY_PREFIX) and its own DATA_DIR, and files of one slot run one after another as before.
-import pg from 'pg';
+import {
+  resetSlotDatabases as reset,
+  slotDatabaseUrl as slotUrl,
+} from '../../apps/server/test/slot-databases';
 
 /**
  * Files at a time: three on both databases. On this project's 2-core machines two left ~19 % of the CPU
@@ -18,29 +21,8 @@ export function e2eWorkers(): number {
   return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 3;
 }
 
-/** The database of a worker slot, on the server of `baseUrl`. */
-export function slotDatabaseUrl(baseUrl: string, slot: number): string {
-  const url = new URL(baseUrl);
-  const base = url.pathname.replace(/^\//, '') || 'postgres';
-  url.pathname = `/${base}_e2e_${slot}`;
-  return url.toString();
-}
+/** The database of a worker slot, on the server of `baseUrl` (`<database>_e2e_<slot>`). */
+export const slotDatabaseUrl = (baseUrl: string, slot: number) => slotUrl(baseUrl, 'e2e', slot);
 
-/** Drops and creates every slot's database (an earlier run's leftovers go, whatever it left connected). */
-export async function resetSlotDatabases(baseUrl: string, slots: number): Promise<() => Promise<void>> {
-  const names = Array.from({ length: slots }, (_, i) =>
-    new URL(slotDatabaseUrl(baseUrl, i + 1)).pathname.slice(1),
-  );
-  const run = async (statements: string[]) => {
-    const admin = new pg.Client({ connectionString: baseUrl });
-    await admin.connect();
-    try {
-      for (const sql of statements) await admin.query(sql);
-    } finally {
-      await admin.end();
-    }
-  };
-  const drops = names.map((name) => `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  await run([...drops, ...names.map((name) => `CREATE DATABASE "${name}"`)]);
-  return () => run(drops);
-}
+/** Drops and creates every slot's database; answers the drop for the end of the run. */
+export const resetSlotDatabases = (baseUrl: string, slots: number) => reset(baseUrl, 'e2e', slots);

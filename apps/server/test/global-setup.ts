@@ -1,11 +1,13 @@
 // Runs once before the unit and integration files (and the e2e files, see e2e/harness/global-setup.ts):
 // migrates one empty PGlite database and saves it as a tarball, so each test file's database (and each
 // e2e server's) starts from it instead of running every migration again — about 2 s saved per file.
-// With DATABASE_URL the tests share the PostgreSQL server, migrated once by the first file: nothing to do.
+// With DATABASE_URL each worker slot gets a database of its own on that server (slot-databases.ts), made
+// empty here and migrated by its first file.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migratedPgliteTarball, openDatabase } from '../src/db/client';
+import { resetSlotDatabases, UNIT_BASE_URL_ENV, unitWorkers } from './slot-databases';
 
 /** The env variable naming the tarball: read by the harness (unit) and passed to servers as PGLITE_SEED (e2e). */
 export const SEED_ENV = 'OTKLIK_TEST_PGLITE_SEED';
@@ -47,4 +49,14 @@ export function seedDataDir(dataDir: string): void {
   cpSync(seed, target, { recursive: true });
 }
 
-export default preparePgliteSeed;
+/** The unit suite's setup: the PGlite seed, or on PostgreSQL the worker slots' databases. */
+export default async function setup(): Promise<(() => void | Promise<void>) | undefined> {
+  const baseUrl = process.env.DATABASE_URL;
+  if (!baseUrl) return preparePgliteSeed();
+  process.env[UNIT_BASE_URL_ENV] = baseUrl;
+  const drop = await resetSlotDatabases(baseUrl, 'unit', unitWorkers());
+  return async () => {
+    await drop();
+    delete process.env[UNIT_BASE_URL_ENV];
+  };
+}

@@ -97,6 +97,8 @@ export async function createTestApp(
     // so a shared folder would serve one run's file to another (and the repository's ./data stays clean).
     DATA_DIR: overrides.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'otklik-test-')),
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    // This worker's slot on a shared Redis (test/worker-env.ts).
+    ...(process.env.REDIS_KEY_PREFIX ? { REDIS_KEY_PREFIX: process.env.REDIS_KEY_PREFIX } : {}),
     ...overrides,
   });
   const { database: own, ...runtimeOpts } = opts;
