@@ -72,47 +72,60 @@ export function SettingsOff({ title, text, testId }: { title: string; text: stri
   return (
     <Stack gap="lg">
       <PageHeader title={title} />
-      <Alert color="gray" variant="light" data-testid={testId}>
-        {text}
-      </Alert>
+      <OffNote testId={testId}>{text}</OffNote>
     </Stack>
+  );
+}
+
+/** Why a screen shows nothing to manage (not the caller's, not enabled), where the screen keeps its own frame. */
+export function OffNote({ children, testId }: { children: ReactNode; testId?: string }) {
+  return (
+    <Alert color="gray" variant="light" data-testid={testId}>
+      {children}
+    </Alert>
   );
 }
 
 /**
  * The records of a list screen: loading and failure (QueryState, with the screen's own error title and
  * retry text where it has them), the empty card, or the rows in one bordered card.
+ * Without `query`, the screen already waits for the answer (one query feeding several lists).
+ * `emptyLine`: the empty state as a dimmed line, for a list inside a section card (no card in a card).
  */
 export function SettingsList<T>({
   query,
   rows,
   empty,
   emptyTestId,
+  emptyLine = false,
   errorTitle,
   retryLabel,
   testId,
   children,
 }: {
-  query: ListQuery;
+  query?: ListQuery;
   rows: T[];
   empty: ReactNode;
   emptyTestId?: string;
+  emptyLine?: boolean;
   errorTitle?: string;
   retryLabel?: string;
   testId?: string;
   children: (rows: T[]) => ReactNode;
 }) {
+  const Empty = emptyLine ? EmptyLine : EmptyCard;
+  const body = () =>
+    rows.length === 0 ? (
+      <Empty testId={emptyTestId}>{empty}</Empty>
+    ) : (
+      <Paper withBorder radius="md" p={0} data-testid={testId}>
+        {children(rows)}
+      </Paper>
+    );
+  if (!query) return body();
   return (
     <QueryState queries={[query]} errorTitle={errorTitle} retryLabel={retryLabel}>
-      {() =>
-        rows.length === 0 ? (
-          <EmptyCard testId={emptyTestId}>{empty}</EmptyCard>
-        ) : (
-          <Paper withBorder radius="md" p={0} data-testid={testId}>
-            {children(rows)}
-          </Paper>
-        )
-      }
+      {body}
     </QueryState>
   );
 }
@@ -125,6 +138,15 @@ export function EmptyCard({ children, testId }: { children: ReactNode; testId?: 
         {children}
       </Text>
     </Paper>
+  );
+}
+
+/** The line a list or table inside a section card shows when it has nothing. */
+export function EmptyLine({ children, testId }: { children: ReactNode; testId?: string }) {
+  return (
+    <Text c="dimmed" fz="sm" data-testid={testId}>
+      {children}
+    </Text>
   );
 }
 

@@ -4,20 +4,22 @@ import { useShell } from '../../shell/ShellContext';
 
 /**
  * The spaces where the user holds `ability` (docs/product/roles.md), with the one chosen in `?space_id=`
- * (the first by default). A settings list shows the chosen space; a new record is created in it.
+ * (else `preferred`, else the first). A settings list shows the chosen space; a new record is created in
+ * it. Without an ability: every space of the user (their own settings, such as subscriptions).
+ * `preferred`: the space to open on when the address names none (back from installing Slack for one).
  */
-export function useManagedSpace(ability: Ability) {
+export function useManagedSpace(ability?: Ability, preferred?: number) {
   const { config, actor } = useShell();
   const [params, setParams] = useSearchParams();
-  const spaces = config.spaces.filter((space) => can(actor, ability, space.id));
+  const spaces = ability ? config.spaces.filter((space) => can(actor, ability, space.id)) : config.spaces;
   const requested = Number(params.get('space_id'));
-  const spaceId = spaces.find((s) => s.id === requested)?.id ?? spaces[0]?.id ?? null;
+  const space = spaces.find((s) => s.id === requested) ?? spaces.find((s) => s.id === preferred) ?? spaces[0];
   const setSpace = (id: number) => {
     const next = new URLSearchParams(params);
     next.set('space_id', String(id));
     setParams(next, { replace: true });
   };
-  return { spaces, spaceId, setSpace };
+  return { spaces, space, spaceId: space?.id ?? null, setSpace };
 }
 
 /** The colours offered by a settings colour field (tags, labels). */

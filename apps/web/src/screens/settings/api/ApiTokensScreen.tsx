@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Button,
-  Code,
-  CopyButton,
-  Group,
-  Modal,
-  Paper,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Button, Code, CopyButton, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import {
   type ApiTokenKind,
   accessLabel,
@@ -28,6 +16,7 @@ import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryState } from '../../../components/QueryState';
 import { SettingsSection } from '../../../components/SettingsSection';
+import { ListRow, SettingsList } from '../../../features/settings-kit/SettingsList';
 import { useLocale } from '../../../i18n/useLocale';
 import { formatDateTime } from '../../../lib/format';
 import { useShell } from '../../../shell/ShellContext';
@@ -212,68 +201,92 @@ function TokenRow({ token }: { token: PresentedApiToken }) {
     token.role ? accessLabel(`role.${token.role}`, locale) : t('settings.apiAccess.tokens.roleOwn'),
   ].join(' · ');
   return (
-    <Group
-      justify="space-between"
-      p="sm"
+    <ListRow
+      testId="token-row"
       gap="sm"
-      style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}
-      data-testid="token-row"
-    >
-      <Stack gap={2} miw={0} style={{ flex: 1 }}>
-        <Group gap="xs" wrap="wrap">
-          <Text fw={600} fz="sm">
-            {token.name}
+      wrap="wrap"
+      main={
+        <Stack gap={2} miw={0} style={{ flex: 1 }}>
+          <Group gap="xs" wrap="wrap">
+            <Text fw={600} fz="sm">
+              {token.name}
+            </Text>
+            <Code>{token.hint}</Code>
+          </Group>
+          <Text fz="xs" c="dimmed">
+            {t('settings.apiAccess.tokens.columns.scope')}: {scope}
           </Text>
-          <Code>{token.hint}</Code>
-        </Group>
-        <Text fz="xs" c="dimmed">
-          {t('settings.apiAccess.tokens.columns.scope')}: {scope}
-        </Text>
-        <Text fz="xs" c="dimmed" data-testid="token-last-used">
-          {t('settings.apiAccess.tokens.columns.lastUsed')}:{' '}
-          {token.last_used_at
-            ? formatDateTime(token.last_used_at, locale)
-            : t('settings.apiAccess.tokens.never')}
-          {' · '}
-          {t('settings.apiAccess.tokens.columns.expires')}:{' '}
-          {token.expires_at
-            ? formatDateTime(token.expires_at, locale)
-            : t('settings.apiAccess.tokens.noExpiry')}
-        </Text>
-      </Stack>
-      <ConfirmAction
-        title={t('settings.apiAccess.tokens.revokeTitle')}
-        message={t('settings.apiAccess.tokens.revokeText', { name: token.name })}
-        confirmLabel={t('settings.apiAccess.tokens.revoke')}
-        onConfirm={async () => {
-          await revoke.mutateAsync(token.id);
-          showSaved(t('settings.apiAccess.tokens.revoked'));
-        }}
-      >
-        {(open) => (
-          <Button variant="subtle" color="red" size="compact-sm" onClick={open} data-testid="token-revoke">
-            {t('settings.apiAccess.tokens.revoke')}
-          </Button>
-        )}
-      </ConfirmAction>
-    </Group>
+          <Text fz="xs" c="dimmed" data-testid="token-last-used">
+            {t('settings.apiAccess.tokens.columns.lastUsed')}:{' '}
+            {token.last_used_at
+              ? formatDateTime(token.last_used_at, locale)
+              : t('settings.apiAccess.tokens.never')}
+            {' · '}
+            {t('settings.apiAccess.tokens.columns.expires')}:{' '}
+            {token.expires_at
+              ? formatDateTime(token.expires_at, locale)
+              : t('settings.apiAccess.tokens.noExpiry')}
+          </Text>
+        </Stack>
+      }
+      actions={
+        <ConfirmAction
+          title={t('settings.apiAccess.tokens.revokeTitle')}
+          message={t('settings.apiAccess.tokens.revokeText', { name: token.name })}
+          confirmLabel={t('settings.apiAccess.tokens.revoke')}
+          onConfirm={async () => {
+            await revoke.mutateAsync(token.id);
+            showSaved(t('settings.apiAccess.tokens.revoked'));
+          }}
+        >
+          {(open) => (
+            <Button variant="subtle" color="red" size="compact-sm" onClick={open} data-testid="token-revoke">
+              {t('settings.apiAccess.tokens.revoke')}
+            </Button>
+          )}
+        </ConfirmAction>
+      }
+    />
   );
 }
 
-function TokenList({ tokens, testId }: { tokens: PresentedApiToken[]; testId: string }) {
+/** The tokens of one kind with their Add button, from the one tokens query the screen waits for. */
+function TokenSection({
+  kind,
+  tokens,
+  onAdd,
+}: {
+  kind: ApiTokenKind;
+  tokens: PresentedApiToken[];
+  onAdd: () => void;
+}) {
   const { t } = useTranslation();
-  if (tokens.length === 0)
-    return (
-      <Text c="dimmed" fz="sm" data-testid={`${testId}-empty`}>
-        {t('settings.apiAccess.tokens.empty')}
-      </Text>
-    );
+  const personal = kind === 'personal';
   return (
-    <Paper withBorder radius="md" p={0} data-testid={testId}>
-      {tokens.map((token) => (
-        <TokenRow key={token.id} token={token} />
-      ))}
-    </Paper>
+    <SettingsSection title={t(`settings.apiAccess.tokens.${kind}`)} testId={`tokens-${kind}`}>
+      <Group justify="space-between" gap="sm">
+        <Text fz="sm" c="dimmed">
+          {t(`settings.apiAccess.tokens.${kind}Hint`)}
+        </Text>
+        <Button
+          leftSection={personal ? <IconPlus size={16} /> : <IconKey size={16} />}
+          variant={personal ? undefined : 'light'}
+          onClick={onAdd}
+          data-testid={`token-add-${kind}`}
+        >
+          {t('settings.apiAccess.tokens.add')}
+        </Button>
+      </Group>
+      <SettingsList
+        rows={tokens.filter((x) => x.kind === kind)}
+        empty={t('settings.apiAccess.tokens.empty')}
+        emptyTestId={`tokens-${kind}-list-empty`}
+        emptyLine
+        testId={`tokens-${kind}-list`}
+      >
+        {(rows) => rows.map((token) => <TokenRow key={token.id} token={token} />)}
+      </SettingsList>
+    </SettingsSection>
   );
 }
 
@@ -288,44 +301,11 @@ export default function ApiTokensScreen() {
       <QueryState queries={[tokens]}>
         {() => {
           const items = tokens.data?.items ?? [];
-          const admin = tokens.data?.admin_space_ids ?? [];
           return (
             <>
-              <SettingsSection title={t('settings.apiAccess.tokens.personal')} testId="tokens-personal">
-                <Group justify="space-between" gap="sm">
-                  <Text fz="sm" c="dimmed">
-                    {t('settings.apiAccess.tokens.personalHint')}
-                  </Text>
-                  <Button
-                    leftSection={<IconPlus size={16} />}
-                    onClick={() => setCreating('personal')}
-                    data-testid="token-add-personal"
-                  >
-                    {t('settings.apiAccess.tokens.add')}
-                  </Button>
-                </Group>
-                <TokenList
-                  tokens={items.filter((x) => x.kind === 'personal')}
-                  testId="tokens-personal-list"
-                />
-              </SettingsSection>
-              {admin.length > 0 && (
-                <SettingsSection title={t('settings.apiAccess.tokens.space')} testId="tokens-space">
-                  <Group justify="space-between" gap="sm">
-                    <Text fz="sm" c="dimmed">
-                      {t('settings.apiAccess.tokens.spaceHint')}
-                    </Text>
-                    <Button
-                      leftSection={<IconKey size={16} />}
-                      variant="light"
-                      onClick={() => setCreating('space')}
-                      data-testid="token-add-space"
-                    >
-                      {t('settings.apiAccess.tokens.add')}
-                    </Button>
-                  </Group>
-                  <TokenList tokens={items.filter((x) => x.kind === 'space')} testId="tokens-space-list" />
-                </SettingsSection>
+              <TokenSection kind="personal" tokens={items} onAdd={() => setCreating('personal')} />
+              {(tokens.data?.admin_space_ids ?? []).length > 0 && (
+                <TokenSection kind="space" tokens={items} onAdd={() => setCreating('space')} />
               )}
             </>
           );

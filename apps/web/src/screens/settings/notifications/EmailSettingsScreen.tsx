@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
-import { can, type SpaceEmailSettingsWire } from '@otklik/shared';
+import type { SpaceEmailSettingsWire } from '@otklik/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,7 +13,8 @@ import {
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';
-import { useShell } from '../../../shell/ShellContext';
+import { OffNote } from '../../../features/settings-kit/SettingsList';
+import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 
 /**
  * settings/email (issue 18): the sender name and address of the space's notification emails, a test
@@ -22,19 +23,15 @@ import { useShell } from '../../../shell/ShellContext';
  */
 export default function EmailSettingsScreen() {
   const { t } = useTranslation();
-  const { config, actor } = useShell();
-  const spaces = config.spaces.filter((s) => can(actor, 'settings.manage', s.id));
-  const [spaceId, setSpaceId] = useState<number | null>(spaces[0]?.id ?? null);
+  const { spaces, spaceId, setSpace } = useManagedSpace('settings.manage');
   return (
     <Stack gap="md" data-testid="email-settings-screen">
       <PageHeader title={t('shell.notify.email.title')} description={t('shell.notify.email.description')} />
       {spaceId === null ? (
-        <Alert color="gray" variant="light" data-testid="email-settings-admins">
-          {t('shell.notify.email.adminsOnly')}
-        </Alert>
+        <OffNote testId="email-settings-admins">{t('shell.notify.email.adminsOnly')}</OffNote>
       ) : (
         <>
-          <SpaceSelect spaces={spaces} value={spaceId} onChange={setSpaceId} />
+          <SpaceSelect spaces={spaces} value={spaceId} onChange={setSpace} />
           <SpaceEmail key={spaceId} spaceId={spaceId} />
           <Preview key={`p${spaceId}`} spaceId={spaceId} />
         </>

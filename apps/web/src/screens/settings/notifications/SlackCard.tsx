@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Paper, Select, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Select, Text } from '@mantine/core';
 import { pathFor } from '@otklik/shared/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -13,6 +13,8 @@ import {
   useSlackChannels,
 } from '../../../api/notifications';
 import { showError, showSaved } from '../../../components/notify';
+import { SettingsCard } from '../../../features/settings-kit/SettingsCard';
+import { OffNote } from '../../../features/settings-kit/SettingsList';
 
 /**
  * Slack in settings/notifications (issue 18): install the instance's Slack app into a workspace for this
@@ -55,93 +57,87 @@ export function SlackCard({ spaceId }: { spaceId: number }) {
   if (!data) return null;
   const selected = channel ?? data.channel_id;
   return (
-    <Paper withBorder p="md" data-testid="slack-card">
-      <Stack gap="xs">
-        <Text fw={600} fz="sm">
-          {t('shell.notify.slack.title')}
-        </Text>
-        <Text fz="xs" c="dimmed">
-          {t('shell.notify.slack.hint')}
-        </Text>
-        {!data.configured && !installed ? (
-          <Alert color="gray" variant="light" data-testid="slack-not-configured">
-            {t('shell.notify.slack.notConfigured')}
-          </Alert>
-        ) : !installed ? (
-          <Group>
-            <Button
-              variant="light"
-              loading={install.isPending}
-              onClick={() => install.mutate()}
-              data-testid="slack-install"
-            >
-              {t('shell.notify.slack.install')}
-            </Button>
-          </Group>
-        ) : (
-          <>
-            <Text fz="sm" data-testid="slack-installed">
-              {data.channel_name
-                ? t('shell.notify.slack.postsTo', { team: data.team_name, channel: data.channel_name })
-                : t('shell.notify.slack.installedNoChannel', { team: data.team_name })}
-            </Text>
-            {data.error && (
-              <Alert color="red" variant="light" data-testid="slack-error">
-                {t('shell.notify.slack.failing', { error: data.error })}
-              </Alert>
-            )}
-            {!data.error && (
-              <Group gap="sm" align="flex-end">
-                <Select
-                  label={t('shell.notify.slack.channel')}
-                  placeholder={t('shell.notify.slack.channelPick')}
-                  data={(channels.data?.items ?? []).map((c) => ({
-                    value: c.id,
-                    label: `${c.is_private ? '🔒' : '#'}${c.name}`,
-                  }))}
-                  value={selected}
-                  onChange={setChannel}
-                  searchable
-                  nothingFoundMessage={channels.isLoading ? '…' : t('shell.notify.slack.noChannels')}
-                  w={260}
-                  data-testid="slack-channel"
-                />
-                <Button
-                  disabled={!channel || channel === data.channel_id}
-                  loading={choose.isPending}
-                  onClick={() => channel && choose.mutate(channel)}
-                  data-testid="slack-channel-save"
-                >
-                  {t('shell.notify.slack.channelSave')}
-                </Button>
-              </Group>
-            )}
-            <Group gap="sm">
-              {data.configured && (
-                <Button
-                  variant="default"
-                  size="xs"
-                  loading={install.isPending}
-                  onClick={() => install.mutate()}
-                  data-testid="slack-reinstall"
-                >
-                  {t('shell.notify.slack.reinstall')}
-                </Button>
-              )}
+    <SettingsCard
+      title={t('shell.notify.slack.title')}
+      hint={t('shell.notify.slack.hint')}
+      testId="slack-card"
+    >
+      {!data.configured && !installed ? (
+        <OffNote testId="slack-not-configured">{t('shell.notify.slack.notConfigured')}</OffNote>
+      ) : !installed ? (
+        <Group>
+          <Button
+            variant="light"
+            loading={install.isPending}
+            onClick={() => install.mutate()}
+            data-testid="slack-install"
+          >
+            {t('shell.notify.slack.install')}
+          </Button>
+        </Group>
+      ) : (
+        <>
+          <Text fz="sm" data-testid="slack-installed">
+            {data.channel_name
+              ? t('shell.notify.slack.postsTo', { team: data.team_name, channel: data.channel_name })
+              : t('shell.notify.slack.installedNoChannel', { team: data.team_name })}
+          </Text>
+          {data.error && (
+            <Alert color="red" variant="light" data-testid="slack-error">
+              {t('shell.notify.slack.failing', { error: data.error })}
+            </Alert>
+          )}
+          {!data.error && (
+            <Group gap="sm" align="flex-end">
+              <Select
+                label={t('shell.notify.slack.channel')}
+                placeholder={t('shell.notify.slack.channelPick')}
+                data={(channels.data?.items ?? []).map((c) => ({
+                  value: c.id,
+                  label: `${c.is_private ? '🔒' : '#'}${c.name}`,
+                }))}
+                value={selected}
+                onChange={setChannel}
+                searchable
+                nothingFoundMessage={channels.isLoading ? '…' : t('shell.notify.slack.noChannels')}
+                w={260}
+                data-testid="slack-channel"
+              />
               <Button
-                variant="subtle"
-                color="red"
-                size="xs"
-                loading={remove.isPending}
-                onClick={() => remove.mutate()}
-                data-testid="slack-remove"
+                disabled={!channel || channel === data.channel_id}
+                loading={choose.isPending}
+                onClick={() => channel && choose.mutate(channel)}
+                data-testid="slack-channel-save"
               >
-                {t('shell.notify.slack.remove')}
+                {t('shell.notify.slack.channelSave')}
               </Button>
             </Group>
-          </>
-        )}
-      </Stack>
-    </Paper>
+          )}
+          <Group gap="sm">
+            {data.configured && (
+              <Button
+                variant="default"
+                size="xs"
+                loading={install.isPending}
+                onClick={() => install.mutate()}
+                data-testid="slack-reinstall"
+              >
+                {t('shell.notify.slack.reinstall')}
+              </Button>
+            )}
+            <Button
+              variant="subtle"
+              color="red"
+              size="xs"
+              loading={remove.isPending}
+              onClick={() => remove.mutate()}
+              data-testid="slack-remove"
+            >
+              {t('shell.notify.slack.remove')}
+            </Button>
+          </Group>
+        </>
+      )}
+    </SettingsCard>
   );
 }

@@ -1,5 +1,5 @@
-import { Alert, Anchor, Button, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
-import { can, defaultFrequency, type SpaceNotificationSettingsWire } from '@otklik/shared';
+import { Anchor, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { defaultFrequency, type SpaceNotificationSettingsWire } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -15,7 +15,9 @@ import {
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';
-import { useShell } from '../../../shell/ShellContext';
+import { SettingsCard } from '../../../features/settings-kit/SettingsCard';
+import { OffNote } from '../../../features/settings-kit/SettingsList';
+import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import type { SlackReturnState } from '../../callback/SlackCallback';
 import { SlackCard } from './SlackCard';
 import { fromMatrix, type Matrix, offeredChannels, SubscriptionMatrix, toMatrix } from './SubscriptionMatrix';
@@ -25,34 +27,25 @@ const HOURS = Array.from({ length: 24 }, (_, h) => `${String(h).padStart(2, '0')
 /** settings/notifications (issue 18): a space's default subscriptions and quiet hours, for administrators. */
 export default function SpaceNotificationsScreen() {
   const { t } = useTranslation();
-  const { config, actor } = useShell();
-  const spaces = config.spaces.filter((s) => can(actor, 'settings.manage', s.id));
   // Back from installing Slack: the space it was installed for.
   const back = (useLocation().state as SlackReturnState | null)?.slackSpaceId;
-  const [spaceId, setSpaceId] = useState<number | null>(
-    spaces.find((s) => s.id === back)?.id ?? spaces[0]?.id ?? null,
-  );
-  const mine = (
-    <Anchor
-      component={Link}
-      to={pathFor('settings-subscriptions')}
-      fz="sm"
-      data-testid="my-subscriptions-link"
-    >
-      {t('shell.notify.space.mine')}
-    </Anchor>
-  );
+  const { spaces, spaceId, setSpace } = useManagedSpace('settings.manage', back);
   return (
     <Stack gap="md" data-testid="space-notifications-screen">
       <PageHeader title={t('shell.notify.space.title')} description={t('shell.notify.space.description')} />
-      {mine}
+      <Anchor
+        component={Link}
+        to={pathFor('settings-subscriptions')}
+        fz="sm"
+        data-testid="my-subscriptions-link"
+      >
+        {t('shell.notify.space.mine')}
+      </Anchor>
       {spaceId === null ? (
-        <Alert color="gray" variant="light" data-testid="space-notifications-admins">
-          {t('shell.notify.space.adminsOnly')}
-        </Alert>
+        <OffNote testId="space-notifications-admins">{t('shell.notify.space.adminsOnly')}</OffNote>
       ) : (
         <>
-          <SpaceSelect spaces={spaces} value={spaceId} onChange={setSpaceId} />
+          <SpaceSelect spaces={spaces} value={spaceId} onChange={setSpace} />
           <SlackCard key={`slack${spaceId}`} spaceId={spaceId} />
           <SpaceSettings key={spaceId} spaceId={spaceId} />
         </>
@@ -108,10 +101,7 @@ function SpaceSettingsForm({
         testId="space-defaults"
         channels={offeredChannels(telegram.data?.available, slack.data?.installed)}
       />
-      <Paper withBorder p="md">
-        <Text fw={600} fz="sm" mb="xs">
-          {t('shell.notify.space.quiet')}
-        </Text>
+      <SettingsCard title={t('shell.notify.space.quiet')}>
         <Group gap="sm" align="flex-end">
           <Select
             label={t('shell.notify.space.quietFrom')}
@@ -141,7 +131,7 @@ function SpaceSettingsForm({
             maxLength={64}
           />
         </Group>
-      </Paper>
+      </SettingsCard>
       <Group>
         <Button loading={save.isPending} onClick={() => save.mutate()} data-testid="space-notifications-save">
           {t('shell.notify.space.save')}

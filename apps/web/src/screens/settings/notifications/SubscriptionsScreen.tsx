@@ -1,4 +1,4 @@
-import { Alert, Button, Group, MultiSelect, Paper, Stack, Switch, Text } from '@mantine/core';
+import { Alert, Button, Group, MultiSelect, Stack, Switch, Text } from '@mantine/core';
 import { defaultFrequency, type TelegramCodeWire } from '@otklik/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -17,6 +17,8 @@ import {
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { SettingsCard } from '../../../features/settings-kit/SettingsCard';
+import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { askDesktopPermission, desktopPermission, setSound, soundOn } from '../../../realtime/desktop';
 import { useShell } from '../../../shell/ShellContext';
 import { ChannelHealthAlert } from './ChannelHealthAlert';
@@ -25,8 +27,7 @@ import { fromMatrix, type Matrix, offeredChannels, SubscriptionMatrix, toMatrix 
 /** settings/subscriptions (issue 18): my events × channels × frequencies per space; browser pop-ups. */
 export default function SubscriptionsScreen() {
   const { t } = useTranslation();
-  const { config } = useShell();
-  const [spaceId, setSpaceId] = useState<number | null>(config.spaces[0]?.id ?? null);
+  const { spaces, spaceId, setSpace } = useManagedSpace();
   return (
     <Stack gap="md" data-testid="subscriptions-screen">
       <PageHeader
@@ -34,7 +35,7 @@ export default function SubscriptionsScreen() {
         description={t('shell.notify.subscriptions.description')}
       />
       <ChannelHealthAlert />
-      <SpaceSelect spaces={config.spaces} value={spaceId} onChange={setSpaceId} />
+      <SpaceSelect spaces={spaces} value={spaceId} onChange={setSpace} />
       <BrowserPermission />
       <TelegramLink />
       {spaceId !== null && <MySubscriptions key={spaceId} spaceId={spaceId} />}
@@ -48,50 +49,45 @@ function BrowserPermission() {
   const [permission, setPermission] = useState(desktopPermission());
   const [sound, setSoundState] = useState(soundOn());
   return (
-    <Paper withBorder p="md">
-      <Stack gap="xs">
-        <Text fw={600} fz="sm">
-          {t('shell.notify.subscriptions.browserTitle')}
+    <SettingsCard
+      title={t('shell.notify.subscriptions.browserTitle')}
+      hint={t('shell.notify.subscriptions.browserHint')}
+    >
+      {permission === 'unsupported' ? (
+        <Text fz="sm">{t('shell.notify.subscriptions.browserUnsupported')}</Text>
+      ) : permission === 'granted' ? (
+        <Text fz="sm" c="green.8" data-testid="browser-granted">
+          {t('shell.notify.subscriptions.browserGranted')}
         </Text>
-        <Text fz="xs" c="dimmed">
-          {t('shell.notify.subscriptions.browserHint')}
-        </Text>
-        {permission === 'unsupported' ? (
-          <Text fz="sm">{t('shell.notify.subscriptions.browserUnsupported')}</Text>
-        ) : permission === 'granted' ? (
-          <Text fz="sm" c="green.8" data-testid="browser-granted">
-            {t('shell.notify.subscriptions.browserGranted')}
-          </Text>
-        ) : permission === 'denied' ? (
-          <Alert color="yellow" variant="light">
-            {t('shell.notify.subscriptions.browserDenied')}
-          </Alert>
-        ) : (
-          <Group>
-            {/* Asked only from this click, never on load. */}
-            <Button
-              variant="light"
-              h="auto"
-              py={6}
-              styles={{ label: { whiteSpace: 'normal' } }}
-              onClick={() => void askDesktopPermission().then(setPermission)}
-              data-testid="browser-allow"
-            >
-              {t('shell.notify.subscriptions.browserAllow')}
-            </Button>
-          </Group>
-        )}
-        <Switch
-          label={t('shell.notify.subscriptions.sound')}
-          checked={sound}
-          onChange={(e) => {
-            setSound(e.currentTarget.checked);
-            setSoundState(e.currentTarget.checked);
-          }}
-          data-testid="notify-sound"
-        />
-      </Stack>
-    </Paper>
+      ) : permission === 'denied' ? (
+        <Alert color="yellow" variant="light">
+          {t('shell.notify.subscriptions.browserDenied')}
+        </Alert>
+      ) : (
+        <Group>
+          {/* Asked only from this click, never on load. */}
+          <Button
+            variant="light"
+            h="auto"
+            py={6}
+            styles={{ label: { whiteSpace: 'normal' } }}
+            onClick={() => void askDesktopPermission().then(setPermission)}
+            data-testid="browser-allow"
+          >
+            {t('shell.notify.subscriptions.browserAllow')}
+          </Button>
+        </Group>
+      )}
+      <Switch
+        label={t('shell.notify.subscriptions.sound')}
+        checked={sound}
+        onChange={(e) => {
+          setSound(e.currentTarget.checked);
+          setSoundState(e.currentTarget.checked);
+        }}
+        data-testid="notify-sound"
+      />
+    </SettingsCard>
   );
 }
 
@@ -112,66 +108,62 @@ function TelegramLink() {
   });
   if (!link.data?.available) return null;
   return (
-    <Paper withBorder p="md" data-testid="telegram-link">
-      <Stack gap="xs">
-        <Text fw={600} fz="sm">
-          {t('shell.notify.telegram.title')}
-        </Text>
-        <Text fz="xs" c="dimmed">
-          {t('shell.notify.telegram.hint')}
-        </Text>
-        {link.data.linked ? (
+    <SettingsCard
+      title={t('shell.notify.telegram.title')}
+      hint={t('shell.notify.telegram.hint')}
+      testId="telegram-link"
+    >
+      {link.data.linked ? (
+        <Group>
+          <Text fz="sm" c="green.8" data-testid="telegram-linked">
+            {t('shell.notify.telegram.linked')}
+          </Text>
+          <Button
+            variant="subtle"
+            color="red"
+            size="xs"
+            loading={unlink.isPending}
+            onClick={() => unlink.mutate()}
+          >
+            {t('shell.notify.telegram.unlink')}
+          </Button>
+        </Group>
+      ) : code ? (
+        <Stack gap={6}>
+          <Text fz="sm" data-testid="telegram-code">
+            {t('shell.notify.telegram.codeHint', { code: code.code })}
+          </Text>
           <Group>
-            <Text fz="sm" c="green.8" data-testid="telegram-linked">
-              {t('shell.notify.telegram.linked')}
-            </Text>
-            <Button
-              variant="subtle"
-              color="red"
-              size="xs"
-              loading={unlink.isPending}
-              onClick={() => unlink.mutate()}
-            >
-              {t('shell.notify.telegram.unlink')}
-            </Button>
-          </Group>
-        ) : code ? (
-          <Stack gap={6}>
-            <Text fz="sm" data-testid="telegram-code">
-              {t('shell.notify.telegram.codeHint', { code: code.code })}
-            </Text>
-            <Group>
-              {code.link && (
-                <Button
-                  component="a"
-                  href={code.link}
-                  target="_blank"
-                  rel="noreferrer"
-                  variant="light"
-                  size="xs"
-                >
-                  {t('shell.notify.telegram.open')}
-                </Button>
-              )}
-              <Button variant="subtle" size="xs" onClick={refresh}>
-                {t('shell.notify.telegram.check')}
+            {code.link && (
+              <Button
+                component="a"
+                href={code.link}
+                target="_blank"
+                rel="noreferrer"
+                variant="light"
+                size="xs"
+              >
+                {t('shell.notify.telegram.open')}
               </Button>
-            </Group>
-          </Stack>
-        ) : (
-          <Group>
-            <Button
-              variant="light"
-              loading={ask.isPending}
-              onClick={() => ask.mutate()}
-              data-testid="telegram-link-start"
-            >
-              {t('shell.notify.telegram.link')}
+            )}
+            <Button variant="subtle" size="xs" onClick={refresh}>
+              {t('shell.notify.telegram.check')}
             </Button>
           </Group>
-        )}
-      </Stack>
-    </Paper>
+        </Stack>
+      ) : (
+        <Group>
+          <Button
+            variant="light"
+            loading={ask.isPending}
+            onClick={() => ask.mutate()}
+            data-testid="telegram-link-start"
+          >
+            {t('shell.notify.telegram.link')}
+          </Button>
+        </Group>
+      )}
+    </SettingsCard>
   );
 }
 
@@ -244,54 +236,50 @@ function Watches({ spaceId }: { spaceId: number }) {
     .filter((o) => o.space_id === spaceId)
     .map((o) => ({ value: String(o.id), label: o.name }));
   return (
-    <Paper withBorder p="md" data-testid="notify-watches">
-      <Stack gap="xs">
-        <Text fw={600} fz="sm">
-          {t('shell.notify.watches.title')}
-        </Text>
-        <Text fz="xs" c="dimmed">
-          {t('shell.notify.watches.hint')}
-        </Text>
+    <SettingsCard
+      title={t('shell.notify.watches.title')}
+      hint={t('shell.notify.watches.hint')}
+      testId="notify-watches"
+    >
+      <MultiSelect
+        label={t('shell.notify.watches.accounts')}
+        data={accountOptions}
+        value={accountValue}
+        onChange={(v) => {
+          setAccounts(v);
+          if (filters === null) setFilters(filterValue);
+        }}
+        searchable
+        clearable
+        data-testid="watch-accounts"
+      />
+      {watch.data.filters.length > 0 ? (
         <MultiSelect
-          label={t('shell.notify.watches.accounts')}
-          data={accountOptions}
-          value={accountValue}
+          label={t('shell.notify.watches.filters')}
+          data={watch.data.filters.map((f) => ({ value: String(f.id), label: f.name }))}
+          value={filterValue}
           onChange={(v) => {
-            setAccounts(v);
-            if (filters === null) setFilters(filterValue);
+            setFilters(v);
+            if (accounts === null) setAccounts(accountValue);
           }}
-          searchable
           clearable
-          data-testid="watch-accounts"
+          data-testid="watch-filters"
         />
-        {watch.data.filters.length > 0 ? (
-          <MultiSelect
-            label={t('shell.notify.watches.filters')}
-            data={watch.data.filters.map((f) => ({ value: String(f.id), label: f.name }))}
-            value={filterValue}
-            onChange={(v) => {
-              setFilters(v);
-              if (accounts === null) setAccounts(accountValue);
-            }}
-            clearable
-            data-testid="watch-filters"
-          />
-        ) : (
-          <Text fz="xs" c="dimmed">
-            {t('shell.notify.watches.noFilters')}
-          </Text>
-        )}
-        <Group>
-          <Button
-            disabled={accounts === null && filters === null}
-            loading={save.isPending}
-            onClick={() => save.mutate()}
-            data-testid="watches-save"
-          >
-            {t('shell.notify.watches.save')}
-          </Button>
-        </Group>
-      </Stack>
-    </Paper>
+      ) : (
+        <Text fz="xs" c="dimmed">
+          {t('shell.notify.watches.noFilters')}
+        </Text>
+      )}
+      <Group>
+        <Button
+          disabled={accounts === null && filters === null}
+          loading={save.isPending}
+          onClick={() => save.mutate()}
+          data-testid="watches-save"
+        >
+          {t('shell.notify.watches.save')}
+        </Button>
+      </Group>
+    </SettingsCard>
   );
 }

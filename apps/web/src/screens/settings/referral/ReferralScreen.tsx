@@ -18,6 +18,7 @@ import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryState } from '../../../components/QueryState';
 import { SettingsSection } from '../../../components/SettingsSection';
+import { EmptyLine } from '../../../features/settings-kit/SettingsList';
 import { useLocale } from '../../../i18n/useLocale';
 import { formatDate } from '../../../lib/format';
 import { formatMoney } from '../billing/format';
@@ -196,9 +197,7 @@ function HistoryTable<R>({
   return (
     <SettingsSection title={title} testId={testId}>
       {rows.length === 0 ? (
-        <Text c="dimmed" fz="sm">
-          {empty}
-        </Text>
+        <EmptyLine>{empty}</EmptyLine>
       ) : (
         <Table verticalSpacing="xs" striped>
           <Table.Thead>

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { pathFor } from '@otklik/shared/routes';
 import { IconTemplate } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -9,6 +9,7 @@ import { ColorDot } from '../../../components/ColorDot';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryState } from '../../../components/QueryState';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { OffNote } from '../../../features/settings-kit/SettingsList';
 import { useLocale } from '../../../i18n/useLocale';
 import { civilDateOf, formatMinutes, slotsByDay } from '../../../lib/zonedTime';
 import { useShell } from '../../../shell/ShellContext';
@@ -53,7 +54,7 @@ export default function ScheduleScreen() {
       />
       <ScheduleNav />
       {!space ? (
-        <Alert color="gray">{t('settings.schedule.notEnabled')}</Alert>
+        <OffNote>{t('settings.schedule.notEnabled')}</OffNote>
       ) : (
         <>
           <Group justify="space-between" align="flex-end" gap="sm">

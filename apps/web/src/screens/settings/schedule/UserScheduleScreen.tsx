@@ -1,4 +1,4 @@
-import { Alert, Group, Stack } from '@mantine/core';
+import { Group, Stack } from '@mantine/core';
 import { can } from '@otklik/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { useAbsences, useHolidays, useMember, useSlots } from '../../../api/sett
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryState } from '../../../components/QueryState';
 import { SpaceSelect } from '../../../components/SpaceSelect';
+import { OffNote } from '../../../features/settings-kit/SettingsList';
 import { isNotFoundError, RecordNotFound } from '../../../shell/RecordNotFound';
 import { useShell } from '../../../shell/ShellContext';
 import { ScheduleNav } from './ScheduleNav';
@@ -56,7 +57,7 @@ export default function UserScheduleScreen() {
       />
       <ScheduleNav />
       {!space ? (
-        <Alert color="gray">{t('settings.schedule.notEnabled')}</Alert>
+        <OffNote>{t('settings.schedule.notEnabled')}</OffNote>
       ) : (
         <>
           <Group justify="space-between" align="flex-end" gap="sm">
