@@ -5,9 +5,10 @@ import type {
   ConnectedAccountWire,
   OAuthConnectWire,
 } from '@otklik/shared';
-import { type QueryKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { Account, AccountSettingsValue, ConnectedAccount } from './inboxTypes';
 import { api } from './instance';
+import { useInvalidatingAll } from './invalidating';
 import { queryKeys } from './keys';
 
 // Settings → accounts (docs/product/screens-and-routes.md accounts, add, add/success, {id}, {id}/exclude, exclude_messages, chats,
@@ -20,22 +21,8 @@ export const accountKeys = {
   connectable: ['accounts', 'connectable'] as const,
 };
 
-function useInvalidating<TVariables, TResult>(
-  call: (variables: TVariables) => Promise<TResult>,
-  ...keys: QueryKey[]
-) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: async () => {
-      await Promise.all(
-        [queryKeys.objects, queryKeys.accountErrors, ['accounts'], ...keys].map((queryKey) =>
-          queryClient.invalidateQueries({ queryKey }),
-        ),
-      );
-    },
-  });
-}
+/** What any change to an account reloads: the accounts list (GET /v1/objects), their errors, the account pages. */
+const accountQueries = [queryKeys.objects, queryKeys.accountErrors, ['accounts']];
 
 export const useAccount = (id: number) =>
   useQuery({
@@ -85,9 +72,8 @@ export interface ConnectBody {
 }
 
 export const useConnectAccount = () =>
-  useInvalidating(
-    (body: ConnectBody) => api.post<ConnectedAccountWire>('/v1/objects', body),
-    queryKeys.counts,
+  useInvalidatingAll([...accountQueries, queryKeys.counts], (body: ConnectBody) =>
+    api.post<ConnectedAccountWire>('/v1/objects', body),
   );
 
 export interface UpdateAccountBody {
@@ -98,24 +84,28 @@ export interface UpdateAccountBody {
 }
 
 export const useUpdateAccount = () =>
-  useInvalidating(({ id, ...body }: UpdateAccountBody) => api.put<Account>(`/v1/objects/${id}`, body));
+  useInvalidatingAll(accountQueries, ({ id, ...body }: UpdateAccountBody) =>
+    api.put<Account>(`/v1/objects/${id}`, body),
+  );
 
 export const useDeleteAccount = () =>
-  useInvalidating((id: number) => api.delete<{ message: string }>(`/v1/objects/${id}`), queryKeys.counts, [
-    'inbox',
-  ]);
+  useInvalidatingAll([...accountQueries, queryKeys.counts, ['inbox']], (id: number) =>
+    api.delete<{ message: string }>(`/v1/objects/${id}`),
+  );
 
 /** A new ingestion token or sandbox address; the old one stops working. */
 export const useRotateToken = () =>
-  useInvalidating((id: number) => api.post<AccountRevealWire>(`/v1/objects/${id}/token`));
+  useInvalidatingAll(accountQueries, (id: number) => api.post<AccountRevealWire>(`/v1/objects/${id}/token`));
 
 export const useClearAccountError = () =>
-  useInvalidating((id: number) => api.post<Account>(`/v1/objects/${id}/clear_error`));
+  useInvalidatingAll(accountQueries, (id: number) => api.post<Account>(`/v1/objects/${id}/clear_error`));
 
 /** New credentials for an account whose token stopped working; the error clears, history stays. */
 export const useReconnectAccount = () =>
-  useInvalidating(({ id, credentials }: { id: number; credentials: Record<string, string> }) =>
-    api.post<Account>(`/v1/objects/${id}/reconnect`, { credentials }),
+  useInvalidatingAll(
+    accountQueries,
+    ({ id, credentials }: { id: number; credentials: Record<string, string> }) =>
+      api.post<Account>(`/v1/objects/${id}/reconnect`, { credentials }),
   );
 
 /** The network's authorization address for the connect popup (GET /v1/{provider}/auth/start). */

@@ -7,10 +7,11 @@ import {
   type AiTagsResult,
   translate,
 } from '@otklik/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { currentLocale } from '../i18n';
 import { ApiError } from './errors';
 import { api } from './instance';
+import { useInvalidatingAll } from './invalidating';
 import { queryKeys } from './keys';
 
 // AI assistant (issue 21): Settings → AI agents, and suggestions in the composer.
@@ -36,26 +37,21 @@ export interface AiAgentBody {
   api_key?: string;
 }
 
-function useInvalidating<TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: aiKeys.agents });
-      // The composer learns about agents from GET /v1/objects (ai_agents).
-      void queryClient.invalidateQueries({ queryKey: queryKeys.objects });
-    },
-  });
-}
+/**
+ * A change to the agents: their list reloads behind it, and so does GET /v1/objects, where the composer
+ * learns of them (ai_agents).
+ */
+const useAgentsChange = <TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) =>
+  useInvalidatingAll([aiKeys.agents, queryKeys.objects], call, { background: true });
 
 export const useCreateAiAgent = () =>
-  useInvalidating((body: AiAgentBody & { space_id: number }) => api.post<AiAgentDto>('/v1/ai/agents', body));
+  useAgentsChange((body: AiAgentBody & { space_id: number }) => api.post<AiAgentDto>('/v1/ai/agents', body));
 export const useUpdateAiAgent = () =>
-  useInvalidating(({ id, ...body }: AiAgentBody & { id: number }) =>
+  useAgentsChange(({ id, ...body }: AiAgentBody & { id: number }) =>
     api.put<AiAgentDto>(`/v1/ai/agents/${id}`, body),
   );
 export const useDeleteAiAgent = () =>
-  useInvalidating((id: number) => api.delete<{ message: string }>(`/v1/ai/agents/${id}`));
+  useAgentsChange((id: number) => api.delete<{ message: string }>(`/v1/ai/agents/${id}`));
 
 /**
  * A suggestion streamed from POST /v1/ai/suggest/stream (JSON lines): `onText` gets the text so far as

@@ -8,8 +8,9 @@ import type {
   WebhookForm,
   WebhooksWire,
 } from '@otklik/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api } from './instance';
+import { useInvalidating } from './invalidating';
 
 // Settings → API tokens and webhooks (issue 14 item 9).
 
@@ -28,21 +29,13 @@ export const useApiTokens = () =>
     queryFn: ({ signal }) => api.get<ApiTokensList>('/v1/api_tokens', { signal }),
   });
 
-export function useCreateApiToken() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: CreateApiTokenBody) => api.post<CreatedApiTokenWire>('/v1/api_tokens', body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiAccessKeys.tokens }),
-  });
-}
+export const useCreateApiToken = () =>
+  useInvalidating(apiAccessKeys.tokens, (body: CreateApiTokenBody) =>
+    api.post<CreatedApiTokenWire>('/v1/api_tokens', body),
+  );
 
-export function useRevokeApiToken() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => api.delete<{ ok: true }>(`/v1/api_tokens/${id}`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiAccessKeys.tokens }),
-  });
-}
+export const useRevokeApiToken = () =>
+  useInvalidating(apiAccessKeys.tokens, (id: number) => api.delete<{ ok: true }>(`/v1/api_tokens/${id}`));
 
 export const useWebhooks = (spaceId: number | null) =>
   useQuery({
@@ -55,24 +48,16 @@ export const useWebhooks = (spaceId: number | null) =>
     enabled: spaceId !== null,
   });
 
-function useWebhookMutation<TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiAccessKeys.webhooks }),
-  });
-}
-
 export const useCreateWebhook = () =>
-  useWebhookMutation((body: WebhookForm & { space_id: number }) =>
+  useInvalidating(apiAccessKeys.webhooks, (body: WebhookForm & { space_id: number }) =>
     api.post<CreatedWebhookWire>('/v1/webhooks', body),
   );
 export const useUpdateWebhook = () =>
-  useWebhookMutation(({ id, ...body }: Partial<WebhookForm> & { id: number }) =>
+  useInvalidating(apiAccessKeys.webhooks, ({ id, ...body }: Partial<WebhookForm> & { id: number }) =>
     api.put<PresentedWebhook>(`/v1/webhooks/${id}`, body),
   );
 export const useDeleteWebhook = () =>
-  useWebhookMutation((id: number) => api.delete<{ ok: true }>(`/v1/webhooks/${id}`));
+  useInvalidating(apiAccessKeys.webhooks, (id: number) => api.delete<{ ok: true }>(`/v1/webhooks/${id}`));
 
 /** The delivery log; refreshed every few seconds while open, so a queued delivery shows its outcome. */
 export const useWebhookDeliveries = (endpointId: number) =>
@@ -84,6 +69,6 @@ export const useWebhookDeliveries = (endpointId: number) =>
   });
 
 export const useRedeliver = () =>
-  useWebhookMutation((deliveryId: number) =>
+  useInvalidating(apiAccessKeys.webhooks, (deliveryId: number) =>
     api.post<PresentedWebhookDelivery>(`/v1/webhooks/deliveries/${deliveryId}/redeliver`),
   );

@@ -1,6 +1,7 @@
 import type { AuditPageDto, AuditRetentionWire, AuditSettingsDto } from '@otklik/shared';
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api } from './instance';
+import { useInvalidating } from './invalidating';
 
 // The action log (issue 16, settings/logs): keyset pages, the CSV export and the retention setting.
 
@@ -52,14 +53,10 @@ export const useAuditSettings = (spaceId: number | null) =>
       api.get<AuditSettingsDto>('/v1/audit/settings', { signal, query: { space_id: spaceId! } }),
   });
 
-export const useSetAuditRetention = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: { space_id: number; days: number }) =>
-      api.put<AuditRetentionWire>('/v1/audit/settings', body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: auditKeys.all }),
-  });
-};
+export const useSetAuditRetention = () =>
+  useInvalidating(auditKeys.all, (body: { space_id: number; days: number }) =>
+    api.put<AuditRetentionWire>('/v1/audit/settings', body),
+  );
 
 export const exportAudit = (filters: AuditFilters) =>
   api.get<Blob>('/v1/audit/export.csv', { query: queryOf(filters), responseType: 'blob' });

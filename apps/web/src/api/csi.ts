@@ -1,7 +1,8 @@
 import type { CsiAccount, CsiAccountsWire, CsiResponsePage, CsiSettingsBody, CsiStats } from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api } from './instance';
+import { useInvalidating } from './invalidating';
 
 // CSI (issue 21): settings/csi per account, the responses list and the stats/csi figures.
 
@@ -18,14 +19,10 @@ export const useCsiAccounts = (spaceId: number | null) =>
     enabled: spaceId !== null,
   });
 
-export function useSaveCsiAccount() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ object_id, ...body }: CsiSettingsBody & { object_id: number }) =>
-      api.put<CsiAccount>(`/v1/csi/accounts/${object_id}`, body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: csiKeys.all }),
-  });
-}
+export const useSaveCsiAccount = () =>
+  useInvalidating(csiKeys.all, ({ object_id, ...body }: CsiSettingsBody & { object_id: number }) =>
+    api.put<CsiAccount>(`/v1/csi/accounts/${object_id}`, body),
+  );
 
 export const useCsiResponses = (query: RouteQuery | null) =>
   useQuery({

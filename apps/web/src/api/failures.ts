@@ -7,8 +7,9 @@ import {
   type ItemFailureWire,
   type NetworkBanWire,
 } from '@otklik/shared';
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
+import { useInvalidating } from './invalidating';
 import { queryKeys } from './keys';
 import { usePush } from './pushes';
 
@@ -52,13 +53,10 @@ function useRefreshOnFailure(enabled: boolean) {
 }
 
 /** POST /v1/errors/actions/:id/dismiss: the failure leaves settings/errors and the dropdown counts. */
-export function useDismissFailure() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => api.post<{ ok: true }>(`/v1/errors/actions/${id}/dismiss`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: failureKeys.all }),
-  });
-}
+export const useDismissFailure = () =>
+  useInvalidating(failureKeys.all, (id: number) =>
+    api.post<{ ok: true }>(`/v1/errors/actions/${id}/dismiss`),
+  );
 
 /** GET /v1/errors/actions, 50 a page, newest first (settings/errors). */
 export function useFailedActions(enabled: boolean) {

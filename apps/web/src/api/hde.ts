@@ -7,6 +7,7 @@ import {
 } from '@otklik/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
+import { useInvalidatingAll } from './invalidating';
 import { usePush } from './pushes';
 
 // HelpDeskEddy (issue 21): a space's connection (settings/hde/{id}) and tickets made from items and chats.
@@ -86,11 +87,10 @@ export function useHdeTickets(kind: HdeKind, id: number) {
   });
 }
 
-export function useCreateHdeTicket(kind: HdeKind, id: number) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (title: string) =>
+export const useCreateHdeTicket = (kind: HdeKind, id: number) =>
+  useInvalidatingAll(
+    [hdeTicketsKey(kind, id)],
+    (title: string) =>
       api.post<{ ticket: PresentedHdeTicket }>(`/v1/${kind}/${id}/hde-tickets`, title ? { title } : {}),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: hdeTicketsKey(kind, id) }),
-  });
-}
+    { background: true },
+  );

@@ -47,6 +47,7 @@ import type {
 } from './inboxTypes';
 import { api } from './instance';
 import { queryKeys } from './keys';
+import { useSavedFiltersChange } from './savedFilters';
 import type { AppConfig, SavedFilter } from './types';
 
 // The inbox over HTTP (docs/product/screens-and-routes.md items, chats; §7): lists with keyset pages, one item with its thread,
@@ -327,32 +328,15 @@ export function useBlockAuthor() {
 
 // ---------------------------------------------------------------- the user's saved filters and emoji
 
-function patchConfig(queryClient: QueryClient, patch: Partial<AppConfig>) {
-  queryClient.setQueryData<AppConfig>(queryKeys.config, (config) =>
-    config ? { ...config, ...patch } : config,
-  );
-}
-
 /** POST /v1/me/filters → the refreshed list (docs/product/api.md); `stats` is kept with no route. */
-export function useSaveFilter() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: {
-      name: string;
-      query: Record<string, unknown>;
-      route: 'items' | 'chats' | 'stats';
-    }) => api.post<{ items: SavedFilter[] }>('/v1/me/filters', body),
-    onSuccess: (result) => patchConfig(queryClient, { filters: result.items }),
-  });
-}
+export const useSaveFilter = () =>
+  useSavedFiltersChange(
+    (body: { name: string; query: Record<string, unknown>; route: 'items' | 'chats' | 'stats' }) =>
+      api.post<{ items: SavedFilter[] }>('/v1/me/filters', body),
+  );
 
-export function useDeleteFilter() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => api.delete<{ items: SavedFilter[] }>(`/v1/me/filters/${id}`),
-    onSuccess: (result) => patchConfig(queryClient, { filters: result.items }),
-  });
-}
+export const useDeleteFilter = () =>
+  useSavedFiltersChange((id: number) => api.delete<{ items: SavedFilter[] }>(`/v1/me/filters/${id}`));
 
 /** PUT /v1/me/emoji: the server keeps the 18 most recent per provider (docs/product/api.md, limits.md). */
 export function useRememberEmoji() {
@@ -360,7 +344,10 @@ export function useRememberEmoji() {
   return useMutation({
     mutationFn: (body: Record<string, string[]>) =>
       api.put<{ emoji: AppConfig['emoji'] }>('/v1/me/emoji', body),
-    onSuccess: (result) => patchConfig(queryClient, { emoji: result.emoji }),
+    onSuccess: (result) =>
+      queryClient.setQueryData<AppConfig>(queryKeys.config, (config) =>
+        config ? { ...config, emoji: result.emoji } : config,
+      ),
   });
 }
 

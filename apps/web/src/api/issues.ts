@@ -20,7 +20,8 @@ import {
 } from '@tanstack/react-query';
 import { api } from './instance';
 import { queryKeys } from './keys';
-import type { AppConfig, SavedFilter } from './types';
+import { useSavedFiltersChange } from './savedFilters';
+import type { SavedFilter } from './types';
 
 // Tasks (issue 16): the list, one task, the tasks of a record, changes and comments, stats/issues.
 // Every change refreshes the lists and the top-bar counters; the socket's `issues.changed` does the same
@@ -113,25 +114,10 @@ export const useIssueStats = (query: RouteQuery | null) =>
   });
 
 /** Saved filters of the `issues` route (docs/product/entities.md Config filters), kept in the config. */
-export function useSaveIssueFilter() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: { name: string; query: Record<string, unknown> }) =>
-      api.post<{ items: SavedFilter[] }>('/v1/me/filters', { ...body, route: 'issues' }),
-    onSuccess: (result) =>
-      queryClient.setQueryData<AppConfig>(queryKeys.config, (config) =>
-        config ? { ...config, filters: result.items } : config,
-      ),
-  });
-}
+export const useSaveIssueFilter = () =>
+  useSavedFiltersChange((body: { name: string; query: Record<string, unknown> }) =>
+    api.post<{ items: SavedFilter[] }>('/v1/me/filters', { ...body, route: 'issues' }),
+  );
 
-export function useDeleteIssueFilter() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => api.delete<{ items: SavedFilter[] }>(`/v1/me/filters/${id}`),
-    onSuccess: (result) =>
-      queryClient.setQueryData<AppConfig>(queryKeys.config, (config) =>
-        config ? { ...config, filters: result.items } : config,
-      ),
-  });
-}
+export const useDeleteIssueFilter = () =>
+  useSavedFiltersChange((id: number) => api.delete<{ items: SavedFilter[] }>(`/v1/me/filters/${id}`));

@@ -1,7 +1,8 @@
 import type { MacroDto, MacroForm, MacroRunResult, MacrosListWire } from '@otklik/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { inboxKeys } from './inboxCache';
 import { api } from './instance';
+import { useInvalidating, useInvalidatingAll } from './invalidating';
 import { queryKeys } from './keys';
 
 // Macros (issue 16): Settings → macros, and the runner on the item page and the list's selection.
@@ -19,24 +20,18 @@ export const useMacros = (enabled = true) =>
     staleTime: 30_000,
   });
 
-function useInvalidating<TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: macroKeys.all }),
-  });
-}
-
 export type MacroBody = Omit<MacroForm, 'personal'>;
 
 export const useCreateMacro = () =>
-  useInvalidating((body: MacroForm & { space_id: number }) => api.post<MacroDto>('/v1/macros', body));
+  useInvalidating(macroKeys.all, (body: MacroForm & { space_id: number }) =>
+    api.post<MacroDto>('/v1/macros', body),
+  );
 export const useUpdateMacro = () =>
-  useInvalidating(({ id, ...body }: MacroBody & { id: number }) =>
+  useInvalidating(macroKeys.all, ({ id, ...body }: MacroBody & { id: number }) =>
     api.put<MacroDto>(`/v1/macros/${id}`, body),
   );
 export const useDeleteMacro = () =>
-  useInvalidating((id: number) => api.delete<{ message: string }>(`/v1/macros/${id}`));
+  useInvalidating(macroKeys.all, (id: number) => api.delete<{ message: string }>(`/v1/macros/${id}`));
 
 /** What running the macro on these comments would do; changes nothing. */
 export const usePreviewMacro = () =>
@@ -46,15 +41,10 @@ export const usePreviewMacro = () =>
   });
 
 /** Runs it; the inbox, counters and usage counts are read again afterwards. */
-export function useRunMacro() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, item_ids }: { id: number; item_ids: number[] }) =>
+export const useRunMacro = () =>
+  useInvalidatingAll(
+    [inboxKeys.all, queryKeys.counts, macroKeys.all],
+    ({ id, item_ids }: { id: number; item_ids: number[] }) =>
       api.post<MacroRunResult>(`/v1/macros/${id}/run`, { item_ids }),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: inboxKeys.all });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.counts });
-      void queryClient.invalidateQueries({ queryKey: macroKeys.all });
-    },
-  });
-}
+    { background: true },
+  );

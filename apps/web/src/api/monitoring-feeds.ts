@@ -4,8 +4,9 @@ import type {
   MonitoringFeedsWire,
   PresentedMonitoringFeed,
 } from '@otklik/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api } from './instance';
+import { useInvalidatingAll } from './invalidating';
 import { queryKeys } from './keys';
 
 // RSS/Atom sources of monitoring (issue 21). A fetch may add mentions: the monitoring lists and the
@@ -20,17 +21,9 @@ export const useMonitoringFeeds = (enabled = true) =>
     enabled,
   });
 
-function useChanging<TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: feedKeys.all });
-      void queryClient.invalidateQueries({ queryKey: ['monitoring'] });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.counts });
-    },
-  });
-}
+/** A change to a feed: the feeds, monitoring and the counters reload behind it. */
+const useChanging = <TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) =>
+  useInvalidatingAll([feedKeys.all, ['monitoring'], queryKeys.counts], call, { background: true });
 
 export const useSaveMonitoringFeed = () =>
   useChanging(({ id, ...body }: Partial<MonitoringFeedForm> & { id?: number; space_id?: number }) =>

@@ -9,10 +9,12 @@ import type {
   MonitoringQueryInput,
   MonitoringSavedFilter,
 } from '@otklik/shared';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from './instance';
+import { useInvalidatingAll } from './invalidating';
 import { queryKeys } from './keys';
-import type { AppConfig, SavedFilter } from './types';
+import { useSavedFiltersChange } from './savedFilters';
+import type { SavedFilter } from './types';
 
 // Monitoring (issue 21): keyword queries and the mentions they caught. The socket `monitoring` message
 // invalidates ['monitoring'] and the counters (realtime/cache.ts), so the page and the badge move live.
@@ -46,16 +48,9 @@ export const useMonitoringMentions = (
     placeholderData: keepPreviousData,
   });
 
-function useChanging<TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: monitoringKeys.all });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.counts });
-    },
-  });
-}
+/** A change to monitoring: its queries and the counters reload behind it. */
+const useChanging = <TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) =>
+  useInvalidatingAll([monitoringKeys.all, queryKeys.counts], call, { background: true });
 
 export const useSaveMonitoringQuery = () =>
   useChanging(({ id, ...body }: MonitoringQueryInput & { id?: number }) =>
@@ -87,24 +82,13 @@ export const useMentionToIssue = () =>
 
 // ---------------------------------------------------------------- saved filters of monitoring-page (kept in the config)
 
-function useFiltersChange<TVariables>(call: (variables: TVariables) => Promise<{ items: SavedFilter[] }>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: (result) =>
-      queryClient.setQueryData<AppConfig>(queryKeys.config, (config) =>
-        config ? { ...config, filters: result.items } : config,
-      ),
-  });
-}
-
 export const useSaveMonitoringFilter = () =>
-  useFiltersChange((body: { name: string; query: MonitoringSavedFilter }) =>
+  useSavedFiltersChange((body: { name: string; query: MonitoringSavedFilter }) =>
     api.post<{ items: SavedFilter[] }>('/v1/me/filters', { ...body, route: 'monitoring-page' }),
   );
 export const useRenameMonitoringFilter = () =>
-  useFiltersChange(({ id, name }: { id: number; name: string }) =>
+  useSavedFiltersChange(({ id, name }: { id: number; name: string }) =>
     api.put<{ items: SavedFilter[] }>(`/v1/me/filters/${id}`, { name }),
   );
 export const useDeleteMonitoringFilter = () =>
-  useFiltersChange((id: number) => api.delete<{ items: SavedFilter[] }>(`/v1/me/filters/${id}`));
+  useSavedFiltersChange((id: number) => api.delete<{ items: SavedFilter[] }>(`/v1/me/filters/${id}`));

@@ -1,6 +1,7 @@
 import type { MentionableWire, MentionWire, NoteAnswerWire, NoteWire } from '@otklik/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
+import { useInvalidatingAll } from './invalidating';
 import { queryKeys } from './keys';
 import { usePush } from './pushes';
 import { historyKey } from './workday';
@@ -42,16 +43,8 @@ export const useMentionable = (kind: NoteKind, id: number, enabled: boolean) =>
     staleTime: 60_000,
   });
 
-function useNoteMutation<V>(kind: NoteKind, id: number, fn: (vars: V) => Promise<unknown>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: notesKey(kind, id) });
-      void queryClient.invalidateQueries({ queryKey: historyKey(kind, id) });
-    },
-  });
-}
+const useNoteMutation = <V>(kind: NoteKind, id: number, fn: (vars: V) => Promise<unknown>) =>
+  useInvalidatingAll([notesKey(kind, id), historyKey(kind, id)], fn, { background: true });
 
 export const useAddNote = (kind: NoteKind, id: number) =>
   useNoteMutation(kind, id, (text: string) => api.post<NoteAnswerWire>(`/v1/${kind}/${id}/notes`, { text }));
@@ -72,13 +65,9 @@ export const useMentions = (kind: 'item' | 'chat', enabled = true) =>
     enabled,
   });
 
-export function useMarkMentionsRead() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: { item_id?: number; chat_id?: number }) => api.post('/v1/mentions/read', body),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: mentionsKey });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.counts });
-    },
-  });
-}
+export const useMarkMentionsRead = () =>
+  useInvalidatingAll(
+    [mentionsKey, queryKeys.counts],
+    (body: { item_id?: number; chat_id?: number }) => api.post('/v1/mentions/read', body),
+    { background: true },
+  );

@@ -8,8 +8,9 @@ import type {
   OAuthGrantView,
   OAuthRedirectWire,
 } from '@otklik/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api } from './instance';
+import { useInvalidating } from './invalidating';
 
 // Third-party apps (/oauth): the administrator's registered OAuth2 clients, the apps the user allowed,
 // and the consent screen's check and answer.
@@ -33,28 +34,20 @@ export const useOAuthGrants = () =>
       api.get<{ items: OAuthGrantView[] }>('/v1/oauth/grants', { signal }).then((r) => r.items),
   });
 
-function useOAuthMutation<TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['oauth'] }),
-  });
-}
-
 export const useCreateOAuthApp = () =>
-  useOAuthMutation((body: OAuthAppForm & { space_id: number }) =>
+  useInvalidating(['oauth'], (body: OAuthAppForm & { space_id: number }) =>
     api.post<OAuthAppWithSecret>('/v1/oauth/apps', body),
   );
 export const useUpdateOAuthApp = () =>
-  useOAuthMutation(({ id, ...body }: OAuthAppForm & { id: number }) =>
+  useInvalidating(['oauth'], ({ id, ...body }: OAuthAppForm & { id: number }) =>
     api.put<OAuthAppView>(`/v1/oauth/apps/${id}`, body),
   );
 export const useRegenerateSecret = () =>
-  useOAuthMutation((id: number) => api.post<OAuthAppWithSecret>(`/v1/oauth/apps/${id}/secret`));
+  useInvalidating(['oauth'], (id: number) => api.post<OAuthAppWithSecret>(`/v1/oauth/apps/${id}/secret`));
 export const useDeleteOAuthApp = () =>
-  useOAuthMutation((id: number) => api.delete<{ message: string }>(`/v1/oauth/apps/${id}`));
+  useInvalidating(['oauth'], (id: number) => api.delete<{ message: string }>(`/v1/oauth/apps/${id}`));
 export const useRevokeGrant = () =>
-  useOAuthMutation((appId: number) => api.delete<{ message: string }>(`/v1/oauth/grants/${appId}`));
+  useInvalidating(['oauth'], (appId: number) => api.delete<{ message: string }>(`/v1/oauth/grants/${appId}`));
 
 /** The consent screen's question, or (a malformed request the app must hear about) where to send the browser. */
 export type AuthorizeCheck = (OAuthConsentWire & { redirect_to?: undefined }) | OAuthRedirectWire;

@@ -12,8 +12,9 @@ import type {
   QaScorecardDto,
   QaStatsDto,
 } from '@otklik/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { api } from './instance';
+import { useInvalidating } from './invalidating';
 
 // Quality check (issue 21): scorecards (settings/qa), samples and reviews (qa/*), settings/logsrandom.
 
@@ -75,26 +76,18 @@ export const useQaOverview = () =>
     queryFn: ({ signal }) => api.get<QaOverviewDto>('/v1/qa/overview', { signal }),
   });
 
-function useInvalidating<TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: qaKeys.all }),
-  });
-}
-
 export const useSaveScorecard = () =>
-  useInvalidating(({ id, body }: { id: number | null; body: CreateScorecardBody }) => {
+  useInvalidating(qaKeys.all, ({ id, body }: { id: number | null; body: CreateScorecardBody }) => {
     if (id === null) return api.post<QaScorecardDto>('/v1/qa/scorecards', body);
     const { space_id: _space, ...rest } = body;
     return api.put<QaScorecardDto>(`/v1/qa/scorecards/${id}`, rest);
   });
 
 export const useDeleteScorecard = () =>
-  useInvalidating((id: number) => api.delete<{ message: string }>(`/v1/qa/scorecards/${id}`));
+  useInvalidating(qaKeys.all, (id: number) => api.delete<{ message: string }>(`/v1/qa/scorecards/${id}`));
 
 export const useRunSampling = () =>
-  useInvalidating((spaceId: number) =>
+  useInvalidating(qaKeys.all, (spaceId: number) =>
     api.post<QaSamplingRunDto>('/v1/qa/sampling/run', { space_id: spaceId }),
   );
 
@@ -103,7 +96,7 @@ export const useAiScore = () =>
   useMutation({ mutationFn: (id: number) => api.post<QaAiScoreDto>(`/v1/qa/samples/${id}/ai-score`) });
 
 export const useReview = () =>
-  useInvalidating(({ id, body }: { id: number; body: QaReviewBody }) =>
+  useInvalidating(qaKeys.all, ({ id, body }: { id: number; body: QaReviewBody }) =>
     api.post<QaSampleDto>(`/v1/qa/samples/${id}/review`, body),
   );
 
@@ -121,12 +114,12 @@ export const useApprovals = (params: {
   });
 
 export const useApprove = () =>
-  useInvalidating(({ id, text }: { id: number; text?: string }) =>
+  useInvalidating(qaKeys.all, ({ id, text }: { id: number; text?: string }) =>
     api.post<QaApprovalDto>(`/v1/qa/approvals/${id}/approve`, text === undefined ? {} : { text }),
   );
 
 export const useReject = () =>
-  useInvalidating(({ id, comment }: { id: number; comment: string }) =>
+  useInvalidating(qaKeys.all, ({ id, comment }: { id: number; comment: string }) =>
     api.post<QaApprovalDto>(`/v1/qa/approvals/${id}/reject`, { comment }),
   );
 
@@ -145,6 +138,7 @@ export const useApprovalMembers = (spaceId: number | null) =>
 
 export const useSetApprovalMember = () =>
   useInvalidating(
+    qaKeys.all,
     ({
       spaceId,
       userId,

@@ -5,8 +5,9 @@ import type {
   ScheduleTemplateApplyWire,
 } from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
-import { type QueryKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryKey, useQuery } from '@tanstack/react-query';
 import { api } from './instance';
+import { useInvalidating, useInvalidatingAll } from './invalidating';
 import { queryKeys } from './keys';
 import type {
   Absence,
@@ -28,19 +29,6 @@ import type {
 // Settings data (docs/product/screens-and-routes.md settings area): users and invitations, user statuses, companies, departments,
 // user groups, working schedules. One hook per call; writes invalidate the lists they change.
 
-function useInvalidating<TVariables, TResult>(
-  call: (variables: TVariables) => Promise<TResult>,
-  ...keys: QueryKey[]
-) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: async () => {
-      await Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
-    },
-  });
-}
-
 /** A list endpoint answering {items: T[]}. */
 function useItems<T>(key: QueryKey, path: string, query?: RouteQuery, enabled = true) {
   return useQuery({
@@ -53,12 +41,11 @@ function useItems<T>(key: QueryKey, path: string, query?: RouteQuery, enabled = 
 /** Create, update and delete on /v1/<path>, invalidating `keys`. */
 function useCrud<TCreate, TUpdate>(path: string, ...keys: QueryKey[]) {
   return {
-    create: useInvalidating((body: TCreate) => api.post<unknown>(path, body), ...keys),
-    update: useInvalidating(
-      ({ id, ...body }: TUpdate & { id: number }) => api.put<unknown>(`${path}/${id}`, body),
-      ...keys,
+    create: useInvalidatingAll(keys, (body: TCreate) => api.post<unknown>(path, body)),
+    update: useInvalidatingAll(keys, ({ id, ...body }: TUpdate & { id: number }) =>
+      api.put<unknown>(`${path}/${id}`, body),
     ),
-    remove: useInvalidating((id: number) => api.delete<unknown>(`${path}/${id}`), ...keys),
+    remove: useInvalidatingAll(keys, (id: number) => api.delete<unknown>(`${path}/${id}`)),
   };
 }
 
@@ -86,9 +73,8 @@ export interface InviteBody {
 }
 
 export const useInviteUser = () =>
-  useInvalidating(
-    (body: InviteBody) => api.post<{ user?: Member; invitation?: Invitation }>('/v1/users', body),
-    queryKeys.users,
+  useInvalidating(queryKeys.users, (body: InviteBody) =>
+    api.post<{ user?: Member; invitation?: Invitation }>('/v1/users', body),
   );
 
 export interface UpdateMemberBody {
@@ -100,25 +86,21 @@ export interface UpdateMemberBody {
 }
 
 export const useUpdateMember = () =>
-  useInvalidating(
-    ({ id, ...body }: UpdateMemberBody) => api.put<Member>(`/v1/users/${id}`, body),
-    queryKeys.users,
+  useInvalidating(queryKeys.users, ({ id, ...body }: UpdateMemberBody) =>
+    api.put<Member>(`/v1/users/${id}`, body),
   );
 
 export const useRemoveMember = () =>
-  useInvalidating(
-    ({ id, space_id }: { id: number; space_id: number }) =>
-      api.delete<unknown>(`/v1/users/${id}`, undefined, { query: { space_id } }),
-    queryKeys.users,
+  useInvalidating(queryKeys.users, ({ id, space_id }: { id: number; space_id: number }) =>
+    api.delete<unknown>(`/v1/users/${id}`, undefined, { query: { space_id } }),
   );
 
 export const useRevokeInvitation = () =>
-  useInvalidating((id: number) => api.delete<unknown>(`/v1/users/invitations/${id}`), queryKeys.users);
+  useInvalidating(queryKeys.users, (id: number) => api.delete<unknown>(`/v1/users/invitations/${id}`));
 
 export const useResendInvitation = () =>
-  useInvalidating(
-    (id: number) => api.post<Invitation>(`/v1/users/invitations/${id}/resend`),
-    queryKeys.users,
+  useInvalidating(queryKeys.users, (id: number) =>
+    api.post<Invitation>(`/v1/users/invitations/${id}/resend`),
   );
 
 // ---------------------------------------------------------------- user statuses
@@ -209,11 +191,10 @@ export const useTemplateCrud = () =>
   );
 
 export const useApplyTemplate = () =>
-  useInvalidating(
+  useInvalidatingAll(
+    [queryKeys.schedule, queryKeys.myWorkingHours],
     ({ id, ...body }: { id: number; user_ids: number[]; from: string; to: string }) =>
       api.post<ScheduleTemplateApplyWire>(`/v1/workinghours/templates/${id}/apply`, body),
-    queryKeys.schedule,
-    queryKeys.myWorkingHours,
   );
 
 export const useAbsences = (
@@ -259,19 +240,17 @@ export const useBusinessHours = (spaceId?: number) =>
 
 /** Saving or removing the space's schedule or a company's override also changes the business-hours stats. */
 export const useBusinessHoursWrite = () => ({
-  save: useInvalidating(
+  save: useInvalidatingAll(
+    [queryKeys.schedule, ['stats']],
     (body: BusinessHoursSettings & { space_id: number; company_id: number | null }) =>
       api.put<BusinessHoursAnswer>('/v1/workinghours/business', body),
-    queryKeys.schedule,
-    ['stats'],
   ),
-  remove: useInvalidating(
+  remove: useInvalidatingAll(
+    [queryKeys.schedule, ['stats']],
     ({ space_id, company_id }: { space_id: number; company_id: number | null }) =>
       api.delete<BusinessHoursAnswer>('/v1/workinghours/business', undefined, {
         query: company_id === null ? { space_id } : { space_id, company_id },
       }),
-    queryKeys.schedule,
-    ['stats'],
   ),
 });
 
@@ -279,8 +258,6 @@ export const useBusinessHoursWrite = () => ({
 
 /** PUT /v1/me {settings}: merged into the stored settings (docs/product/entities.md User.settings). */
 export const useUpdateMySettings = () =>
-  useInvalidating(
-    (settings: Record<string, unknown>) => api.put<Me>('/v1/me', { settings }),
-    queryKeys.me,
-    queryKeys.config,
+  useInvalidatingAll([queryKeys.me, queryKeys.config], (settings: Record<string, unknown>) =>
+    api.put<Me>('/v1/me', { settings }),
   );

@@ -8,8 +8,9 @@ import type {
   ReportWire,
 } from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api } from './instance';
+import { useInvalidating } from './invalidating';
 
 // Statistics endpoints (GET /v1/stats/*): one hook, the endpoint and the shared query as the key.
 
@@ -55,24 +56,18 @@ export const useReports = (spaceId: number | null) =>
     enabled: spaceId !== null,
   });
 
-function useReportMutation<TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['stats-reports'] }),
-  });
-}
-
 export const useSaveReport = () =>
-  useReportMutation(({ id, ...body }: ReportInput & { id: number | null }) =>
+  useInvalidating(['stats-reports'], ({ id, ...body }: ReportInput & { id: number | null }) =>
     id === null
       ? api.post<ReportWire>('/v1/stats/reports', body)
       : api.put<ReportWire>(`/v1/stats/reports/${id}`, body),
   );
 export const useDeleteReport = () =>
-  useReportMutation((id: number) => api.delete<{ ok: true }>(`/v1/stats/reports/${id}`));
+  useInvalidating(['stats-reports'], (id: number) => api.delete<{ ok: true }>(`/v1/stats/reports/${id}`));
 export const useSendReport = () =>
-  useReportMutation((id: number) => api.post<ReportRunWire>(`/v1/stats/reports/${id}/send`, {}));
+  useInvalidating(['stats-reports'], (id: number) =>
+    api.post<ReportRunWire>(`/v1/stats/reports/${id}/send`, {}),
+  );
 
 // Background exports (stats/export): the caller's exports with progress (pushed over the socket), start,
 // download (the file comes with the session's token, as a Blob).
@@ -91,13 +86,8 @@ export const useExports = (spaceId: number | null) =>
       query.state.data?.items.some((e) => e.status === 'queued' || e.status === 'running') ? 10_000 : false,
   });
 
-export const useStartExport = () => {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: ExportInput) => api.post<ExportWire>('/v1/stats/exports', body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['stats-exports'] }),
-  });
-};
+export const useStartExport = () =>
+  useInvalidating(['stats-exports'], (body: ExportInput) => api.post<ExportWire>('/v1/stats/exports', body));
 
 export const downloadExportFile = (id: number) =>
   api.get<Blob>(`/v1/stats/exports/${id}/file`, { responseType: 'blob' });

@@ -1,6 +1,7 @@
-import { type QueryKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { LabelRecord, TagGroupRecord, TagRecord } from './inboxTypes';
 import { api } from './instance';
+import { useInvalidatingAll } from './invalidating';
 import { queryKeys } from './keys';
 
 // Settings → tags (new, {id}, {id}/children), tag groups and author labels (docs/product/screens-and-routes.md). Every change also
@@ -14,20 +15,10 @@ export const tagKeys = {
   label: (id: number) => ['labels', id] as const,
 };
 
-function useInvalidating<TVariables, TResult>(
-  call: (variables: TVariables) => Promise<TResult>,
-  ...keys: QueryKey[]
-) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: async () => {
-      await Promise.all(
-        [queryKeys.objects, ...keys].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
-      );
-    },
-  });
-}
+// What a change reloads: GET /v1/objects and the lists it touches.
+const tagQueries = [queryKeys.objects, tagKeys.tags];
+const groupQueries = [queryKeys.objects, tagKeys.groups, tagKeys.tags];
+const labelQueries = [queryKeys.objects, tagKeys.labels];
 
 /** GET /v1/tags: tags and tag groups of the caller's spaces. */
 export const useTags = () =>
@@ -45,17 +36,15 @@ export interface TagBody {
 }
 
 export const useCreateTag = () =>
-  useInvalidating(
-    (body: TagBody & { space_id: number }) => api.post<TagRecord>('/v1/tags', body),
-    tagKeys.tags,
+  useInvalidatingAll(tagQueries, (body: TagBody & { space_id: number }) =>
+    api.post<TagRecord>('/v1/tags', body),
   );
 export const useUpdateTag = () =>
-  useInvalidating(
-    ({ id, ...body }: Partial<TagBody> & { id: number }) => api.put<TagRecord>(`/v1/tags/${id}`, body),
-    tagKeys.tags,
+  useInvalidatingAll(tagQueries, ({ id, ...body }: Partial<TagBody> & { id: number }) =>
+    api.put<TagRecord>(`/v1/tags/${id}`, body),
   );
 export const useDeleteTag = () =>
-  useInvalidating((id: number) => api.delete<{ message: string }>(`/v1/tags/${id}`), tagKeys.tags);
+  useInvalidatingAll(tagQueries, (id: number) => api.delete<{ message: string }>(`/v1/tags/${id}`));
 
 export const useTagGroups = () =>
   useQuery({
@@ -65,23 +54,15 @@ export const useTagGroups = () =>
   });
 
 export const useCreateTagGroup = () =>
-  useInvalidating(
-    (body: { name: string; space_id: number }) => api.post<TagGroupRecord>('/v1/tag_groups', body),
-    tagKeys.groups,
-    tagKeys.tags,
+  useInvalidatingAll(groupQueries, (body: { name: string; space_id: number }) =>
+    api.post<TagGroupRecord>('/v1/tag_groups', body),
   );
 export const useUpdateTagGroup = () =>
-  useInvalidating(
-    ({ id, name }: { id: number; name: string }) => api.put<TagGroupRecord>(`/v1/tag_groups/${id}`, { name }),
-    tagKeys.groups,
-    tagKeys.tags,
+  useInvalidatingAll(groupQueries, ({ id, name }: { id: number; name: string }) =>
+    api.put<TagGroupRecord>(`/v1/tag_groups/${id}`, { name }),
   );
 export const useDeleteTagGroup = () =>
-  useInvalidating(
-    (id: number) => api.delete<{ message: string }>(`/v1/tag_groups/${id}`),
-    tagKeys.groups,
-    tagKeys.tags,
-  );
+  useInvalidatingAll(groupQueries, (id: number) => api.delete<{ message: string }>(`/v1/tag_groups/${id}`));
 
 export const useLabels = () =>
   useQuery({
@@ -90,18 +71,14 @@ export const useLabels = () =>
   });
 
 export const useCreateLabel = () =>
-  useInvalidating(
-    (body: { name: string; color: string | null; space_id: number }) =>
-      api.post<LabelRecord>('/v1/labels', body),
-    tagKeys.labels,
+  useInvalidatingAll(labelQueries, (body: { name: string; color: string | null; space_id: number }) =>
+    api.post<LabelRecord>('/v1/labels', body),
   );
 export const useUpdateLabel = () =>
-  useInvalidating(
-    ({ id, ...body }: { id: number; name?: string; color?: string | null }) =>
-      api.put<LabelRecord>(`/v1/labels/${id}`, body),
-    tagKeys.labels,
+  useInvalidatingAll(labelQueries, ({ id, ...body }: { id: number; name?: string; color?: string | null }) =>
+    api.put<LabelRecord>(`/v1/labels/${id}`, body),
   );
 export const useDeleteLabel = () =>
-  useInvalidating((id: number) => api.delete<{ message: string }>(`/v1/labels/${id}`), tagKeys.labels, [
-    'authors',
-  ]);
+  useInvalidatingAll([...labelQueries, ['authors']], (id: number) =>
+    api.delete<{ message: string }>(`/v1/labels/${id}`),
+  );

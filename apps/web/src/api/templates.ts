@@ -6,8 +6,9 @@ import type {
   TemplatesListWire,
   TemplateUsedWire,
 } from '@otklik/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api } from './instance';
+import { useInvalidating } from './invalidating';
 
 // Reply templates (issue 16): Settings → templates and the composer's `/` picker read the same list.
 
@@ -26,28 +27,20 @@ export const useTemplates = (enabled = true) =>
     staleTime: 30_000,
   });
 
-function useInvalidating<TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: templateKeys.all }),
-  });
-}
-
 export type TemplateBody = Omit<TemplateForm, 'personal'>;
 
 export const useCreateTemplate = () =>
-  useInvalidating((body: TemplateForm & { space_id: number }) =>
+  useInvalidating(templateKeys.all, (body: TemplateForm & { space_id: number }) =>
     api.post<TemplateDto>('/v1/templates', body),
   );
 export const useUpdateTemplate = () =>
-  useInvalidating(({ id, ...body }: TemplateBody & { id: number }) =>
+  useInvalidating(templateKeys.all, ({ id, ...body }: TemplateBody & { id: number }) =>
     api.put<TemplateDto>(`/v1/templates/${id}`, body),
   );
 export const useDeleteTemplate = () =>
-  useInvalidating((id: number) => api.delete<{ message: string }>(`/v1/templates/${id}`));
+  useInvalidating(templateKeys.all, (id: number) => api.delete<{ message: string }>(`/v1/templates/${id}`));
 export const useImportTemplates = () =>
-  useInvalidating((body: { space_id: number; csv: string }) =>
+  useInvalidating(templateKeys.all, (body: { space_id: number; csv: string }) =>
     api.post<TemplatesImportedWire>('/v1/templates/import', body),
   );
 

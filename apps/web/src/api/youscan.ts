@@ -5,8 +5,9 @@ import type {
   YouscanListWire,
   YouscanMentionsWire,
 } from '@otklik/shared';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from './instance';
+import { useInvalidatingAll } from './invalidating';
 import { queryKeys } from './keys';
 
 // YouScan (issue 21): connected topics and their imported mentions. The socket `youscan` message
@@ -44,16 +45,9 @@ export const useYouscanMentions = (id: number | null, page: number) =>
     placeholderData: keepPreviousData,
   });
 
-function useChanging<TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: youscanKeys.all });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.counts });
-    },
-  });
-}
+/** A change to a YouScan connection: its queries and the counters reload behind it. */
+const useChanging = <TVariables, TResult>(call: (variables: TVariables) => Promise<TResult>) =>
+  useInvalidatingAll([youscanKeys.all, queryKeys.counts], call, { background: true });
 
 export const useSaveYouscan = () =>
   useChanging(({ id, ...body }: Partial<YouscanForm> & { id?: number; space_id?: number }) =>

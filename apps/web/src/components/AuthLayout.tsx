@@ -1,4 +1,4 @@
-import { Box, Center, Paper, Stack, Text, Title } from '@mantine/core';
+import { Box, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LocaleSwitch } from './LocaleSwitch';
@@ -60,5 +60,19 @@ export function AuthLayout({ title, subtitle, children, footer }: AuthLayoutProp
         </Stack>
       </Center>
     </Box>
+  );
+}
+
+/** The frame while something is checked or done (a link, a sign-in, a connection): a spinner and what it is. */
+export function AuthWaiting({ text, testId }: { text?: ReactNode; testId?: string }) {
+  return (
+    <AuthLayout>
+      <Center py="lg">
+        <Stack align="center" gap="sm" data-testid={testId}>
+          <Loader />
+          {text && <Text c="dimmed">{text}</Text>}
+        </Stack>
+      </Center>
+    </AuthLayout>
   );
 }

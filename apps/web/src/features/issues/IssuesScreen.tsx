@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Center, Group, Loader, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import { can } from '@otklik/shared';
 import { IconPlus } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -7,6 +7,7 @@ import { useSearchParams } from 'react-router';
 import { useMembers } from '../../api/inbox';
 import { useIssues } from '../../api/issues';
 import { PageHeader } from '../../components/PageHeader';
+import { QueryState } from '../../components/QueryState';
 import { FilterSlot, useFilterSlot } from '../../shell/FilterSlot';
 import { useShell } from '../../shell/ShellContext';
 import { ISSUE_FILTER_KEYS, type IssueFilters, IssueFiltersForm } from './IssueFilters';
@@ -118,46 +119,37 @@ export default function IssuesScreen() {
           </Anchor>
         </Group>
       )}
-      {list.isPending ? (
-        <Center py={60}>
-          <Loader />
-        </Center>
-      ) : list.error ? (
-        <Alert color="red" variant="light" role="alert">
-          <Group justify="space-between">
-            <Text fz="sm">{list.error.message}</Text>
-            <Button size="compact-sm" variant="white" onClick={() => void list.refetch()}>
-              {t('system.retry')}
-            </Button>
-          </Group>
-        </Alert>
-      ) : rows.length === 0 ? (
-        <Text c="dimmed" ta="center" py="xl" data-testid="issues-empty">
-          {applied > 0 || mine ? t('shell.issues.emptyFiltered') : t('shell.issues.empty')}
-        </Text>
-      ) : (
-        <Stack gap="xs">
-          <Text fz="sm" c="dimmed" data-testid="issues-total">
-            {t('shell.issues.total', { count: total })}
-          </Text>
-          {rows.map((issue) => (
-            <IssueRow key={issue.id} issue={issue} memberName={memberName} />
-          ))}
-          {list.hasNextPage && (
-            <div ref={sentinel} data-testid="issues-more-sentinel">
-              <Button
-                variant="default"
-                fullWidth
-                onClick={() => void list.fetchNextPage()}
-                loading={list.isFetchingNextPage}
-                data-testid="issues-more"
-              >
-                {t('shell.issues.more')}
-              </Button>
-            </div>
-          )}
-        </Stack>
-      )}
+      <QueryState queries={[list]}>
+        {() =>
+          rows.length === 0 ? (
+            <Text c="dimmed" ta="center" py="xl" data-testid="issues-empty">
+              {applied > 0 || mine ? t('shell.issues.emptyFiltered') : t('shell.issues.empty')}
+            </Text>
+          ) : (
+            <Stack gap="xs">
+              <Text fz="sm" c="dimmed" data-testid="issues-total">
+                {t('shell.issues.total', { count: total })}
+              </Text>
+              {rows.map((issue) => (
+                <IssueRow key={issue.id} issue={issue} memberName={memberName} />
+              ))}
+              {list.hasNextPage && (
+                <div ref={sentinel} data-testid="issues-more-sentinel">
+                  <Button
+                    variant="default"
+                    fullWidth
+                    onClick={() => void list.fetchNextPage()}
+                    loading={list.isFetchingNextPage}
+                    data-testid="issues-more"
+                  >
+                    {t('shell.issues.more')}
+                  </Button>
+                </div>
+              )}
+            </Stack>
+          )
+        }
+      </QueryState>
       {creating && <IssueFormModal opened={creating} onClose={() => setCreating(false)} />}
     </Stack>
   );

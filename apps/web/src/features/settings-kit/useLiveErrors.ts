@@ -1,14 +1,11 @@
 import { useState } from 'react';
 import type { output, ZodType } from 'zod';
-import { ApiError } from '../../api/errors';
-import { showError } from '../../components/notify';
+import { type FieldErrors, issueErrors, showSaveError } from '../../components/fieldErrors';
 import { useMessage } from '../../i18n/useLocale';
 
 // The validation of a hand-built settings form (one with lists inside, where useZodForm's flat fields do
 // not fit): checked by the shared schema on save, then again on every change so the messages follow the
 // fields as they are corrected; the server's field refusals go next to their fields, the rest as a notice.
-
-export type FieldErrors = Record<string, string>;
 
 /**
  * `values` are the form's current values; `emptyPath` names the field an issue without a path belongs to.
@@ -19,12 +16,7 @@ export function useLiveErrors<S extends ZodType>(schema: S, values: unknown, emp
   const [submitted, setSubmitted] = useState(false);
   const [serverErrors, setServerErrors] = useState<FieldErrors>({});
   const live = submitted ? schema.safeParse(values) : null;
-  const schemaErrors: FieldErrors = {};
-  if (live && !live.success) {
-    for (const issue of live.error.issues) {
-      schemaErrors[issue.path.map(String).join('.') || emptyPath] ??= message(issue.message);
-    }
-  }
+  const schemaErrors = live && !live.success ? issueErrors(live.error.issues, message, emptyPath) : {};
   const errors: FieldErrors = { ...schemaErrors, ...serverErrors };
   const check = (): output<S> | null => {
     const parsed = schema.safeParse(values);
@@ -33,10 +25,7 @@ export function useLiveErrors<S extends ZodType>(schema: S, values: unknown, emp
     setServerErrors({});
     return parsed.data as output<S>;
   };
-  const onError = (error: Error) => {
-    if (error instanceof ApiError && Object.keys(error.fields).length > 0) setServerErrors(error.fields);
-    else showError(error);
-  };
+  const onError = (error: Error) => showSaveError(error, setServerErrors);
   /** Shows the schema's messages without saving (the rule form's dry run refused the values). */
   const showErrors = () => setSubmitted(true);
   return { errors, submitted, check, onError, showErrors };

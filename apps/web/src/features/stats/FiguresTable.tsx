@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { valueColumn } from './columns';
 import { DataTable } from './DataTable';
 
 export interface FigureRow {
@@ -28,7 +29,7 @@ export function FiguresTable({
       fileName={fileName}
       rows={rows}
       columns={[
-        { key: 'label', title: t('shell.stats.col.figure'), render: (r) => r.label, csv: (r) => r.label },
+        valueColumn<FigureRow>('label', t('shell.stats.col.figure'), (r) => r.label),
         {
           key: 'value',
           title: t('shell.stats.col.value'),

@@ -1,4 +1,4 @@
-import { Button, Center, Loader, Stack, Text } from '@mantine/core';
+import { Button, Text } from '@mantine/core';
 import { REDIRECT_NOTICE_MS } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
 import { useQueryClient } from '@tanstack/react-query';
@@ -9,7 +9,7 @@ import { authApi } from '../../api/auth';
 import { ApiError } from '../../api/client';
 import { api } from '../../api/instance';
 import type { MessageWithToken } from '../../api/types';
-import { AuthLayout } from '../../components/AuthLayout';
+import { AuthWaiting } from '../../components/AuthLayout';
 import { ResultCard } from '../../components/ResultCard';
 import { useMessage } from '../../i18n/useLocale';
 
@@ -99,14 +99,5 @@ export default function ConfirmEmailScreen() {
       </ResultCard>
     );
   }
-  return (
-    <AuthLayout>
-      <Center py="lg">
-        <Stack align="center" gap="sm">
-          <Loader />
-          <Text c="dimmed">{t('confirm.checking')}</Text>
-        </Stack>
-      </Center>
-    </AuthLayout>
-  );
+  return <AuthWaiting text={t('confirm.checking')} />;
 }

@@ -1,4 +1,4 @@
-import { Button, Center, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Stack, Text, TextInput } from '@mantine/core';
 import { invitationSignupFormSchema, isLocale, REDIRECT_AFTER_SIGNUP_MS } from '@otklik/shared';
 import { IconLock } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -8,7 +8,7 @@ import { useNavigate, useParams } from 'react-router';
 import { authApi } from '../../api/auth';
 import { ApiError } from '../../api/client';
 import { api } from '../../api/instance';
-import { AuthLayout } from '../../components/AuthLayout';
+import { AuthLayout, AuthWaiting } from '../../components/AuthLayout';
 import { PasswordField } from '../../components/PasswordField';
 import { ResultCard } from '../../components/ResultCard';
 import { useZodForm } from '../../forms/useZodForm';
@@ -29,16 +29,7 @@ export default function InvitationSignupScreen() {
 
   if (doneMessage !== null) return <InvitationDone message={doneMessage} />;
   if (invitation.isPending) {
-    return (
-      <AuthLayout>
-        <Center py="lg">
-          <Stack align="center" gap="sm">
-            <Loader />
-            <Text c="dimmed">{t('invitation.loading')}</Text>
-          </Stack>
-        </Center>
-      </AuthLayout>
-    );
+    return <AuthWaiting text={t('invitation.loading')} />;
   }
   if (invitation.isError) return <InvitationInvalid error={invitation.error} />;
   return <InvitationForm hash={hash} email={invitation.data.email} onDone={setDoneMessage} />;

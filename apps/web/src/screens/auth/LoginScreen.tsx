@@ -1,8 +1,8 @@
-import { Alert, Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
-import { loginFormSchema, OTP_CODE_MAX_LENGTH } from '@otklik/shared';
+import { Alert, Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
+import { loginFormSchema } from '@otklik/shared';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { authApi } from '../../api/auth';
@@ -13,6 +13,7 @@ import { PasswordField } from '../../components/PasswordField';
 import { useRecaptcha } from '../../components/Recaptcha';
 import { useZodForm } from '../../forms/useZodForm';
 import { useMessage } from '../../i18n/useLocale';
+import { CodeField, useCodeStep } from './CodeStep';
 import { SocialButtons } from './SocialButtons';
 import { type LoginLocationState, socialErrorKey } from './socialError';
 import { useSignIn } from './useSignIn';
@@ -35,23 +36,17 @@ export default function LoginScreen() {
   const redirect = safeRedirect(params.get('redirect'));
   const signIn = useSignIn();
   const login = useMutation({ mutationFn: authApi.login });
-  const [codeRequired, setCodeRequired] = useState(false);
-  const [codeNotice, setCodeNotice] = useState<string | null>(null);
+  const codeStep = useCodeStep();
   const [error, setError] = useState<string | null>(null);
-  const codeRef = useRef<HTMLInputElement>(null);
   const { form, handleSubmit, setServerErrors } = useZodForm(loginFormSchema, {
     username: '',
     password: '',
     code: '',
   });
 
-  useEffect(() => {
-    if (codeRequired) codeRef.current?.focus();
-  }, [codeRequired]);
-
   const onSubmit = handleSubmit(async (data) => {
     setError(null);
-    if (codeRequired && !data.code) {
+    if (codeStep.required && !data.code) {
       form.setFieldError('code', 'code.required');
       return;
     }
@@ -62,19 +57,14 @@ export default function LoginScreen() {
       const token = await login.mutateAsync({
         username: data.username,
         password: data.password,
-        ...(codeRequired && data.code ? { code: data.code } : {}),
+        ...(codeStep.required && data.code ? { code: data.code } : {}),
         ...(recaptchaToken ? { recaptcha_token: recaptchaToken } : {}),
       });
       signIn(token, redirect ?? '/');
     } catch (e) {
       captcha.reset(); // a token is single-use (SPEC: captcha resets the captcha)
       if (!(e instanceof ApiError)) return; // network errors are reported by a toast
-      if (e.status === 400 && e.errorType === 'code_required') {
-        setCodeRequired(true);
-        setCodeNotice(e.message);
-        return;
-      }
-      if (!setServerErrors(e)) setError(e.message);
+      if (!codeStep.asksForCode(e) && !setServerErrors(e)) setError(e.message);
     }
   });
 
@@ -110,24 +100,7 @@ export default function LoginScreen() {
             autoComplete="current-password"
             {...form.getInputProps('password')}
           />
-          {codeRequired && (
-            <Stack gap={6}>
-              {codeNotice && (
-                <Text fz="sm" c="indigo.8" role="status">
-                  {codeNotice}
-                </Text>
-              )}
-              <TextInput
-                ref={codeRef}
-                label={t('login.code')}
-                description={t('login.codeHint')}
-                autoComplete="one-time-code"
-                maxLength={OTP_CODE_MAX_LENGTH}
-                data-testid="login-code"
-                {...form.getInputProps('code')}
-              />
-            </Stack>
-          )}
+          <CodeField step={codeStep} testId="login-code" inputProps={form.getInputProps('code')} />
           <Group justify="flex-end" mt={-6}>
             <Anchor component={Link} to="/recovery" fz="sm">
               {t('login.forgot')}

@@ -1,11 +1,11 @@
-import { Center, Loader, Stack, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams, useSearchParams } from 'react-router';
 import { authApi, isTokenResponse } from '../../api/auth';
 import { ApiError } from '../../api/client';
 import type { SignupResponse, TokenResponse } from '../../api/types';
-import { AuthLayout } from '../../components/AuthLayout';
+import { AuthWaiting } from '../../components/AuthLayout';
 import { ResultCard } from '../../components/ResultCard';
 import { useLocale, useMessage } from '../../i18n/useLocale';
 import { takeLoginRedirect } from './loginRedirect';
@@ -88,14 +88,5 @@ export default function ProviderCallbackScreen() {
       />
     );
   }
-  return (
-    <AuthLayout>
-      <Center py="lg">
-        <Stack align="center" gap="sm">
-          <Loader />
-          <Text c="dimmed">{t('provider.processing')}</Text>
-        </Stack>
-      </Center>
-    </AuthLayout>
-  );
+  return <AuthWaiting text={t('provider.processing')} />;
 }

@@ -1,9 +1,9 @@
-import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { OTP_CODE_MAX_LENGTH, resetPasswordFormSchema } from '@otklik/shared';
+import { resetPasswordFormSchema } from '@otklik/shared';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { authApi } from '../../api/auth';
@@ -12,6 +12,7 @@ import { AuthLayout } from '../../components/AuthLayout';
 import { PasswordField } from '../../components/PasswordField';
 import { useZodForm } from '../../forms/useZodForm';
 import { useMessage } from '../../i18n/useLocale';
+import { CodeField, useCodeStep } from './CodeStep';
 import { useSignIn } from './useSignIn';
 
 /**
@@ -24,9 +25,7 @@ export default function ResetPasswordScreen() {
   const { hash = '' } = useParams();
   const signIn = useSignIn();
   const [error, setError] = useState<string | null>(null);
-  const [codeRequired, setCodeRequired] = useState(false);
-  const [codeNotice, setCodeNotice] = useState<string | null>(null);
-  const codeRef = useRef<HTMLInputElement>(null);
+  const codeStep = useCodeStep();
   const check = useQuery({ queryKey: ['reset-check', hash], queryFn: () => authApi.checkResetHash(hash) });
   const reset = useMutation({ mutationFn: authApi.resetPassword });
   const { form, handleSubmit, setServerErrors } = useZodForm(resetPasswordFormSchema, {
@@ -34,10 +33,6 @@ export default function ResetPasswordScreen() {
     password_confirm: '',
     code: '',
   });
-
-  useEffect(() => {
-    if (codeRequired) codeRef.current?.focus();
-  }, [codeRequired]);
 
   const checkError = check.isError
     ? check.error instanceof ApiError
@@ -49,7 +44,7 @@ export default function ResetPasswordScreen() {
   const onSubmit = handleSubmit(async (data) => {
     if (disabled) return;
     setError(null);
-    if (codeRequired && !data.code) {
+    if (codeStep.required && !data.code) {
       form.setFieldError('code', 'code.required');
       return;
     }
@@ -58,18 +53,13 @@ export default function ResetPasswordScreen() {
       const token = await reset.mutateAsync({
         hash,
         ...passwords,
-        ...(codeRequired && code ? { code } : {}),
+        ...(codeStep.required && code ? { code } : {}),
       });
       notifications.show({ color: 'green', message: message('ok.passwordChanged') });
       signIn(token, '/');
     } catch (e) {
       if (!(e instanceof ApiError)) return;
-      if (e.status === 400 && e.errorType === 'code_required') {
-        setCodeRequired(true);
-        setCodeNotice(e.message);
-        return;
-      }
-      if (!setServerErrors(e)) setError(e.message);
+      if (!codeStep.asksForCode(e) && !setServerErrors(e)) setError(e.message);
     }
   });
 
@@ -112,24 +102,7 @@ export default function ResetPasswordScreen() {
             disabled={disabled}
             {...form.getInputProps('password_confirm')}
           />
-          {codeRequired && (
-            <Stack gap={6}>
-              {codeNotice && (
-                <Text fz="sm" c="indigo.8" role="status">
-                  {codeNotice}
-                </Text>
-              )}
-              <TextInput
-                ref={codeRef}
-                label={t('login.code')}
-                description={t('login.codeHint')}
-                autoComplete="one-time-code"
-                maxLength={OTP_CODE_MAX_LENGTH}
-                data-testid="reset-code"
-                {...form.getInputProps('code')}
-              />
-            </Stack>
-          )}
+          <CodeField step={codeStep} testId="reset-code" inputProps={form.getInputProps('code')} />
           <Button
             type="submit"
             fullWidth

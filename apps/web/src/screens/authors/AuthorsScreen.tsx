@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Paper,
-  SegmentedControl,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Group, Paper, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useMemo } from 'react';
@@ -18,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useSearchParams } from 'react-router';
 import { type AuthorScope, useAuthorsList } from '../../api/authors';
 import { PageHeader } from '../../components/PageHeader';
+import { QueryState } from '../../components/QueryState';
 import { useInboxData } from '../../features/inbox/hooks/useInboxData';
 import { useInboxT } from '../../features/inbox/i18n';
 import { AuthorList } from './AuthorList';
@@ -102,28 +91,19 @@ export default function AuthorsScreen() {
           {t('authors.issuesHint')}
         </Text>
       )}
-      {list.isPending ? (
-        <Center py={60}>
-          <Loader />
-        </Center>
-      ) : list.error ? (
-        <Alert color="red" variant="light" role="alert">
-          <Group justify="space-between">
-            <Text fz="sm">{list.error.message}</Text>
-            <Button size="compact-sm" variant="white" onClick={() => void list.refetch()}>
-              {t('delivery.retry')}
-            </Button>
-          </Group>
-        </Alert>
-      ) : rows.length === 0 ? (
-        <Paper withBorder p="xl" radius="md" data-testid="authors-empty">
-          <Text ta="center" c="dimmed">
-            {t('authors.empty')}
-          </Text>
-        </Paper>
-      ) : (
-        <AuthorList rows={rows} list={list} label={title} data={data} />
-      )}
+      <QueryState queries={[list]} retryLabel={t('delivery.retry')}>
+        {() =>
+          rows.length === 0 ? (
+            <Paper withBorder p="xl" radius="md" data-testid="authors-empty">
+              <Text ta="center" c="dimmed">
+                {t('authors.empty')}
+              </Text>
+            </Paper>
+          ) : (
+            <AuthorList rows={rows} list={list} label={title} data={data} />
+          )
+        }
+      </QueryState>
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { Center, Loader, Stack, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { pathFor } from '@otklik/shared/routes';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -11,7 +11,7 @@ import { queryKeys } from '../../api/keys';
 import { meQueryKey, useHasToken } from '../../api/me';
 import { loginPath } from '../../api/session';
 import type { Me } from '../../api/types';
-import { AuthLayout } from '../../components/AuthLayout';
+import { AuthWaiting } from '../../components/AuthLayout';
 import { ResultCard } from '../../components/ResultCard';
 import { useInboxT } from '../../features/inbox/i18n';
 import { useMessage } from '../../i18n/useLocale';
@@ -151,14 +151,5 @@ function AccountCallback() {
       </ResultCard>
     );
   }
-  return (
-    <AuthLayout>
-      <Center py="lg">
-        <Stack align="center" gap="sm" data-testid="callback-working">
-          <Loader />
-          <Text c="dimmed">{t('callback.working')}</Text>
-        </Stack>
-      </Center>
-    </AuthLayout>
-  );
+  return <AuthWaiting text={t('callback.working')} testId="callback-working" />;
 }

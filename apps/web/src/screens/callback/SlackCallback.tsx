@@ -1,4 +1,4 @@
-import { Center, Loader, Stack, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import type { SlackInstallWire } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
 import { useQueryClient } from '@tanstack/react-query';
@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../../api/client';
 import { finishSlackInstall, slackKey } from '../../api/notifications';
-import { AuthLayout } from '../../components/AuthLayout';
+import { AuthWaiting } from '../../components/AuthLayout';
 import { ResultCard } from '../../components/ResultCard';
 import { useInboxT } from '../../features/inbox/i18n';
 import { useMessage } from '../../i18n/useLocale';
@@ -82,14 +82,5 @@ export default function SlackCallback() {
         </Text>
       </ResultCard>
     );
-  return (
-    <AuthLayout>
-      <Center py="lg">
-        <Stack align="center" gap="sm" data-testid="callback-working">
-          <Loader />
-          <Text c="dimmed">{t('callback.slackWorking')}</Text>
-        </Stack>
-      </Center>
-    </AuthLayout>
-  );
+  return <AuthWaiting text={t('callback.slackWorking')} testId="callback-working" />;
 }

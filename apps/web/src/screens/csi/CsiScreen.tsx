@@ -7,6 +7,7 @@ import { useObjects } from '../../api/config';
 import { useCsiResponses } from '../../api/csi';
 import { useMembers } from '../../api/inbox';
 import { PageHeader } from '../../components/PageHeader';
+import { PageNotice } from '../../components/PageNotice';
 import { QueryState } from '../../components/QueryState';
 import { SpaceSelect } from '../../components/SpaceSelect';
 import { ProviderIcon } from '../../features/inbox/components/ProviderIcon';
@@ -67,12 +68,11 @@ export default function CsiScreen() {
   const pages = Math.max(1, Math.ceil(total / (list.data?.page_size ?? 50)));
   if (spaceId === null)
     return (
-      <Stack gap="lg">
-        <PageHeader title={t('settings.csi.list.heading')} />
-        <Text c="dimmed" data-testid="csi-unavailable">
-          {t('settings.csi.unavailable')}
-        </Text>
-      </Stack>
+      <PageNotice
+        title={t('settings.csi.list.heading')}
+        text={t('settings.csi.unavailable')}
+        testId="csi-unavailable"
+      />
     );
   return (
     <Stack gap="lg">

@@ -1,11 +1,11 @@
-import { Alert, Button, Center, Group, List, Loader, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, List, Stack, Text } from '@mantine/core';
 import type { AuthorizeRequest } from '@otklik/shared';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/errors';
 import { decideAuthorization, useAuthorizeCheck } from '../../api/oauthapps';
-import { AuthLayout } from '../../components/AuthLayout';
+import { AuthLayout, AuthWaiting } from '../../components/AuthLayout';
 import { showError } from '../../components/notify';
 import { ResultCard } from '../../components/ResultCard';
 
@@ -52,16 +52,7 @@ export function ConsentScreen({ params }: { params: URLSearchParams }) {
   }, [redirectTo]);
 
   if (check.isPending || redirectTo || leaving)
-    return (
-      <AuthLayout>
-        <Center py="lg">
-          <Stack align="center" gap="sm">
-            <Loader />
-            {(redirectTo || leaving) && <Text c="dimmed">{t('settings.oauth.consent.redirecting')}</Text>}
-          </Stack>
-        </Center>
-      </AuthLayout>
-    );
+    return <AuthWaiting text={redirectTo || leaving ? t('settings.oauth.consent.redirecting') : undefined} />;
 
   const ready = check.data && 'app' in check.data ? check.data : null;
   if (check.error || !ready) {

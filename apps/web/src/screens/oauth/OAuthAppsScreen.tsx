@@ -6,7 +6,6 @@ import {
   Button,
   Code,
   Container,
-  CopyButton,
   Group,
   Modal,
   Paper,
@@ -19,7 +18,7 @@ import {
 } from '@mantine/core';
 import { type OAuthAppView, type OAuthAppWithSecret, oauthAppFormSchema } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
-import { IconArrowLeft, IconCheck, IconCopy, IconKey, IconPencil, IconPlus } from '@tabler/icons-react';
+import { IconArrowLeft, IconKey, IconPencil, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -33,6 +32,7 @@ import {
   useRevokeGrant,
   useUpdateOAuthApp,
 } from '../../api/oauthapps';
+import { ClipboardButton } from '../../components/ClipboardButton';
 import { ConfirmAction } from '../../components/ConfirmAction';
 import { LocaleSwitch } from '../../components/LocaleSwitch';
 import { Logo } from '../../components/Logo';
@@ -52,20 +52,12 @@ function CopyValue({ value, testId }: { value: string; testId?: string }) {
       <Code fz="sm" style={{ wordBreak: 'break-all', minWidth: 0 }} data-testid={testId}>
         {value}
       </Code>
-      <CopyButton value={value}>
-        {({ copied, copy }) => (
-          <Tooltip label={copied ? t('settings.oauth.apps.copied') : t('settings.oauth.apps.copy')}>
-            <ActionIcon
-              variant="subtle"
-              color={copied ? 'teal' : 'gray'}
-              onClick={copy}
-              aria-label={t('settings.oauth.apps.copy')}
-            >
-              {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-            </ActionIcon>
-          </Tooltip>
-        )}
-      </CopyButton>
+      <ClipboardButton
+        value={value}
+        label={t('settings.oauth.apps.copy')}
+        copiedLabel={t('settings.oauth.apps.copied')}
+        icon
+      />
     </Group>
   );
 }

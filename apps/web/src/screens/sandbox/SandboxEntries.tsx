@@ -14,7 +14,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { IconEyeOff, IconHeartFilled, IconPencil, IconSend, IconTrash } from '@tabler/icons-react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import type { SandboxEntry } from '../../api/inboxTypes';
 import { sandboxApi } from '../../api/sandbox';
 import { showError } from '../../components/notify';
@@ -142,6 +142,32 @@ export function WriteBox({
   );
 }
 
+/** A mark under an entry (liked, a reaction, hidden, deleted). */
+function Mark({
+  color,
+  icon,
+  testId,
+  children,
+}: {
+  color: string;
+  icon?: ReactNode;
+  testId: string;
+  children: ReactNode;
+}) {
+  return (
+    <Badge
+      size="xs"
+      color={color}
+      variant="light"
+      leftSection={icon}
+      style={{ textTransform: 'none' }}
+      data-testid={testId}
+    >
+      {children}
+    </Badge>
+  );
+}
+
 /** A comment, review or message with what the account did to it. */
 export function EntryView({
   entry,
@@ -227,51 +253,24 @@ export function EntryView({
               </Text>
             )}
             {entry.liked && (
-              <Badge
-                size="xs"
-                color="red"
-                variant="light"
-                leftSection={<IconHeartFilled size={10} />}
-                style={{ textTransform: 'none' }}
-                data-testid="sandbox-liked"
-              >
+              <Mark color="red" icon={<IconHeartFilled size={10} />} testId="sandbox-liked">
                 {t('sandbox.liked')}
-              </Badge>
+              </Mark>
             )}
             {entry.reaction && (
-              <Badge
-                size="xs"
-                variant="light"
-                color="teal"
-                data-testid="sandbox-reaction"
-                style={{ textTransform: 'none' }}
-              >
+              <Mark color="teal" testId="sandbox-reaction">
                 {entry.reaction}
-              </Badge>
+              </Mark>
             )}
             {entry.hidden && (
-              <Badge
-                size="xs"
-                color="gray"
-                variant="light"
-                leftSection={<IconEyeOff size={10} />}
-                style={{ textTransform: 'none' }}
-                data-testid="sandbox-hidden"
-              >
+              <Mark color="gray" icon={<IconEyeOff size={10} />} testId="sandbox-hidden">
                 {t('sandbox.hiddenByAccount')}
-              </Badge>
+              </Mark>
             )}
             {entry.deleted && (
-              <Badge
-                size="xs"
-                color="red"
-                variant="light"
-                leftSection={<IconTrash size={10} />}
-                style={{ textTransform: 'none' }}
-                data-testid="sandbox-deleted"
-              >
+              <Mark color="red" icon={<IconTrash size={10} />} testId="sandbox-deleted">
                 {mine ? t('sandbox.deleted') : t('sandbox.deletedByAccount')}
-              </Badge>
+              </Mark>
             )}
             {!entry.deleted && entry.kind !== 'message' && depth < 4 && (
               <Anchor component="button" type="button" fz={11} onClick={() => setReplying((r) => !r)}>

@@ -1,17 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Center,
-  Checkbox,
-  Group,
-  Kbd,
-  Loader,
-  Paper,
-  Stack,
-  Text,
-  Tooltip,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, Group, Kbd, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import type { BulkAction, MacroDto } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
 import { IconKeyboard, IconRefresh, IconUsers } from '@tabler/icons-react';
@@ -22,6 +9,7 @@ import { useChatsList, useItemsList } from '../../../api/inbox';
 import type { InboxChat, InboxItem } from '../../../api/inboxTypes';
 import { useMe } from '../../../api/me';
 import { PageHeader } from '../../../components/PageHeader';
+import { QueryState } from '../../../components/QueryState';
 import { socket } from '../../../realtime/instance';
 import { FilterSlot, useFilterSlot } from '../../../shell/FilterSlot';
 import { useRouteId } from '../../../shell/routeParams';
@@ -303,81 +291,74 @@ export function InboxListView({ kind, split = false }: { kind: ListKind; split?:
 
       {mentionsView ? (
         <MentionsList kind={kind} />
-      ) : list.isPending ? (
-        <Center py={60}>
-          <Loader />
-        </Center>
-      ) : list.error ? (
-        <Alert color="red" variant="light" role="alert">
-          <Group justify="space-between">
-            <Text fz="sm">{list.error.message}</Text>
-            <Button size="compact-sm" variant="white" onClick={() => void list.refetch()}>
-              {t('delivery.retry')}
-            </Button>
-          </Group>
-        </Alert>
-      ) : rows.length === 0 ? (
-        <Paper withBorder radius="md" p="xl" data-testid="list-empty">
-          <Stack align="center" gap="sm" ta="center">
-            <Text fw={600}>{applied > 0 ? t('list.emptyFiltered') : t('list.empty')}</Text>
-            {applied > 0 ? (
-              <Button variant="light" onClick={() => apply(EMPTY_FILTERS(kind))}>
-                {t('list.resetFilters')}
-              </Button>
-            ) : (
-              !hasAccounts && (
-                <>
-                  <Text c="dimmed" fz="sm" maw={420}>
-                    {t('list.emptyHint')}
-                  </Text>
-                  {isAdmin && (
-                    <Button component={Link} to={pathFor('settings-accounts-add')}>
-                      {t('list.connect')}
-                    </Button>
-                  )}
-                </>
-              )
-            )}
-          </Stack>
-        </Paper>
       ) : (
-        <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
-          <SelectAllBar
-            label={t('bulk.selectAll', { count: rows.length })}
-            total={rows.length}
-            selected={selectedRows.length}
-            onChange={(all) => nav.dispatch(all ? { type: 'select', ids } : { type: 'clear' })}
-          />
-          <VirtualList
-            count={rows.length}
-            getKey={(index) => rows[index]!.id}
-            estimateSize={kind === 'items' ? 104 : 96}
-            focusIndex={nav.state.focus}
-            hasNextPage={list.hasNextPage}
-            isFetchingNextPage={list.isFetchingNextPage}
-            fetchNextPage={() => void list.fetchNextPage()}
-            footer={t('list.end')}
-            label={title}
-            renderRow={(index) => {
-              const row = rows[index]!;
-              const common = {
-                to: pathOf(row),
-                focused: nav.state.focus === index,
-                selected: nav.state.selected.includes(row.id),
-                selectable: true,
-                onToggle: toggleRow,
-                faded: !filters.status.includes(row.status),
-                data,
-                nowS,
-              };
-              return kind === 'items' ? (
-                <ItemRow item={row as InboxItem} {...common} />
-              ) : (
-                <ChatRow chat={row as InboxChat} {...common} />
-              );
-            }}
-          />
-        </Paper>
+        <QueryState queries={[list]} retryLabel={t('delivery.retry')}>
+          {() =>
+            rows.length === 0 ? (
+              <Paper withBorder radius="md" p="xl" data-testid="list-empty">
+                <Stack align="center" gap="sm" ta="center">
+                  <Text fw={600}>{applied > 0 ? t('list.emptyFiltered') : t('list.empty')}</Text>
+                  {applied > 0 ? (
+                    <Button variant="light" onClick={() => apply(EMPTY_FILTERS(kind))}>
+                      {t('list.resetFilters')}
+                    </Button>
+                  ) : (
+                    !hasAccounts && (
+                      <>
+                        <Text c="dimmed" fz="sm" maw={420}>
+                          {t('list.emptyHint')}
+                        </Text>
+                        {isAdmin && (
+                          <Button component={Link} to={pathFor('settings-accounts-add')}>
+                            {t('list.connect')}
+                          </Button>
+                        )}
+                      </>
+                    )
+                  )}
+                </Stack>
+              </Paper>
+            ) : (
+              <Paper withBorder radius="md" style={{ overflow: 'hidden' }}>
+                <SelectAllBar
+                  label={t('bulk.selectAll', { count: rows.length })}
+                  total={rows.length}
+                  selected={selectedRows.length}
+                  onChange={(all) => nav.dispatch(all ? { type: 'select', ids } : { type: 'clear' })}
+                />
+                <VirtualList
+                  count={rows.length}
+                  getKey={(index) => rows[index]!.id}
+                  estimateSize={kind === 'items' ? 104 : 96}
+                  focusIndex={nav.state.focus}
+                  hasNextPage={list.hasNextPage}
+                  isFetchingNextPage={list.isFetchingNextPage}
+                  fetchNextPage={() => void list.fetchNextPage()}
+                  footer={t('list.end')}
+                  label={title}
+                  renderRow={(index) => {
+                    const row = rows[index]!;
+                    const common = {
+                      to: pathOf(row),
+                      focused: nav.state.focus === index,
+                      selected: nav.state.selected.includes(row.id),
+                      selectable: true,
+                      onToggle: toggleRow,
+                      faded: !filters.status.includes(row.status),
+                      data,
+                      nowS,
+                    };
+                    return kind === 'items' ? (
+                      <ItemRow item={row as InboxItem} {...common} />
+                    ) : (
+                      <ChatRow chat={row as InboxChat} {...common} />
+                    );
+                  }}
+                />
+              </Paper>
+            )
+          }
+        </QueryState>
       )}
 
       {selectedRows.length > 0 && (

@@ -95,6 +95,29 @@ function Passage({ match }: { match: SearchMatch }) {
   );
 }
 
+/** Who wrote, and on which account (not on the narrowest phones). */
+function RowAuthor({ author, account }: { author: string; account: string | undefined }) {
+  return (
+    <Group gap={6} wrap="nowrap" miw={0}>
+      <Text fw={600} fz="sm" truncate="end" data-testid="row-author">
+        {author}
+      </Text>
+      <Text fz="xs" c="dimmed" truncate="end" visibleFrom="xs">
+        · {account ?? ''}
+      </Text>
+    </Group>
+  );
+}
+
+/** Whom the record is assigned to. */
+function AssigneeBadge({ name }: { name: string }) {
+  return (
+    <Badge size="xs" variant="default" leftSection={<IconUser size={10} />} style={{ textTransform: 'none' }}>
+      {name}
+    </Badge>
+  );
+}
+
 // Rows are memoized: scrolling re-renders the list's visible window every frame, and a row whose props
 // did not change (the same record, focus, selection, clock minute) must not render again.
 export const ItemRow = memo(function ItemRow({ item, ...props }: RowProps & { item: InboxItem }) {
@@ -115,14 +138,7 @@ export const ItemRow = memo(function ItemRow({ item, ...props }: RowProps & { it
         <ProviderIcon provider={item.provider} size={32} withTooltip={false} />
         <Box miw={0} style={{ flex: 1 }}>
           <Group gap={6} wrap="nowrap" justify="space-between">
-            <Group gap={6} wrap="nowrap" miw={0}>
-              <Text fw={600} fz="sm" truncate="end" data-testid="row-author">
-                {author}
-              </Text>
-              <Text fz="xs" c="dimmed" truncate="end" visibleFrom="xs">
-                · {account?.name ?? ''}
-              </Text>
-            </Group>
+            <RowAuthor author={author} account={account?.name} />
             <Text fz="xs" c="dimmed" style={{ flexShrink: 0 }} title={formatExact(item.created_at, locale)}>
               {formatWhen(item.created_at, props.nowS, locale)}
             </Text>
@@ -161,16 +177,7 @@ export const ItemRow = memo(function ItemRow({ item, ...props }: RowProps & { it
               <IconHeartFilled size={14} aria-label={t('item.liked')} color="var(--mantine-color-red-6)" />
             )}
             <TagBadges ids={item.tags} tagsById={props.data.tagsById} />
-            {assignee && (
-              <Badge
-                size="xs"
-                variant="default"
-                leftSection={<IconUser size={10} />}
-                style={{ textTransform: 'none' }}
-              >
-                {assignee}
-              </Badge>
-            )}
+            {assignee && <AssigneeBadge name={assignee} />}
             <LockNote lockKey={`item:${item.id}`} compact />
           </Group>
         </Box>
@@ -198,14 +205,7 @@ export const ChatRow = memo(function ChatRow({ chat, ...props }: RowProps & { ch
         <ProviderIcon provider={chat.provider} size={32} withTooltip={false} />
         <Box miw={0} style={{ flex: 1 }}>
           <Group gap={6} wrap="nowrap" justify="space-between">
-            <Group gap={6} wrap="nowrap" miw={0}>
-              <Text fw={600} fz="sm" truncate="end" data-testid="row-author">
-                {author}
-              </Text>
-              <Text fz="xs" c="dimmed" truncate="end" visibleFrom="xs">
-                · {account?.name ?? ''}
-              </Text>
-            </Group>
+            <RowAuthor author={author} account={account?.name} />
             <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
               {chat.unread_count > 0 && (
                 <Badge
@@ -246,16 +246,7 @@ export const ChatRow = memo(function ChatRow({ chat, ...props }: RowProps & { ch
             <ReturnedBadge returnedAt={chat.returned_at} />
             <EmotionBadge sentiment={chat.sentiment} emotion={chat.emotion} />
             <TagBadges ids={chat.tags} tagsById={props.data.tagsById} />
-            {assignee && (
-              <Badge
-                size="xs"
-                variant="default"
-                leftSection={<IconUser size={10} />}
-                style={{ textTransform: 'none' }}
-              >
-                {assignee}
-              </Badge>
-            )}
+            {assignee && <AssigneeBadge name={assignee} />}
             <LockNote lockKey={`chat:${chat.id}`} compact />
           </Group>
         </Box>

@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { useBotStats } from '../../../api/bots';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
+import { numberColumn, valueColumn } from '../columns';
 import { DataTable } from '../DataTable';
 import { StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
 
@@ -14,11 +15,12 @@ import { StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
 // reached each step and how many were dropped there. Definitions: docs/statistics.md "Chat-bots".
 
 type BotRow = BotStatsAnswer['bots'][number];
+type Step = BotRow['steps'][number];
 const OUTCOMES = ['started', 'completed', 'handed_off', 'dropped', 'active'] as const;
 
 function Funnel({ bot }: { bot: BotRow }) {
   const { t } = useTranslation();
-  const label = (s: BotRow['steps'][number]) =>
+  const label = (s: Step) =>
     `${s.step_id} · ${t(`settings.bots.types.${s.type}`)}${s.flow === 'off_hours' ? ` (${t('settings.bots.stats.offHoursFlow')})` : ''}`;
   const steps = bot.steps;
   const option = {
@@ -50,21 +52,9 @@ function Funnel({ bot }: { bot: BotRow }) {
           fileName={`bot-${bot.bot_id}-funnel`}
           rows={steps}
           columns={[
-            { key: 'step', title: t('settings.bots.stats.step'), render: label, csv: label },
-            {
-              key: 'reached',
-              title: t('settings.bots.stats.reached'),
-              render: (s) => s.reached,
-              csv: (s) => s.reached,
-              numeric: true,
-            },
-            {
-              key: 'dropped',
-              title: t('settings.bots.stats.droppedHere'),
-              render: (s) => s.dropped,
-              csv: (s) => s.dropped,
-              numeric: true,
-            },
+            valueColumn('step', t('settings.bots.stats.step'), label),
+            numberColumn<Step>('reached', t('settings.bots.stats.reached'), (s) => s.reached),
+            numberColumn<Step>('dropped', t('settings.bots.stats.droppedHere'), (s) => s.dropped),
           ]}
         />
       </Stack>
@@ -100,13 +90,9 @@ function BotsStats({ frame }: { frame: StatsFrame }) {
                       ),
                       csv: (r) => r.name,
                     },
-                    ...OUTCOMES.map((k) => ({
-                      key: k,
-                      title: t(`settings.bots.stats.${k}`),
-                      render: (r: BotRow) => r[k],
-                      csv: (r: BotRow) => r[k],
-                      numeric: true,
-                    })),
+                    ...OUTCOMES.map((k) =>
+                      numberColumn<BotRow>(k, t(`settings.bots.stats.${k}`), (r) => r[k]),
+                    ),
                   ]}
                 />
               </StatsBlock>

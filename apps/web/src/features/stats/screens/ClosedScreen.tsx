@@ -6,6 +6,7 @@ import { useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
 import { barOption } from '../charts';
+import { numberColumn, valueColumn } from '../columns';
 import { previousBy, previousColumn } from '../compare';
 import { DataTable } from '../DataTable';
 import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
@@ -40,21 +41,11 @@ export function Closed({ frame }: { frame: StatsFrame }) {
               fileName="closed-by"
               rows={rows}
               columns={[
-                { key: 'who', title: t('shell.stats.col.operator'), render: who, csv: who },
-                ...HOW.map((how) => ({
-                  key: how,
-                  title: t(`shell.stats.col.${how}`),
-                  render: (r: StatsClosedRow) => r[how],
-                  csv: (r: StatsClosedRow) => r[how],
-                  numeric: true,
-                })),
-                {
-                  key: 'total',
-                  title: t('shell.stats.col.total'),
-                  render: (r) => r.total,
-                  csv: (r) => r.total,
-                  numeric: true,
-                },
+                valueColumn('who', t('shell.stats.col.operator'), who),
+                ...HOW.map((how) =>
+                  numberColumn<StatsClosedRow>(how, t(`shell.stats.col.${how}`), (r) => r[how]),
+                ),
+                numberColumn<StatsClosedRow>('total', t('shell.stats.col.total'), (r) => r.total),
                 ...previousColumn<StatsClosedRow>(t, {
                   key: 'total',
                   title: t('shell.stats.col.total'),

@@ -8,6 +8,7 @@ import { useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
 import { sparkOption } from '../charts';
+import { durationColumn, numberColumn, valueColumn } from '../columns';
 import { DataTable } from '../DataTable';
 import { formatDuration, toMinutes } from '../format';
 import { useFullscreen } from '../fullscreen';
@@ -17,6 +18,8 @@ import { StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
 // stats/dashboard and /dashboard: the key figures of the other tabs for today and the last 7 days, with
 // the 7 days' trend under them; the same server queries as the overview, time and tasks tabs. The figures
 // grow to wall size on wide screens (read from across a room at 1920×1080); full-screen mode as the wall.
+
+type Day = StatsDashboard['days'][number];
 
 const incomingOf = (f: StatsFigures) => f.incoming.items + f.incoming.chats;
 const closedOf = (f: StatsFigures) => f.closed.reply + f.closed.noreply + f.closed.autorule;
@@ -117,21 +120,9 @@ function Dashboard({ frame }: { frame: StatsFrame }) {
                 fileName="dashboard"
                 rows={d.days}
                 columns={[
-                  { key: 'day', title: t('shell.stats.col.day'), render: (r) => r.day, csv: (r) => r.day },
-                  {
-                    key: 'incoming',
-                    title: t('shell.stats.dashboard.incoming'),
-                    render: (r) => r.incoming,
-                    csv: (r) => r.incoming,
-                    numeric: true,
-                  },
-                  {
-                    key: 'frt',
-                    title: t('shell.stats.dashboard.frt'),
-                    render: (r) => formatDuration(t, r.first_response),
-                    csv: (r) => r.first_response,
-                    numeric: true,
-                  },
+                  valueColumn<Day>('day', t('shell.stats.col.day'), (r) => r.day),
+                  numberColumn<Day>('incoming', t('shell.stats.dashboard.incoming'), (r) => r.incoming),
+                  durationColumn<Day>(t, 'frt', t('shell.stats.dashboard.frt'), (r) => r.first_response),
                 ]}
               />
             </StatsBlock>

@@ -1,4 +1,4 @@
-import { Anchor, Group, Stack, Text } from '@mantine/core';
+import { Group, Stack, Text } from '@mantine/core';
 import type { EmotionCounts, StatsEmotions } from '@otklik/shared';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +11,8 @@ import { numberColumn, valueColumn } from '../columns';
 import { type Column, DataTable } from '../DataTable';
 import { formatShare } from '../format';
 import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
-import { networkName } from './OverviewScreen';
+import { networkColumn } from './OverviewScreen';
+import { postColumn } from './PostsScreen';
 
 // stats/emotions (issue 21, docs/statistics.md "Emotions"): the share of negative, neutral and
 // positive customer texts by day, and the counts by account, network and post.
@@ -25,7 +26,6 @@ const rated = (c: EmotionCounts) => c.negative + c.neutral + c.positive;
 const share = (part: number, c: EmotionCounts) => (rated(c) === 0 ? null : part / rated(c));
 const percent = (part: number, c: EmotionCounts) =>
   rated(c) === 0 ? 0 : Math.round((part / rated(c)) * 1000) / 10;
-const short = (text: string) => (text.length > 60 ? `${text.slice(0, 60)}…` : text || '—');
 
 /** The count and share columns every table of the tab has. */
 function useCountColumns<T extends EmotionCounts>(): Array<Column<T>> {
@@ -116,12 +116,7 @@ export function Emotions({ frame }: { frame: StatsFrame }) {
               fileName="emotions-networks"
               rows={data!.by_provider}
               columns={[
-                {
-                  key: 'network',
-                  title: t('shell.stats.col.network'),
-                  render: (r) => networkName(r.provider),
-                  csv: (r) => r.provider,
-                },
+                networkColumn<StatsEmotions['by_provider'][number]>(t('shell.stats.col.network')),
                 ...(counts as Array<Column<StatsEmotions['by_provider'][number]>>),
               ]}
             />
@@ -132,19 +127,7 @@ export function Emotions({ frame }: { frame: StatsFrame }) {
               fileName="emotions-posts"
               rows={data!.by_post}
               columns={[
-                {
-                  key: 'post',
-                  title: t('shell.stats.col.post'),
-                  render: (r) =>
-                    r.url ? (
-                      <Anchor href={r.url} target="_blank" rel="noreferrer" inherit>
-                        {short(r.text)}
-                      </Anchor>
-                    ) : (
-                      short(r.text)
-                    ),
-                  csv: (r) => r.text,
-                },
+                postColumn<StatsEmotions['by_post'][number]>(t('shell.stats.col.post')),
                 ...(counts as Array<Column<StatsEmotions['by_post'][number]>>),
               ]}
             />

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
+import { numberColumn } from '../columns';
 import { previousBy, previousColumn } from '../compare';
 import { DataTable } from '../DataTable';
 import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
@@ -67,13 +68,11 @@ function Hours({ frame }: { frame: StatsFrame }) {
                   csv: (r) => r.hour,
                   numeric: true,
                 },
-                {
-                  key: 'count',
-                  title: t('shell.stats.col.count'),
-                  render: (r) => r.count,
-                  csv: (r) => r.count,
-                  numeric: true,
-                },
+                numberColumn<StatsHours['cells'][number]>(
+                  'count',
+                  t('shell.stats.col.count'),
+                  (r) => r.count,
+                ),
                 ...previousColumn<StatsHours['cells'][number]>(t, {
                   key: 'count',
                   title: t('shell.stats.col.count'),

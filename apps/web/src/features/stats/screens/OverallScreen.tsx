@@ -7,6 +7,7 @@ import { useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
 import { previousLine } from '../charts';
+import { numberColumn, valueColumn } from '../columns';
 import { DataTable } from '../DataTable';
 import { alignPrevious, itemsLink } from '../model';
 import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
@@ -91,21 +92,9 @@ export function Overall({ frame }: { frame: StatsFrame }) {
               rows={days}
               rowLink={(d) => (d.comment + d.review + d.mention > 0 ? itemsLink(frame.params, d) : null)}
               columns={[
-                { key: 'day', title: t('shell.stats.col.day'), render: (r) => r.day, csv: (r) => r.day },
-                ...KINDS.map((k) => ({
-                  key: k,
-                  title: t(`shell.stats.col.${k}`),
-                  render: (r: DayRow) => r[k],
-                  csv: (r: DayRow) => r[k],
-                  numeric: true,
-                })),
-                {
-                  key: 'total',
-                  title: t('shell.stats.col.total'),
-                  render: (r) => r.total,
-                  csv: (r) => r.total,
-                  numeric: true,
-                },
+                valueColumn<DayRow>('day', t('shell.stats.col.day'), (r) => r.day),
+                ...KINDS.map((k) => numberColumn<DayRow>(k, t(`shell.stats.col.${k}`), (r) => r[k])),
+                numberColumn<DayRow>('total', t('shell.stats.col.total'), (r) => r.total),
               ]}
             />
           </StatsBlock>

@@ -1,4 +1,4 @@
-import { Anchor, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Anchor, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { can, isProviderId, providers, type StatsOperators, type StatsOverview } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +6,8 @@ import { Link } from 'react-router';
 import { useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { useShell } from '../../../shell/ShellContext';
-import { DataTable } from '../DataTable';
+import { numberColumn } from '../columns';
+import { type Column, DataTable } from '../DataTable';
 import { formatDuration, formatShare } from '../format';
 import { Kpi } from '../Kpi';
 import { changeOf, itemsLink } from '../model';
@@ -15,6 +16,16 @@ import { Person } from './PersonScreen';
 import { OperatorsTable } from './UsersScreen';
 
 export const networkName = (id: string) => (isProviderId(id) ? providers[id].name : id);
+
+/** The network of a row by network: its name in the cell, its id in the CSV. */
+export const networkColumn = <R extends { provider: string }>(title: string): Column<R> => ({
+  key: 'network',
+  title,
+  render: (r) => networkName(r.provider),
+  csv: (r) => r.provider,
+});
+
+type ProviderRow = StatsOverview['by_provider'][number];
 
 function Overview({ frame }: { frame: StatsFrame }) {
   const { t } = useTranslation();
@@ -117,33 +128,10 @@ function Overview({ frame }: { frame: StatsFrame }) {
                     row.items > 0 ? itemsLink(frame.params, o.period, { provider: row.provider }) : null
                   }
                   columns={[
-                    {
-                      key: 'network',
-                      title: t('shell.stats.col.network'),
-                      render: (r) => networkName(r.provider),
-                      csv: (r) => r.provider,
-                    },
-                    {
-                      key: 'items',
-                      title: t('shell.stats.col.items'),
-                      render: (r) => r.items,
-                      csv: (r) => r.items,
-                      numeric: true,
-                    },
-                    {
-                      key: 'chat',
-                      title: t('shell.stats.col.chat'),
-                      render: (r) => r.chats,
-                      csv: (r) => r.chats,
-                      numeric: true,
-                    },
-                    {
-                      key: 'message',
-                      title: t('shell.stats.col.message'),
-                      render: (r) => r.messages,
-                      csv: (r) => r.messages,
-                      numeric: true,
-                    },
+                    networkColumn<ProviderRow>(t('shell.stats.col.network')),
+                    numberColumn<ProviderRow>('items', t('shell.stats.col.items'), (r) => r.items),
+                    numberColumn<ProviderRow>('chat', t('shell.stats.col.chat'), (r) => r.chats),
+                    numberColumn<ProviderRow>('message', t('shell.stats.col.message'), (r) => r.messages),
                   ]}
                 />
               </StatsBlock>

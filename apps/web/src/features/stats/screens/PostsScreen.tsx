@@ -6,13 +6,31 @@ import { useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
 import { barOption } from '../charts';
-import { DataTable } from '../DataTable';
+import { numberColumn } from '../columns';
+import { type Column, DataTable } from '../DataTable';
 import { formatShare } from '../format';
 import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
-import { networkName } from './OverviewScreen';
+import { networkColumn } from './OverviewScreen';
+
+type PostRow = StatsPosts['rows'][number];
 
 const CHART_POSTS = 10;
 const short = (text: string) => (text.length > 60 ? `${text.slice(0, 60)}…` : text || '—');
+
+/** The post of a row by post: its text cut short, a link to it where it has one; the CSV gets the whole text. */
+export const postColumn = <R extends { text: string; url: string | null }>(title: string): Column<R> => ({
+  key: 'post',
+  title,
+  render: (r) =>
+    r.url ? (
+      <Anchor href={r.url} target="_blank" rel="noreferrer" inherit>
+        {short(r.text)}
+      </Anchor>
+    ) : (
+      short(r.text)
+    ),
+  csv: (r) => r.text,
+});
 
 export function Posts({ frame }: { frame: StatsFrame }) {
   const { t } = useTranslation();
@@ -47,39 +65,10 @@ export function Posts({ frame }: { frame: StatsFrame }) {
               fileName="posts"
               rows={rows}
               columns={[
-                {
-                  key: 'post',
-                  title: t('shell.stats.col.post'),
-                  render: (r) =>
-                    r.url ? (
-                      <Anchor href={r.url} target="_blank" rel="noreferrer" inherit>
-                        {short(r.text)}
-                      </Anchor>
-                    ) : (
-                      short(r.text)
-                    ),
-                  csv: (r) => r.text,
-                },
-                {
-                  key: 'network',
-                  title: t('shell.stats.col.network'),
-                  render: (r) => networkName(r.provider),
-                  csv: (r) => r.provider,
-                },
-                {
-                  key: 'items',
-                  title: t('shell.stats.col.postItems'),
-                  render: (r) => r.items,
-                  csv: (r) => r.items,
-                  numeric: true,
-                },
-                {
-                  key: 'replied',
-                  title: t('shell.stats.col.replied'),
-                  render: (r) => r.replied,
-                  csv: (r) => r.replied,
-                  numeric: true,
-                },
+                postColumn<PostRow>(t('shell.stats.col.post')),
+                networkColumn<PostRow>(t('shell.stats.col.network')),
+                numberColumn<PostRow>('items', t('shell.stats.col.postItems'), (r) => r.items),
+                numberColumn<PostRow>('replied', t('shell.stats.col.replied'), (r) => r.replied),
                 {
                   key: 'share',
                   title: t('shell.stats.col.repliedShare'),
@@ -87,13 +76,7 @@ export function Posts({ frame }: { frame: StatsFrame }) {
                   csv: (r) => r.replied / r.items,
                   numeric: true,
                 },
-                {
-                  key: 'replies',
-                  title: t('shell.stats.col.ourReplies'),
-                  render: (r) => r.replies,
-                  csv: (r) => r.replies,
-                  numeric: true,
-                },
+                numberColumn<PostRow>('replies', t('shell.stats.col.ourReplies'), (r) => r.replies),
               ]}
             />
           </StatsBlock>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
+import { numberColumn } from '../columns';
 import { previousColumn } from '../compare';
 import { DataTable } from '../DataTable';
 import { FiguresTable } from '../FiguresTable';
@@ -92,13 +93,11 @@ function Replies({ frame }: { frame: StatsFrame }) {
                     render: (r) => t(`shell.stats.kpi.${REASON_KEY[r.reason]}`),
                     csv: (r) => r.reason,
                   },
-                  {
-                    key: 'count',
-                    title: t('shell.stats.col.closed'),
-                    render: (r) => r.count,
-                    csv: (r) => r.count,
-                    numeric: true,
-                  },
+                  numberColumn<(typeof closedRows)[number]>(
+                    'count',
+                    t('shell.stats.col.closed'),
+                    (r) => r.count,
+                  ),
                   ...previousColumn<(typeof closedRows)[number]>(t, {
                     key: 'closed',
                     title: t('shell.stats.col.closed'),

@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { useRuleStats } from '../../../api/rules';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
+import { numberColumn } from '../columns';
 import { DataTable } from '../DataTable';
 import { StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
 
@@ -55,13 +56,9 @@ function RulesStats({ frame }: { frame: StatsFrame }) {
                       ),
                       csv: (r) => r.name,
                     },
-                    ...(['matches', 'actions', 'failed'] as const).map((k) => ({
-                      key: k,
-                      title: t(`settings.rules.stats.${k}`),
-                      render: (r: (typeof list)[number]) => r[k],
-                      csv: (r: (typeof list)[number]) => r[k],
-                      numeric: true,
-                    })),
+                    ...(['matches', 'actions', 'failed'] as const).map((k) =>
+                      numberColumn<(typeof list)[number]>(k, t(`settings.rules.stats.${k}`), (r) => r[k]),
+                    ),
                   ]}
                 />
               </StatsBlock>

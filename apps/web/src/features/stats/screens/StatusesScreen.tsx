@@ -6,6 +6,7 @@ import { type StatsEndpoint, useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
 import { barOption } from '../charts';
+import { durationColumn, valueColumn } from '../columns';
 import { previousBy, previousColumn } from '../compare';
 import { type Column, DataTable } from '../DataTable';
 import { formatDuration } from '../format';
@@ -53,31 +54,11 @@ export function Statuses({ frame, endpoint }: { frame: StatsFrame; endpoint: Sta
       format: (v) => (v === null ? '—' : formatDuration(t, v)),
     });
   const columns: Column<Row>[] = [
-    { key: 'name', title: t('shell.stats.col.operator'), render: (r) => r.name, csv: (r) => r.name },
-    ...statuses.map(
-      (s): Column<Row> => ({
-        key: `s${s.key}`,
-        title: s.name,
-        render: (r) => formatDuration(t, r.seconds[s.key] ?? 0),
-        csv: (r) => r.seconds[s.key] ?? 0,
-        numeric: true,
-      }),
-    ),
-    {
-      key: 'working',
-      title: t('shell.stats.statuses.working'),
-      render: (r) => formatDuration(t, r.working),
-      csv: (r) => r.working,
-      numeric: true,
-    },
+    valueColumn('name', t('shell.stats.col.operator'), (r) => r.name),
+    ...statuses.map((s) => durationColumn<Row>(t, `s${s.key}`, s.name, (r) => r.seconds[s.key] ?? 0)),
+    durationColumn<Row>(t, 'working', t('shell.stats.statuses.working'), (r) => r.working),
     ...compareOf('working', t('shell.stats.statuses.working')),
-    {
-      key: 'total',
-      title: t('shell.stats.statuses.total'),
-      render: (r) => formatDuration(t, r.total),
-      csv: (r) => r.total,
-      numeric: true,
-    },
+    durationColumn<Row>(t, 'total', t('shell.stats.statuses.total'), (r) => r.total),
     ...compareOf('total', t('shell.stats.statuses.total')),
   ];
   return (

@@ -6,12 +6,15 @@ import { useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
 import { barOption } from '../charts';
+import { numberColumn, valueColumn } from '../columns';
 import { previousBy, previousColumn } from '../compare';
 import { DataTable } from '../DataTable';
 import { formatShare } from '../format';
 import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
 
 /** The tags drawn as series in the chart by day; the table lists every tag. */
+type TagRow = StatsTags['tags'][number];
+
 const CHART_TAGS = 8;
 
 export function Tags({ frame }: { frame: StatsFrame }) {
@@ -46,15 +49,9 @@ export function Tags({ frame }: { frame: StatsFrame }) {
               fileName="tags"
               rows={data!.tags}
               columns={[
-                { key: 'tag', title: t('shell.stats.col.tag'), render: (r) => r.name, csv: (r) => r.name },
-                {
-                  key: 'count',
-                  title: t('shell.stats.col.count'),
-                  render: (r) => r.count,
-                  csv: (r) => r.count,
-                  numeric: true,
-                },
-                ...previousColumn<StatsTags['tags'][number]>(t, {
+                valueColumn<TagRow>('tag', t('shell.stats.col.tag'), (r) => r.name),
+                numberColumn<TagRow>('count', t('shell.stats.col.count'), (r) => r.count),
+                ...previousColumn<TagRow>(t, {
                   key: 'count',
                   title: t('shell.stats.col.count'),
                   comparing: previous !== null,

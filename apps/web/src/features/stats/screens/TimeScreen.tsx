@@ -6,11 +6,14 @@ import { useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
 import { barOption, lineOption } from '../charts';
+import { durationColumn, valueColumn } from '../columns';
 import { DataTable } from '../DataTable';
 import { FiguresTable } from '../FiguresTable';
 import { formatDuration, toMinutes } from '../format';
 import { alignPrevious } from '../model';
 import { PeriodLine, StatsBlock, type StatsFrame, StatsPage } from '../StatsPage';
+
+type Day = StatsTime['days'][number];
 
 const BUCKETS = [...STATS_TIME_BUCKETS, null].map((_, i) => `b${i}` as `b${0 | 1 | 2 | 3 | 4 | 5}`);
 
@@ -124,12 +127,11 @@ export function Time({ frame }: { frame: StatsFrame }) {
                   fileName="response-time-distribution"
                   rows={measured ? BUCKETS.map((b, i) => ({ b, i })) : []}
                   columns={[
-                    {
-                      key: 'interval',
-                      title: t('shell.stats.col.interval'),
-                      render: (r) => t(`shell.stats.buckets.${r.b}`),
-                      csv: (r) => t(`shell.stats.buckets.${r.b}`),
-                    },
+                    valueColumn<{ b: (typeof BUCKETS)[number] }>(
+                      'interval',
+                      t('shell.stats.col.interval'),
+                      (r) => t(`shell.stats.buckets.${r.b}`),
+                    ),
                     {
                       key: 'fr',
                       title: names.fr,
@@ -155,39 +157,23 @@ export function Time({ frame }: { frame: StatsFrame }) {
                 fileName="response-time-by-day"
                 rows={measured ? d.days : []}
                 columns={[
-                  { key: 'day', title: t('shell.stats.col.day'), render: (r) => r.day, csv: (r) => r.day },
-                  {
-                    key: 'fr',
-                    title: t('shell.stats.time.frtMedian'),
-                    render: (r) => formatDuration(t, r.first_response),
-                    csv: (r) => r.first_response,
-                    numeric: true,
-                  },
-                  {
-                    key: 'res',
-                    title: t('shell.stats.time.resMedian'),
-                    render: (r) => formatDuration(t, r.resolution),
-                    csv: (r) => r.resolution,
-                    numeric: true,
-                  },
+                  valueColumn<Day>('day', t('shell.stats.col.day'), (r) => r.day),
+                  durationColumn<Day>(t, 'fr', t('shell.stats.time.frtMedian'), (r) => r.first_response),
+                  durationColumn<Day>(t, 'res', t('shell.stats.time.resMedian'), (r) => r.resolution),
                   ...(d.business
                     ? [
-                        {
-                          key: 'frBusiness',
-                          title: t('shell.stats.time.frtMedianBusiness'),
-                          render: (r: { day: string }) =>
-                            formatDuration(t, businessDays.get(r.day)?.first_response ?? null),
-                          csv: (r: { day: string }) => businessDays.get(r.day)?.first_response ?? null,
-                          numeric: true,
-                        },
-                        {
-                          key: 'resBusiness',
-                          title: t('shell.stats.time.resMedianBusiness'),
-                          render: (r: { day: string }) =>
-                            formatDuration(t, businessDays.get(r.day)?.resolution ?? null),
-                          csv: (r: { day: string }) => businessDays.get(r.day)?.resolution ?? null,
-                          numeric: true,
-                        },
+                        durationColumn<Day>(
+                          t,
+                          'frBusiness',
+                          t('shell.stats.time.frtMedianBusiness'),
+                          (r) => businessDays.get(r.day)?.first_response ?? null,
+                        ),
+                        durationColumn<Day>(
+                          t,
+                          'resBusiness',
+                          t('shell.stats.time.resMedianBusiness'),
+                          (r) => businessDays.get(r.day)?.resolution ?? null,
+                        ),
                       ]
                     : []),
                 ]}

@@ -8,6 +8,7 @@ import { useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
 import { barOption } from '../charts';
+import { durationColumn, numberColumn, valueColumn } from '../columns';
 import { previousBy, previousColumn } from '../compare';
 import { DataTable } from '../DataTable';
 import { formatDuration } from '../format';
@@ -32,14 +33,8 @@ export function OperatorsTable({
       fileName="operators"
       rows={rows}
       columns={[
-        { key: 'name', title: t('shell.stats.col.operator'), render: (r) => r.name, csv: (r) => r.name },
-        {
-          key: 'replies',
-          title: t('shell.stats.col.replies'),
-          render: (r) => r.replies,
-          csv: (r) => r.replies,
-          numeric: true,
-        },
+        valueColumn<StatsOperatorRow>('name', t('shell.stats.col.operator'), (r) => r.name),
+        numberColumn<StatsOperatorRow>('replies', t('shell.stats.col.replies'), (r) => r.replies),
         ...previousColumn<StatsOperatorRow>(t, {
           key: 'replies',
           title: t('shell.stats.col.replies'),
@@ -47,13 +42,7 @@ export function OperatorsTable({
           current: (r) => r.replies,
           previous: (r) => before(r.user_id)?.replies ?? 0,
         }),
-        {
-          key: 'closed',
-          title: t('shell.stats.col.closed'),
-          render: (r) => r.closed,
-          csv: (r) => r.closed,
-          numeric: true,
-        },
+        numberColumn<StatsOperatorRow>('closed', t('shell.stats.col.closed'), (r) => r.closed),
         ...previousColumn<StatsOperatorRow>(t, {
           key: 'closed',
           title: t('shell.stats.col.closed'),
@@ -61,20 +50,8 @@ export function OperatorsTable({
           current: (r) => r.closed,
           previous: (r) => before(r.user_id)?.closed ?? 0,
         }),
-        {
-          key: 'first',
-          title: t('shell.stats.col.firstReplies'),
-          render: (r) => r.first_replies,
-          csv: (r) => r.first_replies,
-          numeric: true,
-        },
-        {
-          key: 'frt',
-          title: t('shell.stats.col.frtMedian'),
-          render: (r) => formatDuration(t, r.frt_median),
-          csv: (r) => r.frt_median,
-          numeric: true,
-        },
+        numberColumn<StatsOperatorRow>('first', t('shell.stats.col.firstReplies'), (r) => r.first_replies),
+        durationColumn<StatsOperatorRow>(t, 'frt', t('shell.stats.col.frtMedian'), (r) => r.frt_median),
         ...previousColumn<StatsOperatorRow>(t, {
           key: 'frt',
           title: t('shell.stats.col.frtMedian'),
@@ -87,13 +64,12 @@ export function OperatorsTable({
         // Business hours beside calendar time, when the space has a schedule (docs/statistics.md).
         ...(rows.some((r) => r.frt_median_business !== null)
           ? [
-              {
-                key: 'frtBusiness',
-                title: t('shell.stats.col.frtMedianBusiness'),
-                render: (r: StatsOperatorRow) => formatDuration(t, r.frt_median_business),
-                csv: (r: StatsOperatorRow) => r.frt_median_business,
-                numeric: true,
-              },
+              durationColumn<StatsOperatorRow>(
+                t,
+                'frtBusiness',
+                t('shell.stats.col.frtMedianBusiness'),
+                (r) => r.frt_median_business,
+              ),
             ]
           : []),
       ]}

@@ -6,7 +6,7 @@ import { useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
 import { barOption } from '../charts';
-import { numberColumn, valueColumn } from '../columns';
+import { durationColumn, numberColumn, valueColumn } from '../columns';
 import { previousBy, previousColumn } from '../compare';
 import { DataTable } from '../DataTable';
 import { formatDuration, toMinutes } from '../format';
@@ -46,13 +46,12 @@ export function UsersTime({ frame }: { frame: StatsFrame }) {
                   t('shell.stats.col.firstReplies'),
                   (r) => r.first_replies.count,
                 ),
-                {
-                  key: 'median',
-                  title: t('shell.stats.col.frtMedian'),
-                  render: (r) => formatDuration(t, r.first_replies.median),
-                  csv: (r) => r.first_replies.median,
-                  numeric: true,
-                },
+                durationColumn<StatsOperatorTimeRow>(
+                  t,
+                  'median',
+                  t('shell.stats.col.frtMedian'),
+                  (r) => r.first_replies.median,
+                ),
                 ...previousColumn<StatsOperatorTimeRow>(t, {
                   key: 'median',
                   title: t('shell.stats.col.frtMedian'),
@@ -62,32 +61,27 @@ export function UsersTime({ frame }: { frame: StatsFrame }) {
                   format: (v) => formatDuration(t, v),
                   upIsGood: false,
                 }),
-                {
-                  key: 'p90',
-                  title: t('shell.stats.col.frtP90'),
-                  render: (r) => formatDuration(t, r.first_replies.p90),
-                  csv: (r) => r.first_replies.p90,
-                  numeric: true,
-                },
+                durationColumn<StatsOperatorTimeRow>(
+                  t,
+                  'p90',
+                  t('shell.stats.col.frtP90'),
+                  (r) => r.first_replies.p90,
+                ),
                 // Business hours beside calendar time, when the space has a schedule (docs/statistics.md).
                 ...(rows.some((r) => r.first_replies_business !== null)
                   ? [
-                      {
-                        key: 'medianBusiness',
-                        title: t('shell.stats.col.frtMedianBusiness'),
-                        render: (r: StatsOperatorTimeRow) =>
-                          formatDuration(t, r.first_replies_business?.median ?? null),
-                        csv: (r: StatsOperatorTimeRow) => r.first_replies_business?.median ?? null,
-                        numeric: true,
-                      },
-                      {
-                        key: 'p90Business',
-                        title: t('shell.stats.col.frtP90Business'),
-                        render: (r: StatsOperatorTimeRow) =>
-                          formatDuration(t, r.first_replies_business?.p90 ?? null),
-                        csv: (r: StatsOperatorTimeRow) => r.first_replies_business?.p90 ?? null,
-                        numeric: true,
-                      },
+                      durationColumn<StatsOperatorTimeRow>(
+                        t,
+                        'medianBusiness',
+                        t('shell.stats.col.frtMedianBusiness'),
+                        (r) => r.first_replies_business?.median ?? null,
+                      ),
+                      durationColumn<StatsOperatorTimeRow>(
+                        t,
+                        'p90Business',
+                        t('shell.stats.col.frtP90Business'),
+                        (r) => r.first_replies_business?.p90 ?? null,
+                      ),
                     ]
                   : []),
               ]}

@@ -6,7 +6,7 @@ import { type StatsEndpoint, useStats } from '../../../api/stats';
 import { QueryState } from '../../../components/QueryState';
 import { Chart } from '../Chart';
 import { barOption } from '../charts';
-import { numberColumn, valueColumn } from '../columns';
+import { durationColumn, numberColumn, valueColumn } from '../columns';
 import { previousBy, previousColumn } from '../compare';
 import { DataTable } from '../DataTable';
 import { formatDuration } from '../format';
@@ -34,13 +34,8 @@ export function Workinghours({ frame, endpoint }: { frame: StatsFrame; endpoint:
     );
     return { ...base, yAxis: { type: 'value', name: t('shell.stats.hours') } };
   }, [rows, t]);
-  const duration = (key: 'scheduled' | 'worked' | 'worked_in_slots', title: string) => ({
-    key,
-    title,
-    render: (r: Row) => formatDuration(t, r[key]),
-    csv: (r: Row) => r[key],
-    numeric: true,
-  });
+  const duration = (key: 'scheduled' | 'worked' | 'worked_in_slots', title: string) =>
+    durationColumn<Row>(t, key, title, (r) => r[key]);
   // compare: the same member's worked time in the previous period (matched by member).
   const before = previousBy(stats.data?.previous?.rows, (r) => r.user_id);
   const compareOf = (key: 'scheduled' | 'worked', title: string) =>

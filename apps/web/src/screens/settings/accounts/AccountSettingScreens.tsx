@@ -23,6 +23,7 @@ import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { ProviderIcon } from '../../../features/inbox/components/ProviderIcon';
 import { useInboxT } from '../../../features/inbox/i18n';
+import { OffNote } from '../../../features/settings-kit/SettingsList';
 import { isNotFoundError, RecordNotFound } from '../../../shell/RecordNotFound';
 
 // Per-account settings (docs/product/screens-and-routes.md accounts/{id}/exclude, exclude_messages, chats, stickers, reactions): what
@@ -102,7 +103,7 @@ export function ExcludeMessagesScreen() {
           <Loader />
         </Center>
       ) : chooser.suitable.length === 0 ? (
-        <Alert color="gray">{t('accounts.noSuitable')}</Alert>
+        <OffNote>{t('accounts.noSuitable')}</OffNote>
       ) : (
         <>
           <AccountChooser {...chooser} />
@@ -203,7 +204,7 @@ export function AccountToggleScreen() {
           <Loader />
         </Center>
       ) : shown.length === 0 ? (
-        <Alert color="gray">{t('accounts.noSuitable')}</Alert>
+        <OffNote>{t('accounts.noSuitable')}</OffNote>
       ) : (
         <Paper withBorder radius="md" p={0}>
           {shown.map((account) => (

@@ -1,5 +1,5 @@
-import { ActionIcon, Code, CopyButton, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
-import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { Code, Group, Paper, Stack, Text } from '@mantine/core';
+import { ClipboardButton } from '../../../components/ClipboardButton';
 import { useInboxT } from '../../../features/inbox/i18n';
 
 // Pieces shared by the account settings screens.
@@ -39,20 +39,7 @@ export function CopyField({
           >
             {value}
           </Code>
-          <CopyButton value={value}>
-            {({ copied, copy }) => (
-              <Tooltip label={copied ? t('accounts.copied') : t('accounts.copy')}>
-                <ActionIcon
-                  variant="subtle"
-                  color={copied ? 'teal' : 'gray'}
-                  onClick={copy}
-                  aria-label={t('accounts.copy')}
-                >
-                  {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-                </ActionIcon>
-              </Tooltip>
-            )}
-          </CopyButton>
+          <ClipboardButton value={value} label={t('accounts.copy')} copiedLabel={t('accounts.copied')} icon />
         </Group>
       </Paper>
     </Stack>

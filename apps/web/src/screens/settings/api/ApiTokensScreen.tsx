@@ -1,4 +1,4 @@
-import { Alert, Button, Code, CopyButton, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Code, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import {
   type ApiTokenKind,
   accessLabel,
@@ -11,6 +11,7 @@ import { IconKey, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiTokens, useCreateApiToken, useRevokeApiToken } from '../../../api/apiAccess';
+import { ClipboardButton } from '../../../components/ClipboardButton';
 import { ConfirmAction } from '../../../components/ConfirmAction';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
@@ -42,18 +43,12 @@ export function SecretOnce({ secret, note, testId }: { secret: string; note: str
         >
           {secret}
         </Code>
-        <CopyButton value={secret}>
-          {({ copied, copy }) => (
-            <Button
-              variant="light"
-              onClick={copy}
-              color={copied ? 'green' : undefined}
-              data-testid={`${testId}-copy`}
-            >
-              {copied ? t('settings.apiAccess.tokens.copied') : t('settings.apiAccess.tokens.copy')}
-            </Button>
-          )}
-        </CopyButton>
+        <ClipboardButton
+          value={secret}
+          label={t('settings.apiAccess.tokens.copy')}
+          copiedLabel={t('settings.apiAccess.tokens.copied')}
+          testId={`${testId}-copy`}
+        />
       </Group>
     </Stack>
   );

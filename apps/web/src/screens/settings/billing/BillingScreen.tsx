@@ -13,6 +13,7 @@ import { QueryState } from '../../../components/QueryState';
 import { SettingsSection, UsageLine } from '../../../components/SettingsSection';
 import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useTariffName } from '../../../components/useTariffName';
+import { OffNote } from '../../../features/settings-kit/SettingsList';
 import { useLocale } from '../../../i18n/useLocale';
 import { formatDate } from '../../../lib/format';
 import { useShell } from '../../../shell/ShellContext';
@@ -183,9 +184,7 @@ export default function BillingScreen() {
     <Stack gap="lg" maw={880}>
       <PageHeader title={t('titles.settings-billing')} description={t('settings.billing.hint')} />
       {spaceId === null ? (
-        <Alert color="gray" variant="light" data-testid="billing-none">
-          {t('settings.billing.none')}
-        </Alert>
+        <OffNote testId="billing-none">{t('settings.billing.none')}</OffNote>
       ) : (
         <>
           <SpaceSelect spaces={adminSpaces} value={spaceId} onChange={setChosen} />

@@ -1,16 +1,12 @@
 import { pathFor } from '@otklik/shared/routes';
-import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBotFailures } from '../../../api/bots';
-import { FailureList } from '../errors/FailureList';
+import { FailureList, type FailureSectionFrame } from '../errors/FailureList';
 
 // settings/errors: chat-bot steps that failed (a webhook that failed every try, an AI step whose provider
 // failed; issues 17, 21), beside the auto-rule failures and drawn by the same list.
 
-export function BotFailuresSection(props: {
-  SectionTitle: ComponentType<{ title: string; hint: string }>;
-  AllGood: ComponentType<{ text: string }>;
-}) {
+export function BotFailuresSection(props: FailureSectionFrame) {
   const { t } = useTranslation();
   return (
     <FailureList

@@ -21,6 +21,7 @@ import { useTranslation } from 'react-i18next';
 import { useEmotionSettings, useSaveEmotionSettings } from '../../../api/emotions';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
+import { PageNotice } from '../../../components/PageNotice';
 import { QueryState } from '../../../components/QueryState';
 import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
@@ -124,12 +125,7 @@ export default function EmotionsSettingsScreen() {
   const { spaces, spaceId, setSpace } = useManagedSpace('emotions.manage');
   const settings = useEmotionSettings(spaceId);
   if (spaceId === null)
-    return (
-      <Stack>
-        <PageHeader title={t('titles.settings-emotions')} />
-        <Text c="dimmed">{t('shell.emotions.settings.off')}</Text>
-      </Stack>
-    );
+    return <PageNotice title={t('titles.settings-emotions')} text={t('shell.emotions.settings.off')} />;
   return (
     <Stack>
       <PageHeader title={t('titles.settings-emotions')} description={t('shell.emotions.settings.hint')} />

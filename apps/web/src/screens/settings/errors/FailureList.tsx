@@ -15,6 +15,12 @@ export interface FailureRow {
   error: string | null;
 }
 
+/** What the errors screen lends each section, so that it looks like the others: its title and "all good" card. */
+export interface FailureSectionFrame {
+  SectionTitle: ComponentType<{ title: string; hint: string }>;
+  AllGood: ComponentType<{ text: string }>;
+}
+
 export function FailureList<Row extends FailureRow>({
   SectionTitle,
   AllGood,
@@ -25,9 +31,7 @@ export function FailureList<Row extends FailureRow>({
   heading,
   excerpt,
   link,
-}: {
-  SectionTitle: ComponentType<{ title: string; hint: string }>;
-  AllGood: ComponentType<{ text: string }>;
+}: FailureSectionFrame & {
   query: { isPending: boolean; error: Error | null; data?: { items: Row[] } };
   testId: string;
   rowTestId: string;

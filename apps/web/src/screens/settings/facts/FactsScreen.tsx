@@ -19,6 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { useCreateFact, useDeleteFact, useFacts, useUpdateFact } from '../../../api/facts';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
+import { PageNotice } from '../../../components/PageNotice';
 import { QueryState } from '../../../components/QueryState';
 import { SpaceSelect } from '../../../components/SpaceSelect';
 import { DeleteRowAction } from '../../../features/settings-kit/SettingsList';
@@ -107,12 +108,7 @@ export default function FactsScreen() {
   const { spaces, spaceId, setSpace } = useManagedSpace('settings.manage');
   const [editing, setEditing] = useState<FactDefinition | 'new' | null>(null);
   if (spaces.length === 0 || spaceId === null)
-    return (
-      <Stack gap="lg">
-        <PageHeader title={t('titles.settings-custom-facts')} />
-        <Text c="dimmed">{t('settings.facts.noSpace')}</Text>
-      </Stack>
-    );
+    return <PageNotice title={t('titles.settings-custom-facts')} text={t('settings.facts.noSpace')} />;
   return (
     <Stack gap="lg" maw={820}>
       <PageHeader

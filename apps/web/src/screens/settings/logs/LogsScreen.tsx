@@ -1,10 +1,8 @@
 import {
-  Alert,
   Badge,
   Button,
   Center,
   Group,
-  Loader,
   NumberInput,
   Paper,
   Select,
@@ -40,6 +38,8 @@ import {
 } from '../../../api/audit';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
+import { PageNotice } from '../../../components/PageNotice';
+import { QueryState } from '../../../components/QueryState';
 import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useManagedSpace } from '../../../features/settings-kit/useManagedSpace';
 import { useLocale } from '../../../i18n/useLocale';
@@ -91,12 +91,11 @@ export default function LogsScreen() {
 
   if (spaces.length === 0 || spaceId === null)
     return (
-      <Stack gap="lg">
-        <PageHeader title={t('titles.settings-logs')} />
-        <Text c="dimmed" data-testid="logs-no-space">
-          {t('settings.logs.noSpace')}
-        </Text>
-      </Stack>
+      <PageNotice
+        title={t('titles.settings-logs')}
+        text={t('settings.logs.noSpace')}
+        testId="logs-no-space"
+      />
     );
 
   const kindOptions = AUDIT_GROUPS.map((group) => ({
@@ -197,48 +196,39 @@ export default function LogsScreen() {
         )}
       </Group>
 
-      {entries.isPending ? (
-        <Center py={60}>
-          <Loader />
-        </Center>
-      ) : entries.error ? (
-        <Alert color="red" variant="light" role="alert" title={t('settings.logs.loadError')}>
-          <Group justify="space-between" gap="xs">
-            <Text fz="sm">{entries.error.message}</Text>
-            <Button size="compact-sm" variant="white" onClick={() => void entries.refetch()}>
-              {t('system.retry')}
-            </Button>
-          </Group>
-        </Alert>
-      ) : items.length === 0 ? (
-        <Paper withBorder radius="md" p="xl">
-          <Text ta="center" c="dimmed" data-testid="logs-empty">
-            {filtered ? t('settings.logs.nothingFound') : t('settings.logs.empty')}
-          </Text>
-        </Paper>
-      ) : (
-        <>
-          {mobile ? <EntryCards items={items} /> : <EntryTable items={items} />}
-          {entries.hasNextPage ? (
-            <Center>
-              <Button
-                variant="default"
-                loading={entries.isFetchingNextPage}
-                onClick={() => void entries.fetchNextPage()}
-                data-testid="logs-more"
-              >
-                {t('settings.logs.loadMore')}
-              </Button>
-            </Center>
-          ) : (
-            items.length > 20 && (
-              <Text ta="center" c="dimmed" fz="sm">
-                {t('settings.logs.end')}
+      <QueryState queries={[entries]} errorTitle={t('settings.logs.loadError')}>
+        {() =>
+          items.length === 0 ? (
+            <Paper withBorder radius="md" p="xl">
+              <Text ta="center" c="dimmed" data-testid="logs-empty">
+                {filtered ? t('settings.logs.nothingFound') : t('settings.logs.empty')}
               </Text>
-            )
-          )}
-        </>
-      )}
+            </Paper>
+          ) : (
+            <>
+              {mobile ? <EntryCards items={items} /> : <EntryTable items={items} />}
+              {entries.hasNextPage ? (
+                <Center>
+                  <Button
+                    variant="default"
+                    loading={entries.isFetchingNextPage}
+                    onClick={() => void entries.fetchNextPage()}
+                    data-testid="logs-more"
+                  >
+                    {t('settings.logs.loadMore')}
+                  </Button>
+                </Center>
+              ) : (
+                items.length > 20 && (
+                  <Text ta="center" c="dimmed" fz="sm">
+                    {t('settings.logs.end')}
+                  </Text>
+                )
+              )}
+            </>
+          )
+        }
+      </QueryState>
       <Retention spaceId={spaceId} days={settings.data?.retention_days} />
     </Stack>
   );

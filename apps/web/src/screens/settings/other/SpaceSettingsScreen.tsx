@@ -1,5 +1,4 @@
 import {
-  Alert,
   Badge,
   Button,
   Group,
@@ -29,6 +28,7 @@ import { QueryState } from '../../../components/QueryState';
 import { SettingsSection, UsageLine } from '../../../components/SettingsSection';
 import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useTariffName } from '../../../components/useTariffName';
+import { OffNote } from '../../../features/settings-kit/SettingsList';
 import { useZodForm } from '../../../forms/useZodForm';
 import { useLocale } from '../../../i18n/useLocale';
 import { useShell } from '../../../shell/ShellContext';
@@ -256,9 +256,7 @@ export default function SpaceSettingsScreen() {
         actions={<CreateSpace onCreated={setChosen} />}
       />
       {spaceId === null ? (
-        <Alert color="gray" variant="light" data-testid="space-none">
-          {t('settings.space.none')}
-        </Alert>
+        <OffNote testId="space-none">{t('settings.space.none')}</OffNote>
       ) : (
         <>
           <SpaceSelect spaces={adminSpaces} value={spaceId} onChange={setChosen} />

@@ -1,19 +1,9 @@
-import {
-  Badge,
-  Button,
-  CopyButton,
-  Group,
-  Paper,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import type { ReferralView } from '@otklik/shared';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useReferral, useRequestPayout } from '../../../api/referral';
+import { ClipboardButton } from '../../../components/ClipboardButton';
 import { showError, showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryState } from '../../../components/QueryState';
@@ -46,13 +36,11 @@ function Copyable({
         miw={0}
         data-testid={testId}
       />
-      <CopyButton value={value}>
-        {({ copied, copy }) => (
-          <Button variant="light" onClick={copy} color={copied ? 'green' : undefined}>
-            {copied ? t('settings.referral.copied') : t('settings.referral.copy')}
-          </Button>
-        )}
-      </CopyButton>
+      <ClipboardButton
+        value={value}
+        label={t('settings.referral.copy')}
+        copiedLabel={t('settings.referral.copied')}
+      />
     </Group>
   );
 }

@@ -1,16 +1,12 @@
 import { pathFor } from '@otklik/shared/routes';
-import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRuleFailures } from '../../../api/rules';
-import { FailureList } from '../errors/FailureList';
+import { FailureList, type FailureSectionFrame } from '../errors/FailureList';
 
 // settings/errors: auto-rule runs whose action failed (issue 17: a failed action is never silent). The
 // screen passes its own section title and "all good" card so the section looks like the others.
 
-export function RuleFailuresSection(props: {
-  SectionTitle: ComponentType<{ title: string; hint: string }>;
-  AllGood: ComponentType<{ text: string }>;
-}) {
+export function RuleFailuresSection(props: FailureSectionFrame) {
   const { t } = useTranslation();
   return (
     <FailureList

@@ -1,13 +1,12 @@
-import { Alert, Button, Group, Modal, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAbsenceCrud, useAbsences, useUsers } from '../../../api/settings';
 import { showError } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
-import { QueryState } from '../../../components/QueryState';
 import { SpaceSelect } from '../../../components/SpaceSelect';
-import { DeleteRowAction } from '../../../features/settings-kit/SettingsList';
+import { DeleteRowAction, OffNote, SettingsList } from '../../../features/settings-kit/SettingsList';
 import { useLocale } from '../../../i18n/useLocale';
 import { formatDate } from '../../../lib/format';
 import { addDays, civilDateOf, zonedToUnix } from '../../../lib/zonedTime';
@@ -80,68 +79,65 @@ export default function AbsencesScreen() {
       />
       <ScheduleNav />
       {!space ? (
-        <Alert color="gray">{t('settings.schedule.notEnabled')}</Alert>
+        <OffNote>{t('settings.schedule.notEnabled')}</OffNote>
       ) : (
         <>
           <SpaceSelect spaces={spaces} value={space.id} onChange={setSpace} />
-          <QueryState queries={[absences]}>
-            {() =>
-              (absences.data ?? []).length === 0 ? (
-                <Text c="dimmed" fz="sm">
-                  {t('settings.schedule.noAbsences')}
-                </Text>
-              ) : (
-                <Paper withBorder radius="md">
-                  <Table.ScrollContainer minWidth={520}>
-                    <Table verticalSpacing="sm">
-                      <Table.Thead>
-                        <Table.Tr>
-                          <Table.Th>{t('settings.users.name')}</Table.Th>
-                          <Table.Th>{t('settings.schedule.period')}</Table.Th>
-                          <Table.Th>{t('settings.schedule.reason')}</Table.Th>
-                          <Table.Th w={50} />
-                        </Table.Tr>
-                      </Table.Thead>
-                      <Table.Tbody>
-                        {(absences.data ?? []).map((absence) => (
-                          <Table.Tr key={absence.id}>
-                            <Table.Td>
-                              <Text fz="sm" fw={500}>
-                                {nameOf(absence.user_id)}
-                              </Text>
-                            </Table.Td>
-                            <Table.Td>
-                              <Text fz="sm">
-                                {formatDate(absence.started_at, locale, timeZone)} —{' '}
-                                {formatDate(absence.ended_at - 1, locale, timeZone)}
-                              </Text>
-                            </Table.Td>
-                            <Table.Td>
-                              <Text fz="sm" c={absence.reason ? undefined : 'dimmed'}>
-                                {absence.reason ?? '—'}
-                              </Text>
-                            </Table.Td>
-                            <Table.Td>
-                              <DeleteRowAction
-                                title={t('settings.schedule.deleteAbsence')}
-                                message={t('settings.schedule.deleteAbsenceText', {
-                                  name: nameOf(absence.user_id),
-                                })}
-                                label={t('common.delete')}
-                                onConfirm={() => crud.remove.mutateAsync(absence.id)}
-                                iconSize={18}
-                                tooltip={false}
-                              />
-                            </Table.Td>
-                          </Table.Tr>
-                        ))}
-                      </Table.Tbody>
-                    </Table>
-                  </Table.ScrollContainer>
-                </Paper>
-              )
-            }
-          </QueryState>
+          <SettingsList
+            query={absences}
+            rows={absences.data ?? []}
+            empty={t('settings.schedule.noAbsences')}
+            emptyLine
+          >
+            {(rows) => (
+              <Table.ScrollContainer minWidth={520}>
+                <Table verticalSpacing="sm">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('settings.users.name')}</Table.Th>
+                      <Table.Th>{t('settings.schedule.period')}</Table.Th>
+                      <Table.Th>{t('settings.schedule.reason')}</Table.Th>
+                      <Table.Th w={50} />
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {rows.map((absence) => (
+                      <Table.Tr key={absence.id}>
+                        <Table.Td>
+                          <Text fz="sm" fw={500}>
+                            {nameOf(absence.user_id)}
+                          </Text>
+                        </Table.Td>
+                        <Table.Td>
+                          <Text fz="sm">
+                            {formatDate(absence.started_at, locale, timeZone)} —{' '}
+                            {formatDate(absence.ended_at - 1, locale, timeZone)}
+                          </Text>
+                        </Table.Td>
+                        <Table.Td>
+                          <Text fz="sm" c={absence.reason ? undefined : 'dimmed'}>
+                            {absence.reason ?? '—'}
+                          </Text>
+                        </Table.Td>
+                        <Table.Td>
+                          <DeleteRowAction
+                            title={t('settings.schedule.deleteAbsence')}
+                            message={t('settings.schedule.deleteAbsenceText', {
+                              name: nameOf(absence.user_id),
+                            })}
+                            label={t('common.delete')}
+                            onConfirm={() => crud.remove.mutateAsync(absence.id)}
+                            iconSize={18}
+                            tooltip={false}
+                          />
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+          </SettingsList>
           <Modal
             opened={adding}
             onClose={() => setAdding(false)}

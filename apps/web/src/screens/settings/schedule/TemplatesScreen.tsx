@@ -1,17 +1,4 @@
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Group,
-  Modal,
-  Paper,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Button, Group, Modal, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { IconPencil, IconPlayerPlay, IconPlus, IconX } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,9 +7,13 @@ import type { ScheduleTemplate, TemplateItem, UserStatus } from '../../../api/ty
 import { ColorDot } from '../../../components/ColorDot';
 import { showError } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
-import { QueryState } from '../../../components/QueryState';
 import { SpaceSelect } from '../../../components/SpaceSelect';
-import { DeleteRowAction } from '../../../features/settings-kit/SettingsList';
+import {
+  DeleteRowAction,
+  OffNote,
+  RowAction,
+  SettingsList,
+} from '../../../features/settings-kit/SettingsList';
 import { useLocale, useMessage } from '../../../i18n/useLocale';
 import { useLastDefined } from '../../../lib/useLastDefined';
 import { civilDateOf, formatMinutes, parseMinutes, weekStart } from '../../../lib/zonedTime';
@@ -240,78 +231,69 @@ export default function TemplatesScreen() {
       />
       <ScheduleNav />
       {!space ? (
-        <Alert color="gray">{t('settings.schedule.notEnabled')}</Alert>
+        <OffNote>{t('settings.schedule.notEnabled')}</OffNote>
       ) : (
         <>
           <SpaceSelect spaces={spaces} value={space.id} onChange={setSpace} />
-          <QueryState queries={[templates]}>
-            {() =>
-              (templates.data ?? []).length === 0 ? (
-                <Text c="dimmed" fz="sm">
-                  {t('settings.schedule.noTemplates')}
-                </Text>
-              ) : (
-                <Paper withBorder radius="md">
-                  <Table.ScrollContainer minWidth={560}>
-                    <Table verticalSpacing="sm">
-                      <Table.Tbody>
-                        {(templates.data ?? []).map((template) => (
-                          <Table.Tr key={template.id}>
-                            <Table.Td>
-                              <Text fw={600} fz="sm">
-                                {template.name}
-                              </Text>
-                              <Group gap={4} wrap="wrap">
-                                {[...new Set(template.items.map((i) => i.status_id))].map((id) => {
-                                  const status = statuses.find((s) => s.id === id);
-                                  return status ? (
-                                    <ColorDot key={status.id} color={status.color} size={8} />
-                                  ) : null;
-                                })}
-                                <Text fz="xs" c="dimmed">
-                                  {summary(template) || t('settings.schedule.emptyTemplate')}
-                                </Text>
-                              </Group>
-                            </Table.Td>
-                            <Table.Td w={130}>
-                              <Group gap={4} wrap="nowrap" justify="flex-end">
-                                <Tooltip label={t('settings.schedule.apply')}>
-                                  <ActionIcon
-                                    variant="subtle"
-                                    aria-label={t('settings.schedule.apply')}
-                                    onClick={() => setApplying(template.id)}
-                                  >
-                                    <IconPlayerPlay size={18} />
-                                  </ActionIcon>
-                                </Tooltip>
-                                <Tooltip label={t('common.edit')}>
-                                  <ActionIcon
-                                    variant="subtle"
-                                    aria-label={t('common.edit')}
-                                    onClick={() => setEditing(template)}
-                                  >
-                                    <IconPencil size={18} />
-                                  </ActionIcon>
-                                </Tooltip>
-                                <DeleteRowAction
-                                  title={t('settings.schedule.deleteTemplate')}
-                                  message={t('settings.schedule.deleteTemplateText', { name: template.name })}
-                                  label={t('common.delete')}
-                                  onConfirm={() => crud.remove.mutateAsync(template.id)}
-                                  iconSize={18}
-                                  tooltip={false}
-                                />
-                              </Group>
-                            </Table.Td>
-                          </Table.Tr>
-                        ))}
-                      </Table.Tbody>
-                    </Table>
-                  </Table.ScrollContainer>
-                </Paper>
-              )
-            }
-          </QueryState>
+          <SettingsList
+            query={templates}
+            rows={templates.data ?? []}
+            empty={t('settings.schedule.noTemplates')}
+            emptyLine
+          >
+            {(rows) => (
+              <Table.ScrollContainer minWidth={560}>
+                <Table verticalSpacing="sm">
+                  <Table.Tbody>
+                    {rows.map((template) => (
+                      <Table.Tr key={template.id}>
+                        <Table.Td>
+                          <Text fw={600} fz="sm">
+                            {template.name}
+                          </Text>
+                          <Group gap={4} wrap="wrap">
+                            {[...new Set(template.items.map((i) => i.status_id))].map((id) => {
+                              const status = statuses.find((s) => s.id === id);
+                              return status ? (
+                                <ColorDot key={status.id} color={status.color} size={8} />
+                              ) : null;
+                            })}
+                            <Text fz="xs" c="dimmed">
+                              {summary(template) || t('settings.schedule.emptyTemplate')}
+                            </Text>
+                          </Group>
+                        </Table.Td>
+                        <Table.Td w={130}>
+                          <Group gap={4} wrap="nowrap" justify="flex-end">
+                            <RowAction
+                              label={t('settings.schedule.apply')}
+                              icon={<IconPlayerPlay size={18} />}
+                              color={null}
+                              onClick={() => setApplying(template.id)}
+                            />
+                            <RowAction
+                              label={t('common.edit')}
+                              icon={<IconPencil size={18} />}
+                              color={null}
+                              onClick={() => setEditing(template)}
+                            />
+                            <DeleteRowAction
+                              title={t('settings.schedule.deleteTemplate')}
+                              message={t('settings.schedule.deleteTemplateText', { name: template.name })}
+                              label={t('common.delete')}
+                              onConfirm={() => crud.remove.mutateAsync(template.id)}
+                              iconSize={18}
+                              tooltip={false}
+                            />
+                          </Group>
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+          </SettingsList>
           <Modal
             opened={editing !== null}
             onClose={() => setEditing(null)}

@@ -4,9 +4,9 @@ import { pathFor } from '@otklik/shared/routes';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { ApiError } from '../../../api/client';
 import { useInviteUser } from '../../../api/settings';
-import { showError, showSaved } from '../../../components/notify';
+import { showSaveError } from '../../../components/fieldErrors';
+import { showSaved } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
 import { SpaceSelect } from '../../../components/SpaceSelect';
 import { useMessage } from '../../../i18n/useLocale';
@@ -55,8 +55,7 @@ export default function InviteUserScreen() {
       );
       await navigate(pathFor('settings-users'));
     } catch (error) {
-      if (error instanceof ApiError && Object.keys(error.fields).length > 0) setErrors(error.fields);
-      else showError(error);
+      showSaveError(error, setErrors);
     }
   };
 

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Button, Group, Paper, Stack, Table, Text, TextInput } from '@mantine/core';
 import { spacesWhere } from '@otklik/shared';
 import { IconPlus } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
@@ -6,9 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { useHolidayCrud, useHolidays } from '../../../api/settings';
 import { showError } from '../../../components/notify';
 import { PageHeader } from '../../../components/PageHeader';
-import { QueryState } from '../../../components/QueryState';
 import { SpaceSelect } from '../../../components/SpaceSelect';
-import { DeleteRowAction } from '../../../features/settings-kit/SettingsList';
+import { DeleteRowAction, OffNote, SettingsList } from '../../../features/settings-kit/SettingsList';
 import { useLocale, useMessage } from '../../../i18n/useLocale';
 import { civilDateOf } from '../../../lib/zonedTime';
 import { useShell } from '../../../shell/ShellContext';
@@ -70,7 +69,7 @@ export default function WorkingHoursScreen() {
     <Stack gap="lg" maw={760}>
       <PageHeader title={t('titles.settings-workinghours')} description={t('settings.businessHours.page')} />
       {!space ? (
-        <Alert color="gray">{t('settings.holidays.none')}</Alert>
+        <OffNote>{t('settings.holidays.none')}</OffNote>
       ) : (
         <>
           <SpaceSelect spaces={spaces} value={space.id} onChange={setSpaceId} />
@@ -109,44 +108,36 @@ export default function WorkingHoursScreen() {
               </Group>
             </form>
           </Paper>
-          <QueryState queries={[holidays]}>
-            {() =>
-              list.length === 0 ? (
-                <Text c="dimmed" fz="sm">
-                  {t('settings.holidays.empty')}
-                </Text>
-              ) : (
-                <Paper withBorder radius="md">
-                  <Table verticalSpacing="sm">
-                    <Table.Tbody>
-                      {list.map((holiday) => (
-                        <Table.Tr key={holiday.id} opacity={holiday.day < today ? 0.55 : 1}>
-                          <Table.Td w={230}>
-                            <Text fz="sm" fw={500}>
-                              {formatDay(holiday.day, locale)}
-                            </Text>
-                          </Table.Td>
-                          <Table.Td>
-                            <Text fz="sm">{holiday.name}</Text>
-                          </Table.Td>
-                          <Table.Td w={50}>
-                            <DeleteRowAction
-                              title={t('settings.holidays.deleteTitle')}
-                              message={t('settings.holidays.deleteText', { name: holiday.name })}
-                              label={t('common.delete')}
-                              onConfirm={() => crud.remove.mutateAsync(holiday.id)}
-                              iconSize={18}
-                              tooltip={false}
-                            />
-                          </Table.Td>
-                        </Table.Tr>
-                      ))}
-                    </Table.Tbody>
-                  </Table>
-                </Paper>
-              )
-            }
-          </QueryState>
+          <SettingsList query={holidays} rows={list} empty={t('settings.holidays.empty')} emptyLine>
+            {(rows) => (
+              <Table verticalSpacing="sm">
+                <Table.Tbody>
+                  {rows.map((holiday) => (
+                    <Table.Tr key={holiday.id} opacity={holiday.day < today ? 0.55 : 1}>
+                      <Table.Td w={230}>
+                        <Text fz="sm" fw={500}>
+                          {formatDay(holiday.day, locale)}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text fz="sm">{holiday.name}</Text>
+                      </Table.Td>
+                      <Table.Td w={50}>
+                        <DeleteRowAction
+                          title={t('settings.holidays.deleteTitle')}
+                          message={t('settings.holidays.deleteText', { name: holiday.name })}
+                          label={t('common.delete')}
+                          onConfirm={() => crud.remove.mutateAsync(holiday.id)}
+                          iconSize={18}
+                          tooltip={false}
+                        />
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            )}
+          </SettingsList>
         </>
       )}
     </Stack>
