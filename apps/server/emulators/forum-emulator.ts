@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenLoopback, readJsonBody } from './emulator-kit';
 
 // TEST-ONLY. What the UserEcho and UseResponse emulators share: a loopback HTTP server logging every call,
 // sites (one per customer alias/domain) with their keys, topics and comments on the emulator's own clock,
@@ -75,12 +75,11 @@ export abstract class ForumEmulator {
           if (!res.headersSent) res.writeHead(500).end(String(error));
         }),
     );
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.url = await listenLoopback(this.server);
   }
 
   close() {
-    return new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    return closeServer(this.server);
   }
 
   /** A customer's site with one API key. */
@@ -141,15 +140,7 @@ export abstract class ForumEmulator {
 
   private async handle(req: IncomingMessage): Promise<ForumAnswer> {
     const url = new URL(req.url ?? '/', this.url);
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
-    let body: Record<string, unknown> | undefined;
-    try {
-      body = raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined;
-    } catch {
-      body = undefined;
-    }
+    const body = await readJsonBody(req);
     const call: ForumCall = {
       method: req.method ?? 'GET',
       path: url.pathname,

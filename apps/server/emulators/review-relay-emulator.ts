@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { answeringServer, closeServer, listenLoopback, readJsonBody } from './emulator-kit';
 
 // TEST-ONLY. What the AppFollow and Asodesk emulators share: an HTTP server on 127.0.0.1, the calls it got,
 // API tokens (revocable) each seeing some apps, the apps' reviews (a user writes, edits; our replies), 429
@@ -55,17 +55,12 @@ export abstract class RelayEmulator {
   protected abstract tokenOf(call: RelayCall): string | undefined;
 
   protected async listen() {
-    this.server = createServer((req, res) =>
-      this.handle(req, res).catch((error: unknown) => {
-        if (!res.headersSent) res.writeHead(500).end(String(error));
-      }),
-    );
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.server = answeringServer((req, res) => this.handle(req, res));
+    this.url = await listenLoopback(this.server);
   }
 
   close() {
-    return new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    return closeServer(this.server);
   }
 
   /** An API token seeing `apps` (each in `store`). */
@@ -138,15 +133,7 @@ export abstract class RelayEmulator {
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', this.url);
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
-    let body: Record<string, unknown> | undefined;
-    try {
-      body = raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined;
-    } catch {
-      body = undefined;
-    }
+    const body = await readJsonBody(req);
     const call: RelayCall = {
       method: req.method ?? 'GET',
       path: url.pathname,

@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { jsonReply, type RecordedCall, readCall } from '../emulator-kit';
+import { closeServer, jsonReply, listenLoopback, type RecordedCall, readCall } from '../emulator-kit';
 import { AvitoNetwork, type EmulatedChat, type EmulatedMessage } from './emulator-state';
 
 // TEST-ONLY. The Avito API on 127.0.0.1 (PROVIDERS.md §7a, §8): `POST /token`, `/core/v1/accounts/self`
@@ -23,13 +22,12 @@ export class AvitoEmulator {
   static async start() {
     const emulator = new AvitoEmulator();
     emulator.server = createServer((req, res) => void emulator.handle(req, res));
-    await new Promise<void>((resolve) => emulator.server!.listen(0, '127.0.0.1', resolve));
-    emulator.url = `http://127.0.0.1:${(emulator.server.address() as AddressInfo).port}`;
+    emulator.url = await listenLoopback(emulator.server);
     return emulator;
   }
 
   close() {
-    return new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    return closeServer(this.server);
   }
 
   /** Audio of a voice message a customer records: its voice_id for the message's `content.voice`. */

@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
-import { jsonReply, type RecordedCall, readCall } from '../emulator-kit';
+import { closeServer, jsonReply, listenLoopback, type RecordedCall, readCall } from '../emulator-kit';
 
 // TEST-ONLY. Discord on 127.0.0.1 (PROVIDERS.md §7c, §8): REST under `/api/v10` (GET /users/@me,
 // POST /channels/{id}/messages with X-RateLimit-* headers, 429 `{message, retry_after (float), global}`,
@@ -51,17 +50,15 @@ export class DiscordEmulator {
     emulator.server = createServer((req, res) => void emulator.handle(req, res));
     emulator.wss = new WebSocketServer({ server: emulator.server });
     emulator.wss.on('connection', (socket) => emulator.onSocket(socket));
-    await new Promise<void>((resolve) => emulator.server!.listen(0, '127.0.0.1', resolve));
-    const port = (emulator.server.address() as AddressInfo).port;
-    emulator.url = `http://127.0.0.1:${port}`;
-    emulator.wsUrl = `ws://127.0.0.1:${port}/gateway`;
+    emulator.url = await listenLoopback(emulator.server);
+    emulator.wsUrl = `${emulator.url.replace('http:', 'ws:')}/gateway`;
     return emulator;
   }
 
   async close() {
     for (const client of this.wss?.clients ?? []) client.terminate();
     await new Promise<void>((resolve) => this.wss?.close(() => resolve()) ?? resolve());
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    await closeServer(this.server);
   }
 
   addBot(username: string): Bot {

@@ -1,8 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { metaSignature } from '../../src/providers/facebook/meta';
-import { jsonReply, type RecordedCall, readCall } from '../emulator-kit';
+import {
+  closeServer,
+  jsonReply,
+  listenLoopback,
+  metaHandshake,
+  type RecordedCall,
+  readCall,
+} from '../emulator-kit';
 import { metaJson } from '../whatsapp/emulator';
 import { FacebookNetwork, FB_ERRORS, type FbComment, type FbPost, type GraphFailure } from './emulator-state';
 
@@ -71,8 +77,7 @@ export class FacebookEmulator {
   ): Promise<T> {
     const emulator = new this(opts.appId ?? 'fb-app-1', opts.appSecret ?? 'fb-app-secret-1');
     emulator.server = createServer((req, res) => void emulator.handle(req, res));
-    await new Promise<void>((resolve) => emulator.server!.listen(0, '127.0.0.1', resolve));
-    emulator.url = `http://127.0.0.1:${(emulator.server.address() as AddressInfo).port}`;
+    emulator.url = await listenLoopback(emulator.server);
     return emulator;
   }
 
@@ -88,7 +93,7 @@ export class FacebookEmulator {
   }
 
   close() {
-    return new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    return closeServer(this.server);
   }
 
   /** The next call whose path contains `match` (any call without it) answers with `failure`. */
@@ -102,17 +107,9 @@ export class FacebookEmulator {
 
   /** Saving the callback in the app dashboard: Meta's GET handshake must echo the challenge. */
   async subscribe(callbackUrl: string, verifyToken: string) {
-    const challenge = randomBytes(8).toString('hex');
-    const query = new URLSearchParams({
-      'hub.mode': 'subscribe',
-      'hub.verify_token': verifyToken,
-      'hub.challenge': challenge,
-    });
-    const res = await fetch(`${callbackUrl}?${query}`);
-    const body = await res.text();
-    const verified = res.status === 200 && body === challenge;
-    if (verified) this.callbackUrl = callbackUrl;
-    return { status: res.status, body, verified };
+    const answer = await metaHandshake(callbackUrl, verifyToken);
+    if (answer.verified) this.callbackUrl = callbackUrl;
+    return answer;
   }
 
   /** POSTs a payload to the callback as Meta does, signed with the app secret unless `signature` overrides. */

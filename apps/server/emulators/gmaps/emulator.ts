@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenLoopback, readBody } from '../emulator-kit';
 import { type EmulatedChannel, YouTubeNetwork } from '../youtube/emulator-state';
 
 // TEST-ONLY. Google OAuth and the Google Business Profile APIs on 127.0.0.1 (PROVIDERS.md §6c). The
@@ -54,13 +54,12 @@ export class GmapsEmulator {
       });
     });
     emu.server.keepAliveTimeout = 120_000;
-    await new Promise<void>((resolve) => emu.server!.listen(0, '127.0.0.1', resolve));
-    emu.url = `http://127.0.0.1:${(emu.server.address() as AddressInfo).port}`;
+    emu.url = await listenLoopback(emu.server);
     return emu;
   }
 
   close() {
-    return new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    return closeServer(this.server);
   }
 
   get env() {
@@ -127,9 +126,7 @@ export class GmapsEmulator {
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', this.url);
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
+    const raw = await readBody(req);
     const form = (req.headers['content-type'] ?? '').includes('x-www-form-urlencoded');
     const body = form
       ? Object.fromEntries(new URLSearchParams(raw))

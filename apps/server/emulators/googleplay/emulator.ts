@@ -1,7 +1,6 @@
 import { createVerify, generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { jsonReply, readCall } from '../emulator-kit';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { answeringServer, closeServer, jsonReply, listenLoopback, readCall } from '../emulator-kit';
 
 // TEST-ONLY. Google's OAuth token endpoint and the Play Developer API's reviews on 127.0.0.1 (PROVIDERS.md
 // §6a): `POST /token` checks the JWT bearer assertion (RS256 over the service account's key, aud = this
@@ -53,13 +52,8 @@ export class GooglePlayEmulator {
 
   static async start() {
     const emulator = new GooglePlayEmulator();
-    emulator.server = createServer((req, res) =>
-      emulator.handle(req, res).catch((error: unknown) => {
-        if (!res.headersSent) res.writeHead(500).end(String(error));
-      }),
-    );
-    await new Promise<void>((resolve) => emulator.server!.listen(0, '127.0.0.1', resolve));
-    emulator.url = `http://127.0.0.1:${(emulator.server.address() as AddressInfo).port}`;
+    emulator.server = answeringServer((req, res) => emulator.handle(req, res));
+    emulator.url = await listenLoopback(emulator.server);
     return emulator;
   }
 
@@ -72,7 +66,7 @@ export class GooglePlayEmulator {
   }
 
   close() {
-    return new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    return closeServer(this.server);
   }
 
   /** A new service account with access to `packages`; its JSON key file as Google Cloud gives it. */

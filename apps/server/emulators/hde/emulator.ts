@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenLoopback, readBody } from '../emulator-kit';
 
 // TEST-ONLY: HelpDeskEddy on 127.0.0.1, speaking the API shape docs/product/hde.md describes:
 // `{base}/api/v2/…`, HTTP Basic auth (staff email : API key) — 401 otherwise; JSON answers wrapped in
@@ -30,10 +30,9 @@ export interface HdeEmulator {
 }
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const raw = await readBody(req);
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+    return JSON.parse(raw || '{}') as Record<string, unknown>;
   } catch {
     return {};
   }
@@ -89,10 +88,9 @@ export async function startHdeEmulator(opts: { email?: string; apiKey?: string }
       return send(res, 404, { errors: ['Not found'] });
     })();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const url = await listenLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     email,
     apiKey,
     tickets,
@@ -101,6 +99,6 @@ export async function startHdeEmulator(opts: { email?: string; apiKey?: string }
       const ticket = tickets.find((t) => t.id === id);
       if (ticket) ticket.status_id = status;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => closeServer(server),
   };
 }

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenLoopback, readBody } from '../emulator-kit';
 
 // TEST-ONLY. Jivo's side of the Bot API on 127.0.0.1: it takes BOT_MESSAGEs at
 // /webhooks/{provider_id}/{token} (401 for a token it does not know, 400 for a malformed event, 429 when
@@ -30,13 +30,12 @@ export class JivoEmulator {
   static async start() {
     const emulator = new JivoEmulator();
     emulator.server = createServer((req, res) => void emulator.handle(req, res));
-    await new Promise<void>((resolve) => emulator.server!.listen(0, '127.0.0.1', resolve));
-    emulator.url = `http://127.0.0.1:${(emulator.server.address() as AddressInfo).port}`;
+    emulator.url = await listenLoopback(emulator.server);
     return emulator;
   }
 
   close() {
-    return new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    return closeServer(this.server);
   }
 
   /** A bot provider Jivo knows: its provider id and the token agreed with Jivo. */
@@ -90,8 +89,7 @@ export class JivoEmulator {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = await readBody(req);
     const send = (status: number, body: unknown = {}, headers: Record<string, string> = {}) =>
       res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
     const match = /^\/webhooks\/([^/]+)\/([^/]+)$/.exec(new URL(req.url ?? '/', this.url).pathname);
@@ -109,7 +107,7 @@ export class JivoEmulator {
       );
     let body: ReceivedBotMessage['body'];
     try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ReceivedBotMessage['body'];
+      body = JSON.parse(raw) as ReceivedBotMessage['body'];
     } catch {
       return send(400, { error: 'Bad Request' });
     }

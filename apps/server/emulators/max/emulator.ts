@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { MaxMessage, MaxUpdate, MaxUser } from '../../src/providers/max/types';
+import { closeServer, listenLoopback, readBody } from '../emulator-kit';
 import { type Answer, type BotState, err, type MaxCall, ok } from './emulator-answers';
 
 export type { MaxCall } from './emulator-answers';
@@ -35,15 +35,14 @@ export class MaxEmulator {
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.url = await listenLoopback(this.server);
     return this;
   }
 
   async close() {
     for (const wake of this.waiters.splice(0)) wake();
     this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    await closeServer(this.server);
   }
 
   addBot(user: MaxUser): string {
@@ -147,9 +146,7 @@ export class MaxEmulator {
       return;
     }
     const url = new URL(req.url ?? '/', this.url);
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
+    const raw = await readBody(req);
     let body: Record<string, unknown> | undefined;
     try {
       body = raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined;

@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { jsonReply, type RecordedCall, readCall } from '../emulator-kit';
+import { closeServer, jsonReply, listenLoopback, type RecordedCall, readCall } from '../emulator-kit';
 
 // TEST-ONLY. OK's group Bot API on 127.0.0.1 (PROVIDERS.md §7d): `/graph/me/...` with `?access_token=`,
 // JSON bodies, errors in the classic OK shape `{error_code, error_msg}` with HTTP 200. It keeps each
@@ -47,13 +46,12 @@ export class OkEmulator {
   static async start() {
     const emulator = new OkEmulator();
     emulator.server = createServer((req, res) => void emulator.handle(req, res));
-    await new Promise<void>((resolve) => emulator.server!.listen(0, '127.0.0.1', resolve));
-    emulator.url = `http://127.0.0.1:${(emulator.server.address() as AddressInfo).port}`;
+    emulator.url = await listenLoopback(emulator.server);
     return emulator;
   }
 
   close() {
-    return new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    return closeServer(this.server);
   }
 
   /** A group whose administrator generated the access key `token`. */

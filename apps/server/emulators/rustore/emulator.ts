@@ -1,6 +1,6 @@
 import { createVerify, generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { answeringServer, closeServer, listenLoopback, readJsonBody } from '../emulator-kit';
 
 // TEST-ONLY. The RuStore Public API on 127.0.0.1 (PROVIDERS.md §6d): `POST /public/auth/` checks the
 // signature (RSA-SHA512 over keyId + timestamp, base64) with the key's public half and gives a token
@@ -57,13 +57,8 @@ export class RuStoreEmulator {
 
   static async start() {
     const emulator = new RuStoreEmulator();
-    emulator.server = createServer((req, res) =>
-      emulator.handle(req, res).catch((error: unknown) => {
-        if (!res.headersSent) res.writeHead(500).end(String(error));
-      }),
-    );
-    await new Promise<void>((resolve) => emulator.server!.listen(0, '127.0.0.1', resolve));
-    emulator.url = `http://127.0.0.1:${(emulator.server.address() as AddressInfo).port}`;
+    emulator.server = answeringServer((req, res) => emulator.handle(req, res));
+    emulator.url = await listenLoopback(emulator.server);
     return emulator;
   }
 
@@ -72,7 +67,7 @@ export class RuStoreEmulator {
   }
 
   close() {
-    return new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    return closeServer(this.server);
   }
 
   /** A Public API key for `packages`: its id and the private key as RuStore Console shows it (base64). */
@@ -129,15 +124,7 @@ export class RuStoreEmulator {
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', this.url);
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
-    let body: Record<string, unknown> | undefined;
-    try {
-      body = raw ? (JSON.parse(raw) as Record<string, unknown>) : undefined;
-    } catch {
-      body = undefined;
-    }
+    const body = await readJsonBody(req);
     const token = req.headers['public-token'] as string | undefined;
     const call: RuStoreCall = {
       method: req.method ?? 'GET',

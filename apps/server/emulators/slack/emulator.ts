@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeServer, readBody } from '../emulator-kit';
 
 // TEST-ONLY: Slack on 127.0.0.1, speaking the documented parts the app relies on.
 // - OAuth v2 (https://api.slack.com/authentication/oauth-v2): GET /oauth/v2/authorize?client_id&scope
@@ -98,7 +99,7 @@ export class SlackEmulator {
 
   async close() {
     this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    await closeServer(this.server);
   }
 
   addChannel(name: string, opts: { isPrivate?: boolean; archived?: boolean } = {}): SlackChannel {
@@ -349,12 +350,6 @@ export async function startSlackEmulator(opts: Partial<SlackEmulatorOptions> = {
     signingSecret: 'emulated-signing-secret',
     ...opts,
   }).start();
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 const escapeHtml = (s: string) =>

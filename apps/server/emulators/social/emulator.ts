@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Env } from '../../src/lib/config';
 import { hmacSha256, randomToken } from '../../src/lib/crypto';
 import type { ProviderClient, SocialProviderId } from '../../src/modules/auth/social/types';
+import { listenLoopback, readBody } from '../emulator-kit';
 
 // TEST-ONLY. An OAuth 2.0 server on 127.0.0.1 speaking the four networks' real endpoints, payloads and
 // error shapes, so the server's provider clients run unchanged against it (imported only by tests).
@@ -142,6 +142,19 @@ export async function startSocialEmulator(): Promise<SocialEmulator> {
     return { grant, accessToken };
   }
 
+  /** redeem() with what a token request carries in `params` (`redirect_uri` checked unless `redirect` is false). */
+  const redeemFrom = (provider: SocialProviderId, params: URLSearchParams, redirect = true) =>
+    redeem(provider, {
+      clientId: params.get('client_id'),
+      secret: params.get('client_secret'),
+      code: params.get('code'),
+      ...(redirect ? { redirectUri: params.get('redirect_uri') } : {}),
+    });
+
+  /** Graph API's error answer. */
+  const facebookError = (message: string, code: number) =>
+    json(400, { error: { message, type: 'OAuthException', code, fbtrace_id: randomToken(8) } });
+
   const tokenOf = (provider: SocialProviderId, token: string | null | undefined) => {
     const grant = token ? tokens.get(token) : undefined;
     return grant?.provider === provider ? grant : undefined;
@@ -151,13 +164,7 @@ export async function startSocialEmulator(): Promise<SocialEmulator> {
     // ---- VK: oauth.vk.com + api.vk.com
     'GET /vk-oauth/authorize': (r) => authorize('vk', r.query, { needsResponseType: true }),
     'GET /vk-oauth/access_token': (r) => {
-      const q = r.query;
-      const result = redeem('vk', {
-        clientId: q.get('client_id'),
-        secret: q.get('client_secret'),
-        code: q.get('code'),
-        redirectUri: q.get('redirect_uri'),
-      });
+      const result = redeemFrom('vk', r.query);
       if ('failure' in result) {
         const description = {
           invalid_client: 'client_secret is incorrect',
@@ -207,13 +214,7 @@ export async function startSocialEmulator(): Promise<SocialEmulator> {
     'GET /facebook-www/v19.0/dialog/oauth': (r) =>
       authorize('facebook', r.query, { needsResponseType: false }),
     'GET /facebook-graph/v19.0/oauth/access_token': (r) => {
-      const q = r.query;
-      const result = redeem('facebook', {
-        clientId: q.get('client_id'),
-        secret: q.get('client_secret'),
-        code: q.get('code'),
-        redirectUri: q.get('redirect_uri'),
-      });
+      const result = redeemFrom('facebook', r.query);
       if ('failure' in result) {
         const message = {
           invalid_client: 'Error validating client secret.',
@@ -221,8 +222,7 @@ export async function startSocialEmulator(): Promise<SocialEmulator> {
           redirect:
             'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
         }[result.failure];
-        const code = result.failure === 'invalid_client' ? 1 : 100;
-        return json(400, { error: { message, type: 'OAuthException', code, fbtrace_id: randomToken(8) } });
+        return facebookError(message, result.failure === 'invalid_client' ? 1 : 100);
       }
       return json(200, { access_token: result.accessToken, token_type: 'bearer', expires_in: 5183944 });
     },
@@ -230,12 +230,10 @@ export async function startSocialEmulator(): Promise<SocialEmulator> {
       const q = r.query;
       const token = q.get('access_token');
       const grant = tokenOf('facebook', token);
-      const oauthError = (message: string, code: number) =>
-        json(400, { error: { message, type: 'OAuthException', code, fbtrace_id: randomToken(8) } });
-      if (!grant) return oauthError('Invalid OAuth access token - Cannot parse access token', 190);
+      if (!grant) return facebookError('Invalid OAuth access token - Cannot parse access token', 190);
       const proof = q.get('appsecret_proof');
       if (proof !== null && proof !== hmacSha256(clients.facebook.secret, token ?? '')) {
-        return oauthError('Invalid appsecret_proof provided in the API argument', 100);
+        return facebookError('Invalid appsecret_proof provided in the API argument', 100);
       }
       const fields = (q.get('fields') ?? 'id,name').split(',');
       const { user } = grant;
@@ -253,12 +251,7 @@ export async function startSocialEmulator(): Promise<SocialEmulator> {
       if (f.get('grant_type') !== 'authorization_code') {
         return json(400, { error: 'unsupported_grant_type', error_description: 'Invalid grant_type: ' });
       }
-      const result = redeem('google', {
-        clientId: f.get('client_id'),
-        secret: f.get('client_secret'),
-        code: f.get('code'),
-        redirectUri: f.get('redirect_uri'),
-      });
+      const result = redeemFrom('google', f);
       if ('failure' in result) {
         if (result.failure === 'invalid_client')
           return json(401, { error: 'invalid_client', error_description: 'Unauthorized' });
@@ -297,11 +290,7 @@ export async function startSocialEmulator(): Promise<SocialEmulator> {
         return json(400, { error: 'unsupported_grant_type', error_description: 'Unsupported grant_type' });
       }
       // Yandex doesn't take redirect_uri here: the code is bound to the app's registered one.
-      const result = redeem('yandex', {
-        clientId: f.get('client_id'),
-        secret: f.get('client_secret'),
-        code: f.get('code'),
-      });
+      const result = redeemFrom('yandex', f, false);
       if ('failure' in result) {
         if (result.failure === 'invalid_client')
           return json(400, { error: 'invalid_client', error_description: 'Client not found' });
@@ -348,12 +337,11 @@ export async function startSocialEmulator(): Promise<SocialEmulator> {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
       return;
     }
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = await readBody(req);
     const isForm = (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
     const reply = route({
       query: url.searchParams,
-      form: new URLSearchParams(isForm ? Buffer.concat(chunks).toString('utf8') : ''),
+      form: new URLSearchParams(isForm ? body : ''),
       authorization: req.headers.authorization ?? '',
     });
     if (reply.location) {
@@ -367,8 +355,7 @@ export async function startSocialEmulator(): Promise<SocialEmulator> {
     }
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const url = await listenLoopback(server);
 
   return {
     url,

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenLoopback } from '../emulator-kit';
 import { checkoutPage, readBody, redirect, sendJson } from '../payments-common';
 
 // TEST-ONLY: Stripe on 127.0.0.1, speaking the documented protocol the app relies on: POST
@@ -180,8 +180,7 @@ export async function startStripeEmulator(opts: {
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => sendJson(res, 500, { error: { message: String(error) } }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const base = await listenLoopback(server);
   return {
     url: base,
     sessions,
@@ -192,6 +191,6 @@ export async function startStripeEmulator(opts: {
     setWebhookUrl: (u: string) => {
       webhookUrl = u;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => closeServer(server),
   };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TgChat, TgMessage, TgUpdate, TgUser } from '../../src/providers/telegram/types';
+import { closeServer, readBody } from '../emulator-kit';
 import { type Answer, EmulatedBot, fail, type Params } from './emulator-state';
 
 // TEST-ONLY: a Telegram Bot API on 127.0.0.1 (PROVIDERS §1, §8). `{base}/bot{token}/{method}` with
@@ -20,9 +21,7 @@ const JSON_FIELDS = ['reply_parameters', 'allowed_updates', 'reaction', 'media',
 
 async function readParams(req: IncomingMessage, url: URL): Promise<Params> {
   const params: Params = Object.fromEntries(url.searchParams);
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const raw = Buffer.concat(chunks).toString('utf8');
+  const raw = await readBody(req);
   const type = req.headers['content-type'] ?? '';
   if (raw && type.includes('application/json')) Object.assign(params, JSON.parse(raw) as Params);
   else if (raw) Object.assign(params, Object.fromEntries(new URLSearchParams(raw)));
@@ -68,7 +67,7 @@ export class TelegramEmulator {
   async close() {
     for (const bot of this.bots.values()) for (const wake of bot.waiters.splice(0)) wake();
     this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    await closeServer(this.server);
   }
 
   addBot(token: string, user: Partial<TgUser> & { id: number }): EmulatedBot {

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { jsonReply, type RecordedCall, readCall } from '../emulator-kit';
+import { closeServer, jsonReply, listenLoopback, type RecordedCall, readCall } from '../emulator-kit';
 
 // TEST-ONLY. The Threads API on 127.0.0.1 (developers.facebook.com/docs/threads): the authorization
 // window `GET /oauth/authorize` (back with a code, or error=access_denied), `POST /oauth/access_token`
@@ -61,13 +60,12 @@ export class ThreadsEmulator {
       });
     });
     emu.server.keepAliveTimeout = 120_000;
-    await new Promise<void>((resolve) => emu.server!.listen(0, '127.0.0.1', resolve));
-    emu.url = `http://127.0.0.1:${(emu.server.address() as AddressInfo).port}`;
+    emu.url = await listenLoopback(emu.server);
     return emu;
   }
 
   close() {
-    return new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    return closeServer(this.server);
   }
 
   get env() {

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { jsonReply, type RecordedCall, readCall } from '../emulator-kit';
+import { closeServer, jsonReply, listenLoopback, type RecordedCall, readCall } from '../emulator-kit';
 
 // TEST-ONLY. TikTok API for Business on 127.0.0.1 (PROVIDERS.md §7g, §8): the consent page (`/oauth`,
 // back to redirect_uri with `code` and `state`, or `error=access_denied`), `tt_user/oauth2/token/` and
@@ -63,13 +62,12 @@ export class TiktokEmulator {
   static async start() {
     const emulator = new TiktokEmulator();
     emulator.server = createServer((req, res) => void emulator.handle(req, res));
-    await new Promise<void>((resolve) => emulator.server!.listen(0, '127.0.0.1', resolve));
-    emulator.url = `http://127.0.0.1:${(emulator.server.address() as AddressInfo).port}`;
+    emulator.url = await listenLoopback(emulator.server);
     return emulator;
   }
 
   close() {
-    return new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    return closeServer(this.server);
   }
 
   addAccount(username: string, displayName: string): EmulatedAccount {

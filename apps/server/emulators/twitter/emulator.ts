@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { jsonReply, type RecordedCall, readCall } from '../emulator-kit';
+import { closeServer, jsonReply, listenLoopback, type RecordedCall, readCall } from '../emulator-kit';
 
 // TEST-ONLY. X API v2 on 127.0.0.1 (PROVIDERS.md §7f): the OAuth 2.0 consent page (`/i/oauth2/authorize`,
 // back to redirect_uri with `code` and `state`, or `error=access_denied`), `POST /2/oauth2/token` checking
@@ -63,13 +62,12 @@ export class TwitterEmulator {
   static async start() {
     const emulator = new TwitterEmulator();
     emulator.server = createServer((req, res) => void emulator.handle(req, res));
-    await new Promise<void>((resolve) => emulator.server!.listen(0, '127.0.0.1', resolve));
-    emulator.url = `http://127.0.0.1:${(emulator.server.address() as AddressInfo).port}`;
+    emulator.url = await listenLoopback(emulator.server);
     return emulator;
   }
 
   close() {
-    return new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    return closeServer(this.server);
   }
 
   addUser(username: string, name = username): EmulatedUser {

@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readCall } from '../emulator-kit';
+import { closeServer, listenLoopback, readCall } from '../emulator-kit';
 
 // TEST-ONLY. A Viber REST Bot API on 127.0.0.1 (PROVIDERS.md §7b, §8): JSON POSTs to /pa/{method} with
 // X-Viber-Auth-Token, errors as HTTP 200 with a non-zero `status`, 64-bit `message_token`s. It keeps each
@@ -78,13 +77,12 @@ export class ViberEmulator {
   static async start() {
     const emulator = new ViberEmulator();
     emulator.server = createServer((req, res) => void emulator.handle(req, res));
-    await new Promise<void>((resolve) => emulator.server!.listen(0, '127.0.0.1', resolve));
-    emulator.url = `http://127.0.0.1:${(emulator.server.address() as AddressInfo).port}`;
+    emulator.url = await listenLoopback(emulator.server);
     return emulator;
   }
 
   close() {
-    return new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    return closeServer(this.server);
   }
 
   /** A bot created in the Viber admin panel. */

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readBody, readCall } from '../emulator-kit';
+import { closeServer, listenLoopback, readBody, readCall } from '../emulator-kit';
 import { commentMethods } from './emulator-comments';
 import { EventDispatcher } from './emulator-events';
 import { groupMethods, type MethodContext, type MethodHandler } from './emulator-groups';
@@ -68,14 +67,13 @@ export class VkEmulator extends VkNetworkSide {
     emulator.server = createServer((req, res) => {
       emulator.handle(req, res).catch((error: unknown) => send(res, 500, String(error)));
     });
-    await new Promise<void>((resolve) => emulator.server!.listen(0, '127.0.0.1', resolve));
-    emulator.url = `http://127.0.0.1:${(emulator.server.address() as AddressInfo).port}`;
+    emulator.url = await listenLoopback(emulator.server);
     return emulator;
   }
 
   async stop() {
     this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    await closeServer(this.server);
   }
 
   /** Env overrides that point the app at this emulator. */

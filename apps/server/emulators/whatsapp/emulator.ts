@@ -1,7 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { type RecordedCall, readCall } from '../emulator-kit';
+import { closeServer, listenLoopback, metaHandshake, type RecordedCall, readCall } from '../emulator-kit';
 
 // TEST-ONLY. A WhatsApp Cloud API (Meta Graph) on 127.0.0.1 with the parts the connector uses, answering
 // like Meta does (PROVIDERS.md §3, §8): Graph error envelopes, the 24-hour customer-service window on the
@@ -130,13 +129,12 @@ export class WhatsAppEmulator {
       opts.accessToken,
     );
     emulator.server = createServer((req, res) => void emulator.handle(req, res));
-    await new Promise<void>((resolve) => emulator.server!.listen(0, '127.0.0.1', resolve));
-    emulator.url = `http://127.0.0.1:${(emulator.server.address() as AddressInfo).port}`;
+    emulator.url = await listenLoopback(emulator.server);
     return emulator;
   }
 
   close() {
-    return new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    return closeServer(this.server);
   }
 
   addToken(token: string) {
@@ -158,16 +156,9 @@ export class WhatsAppEmulator {
 
   /** Saving the callback in the app dashboard: Meta's GET handshake must echo the challenge. */
   async subscribe(callbackUrl: string, verifyToken: string) {
-    const challenge = randomBytes(8).toString('hex');
-    const query = new URLSearchParams({
-      'hub.mode': 'subscribe',
-      'hub.verify_token': verifyToken,
-      'hub.challenge': challenge,
-    });
-    const res = await fetch(`${callbackUrl}?${query}`);
-    const body = await res.text();
-    if (res.status === 200 && body === challenge) this.callbackUrl = callbackUrl;
-    return { status: res.status, body, verified: res.status === 200 && body === challenge };
+    const answer = await metaHandshake(callbackUrl, verifyToken);
+    if (answer.verified) this.callbackUrl = callbackUrl;
+    return answer;
   }
 
   /** POSTs a payload to the callback, signed with the app secret unless `signature` overrides it. */

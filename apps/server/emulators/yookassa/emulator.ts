@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenLoopback } from '../emulator-kit';
 import { checkoutPage, readBody, redirect, sendJson } from '../payments-common';
 
 // TEST-ONLY: YooKassa API v3 on 127.0.0.1 as documented: POST /v3/payments (Basic shopId:secretKey,
@@ -161,8 +161,7 @@ export async function startYookassaEmulator(opts: {
       sendJson(res, 500, { type: 'error', description: String(error) }),
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const base = await listenLoopback(server);
   return {
     url: base,
     payments,
@@ -173,6 +172,6 @@ export async function startYookassaEmulator(opts: {
     setNotifyUrl: (u) => {
       notifyUrl = u;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => closeServer(server),
   };
 }

@@ -1,5 +1,5 @@
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenLoopback } from '../emulator-kit';
 
 // TEST-ONLY: YouScan's API on 127.0.0.1, in the shape docs/product/monitoring.md assumes:
 // GET /api/external/topics/{topicId}/mentions?apiKey=…&from=…&to=…&skip=…&size=… →
@@ -55,10 +55,9 @@ export async function startYouscanEmulator(opts: { apiKey?: string } = {}): Prom
       .sort((a, b) => a.published.localeCompare(b.published) || a.id.localeCompare(b.id));
     send(res, 200, { total: filtered.length, mentions: filtered.slice(skip, skip + size) });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  const url = await listenLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     apiKey,
     topics,
     requests,
@@ -74,6 +73,6 @@ export async function startYouscanEmulator(opts: { apiKey?: string } = {}): Prom
       });
       topics.set(topicId, list);
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => closeServer(server),
   };
 }

@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { jsonReply, type RecordedCall, readCall } from '../emulator-kit';
+import { closeServer, jsonReply, listenLoopback, type RecordedCall, readCall } from '../emulator-kit';
 import { type EmulatedComment, UNIT_COSTS, YouTubeNetwork } from './emulator-state';
 
 // TEST-ONLY. Google OAuth 2.0 and the YouTube Data API v3 on 127.0.0.1 (PROVIDERS.md §5, §8):
@@ -48,13 +47,12 @@ export class YouTubeEmulator {
     });
     // Clients keep connections open between rounds, as with Google: no idle connection is cut under them.
     emulator.server.keepAliveTimeout = 120_000;
-    await new Promise<void>((resolve) => emulator.server!.listen(0, '127.0.0.1', resolve));
-    emulator.url = `http://127.0.0.1:${(emulator.server.address() as AddressInfo).port}`;
+    emulator.url = await listenLoopback(emulator.server);
     return emulator;
   }
 
   close() {
-    return new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+    return closeServer(this.server);
   }
 
   /** Where the connector's settings point: API base, consent page and token endpoint. */

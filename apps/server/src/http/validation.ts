@@ -62,6 +62,13 @@ export const validatorCompiler: FastifySchemaCompiler<$ZodType> = ({ schema, met
   };
 };
 
+/** A row's id in a path, query or body: a positive integer in the range of PostgreSQL's `integer`. */
+export const rowId = z.coerce
+  .number()
+  .int()
+  .positive()
+  .max(2 ** 31 - 1);
+
 type PatchShape<T extends z.ZodRawShape> = {
   [K in keyof T]: z.ZodOptional<T[K] extends z.ZodDefault<infer Inner> ? Inner : T[K]>;
 };

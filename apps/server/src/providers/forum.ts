@@ -1,3 +1,4 @@
+import { fetchJson } from './http';
 import type { InboundEvent } from './inbound';
 import { ConnectorError, type PollResult } from './types';
 
@@ -68,29 +69,20 @@ export async function callJson(
   url: string,
   init: { method?: string; body?: unknown } = {},
 ): Promise<JsonAnswer> {
-  let response: Response;
-  try {
-    response = await fetcher(url, {
+  const { response, body } = await fetchJson(
+    fetcher,
+    url,
+    {
       method: init.method ?? 'GET',
       headers: {
         accept: 'application/json',
         ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-  } catch (error) {
-    throw new ConnectorError('temporary', `${network} unreachable: ${(error as Error).message}`, {
-      reason: { key: 'failure.unreachable', params: { network }, detail: (error as Error).message },
-    });
-  }
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { response, json };
+    },
+    network,
+  );
+  return { response, json: body };
 }
 
 /** A refused call by its HTTP status; `text` is the network's own words (shown quoted). */

@@ -39,3 +39,33 @@ export function badAnswer(network: string, detail: string): ConnectorError {
     reason: { key: 'failure.badAnswer', params: { network }, detail },
   });
 }
+
+/**
+ * One call to a network: not reaching it is a temporary failure (`failure.unreachable`; `name` begins
+ * its message, `network` by default). The answer, and its body read as JSON (undefined when empty or
+ * not JSON): each network reads its own envelope.
+ */
+export async function fetchJson(
+  fetcher: typeof fetch,
+  url: string,
+  init: RequestInit,
+  network: string,
+  name = network,
+): Promise<{ response: Response; body: unknown }> {
+  let response: Response;
+  try {
+    response = await fetcher(url, init);
+  } catch (error) {
+    throw new ConnectorError('temporary', `${name} unreachable: ${(error as Error).message}`, {
+      reason: { key: 'failure.unreachable', params: { network }, detail: (error as Error).message },
+    });
+  }
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { response, body };
+}

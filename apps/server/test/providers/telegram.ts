@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { startTelegramEmulator, type TelegramEmulator } from '../../emulators/telegram/emulator';
 import type { TgChat, TgUser } from '../../src/providers/telegram/types';
-import { ProviderTestbed } from './testbed';
+import { ProviderTestbed, workerOf } from './testbed';
 
 // TEST-ONLY: the provider harness (testbed.ts) wired to the Telegram emulator (it pushes webhooks to
 // APP_URL), and factories for bots, customers and groups.
@@ -55,6 +55,24 @@ export function discussionGroup(): { group: TgChat; channel: TgChat } {
   return {
     group: { id: -1_001_000_000_000 - n, type: 'supergroup', title: 'Shop chat' },
     channel: { id: -1_002_000_000_000 - n, type: 'channel', title: 'Shop news', username: `shopnews${n}` },
+  };
+}
+
+/**
+ * Customers writing to `bot` in private: `write(user, text)` delivers the user's message, runs the
+ * arrival rules (`rules`) and the outbox, and gives the texts the bot has sent that user so far.
+ */
+export function botChat(world: TelegramWorld, bot: { token: string }, rules: { drain(): Promise<unknown> }) {
+  return async (user: TgUser, text: string) => {
+    await world.tg.deliver(bot.token, {
+      message: world.tg.customerMessage(bot.token, { chat: privateChat(user), from: user, text }),
+    });
+    await rules.drain();
+    await workerOf(world).run();
+    return world.tg
+      .callsOf('sendMessage')
+      .filter((c) => c.token === bot.token && String(c.params.chat_id) === String(user.id))
+      .map((c) => c.params.text);
   };
 }
 

@@ -147,10 +147,15 @@ export class ProviderTestbed {
     return this.t.app.inject({ method, url, headers: this.headers, payload });
   }
 
-  /** A request as the space's administrator that must succeed (200): its JSON. */
-  async api(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: object) {
+  /** A request as the space's administrator that must answer `status` (200 by default): its JSON. */
+  async api(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: object,
+    status = 200,
+  ) {
     const res = await this.inject(method, url, payload);
-    expect(res.statusCode, res.body).toBe(200);
+    expect(res.statusCode, res.body).toBe(status);
     return res.json();
   }
 

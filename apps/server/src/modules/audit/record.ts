@@ -66,6 +66,24 @@ export async function audit(db: Db, by: AuditActor | undefined, entry: AuditEntr
   });
 }
 
+/**
+ * A write and its entry in one transaction, so they commit or fail together: `write` runs on the
+ * transaction, and `entry` is made from what it returned.
+ */
+export function auditedWrite<T>(
+  db: Db,
+  by: AuditActor,
+  write: (tx: Db) => Promise<T>,
+  entry: (result: T) => AuditEntry,
+): Promise<T> {
+  return db.transaction(async (t) => {
+    const tx = t as unknown as Db;
+    const result = await write(tx);
+    await audit(tx, by, entry(result));
+    return result;
+  });
+}
+
 /** Only the keys that changed, from both sides: what an update's entry keeps. */
 export function changedFields<T extends Record<string, unknown>>(
   before: T,

@@ -1,18 +1,15 @@
-import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OpenAiStub, startOpenAiStub } from '../../../test/openai-stub';
 import {
+  botChat,
   connectBot,
   customer,
   newBot,
-  privateChat,
   startTelegramWorld,
   type TelegramWorld,
-  workerOf,
 } from '../../../test/providers/telegram';
 import { rulesWorkerOf } from '../../../test/rules-worker';
-import { spaces } from '../../db/schema';
-import type { TgUser } from '../../providers/telegram/types';
+import { mergeSpaceSettings } from '../users/testing';
 
 // The chat-bot step "AI answer" (issue 21) on the real database, the Telegram emulator and the local
 // OpenAI-compatible stub: the agent's answer to the chat goes to the customer through the send path; a
@@ -24,26 +21,16 @@ let stub: OpenAiStub;
 beforeAll(async () => {
   w = await startTelegramWorld({ AI_TIMEOUT_MS: '800' });
   stub = await startOpenAiStub();
-  await db()
-    .update(spaces)
-    .set({ settings: sql`${spaces.settings} || '{"bots": true, "ai": true}'::jsonb` })
-    .where(eq(spaces.id, w.spaceId));
+  await mergeSpaceSettings(w.t, w.spaceId, { bots: true, ai: true });
 }, 240_000);
 afterAll(async () => {
   await stub?.close();
   await w?.close();
 });
 
-const db = () => w.t.deps.database.db;
-const api = async (method: 'GET' | 'POST', url: string, payload?: unknown, status = 200) => {
-  const res = await w.t.app.inject({ method, url, headers: w.headers, payload: payload as object });
-  expect(res.statusCode, res.body).toBe(status);
-  return res.json();
-};
-
 describe('chat-bot AI step', { timeout: 120_000 }, () => {
   it('sends the agent’s answer; on a provider error sends the fallback and lists the failure on settings/errors', async () => {
-    const agent = await api('POST', '/v1/ai/agents', {
+    const agent = await w.api('POST', '/v1/ai/agents', {
       space_id: w.spaceId,
       name: 'Бот-помощник',
       base_url: stub.baseUrl,
@@ -54,14 +41,14 @@ describe('chat-bot AI step', { timeout: 120_000 }, () => {
     });
     const bot = newBot(w.tg);
     const { account } = await connectBot(w, bot.token);
-    const missing = await api(
+    const missing = await w.api(
       'POST',
       '/v1/bots',
       { space_id: w.spaceId, object_id: account.id, name: 'ИИ', steps: [{ id: 'ai', type: 'ai' }] },
       400,
     );
     expect(Object.values(missing.fields)).toContain('Выберите ИИ-агента');
-    await api('POST', '/v1/bots', {
+    await w.api('POST', '/v1/bots', {
       space_id: w.spaceId,
       object_id: account.id,
       name: 'ИИ',
@@ -71,17 +58,7 @@ describe('chat-bot AI step', { timeout: 120_000 }, () => {
       ],
     });
     const rules = rulesWorkerOf(w.t, [w.spaceId]);
-    const write = async (user: TgUser, text: string) => {
-      await w.tg.deliver(bot.token, {
-        message: w.tg.customerMessage(bot.token, { chat: privateChat(user), from: user, text }),
-      });
-      await rules.drain();
-      await workerOf(w).run();
-      return w.tg
-        .callsOf('sendMessage')
-        .filter((c) => c.token === bot.token && String(c.params.chat_id) === String(user.id))
-        .map((c) => c.params.text);
-    };
+    const write = botChat(w, bot, rules);
 
     stub.reply.text = 'Заказ приедет завтра.';
     const before = stub.requests.length;

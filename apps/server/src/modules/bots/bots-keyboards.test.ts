@@ -1,12 +1,11 @@
-import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../../test/harness';
 import { ViberTestbed } from '../../../test/providers/viber';
 import { connectCommunity, startVkWorld, type VkWorld, workerFor } from '../../../test/providers/vk';
 import { WhatsAppTestbed } from '../../../test/providers/whatsapp';
 import { rulesWorkerOf } from '../../../test/rules-worker';
-import { spaces } from '../../db/schema';
 import { interactiveBody } from '../../providers/whatsapp/interactive';
+import { mergeSpaceSettings } from '../users/testing';
 
 // Chat-bot menus as each messenger's own buttons (issue 17), against the emulators: VK an inline keyboard
 // of text buttons whose payload carries the option back, WhatsApp interactive reply buttons (a list past
@@ -29,11 +28,7 @@ const FLOW = [
 ];
 
 async function botOn(t: TestApp, headers: Record<string, string>, spaceId: number, objectId: number) {
-  const db = t.deps.database.db;
-  await db
-    .update(spaces)
-    .set({ settings: sql`${spaces.settings} || '{"bots": true}'::jsonb` })
-    .where(eq(spaces.id, spaceId));
+  await mergeSpaceSettings(t, spaceId, { bots: true });
   const res = await t.app.inject({
     method: 'POST',
     url: '/v1/bots',

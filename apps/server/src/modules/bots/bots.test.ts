@@ -1,7 +1,8 @@
 import { translate } from '@otklik/shared';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  botChat,
   connectBot,
   customer,
   newBot,
@@ -12,8 +13,9 @@ import {
 } from '../../../test/providers/telegram';
 import { rulesWorkerOf } from '../../../test/rules-worker';
 import { startReceiver, verifyStandardWebhook } from '../../../test/webhook-receiver';
-import { botSessions, chats, spaces } from '../../db/schema';
+import { botSessions, chats } from '../../db/schema';
 import type { TgUser } from '../../providers/telegram/types';
+import { mergeSpaceSettings } from '../users/testing';
 
 // Chat-bots (issue 17) on the real database and the Telegram emulator: the bot greets, shows its options
 // as an inline keyboard (reply_markup recorded by the emulator), takes a button press (callback_query),
@@ -25,19 +27,11 @@ beforeAll(async () => {
   // The webhook step's endpoint listens on 127.0.0.1.
   w = await startTelegramWorld({ WEBHOOKS_ALLOW_PRIVATE: 'true' });
   // The space's `bots` flag (docs/product/roles.md `bots.manage`).
-  await db()
-    .update(spaces)
-    .set({ settings: sql`${spaces.settings} || '{"bots": true}'::jsonb` })
-    .where(eq(spaces.id, w.spaceId));
+  await mergeSpaceSettings(w.t, w.spaceId, { bots: true });
 }, 240_000);
 afterAll(() => w?.close());
 
 const db = () => w.t.deps.database.db;
-const api = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, status = 200) => {
-  const res = await w.t.app.inject({ method, url, headers: w.headers, payload: payload as object });
-  expect(res.statusCode, res.body).toBe(status);
-  return res.json();
-};
 
 const FLOW = [
   { id: 'greet', type: 'message', text: 'Здравствуйте! Я бот магазина.' },
@@ -82,7 +76,7 @@ describe('chat-bots on Telegram', { timeout: 120_000 }, () => {
     };
 
     // A bad flow is refused in the caller's language: a `next` to a step that does not exist.
-    const bad = await api(
+    const bad = await w.api(
       'POST',
       '/v1/bots',
       { space_id: w.spaceId, object_id: account.id, name: 'Бот', steps: [{ ...FLOW[0], next: 'nowhere' }] },
@@ -90,14 +84,14 @@ describe('chat-bots on Telegram', { timeout: 120_000 }, () => {
     );
     expect(Object.values(bad.fields as Record<string, string>)).toContain('Такого шага нет');
 
-    const created = await api('POST', '/v1/bots', {
+    const created = await w.api('POST', '/v1/bots', {
       space_id: w.spaceId,
       object_id: account.id,
       name: 'Магазин',
       steps: FLOW,
     });
     // One bot per account.
-    await api(
+    await w.api(
       'POST',
       '/v1/bots',
       { space_id: w.spaceId, object_id: account.id, name: 'Второй', steps: FLOW },
@@ -115,7 +109,7 @@ describe('chat-bots on Telegram', { timeout: 120_000 }, () => {
         [{ text: 'Другое', callback_data: 'Другое' }],
       ],
     });
-    const chatId = (await api('GET', `/v1/chats?object_id=${account.id}`)).items[0].id as number;
+    const chatId = (await w.api('GET', `/v1/chats?object_id=${account.id}`)).items[0].id as number;
 
     // 2. A button press arrives as callback_query: answered, and the bot asks for the phone.
     const menuMessage = lastBotMessage(anna);
@@ -133,7 +127,7 @@ describe('chat-bots on Telegram', { timeout: 120_000 }, () => {
     expect(sentTo(anna).at(-1)!.params.text).toBe('Это не телефон');
     await say(anna, '8 (900) 123-45-67');
     expect(sentTo(anna).at(-1)!.params.text).toBe('Передаю оператору');
-    const view = await api('GET', `/v1/chats/${chatId}/bot`);
+    const view = await w.api('GET', `/v1/chats/${chatId}/bot`);
     expect(view.session).toMatchObject({
       bot_id: created.id,
       bot_name: 'Магазин',
@@ -154,10 +148,10 @@ describe('chat-bots on Telegram', { timeout: 120_000 }, () => {
     const boris = customer();
     await say(boris, 'Здравствуйте');
     expect(sentTo(boris)).toHaveLength(2);
-    const borisChat = (await api('GET', `/v1/chats?object_id=${account.id}`)).items.find(
+    const borisChat = (await w.api('GET', `/v1/chats?object_id=${account.id}`)).items.find(
       (c: { id: number }) => c.id !== chatId,
     ).id as number;
-    await api('POST', `/v1/chats/${borisChat}/messages`, { text: 'Я оператор, слушаю' });
+    await w.api('POST', `/v1/chats/${borisChat}/messages`, { text: 'Я оператор, слушаю' });
     await outbox.run();
     const [stopped] = await db().select().from(botSessions).where(eq(botSessions.chatId, borisChat));
     expect(stopped!.state).toBe('stopped');
@@ -169,7 +163,7 @@ describe('chat-bots on Telegram', { timeout: 120_000 }, () => {
     ]);
 
     // 5. The funnel: two conversations, one handed off, one dropped at the menu.
-    const stats = await api('GET', `/v1/stats/bots?space_id=${w.spaceId}&preset=7d`);
+    const stats = await w.api('GET', `/v1/stats/bots?space_id=${w.spaceId}&preset=7d`);
     const mine = stats.bots.find((b: { bot_id: number }) => b.bot_id === created.id);
     expect(mine).toMatchObject({ started: 2, completed: 0, handed_off: 1, dropped: 1, active: 0 });
     const step = (id: string) => mine.steps.find((s: { step_id: string }) => s.step_id === id);
@@ -190,12 +184,12 @@ describe('chat-bots on Telegram', { timeout: 120_000 }, () => {
     const bot = newBot(w.tg);
     const { account } = await connectBot(w, bot.token);
     // Business hours of one minute a day (00:00–00:01): now is outside them.
-    await api('PUT', '/v1/workinghours/business', {
+    await w.api('PUT', '/v1/workinghours/business', {
       space_id: w.spaceId,
       week: [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, start: 0, end: 1 })),
       special_days: [],
     });
-    const created = await api('POST', '/v1/bots', {
+    const created = await w.api('POST', '/v1/bots', {
       space_id: w.spaceId,
       object_id: account.id,
       name: 'Ночной',
@@ -203,19 +197,10 @@ describe('chat-bots on Telegram', { timeout: 120_000 }, () => {
       off_hours_steps: [{ id: 'night', type: 'message', text: 'Мы ответим утром' }],
     });
     const rules = rulesWorkerOf(w.t, [w.spaceId]);
-    const vera = customer();
-    await w.tg.deliver(bot.token, {
-      message: w.tg.customerMessage(bot.token, { chat: privateChat(vera), from: vera, text: 'Есть кто?' }),
-    });
-    await rules.drain();
-    await workerOf(w).run();
-    const sent = w.tg
-      .callsOf('sendMessage')
-      .filter((c) => c.token === bot.token && String(c.params.chat_id) === String(vera.id));
-    expect(sent.map((c) => c.params.text)).toEqual(['Мы ответим утром']);
+    expect(await botChat(w, bot, rules)(customer(), 'Есть кто?')).toEqual(['Мы ответим утром']);
     const [session] = await db().select().from(botSessions).where(eq(botSessions.botId, created.id));
     expect(session).toMatchObject({ flow: 'off_hours', state: 'completed', path: ['night'] });
-    await api('PUT', '/v1/workinghours/business', { space_id: w.spaceId, week: [], special_days: [] });
+    await w.api('PUT', '/v1/workinghours/business', { space_id: w.spaceId, week: [], special_days: [] });
   });
 
   it('calls the webhook step signed, retries a 500, and puts a call that failed every try in the chat history', async () => {
@@ -226,7 +211,7 @@ describe('chat-bots on Telegram', { timeout: 120_000 }, () => {
     try {
       const bot = newBot(w.tg);
       const { account } = await connectBot(w, bot.token);
-      const made = await api('POST', '/v1/webhooks', {
+      const made = await w.api('POST', '/v1/webhooks', {
         space_id: w.spaceId,
         url: receiver.url,
         description: 'CRM',
@@ -234,7 +219,7 @@ describe('chat-bots on Telegram', { timeout: 120_000 }, () => {
         is_enabled: true,
       });
       const { webhook, secret } = made as { webhook: { id: number }; secret: string };
-      await api('POST', '/v1/bots', {
+      await w.api('POST', '/v1/bots', {
         space_id: w.spaceId,
         object_id: account.id,
         name: 'С вебхуком',
@@ -244,17 +229,7 @@ describe('chat-bots on Telegram', { timeout: 120_000 }, () => {
         ],
       });
       const rules = rulesWorkerOf(w.t, [w.spaceId], { webhookBackoffMs: [1, 1] });
-      const write = async (user: TgUser, text: string) => {
-        await w.tg.deliver(bot.token, {
-          message: w.tg.customerMessage(bot.token, { chat: privateChat(user), from: user, text }),
-        });
-        await rules.drain();
-        await workerOf(w).run();
-        return w.tg
-          .callsOf('sendMessage')
-          .filter((c) => c.token === bot.token && String(c.params.chat_id) === String(user.id))
-          .map((c) => c.params.text);
-      };
+      const write = botChat(w, bot, rules);
       // 1st try 500, 2nd 200: the same message id, signed with the endpoint's secret; its text is sent.
       expect(await write(customer(), 'Где заказ?')).toEqual(['Заказ 42 в пути', 'Спасибо']);
       expect(receiver.received).toHaveLength(2);
@@ -269,8 +244,8 @@ describe('chat-bots on Telegram', { timeout: 120_000 }, () => {
       const gleb = customer();
       expect(await write(gleb, 'Алло')).toEqual(['Спасибо']);
       expect(receiver.received).toHaveLength(5);
-      const chats = (await api('GET', `/v1/chats?object_id=${account.id}`)).items as Array<{ id: number }>;
-      const histories = await Promise.all(chats.map((c) => api('GET', `/v1/chats/${c.id}/history`)));
+      const chats = (await w.api('GET', `/v1/chats?object_id=${account.id}`)).items as Array<{ id: number }>;
+      const histories = await Promise.all(chats.map((c) => w.api('GET', `/v1/chats/${c.id}/history`)));
       const failed = histories.flatMap((h) => h.items).filter((e: { type: string }) => e.type === 'chat.bot');
       expect(failed).toEqual([
         expect.objectContaining({
@@ -285,24 +260,15 @@ describe('chat-bots on Telegram', { timeout: 120_000 }, () => {
   it("says its own retry texts in the customer's language (their answer, else their earlier messages)", async () => {
     const bot = newBot(w.tg);
     const { account } = await connectBot(w, bot.token);
-    await api('POST', '/v1/bots', {
+    await w.api('POST', '/v1/bots', {
       space_id: w.spaceId,
       object_id: account.id,
       name: 'Телефон',
       steps: [{ id: 'phone', type: 'collect', field: 'phone', text: 'Напишите телефон' }],
     });
     const rules = rulesWorkerOf(w.t, [w.spaceId]);
-    const last = async (user: TgUser, text: string) => {
-      await w.tg.deliver(bot.token, {
-        message: w.tg.customerMessage(bot.token, { chat: privateChat(user), from: user, text }),
-      });
-      await rules.drain();
-      await workerOf(w).run();
-      return w.tg
-        .callsOf('sendMessage')
-        .filter((c) => c.token === bot.token && String(c.params.chat_id) === String(user.id))
-        .at(-1)!.params.text;
-    };
+    const write = botChat(w, bot, rules);
+    const last = async (user: TgUser, text: string) => (await write(user, text)).at(-1);
     const en = customer();
     expect(await last(en, 'Hello, I need help with my order')).toBe('Напишите телефон');
     expect(await last(en, 'no way')).toBe(translate('en', 'bots.retry.phone'));

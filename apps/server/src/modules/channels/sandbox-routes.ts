@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { sha256 } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import { buildSandboxPage, presentSandboxEntry } from '../../providers/sandbox/page';
+import type { ObjectRow } from '../../providers/types';
 import type { AppDeps } from '../deps';
 import * as sandbox from './sandbox-service';
 
@@ -72,73 +73,59 @@ export async function registerSandboxRoutes(root: FastifyInstance, deps: AppDeps
     },
   );
 
-  app.post(
-    '/sandbox/:token/comments',
-    {
-      preHandler: write,
-      schema: {
-        tags: TAG,
-        summary: 'Comment as a customer (under a post, or replying to a comment with parent_id)',
-        params: tokenParams,
-        body: z.object({ author_name: authorName, text, parent_id: z.number().int().positive().optional() }),
-        response: { 200: sandboxEntryWireSchema },
+  /**
+   * A customer writes on the page: `kind`'s body is their name, the text and `extra` fields; `post`
+   * stores and delivers it.
+   */
+  const customerWrite = <Extra extends z.ZodRawShape>(
+    kind: 'comments' | 'reviews' | 'messages',
+    summary: string,
+    extra: Extra,
+    post: (
+      object: ObjectRow,
+      by: { authorName: string; text: string },
+      body: z.infer<z.ZodObject<Extra>>,
+    ) => Promise<Parameters<typeof presentSandboxEntry>[0]>,
+  ) =>
+    app.post(
+      `/sandbox/:token/${kind}`,
+      {
+        preHandler: write,
+        schema: {
+          tags: TAG,
+          summary,
+          params: tokenParams,
+          body: z.object({ author_name: authorName, text, ...extra }),
+          response: { 200: sandboxEntryWireSchema },
+        },
       },
-    },
-    async (req) => {
-      const object = await sandbox.getSandboxObject(db, req.params.token);
-      const entry = await sandbox.postCustomerComment(serviceDeps, object, {
-        authorName: req.body.author_name,
-        text: req.body.text,
-        parentId: req.body.parent_id,
-      });
-      return presentSandboxEntry(entry);
-    },
-  );
+      async (req) => {
+        const object = await sandbox.getSandboxObject(db, req.params.token);
+        // The schema above, which TypeScript does not infer through the generic `extra`.
+        const body = req.body as { author_name: string; text: string } & z.infer<z.ZodObject<Extra>>;
+        const entry = await post(object, { authorName: body.author_name, text: body.text }, body);
+        return presentSandboxEntry(entry);
+      },
+    );
 
-  app.post(
-    '/sandbox/:token/reviews',
-    {
-      preHandler: write,
-      schema: {
-        tags: TAG,
-        summary: 'Leave a review as a customer',
-        params: tokenParams,
-        body: z.object({ author_name: authorName, text, rating: z.number().int().min(1).max(5) }),
-        response: { 200: sandboxEntryWireSchema },
-      },
-    },
-    async (req) => {
-      const object = await sandbox.getSandboxObject(db, req.params.token);
-      const entry = await sandbox.postCustomerReview(serviceDeps, object, {
-        authorName: req.body.author_name,
-        text: req.body.text,
-        rating: req.body.rating,
-      });
-      return presentSandboxEntry(entry);
-    },
+  customerWrite(
+    'comments',
+    'Comment as a customer (under a post, or replying to a comment with parent_id)',
+    { parent_id: z.number().int().positive().optional() },
+    (object, by, body) =>
+      sandbox.postCustomerComment(serviceDeps, object, { ...by, parentId: body.parent_id }),
   );
-
-  app.post(
-    '/sandbox/:token/messages',
-    {
-      preHandler: write,
-      schema: {
-        tags: TAG,
-        summary: 'Write a private message to the account as a customer',
-        params: tokenParams,
-        body: z.object({ author_name: authorName, text, peer: z.string().trim().min(1).max(100).optional() }),
-        response: { 200: sandboxEntryWireSchema },
-      },
-    },
-    async (req) => {
-      const object = await sandbox.getSandboxObject(db, req.params.token);
-      const entry = await sandbox.postCustomerMessage(serviceDeps, object, {
-        authorName: req.body.author_name,
-        text: req.body.text,
-        peer: req.body.peer,
-      });
-      return presentSandboxEntry(entry);
-    },
+  customerWrite(
+    'reviews',
+    'Leave a review as a customer',
+    { rating: z.number().int().min(1).max(5) },
+    (object, by, body) => sandbox.postCustomerReview(serviceDeps, object, { ...by, rating: body.rating }),
+  );
+  customerWrite(
+    'messages',
+    'Write a private message to the account as a customer',
+    { peer: z.string().trim().min(1).max(100).optional() },
+    (object, by, body) => sandbox.postCustomerMessage(serviceDeps, object, { ...by, peer: body.peer }),
   );
 
   app.put(

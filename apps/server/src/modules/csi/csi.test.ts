@@ -30,18 +30,13 @@ beforeAll(async () => {
 afterAll(() => w.close());
 
 const db = () => w.t.deps.database.db;
-const call = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, status = 200) => {
-  const res = await w.t.app.inject({ method, url, headers: w.headers, payload: payload as object });
-  expect(res.statusCode, res.body).toBe(status);
-  return res.json();
-};
 
 const texts = {
   ru: { ...CSI_DEFAULT_TEXTS.ru, comment: 'Что можно улучшить?' },
   en: { survey: 'Rate us 1-5', thanks: 'Thanks!', comment: 'What could be better?' },
 };
 const enable = (objectId: number, extra: Record<string, unknown> = {}) =>
-  call('PUT', `/v1/csi/accounts/${objectId}`, {
+  w.api('PUT', `/v1/csi/accounts/${objectId}`, {
     enabled: true,
     language: 'auto',
     texts,
@@ -57,11 +52,11 @@ async function telegramChat(first = 'Hello, where is my parcel?') {
   await w.tg.deliver(bot.token, {
     message: w.tg.customerMessage(bot.token, { chat: privateChat(anna), from: anna, text: first }),
   });
-  const chat = (await call('GET', `/v1/chats?object_id=${account.id}`)).items[0];
+  const chat = (await w.api('GET', `/v1/chats?object_id=${account.id}`)).items[0];
   return { bot, account, anna, chatId: chat.id as number };
 }
 
-const closeChat = (chatId: number) => call('PUT', `/v1/chats/${chatId}/status`, { status: 'closed' });
+const closeChat = (chatId: number) => w.api('PUT', `/v1/chats/${chatId}/status`, { status: 'closed' });
 const surveysOf = (chatId: number) => db().select().from(csiSurveys).where(eq(csiSurveys.chatId, chatId));
 const chatRow = async (chatId: number) => (await db().select().from(chats).where(eq(chats.id, chatId)))[0]!;
 
@@ -71,9 +66,9 @@ describe('CSI on Telegram', () => {
     const saved = await enable(account.id);
     expect(saved).toMatchObject({ object_id: account.id, enabled: true, buttons: true });
     // settings/csi lists it as saved, texts included.
-    const { accounts } = await call('GET', `/v1/csi/accounts?space_id=${w.spaceId}`);
+    const { accounts } = await w.api('GET', `/v1/csi/accounts?space_id=${w.spaceId}`);
     expect(accounts).toContainEqual(saved);
-    await call('POST', `/v1/chats/${chatId}/messages`, { text: 'It ships today' });
+    await w.api('POST', `/v1/chats/${chatId}/messages`, { text: 'It ships today' });
     await closeChat(chatId);
     await workerOf(w).run();
 
@@ -131,7 +126,7 @@ describe('CSI on Telegram', () => {
     expect(w.tg.callsOf('sendMessage').length).toBe(before);
     expect((await chatRow(chatId)).status).toBe('closed');
 
-    const list = await call('GET', `/v1/csi/responses?space_id=${w.spaceId}&object_id=${account.id}`);
+    const list = await w.api('GET', `/v1/csi/responses?space_id=${w.spaceId}&object_id=${account.id}`);
     expect(list.responses).toEqual([
       expect.objectContaining({ chat_id: chatId, score: 5, comment: 'Faster please', provider: 'telegram' }),
     ]);
@@ -173,7 +168,7 @@ describe('CSI on Telegram', () => {
       .update(csiSurveys)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(csiSurveys.chatId, chatId));
-    await call('PUT', `/v1/chats/${chatId}/status`, { status: 'open' });
+    await w.api('PUT', `/v1/chats/${chatId}/status`, { status: 'open' });
     await closeChat(chatId);
     expect(await surveysOf(chatId)).toHaveLength(2);
   });
@@ -249,7 +244,7 @@ describe('stats/csi', () => {
     const answered = rows.filter((s) => s.score !== null);
     const satisfied = answered.filter((s) => s.score! >= 4).length;
     const average = answered.reduce((sum, s) => sum + s.score!, 0) / answered.length;
-    const stats = (await call('GET', `/v1/stats/csi?space_id=${w.spaceId}&preset=7d`)) as CsiStats;
+    const stats = (await w.api('GET', `/v1/stats/csi?space_id=${w.spaceId}&preset=7d`)) as CsiStats;
     expect(stats.total).toEqual({
       sent: rows.length,
       answered: answered.length,
@@ -265,17 +260,17 @@ describe('stats/csi', () => {
 
   it('is refused without the csi feature and to non-members', async () => {
     await setSpaceFlags(db(), w.spaceId, { csi_menu: false }, { asOperator: true });
-    await call('GET', `/v1/stats/csi?space_id=${w.spaceId}`, undefined, 403);
-    await call('GET', `/v1/csi/responses?space_id=${w.spaceId}`, undefined, 403);
+    await w.api('GET', `/v1/stats/csi?space_id=${w.spaceId}`, undefined, 403);
+    await w.api('GET', `/v1/csi/responses?space_id=${w.spaceId}`, undefined, 403);
     await setSpaceFlags(db(), w.spaceId, { csi_menu: true }, { asOperator: true });
-    await call('GET', `/v1/csi/responses?space_id=${w.spaceId + 100000}`, undefined, 403);
+    await w.api('GET', `/v1/csi/responses?space_id=${w.spaceId + 100000}`, undefined, 403);
   });
 });
 
 describe('CSI: documented answers (issue 12 point 4, packages/shared csi.ts)', () => {
   type Schema = { required?: string[]; properties?: Record<string, Schema>; items?: Schema };
   const success = async (method: string, path: string): Promise<Schema> => {
-    const doc = await call('GET', '/v1/openapi.json');
+    const doc = await w.api('GET', '/v1/openapi.json');
     const schema = doc.paths[path]?.[method]?.responses?.['200']?.content?.['application/json']?.schema;
     expect(schema, `${method} ${path}`).toBeTruthy();
     return schema;

@@ -24,6 +24,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { type Authenticate, signedInScope } from '../../http/auth';
+import { rowId } from '../../http/validation';
 import { taskClock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import type { AppDeps } from '../deps';
@@ -38,13 +39,7 @@ import * as service from './service';
 import { issueStats } from './stats';
 
 const TAG = ['issues'];
-const idParams = z.object({
-  id: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(2 ** 31 - 1),
-});
+const idParams = z.object({ id: rowId });
 const linkedQuery = z.object({
   kind: z.enum(ISSUE_LINK_KINDS),
   id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),

@@ -16,6 +16,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
+import { rowId as id } from '../../http/validation';
 import type { AppDeps } from '../deps';
 import { spaceIdsWhere } from '../spaces/actor';
 import { registerCounter } from '../spaces/counts';
@@ -24,11 +25,6 @@ import * as actions from './actions';
 import * as service from './service';
 
 const TAG = ['monitoring'];
-const id = z.coerce
-  .number()
-  .int()
-  .positive()
-  .max(2 ** 31 - 1);
 const idParams = z.object({ id });
 const spaceQuery = z.object({ space_id: id.optional() });
 const pageQuery = monitoringMentionFilterSchema.extend({

@@ -11,7 +11,7 @@ import type { Db } from '../../db/client';
 import { authors, items, itemTags, monitoringMentions, monitoringQueries, objects } from '../../db/schema';
 import { AppError, notFound } from '../../lib/errors';
 import type { EventBus } from '../../realtime/bus';
-import { audit } from '../audit/record';
+import { auditedWrite } from '../audit/record';
 import { scopeCondition, scopeFor } from '../inbox/read/scope';
 import { authorize, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 import { MONITORING_EVENT } from './matcher';
@@ -111,55 +111,62 @@ export async function createQuery(db: Db, actor: ServerActor, input: MonitoringQ
     .from(monitoringQueries)
     .where(eq(monitoringQueries.spaceId, input.space_id));
   if ((count?.n ?? 0) >= limit) throw new AppError(400, 'monitoring.queries.tooMany', { params: { limit } });
-  return db.transaction(async (t) => {
-    const tx = t as unknown as Db;
-    const [row] = await tx
-      .insert(monitoringQueries)
-      .values({ spaceId: input.space_id, name: input.name, query: input.query, createdBy: actor.userId })
-      .returning();
-    await audit(tx, actor, {
-      spaceId: row!.spaceId,
+  return auditedWrite(
+    db,
+    actor,
+    async (tx) => {
+      const [row] = await tx
+        .insert(monitoringQueries)
+        .values({ spaceId: input.space_id, name: input.name, query: input.query, createdBy: actor.userId })
+        .returning();
+      return row!;
+    },
+    (row) => ({
+      spaceId: row.spaceId,
       kind: 'monitoring_query.created',
-      target: { type: 'monitoring_query', id: row!.id, label: row!.name },
-      after: { name: row!.name, query: row!.query },
-    });
-    return row!;
-  });
+      target: { type: 'monitoring_query', id: row.id, label: row.name },
+      after: { name: row.name, query: row.query },
+    }),
+  );
 }
 
 export async function updateQuery(db: Db, actor: ServerActor, id: number, input: MonitoringQueryInput) {
   const row = await getQuery(db, actor, id);
   if (row.spaceId !== input.space_id) throw notFound();
-  return db.transaction(async (t) => {
-    const tx = t as unknown as Db;
-    const [updated] = await tx
-      .update(monitoringQueries)
-      .set({ name: input.name, query: input.query, updatedAt: new Date() })
-      .where(eq(monitoringQueries.id, id))
-      .returning();
-    await audit(tx, actor, {
+  return auditedWrite(
+    db,
+    actor,
+    async (tx) => {
+      const [updated] = await tx
+        .update(monitoringQueries)
+        .set({ name: input.name, query: input.query, updatedAt: new Date() })
+        .where(eq(monitoringQueries.id, id))
+        .returning();
+      return updated!;
+    },
+    (updated) => ({
       spaceId: row.spaceId,
       kind: 'monitoring_query.updated',
-      target: { type: 'monitoring_query', id, label: updated!.name },
+      target: { type: 'monitoring_query', id, label: updated.name },
       before: { name: row.name, query: row.query },
-      after: { name: updated!.name, query: updated!.query },
-    });
-    return updated!;
-  });
+      after: { name: updated.name, query: updated.query },
+    }),
+  );
 }
 
 export async function deleteQuery(db: Db, bus: EventBus, actor: ServerActor, id: number) {
   const row = await getQuery(db, actor, id);
-  await db.transaction(async (t) => {
-    const tx = t as unknown as Db;
-    await tx.delete(monitoringQueries).where(eq(monitoringQueries.id, id));
-    await audit(tx, actor, {
+  await auditedWrite(
+    db,
+    actor,
+    (tx) => tx.delete(monitoringQueries).where(eq(monitoringQueries.id, id)),
+    () => ({
       spaceId: row.spaceId,
       kind: 'monitoring_query.deleted',
       target: { type: 'monitoring_query', id, label: row.name },
       before: { name: row.name, query: row.query },
-    });
-  });
+    }),
+  );
   await bus.publish({ type: MONITORING_EVENT, spaceId: row.spaceId, payload: { query_ids: [id] } });
 }
 

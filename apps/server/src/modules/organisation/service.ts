@@ -16,6 +16,22 @@ export interface OrganisationDeps {
 
 const byUser = (userId: number) => ({ kind: 'user' as const, id: userId });
 
+/** A company or a department of the space changed: its sockets reload it. */
+async function publishChanged(
+  bus: EventBus,
+  type: 'companies.changed' | 'departments.changed',
+  spaceId: number,
+  id: number,
+  performedBy: number,
+) {
+  await bus.publish({ type, spaceId, payload: { id }, cause: byUser(performedBy) });
+}
+
+/** User groups of the space changed: its sockets reload them. */
+async function publishGroupsChanged(bus: EventBus, spaceId: number, ids: number[], performedBy: number) {
+  await bus.publish({ type: 'usergroups.changed', spaceId, payload: { ids }, cause: byUser(performedBy) });
+}
+
 /** Tells the sockets of members whose visible companies or accounts changed to reload (docs/product/roles.md). */
 async function notifyMembers(bus: EventBus, userIds: number[], performedBy: number) {
   if (userIds.length === 0) return;
@@ -55,12 +71,7 @@ export async function createCompany(
     .insert(companies)
     .values({ spaceId: input.spaceId, name: input.name, settings })
     .returning();
-  await deps.bus.publish({
-    type: 'companies.changed',
-    spaceId: input.spaceId,
-    payload: { id: row!.id },
-    cause: byUser(input.performedBy),
-  });
+  await publishChanged(deps.bus, 'companies.changed', input.spaceId, row!.id, input.performedBy);
   return row!;
 }
 
@@ -76,12 +87,7 @@ export async function updateCompany(
     .set({ ...(patch.name !== undefined ? { name: patch.name } : {}), settings })
     .where(eq(companies.id, company.id))
     .returning();
-  await deps.bus.publish({
-    type: 'companies.changed',
-    spaceId: company.spaceId,
-    payload: { id: company.id },
-    cause: byUser(performedBy),
-  });
+  await publishChanged(deps.bus, 'companies.changed', company.spaceId, company.id, performedBy);
   return row!;
 }
 
@@ -105,20 +111,9 @@ export async function deleteCompany(
     await t.delete(companies).where(eq(companies.id, company.id));
     return groups.map((g) => g.id);
   });
-  const cause = byUser(performedBy);
-  await deps.bus.publish({
-    type: 'companies.changed',
-    spaceId: company.spaceId,
-    payload: { id: company.id },
-    cause,
-  });
+  await publishChanged(deps.bus, 'companies.changed', company.spaceId, company.id, performedBy);
   if (affectedGroups.length > 0) {
-    await deps.bus.publish({
-      type: 'usergroups.changed',
-      spaceId: company.spaceId,
-      payload: { ids: affectedGroups },
-      cause,
-    });
+    await publishGroupsChanged(deps.bus, company.spaceId, affectedGroups, performedBy);
     const userIds = await groupMembers(db, company.spaceId, affectedGroups);
     await notifyMembers(deps.bus, userIds, performedBy);
   }
@@ -156,12 +151,7 @@ export async function createDepartment(
     .insert(departments)
     .values({ spaceId: input.spaceId, name: input.name })
     .returning();
-  await deps.bus.publish({
-    type: 'departments.changed',
-    spaceId: input.spaceId,
-    payload: { id: row!.id },
-    cause: byUser(input.performedBy),
-  });
+  await publishChanged(deps.bus, 'departments.changed', input.spaceId, row!.id, input.performedBy);
   return row!;
 }
 
@@ -176,12 +166,7 @@ export async function updateDepartment(
     .set({ name: patch.name })
     .where(eq(departments.id, department.id))
     .returning();
-  await deps.bus.publish({
-    type: 'departments.changed',
-    spaceId: department.spaceId,
-    payload: { id: department.id },
-    cause: byUser(performedBy),
-  });
+  await publishChanged(deps.bus, 'departments.changed', department.spaceId, department.id, performedBy);
   return row!;
 }
 
@@ -206,12 +191,7 @@ export async function deleteDepartment(
     await t.delete(departments).where(eq(departments.id, department.id));
     return rows.map((r) => r.userId);
   });
-  await deps.bus.publish({
-    type: 'departments.changed',
-    spaceId: department.spaceId,
-    payload: { id: department.id },
-    cause: byUser(performedBy),
-  });
+  await publishChanged(deps.bus, 'departments.changed', department.spaceId, department.id, performedBy);
   await notifyMembers(deps.bus, affected, performedBy);
 }
 
@@ -242,12 +222,7 @@ export async function createUserGroup(
     .insert(userGroups)
     .values({ spaceId: input.spaceId, name: input.name, ...scope })
     .returning();
-  await deps.bus.publish({
-    type: 'usergroups.changed',
-    spaceId: input.spaceId,
-    payload: { ids: [row!.id] },
-    cause: byUser(input.performedBy),
-  });
+  await publishGroupsChanged(deps.bus, input.spaceId, [row!.id], input.performedBy);
   return row!;
 }
 
@@ -263,12 +238,7 @@ export async function updateUserGroup(
     .set({ ...(patch.name !== undefined ? { name: patch.name } : {}), ...scope })
     .where(eq(userGroups.id, group.id))
     .returning();
-  await deps.bus.publish({
-    type: 'usergroups.changed',
-    spaceId: group.spaceId,
-    payload: { ids: [group.id] },
-    cause: byUser(performedBy),
-  });
+  await publishGroupsChanged(deps.bus, group.spaceId, [group.id], performedBy);
   if (patch.companyIds !== undefined || patch.objectIds !== undefined) {
     await notifyMembers(deps.bus, await memberIdsOfGroup(deps.db, group.spaceId, group.id), performedBy);
   }
@@ -295,10 +265,5 @@ export async function deleteUserGroup(
     }
     await t.delete(userGroups).where(eq(userGroups.id, group.id));
   });
-  await deps.bus.publish({
-    type: 'usergroups.changed',
-    spaceId: group.spaceId,
-    payload: { ids: [group.id] },
-    cause: byUser(performedBy),
-  });
+  await publishGroupsChanged(deps.bus, group.spaceId, [group.id], performedBy);
 }

@@ -2,9 +2,7 @@ import { WEBHOOK_MAX_ATTEMPTS } from '@otklik/shared';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
-import { buildObject, buildWorkspace } from '../../../test/inbox-actions';
-import { commentEvent } from '../../../test/inbox-helpers';
-import { createRule as createRuleVia, RULE_BASE, rulesDeps, rulesWorkerOf } from '../../../test/rules-worker';
+import { createRule as createRuleVia, postRule, rulesDeps, rulesScene } from '../../../test/rules-worker';
 import { startReceiver, verifyStandardWebhook as verify } from '../../../test/webhook-receiver';
 import {
   activity,
@@ -15,16 +13,14 @@ import {
   memberships,
   notifications,
   outbox,
-  replyTemplates,
   ruleMatches,
   tags,
   userGroups,
   userStatuses,
 } from '../../db/schema';
 import { RulesNoReplyJob } from '../../jobs/rules-no-reply';
-import { WebhookWorker } from '../../jobs/webhook-worker';
+import { WebhookWorker, type WebhookWorkerDeps } from '../../jobs/webhook-worker';
 import { buildMember } from '../authors/test-helpers';
-import { ingest } from '../inbox/ingest/ingest';
 
 // Auto-rules' later triggers, condition and actions (issue 17) on the real database: waiting for the
 // customer N hours and a task due (clock moved, not slept), the language condition, round-robin
@@ -43,20 +39,34 @@ const deps = (spaceIds: number[]) => rulesDeps(t, spaceIds);
 
 const createRule = (headers: Headers, payload: Record<string, unknown>) => createRuleVia(t, headers, payload);
 
-async function scene(provider = 'sandbox') {
-  const admin = await buildWorkspace(t);
-  const spaceId = admin.space.id;
-  const object = await buildObject(t, spaceId, { provider });
-  const worker = rulesWorkerOf(t, [spaceId]);
-  const arrive = async (text: string) => {
-    const result = await ingest({ db: db(), bus: t.deps.bus }, object, [
-      commentEvent({ text, author: { externalId: `u-${Math.random()}`, name: 'Покупатель' } }),
-    ]);
-    return result.itemIds[0]!;
-  };
-  const item = async (id: number) => (await db().select().from(items).where(eq(items.id, id)))[0]!;
-  return { admin, spaceId, object, worker, arrive, item };
+const scene = (provider?: string) => rulesScene(t, provider);
+
+/**
+ * A webhook of the space to `url` (200 expected), subscribed to nothing a rule sends: the rule's call
+ * goes to it anyway.
+ */
+async function createWebhook(headers: Headers, spaceId: number, url: string) {
+  const made = await t.app.inject({
+    method: 'POST',
+    url: '/v1/webhooks',
+    headers,
+    payload: { space_id: spaceId, url, description: 'CRM', events: ['task.changed'], is_enabled: true },
+  });
+  expect(made.statusCode, made.body).toBe(200);
+  return made.json() as { webhook: { id: number }; secret: string };
 }
+
+/** The webhook deliveries' worker of the space, loopback endpoints allowed. */
+const webhookSender = (spaceId: number, extra: Partial<WebhookWorkerDeps> = {}) =>
+  new WebhookWorker({
+    db: db(),
+    bus: t.deps.bus,
+    sealer: t.deps.sealer,
+    log: t.deps.log,
+    allowPrivate: true,
+    spaceIds: [spaceId],
+    ...extra,
+  });
 
 describe('auto-rules — waiting for the customer N hours', { timeout: 120_000 }, () => {
   it('runs once the item has waited N hours, once per wait, not on items that are not waiting', async () => {
@@ -93,19 +103,13 @@ describe('auto-rules — waiting for the customer N hours', { timeout: 120_000 }
 
   it('refuses hours that are not whole', async () => {
     const { admin, spaceId } = await scene();
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/v1/rules',
-      headers: admin.headers,
-      payload: {
-        ...RULE_BASE,
-        space_id: spaceId,
-        name: 'x',
-        trigger: 'waiting_customer',
-        minutes: 90,
-        conditions: { all: [] },
-        actions: [{ type: 'close' }],
-      },
+    const res = await postRule(t, admin.headers, {
+      space_id: spaceId,
+      name: 'x',
+      trigger: 'waiting_customer',
+      minutes: 90,
+      conditions: { all: [] },
+      actions: [{ type: 'close' }],
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().fields.minutes).toBe('Укажите целое число часов (не больше 720)');
@@ -228,16 +232,13 @@ describe('auto-rules — round-robin assignment', { timeout: 120_000 }, () => {
 
 describe('auto-rules — private reply', { timeout: 120_000 }, () => {
   it('answers privately through the outbox where the network has Direct', async () => {
-    const { admin, spaceId, worker, arrive, item } = await scene('sandbox');
-    const [template] = await db()
-      .insert(replyTemplates)
-      .values({ spaceId, title: 'В личку', text: 'Напишем вам в личные сообщения' })
-      .returning();
+    const { admin, spaceId, worker, arrive, item, template } = await scene('sandbox');
+    const direct = await template('В личку', 'Напишем вам в личные сообщения');
     const rule = await createRule(admin.headers, {
       space_id: spaceId,
       name: 'Ответ в личку',
       conditions: { all: [] },
-      actions: [{ type: 'private_reply', template_id: template!.id }],
+      actions: [{ type: 'private_reply', template_id: direct.id }],
     });
     const id = await arrive('Хочу вернуть товар');
     await worker.drain();
@@ -253,16 +254,13 @@ describe('auto-rules — private reply', { timeout: 120_000 }, () => {
   });
 
   it('fails, recorded with the reason, where the network has no private messages', async () => {
-    const { admin, spaceId, worker, arrive } = await scene('youtube');
-    const [template] = await db()
-      .insert(replyTemplates)
-      .values({ spaceId, title: 'В личку', text: 'Напишем вам' })
-      .returning();
+    const { admin, spaceId, worker, arrive, template } = await scene('youtube');
+    const direct = await template('В личку', 'Напишем вам');
     const rule = await createRule(admin.headers, {
       space_id: spaceId,
       name: 'Ответ в личку на YouTube',
       conditions: { all: [] },
-      actions: [{ type: 'private_reply', template_id: template!.id }],
+      actions: [{ type: 'private_reply', template_id: direct.id }],
     });
     const id = await arrive('Comment');
     await worker.drain();
@@ -321,21 +319,7 @@ describe('auto-rules — outgoing webhook', { timeout: 120_000 }, () => {
     const receiver = await startReceiver();
     try {
       const { admin, spaceId, worker, arrive } = await scene();
-      const made = await t.app.inject({
-        method: 'POST',
-        url: '/v1/webhooks',
-        headers: admin.headers,
-        // Subscribed to nothing the rule sends: the rule's call goes to it anyway.
-        payload: {
-          space_id: spaceId,
-          url: receiver.url,
-          description: 'CRM',
-          events: ['task.changed'],
-          is_enabled: true,
-        },
-      });
-      expect(made.statusCode, made.body).toBe(200);
-      const { webhook, secret } = made.json() as { webhook: { id: number }; secret: string };
+      const { webhook, secret } = await createWebhook(admin.headers, spaceId, receiver.url);
       const rule = await createRule(admin.headers, {
         space_id: spaceId,
         name: 'В CRM',
@@ -351,14 +335,7 @@ describe('auto-rules — outgoing webhook', { timeout: 120_000 }, () => {
         outcome: 'queued',
         detail: expect.stringContaining('127.0.0.1'),
       });
-      const sender = new WebhookWorker({
-        db: db(),
-        bus: t.deps.bus,
-        sealer: t.deps.sealer,
-        log: t.deps.log,
-        allowPrivate: true,
-        spaceIds: [spaceId],
-      });
+      const sender = webhookSender(spaceId);
       expect(await sender.drain()).toBe(1);
       expect(receiver.received).toHaveLength(1);
       const request = receiver.received[0]!;
@@ -380,20 +357,7 @@ describe('auto-rules — outgoing webhook retries', { timeout: 120_000 }, () => 
     const receiver = await startReceiver([500]);
     try {
       const { admin, spaceId, worker, arrive } = await scene();
-      const made = await t.app.inject({
-        method: 'POST',
-        url: '/v1/webhooks',
-        headers: admin.headers,
-        payload: {
-          space_id: spaceId,
-          url: receiver.url,
-          description: 'CRM',
-          events: ['task.changed'],
-          is_enabled: true,
-        },
-      });
-      expect(made.statusCode, made.body).toBe(200);
-      const { webhook, secret } = made.json() as { webhook: { id: number }; secret: string };
+      const { webhook, secret } = await createWebhook(admin.headers, spaceId, receiver.url);
       const rule = await createRule(admin.headers, {
         space_id: spaceId,
         name: 'В CRM с повтором',
@@ -403,16 +367,7 @@ describe('auto-rules — outgoing webhook retries', { timeout: 120_000 }, () => 
       const first = await arrive('Срочно перезвоните');
       await worker.drain();
       let clock = Date.now();
-      const sender = new WebhookWorker({
-        db: db(),
-        bus: t.deps.bus,
-        sealer: t.deps.sealer,
-        log: t.deps.log,
-        allowPrivate: true,
-        spaceIds: [spaceId],
-        now: () => new Date(clock),
-        disableAfter: 1_000,
-      });
+      const sender = webhookSender(spaceId, { now: () => new Date(clock), disableAfter: 1_000 });
       // 1st try: 500; not due again until the first backoff step (5 s) has passed.
       expect(await sender.drain()).toBe(1);
       expect(await sender.drain()).toBe(0);

@@ -1,9 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/harness';
-import { buildObject, buildWorkspace } from '../../../test/inbox-actions';
-import { commentEvent } from '../../../test/inbox-helpers';
-import { createRule as createRuleVia, RULE_BASE, rulesDeps, rulesWorkerOf } from '../../../test/rules-worker';
+import {
+  createRule as createRuleVia,
+  postRule,
+  RULE_BASE,
+  rulesDeps,
+  rulesScene,
+} from '../../../test/rules-worker';
 import {
   activity,
   auditLog,
@@ -11,7 +15,6 @@ import {
   issueLinks,
   items,
   itemTags,
-  replyTemplates,
   ruleMatches,
   ruleQueue,
   spaces,
@@ -39,36 +42,20 @@ const deps = (spaceIds: number[]) => rulesDeps(t, spaceIds);
 const createRule = (headers: Headers, payload: Record<string, unknown>) => createRuleVia(t, headers, payload);
 
 async function scene() {
-  const admin = await buildWorkspace(t);
-  const spaceId = admin.space.id;
-  const object = await buildObject(t, spaceId);
-  const [tag] = await db().insert(tags).values({ spaceId, name: 'Грубость' }).returning();
-  const worker = rulesWorkerOf(t, [spaceId]);
-  const arrive = async (text: string, extra: Record<string, unknown> = {}) => {
-    const result = await ingest({ db: db(), bus: t.deps.bus }, object, [
-      commentEvent({ text, author: { externalId: `u-${Math.random()}`, name: 'Покупатель' }, ...extra }),
-    ]);
-    return result.itemIds[0]!;
-  };
-  const item = async (id: number) => (await db().select().from(items).where(eq(items.id, id)))[0]!;
-  return { admin, spaceId, object, tag: tag!, worker, arrive, item };
+  const base = await rulesScene(t);
+  const [tag] = await db().insert(tags).values({ spaceId: base.spaceId, name: 'Грубость' }).returning();
+  return { ...base, tag: tag! };
 }
 
 describe('auto-rules — validation', { timeout: 120_000 }, () => {
   it('refuses an unsafe regex, a missing name and a no-reply rule without minutes, in the caller’s language', async () => {
     const { admin, spaceId } = await scene();
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/v1/rules',
-      headers: admin.headers,
-      payload: {
-        ...RULE_BASE,
-        space_id: spaceId,
-        name: ' ',
-        trigger: 'no_reply',
-        conditions: { all: [{ type: 'regex', pattern: '(a+)+$' }] },
-        actions: [{ type: 'close' }],
-      },
+    const res = await postRule(t, admin.headers, {
+      space_id: spaceId,
+      name: ' ',
+      trigger: 'no_reply',
+      conditions: { all: [{ type: 'regex', pattern: '(a+)+$' }] },
+      actions: [{ type: 'close' }],
     });
     expect(res.statusCode).toBe(400);
     const fields = res.json().fields as Record<string, string>;
@@ -340,16 +327,13 @@ describe('auto-rules — no reply for N minutes', { timeout: 120_000 }, () => {
 
 describe('auto-rules — loop guard', { timeout: 120_000 }, () => {
   it('what a rule does never starts rules: one run per rule and item, our reply is not queued', async () => {
-    const { admin, spaceId, worker, arrive } = await scene();
-    const [template] = await db()
-      .insert(replyTemplates)
-      .values({ spaceId, title: 'Спасибо', text: 'Спасибо за отзыв!' })
-      .returning();
+    const { admin, spaceId, worker, arrive, template } = await scene();
+    const thanks = await template('Спасибо', 'Спасибо за отзыв!');
     const rule = await createRule(admin.headers, {
       space_id: spaceId,
       name: 'Ответ всем',
       conditions: { all: [] },
-      actions: [{ type: 'reply_template', template_id: template!.id }],
+      actions: [{ type: 'reply_template', template_id: thanks.id }],
     });
     const id = await arrive('Хороший магазин');
     await worker.drain();

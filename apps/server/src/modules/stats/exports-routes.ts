@@ -3,16 +3,12 @@ import { exportInput, exportsListWireSchema, exportWireSchema } from '@otklik/sh
 import { z } from 'zod';
 import type { ZodApp } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
+import { rowId as id } from '../../http/validation';
 import { taskClock } from '../../lib/clock';
 import type { AppDeps } from '../deps';
 import { exportFile, listExports, startExport } from './exports';
 
 const TAG = ['stats'];
-const id = z.coerce
-  .number()
-  .int()
-  .positive()
-  .max(2 ** 31 - 1);
 
 /** Background exports (stats/export): start one, the caller's list with progress, download a file. */
 export function registerExportRoutes(app: ZodApp, deps: AppDeps) {

@@ -8,16 +8,12 @@ import {
 import { z } from 'zod';
 import type { ZodApp } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
+import { rowId as id } from '../../http/validation';
 import { taskClock } from '../../lib/clock';
 import type { AppDeps } from '../deps';
 import { createReport, deleteReport, listReports, sendReportNow, updateReport } from './reports';
 
 const TAG = ['stats'];
-const id = z.coerce
-  .number()
-  .int()
-  .positive()
-  .max(2 ** 31 - 1);
 
 /** Scheduled statistics reports (stats/reports, /reports): list with history, create, edit, delete, send now. */
 export function registerReportRoutes(app: ZodApp, deps: AppDeps) {

@@ -23,6 +23,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { type Authenticate, signedInScope, type ZodApp } from '../../http/auth';
+import { rowId } from '../../http/validation';
 import type { AppDeps } from '../deps';
 import type { ServerActor } from '../spaces/actor';
 import { statsAnswerReuse } from './answer-reuse';
@@ -195,13 +196,7 @@ export async function registerStatsModule(root: FastifyInstance, deps: AppDeps, 
   });
 }
 
-const memberParams = z.object({
-  id: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(2 ** 31 - 1),
-});
+const memberParams = z.object({ id: rowId });
 
 /** One stats endpoint on the frame's query, answering `answer` (declared, so the API document shows it). */
 function statsRoute<S extends z.ZodType>(

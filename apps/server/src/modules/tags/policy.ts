@@ -47,3 +47,32 @@ export function manageableBy<Row extends { spaceId: number }>(
     manageable: async (actor: ServerActor, id: number) => assertManageable(actor, ability, await find(id)),
   };
 }
+
+/**
+ * The policy of records that are either the space's (user_id null) or one member's own (reply
+ * templates, macros). `use` sees and uses the space's records and one's own, `manage` changes the
+ * space's; someone else's personal record is missing (404) for anyone, administrators included.
+ */
+export function personalOrSpace(use: Ability, manage: Ability) {
+  type Row = { spaceId: number; userId: number | null };
+
+  function assertUsable<T extends Row>(actor: ServerActor, row: T | undefined): T {
+    if (!row || !isMember(actor, row.spaceId)) throw notFound();
+    if (row.userId !== null && row.userId !== actor.userId) throw notFound();
+    authorize(actor, use, row.spaceId);
+    return row;
+  }
+
+  function assertManageable<T extends Row>(actor: ServerActor, row: T | undefined): T {
+    const visible = assertUsable(actor, row);
+    if (visible.userId === null) authorize(actor, manage, visible.spaceId);
+    return visible;
+  }
+
+  /** Creating: a personal record needs `use`, a space one `manage`. */
+  function authorizeCreate(actor: ServerActor, spaceId: number, personal: boolean) {
+    authorize(actor, personal ? use : manage, spaceId);
+  }
+
+  return { assertUsable, assertManageable, authorizeCreate };
+}

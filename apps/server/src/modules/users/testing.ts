@@ -1,5 +1,5 @@
 import { presetFor, type RoleFlags, type RolePresetName } from '@otklik/shared';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { bearer, buildUser, loginTokens } from '../../../test/auth-helpers';
 import { STRONG_PASSWORD, type TestApp, uniqueEmail } from '../../../test/harness';
 import { memberships, spaces, users } from '../../db/schema';
@@ -49,6 +49,14 @@ export async function buildMember(
 /** Moves a space to another tariff (1: 3 users, 10: 5 users, 20: unlimited). */
 export async function setTariff(t: TestApp, spaceId: number, tariffId: number) {
   await t.deps.database.db.update(spaces).set({ tariffId }).where(eq(spaces.id, spaceId));
+}
+
+/** Merges `settings` (feature flags) into a space's settings, straight in the database. */
+export async function mergeSpaceSettings(t: TestApp, spaceId: number, settings: Record<string, unknown>) {
+  await t.deps.database.db
+    .update(spaces)
+    .set({ settings: sql`${spaces.settings} || ${JSON.stringify(settings)}::jsonb` })
+    .where(eq(spaces.id, spaceId));
 }
 
 /** Records bus events (they arrive asynchronously over Redis when REDIS_URL is set). */

@@ -1,37 +1,18 @@
-import { and, asc, eq, gt, lt } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { absences } from '../../db/schema';
-import { badRequest } from '../../lib/errors';
 import { publishScheduleChanged, type ScheduleWrite } from './events';
 import { assertMembers } from './policy';
+import { assertEndsAfterStart, type SpanFilter, sharesTime } from './slots';
 
 type AbsenceRow = typeof absences.$inferSelect;
 
 /** A vacation or sick leave: the scheduler does not switch the user's status during it. */
-function assertAbsenceTimes(startedAt: Date, endedAt: Date) {
-  if (endedAt <= startedAt) {
-    throw badRequest('schedule.endBeforeStart', {
-      errorType: 'end_before_start',
-      fields: { ended_at: 'schedule.endBeforeStart' },
-    });
-  }
-}
-
-export async function findAbsences(
-  db: Db,
-  filter: { spaceId: number; userId?: number; from: Date; to: Date },
-): Promise<AbsenceRow[]> {
+export async function findAbsences(db: Db, filter: SpanFilter): Promise<AbsenceRow[]> {
   return db
     .select()
     .from(absences)
-    .where(
-      and(
-        eq(absences.spaceId, filter.spaceId),
-        filter.userId === undefined ? undefined : eq(absences.userId, filter.userId),
-        gt(absences.endedAt, filter.from),
-        lt(absences.startedAt, filter.to),
-      ),
-    )
+    .where(sharesTime(absences, filter))
     .orderBy(asc(absences.startedAt), asc(absences.userId), asc(absences.id));
 }
 
@@ -44,7 +25,7 @@ export async function createAbsence(
   write: ScheduleWrite,
   input: { spaceId: number; userId: number; startedAt: Date; endedAt: Date; reason: string | null },
 ): Promise<AbsenceRow> {
-  assertAbsenceTimes(input.startedAt, input.endedAt);
+  assertEndsAfterStart(input.startedAt, input.endedAt);
   await assertMembers(write.db, input.spaceId, [input.userId], 'user_id');
   const [row] = await write.db.insert(absences).values(input).returning();
   await publishScheduleChanged(write, input.spaceId, [input.userId]);
@@ -58,7 +39,7 @@ export async function updateAbsence(
 ): Promise<AbsenceRow> {
   const startedAt = patch.startedAt ?? absence.startedAt;
   const endedAt = patch.endedAt ?? absence.endedAt;
-  assertAbsenceTimes(startedAt, endedAt);
+  assertEndsAfterStart(startedAt, endedAt);
   const [row] = await write.db
     .update(absences)
     .set({ startedAt, endedAt, ...(patch.reason !== undefined ? { reason: patch.reason } : {}) })

@@ -1,4 +1,4 @@
-import { and, eq, gt, gte, lt, lte } from 'drizzle-orm';
+import { and, eq, gte, lte } from 'drizzle-orm';
 import {
   absences,
   holidays,
@@ -10,7 +10,7 @@ import { badRequest } from '../../lib/errors';
 import { publishScheduleChanged, type ScheduleWrite } from './events';
 import { assertMembers } from './policy';
 import { MAX_RANGE_DAYS } from './schemas';
-import { deleteUpcomingSlots, type Executor, lockUserSchedule, type NewSlot } from './slots';
+import { deleteUpcomingSlots, type Executor, lockUserSchedule, type NewSlot, sharesTime } from './slots';
 import { civilDaysBetween, DAY_MS, formatCivilDate, instantOf, isoWeekday, parseCivilDate } from './timezone';
 
 type TemplateRow = typeof workinghoursTemplates.$inferSelect;
@@ -85,25 +85,11 @@ async function replaceUpcomingSlots(
   const kept: Span[] = await tx
     .select({ startedAt: workinghoursItems.startedAt, endedAt: workinghoursItems.endedAt })
     .from(workinghoursItems)
-    .where(
-      and(
-        eq(workinghoursItems.spaceId, spaceId),
-        eq(workinghoursItems.userId, userId),
-        gt(workinghoursItems.endedAt, from),
-        lt(workinghoursItems.startedAt, horizon),
-      ),
-    );
+    .where(sharesTime(workinghoursItems, { spaceId, userId, from, to: horizon }));
   const away: Span[] = await tx
     .select({ startedAt: absences.startedAt, endedAt: absences.endedAt })
     .from(absences)
-    .where(
-      and(
-        eq(absences.spaceId, spaceId),
-        eq(absences.userId, userId),
-        gt(absences.endedAt, from),
-        lt(absences.startedAt, horizon),
-      ),
-    );
+    .where(sharesTime(absences, { spaceId, userId, from, to: horizon }));
   const created: NewSlot[] = [];
   for (const span of input.spans) {
     // Only the future is replaced; a started slot stays as it was (and as it was applied).

@@ -32,6 +32,17 @@ export function canManageSchedule(actor: ServerActor, spaceId: number): boolean 
   return can(actor, 'schedule.manage', spaceId);
 }
 
+/**
+ * Whose slots or absences a list reads: `user_id` when given, else everyone's for a manager and the
+ * caller's own for a member; checked with authorizeScheduleRead.
+ */
+export function scheduleReadFilter(actor: ServerActor, query: { space_id: number; user_id?: number }) {
+  const { space_id: spaceId } = query;
+  const userId = query.user_id ?? (canManageSchedule(actor, spaceId) ? undefined : actor.userId);
+  authorizeScheduleRead(actor, spaceId, userId ?? actor.userId);
+  return { spaceId, userId };
+}
+
 /** A record by id: 404 outside the caller's spaces, 403 without the ability in its space. */
 export function authorizeRecord<T extends { spaceId: number }>(
   actor: ServerActor,
@@ -41,6 +52,14 @@ export function authorizeRecord<T extends { spaceId: number }>(
   if (!record || !isMember(actor, record.spaceId)) throw notFound();
   check(record.spaceId);
   return record;
+}
+
+/** A slot, template or absence by id, to change it: authorizeRecord with 'schedule.manage'. */
+export function authorizeScheduleRecord<T extends { spaceId: number }>(
+  actor: ServerActor,
+  record: T | undefined,
+): T {
+  return authorizeRecord(actor, record, (spaceId) => authorizeScheduleWrite(actor, spaceId));
 }
 
 export function manageableSpaceIds(actor: ServerActor): number[] {

@@ -12,15 +12,15 @@ import { deleteBusinessHours, readBusinessHours, saveBusinessHours } from './bus
 import { createHoliday, deleteHoliday, findHolidays, getHoliday, updateHoliday } from './holidays';
 import {
   authorizeRecord,
-  authorizeScheduleRead,
+  authorizeScheduleRecord,
   authorizeScheduleWrite,
-  canManageSchedule,
   memberSpaceIds,
   requireMembership,
+  scheduleReadFilter,
   spaceTimeZone,
 } from './policy';
 import { presentAbsence, presentHoliday } from './presenter';
-import { maybeDate, type RouteContext, toDate, writeOf } from './route-context';
+import { newSpan, type RouteContext, spanPatch, writeOf } from './route-context';
 import {
   absenceBody,
   absencePatch,
@@ -42,21 +42,15 @@ export function registerAbsenceRoutes(ctx: RouteContext) {
   const { app, db } = ctx;
   const loadAbsence = async (req: FastifyRequest, id: number) => {
     const { actor } = req;
-    const absence = authorizeRecord(actor, await getAbsence(db, id), (spaceId) =>
-      authorizeScheduleWrite(actor, spaceId),
-    );
-    return { actor, absence };
+    return { actor, absence: authorizeScheduleRecord(actor, await getAbsence(db, id)) };
   };
 
   app.get(
     '/workinghours/absences',
     { schema: { tags, querystring: absencesQuery, response: { 200: listWireSchema(absenceWireSchema) } } },
     async (req) => {
-      const { actor } = req;
-      const { space_id: spaceId } = req.query;
-      const userId = req.query.user_id ?? (canManageSchedule(actor, spaceId) ? undefined : actor.userId);
-      authorizeScheduleRead(actor, spaceId, userId ?? actor.userId);
-      const rows = await findAbsences(db, { spaceId, userId, ...readRange(req.query, new Date()) });
+      const filter = scheduleReadFilter(req.actor, req.query);
+      const rows = await findAbsences(db, { ...filter, ...readRange(req.query, new Date()) });
       return { items: rows.map(presentAbsence) };
     },
   );
@@ -65,16 +59,9 @@ export function registerAbsenceRoutes(ctx: RouteContext) {
     '/workinghours/absences',
     { schema: { tags, body: absenceBody, response: { 200: absenceWireSchema } } },
     async (req) => {
-      const { actor } = req;
-      const { body } = req;
+      const { actor, body } = req;
       authorizeScheduleWrite(actor, body.space_id);
-      const row = await createAbsence(writeOf(ctx, actor), {
-        spaceId: body.space_id,
-        userId: body.user_id,
-        startedAt: toDate(body.started_at),
-        endedAt: toDate(body.ended_at),
-        reason: body.reason ?? null,
-      });
+      const row = await createAbsence(writeOf(ctx, actor), { ...newSpan(body), reason: body.reason ?? null });
       return presentAbsence(row);
     },
   );
@@ -87,8 +74,7 @@ export function registerAbsenceRoutes(ctx: RouteContext) {
     async (req) => {
       const { actor, absence } = await loadAbsence(req, req.params.id);
       const row = await updateAbsence(writeOf(ctx, actor), absence, {
-        startedAt: maybeDate(req.body.started_at),
-        endedAt: maybeDate(req.body.ended_at),
+        ...spanPatch(req.body),
         reason: req.body.reason,
       });
       return presentAbsence(row);

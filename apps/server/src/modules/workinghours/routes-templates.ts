@@ -6,7 +6,7 @@ import {
 } from '@otklik/shared';
 import type { ServerActor } from '../spaces/actor';
 import { applyTemplate } from './apply';
-import { authorizeRecord, authorizeScheduleWrite, manageableSpaceIds, spaceTimeZone } from './policy';
+import { authorizeScheduleRecord, authorizeScheduleWrite, manageableSpaceIds, spaceTimeZone } from './policy';
 import { presentTemplate } from './presenter';
 import { type RouteContext, writeOf } from './route-context';
 import { applyBody, idParams, templateBody, templatePatch, templatesQuery } from './schemas';
@@ -51,7 +51,7 @@ export function registerTemplateRoutes(ctx: RouteContext) {
   );
 
   const loadTemplate = async (actor: ServerActor, id: number) =>
-    authorizeRecord(actor, await getTemplate(db, id), (spaceId) => authorizeScheduleWrite(actor, spaceId));
+    authorizeScheduleRecord(actor, await getTemplate(db, id));
 
   app.put(
     '/workinghours/templates/:id',

@@ -8,15 +8,14 @@ import type { FastifyInstance } from 'fastify';
 import { type Authenticate, signedInScope } from '../../http/auth';
 import type { AppDeps } from '../deps';
 import {
-  authorizeRecord,
-  authorizeScheduleRead,
+  authorizeScheduleRecord,
   authorizeScheduleWrite,
-  canManageSchedule,
   memberSpaceIds,
   requireMembership,
+  scheduleReadFilter,
 } from './policy';
 import { presentMySlot, presentSlot } from './presenter';
-import { maybeDate, type RouteContext, toDate, writeOf } from './route-context';
+import { newSpan, type RouteContext, spanPatch, writeOf } from './route-context';
 import { registerAbsenceRoutes, registerBusinessHoursRoutes, registerHolidayRoutes } from './routes-calendar';
 import { registerTemplateRoutes } from './routes-templates';
 import { idParams, meQuery, slotBody, slotPatch, slotsQuery } from './schemas';
@@ -79,12 +78,8 @@ function registerSlotRoutes(ctx: RouteContext) {
       },
     },
     async (req) => {
-      const { actor } = req;
-      const { space_id: spaceId } = req.query;
-      const userId = req.query.user_id ?? (canManageSchedule(actor, spaceId) ? undefined : actor.userId);
-      authorizeScheduleRead(actor, spaceId, userId ?? actor.userId);
-      const range = readRange(req.query, new Date());
-      const rows = await findSlots(db, { spaceId, userId, ...range });
+      const filter = scheduleReadFilter(req.actor, req.query);
+      const rows = await findSlots(db, { ...filter, ...readRange(req.query, new Date()) });
       return { items: rows.map(presentSlot) };
     },
   );
@@ -93,16 +88,9 @@ function registerSlotRoutes(ctx: RouteContext) {
     '/workinghours',
     { schema: { tags, body: slotBody, response: { 200: scheduleSlotWireSchema } } },
     async (req) => {
-      const { actor } = req;
-      const { body } = req;
+      const { actor, body } = req;
       authorizeScheduleWrite(actor, body.space_id);
-      const row = await createSlot(writeOf(ctx, actor), {
-        spaceId: body.space_id,
-        userId: body.user_id,
-        startedAt: toDate(body.started_at),
-        endedAt: toDate(body.ended_at),
-        statusId: body.status,
-      });
+      const row = await createSlot(writeOf(ctx, actor), { ...newSpan(body), statusId: body.status });
       return presentSlot(row);
     },
   );
@@ -112,12 +100,9 @@ function registerSlotRoutes(ctx: RouteContext) {
     { schema: { tags, params: idParams, body: slotPatch, response: { 200: scheduleSlotWireSchema } } },
     async (req) => {
       const { actor } = req;
-      const slot = authorizeRecord(actor, await getSlot(db, req.params.id), (spaceId) =>
-        authorizeScheduleWrite(actor, spaceId),
-      );
+      const slot = authorizeScheduleRecord(actor, await getSlot(db, req.params.id));
       const row = await updateSlot(writeOf(ctx, actor), slot, {
-        startedAt: maybeDate(req.body.started_at),
-        endedAt: maybeDate(req.body.ended_at),
+        ...spanPatch(req.body),
         statusId: req.body.status,
       });
       return presentSlot(row);
@@ -129,9 +114,7 @@ function registerSlotRoutes(ctx: RouteContext) {
     { schema: { tags, params: idParams, response: { 200: okWireSchema } } },
     async (req) => {
       const { actor } = req;
-      const slot = authorizeRecord(actor, await getSlot(db, req.params.id), (spaceId) =>
-        authorizeScheduleWrite(actor, spaceId),
-      );
+      const slot = authorizeScheduleRecord(actor, await getSlot(db, req.params.id));
       await deleteSlot(writeOf(ctx, actor), slot);
       return { message: 'ok' as const };
     },

@@ -14,6 +14,12 @@ afterAll(() => t.close());
 
 const inject = (opts: InjectOptions) => t.app.inject(opts);
 
+/** A refused write: 400 with `error_type` and the field it points at. */
+function expectRefused(res: Awaited<ReturnType<typeof inject>>, errorType: string, field: string) {
+  expect(res.statusCode).toBe(400);
+  expect(res.json()).toMatchObject({ error_type: errorType, fields: { [field]: expect.any(String) } });
+}
+
 describe('schedules of users', () => {
   it('an administrator creates, reads, moves and deletes a slot; each write tells the affected user', async () => {
     const admin = await buildScheduleAdmin(t);
@@ -123,11 +129,7 @@ describe('schedules of users', () => {
     );
 
     const backwards = await post({ started_at: start - HOUR_S, ended_at: start - 2 * HOUR_S });
-    expect(backwards.statusCode).toBe(400);
-    expect(backwards.json()).toMatchObject({
-      error_type: 'end_before_start',
-      fields: { ended_at: expect.any(String) },
-    });
+    expectRefused(backwards, 'end_before_start', 'ended_at');
     expect((await post({ started_at: start - HOUR_S, ended_at: start - HOUR_S })).statusCode).toBe(400);
 
     const long = await post({ started_at: start - 2 * DAY_S, ended_at: start - DAY_S + 1 });
@@ -141,22 +143,14 @@ describe('schedules of users', () => {
       started_at: start + DAY_S,
       ended_at: start + DAY_S + 1,
     });
-    expect(notMember.statusCode).toBe(400);
-    expect(notMember.json()).toMatchObject({
-      error_type: 'not_member',
-      fields: { user_id: expect.any(String) },
-    });
+    expectRefused(notMember, 'not_member', 'user_id');
 
     const foreignStatus = await post({
       status: stranger.online.id,
       started_at: start + DAY_S,
       ended_at: start + DAY_S + 1,
     });
-    expect(foreignStatus.statusCode).toBe(400);
-    expect(foreignStatus.json()).toMatchObject({
-      error_type: 'unknown_status',
-      fields: { status: expect.any(String) },
-    });
+    expectRefused(foreignStatus, 'unknown_status', 'status');
 
     // Moving the first slot onto the second one is an overlap too; moving it within itself is not.
     const put = (payload: Record<string, unknown>) =>

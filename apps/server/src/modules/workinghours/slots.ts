@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, gt, gte, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, lt, ne, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { absences, workinghoursItems } from '../../db/schema';
 import { badRequest } from '../../lib/errors';
@@ -64,21 +65,37 @@ export async function findMySchedule(db: Db, userId: number, spaceIds: number[],
   return { items, updatedAt: latest ? unixSeconds(latest.updatedAt) : 0 };
 }
 
-export async function findSlots(
-  db: Db,
-  filter: { spaceId: number; userId?: number; from: Date; to: Date },
-): Promise<SlotRow[]> {
+/** The columns a span of a user's time is stored in: slots and absences alike. */
+interface SpanColumns {
+  spaceId: AnyPgColumn;
+  userId: AnyPgColumn;
+  startedAt: AnyPgColumn;
+  endedAt: AnyPgColumn;
+}
+
+/** A read of spans: a space, one user of it or all, and a time range [from, to). */
+export interface SpanFilter {
+  spaceId: number;
+  userId?: number;
+  from: Date;
+  to: Date;
+}
+
+/** The space's rows (one user's when given) that share time with [from, to). */
+export function sharesTime(table: SpanColumns, filter: SpanFilter): SQL | undefined {
+  return and(
+    eq(table.spaceId, filter.spaceId),
+    filter.userId === undefined ? undefined : eq(table.userId, filter.userId),
+    gt(table.endedAt, filter.from),
+    lt(table.startedAt, filter.to),
+  );
+}
+
+export async function findSlots(db: Db, filter: SpanFilter): Promise<SlotRow[]> {
   return db
     .select()
     .from(workinghoursItems)
-    .where(
-      and(
-        eq(workinghoursItems.spaceId, filter.spaceId),
-        filter.userId === undefined ? undefined : eq(workinghoursItems.userId, filter.userId),
-        gt(workinghoursItems.endedAt, filter.from),
-        lt(workinghoursItems.startedAt, filter.to),
-      ),
-    )
+    .where(sharesTime(workinghoursItems, filter))
     .orderBy(asc(workinghoursItems.startedAt), asc(workinghoursItems.userId), asc(workinghoursItems.id));
 }
 
@@ -87,13 +104,18 @@ export async function getSlot(db: Db, id: number): Promise<SlotRow | undefined> 
   return row;
 }
 
-export function assertSlotTimes(startedAt: Date, endedAt: Date) {
+/** A slot or an absence ends after it starts. */
+export function assertEndsAfterStart(startedAt: Date, endedAt: Date) {
   if (endedAt <= startedAt) {
     throw badRequest('schedule.endBeforeStart', {
       errorType: 'end_before_start',
       fields: { ended_at: 'schedule.endBeforeStart' },
     });
   }
+}
+
+export function assertSlotTimes(startedAt: Date, endedAt: Date) {
+  assertEndsAfterStart(startedAt, endedAt);
   if (endedAt.getTime() - startedAt.getTime() > MAX_SLOT_S * 1000) {
     throw badRequest('schedule.tooLong', {
       errorType: 'slot_too_long',
@@ -112,10 +134,12 @@ export async function findOverlap(
     .from(workinghoursItems)
     .where(
       and(
-        eq(workinghoursItems.spaceId, slot.spaceId),
-        eq(workinghoursItems.userId, slot.userId),
-        lt(workinghoursItems.startedAt, slot.endedAt),
-        gt(workinghoursItems.endedAt, slot.startedAt),
+        sharesTime(workinghoursItems, {
+          spaceId: slot.spaceId,
+          userId: slot.userId,
+          from: slot.startedAt,
+          to: slot.endedAt,
+        }),
         slot.exceptId === undefined ? undefined : ne(workinghoursItems.id, slot.exceptId),
       ),
     )

@@ -11,15 +11,11 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../http/auth';
+import { rowId as id } from '../../http/validation';
 import type { AppDeps } from '../deps';
 import * as service from './service';
 
 const TAG = ['youscan'];
-const id = z.coerce
-  .number()
-  .int()
-  .positive()
-  .max(2 ** 31 - 1);
 const idParams = z.object({ id });
 const spaceQuery = z.object({ space_id: id.optional() });
 const pageQuery = z.object({ page: z.coerce.number().int().min(1).max(10_000).default(1) });

@@ -14,7 +14,7 @@ import { spaces, youscanMentions, youscanTopics } from '../../db/schema';
 import type { Sealer } from '../../lib/crypto';
 import { AppError, notFound } from '../../lib/errors';
 import type { EventBus } from '../../realtime/bus';
-import { audit } from '../audit/record';
+import { auditedWrite } from '../audit/record';
 import { authorize, isMember, type ServerActor, spaceIdsWhere } from '../spaces/actor';
 import { fetchMentions, YOUSCAN_FETCH_SIZE, YouscanError } from './client';
 
@@ -118,26 +118,29 @@ export async function createTopic(
     .where(eq(youscanTopics.spaceId, input.space_id));
   if ((count?.n ?? 0) >= YOUSCAN_TOPICS_MAX)
     throw new AppError(400, 'youscan.topics.tooMany', { params: { limit: YOUSCAN_TOPICS_MAX } });
-  return db.transaction(async (t) => {
-    const tx = t as unknown as Db;
-    const [row] = await tx
-      .insert(youscanTopics)
-      .values({
-        spaceId: input.space_id,
-        name: input.name,
-        topicId: input.topic_id,
-        apiKeySealed: sealer.seal(input.api_key),
-        createdBy: actor.userId,
-      })
-      .returning();
-    await audit(tx, actor, {
-      spaceId: row!.spaceId,
+  return auditedWrite(
+    db,
+    actor,
+    async (tx) => {
+      const [row] = await tx
+        .insert(youscanTopics)
+        .values({
+          spaceId: input.space_id,
+          name: input.name,
+          topicId: input.topic_id,
+          apiKeySealed: sealer.seal(input.api_key),
+          createdBy: actor.userId,
+        })
+        .returning();
+      return row!;
+    },
+    (row) => ({
+      spaceId: row.spaceId,
       kind: 'youscan_topic.created',
-      target: { type: 'youscan_topic', id: row!.id, label: row!.name },
-      after: { name: row!.name, topic_id: row!.topicId },
-    });
-    return row!;
-  });
+      target: { type: 'youscan_topic', id: row.id, label: row.name },
+      after: { name: row.name, topic_id: row.topicId },
+    }),
+  );
 }
 
 export async function updateTopic(
@@ -148,43 +151,47 @@ export async function updateTopic(
   input: Partial<YouscanForm>,
 ): Promise<YouscanRow> {
   const topicChanged = input.topic_id !== undefined && input.topic_id !== row.topicId;
-  return db.transaction(async (t) => {
-    const tx = t as unknown as Db;
-    const [next] = await tx
-      .update(youscanTopics)
-      .set({
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.topic_id !== undefined ? { topicId: input.topic_id } : {}),
-        ...(input.api_key ? { apiKeySealed: sealer.seal(input.api_key) } : {}),
-        // Another topic starts its own history; a new key is checked by the next import.
-        ...(topicChanged ? { cursor: null } : {}),
-        ...(topicChanged || input.api_key ? { status: null } : {}),
-        updatedAt: new Date(),
-      })
-      .where(eq(youscanTopics.id, row.id))
-      .returning();
-    await audit(tx, actor, {
+  return auditedWrite(
+    db,
+    actor,
+    async (tx) => {
+      const [next] = await tx
+        .update(youscanTopics)
+        .set({
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.topic_id !== undefined ? { topicId: input.topic_id } : {}),
+          ...(input.api_key ? { apiKeySealed: sealer.seal(input.api_key) } : {}),
+          // Another topic starts its own history; a new key is checked by the next import.
+          ...(topicChanged ? { cursor: null } : {}),
+          ...(topicChanged || input.api_key ? { status: null } : {}),
+          updatedAt: new Date(),
+        })
+        .where(eq(youscanTopics.id, row.id))
+        .returning();
+      return next!;
+    },
+    (next) => ({
       spaceId: row.spaceId,
       kind: 'youscan_topic.updated',
-      target: { type: 'youscan_topic', id: row.id, label: next!.name },
+      target: { type: 'youscan_topic', id: row.id, label: next.name },
       before: { name: row.name, topic_id: row.topicId },
-      after: { name: next!.name, topic_id: next!.topicId, key_changed: Boolean(input.api_key) },
-    });
-    return next!;
-  });
+      after: { name: next.name, topic_id: next.topicId, key_changed: Boolean(input.api_key) },
+    }),
+  );
 }
 
 export async function deleteTopic(db: Db, bus: EventBus, actor: ServerActor, row: YouscanRow) {
-  await db.transaction(async (t) => {
-    const tx = t as unknown as Db;
-    await tx.delete(youscanTopics).where(eq(youscanTopics.id, row.id));
-    await audit(tx, actor, {
+  await auditedWrite(
+    db,
+    actor,
+    (tx) => tx.delete(youscanTopics).where(eq(youscanTopics.id, row.id)),
+    () => ({
       spaceId: row.spaceId,
       kind: 'youscan_topic.deleted',
       target: { type: 'youscan_topic', id: row.id, label: row.name },
       before: { name: row.name, topic_id: row.topicId },
-    });
-  });
+    }),
+  );
   await bus.publish({ type: YOUSCAN_EVENT, spaceId: row.spaceId, payload: { topic_ids: [row.id] } });
 }
 

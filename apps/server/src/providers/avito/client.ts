@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../lib/config';
+import { fetchJson } from '../http';
 import { ConnectorError } from '../types';
 
 // Avito API (PROVIDERS.md §7a): OAuth client-credentials tokens (`POST /token`, 24 h), then Bearer calls
@@ -46,24 +47,8 @@ function errorText(body: unknown, status: number): string {
   return `Avito API answered HTTP ${status}`;
 }
 
-async function request(a: AvitoAuth, path: string, init: RequestInit) {
-  let response: Response;
-  try {
-    response = await a.fetch(`${baseOf(a)}${path}`, init);
-  } catch (error) {
-    throw new ConnectorError('temporary', `Avito API unreachable: ${(error as Error).message}`, {
-      reason: { key: 'failure.unreachable', params: { network: 'Avito' }, detail: (error as Error).message },
-    });
-  }
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = undefined;
-  }
-  return { response, body };
-}
+const request = (a: AvitoAuth, path: string, init: RequestInit) =>
+  fetchJson(a.fetch, `${baseOf(a)}${path}`, init, 'Avito', 'Avito API');
 
 function failure(response: Response, body: unknown): ConnectorError {
   const text = errorText(body, response.status);

@@ -1,6 +1,6 @@
 import { createHash, createPrivateKey, createSign, type KeyObject } from 'node:crypto';
 import type { Config } from '../../lib/config';
-import { badAnswer } from '../http';
+import { badAnswer, fetchJson } from '../http';
 import { ConnectorError } from '../types';
 
 // Google Play Developer API, reviews (PROVIDERS.md §6a). A service account's key signs a JWT (RS256) that
@@ -99,24 +99,7 @@ const tokens = new Map<string, CachedToken>();
 const cacheKey = (a: PlayAuth) =>
   `${a.config.GOOGLEPLAY_TOKEN_URL}\n${a.account.clientEmail}\n${a.account.digest}`;
 
-async function request(a: PlayAuth, url: string, init: RequestInit) {
-  let response: Response;
-  try {
-    response = await a.fetch(url, init);
-  } catch (error) {
-    throw new ConnectorError('temporary', `Google Play unreachable: ${(error as Error).message}`, {
-      reason: { key: 'failure.unreachable', params: { network: NETWORK }, detail: (error as Error).message },
-    });
-  }
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = undefined;
-  }
-  return { response, body };
-}
+const request = (a: PlayAuth, url: string, init: RequestInit) => fetchJson(a.fetch, url, init, NETWORK);
 
 function errorText(body: unknown, status: number): string {
   const b = (body ?? {}) as { error?: unknown; error_description?: unknown; message?: unknown };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, expectBody, requestJson } from './http';
+import { describeOAuthError, endpoint, expectBody, requestJson } from './http';
 import { pairOf, type SocialProvider } from './types';
 
 // Google OAuth 2.0 for web server apps + OpenID Connect userinfo.
@@ -18,14 +18,6 @@ const userinfoSchema = z.object({
   email_verified: z.union([z.boolean(), z.enum(['true', 'false'])]).optional(),
   name: z.string().optional(),
 });
-const errorSchema = z.object({ error: z.string(), error_description: z.string().optional() });
-
-const describeError = (body: unknown) => {
-  const parsed = errorSchema.safeParse(body);
-  return parsed.success
-    ? [parsed.data.error, parsed.data.error_description].filter(Boolean).join(': ')
-    : undefined;
-};
 
 export const google: SocialProvider = {
   id: 'google',
@@ -55,14 +47,14 @@ export const google: SocialProvider = {
         },
       }),
       tokenSchema,
-      describeError,
+      describeOAuthError,
     );
     const info = expectBody(
       await requestJson(endpoint(config.GOOGLE_USERINFO_URL, '/v1/userinfo'), {
         headers: { authorization: `Bearer ${token.access_token}` },
       }),
       userinfoSchema,
-      describeError,
+      describeOAuthError,
     );
     return {
       id: info.sub,

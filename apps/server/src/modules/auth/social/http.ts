@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /**
  * A provider refused or failed. `detail` is the provider's own error text: it goes to the log, never
@@ -57,6 +57,16 @@ export async function requestJson(
   }
   return { status: response.status, body };
 }
+
+const oauthErrorSchema = z.object({ error: z.string(), error_description: z.string().optional() });
+
+/** An OAuth 2.0 error answer (RFC 6749 §5.2: `error`, `error_description`) as one line. */
+export const describeOAuthError = (body: unknown) => {
+  const parsed = oauthErrorSchema.safeParse(body);
+  return parsed.success
+    ? [parsed.data.error, parsed.data.error_description].filter(Boolean).join(': ')
+    : undefined;
+};
 
 /** The success payload, or a ProviderError with the provider's description of what went wrong. */
 export function expectBody<T>(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint, expectBody, requestJson } from './http';
+import { describeOAuthError, endpoint, expectBody, requestJson } from './http';
 import { pairOf, type SocialProvider } from './types';
 
 // Yandex OAuth + Yandex ID (login.yandex.ru). https://yandex.ru/dev/id/doc/ru/codes/code-url
@@ -18,14 +18,6 @@ const infoSchema = z.object({
   real_name: z.string().optional(),
   display_name: z.string().optional(),
 });
-const errorSchema = z.object({ error: z.string(), error_description: z.string().optional() });
-
-const describeError = (body: unknown) => {
-  const parsed = errorSchema.safeParse(body);
-  return parsed.success
-    ? [parsed.data.error, parsed.data.error_description].filter(Boolean).join(': ')
-    : undefined;
-};
 
 export const yandex: SocialProvider = {
   id: 'yandex',
@@ -49,14 +41,14 @@ export const yandex: SocialProvider = {
         form: { grant_type: 'authorization_code', code, client_id: client.id, client_secret: client.secret },
       }),
       tokenSchema,
-      describeError,
+      describeOAuthError,
     );
     const info = expectBody(
       await requestJson(endpoint(config.YANDEX_LOGIN_URL, '/info', { format: 'json' }), {
         headers: { authorization: `OAuth ${token.access_token}` },
       }),
       infoSchema,
-      describeError,
+      describeOAuthError,
     );
     return {
       id: info.id,

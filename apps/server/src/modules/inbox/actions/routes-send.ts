@@ -8,6 +8,7 @@ import {
   itemsReplyWireSchema,
   messageAnswerWireSchema,
 } from '@otklik/shared';
+import type { z } from 'zod';
 import type { ZodApp } from '../../../http/auth';
 import { retryItemSend, retryMessageSend } from './retry';
 import type { RouteContext } from './routes';
@@ -19,6 +20,17 @@ const TAG = ['inbox'];
 /** docs/product/api.md lock/unlock: the socket lock of who is answering is enforced here (reply-locks.ts). */
 const LOCKED =
   '409 with `error_type` locked (and `key`, `holder` {id, name}) while another user holds the socket lock (`item:ID` / `chat:ID`) of what is answered; the holder, from any tab, may send.';
+
+/** The options of a bodyless POST on one reply or message (`:id`): its summary, answer and description. */
+const byId = <Answer extends z.ZodType>(summary: string, answer: Answer, description?: string) => ({
+  schema: {
+    tags: TAG,
+    summary,
+    ...(description !== undefined ? { description } : {}),
+    params: idParams,
+    response: { 200: answer },
+  },
+});
 
 /** Replies and messages (the composer) and re-sending what a network refused. */
 export function registerSendRoutes(app: ZodApp, { deps, performer }: RouteContext) {
@@ -85,55 +97,21 @@ export function registerSendRoutes(app: ZodApp, { deps, performer }: RouteContex
     'Only the sender, only a reply sent with `undoable` and only until the worker takes it (5 s): the reply goes, the replied record gets its previous state back, and the text is returned for the composer. Later: 409 with `error_type` too_late.';
   app.post(
     '/items/:id/undo',
-    {
-      schema: {
-        tags: TAG,
-        summary: 'Undo a reply (by its id) not sent yet',
-        description: UNDO,
-        params: idParams,
-        response: { 200: itemReplyUndoneWireSchema },
-      },
-    },
+    byId('Undo a reply (by its id) not sent yet', itemReplyUndoneWireSchema, UNDO),
     async (req) => undoItemReply(deps, performer(req), req.params.id),
   );
-
   app.post(
     '/messages/:id/undo',
-    {
-      schema: {
-        tags: TAG,
-        summary: 'Undo a chat message not sent yet',
-        description: UNDO,
-        params: idParams,
-        response: { 200: chatMessageUndoneWireSchema },
-      },
-    },
+    byId('Undo a chat message not sent yet', chatMessageUndoneWireSchema, UNDO),
     async (req) => undoChatMessage(deps, performer(req), req.params.id),
   );
 
-  app.post(
-    '/items/:id/retry',
-    {
-      schema: {
-        tags: TAG,
-        summary: 'Send a failed reply again',
-        params: idParams,
-        response: { 200: itemAnswerWireSchema },
-      },
-    },
-    async (req) => ({ item: await retryItemSend(deps, performer(req), req.params.id) }),
-  );
-
+  app.post('/items/:id/retry', byId('Send a failed reply again', itemAnswerWireSchema), async (req) => ({
+    item: await retryItemSend(deps, performer(req), req.params.id),
+  }));
   app.post(
     '/messages/:id/retry',
-    {
-      schema: {
-        tags: TAG,
-        summary: 'Send a failed message again',
-        params: idParams,
-        response: { 200: messageAnswerWireSchema },
-      },
-    },
+    byId('Send a failed message again', messageAnswerWireSchema),
     async (req) => ({ message: await retryMessageSend(deps, performer(req), req.params.id) }),
   );
 }

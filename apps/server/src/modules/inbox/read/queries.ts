@@ -139,6 +139,33 @@ function mergeParts(
   );
 }
 
+/**
+ * The ids of a list page (itemPageSql, chatPageSql): per part of the scope (mergeParts) and status, a
+ * sub-select that walks the list's queue index in `at` order and stops after `limit + 1` rows; the
+ * outer query merges those few rows. null when the scope leaves nothing to read.
+ */
+function mergedPageIds(
+  list: typeof items | typeof chats,
+  at: AnyPgColumn,
+  scope: InboxScope,
+  p: { object_id?: number[]; status: InboxStatus[]; limit: number; reversed: boolean },
+  where: SQL,
+): SQL | null {
+  const take = p.limit + 1;
+  const dir = listOrder(p.reversed);
+  const parts = mergeParts(scope, list.spaceId, list.objectId, p.object_id, p.status.length);
+  const branches = parts.flatMap((part) =>
+    p.status.map(
+      (status) => sql`(SELECT ${list.id}, ${at} FROM ${list}
+        WHERE ${part} AND ${list.status} = ${status} AND ${where}
+        ORDER BY ${at} ${dir}, ${list.id} ${dir} LIMIT ${take})`,
+    ),
+  );
+  if (branches.length === 0) return null;
+  return sql`SELECT page.id FROM (${sql.join(branches, sql` UNION ALL `)}) AS page
+    ORDER BY page.${sql.raw(at.name)} ${dir}, page.id ${dir} LIMIT ${take}`;
+}
+
 function toPage<T extends { id: number; cursorAt: string }>(rows: T[], limit: number): Page<T> {
   const shown = rows.slice(0, limit);
   const last = shown[shown.length - 1];
@@ -213,20 +240,15 @@ export function itemFilters(p: ItemListParams): SQL {
  * The full rows of the page are then read by primary key in the same statement.
  */
 export function itemPageSql(scope: InboxScope, p: ItemListParams): SQL | null {
-  const take = p.limit + 1;
-  const dir = listOrder(p.reversed);
-  const filters = itemFilters(p);
-  const parts = mergeParts(scope, items.spaceId, items.objectId, p.object_id, p.status.length);
-  const branches = parts.flatMap((part) =>
-    p.status.map(
-      (status) => sql`(SELECT ${items.id}, ${items.createdAt} FROM ${items}
-        WHERE ${part} AND ${items.status} = ${status} AND NOT ${items.isOwn} AND ${filters}
-        ORDER BY ${items.createdAt} ${dir}, ${items.id} ${dir} LIMIT ${take})`,
-    ),
+  const pageIds = mergedPageIds(
+    items,
+    items.createdAt,
+    scope,
+    p,
+    sql`NOT ${items.isOwn} AND ${itemFilters(p)}`,
   );
-  if (branches.length === 0) return null;
-  const pageIds = sql`SELECT page.id FROM (${sql.join(branches, sql` UNION ALL `)}) AS page
-    ORDER BY page.created_at ${dir}, page.id ${dir} LIMIT ${take}`;
+  if (!pageIds) return null;
+  const dir = listOrder(p.reversed);
   const json = p.q
     ? withMatch(ITEM_JSON, sql`jsonb_build_object('text', ${headline('i.text', p.q)})`)
     : ITEM_JSON;
@@ -375,20 +397,9 @@ export function chatFilters(p: ChatListParams): SQL {
  *   ) AS page ORDER BY last_message_at DESC, id DESC LIMIT 51
  */
 export function chatPageSql(scope: InboxScope, p: ChatListParams): SQL | null {
-  const take = p.limit + 1;
+  const pageIds = mergedPageIds(chats, chats.lastMessageAt, scope, p, chatFilters(p));
+  if (!pageIds) return null;
   const dir = listOrder(p.reversed);
-  const filters = chatFilters(p);
-  const parts = mergeParts(scope, chats.spaceId, chats.objectId, p.object_id, p.status.length);
-  const branches = parts.flatMap((part) =>
-    p.status.map(
-      (status) => sql`(SELECT ${chats.id}, ${chats.lastMessageAt} FROM ${chats}
-        WHERE ${part} AND ${chats.status} = ${status} AND ${filters}
-        ORDER BY ${chats.lastMessageAt} ${dir}, ${chats.id} ${dir} LIMIT ${take})`,
-    ),
-  );
-  if (branches.length === 0) return null;
-  const pageIds = sql`SELECT page.id FROM (${sql.join(branches, sql` UNION ALL `)}) AS page
-    ORDER BY page.last_message_at ${dir}, page.id ${dir} LIMIT ${take}`;
   // Searched: the newest message that matched, as the row's passage (not the chat's last message).
   const json = p.q
     ? withMatch(

@@ -9,15 +9,11 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type Authenticate, signedInScope } from '../../../http/auth';
+import { rowId as id } from '../../../http/validation';
 import type { AppDeps } from '../../deps';
 import * as service from './service';
 
 const TAG = ['monitoring'];
-const id = z.coerce
-  .number()
-  .int()
-  .positive()
-  .max(2 ** 31 - 1);
 const idParams = z.object({ id });
 const spaceQuery = z.object({ space_id: id.optional() });
 

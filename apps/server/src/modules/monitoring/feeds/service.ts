@@ -16,7 +16,7 @@ import type { Logger } from '../../../lib/logger';
 import { assertPublicUrl, type MediaNetwork } from '../../../providers/public-network';
 import { ConnectorError, storedFailure } from '../../../providers/types';
 import type { EventBus } from '../../../realtime/bus';
-import { audit } from '../../audit/record';
+import { auditedWrite } from '../../audit/record';
 import { ingest } from '../../inbox/ingest/ingest';
 import { authorize, type ServerActor, spaceIdsWhere } from '../../spaces/actor';
 import { type FeedEntry, type FeedValidators, fetchFeed } from './fetch';
@@ -124,27 +124,30 @@ export async function createFeed(
 ) {
   authorizeFeeds(actor, input.space_id);
   await assertFeedUrl(input.url, net);
-  return db.transaction(async (t) => {
-    const tx = t as unknown as Db;
-    const [count] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(objects)
-      .where(and(eq(objects.spaceId, input.space_id), eq(objects.provider, FEED_PROVIDER)));
-    if ((count?.n ?? 0) >= MONITORING_FEEDS_MAX)
-      throw new AppError(400, 'monitoring.feeds.tooMany', { params: { limit: MONITORING_FEEDS_MAX } });
-    await assertUrlFree(tx, input.space_id, input.url);
-    const [row] = await tx
-      .insert(objects)
-      .values({ spaceId: input.space_id, provider: FEED_PROVIDER, name: input.name, url: input.url })
-      .returning();
-    await audit(tx, actor, {
-      spaceId: row!.spaceId,
+  return auditedWrite(
+    db,
+    actor,
+    async (tx) => {
+      const [count] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(objects)
+        .where(and(eq(objects.spaceId, input.space_id), eq(objects.provider, FEED_PROVIDER)));
+      if ((count?.n ?? 0) >= MONITORING_FEEDS_MAX)
+        throw new AppError(400, 'monitoring.feeds.tooMany', { params: { limit: MONITORING_FEEDS_MAX } });
+      await assertUrlFree(tx, input.space_id, input.url);
+      const [row] = await tx
+        .insert(objects)
+        .values({ spaceId: input.space_id, provider: FEED_PROVIDER, name: input.name, url: input.url })
+        .returning();
+      return row!;
+    },
+    (row) => ({
+      spaceId: row.spaceId,
       kind: 'monitoring_feed.created',
-      target: { type: 'monitoring_feed', id: row!.id, label: row!.name },
-      after: { name: row!.name, url: row!.url },
-    });
-    return row!;
-  });
+      target: { type: 'monitoring_feed', id: row.id, label: row.name },
+      after: { name: row.name, url: row.url },
+    }),
+  );
 }
 
 export async function updateFeed(
@@ -159,40 +162,44 @@ export async function updateFeed(
     await assertFeedUrl(input.url!, net);
     await assertUrlFree(db, row.spaceId, input.url!, row.id);
   }
-  return db.transaction(async (t) => {
-    const tx = t as unknown as Db;
-    const [updated] = await tx
-      .update(objects)
-      .set({
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        // Another address starts over: its validators and error belong to the old one.
-        ...(urlChanged ? { url: input.url, pollCursor: null, error: null, errorAt: null } : {}),
-      })
-      .where(eq(objects.id, row.id))
-      .returning();
-    await audit(tx, actor, {
+  return auditedWrite(
+    db,
+    actor,
+    async (tx) => {
+      const [updated] = await tx
+        .update(objects)
+        .set({
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          // Another address starts over: its validators and error belong to the old one.
+          ...(urlChanged ? { url: input.url, pollCursor: null, error: null, errorAt: null } : {}),
+        })
+        .where(eq(objects.id, row.id))
+        .returning();
+      return updated!;
+    },
+    (updated) => ({
       spaceId: row.spaceId,
       kind: 'monitoring_feed.updated',
-      target: { type: 'monitoring_feed', id: row.id, label: updated!.name },
+      target: { type: 'monitoring_feed', id: row.id, label: updated.name },
       before: { name: row.name, url: row.url },
-      after: { name: updated!.name, url: updated!.url },
-    });
-    return updated!;
-  });
+      after: { name: updated.name, url: updated.url },
+    }),
+  );
 }
 
 /** Removing a feed removes its account, so its items and their mentions go with it. */
 export async function deleteFeed(db: Db, actor: ServerActor, row: FeedRow) {
-  await db.transaction(async (t) => {
-    const tx = t as unknown as Db;
-    await tx.delete(objects).where(eq(objects.id, row.id));
-    await audit(tx, actor, {
+  await auditedWrite(
+    db,
+    actor,
+    (tx) => tx.delete(objects).where(eq(objects.id, row.id)),
+    () => ({
       spaceId: row.spaceId,
       kind: 'monitoring_feed.deleted',
       target: { type: 'monitoring_feed', id: row.id, label: row.name },
       before: { name: row.name, url: row.url },
-    });
-  });
+    }),
+  );
 }
 
 function hostOf(url: string | null) {
