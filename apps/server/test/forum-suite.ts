@@ -105,6 +105,8 @@ export function forumSuite<E extends ForumEmulator>(s: ForumSuite<E>) {
       w.release();
       const item = await until(() => w.item(row.id, `comment:${comment.id}`));
       expect(item).toMatchObject({ text: 'И у меня тоже', kind: 'comment' });
+      // The round has ended (its cursor saved after the items) once the poller waits again.
+      await w.untilWaits(3);
       expect(Number((await w.account(row.id)).pollCursor)).toBe(Date.parse(topic.updated));
       await w.stopPolling();
 
