@@ -63,7 +63,8 @@ describe('the socket event catalogue', () => {
         if (names.length === 0) unresolved.push(`${where}: ${expression}`);
         for (const name of names) published.push({ where, name });
       }
-      for (const match of text.matchAll(/publishBySpace\(\s*[\w.]+,\s*'([^']+)'/g))
+      // `publishBySpace(bus, 'items.updated', …)` and module helpers alike (`publishChanged(bus, 'companies.changed', …)`)
+      for (const match of text.matchAll(/\bpublish\w*\(\s*[\w.]+,\s*'([^']+)'/g))
         published.push({ where, name: match[1]! });
     }
     expect(unresolved).toEqual([]);
