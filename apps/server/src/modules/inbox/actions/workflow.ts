@@ -270,6 +270,22 @@ async function assertAssignable(deps: ActionDeps, spaceId: number, userId: numbe
   }
 }
 
+/** The action log's entry of an assignment (who had it, who has it now), without its item or chat id. */
+function assignment(
+  unit: 'item' | 'chat',
+  row: { spaceId: number; objectId: number; assignedUserId: number | null },
+  performer: Performer,
+  to: number | null,
+) {
+  return {
+    spaceId: row.spaceId,
+    objectId: row.objectId,
+    type: `${unit}.assigned` as const,
+    ...activityCause(performer),
+    data: { from: row.assignedUserId, to },
+  };
+}
+
 export async function assignItem(
   deps: ActionDeps,
   performer: Performer,
@@ -284,14 +300,7 @@ export async function assignItem(
       .set({ assignedUserId: userId, updatedAt: new Date() })
       .where(eq(items.id, item.id))
       .returning();
-    await tx.insert(activity).values({
-      spaceId: item.spaceId,
-      objectId: item.objectId,
-      itemId: item.id,
-      type: 'item.assigned',
-      ...activityCause(performer),
-      data: { from: item.assignedUserId, to: userId },
-    });
+    await tx.insert(activity).values({ itemId: item.id, ...assignment('item', item, performer, userId) });
     return row!;
   });
   const [presented] = await presentItems(deps.db, [updated]);
@@ -315,14 +324,7 @@ export async function assignChat(
       .set({ assignedUserId: userId, updatedAt: new Date() })
       .where(eq(chats.id, chat.id))
       .returning();
-    await tx.insert(activity).values({
-      spaceId: chat.spaceId,
-      objectId: chat.objectId,
-      chatId: chat.id,
-      type: 'chat.assigned',
-      ...activityCause(performer),
-      data: { from: chat.assignedUserId, to: userId },
-    });
+    await tx.insert(activity).values({ chatId: chat.id, ...assignment('chat', chat, performer, userId) });
     // Taking the chat (assigning it to someone) stops its chat-bot (modules/bots).
     if (userId !== null && performer.kind === 'user') await stopBotSession(tx, chat.id);
     return row!;
