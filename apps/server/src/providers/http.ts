@@ -56,8 +56,11 @@ export async function fetchJson(
   try {
     response = await fetcher(url, init);
   } catch (error) {
-    throw new ConnectorError('temporary', `${name} unreachable: ${(error as Error).message}`, {
-      reason: { key: 'failure.unreachable', params: { network }, detail: (error as Error).message },
+    // fetch's own "fetch failed" says why only in its cause (refused, reset, DNS).
+    const cause = (error as Error & { cause?: { message?: string } }).cause?.message;
+    const text = cause ? `${(error as Error).message}: ${cause}` : (error as Error).message;
+    throw new ConnectorError('temporary', `${name} unreachable: ${text}`, {
+      reason: { key: 'failure.unreachable', params: { network }, detail: text },
     });
   }
   const text = await response.text();

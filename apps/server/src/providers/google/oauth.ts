@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { fetchJson } from '../http';
 import { ConnectorError } from '../types';
 
 // Google OAuth 2.0 shared by the Google connectors (YouTube, Google Business Profile): the
@@ -29,26 +30,8 @@ const tokens = new Map<string, { token: string; expiresAt: number }>();
 const digest = (value: string) => createHash('sha256').update(value).digest('hex');
 
 /** A request to Google: the answer parsed, a network failure as a temporary ConnectorError. */
-export async function send(f: typeof fetch, url: string, init: RequestInit, network: string) {
-  let response: Response;
-  try {
-    response = await f(url, init);
-  } catch (error) {
-    const cause = (error as Error & { cause?: { message?: string } }).cause?.message;
-    const text = cause ? `${(error as Error).message}: ${cause}` : (error as Error).message;
-    throw new ConnectorError('temporary', `${network} unreachable: ${text}`, {
-      reason: { key: 'failure.unreachable', params: { network }, detail: text },
-    });
-  }
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = undefined;
-  }
-  return { response, body };
-}
+export const send = (f: typeof fetch, url: string, init: RequestInit, network: string) =>
+  fetchJson(f, url, init, network);
 
 export function retryAfterOf(response: Response): number {
   const wait = Number(response.headers.get('retry-after'));

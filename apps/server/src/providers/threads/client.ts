@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../lib/config';
-import { badAnswer } from '../http';
+import { badAnswer, fetchJson } from '../http';
 import { ConnectorError } from '../types';
 
 // The Threads API (graph.threads.net; developers.facebook.com/docs/threads). A profile connects through
@@ -36,25 +36,7 @@ interface GraphError {
   error?: { message?: string; type?: string; code?: number; error_subcode?: number };
 }
 
-async function send(f: typeof fetch, url: string, init: RequestInit) {
-  let response: Response;
-  try {
-    response = await f(url, init);
-  } catch (error) {
-    const text = (error as Error).message;
-    throw new ConnectorError('temporary', `Threads unreachable: ${text}`, {
-      reason: { key: 'failure.unreachable', params: network, detail: text },
-    });
-  }
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = undefined;
-  }
-  return { response, body };
-}
+const send = (f: typeof fetch, url: string, init: RequestInit) => fetchJson(f, url, init, network.network);
 
 /** A Threads error as our failure: rate limits wait (Retry-After), 190 is a revoked token, 5xx retries. */
 export function apiFailure(response: Response, body: unknown): ConnectorError {
