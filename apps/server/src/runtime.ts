@@ -69,10 +69,11 @@ export async function createRuntime(
     let database = opts.database;
     if (!database) {
       if (!config.DATABASE_URL) cleanups.push(lockDataDir(config.dataDir));
+      const seedFile = config.PGLITE_SEED;
       database = await openDatabase({
         url: config.DATABASE_URL,
         dataDir: config.dataDir,
-        seed: config.PGLITE_SEED ? new Blob([readFileSync(config.PGLITE_SEED)]) : undefined,
+        seed: seedFile ? () => new Blob([readFileSync(seedFile)]) : undefined,
       });
       const db = database;
       cleanups.push(() => db.close());

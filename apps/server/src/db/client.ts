@@ -49,9 +49,10 @@ export async function openDatabase(opts: {
   /**
    * PGlite only: a tarball of a data folder (PGlite's dumpDataDir) to start from when the folder is new —
    * the test suites start every database from one already migrated, instead of migrating each anew.
-   * Migrations still run after it (a stale tarball is brought up to date).
+   * Migrations still run after it (a stale tarball is brought up to date). A function is called only when
+   * the folder is new (a server restarted on its folder does not read a 46 MB file for nothing).
    */
-  seed?: Blob;
+  seed?: Blob | (() => Blob);
 }): Promise<Database> {
   if (opts.url) return openPostgres(opts.url);
   return openPglite(opts.inMemory ? undefined : join(opts.dataDir ?? './data', 'pg'), opts.seed);
@@ -113,10 +114,11 @@ async function openPostgres(url: string): Promise<Database> {
   };
 }
 
-async function openPglite(dir: string | undefined, seed: Blob | undefined): Promise<Database> {
+async function openPglite(dir: string | undefined, seed: Blob | (() => Blob) | undefined): Promise<Database> {
   if (dir) mkdirSync(dirname(dir), { recursive: true });
   // A seed applies only to a folder PGlite has not made yet (PG_VERSION is its first file).
-  const loadDataDir = seed && (!dir || !existsSync(join(dir, 'PG_VERSION'))) ? seed : undefined;
+  const fresh = seed && (!dir || !existsSync(join(dir, 'PG_VERSION')));
+  const loadDataDir = fresh ? (typeof seed === 'function' ? seed() : seed) : undefined;
   // pg_trgm: the trigram indexes of migration 0013 (authors' name search). PostgreSQL ships it in contrib.
   const client = new PGlite({
     dataDir: dir,
