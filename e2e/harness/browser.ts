@@ -72,6 +72,8 @@ const SCREENSHOT_MAX_HEIGHT = 16_384;
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(screensDir, { recursive: true });
   const path = join(screensDir, `${name.replace(/[^\w.-]+/g, '_')}.png`);
+  // Not the start's splash: it lies over the page for its first 0.4 s, the page already there beneath it.
+  await page.getByTestId('splash').first().waitFor({ state: 'detached' });
   // The whole page, at the viewport's own width. Playwright's fullPage capture lays the page out at the
   // document's width for a moment (1366 px in a 1381 px window with a scrollbar): media queries flip, the
   // split view unmounts its list and a selection made in it is gone. A taller viewport keeps the width.

@@ -76,10 +76,14 @@ export function RootLayout() {
     clearNoAccess();
   }, [location.pathname]);
 
-  if (!splashDone) return <Splash />;
+  // The start's splash covers the page for its 0.4 s while the page itself loads beneath it (its code,
+  // its first requests), so what it lifts from is the screen, not a second wait.
   return (
-    <Suspense fallback={<Splash />}>
-      <Outlet />
-    </Suspense>
+    <>
+      <Suspense fallback={<Splash />}>
+        <Outlet />
+      </Suspense>
+      {!splashDone && <Splash overlay />}
+    </>
   );
 }
