@@ -21,7 +21,10 @@ afterAll(async () => {
   await Promise.all([t.close(), off.close()]);
 });
 
-const today = () => new Date().toISOString().slice(0, 10);
+// The period is read in the space's time zone (Europe/Moscow), whose day is not UTC's from 21:00 UTC on:
+// a period from UTC's yesterday to its tomorrow holds the items made now, whatever the hour.
+const utcDay = (offsetDays: number) =>
+  new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
 async function space(app: TestApp) {
   const admin = await buildAdmin(app);
@@ -45,7 +48,7 @@ async function space(app: TestApp) {
 
 async function overview(app: TestApp, headers: Record<string, string>, spaceId: number, extra = '') {
   const res = await app.app.inject({
-    url: `/v1/stats/overview?space_id=${spaceId}&from=${today()}&to=${today()}${extra}`,
+    url: `/v1/stats/overview?space_id=${spaceId}&from=${utcDay(-1)}&to=${utcDay(1)}${extra}`,
     headers,
   });
   expect(res.statusCode, res.body).toBe(200);
