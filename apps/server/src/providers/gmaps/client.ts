@@ -1,6 +1,6 @@
 import type { Config } from '../../lib/config';
-import { type GoogleClient, googleAccessToken, retryAfterOf, send } from '../google/oauth';
-import { badAnswer } from '../http';
+import { type GoogleClient, googleAccessToken, retryAfterOf } from '../google/oauth';
+import { badAnswer, fetchJson } from '../http';
 import { ConnectorError } from '../types';
 
 // Google Business Profile (PROVIDERS.md §6c): reviews through the My Business API v4
@@ -56,7 +56,7 @@ export async function call<T>(
   let fresh = false;
   for (;;) {
     const token = await googleAccessToken(googleClientOf(a.config), a, fresh);
-    const { response, body: answer } = await send(
+    const { response, body: answer } = await fetchJson(
       a.fetch,
       url.toString(),
       {

@@ -29,10 +29,6 @@ export const DEFAULT_RETRY_AFTER_S = 60;
 const tokens = new Map<string, { token: string; expiresAt: number }>();
 const digest = (value: string) => createHash('sha256').update(value).digest('hex');
 
-/** A request to Google: the answer parsed, a network failure as a temporary ConnectorError. */
-export const send = (f: typeof fetch, url: string, init: RequestInit, network: string) =>
-  fetchJson(f, url, init, network);
-
 export function retryAfterOf(response: Response): number {
   const wait = Number(response.headers.get('retry-after'));
   return Number.isFinite(wait) && wait > 0 ? wait : DEFAULT_RETRY_AFTER_S;
@@ -40,7 +36,7 @@ export function retryAfterOf(response: Response): number {
 
 /** `POST {token url}` with a grant and the instance's OAuth client. */
 export function googleTokenRequest(client: GoogleClient, f: typeof fetch, grant: Record<string, string>) {
-  return send(
+  return fetchJson(
     f,
     client.tokenUrl,
     {

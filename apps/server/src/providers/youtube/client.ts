@@ -4,10 +4,10 @@ import {
   type GoogleGrant,
   googleAccessToken,
   googleGrantFailure,
-  send as googleSend,
   googleTokenRequest,
   retryAfterOf,
 } from '../google/oauth';
+import { fetchJson } from '../http';
 import { ConnectorError } from '../types';
 
 // YouTube Data API v3 and Google OAuth 2.0 (PROVIDERS.md §5). A channel is connected by the
@@ -38,7 +38,7 @@ export const googleClientOf = (config: Config): GoogleClient => ({
   network: network.network,
 });
 
-const send = (f: typeof fetch, url: string, init: RequestInit) => googleSend(f, url, init, network.network);
+const send = (f: typeof fetch, url: string, init: RequestInit) => fetchJson(f, url, init, network.network);
 
 /** `POST {token url}` with a grant and the instance's OAuth client. */
 export function tokenRequest(ctx: { config: Config; fetch: typeof fetch }, grant: Record<string, string>) {
