@@ -17,6 +17,10 @@ export default defineConfig({
     // Per-file durations and server start times at the end (timing-reporter.ts); `npm test` adds it too.
     reporters: ['default', './e2e/harness/timing-reporter.ts'],
     pool: 'forks',
+    // A worker's files share its modules (the harness, playwright-core): each file used to import them
+    // anew, ~2.3 s of a busy core per file. Files keep no state in modules: each starts its own server,
+    // browser and SMTP catcher, and worker-env.ts (a setup file, run before every file) points it at its slot.
+    isolate: false,
     fileParallelism: true,
     maxWorkers: e2eWorkers(),
     testTimeout: 120_000,

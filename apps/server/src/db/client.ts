@@ -1,15 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -58,8 +51,33 @@ export async function openDatabase(opts: {
   return openPglite(opts.inMemory ? undefined : join(opts.dataDir ?? './data', 'pg'), opts.seed);
 }
 
+// Each driver is loaded when a database of its kind opens: a server uses one of the two, and loading the
+// other (node-postgres on the embedded database, PGlite's JavaScript on PostgreSQL) was a few per cent
+// of every start's CPU.
+async function loadPglite() {
+  const [{ PGlite }, { pg_trgm }, { drizzle }, { migrate }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ]);
+  return { PGlite, pg_trgm, drizzle, migrate };
+}
+
+async function loadPostgres() {
+  const [{ default: pg }, { drizzle }, { migrate }] = await Promise.all([
+    import('pg'),
+    import('drizzle-orm/node-postgres'),
+    import('drizzle-orm/node-postgres/migrator'),
+  ]);
+  // bigint columns (ids, counters) stay far below 2^53: read them as numbers, as PGlite does.
+  pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+  return { pg, drizzle, migrate };
+}
+
 /** A migrated, empty PGlite data folder as a tarball: the seed for `openDatabase({ seed })`. */
 export async function migratedPgliteTarball(): Promise<Blob> {
+  const { PGlite, pg_trgm, drizzle: drizzlePglite, migrate: migratePglite } = await loadPglite();
   const client = new PGlite({ extensions: { pg_trgm } });
   await client.waitReady;
   try {
@@ -70,10 +88,8 @@ export async function migratedPgliteTarball(): Promise<Blob> {
   }
 }
 
-// bigint columns (ids, counters) stay far below 2^53: read them as numbers, as PGlite does.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
-
 async function openPostgres(url: string): Promise<Database> {
+  const { pg, drizzle: drizzlePg, migrate: migratePg } = await loadPostgres();
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
   // An unreachable server must fail start with one line, not an unhandled 'error' event.
   pool.on('error', () => {});
@@ -115,6 +131,7 @@ async function openPostgres(url: string): Promise<Database> {
 }
 
 async function openPglite(dir: string | undefined, seed: Blob | (() => Blob) | undefined): Promise<Database> {
+  const { PGlite, pg_trgm, drizzle: drizzlePglite, migrate: migratePglite } = await loadPglite();
   if (dir) mkdirSync(dirname(dir), { recursive: true });
   // A seed applies only to a folder PGlite has not made yet (PG_VERSION is its first file).
   const fresh = seed && (!dir || !existsSync(join(dir, 'PG_VERSION')));

@@ -1,4 +1,4 @@
-import { type Redis, ReplyError } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { AppError } from './errors';
 
 /** Seconds a client is told to wait while Redis is away; ioredis reconnects within about 2 s. */
@@ -31,8 +31,9 @@ export async function withRedis<T>(redis: Redis, call: () => Promise<T>): Promis
   try {
     return await call();
   } catch (error) {
-    // A reply error is Redis refusing the command (a bug here), not Redis being away.
-    if (error instanceof ReplyError) throw error;
+    // A reply error is Redis refusing the command (a bug here), not Redis being away. (By name: ioredis
+    // is loaded only when REDIS_URL is set, runtime.ts.)
+    if (error instanceof Error && error.name === 'ReplyError') throw error;
     throw redisUnavailable();
   }
 }

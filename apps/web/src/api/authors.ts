@@ -9,6 +9,7 @@ import type {
   InboxItem,
 } from './inboxTypes';
 import { api } from './instance';
+import { useKeptCallbacks } from './invalidating';
 
 // Authors (docs/product/screens-and-routes.md author/{id}, {items|chats|issues}/authors) and the authors of a label.
 
@@ -73,12 +74,15 @@ export const useLabelAuthors = (labelId: number, q: string) =>
 
 export function useSetAuthorLabels() {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, label_ids }: { id: number; label_ids: number[] }) =>
-      api.put<{ author: InboxAuthor }>(`/v1/authors/${id}/labels`, { label_ids }),
-    onSuccess: async (result) => {
-      applyAuthor(queryClient, result.author);
-      await queryClient.invalidateQueries({ queryKey: authorKeys.all });
-    },
-  });
+  // Taking a label off an author in that label's list removes the row that asked: its callbacks still run.
+  return useKeptCallbacks(
+    useMutation({
+      mutationFn: ({ id, label_ids }: { id: number; label_ids: number[] }) =>
+        api.put<{ author: InboxAuthor }>(`/v1/authors/${id}/labels`, { label_ids }),
+      onSuccess: async (result) => {
+        applyAuthor(queryClient, result.author);
+        await queryClient.invalidateQueries({ queryKey: authorKeys.all });
+      },
+    }),
+  );
 }

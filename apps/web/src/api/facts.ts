@@ -1,6 +1,7 @@
 import type { AuthorFact, FactDefinition, FactKind } from '@otklik/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
+import { useKeptCallbacks } from './invalidating';
 
 // Custom fields of authors: definitions (Settings → Custom fields) and an author's values.
 
@@ -17,11 +18,13 @@ export function useFacts() {
 
 function useFactsMutation<TVariables>(call: (variables: TVariables) => Promise<unknown>) {
   const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    // Values of every author may change with a definition (a list's options, a deleted field).
-    onSuccess: () => queryClient.invalidateQueries({ predicate: (q) => q.queryKey.includes('facts') }),
-  });
+  return useKeptCallbacks(
+    useMutation({
+      mutationFn: call,
+      // Values of every author may change with a definition (a list's options, a deleted field).
+      onSuccess: () => queryClient.invalidateQueries({ predicate: (q) => q.queryKey.includes('facts') }),
+    }),
+  );
 }
 
 export function useCreateFact() {

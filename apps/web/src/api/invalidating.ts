@@ -1,4 +1,4 @@
-import { type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query';
+import { type QueryKey, type UseMutationResult, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 
 /** What a caller may run when one call of a mutation settles (the toast after a save, closing a form). */
@@ -33,6 +33,20 @@ export function keepingCallbacks<TResult, TVariables>(
   };
 }
 
+/** The mutation with a `mutate` that keeps each call's callbacks (keepingCallbacks). */
+export function useKeptCallbacks<TResult, TVariables>(
+  mutation: UseMutationResult<TResult, Error, TVariables>,
+) {
+  // TanStack types mutateAsync's arguments as a rest tuple (variables optional when void); one argument here.
+  const mutateAsync = mutation.mutateAsync as (variables: TVariables) => Promise<TResult>;
+  const mutate = useCallback(
+    (variables: TVariables, callbacks?: CallCallbacks<TResult, TVariables>) =>
+      keepingCallbacks(mutateAsync)(variables, callbacks),
+    [mutateAsync],
+  );
+  return { ...mutation, mutate };
+}
+
 /** A mutation that reloads `queryKey`'s queries once it succeeds (a settings list after a save or delete). */
 export function useInvalidating<TVariables, TResult>(
   queryKey: QueryKey,
@@ -52,19 +66,15 @@ export function useInvalidatingAll<TVariables, TResult>(
   { background = false } = {},
 ) {
   const queryClient = useQueryClient();
-  const mutation = useMutation({
-    mutationFn: call,
-    onSuccess: async () => {
-      const reloaded = Promise.all(queryKeys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
-      if (!background) await reloaded;
-    },
-  });
-  // TanStack types mutateAsync's arguments as a rest tuple (variables optional when void); one argument here.
-  const mutateAsync = mutation.mutateAsync as (variables: TVariables) => Promise<TResult>;
-  const mutate = useCallback(
-    (variables: TVariables, callbacks?: CallCallbacks<TResult, TVariables>) =>
-      keepingCallbacks(mutateAsync)(variables, callbacks),
-    [mutateAsync],
+  return useKeptCallbacks(
+    useMutation({
+      mutationFn: call,
+      onSuccess: async () => {
+        const reloaded = Promise.all(
+          queryKeys.map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+        );
+        if (!background) await reloaded;
+      },
+    }),
   );
-  return { ...mutation, mutate };
 }

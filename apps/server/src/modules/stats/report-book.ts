@@ -20,7 +20,6 @@ import {
   xlsxColumnWidths,
   xlsxSheetName,
 } from '@otklik/shared';
-import ExcelJS from 'exceljs';
 
 // The sheets of each statistics tab (docs/statistics.md "Scheduled reports", "Exports"): one builder per
 // tab from the very answer the tab's endpoint gives (service.ts; wired in tab-books.ts), so a report
@@ -385,8 +384,12 @@ export function emotionSheets(locale: Locale, data: StatsEmotions): Sheet[] {
   ];
 }
 
-/** The XLSX file of the sheets (exceljs, as the web's table export). */
+/**
+ * The XLSX file of the sheets (exceljs, as the web's table export). exceljs is loaded on the first
+ * workbook: at the server's start it cost ~8% of the start's CPU, for a feature most starts never use.
+ */
 export async function workbookOf(sheets: Sheet[]): Promise<Buffer> {
+  const { default: ExcelJS } = await import('exceljs');
   const book = new ExcelJS.Workbook();
   const used = new Set<string>();
   for (const sheet of sheets) {
