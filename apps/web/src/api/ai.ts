@@ -7,11 +7,11 @@ import {
   type AiTagsResult,
   translate,
 } from '@otklik/shared';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { currentLocale } from '../i18n';
 import { ApiError } from './errors';
 import { api } from './instance';
-import { useInvalidatingAll } from './invalidating';
+import { useInvalidatingAll, useKeptMutation } from './invalidating';
 import { queryKeys } from './keys';
 
 // AI assistant (issue 21): Settings → AI agents, and suggestions in the composer.
@@ -93,4 +93,4 @@ export async function streamSuggestion(
 
 /** Tags the agent suggests for one conversation (POST /v1/ai/tags); nothing is tagged by itself. */
 export const useAiTags = () =>
-  useMutation({ mutationFn: (body: AiTagsBody) => api.post<AiTagsResult>('/v1/ai/tags', body) });
+  useKeptMutation({ mutationFn: (body: AiTagsBody) => api.post<AiTagsResult>('/v1/ai/tags', body) });

@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { applyAuthor } from './inbox';
 import type {
   AuthorListEntry,
@@ -9,7 +9,7 @@ import type {
   InboxItem,
 } from './inboxTypes';
 import { api } from './instance';
-import { useKeptCallbacks } from './invalidating';
+import { useKeptMutation } from './invalidating';
 
 // Authors (docs/product/screens-and-routes.md author/{id}, {items|chats|issues}/authors) and the authors of a label.
 
@@ -75,14 +75,12 @@ export const useLabelAuthors = (labelId: number, q: string) =>
 export function useSetAuthorLabels() {
   const queryClient = useQueryClient();
   // Taking a label off an author in that label's list removes the row that asked: its callbacks still run.
-  return useKeptCallbacks(
-    useMutation({
-      mutationFn: ({ id, label_ids }: { id: number; label_ids: number[] }) =>
-        api.put<{ author: InboxAuthor }>(`/v1/authors/${id}/labels`, { label_ids }),
-      onSuccess: async (result) => {
-        applyAuthor(queryClient, result.author);
-        await queryClient.invalidateQueries({ queryKey: authorKeys.all });
-      },
-    }),
-  );
+  return useKeptMutation({
+    mutationFn: ({ id, label_ids }: { id: number; label_ids: number[] }) =>
+      api.put<{ author: InboxAuthor }>(`/v1/authors/${id}/labels`, { label_ids }),
+    onSuccess: async (result) => {
+      applyAuthor(queryClient, result.author);
+      await queryClient.invalidateQueries({ queryKey: authorKeys.all });
+    },
+  });
 }

@@ -1,6 +1,7 @@
 import type { BillingView, CheckoutBody, CheckoutView, PaymentView } from '@otklik/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
+import { useKeptMutation } from './invalidating';
 import { queryKeys } from './keys';
 
 // Settings → Billing: the space's billing state, checkout, payment reports and the data archive.
@@ -14,7 +15,7 @@ export function useBilling(spaceId: number | null) {
 }
 
 export function useCheckout() {
-  return useMutation({
+  return useKeptMutation({
     mutationFn: (body: CheckoutBody) => api.post<CheckoutView>('/v1/billing/checkout', body),
   });
 }
@@ -55,7 +56,7 @@ export async function downloadExport(spaceId: number) {
 /** The payer came back through the provider's cancel link: close the pending payment. */
 export function useCancelPayment() {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useKeptMutation({
     mutationFn: (id: number) => api.post<PaymentView>(`/v1/billing/payments/${id}/cancel`),
     onSuccess: (payment) => queryClient.setQueryData(queryKeys.payment(payment.id), payment),
   });

@@ -1,6 +1,7 @@
 import type { EmotionSettingsDto, UpdateEmotionSettingsBody } from '@otklik/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
+import { useKeptMutation } from './invalidating';
 
 // Emotions (issue 21): settings/emotions per space.
 
@@ -16,7 +17,7 @@ export const useEmotionSettings = (spaceId: number | null) =>
 
 export function useSaveEmotionSettings() {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useKeptMutation({
     mutationFn: (body: UpdateEmotionSettingsBody) =>
       api.put<EmotionSettingsDto>('/v1/emotions/settings', body),
     onSuccess: (saved) => queryClient.setQueryData(emotionKeys.settings(saved.space_id), saved),

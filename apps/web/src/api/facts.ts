@@ -1,7 +1,7 @@
 import type { AuthorFact, FactDefinition, FactKind } from '@otklik/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
-import { useKeptCallbacks } from './invalidating';
+import { useKeptMutation } from './invalidating';
 
 // Custom fields of authors: definitions (Settings → Custom fields) and an author's values.
 
@@ -18,13 +18,11 @@ export function useFacts() {
 
 function useFactsMutation<TVariables>(call: (variables: TVariables) => Promise<unknown>) {
   const queryClient = useQueryClient();
-  return useKeptCallbacks(
-    useMutation({
-      mutationFn: call,
-      // Values of every author may change with a definition (a list's options, a deleted field).
-      onSuccess: () => queryClient.invalidateQueries({ predicate: (q) => q.queryKey.includes('facts') }),
-    }),
-  );
+  return useKeptMutation({
+    mutationFn: call,
+    // Values of every author may change with a definition (a list's options, a deleted field).
+    onSuccess: () => queryClient.invalidateQueries({ predicate: (q) => q.queryKey.includes('facts') }),
+  });
 }
 
 export function useCreateFact() {
@@ -53,7 +51,7 @@ export function useAuthorFacts(authorId: number) {
 
 export function useSetAuthorFacts(authorId: number) {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useKeptMutation({
     mutationFn: (values: Record<string, string | null>) =>
       api.put<{ items: AuthorFact[] }>(`/v1/authors/${authorId}/facts`, { values }).then((r) => r.items),
     onSuccess: (items) => queryClient.setQueryData(authorFactsKey(authorId), items),

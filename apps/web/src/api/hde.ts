@@ -5,9 +5,9 @@ import {
   type PresentedHde,
   type PresentedHdeTicket,
 } from '@otklik/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
-import { useInvalidatingAll } from './invalidating';
+import { useInvalidatingAll, useKeptMutation } from './invalidating';
 import { usePush } from './pushes';
 
 // HelpDeskEddy (issue 21): a space's connection (settings/hde/{id}) and tickets made from items and chats.
@@ -33,7 +33,7 @@ export const useHdeIntegration = (id: number) =>
 
 function useHdeMutation<V>(fn: (vars: V) => Promise<{ integration: PresentedHde }>) {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useKeptMutation({
     mutationFn: fn,
     onSuccess: (result) => {
       queryClient.setQueryData(oneKey(result.integration.id), result);

@@ -17,13 +17,7 @@ import type {
   MessageAnswerWire,
 } from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
-import {
-  type QueryClient,
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { type QueryClient, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from './client';
 import {
   applyAuthor,
@@ -46,6 +40,7 @@ import type {
   SettableStatus,
 } from './inboxTypes';
 import { api } from './instance';
+import { useKeptMutation } from './invalidating';
 import { queryKeys } from './keys';
 import { useSavedFiltersChange } from './savedFilters';
 import type { AppConfig, SavedFilter } from './types';
@@ -154,7 +149,7 @@ function useItemMutation<TVariables>(
   ) => Promise<{ item?: InboxItem; items?: InboxItem[]; reply?: InboxItem; replies?: InboxItem[] }>,
 ) {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useKeptMutation({
     mutationFn: call,
     onSuccess: (result) => {
       const items = [
@@ -177,7 +172,7 @@ export const useReplyToItem = () =>
 /** Takes back a held reply (by the reply's id): gone from the thread, the comment as before, the text back. */
 export function useUndoReply() {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useKeptMutation({
     mutationFn: (replyId: number) => api.post<ItemReplyUndoneWire>(`/v1/items/${replyId}/undo`),
     onSuccess: (result, replyId) => {
       removeItems(queryClient, [replyId]);
@@ -190,7 +185,7 @@ export function useUndoReply() {
 /** Takes back a held chat message. */
 export function useUndoMessage() {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useKeptMutation({
     mutationFn: (messageId: number) => api.post<ChatMessageUndoneWire>(`/v1/messages/${messageId}/undo`),
     onSuccess: (result, messageId) => {
       removeMessages(queryClient, result.chat.id, [messageId]);
@@ -207,7 +202,7 @@ export const useBulkReply = () =>
 /** 'Direct': one private message to the commenter (docs/product/limits.md). */
 export function useDirectReply() {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useKeptMutation({
     mutationFn: ({ id, text }: { id: number; text: string }) =>
       api.post<DirectSentWire>(`/v1/items/${id}/direct`, { text }),
     onSuccess: (result) => {
@@ -269,7 +264,7 @@ function useChatMutation<TVariables>(
   call: (variables: TVariables) => Promise<{ chat?: InboxChat; chats?: InboxChat[]; message?: InboxMessage }>,
 ) {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useKeptMutation({
     mutationFn: call,
     onSuccess: (result) => {
       applyChats(queryClient, [...(result.chats ?? []), ...(result.chat ? [result.chat] : [])]);
@@ -314,7 +309,7 @@ export const useRetryMessage = () =>
 
 export function useBlockAuthor() {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useKeptMutation({
     mutationFn: ({ id, duration }: { id: number; duration: BlockDuration | null }) =>
       duration
         ? api.post<AuthorBlockWire>(`/v1/authors/${id}/block`, { duration })
@@ -341,7 +336,7 @@ export const useDeleteFilter = () =>
 /** PUT /v1/me/emoji: the server keeps the 18 most recent per provider (docs/product/api.md, limits.md). */
 export function useRememberEmoji() {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useKeptMutation({
     mutationFn: (body: Record<string, string[]>) =>
       api.put<{ emoji: AppConfig['emoji'] }>('/v1/me/emoji', body),
     onSuccess: (result) =>
@@ -404,7 +399,7 @@ export async function uploadAttachment(
  */
 export function useBulkAction(kind: 'items' | 'chats') {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useKeptMutation({
     mutationFn: (body: BulkActionBody) => api.post<BulkResponse>(`/v1/${kind}/bulk`, body),
     onSuccess: () => void invalidateCounts(queryClient),
   });

@@ -1,4 +1,10 @@
-import { type QueryKey, type UseMutationResult, useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  type QueryKey,
+  type UseMutationOptions,
+  type UseMutationResult,
+  useMutation,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { useCallback } from 'react';
 
 /** What a caller may run when one call of a mutation settles (the toast after a save, closing a form). */
@@ -45,6 +51,17 @@ export function useKeptCallbacks<TResult, TVariables>(
     [mutateAsync],
   );
   return { ...mutation, mutate };
+}
+
+/**
+ * useMutation whose `mutate` keeps each call's callbacks: every mutation of the web app is made with it
+ * (or with useInvalidating, which is), since any change can remove the row that made it — by the list's
+ * reload or by a socket push that beats the response.
+ */
+export function useKeptMutation<TResult, TVariables = void>(
+  options: UseMutationOptions<TResult, Error, TVariables>,
+) {
+  return useKeptCallbacks(useMutation(options));
 }
 
 /** A mutation that reloads `queryKey`'s queries once it succeeds (a settings list after a save or delete). */

@@ -11,14 +11,9 @@ import type {
   UpdateIssueBody,
 } from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
-import {
-  type QueryClient,
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { type QueryClient, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
+import { useKeptMutation } from './invalidating';
 import { queryKeys } from './keys';
 import { useSavedFiltersChange } from './savedFilters';
 import type { SavedFilter } from './types';
@@ -74,7 +69,7 @@ function refresh(queryClient: QueryClient) {
 
 export function useCreateIssue() {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useKeptMutation({
     mutationFn: (body: CreateIssueBody) => api.post<IssueDto>('/v1/issues', body),
     onSuccess: () => refresh(queryClient),
   });
@@ -82,7 +77,7 @@ export function useCreateIssue() {
 
 export function useUpdateIssue(id: number) {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useKeptMutation({
     mutationFn: (body: UpdateIssueBody) => api.put<IssueDto>(`/v1/issues/${id}`, body),
     onSuccess: () => refresh(queryClient),
   });
@@ -90,7 +85,7 @@ export function useUpdateIssue(id: number) {
 
 export function useDeleteIssue() {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useKeptMutation({
     mutationFn: (id: number) => api.delete<{ message: string }>(`/v1/issues/${id}`),
     onSuccess: () => refresh(queryClient),
   });
@@ -98,7 +93,7 @@ export function useDeleteIssue() {
 
 export function useCommentIssue(id: number) {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useKeptMutation({
     mutationFn: (body: IssueCommentBody) => api.post<IssueCommentDto>(`/v1/issues/${id}/comments`, body),
     onSuccess: () => refresh(queryClient),
   });

@@ -1,8 +1,8 @@
 import type { MacroDto, MacroForm, MacroRunResult, MacrosListWire } from '@otklik/shared';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { inboxKeys } from './inboxCache';
 import { api } from './instance';
-import { useInvalidating, useInvalidatingAll } from './invalidating';
+import { useInvalidating, useInvalidatingAll, useKeptMutation } from './invalidating';
 import { queryKeys } from './keys';
 
 // Macros (issue 16): Settings → macros, and the runner on the item page and the list's selection.
@@ -35,7 +35,7 @@ export const useDeleteMacro = () =>
 
 /** What running the macro on these comments would do; changes nothing. */
 export const usePreviewMacro = () =>
-  useMutation({
+  useKeptMutation({
     mutationFn: ({ id, item_ids }: { id: number; item_ids: number[] }) =>
       api.post<MacroRunResult>(`/v1/macros/${id}/preview`, { item_ids }),
   });

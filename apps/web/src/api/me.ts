@@ -1,7 +1,8 @@
 import type { Locale } from '@otklik/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DeletionRequestStatus } from './auth';
 import { api } from './instance';
+import { useKeptMutation } from './invalidating';
 import { useHasToken } from './token';
 import type { Me, MessageResponse, MessageWithToken, OtpSetup } from './types';
 
@@ -18,7 +19,7 @@ export function useMe() {
 
 function useMeMutation<TBody, TResult>(call: (body: TBody) => Promise<TResult>, refetchMe = true) {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useKeptMutation({
     mutationFn: call,
     onSuccess: async () => {
       if (refetchMe) await queryClient.invalidateQueries({ queryKey: meQueryKey });
@@ -80,12 +81,12 @@ export const useLinkedSocial = () =>
 export function useSocialMutations() {
   const queryClient = useQueryClient();
   const store = (data: { providers: SocialProviderId[] }) => queryClient.setQueryData(socialQueryKey, data);
-  const link = useMutation({
+  const link = useKeptMutation({
     mutationFn: (body: { provider: string; code: string; state: string; redirect_uri: string }) =>
       api.post<{ providers: SocialProviderId[] }>('/v1/me/social', body),
     onSuccess: store,
   });
-  const unlink = useMutation({
+  const unlink = useKeptMutation({
     mutationFn: (provider: string) =>
       api.delete<{ providers: SocialProviderId[] }>(`/v1/me/social/${encodeURIComponent(provider)}`),
     onSuccess: store,
@@ -107,12 +108,12 @@ export const useMyDeletionRequests = () =>
 export function useDeletionMutations() {
   const queryClient = useQueryClient();
   const store = (data: MyDeletionRequests) => queryClient.setQueryData(deletionQueryKey, data);
-  const request = useMutation({
+  const request = useKeptMutation({
     mutationFn: () =>
       api.post<MyDeletionRequests & { request: DeletionRequestStatus }>('/v1/me/deleterequest'),
     onSuccess: store,
   });
-  const cancel = useMutation({
+  const cancel = useKeptMutation({
     mutationFn: (id: string) =>
       api.delete<MyDeletionRequests>(`/v1/me/deleterequest/${encodeURIComponent(id)}`),
     onSuccess: store,

@@ -19,8 +19,9 @@ import type {
   TelegramLinkWire,
   TestEmailWire,
 } from '@otklik/shared';
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
+import { useKeptMutation } from './invalidating';
 
 // Notifications (issue 18): the bell's list and unread count, subscriptions, a space's defaults. The
 // socket's `notify` and `notifications.changed` make these stale (realtime/cache.ts).
@@ -58,7 +59,7 @@ export function useNotificationList(enabled: boolean) {
 
 export function useMarkRead() {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useKeptMutation({
     mutationFn: (id: number | 'all') =>
       id === 'all' ? api.post('/v1/notifications/read-all') : api.post(`/v1/notifications/${id}/read`),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: notificationKeys.all }),

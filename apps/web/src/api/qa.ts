@@ -12,9 +12,9 @@ import type {
   QaScorecardDto,
   QaStatsDto,
 } from '@otklik/shared';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api } from './instance';
-import { useInvalidating } from './invalidating';
+import { useInvalidating, useKeptMutation } from './invalidating';
 
 // Quality check (issue 21): scorecards (settings/qa), samples and reviews (qa/*), settings/logsrandom.
 
@@ -93,7 +93,7 @@ export const useRunSampling = () =>
 
 /** The space's AI agent proposes a review (POST /v1/qa/samples/:id/ai-score); nothing is saved. */
 export const useAiScore = () =>
-  useMutation({ mutationFn: (id: number) => api.post<QaAiScoreDto>(`/v1/qa/samples/${id}/ai-score`) });
+  useKeptMutation({ mutationFn: (id: number) => api.post<QaAiScoreDto>(`/v1/qa/samples/${id}/ai-score`) });
 
 export const useReview = () =>
   useInvalidating(qaKeys.all, ({ id, body }: { id: number; body: QaReviewBody }) =>

@@ -1,6 +1,7 @@
 import type { ReferralView } from '@otklik/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
+import { useKeptMutation } from './invalidating';
 import { queryKeys } from './keys';
 
 // Settings → Referral program: the partner's link, code, signups, payments, share and payouts.
@@ -14,7 +15,7 @@ export function useReferral() {
 
 export function useRequestPayout() {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useKeptMutation({
     mutationFn: (currency: string) => api.post<ReferralView>('/v1/referral/payouts', { currency }),
     onSuccess: (view) => queryClient.setQueryData(queryKeys.referral, view),
   });

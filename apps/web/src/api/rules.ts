@@ -9,9 +9,9 @@ import type {
   RulesListWire,
 } from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api } from './instance';
-import { useInvalidating } from './invalidating';
+import { useInvalidating, useKeptMutation } from './invalidating';
 
 // Auto-rules (issue 17): Settings → auto-rules, the dry run and stats/rules.
 
@@ -41,7 +41,7 @@ export const useDeleteRule = () =>
 
 /** What the rule (saved or not) would match among the last 1,000 items; changes nothing. */
 export const useDryRun = () =>
-  useMutation({
+  useKeptMutation({
     mutationFn: (body: RuleBody & { space_id: number; rule_id: number | null }) =>
       api.post<RuleDryRunResult>('/v1/rules/dry-run', body),
   });

@@ -1,4 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
+import { useKeptMutation } from './invalidating';
 import { queryKeys } from './keys';
 import type { AppConfig, SavedFilter } from './types';
 
@@ -10,7 +11,7 @@ export function useSavedFiltersChange<TVariables>(
   call: (variables: TVariables) => Promise<{ items: SavedFilter[] }>,
 ) {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useKeptMutation({
     mutationFn: call,
     onSuccess: (result) =>
       queryClient.setQueryData<AppConfig>(queryKeys.config, (config) =>

@@ -1,6 +1,7 @@
 import type { SpaceDetailsView, SpaceFlag, TariffView } from '@otklik/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './instance';
+import { useKeptMutation } from './invalidating';
 import { queryKeys } from './keys';
 
 // Settings → Other: the space itself (name, time zone, feature flags, usage) and the tariffs offered.
@@ -23,7 +24,7 @@ export function useTariffs() {
 
 function useSpaceMutation<TVariables>(call: (variables: TVariables) => Promise<SpaceDetailsView>) {
   const queryClient = useQueryClient();
-  return useMutation({
+  return useKeptMutation({
     mutationFn: call,
     onSuccess: async (details) => {
       queryClient.setQueryData(queryKeys.space(details.id), details);

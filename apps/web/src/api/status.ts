@@ -1,6 +1,7 @@
 import type { SetMyStatusWire } from '@otklik/shared';
-import { useMutation } from '@tanstack/react-query';
+
 import { api } from './instance';
+import { useKeptMutation } from './invalidating';
 import type { MyStatus, MyWorkingHours } from './types';
 
 // The signed-in user's status and schedule (docs/product/states.md, api.md).
@@ -11,7 +12,7 @@ export const fetchMyStatus = (spaceId: number) =>
 
 /** PUT /v1/me/status; the server confirms and broadcasts over the socket. */
 export function useSetMyStatus() {
-  return useMutation({
+  return useKeptMutation({
     mutationFn: (body: { status: number; space_id: number }) =>
       api.put<SetMyStatusWire>('/v1/me/status', body, { forbiddenPage: false }),
   });
