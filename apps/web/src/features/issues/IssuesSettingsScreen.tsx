@@ -1,10 +1,11 @@
 import { Alert, Button, Checkbox, Group, Paper, Select, Stack, Text } from '@mantine/core';
 import { can, ISSUE_STATUSES, type IssueSettingsBody, type IssueSettingsWire } from '@otklik/shared';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMembers } from '../../api/inbox';
 import { api } from '../../api/instance';
+import { useKeptMutation } from '../../api/invalidating';
 import { queryKeys } from '../../api/keys';
 import { showError, showSaved } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';
@@ -73,7 +74,7 @@ function SpaceIssueSettings({
   const queryClient = useQueryClient();
   const [chosen, setChosen] = useState<string[]>(statuses);
   const [assignee, setAssignee] = useState<string | null>(assignedTo === null ? null : String(assignedTo));
-  const save = useMutation({
+  const save = useKeptMutation({
     mutationFn: (body: IssueSettingsBody) => api.put<IssueSettingsWire>('/v1/issues/settings', body),
     onSuccess: () => {
       showSaved(t('shell.issues.settings.saved'));

@@ -1,13 +1,14 @@
 import { Button, Stack, Text, TextInput } from '@mantine/core';
 import { invitationSignupFormSchema, isLocale, REDIRECT_AFTER_SIGNUP_MS } from '@otklik/shared';
 import { IconLock } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import { authApi } from '../../api/auth';
 import { ApiError } from '../../api/client';
 import { api } from '../../api/instance';
+import { useKeptMutation } from '../../api/invalidating';
 import { AuthLayout, AuthWaiting } from '../../components/AuthLayout';
 import { PasswordField } from '../../components/PasswordField';
 import { ResultCard } from '../../components/ResultCard';
@@ -74,7 +75,7 @@ function InvitationForm({
   const message = useMessage();
   const locale = useLocale();
   const queryClient = useQueryClient();
-  const signup = useMutation({
+  const signup = useKeptMutation({
     mutationFn: (body: Parameters<typeof authApi.signupByInvitation>[1]) =>
       authApi.signupByInvitation(hash, body),
   });

@@ -1,12 +1,12 @@
 import { Alert, Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
 import { loginFormSchema } from '@otklik/shared';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { authApi } from '../../api/auth';
 import { ApiError } from '../../api/client';
+import { useKeptMutation } from '../../api/invalidating';
 import { safeRedirect } from '../../api/session';
 import { AuthLayout } from '../../components/AuthLayout';
 import { PasswordField } from '../../components/PasswordField';
@@ -35,7 +35,7 @@ export default function LoginScreen() {
       : null);
   const redirect = safeRedirect(params.get('redirect'));
   const signIn = useSignIn();
-  const login = useMutation({ mutationFn: authApi.login });
+  const login = useKeptMutation({ mutationFn: authApi.login });
   const codeStep = useCodeStep();
   const [error, setError] = useState<string | null>(null);
   const { form, handleSubmit, setServerErrors } = useZodForm(loginFormSchema, {

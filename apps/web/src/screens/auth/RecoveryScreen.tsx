@@ -1,12 +1,12 @@
 import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { recoveryFormSchema } from '@otklik/shared';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { authApi } from '../../api/auth';
 import { ApiError } from '../../api/client';
+import { useKeptMutation } from '../../api/invalidating';
 import { AuthLayout } from '../../components/AuthLayout';
 import { useRecaptcha } from '../../components/Recaptcha';
 import { ResultCard } from '../../components/ResultCard';
@@ -19,7 +19,7 @@ export default function RecoveryScreen() {
   const message = useMessage();
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
-  const recovery = useMutation({
+  const recovery = useKeptMutation({
     mutationFn: (body: { email: string; recaptcha_token?: string }) =>
       authApi.recovery(body.email, body.recaptcha_token),
   });

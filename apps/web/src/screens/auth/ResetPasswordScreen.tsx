@@ -2,12 +2,13 @@ import { Alert, Anchor, Button, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { resetPasswordFormSchema } from '@otklik/shared';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { authApi } from '../../api/auth';
 import { ApiError } from '../../api/client';
+import { useKeptMutation } from '../../api/invalidating';
 import { AuthLayout } from '../../components/AuthLayout';
 import { PasswordField } from '../../components/PasswordField';
 import { useZodForm } from '../../forms/useZodForm';
@@ -27,7 +28,7 @@ export default function ResetPasswordScreen() {
   const [error, setError] = useState<string | null>(null);
   const codeStep = useCodeStep();
   const check = useQuery({ queryKey: ['reset-check', hash], queryFn: () => authApi.checkResetHash(hash) });
-  const reset = useMutation({ mutationFn: authApi.resetPassword });
+  const reset = useKeptMutation({ mutationFn: authApi.resetPassword });
   const { form, handleSubmit, setServerErrors } = useZodForm(resetPasswordFormSchema, {
     password: '',
     password_confirm: '',

@@ -1,10 +1,10 @@
 import { Anchor, Button, Center, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { isLocale, signupFormSchema } from '@otklik/shared';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { authApi } from '../../api/auth';
+import { useKeptMutation } from '../../api/invalidating';
 import { AuthLayout } from '../../components/AuthLayout';
 import { PasswordField } from '../../components/PasswordField';
 import { useRecaptcha } from '../../components/Recaptcha';
@@ -26,7 +26,7 @@ export default function SignupScreen() {
   const locale = useLocale();
   const [params] = useSearchParams();
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const signup = useMutation({ mutationFn: authApi.signup });
+  const signup = useKeptMutation({ mutationFn: authApi.signup });
   const captcha = useRecaptcha();
   const { form, handleSubmit, setServerErrors } = useZodForm(signupFormSchema, {
     name: '',

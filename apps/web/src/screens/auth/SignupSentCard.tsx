@@ -1,10 +1,10 @@
 import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { authApi } from '../../api/auth';
 import { ApiError } from '../../api/client';
+import { useKeptMutation } from '../../api/invalidating';
 import { useRecaptcha } from '../../components/Recaptcha';
 import { ResultCard } from '../../components/ResultCard';
 
@@ -16,7 +16,7 @@ export function SignupSentCard({ email }: { email: string }) {
   const { t } = useTranslation();
   const captcha = useRecaptcha();
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
-  const resend = useMutation({
+  const resend = useKeptMutation({
     mutationFn: (token?: string) => authApi.signupResend(email, token),
   });
 

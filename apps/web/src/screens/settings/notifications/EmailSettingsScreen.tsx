@@ -1,9 +1,10 @@
 import { Alert, Button, Group, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import type { SpaceEmailSettingsWire } from '@otklik/shared';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/errors';
+import { useKeptMutation } from '../../../api/invalidating';
 import {
   saveEmailSettings,
   sendTestEmail,
@@ -54,7 +55,7 @@ function SpaceEmailForm({ spaceId, initial }: { spaceId: number; initial: SpaceE
   const [address, setAddress] = useState(initial.from_address ?? '');
   const [current, setCurrent] = useState(initial);
   const [addressError, setAddressError] = useState<string | null>(null);
-  const save = useMutation({
+  const save = useKeptMutation({
     mutationFn: () =>
       saveEmailSettings({ space_id: spaceId, from_name: name || null, from_address: address || null }),
     onSuccess: (data) => {
@@ -69,7 +70,7 @@ function SpaceEmailForm({ spaceId, initial }: { spaceId: number; initial: SpaceE
       else showError(error);
     },
   });
-  const test = useMutation({
+  const test = useKeptMutation({
     mutationFn: () => sendTestEmail(spaceId),
     onSuccess: (data) => showSaved(t('shell.notify.email.testSent', { to: data.to })),
     onError: showError,

@@ -1,8 +1,9 @@
 import { Alert, Button, Group, Select, Text } from '@mantine/core';
 import { pathFor } from '@otklik/shared/routes';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useKeptMutation } from '../../../api/invalidating';
 import {
   chooseSlackChannel,
   notificationKeys,
@@ -35,12 +36,12 @@ export function SlackCard({ spaceId }: { spaceId: number }) {
     void queryClient.invalidateQueries({ queryKey: ['notifications', 'channels'] });
     void queryClient.invalidateQueries({ queryKey: notificationKeys.space(spaceId) });
   };
-  const install = useMutation({
+  const install = useKeptMutation({
     mutationFn: () => slackInstallUrl(spaceId, `${window.location.origin}${pathFor('callback-slack')}`),
     onSuccess: ({ url }) => window.location.assign(url),
     onError: showError,
   });
-  const choose = useMutation({
+  const choose = useKeptMutation({
     mutationFn: (id: string) => chooseSlackChannel({ space_id: spaceId, channel_id: id }),
     onSuccess: (next) => {
       update(next);
@@ -49,7 +50,7 @@ export function SlackCard({ spaceId }: { spaceId: number }) {
     },
     onError: showError,
   });
-  const remove = useMutation({
+  const remove = useKeptMutation({
     mutationFn: () => removeSlack(spaceId),
     onSuccess: update,
     onError: showError,

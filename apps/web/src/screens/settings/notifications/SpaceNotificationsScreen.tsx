@@ -1,10 +1,11 @@
 import { Anchor, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { defaultFrequency, type SpaceNotificationSettingsWire } from '@otklik/shared';
 import { pathFor } from '@otklik/shared/routes';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
+import { useKeptMutation } from '../../../api/invalidating';
 import {
   notificationKeys,
   saveSpaceNotificationSettings,
@@ -75,7 +76,7 @@ function SpaceSettingsForm({
   const [from, setFrom] = useState<string | null>(initial.quiet_from);
   const [to, setTo] = useState<string | null>(initial.quiet_to);
   const [zone, setZone] = useState(initial.time_zone);
-  const save = useMutation({
+  const save = useKeptMutation({
     mutationFn: () =>
       saveSpaceNotificationSettings({
         space_id: spaceId,

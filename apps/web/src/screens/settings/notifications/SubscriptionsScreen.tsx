@@ -1,8 +1,9 @@
 import { Alert, Button, Group, MultiSelect, Stack, Switch, Text } from '@mantine/core';
 import { defaultFrequency, type TelegramCodeWire } from '@otklik/shared';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useKeptMutation } from '../../../api/invalidating';
 import {
   notificationKeys,
   saveSubscriptions,
@@ -97,8 +98,8 @@ function TelegramLink() {
   const link = useTelegramLink();
   const [code, setCode] = useState<TelegramCodeWire | null>(null);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['notifications', 'telegram'] });
-  const ask = useMutation({ mutationFn: telegramCode, onSuccess: setCode, onError: showError });
-  const unlink = useMutation({
+  const ask = useKeptMutation({ mutationFn: telegramCode, onSuccess: setCode, onError: showError });
+  const unlink = useKeptMutation({
     mutationFn: unlinkTelegram,
     onSuccess: () => {
       setCode(null);
@@ -174,7 +175,7 @@ function MySubscriptions({ spaceId }: { spaceId: number }) {
   const telegram = useTelegramLink();
   const slack = useSlack(spaceId);
   const [edited, setEdited] = useState<Matrix | null>(null);
-  const save = useMutation({
+  const save = useKeptMutation({
     mutationFn: (matrix: Matrix) => saveSubscriptions({ space_id: spaceId, items: fromMatrix(matrix) }),
     onSuccess: (data) => {
       queryClient.setQueryData(notificationKeys.subscriptions(spaceId), data);
@@ -216,7 +217,7 @@ function Watches({ spaceId }: { spaceId: number }) {
   const watch = useWatches(spaceId);
   const [accounts, setAccounts] = useState<string[] | null>(null);
   const [filters, setFilters] = useState<string[] | null>(null);
-  const save = useMutation({
+  const save = useKeptMutation({
     mutationFn: () =>
       saveWatches({
         space_id: spaceId,
