@@ -104,6 +104,18 @@ describe('statistics reports', () => {
     await page.locator('[data-testid^="report-row-"]').first().getByText('Every Mon at 09:00').waitFor();
     for (const width of [1381, 768, 375]) {
       await page.setViewportSize({ width, height: 900 });
+      // Nothing of a report or a sending lies off to the side: on a tablet or a phone each is a card, its
+      // actions and result inside the window (the tables used to push them out of their cards).
+      const report = page.locator('[data-testid^="report-row-"]').first();
+      for (const part of [
+        report.locator('[data-testid^="report-send-"]'),
+        report.getByRole('button', { name: 'Delete' }),
+        page.getByTestId('reports-history').getByTestId('report-run').first().getByText('Sent', { exact: true }),
+      ]) {
+        const box = await part.boundingBox();
+        expect(box, `${width} px`).not.toBeNull();
+        expect(box!.x + box!.width, `${width} px`).toBeLessThanOrEqual(width);
+      }
       await screenshot(page, `stats-reports-en-${width}`);
     }
     await apiOk(app.url, 'PUT', '/v1/me', { token: owner.tokens.access_token, body: { locale: 'ru' } });

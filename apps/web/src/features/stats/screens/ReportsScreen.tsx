@@ -1,10 +1,12 @@
 import {
   Badge,
+  Box,
   Button,
   Checkbox,
   Group,
   Modal,
   MultiSelect,
+  Paper,
   SegmentedControl,
   Select,
   Stack,
@@ -14,7 +16,9 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import {
+  BREAKPOINTS,
   can,
   EXPORT_TAB_ABILITIES,
   REPORT_FREQUENCIES,
@@ -30,7 +34,7 @@ import {
   translate,
 } from '@otklik/shared';
 import { IconPlus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useObjects } from '../../../api/config';
 import { useMembers } from '../../../api/inbox';
@@ -50,6 +54,21 @@ import { StatsBlock, StatsPage } from '../StatsPage';
 // scheduled deliveries — one list reachable from the dashboards and on its own.
 
 type Draft = Omit<ReportInput, 'space_id'>;
+type Run = ReportsListWire['runs'][number];
+
+/** A label and its value on one line: a report's or a sending's card on a narrow screen. */
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Group gap="xs" wrap="nowrap" align="baseline">
+      <Text fz="xs" c="dimmed" w={120} style={{ flexShrink: 0 }}>
+        {label}
+      </Text>
+      <Box fz="sm" miw={0}>
+        {children}
+      </Box>
+    </Group>
+  );
+}
 const hourLabel = (h: number) => `${String(h).padStart(2, '0')}:00`;
 const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
 const weekdayKey = (d: number) =>
@@ -304,6 +323,75 @@ function Reports({ spaceId }: { spaceId: number }) {
       showError(error);
     }
   };
+  // Below a laptop's width the two tables do not fit their cards (the actions and the result ended up
+  // off to the side): each report and each sending is a card of its own there.
+  const narrow = useMediaQuery(`(max-width: ${BREAKPOINTS.tablet - 1}px)`, false, {
+    getInitialValueInEffect: false,
+  });
+  const reportName = (r: ReportWire) => (
+    <div>
+      <Text fw={500}>{r.name}</Text>
+      <Text fz="xs" c="dimmed">
+        {r.tabs.map((tab) => t(`shell.stats.tabs.${tab}`)).join(', ')}
+      </Text>
+    </div>
+  );
+  const nextSending = (r: ReportWire) =>
+    r.next_run_at === null ? (
+      <Badge color="gray">{t('shell.stats.reports.off')}</Badge>
+    ) : (
+      formatDateTime(r.next_run_at, locale, data().timezone)
+    );
+  const lastSending = (r: ReportWire) =>
+    r.last_run ? (
+      <Text fz="sm" c={r.last_run.status === 'sent' ? 'green' : 'red'}>
+        {formatDateTime(r.last_run.sent_at, locale, data().timezone)}
+      </Text>
+    ) : (
+      <Text c="dimmed" fz="sm">
+        {t('shell.stats.reports.never')}
+      </Text>
+    );
+  const actions = (r: ReportWire, wrap: 'wrap' | 'nowrap') => (
+    <Group gap={6} wrap={wrap} justify={wrap === 'nowrap' ? 'flex-end' : 'flex-start'}>
+      <Button
+        size="xs"
+        onClick={() => void sendNow(r.id)}
+        loading={send.isPending && send.variables === r.id}
+        data-testid={`report-send-${r.id}`}
+      >
+        {t('shell.stats.reports.sendNow')}
+      </Button>
+      <Button size="xs" variant="default" onClick={() => setEditing(r)}>
+        {t('shell.stats.reports.edit')}
+      </Button>
+      <DeleteButton
+        title={t('shell.stats.reports.delete')}
+        message={t('shell.stats.reports.deleteConfirm', { name: r.name })}
+        label={t('shell.stats.reports.delete')}
+        deleted={t('shell.stats.reports.deleted')}
+        onDelete={() => remove.mutateAsync(r.id)}
+        size="xs"
+      />
+    </Group>
+  );
+  const runPeriod = (run: Run) =>
+    run.period_from === run.period_to ? run.period_from : `${run.period_from} — ${run.period_to}`;
+  const runHow = (run: Run) =>
+    run.manual ? t('shell.stats.reports.manual') : t('shell.stats.reports.scheduled');
+  const runResult = (run: Run) => (
+    <div>
+      <Text fz="sm" fw={600} c={run.status === 'sent' ? 'green' : 'red'}>
+        {run.status === 'sent' ? t('shell.stats.reports.statusSent') : t('shell.stats.reports.statusFailed')}
+      </Text>
+      {run.error && (
+        <Text fz="xs" c="red">
+          {run.error}
+        </Text>
+      )}
+    </div>
+  );
+  const data = () => reports.data as ReportsListWire;
   return (
     <QueryState queries={[reports]}>
       {() => {
@@ -327,6 +415,23 @@ function Reports({ spaceId }: { spaceId: number }) {
               </Group>
               {data.items.length === 0 ? (
                 <Text c="dimmed">{t('shell.stats.reports.empty')}</Text>
+              ) : narrow ? (
+                <Stack gap="sm">
+                  {data.items.map((r) => (
+                    <Paper key={r.id} withBorder radius="md" p="sm" data-testid={`report-row-${r.id}`}>
+                      <Stack gap={6}>
+                        {reportName(r)}
+                        <Fact label={t('shell.stats.reports.frequency')}>{scheduleText(r)}</Fact>
+                        <Fact label={t('shell.stats.reports.recipients')}>
+                          {r.user_ids.length + r.emails.length}
+                        </Fact>
+                        <Fact label={t('shell.stats.reports.next')}>{nextSending(r)}</Fact>
+                        <Fact label={t('shell.stats.reports.lastRun')}>{lastSending(r)}</Fact>
+                        {actions(r, 'wrap')}
+                      </Stack>
+                    </Paper>
+                  ))}
+                </Stack>
               ) : (
                 <Table.ScrollContainer minWidth={720}>
                   <Table striped>
@@ -343,55 +448,12 @@ function Reports({ spaceId }: { spaceId: number }) {
                     <Table.Tbody>
                       {data.items.map((r) => (
                         <Table.Tr key={r.id} data-testid={`report-row-${r.id}`}>
-                          <Table.Td>
-                            <Text fw={500}>{r.name}</Text>
-                            <Text fz="xs" c="dimmed">
-                              {r.tabs.map((tab) => t(`shell.stats.tabs.${tab}`)).join(', ')}
-                            </Text>
-                          </Table.Td>
+                          <Table.Td>{reportName(r)}</Table.Td>
                           <Table.Td>{scheduleText(r)}</Table.Td>
                           <Table.Td>{r.user_ids.length + r.emails.length}</Table.Td>
-                          <Table.Td>
-                            {r.next_run_at === null ? (
-                              <Badge color="gray">{t('shell.stats.reports.off')}</Badge>
-                            ) : (
-                              formatDateTime(r.next_run_at, locale, tz)
-                            )}
-                          </Table.Td>
-                          <Table.Td>
-                            {r.last_run ? (
-                              <Text fz="sm" c={r.last_run.status === 'sent' ? 'green' : 'red'}>
-                                {formatDateTime(r.last_run.sent_at, locale, tz)}
-                              </Text>
-                            ) : (
-                              <Text c="dimmed" fz="sm">
-                                {t('shell.stats.reports.never')}
-                              </Text>
-                            )}
-                          </Table.Td>
-                          <Table.Td>
-                            <Group gap={6} wrap="nowrap" justify="flex-end">
-                              <Button
-                                size="xs"
-                                onClick={() => void sendNow(r.id)}
-                                loading={send.isPending && send.variables === r.id}
-                                data-testid={`report-send-${r.id}`}
-                              >
-                                {t('shell.stats.reports.sendNow')}
-                              </Button>
-                              <Button size="xs" variant="default" onClick={() => setEditing(r)}>
-                                {t('shell.stats.reports.edit')}
-                              </Button>
-                              <DeleteButton
-                                title={t('shell.stats.reports.delete')}
-                                message={t('shell.stats.reports.deleteConfirm', { name: r.name })}
-                                label={t('shell.stats.reports.delete')}
-                                deleted={t('shell.stats.reports.deleted')}
-                                onDelete={() => remove.mutateAsync(r.id)}
-                                size="xs"
-                              />
-                            </Group>
-                          </Table.Td>
+                          <Table.Td>{nextSending(r)}</Table.Td>
+                          <Table.Td>{lastSending(r)}</Table.Td>
+                          <Table.Td>{actions(r, 'nowrap')}</Table.Td>
                         </Table.Tr>
                       ))}
                     </Table.Tbody>
@@ -402,6 +464,29 @@ function Reports({ spaceId }: { spaceId: number }) {
             <StatsBlock title={t('shell.stats.reports.history')} testId="reports-history">
               {data.runs.length === 0 ? (
                 <Text c="dimmed">{t('shell.stats.reports.historyEmpty')}</Text>
+              ) : narrow ? (
+                <Stack gap="sm">
+                  {data.runs.map((run) => (
+                    <Paper key={run.id} withBorder radius="md" p="sm" data-testid="report-run">
+                      <Stack gap={6}>
+                        <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
+                          <Text fw={500}>{names.get(run.report_id) ?? ''}</Text>
+                          {runResult(run)}
+                        </Group>
+                        <Fact label={t('shell.stats.reports.sentAt')}>
+                          {formatDateTime(run.sent_at, locale, tz)}
+                        </Fact>
+                        <Fact label={t('shell.stats.reports.period')}>{runPeriod(run)}</Fact>
+                        <Fact label={t('shell.stats.reports.recipients')}>
+                          <Text span fz="sm" style={{ wordBreak: 'break-all' }}>
+                            {run.recipients.join(', ')}
+                          </Text>
+                        </Fact>
+                        <Fact label={t('shell.stats.reports.how')}>{runHow(run)}</Fact>
+                      </Stack>
+                    </Paper>
+                  ))}
+                </Stack>
               ) : (
                 <Table.ScrollContainer minWidth={720}>
                   <Table striped>
@@ -420,29 +505,10 @@ function Reports({ spaceId }: { spaceId: number }) {
                         <Table.Tr key={run.id} data-testid="report-run">
                           <Table.Td>{formatDateTime(run.sent_at, locale, tz)}</Table.Td>
                           <Table.Td>{names.get(run.report_id) ?? ''}</Table.Td>
-                          <Table.Td>
-                            {run.period_from === run.period_to
-                              ? run.period_from
-                              : `${run.period_from} — ${run.period_to}`}
-                          </Table.Td>
+                          <Table.Td>{runPeriod(run)}</Table.Td>
                           <Table.Td style={{ wordBreak: 'break-all' }}>{run.recipients.join(', ')}</Table.Td>
-                          <Table.Td>
-                            {run.manual
-                              ? t('shell.stats.reports.manual')
-                              : t('shell.stats.reports.scheduled')}
-                          </Table.Td>
-                          <Table.Td>
-                            <Text fz="sm" fw={600} c={run.status === 'sent' ? 'green' : 'red'}>
-                              {run.status === 'sent'
-                                ? t('shell.stats.reports.statusSent')
-                                : t('shell.stats.reports.statusFailed')}
-                            </Text>
-                            {run.error && (
-                              <Text fz="xs" c="red">
-                                {run.error}
-                              </Text>
-                            )}
-                          </Table.Td>
+                          <Table.Td>{runHow(run)}</Table.Td>
+                          <Table.Td>{runResult(run)}</Table.Td>
                         </Table.Tr>
                       ))}
                     </Table.Tbody>
