@@ -110,7 +110,11 @@ describe('statistics reports', () => {
       for (const part of [
         report.locator('[data-testid^="report-send-"]'),
         report.getByRole('button', { name: 'Delete' }),
-        page.getByTestId('reports-history').getByTestId('report-run').first().getByText('Sent', { exact: true }),
+        page
+          .getByTestId('reports-history')
+          .getByTestId('report-run')
+          .first()
+          .getByText('Sent', { exact: true }),
       ]) {
         const box = await part.boundingBox();
         expect(box, `${width} px`).not.toBeNull();
