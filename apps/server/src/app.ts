@@ -7,8 +7,6 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import { translate } from '@otklik/shared';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Redis } from 'ioredis';
-import type { Database } from './db/client';
 import { decorateActor } from './http/auth';
 import { handleError } from './http/error-handler';
 import { registerHealthRoutes } from './http/health';
@@ -22,11 +20,7 @@ import { originChecker, registerSecurityHeaders, trustProxyOption } from './http
 import { validatorCompiler } from './http/validation';
 import { registerTestClockRoute } from './jobs/test-clock';
 import type { Config } from './lib/config';
-import type { Sealer } from './lib/crypto';
-import type { Logger } from './lib/logger';
-import type { RateLimiter } from './lib/rate-limit';
 import { SnapshotCache } from './lib/snapshot-cache';
-import type { Mailer } from './mail/mailer';
 import { registerAiModule } from './modules/ai/routes';
 import { registerApiTokensModule } from './modules/api-tokens/routes';
 import { authenticateApiToken, isApiToken } from './modules/api-tokens/service';
@@ -67,12 +61,8 @@ import { registerTemplatesModule } from './modules/templates/routes';
 import { registerUsersModule } from './modules/users/routes';
 import { registerWebhooksModule } from './modules/webhooks/routes';
 import { registerWorkinghoursModule } from './modules/workinghours/routes';
-import type { WorkinghoursScheduler } from './modules/workinghours/scheduler';
 import { registerYouscanModule } from './modules/youscan/routes';
-import type { MediaNetwork } from './providers/public-network';
-import type { EventBus } from './realtime/bus';
 import { RealtimeHub } from './realtime/hub';
-import type { LockStore } from './realtime/locks';
 
 export type App = FastifyInstance;
 

@@ -91,7 +91,7 @@ export class AvitoEmulator {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
-    const { url, call } = await readCall(req, this.url);
+    const { call } = await readCall(req, this.url);
     const { body } = call;
     this.calls.push(call);
     const reply = jsonReply(res);

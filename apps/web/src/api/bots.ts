@@ -5,7 +5,6 @@ import type {
   BotsListWire,
   ChatBotSessionWire,
   PresentedBot,
-  PresentedBotSession,
 } from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
 import { useQuery } from '@tanstack/react-query';

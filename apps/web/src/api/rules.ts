@@ -5,7 +5,6 @@ import type {
   RuleForm,
   RuleMatchWire,
   RuleStats,
-  RuleStatsRow,
   RulesListWire,
 } from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';

@@ -41,7 +41,6 @@ import {
 import { offeredTags, parseTagAnswer, tagTask } from './tags';
 
 const TAG = ['settings'];
-const idParams = z.object({ id: z.coerce.number().int().positive() });
 const spaceQuery = z.object({ space_id: z.coerce.number().int().positive().optional() });
 
 /** Settings → AI agents, and suggestions in the composer (issue 21). */

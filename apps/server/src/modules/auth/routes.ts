@@ -13,7 +13,6 @@ import {
 } from '@otklik/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { type Authenticate, requireAuth, signedInScope } from '../../http/auth';
 import { requestLocale } from '../../http/locale';
 import { safeEqual } from '../../lib/crypto';

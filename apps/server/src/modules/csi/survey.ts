@@ -108,7 +108,7 @@ export async function sendSurveys(
 async function sendSurvey(deps: SurveyDeps, chat: ChatRow, closedBy: number | null, now: Date) {
   const { db } = deps;
   const [object] = await db.select().from(objects).where(eq(objects.id, chat.objectId));
-  if (!object || !object.isActive || !surveysChats(object.provider)) return;
+  if (!object?.isActive || !surveysChats(object.provider)) return;
   const settings = await loadSettings(db, object.id);
   if (!settings.enabled) return;
   // One per chat per period; with period 0 still none while the last one waits for its answer.

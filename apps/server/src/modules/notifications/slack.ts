@@ -272,7 +272,7 @@ export async function markSlackBroken(db: Db, spaceId: number, error: string, no
 /** The spaces whose Slack posts to a channel now (notify() queues a message only for these). */
 export async function slackReady(db: Db, spaceId: number): Promise<SlackInstall | null> {
   const row = await slackInstall(db, spaceId);
-  return row && row.channelId && !row.broken ? row : null;
+  return row?.channelId && !row.broken ? row : null;
 }
 
 /**

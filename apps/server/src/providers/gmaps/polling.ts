@@ -127,6 +127,7 @@ export async function pollReviews(
   const events = [...reviews].reverse().flatMap((r) => reviewEvents(location, r));
   const newest = reviews.reduce((max, r) => {
     const at = new Date(r.updateTime).toISOString();
+    // biome-ignore lint/complexity/useMathMinMax: ISO timestamps, compared as strings (Math.max gives NaN)
     return at > max ? at : max;
   }, since);
   return { events, cursor: reviews.length > 0 || cursor ? newest : null, waitSeconds };

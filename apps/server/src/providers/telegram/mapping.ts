@@ -196,7 +196,7 @@ function reactionsChange(
  */
 function callbackEvent(query: TgCallbackQuery, updateId: number): InboundEvent | null {
   const chat = query.message?.chat;
-  if (!chat || chat.type !== 'private' || !query.data) return null;
+  if (chat?.type !== 'private' || !query.data) return null;
   return {
     type: 'message',
     chatExternalId: String(chat.id),

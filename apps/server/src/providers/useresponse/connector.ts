@@ -43,7 +43,7 @@ export const useresponseConnector: Connector = {
   /** The address is a host name (not an IP or localhost) and the key can read the site's objects. */
   async verifyCredentials(ctx, input) {
     const site = parseSite(input.site ?? '');
-    if (!site || !site.includes('.')) throw invalidField('site');
+    if (!site?.includes('.')) throw invalidField('site');
     const apiKey = (input.api_key ?? '').trim();
     if (!apiKey) throw invalidField('api_key');
     const credentials = { site, api_key: apiKey };

@@ -47,5 +47,6 @@ export function latestActivity(thread: YtThread): string {
     thread.snippet.topLevelComment.snippet.publishedAt,
     ...(thread.replies?.comments ?? []).map((r) => r.snippet.publishedAt),
   ];
+  // biome-ignore lint/complexity/useMathMinMax: ISO timestamps, compared as strings (Math.max gives NaN)
   return times.reduce((a, b) => (b > a ? b : a));
 }
