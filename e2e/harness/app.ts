@@ -4,14 +4,14 @@
 // PostgreSQL server of DATABASE_URL when the environment sets it (shared between runs: use unique data,
 // see uniqueEmail()). The web app must be built first (the e2e global setup does that).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedDataDir } from '../../apps/server/test/global-setup';
 import { repoRoot } from './paths';
 import { SERVER_BUNDLE_ENV } from './server-bundle';
-import { SERVER_STARTS_ENV, type ServerStart, TEST_FILE_ENV } from './timing';
+import { recordTiming, type ServerStart, TEST_FILE_ENV } from './timing';
 
 export interface StartAppOptions {
   /** Extra env for the server; a value of undefined removes the variable. */
@@ -125,7 +125,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<AppHandle
       ? ['--enable-source-maps', bundle]
       : ['--import', 'tsx', 'apps/server/src/main.ts'];
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, entry, {
+  const child = spawn(process.execPath, [...wasmFlags(env), ...entry], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -221,8 +221,18 @@ export async function startApp(options: StartAppOptions = {}): Promise<AppHandle
 
 /** Appends a start to the run's list (timing.ts), which the timing reporter prints per file at the end. */
 function recordStart(start: ServerStart) {
-  const file = process.env[SERVER_STARTS_ENV];
-  if (file) appendFileSync(file, `${JSON.stringify(start)}\n`);
+  recordTiming(start);
+}
+
+/**
+ * On the embedded database, V8 flags for PGlite's WebAssembly: baseline code only (Liftoff), no optimising
+ * tier-up. A test's server lives seconds to a minute; optimising the hot parts of PGlite's ~9 MB module
+ * took ~1 s of CPU after each start, more than its faster code gave back in that time. Six browser-test
+ * files, two alternating runs each (2026-11-28, quiet 2-core machine): 190 and 203 s of machine CPU with
+ * the flag, 210 and 225 s without. `npm start` does not use it: a long-lived server gains from tier-up.
+ */
+function wasmFlags(env: Record<string, string | undefined>): string[] {
+  return env.DATABASE_URL ? [] : ['--liftoff-only'];
 }
 
 /**
