@@ -53,6 +53,12 @@ async function customerWrites(page: Page, text: string, write: () => Promise<unk
   await page.getByTestId('chat-messages').getByText(text).waitFor();
 }
 
+/**
+ * A customer's words with an order number of this try's own: a retried test writes into the same space, and
+ * the first try's chat (its message may land late) must not make the row ambiguous.
+ */
+const ofThisTry = (text: string) => `${text} Заказ ${randomInt(1000, 9999)}.`;
+
 async function answer(page: Page, text: string) {
   await page.getByTestId('composer-text').fill(text);
   await page.getByTestId('composer-send').click();
@@ -122,7 +128,7 @@ describe('connectors: MAX, Viber and Avito through the UI', () => {
         username: null,
         is_bot: false,
       };
-      const question = 'Есть ли рассада томатов?';
+      const question = ofThisTry('Есть ли рассада томатов?');
       await customerWrites(page, question, () =>
         max.deliver(token, {
           update_type: 'message_created',
@@ -159,7 +165,7 @@ describe('connectors: MAX, Viber and Avito through the UI', () => {
       const page = await context.newPage();
       await connect(page, 'viber', { auth_token: token });
       const user = `01234567890A${randomInt(1000, 9999)}=`;
-      const question = 'Сколько стоит доставка?';
+      const question = ofThisTry('Сколько стоит доставка?');
       await customerWrites(page, question, () =>
         viber.pushMessage(token, { userId: user, name: 'Анна', text: question }),
       );
@@ -187,7 +193,7 @@ describe('connectors: MAX, Viber and Avito through the UI', () => {
       const page = await context.newPage();
       await connect(page, 'avito', { client_id: clientId, client_secret: 'e2e-secret' });
       const chatId = `u2i-e2e${randomInt(1e6, 9e6)}`;
-      const question = 'Актуально? Заберу сегодня.';
+      const question = ofThisTry('Актуально? Заберу сегодня.');
       await customerWrites(page, question, () =>
         avito.pushMessage({
           accountId: userId,
