@@ -4,14 +4,14 @@
 // PostgreSQL server of DATABASE_URL when the environment sets it (shared between runs: use unique data,
 // see uniqueEmail()). The web app must be built first (the e2e global setup does that).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { seedDataDir } from '../../apps/server/test/global-setup';
 import { repoRoot } from './paths';
 import { SERVER_BUNDLE_ENV } from './server-bundle';
-import { recordTiming, type ServerStart, TEST_FILE_ENV } from './timing';
+import { SERVER_STARTS_ENV, type ServerStart, TEST_FILE_ENV } from './timing';
 
 export interface StartAppOptions {
   /** Extra env for the server; a value of undefined removes the variable. */
@@ -221,7 +221,8 @@ export async function startApp(options: StartAppOptions = {}): Promise<AppHandle
 
 /** Appends a start to the run's list (timing.ts), which the timing reporter prints per file at the end. */
 function recordStart(start: ServerStart) {
-  recordTiming(start);
+  const file = process.env[SERVER_STARTS_ENV];
+  if (file) appendFileSync(file, `${JSON.stringify(start)}\n`);
 }
 
 /**

@@ -3,9 +3,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { contextPool } from './context-pool';
 import { screensDir } from './paths';
-import { recordTiming, TEST_FILE_ENV } from './timing';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -45,16 +43,16 @@ export async function launchBrowser(): Promise<BrowserHandle> {
   }
   const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
 
-  // A context a test closes is cleaned and kept for the next (context-pool.ts): a new one costs a cold start.
-  const pool = contextPool(browser);
-  const newContext = (options: ContextOptions = {}) =>
-    pool.newContext({
+  const newContext = async (options: ContextOptions = {}) => {
+    const context = await browser.newContext({
       locale: options.locale ?? 'en-US',
       viewport: options.viewport ?? { width: 1280, height: 800 },
       baseURL: options.baseURL,
       timezoneId: options.timezoneId,
-      timeoutMs: options.timeoutMs ?? 15_000,
     });
+    context.setDefaultTimeout(options.timeoutMs ?? 15_000);
+    return context;
+  };
 
   return {
     browser,
@@ -63,10 +61,7 @@ export async function launchBrowser(): Promise<BrowserHandle> {
       const context = await newContext(options);
       return context.newPage();
     },
-    close: () => {
-      recordTiming({ file: process.env[TEST_FILE_ENV] ?? '', contexts: pool.stats() });
-      return browser.close();
-    },
+    close: () => browser.close(),
   };
 }
 

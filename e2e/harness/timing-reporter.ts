@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Reporter, TestModule } from 'vitest/node';
-import { type BrowserContexts, SERVER_STARTS_ENV, type ServerStart } from './timing';
+import { SERVER_STARTS_ENV, type ServerStart } from './timing';
 
 // At the end of a browser-test run, a table of where the time went: each file's duration, its tests and
 // the server starts it waited for (startApp), slowest file first, then the totals — so a CI log shows
@@ -22,14 +22,12 @@ export default class TimingReporter implements Reporter {
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
-    const records: Array<ServerStart | BrowserContexts> = existsSync(serverStartsFile)
+    const starts: ServerStart[] = existsSync(serverStartsFile)
       ? readFileSync(serverStartsFile, 'utf8')
           .split('\n')
           .filter(Boolean)
-          .map((line) => JSON.parse(line) as ServerStart | BrowserContexts)
+          .map((line) => JSON.parse(line) as ServerStart)
       : [];
-    const starts = records.filter((record): record is ServerStart => !('contexts' in record));
-    const browsers = records.filter((record): record is BrowserContexts => 'contexts' in record);
     rmSync(serverStartsFile, { force: true });
     const rows = testModules.map((module) => ({
       file: relative(root, module.moduleId),
@@ -58,13 +56,6 @@ export default class TimingReporter implements Reporter {
       lines.push(
         `  ${rows.length} files, ${seconds(sum(rows.map((row) => row.ms)))} summed; ${starts.length} server starts ` +
           `(${how}): ${describeStarts(starts)}`,
-      );
-    }
-    if (browsers.length > 0) {
-      const handedOut = sum(browsers.map((b) => b.contexts.handedOut));
-      const reused = sum(browsers.map((b) => b.contexts.reused));
-      lines.push(
-        `  ${browsers.length} browsers; ${handedOut} contexts asked for, ${reused} of them kept ones (context-pool.ts)`,
       );
     }
     process.stdout.write(`${lines.join('\n')}\n`);

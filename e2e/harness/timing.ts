@@ -1,8 +1,6 @@
 // What the timing reporter (timing-reporter.ts) needs from the test processes: each server start is appended
 // by startApp as one JSON line to the file E2E_SERVER_STARTS_FILE names, labelled with the test file that
-// started it (E2E_TEST_FILE, set by worker-env.ts before each file's hooks); each closed browser adds a line
-// with the contexts its tests asked for and how many were kept ones (context-pool.ts).
-import { appendFileSync } from 'node:fs';
+// started it (E2E_TEST_FILE, set by worker-env.ts before each file's hooks).
 
 /** The env variable naming the run's list of server starts (set by the timing reporter). */
 export const SERVER_STARTS_ENV = 'E2E_SERVER_STARTS_FILE';
@@ -18,16 +16,4 @@ export interface ServerStart {
   cpuMs?: number;
   /** Started from the bundle (server-bundle.ts), not through tsx. */
   bundled: boolean;
-}
-
-export interface BrowserContexts {
-  file: string;
-  /** Contexts the tests asked for, and how many of them were kept ones (context-pool.ts). */
-  contexts: { handedOut: number; reused: number };
-}
-
-/** Appends one record for the timing reporter, when it runs. */
-export function recordTiming(record: ServerStart | BrowserContexts): void {
-  const file = process.env[SERVER_STARTS_ENV];
-  if (file) appendFileSync(file, `${JSON.stringify(record)}\n`);
 }

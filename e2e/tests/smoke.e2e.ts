@@ -45,46 +45,4 @@ describe('smoke', () => {
     await screenshot(page, 'smoke-not-found');
     await page.context().close();
   });
-
-  // The harness keeps a closed context for the next test (harness/context-pool.ts): nothing of the first
-  // test may reach the second, or tests would pass or fail by their order.
-  test('a kept browser context carries nothing of the test before', async () => {
-    const first = await browser.newContext({ baseURL: app.url, locale: 'en-US' });
-    await first.addInitScript(() => {
-      (window as unknown as { leftOver?: boolean }).leftOver = true;
-    });
-    const page = await first.newPage();
-    const seen: string[] = [];
-    page.on('request', (request) => seen.push(request.url()));
-    await page.route('**/recovery', (route) => route.fulfill({ status: 418, body: 'stubbed' }));
-    await page.goto('/login');
-    await page.evaluate(() => {
-      window.localStorage.setItem('leftOver', '1');
-      window.sessionStorage.setItem('leftOver', '1');
-    });
-    await first.addCookies([{ name: 'leftOver', value: '1', url: app.url }]);
-    await page.setViewportSize({ width: 375, height: 700 });
-    await first.close();
-
-    const second = await browser.newContext({ baseURL: app.url, locale: 'en-US' });
-    const again = await second.newPage();
-    // The same page (its renderer already warm), blank as a new one.
-    expect(again).toBe(page);
-    expect(again.url()).toBe('about:blank');
-    expect(again.viewportSize()).toEqual({ width: 1280, height: 800 });
-    const requestsBefore = seen.length;
-    const response = await again.goto('/recovery');
-    expect(response?.status()).toBe(200);
-    expect(seen.length).toBe(requestsBefore);
-    expect(
-      await again.evaluate(() => ({
-        local: window.localStorage.getItem('leftOver'),
-        session: window.sessionStorage.getItem('leftOver'),
-        cookie: document.cookie,
-        script: (window as unknown as { leftOver?: boolean }).leftOver ?? null,
-      })),
-    ).toEqual({ local: null, session: null, cookie: '', script: null });
-    expect(await second.cookies()).toEqual([]);
-    await second.close();
-  });
 });
