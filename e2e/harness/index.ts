@@ -38,5 +38,6 @@ export {
   storedAccessToken,
   waitForFieldError,
   waitForPath,
+  waitForSocket,
   waitForTitle,
 } from './ui';

@@ -111,3 +111,12 @@ export async function storedAccessToken(page: Page): Promise<string | null> {
     }
   });
 }
+
+/**
+ * Until the page's socket is open (`<html data-realtime="open">`, set by apps/web/src/realtime/useRealtime.ts).
+ * A list shows what it loaded and then what the socket brings: a change made before the socket opened
+ * reaches it only on its next load. Wait for this before making a change a test expects to appear live.
+ */
+export async function waitForSocket(page: Page, timeoutMs = 45_000): Promise<void> {
+  await page.locator('html[data-realtime="open"]').waitFor({ timeout: timeoutMs });
+}

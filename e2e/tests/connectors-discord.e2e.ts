@@ -17,6 +17,7 @@ import {
   startApp,
   startSmtp,
   waitForPath,
+  waitForSocket,
 } from '../harness';
 
 const DESKTOP = { width: 1381, height: 900 };
@@ -90,6 +91,7 @@ describe('connectors: Discord through the UI', () => {
 
       await page.goto('/items');
       await page.locator('main').waitFor();
+      await waitForSocket(page);
       const question = 'Пеките ли вы без глютена?';
       discord.userWrites(bot, { channelId: OTHER_CHANNEL, guildId: GUILD, text: 'Не наш канал' });
       discord.userWrites(bot, { channelId: CHANNEL, guildId: GUILD, text: question });

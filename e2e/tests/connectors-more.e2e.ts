@@ -20,6 +20,7 @@ import {
   startApp,
   startSmtp,
   waitForPath,
+  waitForSocket,
   waitForTitle,
 } from '../harness';
 
@@ -42,9 +43,7 @@ async function connect(page: Page, provider: string, fields: Record<string, stri
 async function customerWrites(page: Page, text: string, write: () => Promise<unknown>) {
   await page.goto('/chats');
   await waitForTitle(page, 'Личные сообщения — Otklik');
-  // The list shows what came before the socket opened and, after, what the socket brings: a message
-  // stored in between reaches the list only on its next load. Write once the socket is open.
-  await page.locator('html[data-realtime="open"]').waitFor({ timeout: 45_000 });
+  await waitForSocket(page);
   await page.evaluate(() => {
     (window as unknown as { noReload: boolean }).noReload = true;
   });

@@ -70,7 +70,7 @@ describe('monitoring', { timeout: 120_000 }, () => {
 
     const socket = await openSocket(`${wsBase}/v1/ws?access_token=${tokenOf(admin.headers)}`);
     try {
-      const caught = await arrive(object, 'Где моя доставка? Жду неделю');
+      await arrive(object, 'Где моя доставка? Жду неделю');
       const pushed = await socket.waitFor((m) => m.type === 'monitoring');
       expect(pushed).toMatchObject({ space_id: spaceId, query_ids: [queryId] });
       expect(JSON.stringify(pushed)).not.toContain('Жду');
