@@ -18,6 +18,7 @@ import {
   startApp,
   startSmtp,
   uniqueEmail,
+  waitForSocket,
 } from '../harness';
 
 interface ConfigBody {
@@ -125,7 +126,7 @@ describe('internal notes with @mentions', () => {
     const borisCount = borisPage.getByTestId('view-mentions-count');
     await expect.poll(() => borisCount.textContent(), { timeout: 45_000 }).toBe('0');
     // His toast comes only over the socket: it must be open before Anna mentions him.
-    await borisPage.locator('html[data-realtime="open"]').waitFor({ timeout: 45_000 });
+    await waitForSocket(borisPage);
 
     // Anna writes a note on the comment and picks Boris from the `@` picker with the keyboard.
     const annaPage = await pageFor(anna, `/items/${itemId}`);

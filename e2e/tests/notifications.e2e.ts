@@ -20,6 +20,7 @@ import {
   startApp,
   startSmtp,
   uniqueEmail,
+  waitForSocket,
 } from '../harness';
 
 interface ConfigBody {
@@ -140,7 +141,7 @@ describe('notifications', () => {
     const bell = second.getByTestId('notification-bell');
     await bell.waitFor({ timeout: 45_000 });
     // The toast comes only over the socket: assign once this browser's socket is open.
-    await second.locator('html[data-realtime="open"]').waitFor({ timeout: 45_000 });
+    await waitForSocket(second);
     expect(await bell.getAttribute('data-unread')).toBe('0');
     expect(await second.title()).not.toMatch(/^\(\d+\)/);
 
