@@ -113,9 +113,9 @@ export async function storedAccessToken(page: Page): Promise<string | null> {
 }
 
 /**
- * Until the page's socket is open (`<html data-realtime="open">`, set by apps/web/src/realtime/useRealtime.ts).
- * A list shows what it loaded and then what the socket brings: a change made before the socket opened
- * reaches it only on its next load. Wait for this before making a change a test expects to appear live.
+ * Until the page's socket is open (`<html data-realtime="open">`, set by apps/web/src/realtime/useRealtime.ts
+ * once the server said hello). A change made before then is shown too — the page reads its live data again
+ * when the socket opens — but waiting makes a test check the push itself, not the catch-up.
  */
 export async function waitForSocket(page: Page, timeoutMs = 45_000): Promise<void> {
   await page.locator('html[data-realtime="open"]').waitFor({ timeout: timeoutMs });

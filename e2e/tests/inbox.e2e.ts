@@ -20,6 +20,7 @@ import {
   startApp,
   startSmtp,
   uniqueEmail,
+  waitForSocket,
   waitForTitle,
 } from '../harness';
 
@@ -222,6 +223,43 @@ describe('inbox: sandbox → comments → reply → customer page', () => {
     } finally {
       await operator.close();
       await customer.close();
+    }
+  });
+
+  test('a comment stored while the page was still connecting its socket shows once the socket opens, without a reload', async () => {
+    const operator = await signedInContext(browser, owner.tokens, { baseURL: app.url, locale: 'ru-RU' });
+    try {
+      const inbox = await operator.newPage();
+      // The page's socket reaches the server only when the test lets it: until then nothing it could be
+      // told arrives (the server has not said hello; the page is not "open").
+      let letThrough!: () => void;
+      const held = new Promise<void>((resolve) => {
+        letThrough = resolve;
+      });
+      await inbox.routeWebSocket(/\/v1\/ws/, async (ws) => {
+        await held;
+        ws.connectToServer();
+      });
+      await inbox.goto('/items?status=new&status=closed');
+      await inbox.getByTestId('item-row').first().waitFor();
+      await inbox.evaluate(() => {
+        (window as unknown as { noReload: boolean }).noReload = true;
+      });
+      expect(await inbox.locator('html').getAttribute('data-realtime')).not.toBe('open');
+
+      // Stored after the list was read, before the socket is live: no message will ever tell the page.
+      const text = `Вы работаете в праздники? ${Date.now()}`;
+      const token = sandboxPath.split('/').pop();
+      await apiOk(app.url, 'POST', `/v1/sandbox/${token}/comments`, {
+        body: { author_name: 'Пётр Опоздавший', text },
+      });
+
+      letThrough();
+      await waitForSocket(inbox);
+      await inbox.getByTestId('item-row').filter({ hasText: text }).waitFor({ timeout: 45_000 });
+      expect(await inbox.evaluate(() => (window as unknown as { noReload?: boolean }).noReload)).toBe(true);
+    } finally {
+      await operator.close();
     }
   });
 });

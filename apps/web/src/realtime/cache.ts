@@ -1,4 +1,5 @@
-import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
+import { inboxKeys } from '../api/inboxCache';
 import { queryKeys } from '../api/keys';
 import type { SocketMessage } from './socket';
 
@@ -88,4 +89,39 @@ export function applyToCache(queryClient: QueryClient, message: SocketMessage) {
     void queryClient.invalidateQueries({ queryKey });
   }
   for (const queryKey of throttledInvalidationsFor(message.type)) throttledInvalidate(queryClient, queryKey);
+}
+
+// What the socket keeps live. A change committed before the server said `hello` to this page (the page read
+// its data while the socket was still connecting, or the connection dropped for a while) came with no
+// message, so when the socket opens these are read again — the inbox lists and open records included, not
+// only the counters.
+const CATCH_UP: readonly QueryKey[] = [
+  queryKeys.counts,
+  ['notifications'],
+  inboxKeys.all,
+  ['issues'],
+  ['mentions'],
+  ['monitoring'],
+  ['youscan'],
+  ['qa'],
+  queryKeys.statsLive,
+];
+
+/**
+ * Called when the socket opens at `openedAt`: every cached query under CATCH_UP that was read before then,
+ * or is being read now (its request may have been answered before the server added the connection), is
+ * made stale; the ones on screen load again at once, the others when next shown. A first read still on its
+ * way is dropped for a new request (react-query would otherwise hand its answer on as the fresh one). Data
+ * read after the open is left alone.
+ */
+export function catchUp(queryClient: QueryClient, openedAt: number) {
+  const readBefore = ({ state }: Query) =>
+    state.fetchStatus === 'fetching' || (state.dataUpdatedAt > 0 && state.dataUpdatedAt < openedAt);
+  for (const queryKey of CATCH_UP) {
+    for (const query of queryClient.getQueryCache().findAll({ queryKey, predicate: readBefore })) {
+      if (query.state.fetchStatus === 'fetching' && query.state.data === undefined && query.isActive())
+        void query.cancel({ silent: true });
+    }
+    void queryClient.invalidateQueries({ queryKey, predicate: readBefore });
+  }
 }

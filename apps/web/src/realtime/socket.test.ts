@@ -74,6 +74,20 @@ describe('socket client', () => {
     expect(socket.state()).toBe('open');
   });
 
+  it('is open only once the server says hello, not at the upgrade', () => {
+    const socket = client();
+    const states: string[] = [];
+    socket.onStateChange((state) => states.push(state));
+    socket.connect();
+    const ws = last();
+    ws.readyState = 1;
+    ws.onopen?.({});
+    expect(socket.state()).toBe('connecting');
+    ws.receive({ type: 'hello', connection_id: 'c1' });
+    expect(socket.state()).toBe('open');
+    expect(states).toEqual(['connecting', 'open']);
+  });
+
   it('reconnects 2 s after a close, with the token current at that moment', () => {
     const socket = client();
     socket.connect();

@@ -50,6 +50,7 @@ export interface LockHolder {
   name: string;
 }
 
+/** 'open' once the server has said `hello` (it delivers to the connection from then on), not at the upgrade. */
 export type SocketState = 'idle' | 'connecting' | 'open' | 'closed';
 
 export interface SocketClientOptions {
@@ -217,7 +218,8 @@ export function createSocketClient(options: SocketClientOptions): SocketClient {
     socket = ws;
     ws.onopen = () => {
       if (socket !== ws) return;
-      setState('open');
+      // Not 'open' yet: the server adds the connection to its delivery list only after it has read what the
+      // user may see, then says `hello`. Lock requests can go now (the server holds them until then).
       for (const key of wanted) rawSend({ type: 'lock', key });
       for (const key of watched.keys()) if (!wanted.has(key)) rawSend({ type: 'watch', key });
     };
@@ -225,6 +227,8 @@ export function createSocketClient(options: SocketClientOptions): SocketClient {
       if (socket !== ws) return;
       const message = parse(event.data);
       if (!message) return;
+      // From here on every change the user may see reaches this socket: the state is 'open'.
+      if (message.type === 'hello') setState('open');
       trackLocks(message);
       dispatch(message);
     };

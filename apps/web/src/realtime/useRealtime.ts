@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { queryKeys } from '../api/keys';
-import { applyToCache } from './cache';
+import { applyToCache, catchUp } from './cache';
 import { beep, showDesktop, soundOn } from './desktop';
 import { socket } from './instance';
 import { notificationTarget, parseNotify } from './notify';
@@ -29,14 +29,14 @@ export function useRealtime(enabled = true) {
       if (isSessionOrGateClose(code)) void queryClient.invalidateQueries({ queryKey: queryKeys.config });
     });
     // What changed while the socket was not open (the page loaded its data before the socket connected,
-    // or the connection dropped) came with no message: the live counters are read again on every open.
+    // or the connection dropped) came with no message: what the socket keeps live is read again on every
+    // open (realtime/cache.ts catchUp).
     const unwatchState = socket.onStateChange((state) => {
       // The connection's state on the page (<html data-realtime="open">): for diagnostics and the e2e
       // suite, which waits for it before making a change that only the socket reports.
       document.documentElement.dataset.realtime = state;
       if (state !== 'open') return;
-      void queryClient.invalidateQueries({ queryKey: queryKeys.counts });
-      void queryClient.invalidateQueries({ queryKey: ['notifications'] });
+      catchUp(queryClient, Date.now());
     });
     socket.connect();
     return () => {
