@@ -226,6 +226,46 @@ describe('inbox: sandbox → comments → reply → customer page', () => {
     }
   });
 
+  test('an open comment shows a customer’s reply in its thread live; the socket carried the row without its text', async () => {
+    const operator = await signedInContext(browser, owner.tokens, { baseURL: app.url, locale: 'ru-RU' });
+    try {
+      const token = sandboxPath.split('/').pop();
+      const question = `Доставляете ли вы в выходные? ${Date.now()}`;
+      const entry = await apiOk<{ id: number }>(app.url, 'POST', `/v1/sandbox/${token}/comments`, {
+        body: { author_name: 'Ольга Заказчица', text: question },
+      });
+      const list = await apiOk<{ items: { id: number; text: string }[] }>(app.url, 'GET', '/v1/items', {
+        token: owner.tokens.access_token,
+      });
+      const itemId = list.items.find((item) => item.text === question)!.id;
+
+      const page = await operator.newPage();
+      const frames: string[] = [];
+      page.on('websocket', (ws) => ws.on('framereceived', (frame) => frames.push(String(frame.payload))));
+      await page.goto(`/items/${itemId}`);
+      await page.getByTestId('item-page').waitFor();
+      await page.getByTestId('item-main').filter({ hasText: question }).waitFor();
+      await waitForSocket(page);
+
+      // The customer answers under their own comment: the open page shows the reply, without a reload.
+      const more = `И в воскресенье тоже? ${Date.now()}`;
+      await apiOk(app.url, 'POST', `/v1/sandbox/${token}/comments`, {
+        body: { author_name: 'Ольга Заказчица', text: more, parent_id: entry.id },
+      });
+      await page.getByTestId('thread-reply').filter({ hasText: more }).waitFor({ timeout: 45_000 });
+
+      // The push itself was slim: the reply's row with its excerpt, not its text (the page read the rest).
+      const pushes = frames
+        .map((raw) => JSON.parse(raw) as { type: string; items?: Array<Record<string, unknown>> })
+        .filter((m) => m.type === 'items.created');
+      const row = pushes.flatMap((m) => m.items ?? []).find((r) => r.excerpt === more);
+      expect(row).toMatchObject({ parent_id: itemId, excerpt: more });
+      expect(row).not.toHaveProperty('text');
+    } finally {
+      await operator.close();
+    }
+  });
+
   test('a comment stored while the page was still connecting its socket shows once the socket opens, without a reload', async () => {
     const operator = await signedInContext(browser, owner.tokens, { baseURL: app.url, locale: 'ru-RU' });
     try {

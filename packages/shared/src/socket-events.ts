@@ -23,11 +23,60 @@ import type { ExportWire } from './stats-exports';
  */
 export type SocketAudience = 'space' | 'items' | 'messages' | 'authors' | 'accounts' | 'users' | 'nodes';
 
-/** Rows a push carries are the read API's own shapes (inbox-wire.ts). */
+/** Rows published on the bus are the read API's own shapes (inbox-wire.ts); outgoing webhooks get them whole. */
 export type PushedItem = ItemWire;
 export type PushedChat = ChatWire;
 export type PushedMessage = MessageWire;
 export type PushedAuthor = AuthorWire;
+
+/**
+ * Slim pushes (issue 22): what a browser's socket leaves out of a comment or a message. A list row does not
+ * show these fields (it shows `excerpt`, not `text`); a screen that does — an open comment or chat — reads
+ * its record again when a push concerns it. A big space's push to every operator is then about a third
+ * smaller for a short comment, and does not grow with a long text or its attachments.
+ */
+export const SLIM_ITEM_OMITS = [
+  'text',
+  'attachments',
+  'reactions',
+  'url',
+  'external_id',
+  'user_id',
+  'updated_at',
+  'edited_at',
+  'first_reply_at',
+] as const;
+export const SLIM_MESSAGE_OMITS = ['text', 'attachments', 'reactions', 'external_id'] as const;
+/** A comment as a browser's socket carries it. */
+export type SlimItem = Omit<ItemWire, (typeof SLIM_ITEM_OMITS)[number]>;
+/** A message as a browser's socket carries it. */
+export type SlimMessage = Omit<MessageWire, (typeof SLIM_MESSAGE_OMITS)[number]>;
+
+function without<T extends object>(row: T, omits: readonly string[]): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) if (!omits.includes(key)) out[key] = value;
+  return out as T;
+}
+
+function slimRows(rows: unknown, omits: readonly string[]): unknown {
+  return Array.isArray(rows)
+    ? rows.map((row) => (row && typeof row === 'object' ? without(row, omits) : row))
+    : rows;
+}
+
+/** The payload of a bus event as a browser's socket carries it (the bus and outgoing webhooks keep it whole). */
+export function slimPush(type: string, payload: Record<string, unknown>): Record<string, unknown> {
+  switch (type) {
+    case 'items.created':
+    case 'items.updated':
+      return { ...payload, items: slimRows(payload.items, SLIM_ITEM_OMITS) };
+    case 'messages.created':
+    case 'messages.updated':
+      return { ...payload, messages: slimRows(payload.messages, SLIM_MESSAGE_OMITS) };
+    default:
+      return payload;
+  }
+}
 /** An account (connected object) row as the accounts API presents it. */
 export type PushedAccount = { id: number } & Record<string, unknown>;
 /** An in-app notification (`notify`): its kind and the fields the web shows (realtime/notify.ts). */
@@ -190,7 +239,15 @@ export interface SocketReplyPayloads {
   error: { request?: string; code: string; error: string };
 }
 
-type Incoming = SocketEventPayloads & SocketReplyPayloads;
+/** The events slimPush changes, as a browser receives them. */
+interface SlimPayloads {
+  'items.created': { object_id: number; items: SlimItem[] };
+  'items.updated': { object_id?: number; items: SlimItem[] };
+  'messages.created': { object_id: number; chats: PushedChat[]; messages: SlimMessage[] };
+  'messages.updated': { object_id: number; messages: SlimMessage[] };
+}
+
+type Incoming = Omit<SocketEventPayloads, keyof SlimPayloads> & SlimPayloads & SocketReplyPayloads;
 /** Every message type a browser's socket may receive. */
 export type SocketMessageType = BrowserEventName | keyof SocketReplyPayloads;
 

@@ -70,7 +70,9 @@ describe('socket events follow the read scopes', () => {
       const insideId = inside.itemIds[0]!;
 
       const got = await limited.waitFor((m) => m.type === 'items.created' && carries(m, 'items', insideId));
-      expect(rowsOf(got, 'items')[0]).toMatchObject({ text: 'Ours', object_id: team.vk.id });
+      // Slim: the list row's excerpt, not the text (packages/shared slimPush).
+      expect(rowsOf(got, 'items')[0]).toMatchObject({ excerpt: 'Ours', object_id: team.vk.id });
+      expect(rowsOf(got, 'items')[0]).not.toHaveProperty('text');
       for (const m of limited.messages) {
         expect(accountsIn(m).has(team.sandbox.id), JSON.stringify(m)).toBe(false);
         expect(JSON.stringify(m)).not.toContain('another client');
@@ -166,7 +168,9 @@ describe('socket events follow the read scopes', () => {
       const got = await everything.waitFor(
         (m) => m.type === 'messages.created' && carries(m, 'messages', sent.messageIds[0]!),
       );
-      expect(rowsOf(got, 'messages')[0]).toMatchObject({ text: 'Личное сообщение' });
+      // Slim: the message without its text (the open chat reads it), the chat row with its excerpt.
+      expect(rowsOf(got, 'messages')[0]).not.toHaveProperty('text');
+      expect(rowsOf(got, 'chats')[0]).toMatchObject({ last_message: 'Личное сообщение' });
       await everything.waitFor((m) => m.type === 'items.created' && carries(m, 'items', commentId));
     } finally {
       await Promise.all([commentsOnly.close(), everything.close()]);

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_LOCALE, LOCK_IDLE_MS, type Locale, type MessageKey, translate } from '@otklik/shared';
+import {
+  DEFAULT_LOCALE,
+  LOCK_IDLE_MS,
+  type Locale,
+  type MessageKey,
+  slimPush,
+  translate,
+} from '@otklik/shared';
 import type { WebSocket } from 'ws';
 import { ZodError } from 'zod';
 import { AppError } from '../lib/errors';
@@ -287,10 +294,11 @@ export class RealtimeHub {
   }
 
   private send(event: BusEvent) {
+    // Browsers get slim rows (packages/shared socket-events.ts slimPush); the bus keeps them whole.
     const message = {
       type: event.type,
       ...(event.spaceId ? { space_id: event.spaceId } : {}),
-      ...event.payload,
+      ...slimPush(event.type, event.payload),
     };
     // Decided and serialized once per event, not once per socket: a big space has thousands of them.
     const receives = receiverTest(event);

@@ -55,6 +55,8 @@ export {
   applyChats,
   applyItems,
   applyMessages,
+  applyPushedItems,
+  applyPushedMessages,
   inboxKeys,
   type ListData,
   removeItems,

@@ -1,3 +1,4 @@
+import type { SlimItem, SlimMessage } from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { dropFromPages, dropFromThread, keepDelivery, mergePresented } from './inboxMerge';
@@ -31,7 +32,15 @@ export type ListData<T> = InfiniteData<Page<T>, string | undefined>;
 
 // ---------------------------------------------------------------- keeping caches in step
 
-function patchDetails(details: ItemDetails, items: readonly InboxItem[]): ItemDetails {
+/** Does a change to these items show on this open item page (the item, its parent, its thread, a new reply)? */
+function concerns(details: ItemDetails, items: readonly { id: number; parent_id: number | null }[]): boolean {
+  const shown = new Set([details.item.id, ...details.thread.map((reply) => reply.id)]);
+  if (details.parent) shown.add(details.parent.id);
+  return items.some((i) => shown.has(i.id) || (i.parent_id !== null && shown.has(i.parent_id)));
+}
+
+/** `addReplies`: new replies join the thread (an answer's full rows); a push's slim rows are re-read instead. */
+function patchDetails(details: ItemDetails, items: readonly InboxItem[], addReplies = true): ItemDetails {
   const byId = new Map(items.map((item) => [item.id, item]));
   const merged = (row: InboxItem) => {
     const next = byId.get(row.id);
@@ -41,9 +50,9 @@ function patchDetails(details: ItemDetails, items: readonly InboxItem[]): ItemDe
   const parent = details.parent ? merged(details.parent) : null;
   let thread = details.thread.map(merged);
   const threadIds = new Set([details.item.id, ...thread.map((reply) => reply.id)]);
-  const added = items.filter(
-    (i) => !threadIds.has(i.id) && i.parent_id !== null && threadIds.has(i.parent_id),
-  );
+  const added = addReplies
+    ? items.filter((i) => !threadIds.has(i.id) && i.parent_id !== null && threadIds.has(i.parent_id))
+    : [];
   if (added.length > 0)
     thread = [...thread, ...added].sort((a, b) => a.created_at - b.created_at || a.id - b.id);
   const changed =
@@ -76,11 +85,11 @@ function replaceInPages<T extends { id: number }>(
   return changed ? { ...data, pages } : data;
 }
 
-/** Items changed (ours or a colleague's): every cached list row and open item page shows the new state. */
 /** A pushed or answered item over the one shown: its missing parts kept, a delivered reply kept so. */
 const mergeItem = (existing: InboxItem, incoming: InboxItem) =>
   mergePresented(existing, keepDelivery(existing, incoming));
 
+/** Items a write answered with (ours): every cached list row and open item page shows the new state. */
 export function applyItems(queryClient: QueryClient, items: readonly InboxItem[]) {
   if (items.length === 0) return;
   queryClient.setQueriesData<ListData<InboxItem>>({ queryKey: inboxKeys.itemLists }, (data) =>
@@ -89,6 +98,27 @@ export function applyItems(queryClient: QueryClient, items: readonly InboxItem[]
   queryClient.setQueriesData<ItemDetails>({ queryKey: ['inbox', 'item'] }, (details) =>
     details ? patchDetails(details, items) : details,
   );
+}
+
+/**
+ * Items pushed by the socket (ours or a colleague's; slim rows — what a list row shows, SlimItem): list rows
+ * take the change at once; an open item page it concerns shows what the push has, then reads itself again
+ * for the rest (a new reply's text, an edit, attachments).
+ */
+export function applyPushedItems(queryClient: QueryClient, pushed: readonly SlimItem[]) {
+  if (pushed.length === 0) return;
+  // What a list row reads is all in a slim row; mergeItem keeps the rest from the row already shown.
+  const items = pushed as readonly InboxItem[];
+  queryClient.setQueriesData<ListData<InboxItem>>({ queryKey: inboxKeys.itemLists }, (data) =>
+    replaceInPages(data, items, mergeItem),
+  );
+  for (const [queryKey, details] of queryClient.getQueriesData<ItemDetails>({
+    queryKey: ['inbox', 'item'],
+  })) {
+    if (!details || !concerns(details, items)) continue;
+    queryClient.setQueryData<ItemDetails>(queryKey, patchDetails(details, items, false));
+    void queryClient.invalidateQueries({ queryKey, exact: true });
+  }
 }
 
 /**
@@ -157,6 +187,32 @@ export function applyAuthor(queryClient: QueryClient, author: InboxAuthor) {
   );
 }
 
+/**
+ * Messages pushed by the socket (slim: no text or attachments, SlimMessage): a chat page that has them
+ * loaded shows their new state (delivery) at once and reads its messages again for the rest — a new
+ * message, an edit, reactions.
+ */
+export function applyPushedMessages(queryClient: QueryClient, pushed: readonly SlimMessage[]) {
+  const chatIds = new Set(pushed.map((message) => message.chat_id));
+  for (const chatId of chatIds) {
+    const key = inboxKeys.messages(chatId);
+    const data = queryClient.getQueryData<ListData<InboxMessage>>(key);
+    if (!data) continue;
+    const byId = new Map(pushed.filter((m) => m.chat_id === chatId).map((m) => [m.id, m]));
+    const update = (had: InboxMessage) => {
+      const next = byId.get(had.id);
+      return next ? keepDelivery(had, { ...had, ...next }) : had;
+    };
+    queryClient.setQueryData<ListData<InboxMessage>>(key, (current) =>
+      current
+        ? { ...current, pages: current.pages.map((page) => ({ ...page, items: page.items.map(update) })) }
+        : current,
+    );
+    void queryClient.invalidateQueries({ queryKey: key, exact: true });
+  }
+}
+
+/** Messages a write answered with (ours): the chat page shows them. */
 export function applyMessages(queryClient: QueryClient, messages: readonly InboxMessage[]) {
   const byChat = new Map<number, InboxMessage[]>();
   for (const message of messages)

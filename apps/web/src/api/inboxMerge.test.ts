@@ -16,7 +16,21 @@ describe('pushed rows over shown rows', () => {
   it('takes a complete row as it is (tags removed, author kept)', () => {
     const shown = { id: 1, author, provider: 'vk', tags: [1, 2], status: 'new' };
     const pushed = { id: 1, author, provider: 'vk', tags: [], status: 'closed' };
-    expect(mergePresented(shown, pushed)).toBe(pushed);
+    expect(mergePresented(shown, pushed)).toEqual(pushed);
+  });
+
+  it('keeps the fields a slim push leaves out (a comment’s text, attachments)', () => {
+    const shown = {
+      id: 1,
+      author,
+      provider: 'vk',
+      tags: [],
+      status: 'new',
+      text: 'Где заказ?',
+      excerpt: 'Где заказ?',
+    };
+    const pushed = { id: 1, author, provider: 'vk', tags: [], status: 'closed', excerpt: 'Где заказ?' };
+    expect(mergePresented(shown, pushed)).toEqual({ ...shown, status: 'closed' });
   });
 
   it("keeps the text search's passage of a row found by search (pushes never carry one)", () => {
@@ -65,7 +79,7 @@ describe('pushed rows over shown rows', () => {
   it('an own reply has no author either way', () => {
     const shown = { id: 9, author: null, provider: 'vk', tags: [] };
     const pushed = { id: 9, author: null, provider: 'vk', tags: [], delivery: 'sent' };
-    expect(mergePresented(shown, pushed)).toBe(pushed);
+    expect(mergePresented(shown, pushed)).toEqual(pushed);
   });
 });
 

@@ -3,23 +3,24 @@ import type { DeliveryState, InboxAuthor } from './inboxTypes';
 export type Presented = { author: InboxAuthor | null; provider?: string; tags: number[]; match?: unknown };
 
 /**
- * A pushed row over the row we have. Some pushes carry a partial row — 'chats.read' sends the chat
- * without author, network and tags; an ingested edit ('items.updated') sends items without author and
- * tags — so what a push lacks is kept from the row already shown instead of blanking it. A push never
- * carries a text search's passage (`match`): the row keeps the one its list page came with.
+ * A pushed row over the row we have. Pushes may carry part of a row — a browser's socket leaves out what a
+ * list row does not show (packages/shared socket-events.ts slimPush: a comment's text, attachments…);
+ * 'chats.read' sends the chat without author, network and tags; an ingested edit ('items.updated') sends
+ * items without author and tags — so what a push lacks is kept from the row already shown instead of
+ * blanking it. A push never carries a text search's passage (`match`): the row keeps the one its list page
+ * came with.
  */
-export function mergePresented<T extends Presented>(existing: T, incoming: T): T {
+export function mergePresented<T extends Presented>(existing: T, incoming: Presented & Partial<T>): T {
   const partial = incoming.provider === undefined || (incoming.author === null && existing.author !== null);
   const match = incoming.match ?? existing.match;
-  if (!partial) return match === undefined ? incoming : { ...incoming, match };
-  return {
-    ...existing,
-    ...incoming,
-    author: incoming.author ?? existing.author,
-    provider: incoming.provider ?? existing.provider,
-    tags: incoming.tags.length > 0 ? incoming.tags : existing.tags,
-    ...(match === undefined ? {} : { match }),
-  };
+  const merged = { ...existing, ...incoming } as T;
+  if (partial) {
+    merged.author = incoming.author ?? existing.author;
+    merged.provider = incoming.provider ?? existing.provider;
+    merged.tags = incoming.tags.length > 0 ? incoming.tags : existing.tags;
+  }
+  if (match !== undefined) merged.match = match;
+  return merged;
 }
 
 const DELIVERED: ReadonlySet<DeliveryState> = new Set(['sent', 'delivered', 'read']);

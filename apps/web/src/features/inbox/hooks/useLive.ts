@@ -4,33 +4,34 @@ import { useState } from 'react';
 import {
   applyAuthor,
   applyChats,
-  applyItems,
-  applyMessages,
+  applyPushedItems,
+  applyPushedMessages,
   inboxKeys,
   type ListData,
   mergePresented,
   removeItems,
   removeMessages,
 } from '../../../api/inbox';
-import type { InboxAuthor, InboxChat, InboxItem, InboxMessage } from '../../../api/inboxTypes';
+import type { InboxAuthor, InboxChat, InboxItem } from '../../../api/inboxTypes';
 import { rowsOf, useSocketEvent } from '../../../realtime/hooks';
 import { type InboxFilters, type ListKind, rowMatches } from '../model/filters';
 import { mergeLiveRows } from '../model/liveList';
 
-// Socket pushes (SPEC: open screens update live). 'items.created' {object_id, items}, 'items.updated'
+// Socket pushes (SPEC: open screens update live). Comments and messages come slim (what a list row shows;
+// open pages read the rest: api/inboxCache.ts applyPushedItems). 'items.created' {object_id, items}, 'items.updated'
 // {items}, 'messages.created' {chats, messages}, 'messages.updated' {messages}, 'chats.updated' {chats},
 // 'chats.read' {chat}, 'authors.updated' {authors}, 'items.removed' {ids}, 'messages.removed' {chat_id, ids}. Counters are refreshed by the shell (realtime/cache.ts).
 
 /** Every inbox screen: rows and open pages show colleagues' changes as they happen. */
 export function useInboxLive() {
   const queryClient = useQueryClient();
-  useSocketEvent('items.created', (m) => applyItems(queryClient, rowsOf<InboxItem>(m.items)));
-  useSocketEvent('items.updated', (m) => applyItems(queryClient, rowsOf<InboxItem>(m.items)));
+  useSocketEvent('items.created', (m) => applyPushedItems(queryClient, m.items));
+  useSocketEvent('items.updated', (m) => applyPushedItems(queryClient, m.items));
   useSocketEvent('messages.created', (m) => {
-    applyMessages(queryClient, rowsOf<InboxMessage>(m.messages));
+    applyPushedMessages(queryClient, m.messages);
     applyChats(queryClient, rowsOf<InboxChat>(m.chats));
   });
-  useSocketEvent('messages.updated', (m) => applyMessages(queryClient, rowsOf<InboxMessage>(m.messages)));
+  useSocketEvent('messages.updated', (m) => applyPushedMessages(queryClient, m.messages));
   useSocketEvent('chats.updated', (m) => applyChats(queryClient, rowsOf<InboxChat>(m.chats)));
   useSocketEvent('items.removed', (m) => removeItems(queryClient, m.ids));
   useSocketEvent('messages.removed', (m) => {

@@ -1,9 +1,9 @@
 import { pathFor } from '@otklik/shared/routes';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useChatsList, useItemsList } from '../../../api/inbox';
 import { useShell } from '../../../shell/ShellContext';
 import { filtersToApiQuery, type ListKind, parseFilters } from '../model/filters';
-import { neighbours } from '../model/itemKeys';
+import { neighbours, neighboursAfterLeaving } from '../model/itemKeys';
 import { recalledList } from '../model/listMemory';
 
 /**
@@ -25,7 +25,7 @@ export function useRecordNav(kind: ListKind, id: number) {
     () => (list.data?.pages ?? []).flatMap((page) => (page.items as Array<{ id: number }>).map((r) => r.id)),
     [list.data],
   );
-  const near = neighbours(ids, id);
+  const near = useKeptNeighbours(ids, id);
   const atLoadedEnd = near.index >= 0 && near.next === null;
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
   useEffect(() => {
@@ -42,4 +42,20 @@ export function useRecordNav(kind: ListKind, id: number) {
     count: ids.length,
     listPath,
   };
+}
+
+/**
+ * The record's neighbours in the list. A record can leave its list while it is open — closed here, then the
+ * list read again (its status no longer matches) — and j/k must still go on from where it was: its
+ * neighbours are then taken from the last list it was in, skipping those that left too.
+ */
+function useKeptNeighbours(ids: readonly number[], id: number) {
+  const lastSeen = useRef<{ id: number; ids: readonly number[] } | null>(null);
+  const near = neighbours(ids, id);
+  if (near.index >= 0) {
+    lastSeen.current = { id, ids };
+    return near;
+  }
+  const last = lastSeen.current;
+  return last?.id === id ? neighboursAfterLeaving(last.ids, ids, id) : near;
 }

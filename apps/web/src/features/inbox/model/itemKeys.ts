@@ -34,6 +34,23 @@ export function itemCommandFor(event: KeyEventLike): ItemCommand | null {
 }
 
 /** The neighbours of `id` in the list's order; null at either end or when the id is not in the list. */
+/**
+ * The neighbours of a record that is no longer in the list (`ids`) but was in `before`: the nearest records
+ * on either side there that are still listed. Its index is -1 (no position is shown).
+ */
+export function neighboursAfterLeaving(
+  before: readonly number[],
+  ids: readonly number[],
+  id: number,
+): { prev: number | null; next: number | null; index: number } {
+  const at = before.indexOf(id);
+  if (at < 0) return { prev: null, next: null, index: -1 };
+  const listed = new Set(ids);
+  const next = before.slice(at + 1).find((other) => listed.has(other)) ?? null;
+  const prev = [...before.slice(0, at)].reverse().find((other) => listed.has(other)) ?? null;
+  return { prev, next, index: -1 };
+}
+
 export function neighbours(
   ids: readonly number[],
   id: number,

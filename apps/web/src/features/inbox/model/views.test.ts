@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { itemCommandFor, neighbours } from './itemKeys';
+import { itemCommandFor, neighbours, neighboursAfterLeaving } from './itemKeys';
 import { viewOf, withView } from './views';
 
 const key = (k: string, extra: Partial<Parameters<typeof itemCommandFor>[0]> = {}) =>
@@ -50,5 +50,13 @@ describe('item page keys', () => {
     expect(neighbours([3, 9, 4], 3)).toEqual({ prev: null, next: 9, index: 0 });
     expect(neighbours([3, 9, 4], 4)).toEqual({ prev: 9, next: null, index: 2 });
     expect(neighbours([3, 9, 4], 7)).toEqual({ prev: null, next: null, index: -1 });
+  });
+
+  it('keeps going from a record that left the list (closed, then the list read again)', () => {
+    expect(neighboursAfterLeaving([3, 9, 4, 8], [3, 4, 8], 9)).toEqual({ prev: 3, next: 4, index: -1 });
+    // Its next neighbour left too: the one after it.
+    expect(neighboursAfterLeaving([3, 9, 4, 8], [3, 8], 9)).toEqual({ prev: 3, next: 8, index: -1 });
+    expect(neighboursAfterLeaving([9, 4], [4], 9)).toEqual({ prev: null, next: 4, index: -1 });
+    expect(neighboursAfterLeaving([3, 4], [3, 4], 9)).toEqual({ prev: null, next: null, index: -1 });
   });
 });
