@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { WEB_CLIENT_ID } from '@otklik/shared';
 import { eq, type SQLWrapper, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { objects, users } from '../apps/server/src/db/schema';
 import { loadConfig } from '../apps/server/src/lib/config';
 import { ingest } from '../apps/server/src/modules/inbox/ingest/ingest';
@@ -41,6 +42,13 @@ const PHASE_MAX_MS = 20_000;
 const WARMUP_REQUESTS = 100;
 const INGEST_BATCHES = 20;
 const INGEST_BATCH_SIZE = 500;
+/**
+ * `BENCH_INGEST_BREAKDOWN=1`: where the ingestion phase's time goes, statement by statement — each
+ * statement's wall time from the app's side (sent → answered; the batches run one at a time, so this is
+ * the database's work plus a round trip), summed by statement text; what the statements do not cover is
+ * the app's own work between them.
+ */
+const BREAKDOWN = process.env.BENCH_INGEST_BREAKDOWN === '1';
 const DAY_S = 86_400;
 
 interface Measured {
@@ -407,6 +415,7 @@ async function measureIngestion(runtime: Runtime, seeded: SeededInbox) {
       }),
     );
 
+    const statements = BREAKDOWN ? recordStatements() : null;
     let started = performance.now();
     let created = 0;
     for (const batch of batches) {
@@ -414,6 +423,7 @@ async function measureIngestion(runtime: Runtime, seeded: SeededInbox) {
       created += result.created;
     }
     const pipelineSeconds = (performance.now() - started) / 1000;
+    statements?.report('ingest()', pipelineSeconds * 1000, INGEST_BATCHES * INGEST_BATCH_SIZE);
     if (created !== INGEST_BATCHES * INGEST_BATCH_SIZE) throw new Error(`ingest created ${created} items`);
 
     started = performance.now();
@@ -431,6 +441,8 @@ async function measureIngestion(runtime: Runtime, seeded: SeededInbox) {
       );
     }
     const rawSeconds = (performance.now() - started) / 1000;
+    statements?.report('raw INSERT', rawSeconds * 1000, INGEST_BATCHES * INGEST_BATCH_SIZE);
+    statements?.stop();
     const total = INGEST_BATCHES * INGEST_BATCH_SIZE;
     const pipeline = total / pipelineSeconds;
     const raw = total / rawSeconds;
@@ -452,3 +464,55 @@ main().catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });
+
+function recordStatements() {
+  type Query = (...args: unknown[]) => unknown;
+  const proto = pg.Client.prototype as unknown as { query: Query };
+  const original = proto.query;
+  let byText = new Map<string, { calls: number; ms: number }>();
+  const note = (text: string, started: number) => {
+    const key = text.replace(/\s+/g, ' ').trim().slice(0, 110);
+    const entry = byText.get(key) ?? { calls: 0, ms: 0 };
+    entry.calls += 1;
+    entry.ms += performance.now() - started;
+    byText.set(key, entry);
+  };
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string } | undefined;
+    const text = typeof first === 'string' ? first : (first?.text ?? '');
+    const started = performance.now();
+    const last = args.length - 1;
+    if (typeof args[last] === 'function') {
+      const callback = args[last] as (...results: unknown[]) => void;
+      args[last] = (...results: unknown[]) => {
+        note(text, started);
+        callback(...results);
+      };
+      return original.apply(this, args);
+    }
+    const result = original.apply(this, args);
+    if (result instanceof Promise)
+      void result.then(
+        () => note(text, started),
+        () => note(text, started),
+      );
+    return result;
+  };
+  return {
+    report(phase: string, wallMs: number, rows: number) {
+      const entries = [...byText.entries()].sort((a, b) => b[1].ms - a[1].ms);
+      const inStatements = entries.reduce((sum, [, e]) => sum + e.ms, 0);
+      console.log(
+        `  ${phase}: ${wallMs.toFixed(0)} ms for ${rows} rows; in statements ${inStatements.toFixed(0)} ms (${((inStatements / wallMs) * 100).toFixed(0)} %), the app's own work between them ${(wallMs - inStatements).toFixed(0)} ms`,
+      );
+      for (const [text, e] of entries.slice(0, 12))
+        console.log(
+          `    ${e.ms.toFixed(0).padStart(6)} ms  ${String(e.calls).padStart(5)} ×  ${((e.ms / rows) * 1000).toFixed(1).padStart(6)} µs/row  ${text}`,
+        );
+      byText = new Map();
+    },
+    stop() {
+      proto.query = original;
+    },
+  };
+}
