@@ -1,6 +1,7 @@
 import { type AccountSettings, parseAccountSettings } from '@otklik/shared';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
+import { columnsWithout, executePrepared, rowsOf, unnestRows } from '../../../db/rows';
 import { activity, companies, items, memberships, type objects, posts } from '../../../db/schema';
 import { isDataRefusal, refusalMessage } from '../../../db/sqlstate';
 import { pgSafeDeep } from '../../../lib/pg-text';
@@ -305,8 +306,13 @@ async function storePosts(db: Db, object: ObjectRow, kept: InboundItem[]) {
   return postIds;
 }
 
-/** Inserts the new items (a known external id is a redelivery: skipped); returns the rows inserted. */
-function insertItems(
+/**
+ * Inserts the new items (a known external id is a redelivery: skipped); returns the rows inserted. One
+ * prepared statement fed by one array per column (db/rows.ts unnestRows, executePrepared): a batch of 500
+ * as a multi-row VALUES cost about 12,500 parameters to build, send, parse and plan each time (README
+ * "Where ingest()'s time goes").
+ */
+async function insertItems(
   db: Db,
   object: ObjectRow,
   settings: AccountSettings,
@@ -314,34 +320,45 @@ function insertItems(
   kept: InboundItem[],
   authorRows: AuthorRows,
   postIds: Map<string, number>,
-) {
-  return db
-    .insert(items)
-    .values(
-      kept.map((e) => ({
-        spaceId: object.spaceId,
-        objectId: object.id,
-        postId: e.post ? (postIds.get(e.post.externalId) ?? null) : null,
-        parentExternalId: e.parentExternalId,
-        kind: e.kind,
-        externalId: e.externalId,
-        authorId: authorRows.get(e.author.externalId)?.id ?? null,
-        isOwn: e.isOwn,
-        text: e.text,
-        ...emotionColumns(arrival.readEmotion ?? null, e.text, e.isOwn),
-        rating: e.rating,
-        attachments: settings.stickers ? e.attachments : e.attachments.filter((a) => a.type !== 'sticker'),
-        url: e.url,
-        isHidden: e.hidden,
-        // Our own replies made elsewhere are history, not work.
-        status: e.isOwn || arrival.arrivesClosed ? ('closed' as const) : ('new' as const),
-        assignedUserId: e.isOwn ? null : arrival.assignedUserId,
-        delivery: e.isOwn ? ('sent' as const) : ('received' as const),
-        createdAt: e.createdAt,
-      })),
-    )
-    .onConflictDoNothing({ target: [items.objectId, items.externalId] })
-    .returning();
+): Promise<ItemRow[]> {
+  const readings = kept.map((e) => emotionColumns(arrival.readEmotion ?? null, e.text, e.isOwn));
+  const rows = unnestRows('i', [
+    ['post_id', 'bigint', kept.map((e) => (e.post ? (postIds.get(e.post.externalId) ?? null) : null))],
+    ['parent_external_id', 'text', kept.map((e) => e.parentExternalId ?? null)],
+    ['kind', 'text', kept.map((e) => e.kind)],
+    ['external_id', 'text', kept.map((e) => e.externalId)],
+    ['author_id', 'bigint', kept.map((e) => authorRows.get(e.author.externalId)?.id ?? null)],
+    ['is_own', 'boolean', kept.map((e) => e.isOwn)],
+    ['text', 'text', kept.map((e) => e.text)],
+    ['sentiment', 'text', readings.map((r) => r.sentiment)],
+    ['emotion', 'text', readings.map((r) => r.emotion)],
+    ['rating', 'smallint', kept.map((e) => e.rating ?? null)],
+    [
+      'attachments',
+      'text',
+      kept.map((e) =>
+        JSON.stringify(settings.stickers ? e.attachments : e.attachments.filter((a) => a.type !== 'sticker')),
+      ),
+    ],
+    ['url', 'text', kept.map((e) => e.url ?? null)],
+    ['is_hidden', 'boolean', kept.map((e) => e.hidden)],
+    ['created_at', 'timestamptz', kept.map((e) => e.createdAt.toISOString())],
+  ]);
+  // Our own replies made elsewhere are history, not work: closed, unassigned, sent.
+  const written = await executePrepared<Record<string, unknown>>(
+    db,
+    sql`INSERT INTO items (space_id, object_id, post_id, parent_external_id, kind, external_id, author_id, is_own,
+        text, sentiment, emotion, rating, attachments, url, is_hidden, status, assigned_user_id, delivery, created_at)
+      SELECT ${object.spaceId}::int, ${object.id}::int, i.post_id, i.parent_external_id, i.kind, i.external_id,
+        i.author_id, i.is_own, i.text, i.sentiment, i.emotion, i.rating, i.attachments::jsonb, i.url, i.is_hidden,
+        CASE WHEN i.is_own OR ${arrival.arrivesClosed === true}::boolean THEN 'closed' ELSE 'new' END,
+        CASE WHEN i.is_own THEN NULL ELSE ${arrival.assignedUserId ?? null}::int END,
+        CASE WHEN i.is_own THEN 'sent' ELSE 'received' END, i.created_at
+      FROM ${rows}
+      ON CONFLICT (object_id, external_id) DO NOTHING
+      RETURNING ${columnsWithout(items, 'search')}`,
+  );
+  return rowsOf(items, written.rows);
 }
 
 /**
