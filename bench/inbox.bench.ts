@@ -10,6 +10,7 @@
 // bench/results/inbox-explain.txt.
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/otklik_bench npm run bench -- inbox
+//   BENCH_PROFILE='every request reads' …  # a CPU profile of the server during that phase (bench/profile.ts)
 //                                                         # for the schema, undone after the run
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -34,6 +35,7 @@ import {
 import { scopeFor } from '../apps/server/src/modules/inbox/read/scope';
 import { loadActor } from '../apps/server/src/modules/spaces/actor';
 import { createRuntime, type Runtime } from '../apps/server/src/runtime';
+import { mainThreadCpu, profiled, shouldProfile } from './profile';
 import { BENCH_DATABASE_URL, BENCH_EMAIL, BENCH_PASSWORD, type SeededInbox, seedInbox } from './seed-inbox';
 
 const CONCURRENCY = 8;
@@ -121,10 +123,15 @@ async function phase(
   // How busy the server's event loop was: near 100% means Node is the bottleneck, low means it waited
   // (on PostgreSQL, or for CPU taken by other processes).
   const before = performance.eventLoopUtilization();
-  const m = await load(base, headers, paths);
+  const cpuBefore = mainThreadCpu();
+  const measure = () => load(base, headers, paths);
+  const m = shouldProfile(name) ? await profiled(name, measure) : await measure();
   const busy = performance.eventLoopUtilization(before).utilization;
+  // The app's CPU per request (its main thread, not the load generator's): steadier than req/s when
+  // other work shares the machine.
+  const cpuPerRequest = ((mainThreadCpu() - cpuBefore) * 1000) / Math.max(1, m.count);
   console.log(
-    `  ${name}: ${m.count} requests${m.errors ? ` (${m.errors} errors)` : ''}, p50 ${ms(m.p50)}, p95 ${ms(m.p95)}, p99 ${ms(m.p99)}, ${m.rps.toFixed(0)} req/s, server loop ${(busy * 100).toFixed(0)}% busy`,
+    `  ${name}: ${m.count} requests${m.errors ? ` (${m.errors} errors)` : ''}, p50 ${ms(m.p50)}, p95 ${ms(m.p95)}, p99 ${ms(m.p99)}, ${m.rps.toFixed(0)} req/s, server loop ${(busy * 100).toFixed(0)}% busy, ${cpuPerRequest.toFixed(2)} ms CPU a request`,
   );
   return m;
 }

@@ -10,7 +10,7 @@
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/otklik_bench npm run bench -- ingest
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +30,7 @@ import { updateToEvents } from '../apps/server/src/providers/telegram/mapping';
 import { createRuntime } from '../apps/server/src/runtime';
 import { benchDiscordGateway, startDiscordBench } from './discord-gateway';
 import { connectFacebookPage, startFacebookBench } from './facebook-hooks';
+import { mainThreadCpu, procCpu, profiled, shouldProfile } from './profile';
 import { ensureDatabase } from './seed-inbox';
 import { benchTwitterPoll, startTwitterBench } from './twitter-poll';
 import { benchYouTubePoll, startYouTubeBench } from './youtube-poll';
@@ -62,13 +63,6 @@ const pct = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
 const verdict = (pass: boolean) => (pass ? 'PASS' : 'MISS');
 
-const USER_HZ = 100;
-/** utime + stime of a /proc stat file, in seconds. */
-const procCpu = (path: string) => {
-  const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
-};
-
 /**
  * CPU seconds used so far by this process's main thread (the app and the emulators), by the whole
  * process (with the load generator's thread) and by the PostgreSQL backends of the benchmark's database
@@ -80,7 +74,7 @@ async function cpuNow(query: (sql: string) => Promise<{ rows: Array<{ pid: numbe
   let main = Number.NaN;
   let pg = Number.NaN;
   try {
-    main = procCpu(`/proc/self/task/${process.pid}/stat`);
+    main = mainThreadCpu();
     const { rows } = await query('SELECT pid FROM pg_stat_activity WHERE datname = current_database()');
     pg = rows.reduce((sum, { pid }) => sum + procCpu(`/proc/${pid}/stat`), 0);
   } catch {
@@ -233,16 +227,18 @@ async function main() {
         }
       })();
       const cpuBefore = await cpuNow(query);
-      const load = await runLoad({
-        kind,
-        targets: { main, probe },
-        requests: EVENTS,
-        concurrency: CONCURRENCY,
-        maxMs: MAX_MS,
-        probeEvery: PROBE_EVERY,
-        firstId,
-        customers: CUSTOMERS,
-      });
+      const workload = () =>
+        runLoad({
+          kind,
+          targets: { main, probe },
+          requests: EVENTS,
+          concurrency: CONCURRENCY,
+          maxMs: MAX_MS,
+          probeEvery: PROBE_EVERY,
+          firstId,
+          customers: CUSTOMERS,
+        });
+      const load = shouldProfile(name) ? await profiled(name, workload) : await workload();
       const deadline = Date.now() + 5_000;
       while (load.probes.some((p) => !seen.has(p.chat)) && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, POLL_MS));

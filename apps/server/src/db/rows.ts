@@ -65,11 +65,76 @@ const statementNames = new Map<string, string>();
  */
 export async function executePrepared<T>(db: Db, query: SQL): Promise<{ rows: T[] }> {
   const built = dialect.sqlToQuery(query);
-  let name = statementNames.get(built.sql);
+  return (await db._.session.prepareQuery(built, undefined, nameOf(built.sql), false).execute()) as {
+    rows: T[];
+  };
+}
+
+/** A prepared statement's name for `text`: its hash, remembered (a hot statement's text repeats). */
+function nameOf(text: string): string {
+  let name = statementNames.get(text);
   if (name === undefined) {
-    name = `otklik_${createHash('sha256').update(built.sql).digest('hex').slice(0, 24)}`;
+    name = `otklik_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
     if (statementNames.size >= 1_000) statementNames.clear();
-    statementNames.set(built.sql, name);
+    statementNames.set(text, name);
   }
-  return (await db._.session.prepareQuery(built, undefined, name, false).execute()) as { rows: T[] };
+  return name;
+}
+
+/** A statement rendered to its text and parameters, with the name it is prepared under. */
+export interface BuiltStatement {
+  text: string;
+  params: readonly unknown[];
+  /** The text's hash: a prepared statement's name, never shared by two texts. */
+  name: string;
+}
+
+/**
+ * Rendered statements of recent requests, by a key the caller makes from everything the statement
+ * depends on. Building a read's SQL with drizzle and rendering it to text can cost more CPU than the
+ * database spends answering it (the inbox list: about a fifth of a request, `BENCH_PROFILE` in
+ * `npm run bench -- inbox`, 2026-11-28); where the statement is a function of the key alone — the clock
+ * entering it only as the database's now() — and the same requests come again and again (each member's
+ * views and counters), the last `max` are kept, least recently used forgotten first.
+ */
+export class KeptStatements {
+  private readonly kept = new Map<string, BuiltStatement | null>();
+
+  constructor(private readonly max: number) {}
+
+  /** The statement for `key`: kept, or built now (null: nothing to ask the database). */
+  get(key: string, build: () => SQL | null): BuiltStatement | null {
+    const kept = this.kept.get(key);
+    if (kept !== undefined) {
+      // Most recently used last: the first key is the one to forget.
+      this.kept.delete(key);
+      this.kept.set(key, kept);
+      return kept;
+    }
+    const query = build();
+    let made: BuiltStatement | null = null;
+    if (query) {
+      const { sql: text, params } = dialect.sqlToQuery(query);
+      made = { text, params: Object.freeze(params), name: nameOf(text) };
+    }
+    this.kept.set(key, made);
+    if (this.kept.size > this.max) this.kept.delete(this.kept.keys().next().value!);
+    return made;
+  }
+
+  get size() {
+    return this.kept.size;
+  }
+}
+
+/** Runs a built statement, as a named prepared statement when `prepared` (PGlite: a plain query). */
+export async function executeBuilt<T>(
+  db: Db,
+  statement: BuiltStatement,
+  prepared: boolean,
+): Promise<{ rows: T[] }> {
+  const query = { sql: statement.text, params: statement.params as unknown[] };
+  return (await db._.session
+    .prepareQuery(query, undefined, prepared ? statement.name : undefined, false)
+    .execute()) as { rows: T[] };
 }

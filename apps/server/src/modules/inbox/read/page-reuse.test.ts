@@ -2,10 +2,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../test/harness';
 import { commentEvent, messageEvent } from '../../../../test/inbox-helpers';
+import { KeptStatements } from '../../../db/rows';
 import { authors, chats, items, userGroups } from '../../../db/schema';
 import { SnapshotCache, type StoredAnswer } from '../../../lib/snapshot-cache';
 import { itemListQuery } from './list-params';
-import { findItemsJson, pageKey } from './queries';
+import { findItemsJson, itemPageSql, pageKey } from './queries';
 import { ids, readKit } from './read-kit';
 
 const page = (
@@ -186,6 +187,48 @@ describe('list pages on the database', () => {
       'On the sandbox',
     ]);
     expect((await get<Listed>(team.headers, '/v1/items')).items).toHaveLength(2);
+  });
+
+  it('builds a list statement once per request and never lends it to another request', async () => {
+    const team = await buildTeam();
+    await ingestEvents(team.vk, [commentEvent({ text: 'Kept statement' })]);
+    const scope = { spaces: new Map<number, number[] | null>([[team.space.id, null]]) };
+    const narrower = { spaces: new Map<number, number[] | null>([[team.space.id, [team.sandbox.id]]]) };
+    const build = vi.fn(itemPageSql);
+    const kept = new KeptStatements(3);
+    const statementOf = (s: typeof scope, query: Record<string, string>) => {
+      const p = itemListQuery.parse(query);
+      return kept.get(pageKey('items', s, p), () => build(s, p));
+    };
+
+    const first = statementOf(scope, {});
+    expect(statementOf(scope, {})).toBe(first);
+    expect(build).toHaveBeenCalledTimes(1);
+    expect(first?.name).toMatch(/^otklik_[0-9a-f]{24}$/);
+    expect(Object.isFrozen(first?.params)).toBe(true);
+
+    // Another scope, another filter or another page: built anew, with its own text.
+    const limited = statementOf(narrower, {});
+    const filtered = statementOf(scope, { q: 'Kept' });
+    expect(build).toHaveBeenCalledTimes(3);
+    expect(new Set([first?.text, limited?.text, filtered?.text]).size).toBe(3);
+    // Only the last `max` are kept: the least recently used goes first.
+    expect(statementOf(scope, {})).toBe(first);
+    statementOf(scope, { object_id: String(team.vk.id) });
+    expect(kept.size).toBe(3);
+    expect(statementOf(scope, {})).toBe(first);
+    expect(build).toHaveBeenCalledTimes(4);
+    statementOf(narrower, {});
+    expect(build).toHaveBeenCalledTimes(5);
+
+    // Served through the kept statements: each scope still gets its own rows, read at the time asked.
+    const listed = async (s: typeof scope) =>
+      JSON.parse(String(await findItemsJson(t.deps.database, s, itemListQuery.parse({})))) as Listed;
+    expect((await listed(scope)).items.map((i) => i.text)).toEqual(['Kept statement']);
+    expect((await listed(narrower)).items).toEqual([]);
+    await ingestEvents(team.sandbox, [commentEvent({ text: 'Later, on the sandbox' })]);
+    expect((await listed(narrower)).items.map((i) => i.text)).toEqual(['Later, on the sandbox']);
+    expect((await listed(scope)).items).toHaveLength(2);
   });
 
   it('ends a stored page when a block shown on it ends', async () => {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { type EmotionChoice, MATCH_END, MATCH_START, type Sentiment } from '@otklik/shared';
 import {
   and,
@@ -16,8 +15,9 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
-import { type AnyPgColumn, PgDialect } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Database, Db } from '../../../db/client';
+import { type BuiltStatement, executeBuilt, KeptStatements } from '../../../db/rows';
 import {
   authors,
   chats,
@@ -260,20 +260,24 @@ export function itemPageSql(scope: InboxScope, p: ItemListParams): SQL | null {
 
 /** Parameters that only page through a list view, as opposed to filtering it. */
 const PAGING_ONLY = new Set(['status', 'limit', 'before', 'reversed']);
-const dialect = new PgDialect();
 
-/**
- * A list page as the JSON the route sends: rows written by PostgreSQL (list-json.ts), and `next`.
- * The unfiltered views — what most requests ask for — run as named prepared statements, so the server
- * plans them once per connection; filtered ones vary too much in shape to keep prepared.
- */
-async function loadPage(database: Database, query: SQL | null, p: { limit: number }): Promise<StoredAnswer> {
-  if (!query) return { body: Buffer.from(pageJson([], null)), snapshot: null, changesAt: null };
-  const { sql: text, params } = dialect.sqlToQuery(query);
+/** Statements of recent list requests, by page key (the list kind, the caller's scope, the parsed query). */
+const pageStatements = new KeptStatements(256);
+
+/** A list page as the JSON the route sends: rows written by PostgreSQL (list-json.ts), and `next`. */
+async function loadPage(
+  database: Database,
+  statement: BuiltStatement | null,
+  p: { limit: number },
+): Promise<StoredAnswer> {
+  if (!statement) return { body: Buffer.from(pageJson([], null)), snapshot: null, changesAt: null };
+  const params = statement.params as unknown[];
+  // The unfiltered views — what most requests ask for — run as named prepared statements, so the server
+  // plans them once per connection; filtered ones vary too much in shape to keep prepared.
   const unfiltered = Object.entries(p).every(([key, value]) => value === undefined || PAGING_ONLY.has(key));
   const result = unfiltered
-    ? await database.queryPrepared<ListRowJson>(`otklik_list_${digest(text)}`, text, params)
-    : await database.query<ListRowJson>(text, params);
+    ? await database.queryPrepared<ListRowJson>(statement.name, statement.text, params)
+    : await database.query<ListRowJson>(statement.text, params);
   const page = toPage(
     result.rows.map((r) => ({ id: Number(r.id), cursorAt: r.cursor_at, j: r.j })),
     p.limit,
@@ -308,8 +312,6 @@ export interface PageReuse {
 export const pageKey = (kind: string, scope: InboxScope, p: object) =>
   JSON.stringify([kind, [...scope.spaces].sort(([a], [b]) => a - b), p]);
 
-const digest = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 16);
-
 /** A list page (items or chats), reused from `reuse.cache` while the database is unchanged. */
 async function servePage<P extends { limit: number }>(
   database: Database,
@@ -319,8 +321,14 @@ async function servePage<P extends { limit: number }>(
   p: P,
   reuse?: PageReuse,
 ): Promise<Buffer> {
-  const load = () => loadPage(database, build(scope, p), p);
-  return reuse ? reuse.cache.answer(pageKey(kind, scope, p), reuse.snapshot, load) : (await load()).body;
+  const key = pageKey(kind, scope, p);
+  const load = () =>
+    loadPage(
+      database,
+      pageStatements.get(key, () => build(scope, p)),
+      p,
+    );
+  return reuse ? reuse.cache.answer(key, reuse.snapshot, load) : (await load()).body;
 }
 
 export const findItemsJson = (database: Database, scope: InboxScope, p: ItemListParams, reuse?: PageReuse) =>
@@ -575,20 +583,26 @@ export interface CounterSum {
  *   SELECT coalesce(sum(count) FILTER (WHERE kind = 'items' AND status IN (…) AND <items scope>), 0), …
  *   FROM inbox_counters WHERE space_id IN (<every space of the scopes>)
  */
+/** Counter statements by the sums they answer (kinds, statuses, scopes): a member's counters repeat. */
+const counterStatements = new KeptStatements(256);
+
 export async function sumInboxCounters(db: Db, sums: CounterSum[]): Promise<number[]> {
   const spaceIds = [...new Set(sums.flatMap((s) => [...s.scope.spaces.keys()]))];
   if (spaceIds.length === 0) return sums.map(() => 0);
-  const columns = sums.map(
-    (s) =>
-      sql<string>`coalesce(sum(${inboxCounters.count}) FILTER (WHERE ${and(
-        eq(inboxCounters.kind, s.kind),
-        inArray(inboxCounters.status, [...s.statuses]),
-        scopeCondition(s.scope, inboxCounters.spaceId, inboxCounters.objectId),
-      )}), 0)`,
-  );
-  const [row] = await db
-    .select(Object.fromEntries(columns.map((column, i) => [`sum${i}`, column])))
-    .from(inboxCounters)
-    .where(inArray(inboxCounters.spaceId, spaceIds));
+  const key = JSON.stringify(sums.map((s) => [s.kind, s.statuses, [...s.scope.spaces]]));
+  const statement = counterStatements.get(key, () => {
+    const columns = sums.map(
+      (s, i) =>
+        sql`coalesce(sum(${inboxCounters.count}) FILTER (WHERE ${and(
+          eq(inboxCounters.kind, s.kind),
+          inArray(inboxCounters.status, [...s.statuses]),
+          scopeCondition(s.scope, inboxCounters.spaceId, inboxCounters.objectId),
+        )}), 0) AS ${sql.identifier(`sum${i}`)}`,
+    );
+    return sql`SELECT ${sql.join(columns, sql`, `)} FROM ${inboxCounters} WHERE ${inArray(inboxCounters.spaceId, spaceIds)}`;
+  });
+  const {
+    rows: [row],
+  } = await executeBuilt<Record<string, string | number | null>>(db, statement!, true);
   return sums.map((_, i) => Number(row?.[`sum${i}`] ?? 0));
 }
