@@ -37,11 +37,16 @@ export interface BrowserHandle {
   close(): Promise<void>;
 }
 
+/** The browsers this test process has open: a failed test's pages are photographed from them (failureShots). */
+const openBrowsers = new Set<Browser>();
+
 export async function launchBrowser(): Promise<BrowserHandle> {
   if (!existsSync(chromiumPath)) {
     throw new Error(`No Chromium at ${chromiumPath}: apt-get install chromium, or set CHROMIUM_PATH.`);
   }
   const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
+  openBrowsers.add(browser);
+  browser.on('disconnected', () => openBrowsers.delete(browser));
 
   const newContext = async (options: ContextOptions = {}) => {
     const context = await browser.newContext({
@@ -107,4 +112,29 @@ export async function signedInContext(
       window.localStorage.setItem('otklik.token', JSON.stringify(token));
   }, tokens);
   return context;
+}
+
+/**
+ * After a failed test (worker-env.ts): a screenshot of every page still open in this process, as it is
+ * at that moment, to test-results/screens/failed-<test>-<n>.png, and each page's address on stderr — so a
+ * failure seen once in a CI log (a flaky first try) shows what the page showed. Pages a test closed
+ * itself are gone; a page that cannot be photographed is named and passed over.
+ */
+export async function failureShots(testName: string): Promise<void> {
+  const pages = [...openBrowsers].flatMap((browser) =>
+    browser.contexts().flatMap((context) => context.pages()),
+  );
+  mkdirSync(screensDir, { recursive: true });
+  const base = `failed-${testName}`.replace(/[^\w.-]+/g, '_').slice(0, 120);
+  for (const [n, page] of pages.entries()) {
+    const path = join(screensDir, `${base}-${n + 1}.png`);
+    try {
+      await page.screenshot({ path, timeout: 10_000 });
+      console.error(`failed test "${testName}": page ${n + 1} at ${page.url()} → ${path}`);
+    } catch (error) {
+      console.error(
+        `failed test "${testName}": page ${n + 1} at ${page.url()} not photographed: ${String(error)}`,
+      );
+    }
+  }
 }

@@ -3,7 +3,8 @@
 // key prefix and DATA_DIR (see workers.ts).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, expect } from 'vitest';
+import { afterEach, beforeAll, expect } from 'vitest';
+import { failureShots } from './browser';
 import { TEST_FILE_ENV } from './timing';
 import { slotDatabaseUrl } from './workers';
 
@@ -22,4 +23,9 @@ if (baseUrl) {
 // The test file this process runs, for startApp's timing record (timing.ts).
 beforeAll(() => {
   process.env[TEST_FILE_ENV] = expect.getState().testPath ?? '';
+});
+
+// A failed test (a first try that the retry passes included) leaves screenshots of its open pages.
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail') await failureShots(`${task.name}-try${task.result.retryCount ?? 0}`);
 });
