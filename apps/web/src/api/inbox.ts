@@ -22,6 +22,7 @@ import { ApiError } from './client';
 import {
   applyAuthor,
   applyChats,
+  applyItemAnswer,
   applyItems,
   applyMessages,
   inboxKeys,
@@ -153,16 +154,7 @@ function useItemMutation<TVariables>(
   const queryClient = useQueryClient();
   return useKeptMutation({
     mutationFn: call,
-    onSuccess: (result) => {
-      const items = [
-        ...(result.items ?? []),
-        ...(result.item ? [result.item] : []),
-        ...(result.replies ?? []),
-        ...(result.reply ? [result.reply] : []),
-      ];
-      applyItems(queryClient, items);
-      void invalidateCounts(queryClient);
-    },
+    onSuccess: (result) => applyItemAnswer(queryClient, result),
   });
 }
 
@@ -269,9 +261,12 @@ function useChatMutation<TVariables>(
   return useKeptMutation({
     mutationFn: call,
     onSuccess: (result) => {
-      applyChats(queryClient, [...(result.chats ?? []), ...(result.chat ? [result.chat] : [])]);
+      const chats = [...(result.chats ?? []), ...(result.chat ? [result.chat] : [])];
+      applyChats(queryClient, chats);
       if (result.message) applyMessages(queryClient, [result.message]);
       void invalidateCounts(queryClient);
+      for (const chat of chats)
+        void queryClient.invalidateQueries({ queryKey: queryKeys.history('chats', chat.id) });
     },
   });
 }

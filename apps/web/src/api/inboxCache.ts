@@ -11,6 +11,7 @@ import type {
   ItemDetails,
   Page,
 } from './inboxTypes';
+import { queryKeys } from './keys';
 
 // The inbox's cached lists and pages, and how a write's answer or a socket push lands in them
 // (api/inbox.ts reads and writes; features/inbox/hooks/useLive.ts applies pushes). No HTTP here, so
@@ -234,4 +235,22 @@ export function applyMessages(queryClient: QueryClient, messages: readonly Inbox
       return { ...replaced, pages: [{ ...newest!, items }, ...older] };
     });
   }
+}
+
+/** An item action's answer: its rows into the cached lists and details, the counters and their histories re-read. */
+export function applyItemAnswer(
+  queryClient: QueryClient,
+  result: { item?: InboxItem; items?: InboxItem[]; reply?: InboxItem; replies?: InboxItem[] },
+) {
+  const items = [
+    ...(result.items ?? []),
+    ...(result.item ? [result.item] : []),
+    ...(result.replies ?? []),
+    ...(result.reply ? [result.reply] : []),
+  ];
+  applyItems(queryClient, items);
+  void queryClient.invalidateQueries({ queryKey: queryKeys.counts });
+  // The page that acted shows its own action in the history without waiting for the socket's push.
+  for (const id of new Set(items.map((item) => item.id)))
+    void queryClient.invalidateQueries({ queryKey: queryKeys.history('items', id) });
 }

@@ -21,4 +21,7 @@ export const queryKeys = {
   referral: ['referral'] as const,
   /** stats/live, the wall (any query): refreshed by queue and status messages, throttled (realtime/cache.ts). */
   statsLive: ['stats', 'live'] as const,
+  /** Every record's history (GET /v1/items|chats/:id/history): kept live by the socket (api/workday.ts). */
+  histories: ['history'] as const,
+  history: (kind: 'items' | 'chats', id: number) => ['history', kind, id] as const,
 };

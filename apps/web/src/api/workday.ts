@@ -21,7 +21,7 @@ export const useViewCounts = () =>
 /** One line of an item's or chat's history (packages/shared inbox-actions-wire.ts). */
 export type HistoryEntry = HistoryEntryWire;
 
-export const historyKey = (kind: 'items' | 'chats', id: number) => ['history', kind, id] as const;
+export const historyKey = queryKeys.history;
 
 /** GET /v1/items/:id/history or /v1/chats/:id/history; refetched when the socket says the record changed. */
 export function useHistory(kind: 'items' | 'chats', id: number) {

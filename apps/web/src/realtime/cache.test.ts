@@ -42,7 +42,10 @@ describe('catch-up when the socket opens', () => {
     client.setQueryData(queryKeys.counts, {}, { updatedAt: 1_000 });
     client.setQueryData(['issues', 'list'], [], { updatedAt: 1_500 });
     client.setQueryData(queryKeys.users, [], { updatedAt: 1_000 });
+    client.setQueryData(queryKeys.history('items', 7), { items: [] }, { updatedAt: 1_000 });
     catchUp(client, 2_000);
+    // A record's history is kept live by the socket too: a push missed while it was down is read again.
+    expect(invalidated(client, queryKeys.history('items', 7))).toBe(true);
     expect(invalidated(client, before)).toBe(true);
     expect(invalidated(client, inboxKeys.item(7))).toBe(true);
     expect(invalidated(client, queryKeys.counts)).toBe(true);

@@ -105,6 +105,7 @@ const CATCH_UP: readonly QueryKey[] = [
   ['youscan'],
   ['qa'],
   queryKeys.statsLive,
+  queryKeys.histories,
 ];
 
 /**
