@@ -576,6 +576,9 @@ export interface CounterSum {
   statuses: readonly InboxStatus[];
 }
 
+/** Counter statements by the sums they answer (kinds, statuses, scopes): a member's counters repeat. */
+const counterStatements = new KeptStatements(256);
+
 /**
  * Sums of the trigger-maintained counters (migration 0005), one per request in `sums`, in one
  * statement: a few rows per account read through inbox_counters_space_idx, never COUNT(*) over items.
@@ -583,9 +586,6 @@ export interface CounterSum {
  *   SELECT coalesce(sum(count) FILTER (WHERE kind = 'items' AND status IN (…) AND <items scope>), 0), …
  *   FROM inbox_counters WHERE space_id IN (<every space of the scopes>)
  */
-/** Counter statements by the sums they answer (kinds, statuses, scopes): a member's counters repeat. */
-const counterStatements = new KeptStatements(256);
-
 export async function sumInboxCounters(db: Db, sums: CounterSum[]): Promise<number[]> {
   const spaceIds = [...new Set(sums.flatMap((s) => [...s.scope.spaces.keys()]))];
   if (spaceIds.length === 0) return sums.map(() => 0);

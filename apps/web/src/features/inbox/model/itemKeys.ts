@@ -33,7 +33,6 @@ export function itemCommandFor(event: KeyEventLike): ItemCommand | null {
   return ITEM_SHORTCUTS.find((s) => s.keys.includes(event.key))?.command ?? null;
 }
 
-/** The neighbours of `id` in the list's order; null at either end or when the id is not in the list. */
 /**
  * The neighbours of a record that is no longer in the list (`ids`) but was in `before`: the nearest records
  * on either side there that are still listed. Its index is -1 (no position is shown).
@@ -51,6 +50,7 @@ export function neighboursAfterLeaving(
   return { prev, next, index: -1 };
 }
 
+/** The neighbours of `id` in the list's order; null at either end or when the id is not in the list. */
 export function neighbours(
   ids: readonly number[],
   id: number,
