@@ -17,13 +17,12 @@ import {
 } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Database, Db } from '../../../db/client';
-import { type BuiltStatement, executeBuilt, KeptStatements } from '../../../db/rows';
+import { type BuiltStatement, KeptStatements } from '../../../db/rows';
 import {
   authors,
   chats,
   chatTags,
   type InboxStatus,
-  inboxCounters,
   items,
   itemTags,
   messages,
@@ -565,44 +564,4 @@ export async function loadProviders(db: Db, objectIds: number[]): Promise<Map<nu
     .from(objects)
     .where(anyId(objects.id, unique));
   return new Map(rows.map((r) => [r.id, r.provider]));
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Badge counters
-
-export interface CounterSum {
-  scope: InboxScope;
-  kind: 'items' | 'chats';
-  statuses: readonly InboxStatus[];
-}
-
-/** Counter statements by the sums they answer (kinds, statuses, scopes): a member's counters repeat. */
-const counterStatements = new KeptStatements(256);
-
-/**
- * Sums of the trigger-maintained counters (migration 0005), one per request in `sums`, in one
- * statement: a few rows per account read through inbox_counters_space_idx, never COUNT(*) over items.
- *
- *   SELECT coalesce(sum(count) FILTER (WHERE kind = 'items' AND status IN (…) AND <items scope>), 0), …
- *   FROM inbox_counters WHERE space_id IN (<every space of the scopes>)
- */
-export async function sumInboxCounters(db: Db, sums: CounterSum[]): Promise<number[]> {
-  const spaceIds = [...new Set(sums.flatMap((s) => [...s.scope.spaces.keys()]))];
-  if (spaceIds.length === 0) return sums.map(() => 0);
-  const key = JSON.stringify(sums.map((s) => [s.kind, s.statuses, [...s.scope.spaces]]));
-  const statement = counterStatements.get(key, () => {
-    const columns = sums.map(
-      (s, i) =>
-        sql`coalesce(sum(${inboxCounters.count}) FILTER (WHERE ${and(
-          eq(inboxCounters.kind, s.kind),
-          inArray(inboxCounters.status, [...s.statuses]),
-          scopeCondition(s.scope, inboxCounters.spaceId, inboxCounters.objectId),
-        )}), 0) AS ${sql.identifier(`sum${i}`)}`,
-    );
-    return sql`SELECT ${sql.join(columns, sql`, `)} FROM ${inboxCounters} WHERE ${inArray(inboxCounters.spaceId, spaceIds)}`;
-  });
-  const {
-    rows: [row],
-  } = await executeBuilt<Record<string, string | number | null>>(db, statement!, true);
-  return sums.map((_, i) => Number(row?.[`sum${i}`] ?? 0));
 }

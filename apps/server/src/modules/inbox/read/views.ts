@@ -9,7 +9,7 @@ import type { Db } from '../../../db/client';
 import { chats, items } from '../../../db/schema';
 import { mentionCounts } from '../../notes/service';
 import type { ServerActor } from '../../spaces/actor';
-import { sumInboxCounters } from './queries';
+import { sumInboxCounters } from './counters';
 import { type InboxScope, scopeCondition, scopeFor } from './scope';
 
 // The inbox views' counters (GET /v1/counts?views=1): All, Mine and Unassigned for comments and chats,
