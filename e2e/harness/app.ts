@@ -110,6 +110,9 @@ export async function startApp(options: StartAppOptions = {}): Promise<AppHandle
     // Every e2e server is reached from 127.0.0.1 (and with REDIS_URL they share counters): the suite's
     // deliberate wrong logins must not put that one address into login backoff.
     AUTH_FAILURES_PER_IP: '1000',
+    // Tests read figures right after writing them; the statistics' freshness window (30 s as shipped)
+    // has its own test (stats-freshness.e2e.ts) that starts its server with it.
+    STATS_FRESH_S: '0',
     ...(options.smtp ? { SMTP_URL: options.smtp.url } : {}),
     // The migrated database the global setup saved: a new DATA_DIR starts from it instead of migrating.
     ...(process.env.OTKLIK_TEST_PGLITE_SEED ? { PGLITE_SEED: process.env.OTKLIK_TEST_PGLITE_SEED } : {}),

@@ -1,7 +1,8 @@
 // Statistics filters (issue 15, docs/statistics.md "Filters", "Comparison", "Saved filters"): comparing
 // with the previous period shows each figure's previous value and change; the tag filter narrows the
 // overview to the tagged items counted here by hand, and the drill-down lists exactly those; a saved stats
-// filter is re-applied from the menu and deleted. Screenshots ru/en at 768 and 1381 px.
+// filter is re-applied from the menu and deleted; with the freshness window as shipped (STATS_FRESH_S=30),
+// a new comment waits for Refresh. Screenshots ru/en at 768 and 1381 px, en at 375 px.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
@@ -29,10 +30,12 @@ describe('statistics filters', () => {
   let owner: ConfirmedUser;
   let page: Page;
   let tagId: number;
+  let customer: (path: string, body: unknown) => Promise<unknown>;
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    [app, browser] = await Promise.all([startApp({ smtp }), launchBrowser()]);
+    // The statistics' freshness window as shipped (the harness turns it off for the other files).
+    [app, browser] = await Promise.all([startApp({ smtp, env: { STATS_FRESH_S: '30' } }), launchBrowser()]);
     owner = await createConfirmedUser(app.url, smtp, { name: 'Анна Админ', company: 'Кофейня' });
     const token = owner.tokens.access_token;
     const account = await apiOk<{ sandbox_url: string }>(app.url, 'POST', '/v1/objects', {
@@ -40,7 +43,7 @@ describe('statistics filters', () => {
       body: { provider: 'sandbox', name: 'Кофейня «Зерно»' },
     });
     const sandbox = new URL(account.sandbox_url).pathname.split('/').filter(Boolean).pop()!;
-    const customer = (path: string, body: unknown) =>
+    customer = (path: string, body: unknown) =>
       apiOk(app.url, 'POST', `/v1/sandbox/${sandbox}/${path}`, { body });
     for (const text of COMMENTS) await customer('comments', { author_name: 'Ольга Покупатель', text });
     await customer('reviews', { author_name: 'Иван Гость', text: 'Вкусно', rating: 5 });
@@ -168,5 +171,28 @@ describe('statistics filters', () => {
     await page.goto(`/stats/overall?locale=en&preset=7d&compare=1`);
     await page.getByTestId('chart-volume').locator('canvas').waitFor();
     await screenshot(page, 'stats-overall-compare-en-1381');
+  });
+
+  test('figures read moments ago are served again with the time they were read; Refresh reads anew', async () => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    const started = Date.now();
+    await page.goto('/?locale=en&preset=today');
+    await waitFigure('kpi-items', '5');
+    const readAt = (await page.getByTestId('stats-read-at').textContent())?.trim() ?? '';
+    expect(readAt).toMatch(/^Figures as of \d{1,2}:\d{2}:\d{2}/);
+    await customer('comments', { author_name: 'Ольга Покупатель', text: 'А доставка сегодня будет?' });
+    await page.reload();
+    await page.getByTestId('stats-read-at').waitFor();
+    // Inside the window and the same clock minute (the answers' key) the stored figures come back, with
+    // the time they were read; across a minute boundary or under a very slow machine they are read anew.
+    const minute = (at: number) => Math.floor(at / 60_000);
+    if (minute(started) === minute(Date.now()) && Date.now() - started < 25_000) {
+      await waitFigure('kpi-items', '5');
+      expect((await page.getByTestId('stats-read-at').textContent())?.trim()).toBe(readAt);
+    }
+    await screenshot(page, 'stats-freshness-en-375');
+    await page.getByTestId('stats-refresh').click();
+    await waitFigure('kpi-items', '6');
+    expect(await figure('kpi-items')).toBe('6');
   });
 });

@@ -304,6 +304,12 @@ const envSchema = z.object({
    */
   STATS_CACHE_MB: z.coerce.number().int().min(0).max(1024).default(16),
   /**
+   * Freshness window for statistics answers (seconds): the same caller's identical request within it
+   * gets the answer already read even though the data changed since (the screen shows its age and
+   * Refresh reads anew); 0 = only while the database is unchanged. The live wall is always read.
+   */
+  STATS_FRESH_S: z.coerce.number().int().min(0).max(600).default(30),
+  /**
    * The tariff the first space of a fresh instance starts on, paid and not expiring (the self-hoster
    * owns the instance); 0: the first space is a trial like every other.
    */
@@ -392,6 +398,9 @@ export function testConfig(overrides: Partial<Record<keyof Env, string>> = {}): 
     APP_URL: 'http://127.0.0.1:3000',
     // Test files share databases: no test may depend on being the instance's first space.
     FIRST_SPACE_TARIFF_ID: '0',
+    // Tests re-read figures right after writing: statistics are served no older than the data unless a
+    // test asks for the window (answer-reuse.test.ts).
+    STATS_FRESH_S: '0',
     ...overrides,
   });
 }

@@ -9,6 +9,10 @@
 // is not data is the clock: an entry ends at the `changesAt` its loader gives (inbox lists: when the
 // first block on the page ends) and after `maxAgeMs` in any case.
 //
+// Statistics may also ask for a freshness window (`freshForMs`): an entry younger than that is handed out
+// even when the snapshot moved — figures at most that old, never another caller's — and a `reload`
+// (the person pressed Refresh) always loads and stores anew. Served answers say when they were read.
+//
 // Users: inbox list pages (modules/inbox/read/queries.ts; keys are the list kind, the caller's scope and the
 // parsed query, so people with the same scope share a page) and statistics answers
 // (modules/stats/routes.ts; keys hold the caller, so nobody reads another's figures).
@@ -20,6 +24,21 @@ interface Entry {
   snapshot: string;
   body: Buffer;
   expiresAt: number;
+  /** Epoch ms when the loader that produced `body` started: the answer is no older than this. */
+  readAt: number;
+}
+
+/** An answer as served: its bytes and when they were read from the database (epoch ms). */
+export interface Served {
+  body: Buffer;
+  readAt: number;
+}
+
+export interface ServeOptions {
+  /** A stored answer younger than this (ms) is served even under another snapshot; 0 = never. */
+  freshForMs?: number;
+  /** Load and store anew whatever is stored (an explicit refresh). */
+  reload?: boolean;
 }
 
 export interface StoredAnswer {
@@ -30,9 +49,15 @@ export interface StoredAnswer {
   changesAt: number | null;
 }
 
+/** A load in progress, shared by identical requests under one snapshot. */
+interface Flight {
+  run: Promise<StoredAnswer>;
+  startedAt: number;
+}
+
 export class SnapshotCache {
   private readonly entries = new Map<string, Entry>();
-  private readonly pending = new Map<string, Promise<StoredAnswer>>();
+  private readonly pending = new Map<string, Flight>();
   private bytes = 0;
   hits = 0;
   misses = 0;
@@ -53,21 +78,44 @@ export class SnapshotCache {
     snapshot: string | undefined,
     load: () => Promise<StoredAnswer>,
   ): Promise<Buffer> {
-    if (snapshot === undefined || this.maxBytes === 0) return (await load()).body;
-    const hit = this.peek(key);
-    if (hit && hit.snapshot === snapshot && hit.expiresAt > this.now()) {
+    return (await this.serve(key, snapshot, load)).body;
+  }
+
+  /**
+   * The same, with the time the served bytes were read; `options` widen (freshness window) or bypass
+   * (reload) what counts as valid.
+   */
+  async serve(
+    key: string,
+    snapshot: string | undefined,
+    load: () => Promise<StoredAnswer>,
+    options: ServeOptions = {},
+  ): Promise<Served> {
+    const startedAt = this.now();
+    if (snapshot === undefined || this.maxBytes === 0)
+      return { body: (await load()).body, readAt: startedAt };
+    const hit = options.reload ? undefined : this.peek(key);
+    if (
+      hit &&
+      hit.expiresAt > startedAt &&
+      (hit.snapshot === snapshot || startedAt - hit.readAt < (options.freshForMs ?? 0))
+    ) {
       this.hits += 1;
-      return hit.body;
+      return { body: hit.body, readAt: hit.readAt };
     }
     this.misses += 1;
     const flight = `${snapshot}\n${key}`;
-    let running = this.pending.get(flight);
+    let running = options.reload ? undefined : this.pending.get(flight);
     if (!running) {
-      running = load().finally(() => this.pending.delete(flight));
-      this.pending.set(flight, running);
-      this.store(key, await running);
+      const started: Flight = { run: load(), startedAt };
+      running = started;
+      started.run = started.run.finally(() => {
+        if (this.pending.get(flight) === started) this.pending.delete(flight);
+      });
+      this.pending.set(flight, started);
+      this.store(key, await started.run, startedAt);
     }
-    return (await running).body;
+    return { body: (await running.run).body, readAt: running.startedAt };
   }
 
   /** The stored entry for `key`, valid or not (for tests). */
@@ -75,12 +123,12 @@ export class SnapshotCache {
     return this.entries.get(key);
   }
 
-  private store(key: string, answer: StoredAnswer) {
+  private store(key: string, answer: StoredAnswer, readAt: number) {
     this.drop(key);
     if (answer.snapshot === null) return;
     const maxAge = this.opts.maxAgeMs ?? MAX_AGE_MS;
     const expiresAt = Math.min(this.now() + maxAge, answer.changesAt ?? Number.POSITIVE_INFINITY);
-    this.entries.set(key, { snapshot: answer.snapshot, body: answer.body, expiresAt });
+    this.entries.set(key, { snapshot: answer.snapshot, body: answer.body, expiresAt, readAt });
     this.bytes += answer.body.length;
     // Oldest first (a Map iterates in insertion order; a re-stored key moves to the end).
     for (const [oldKey] of this.entries) {

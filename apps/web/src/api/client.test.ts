@@ -300,3 +300,25 @@ describe('files', () => {
     });
   });
 });
+
+describe('extra headers', () => {
+  it("sends the caller's request headers and hands it a successful answer's headers", async () => {
+    const { client, storage, calls } = setup(
+      () =>
+        new Response('{"n":1}', { status: 200, headers: { 'Content-Type': 'application/json', Age: '12' } }),
+    );
+    storeToken(storage, 'token');
+    let age: string | null = null;
+    const body = await client.get<{ n: number }>('/v1/stats/overview', {
+      headers: { 'Cache-Control': 'no-cache' },
+      onHeaders: (headers) => {
+        age = headers.get('age');
+      },
+    });
+    expect(body).toEqual({ n: 1 });
+    expect(age).toBe('12');
+    expect(calls[0]!.headers['Cache-Control']).toBe('no-cache');
+    // The client's own headers still win over the caller's.
+    expect(calls[0]!.headers.Authorization).toBe('Bearer token');
+  });
+});

@@ -62,6 +62,10 @@ export interface RequestOptions {
    * body's ReadableStream, read by the caller as it arrives (streamed AI suggestions).
    */
   responseType?: 'json' | 'blob' | 'stream';
+  /** Request headers beside the client's own (e.g. `Cache-Control: no-cache` for a refresh). */
+  headers?: Record<string, string>;
+  /** Reads the successful answer's headers (e.g. `Age`: how old served figures are). */
+  onHeaders?: (headers: Headers) => void;
 }
 
 interface RawResponse {
@@ -69,6 +73,7 @@ interface RawResponse {
   ok: boolean;
   statusText: string;
   body: unknown;
+  headers?: Headers;
 }
 
 export interface ApiClient {
@@ -193,12 +198,18 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         body = text;
       }
     } else body = undefined;
-    return { status: response.status, ok: response.ok, statusText: response.statusText, body };
+    return {
+      status: response.status,
+      ok: response.ok,
+      statusText: response.statusText,
+      body,
+      headers: response.headers,
+    };
   }
 
   /** One HTTP exchange; on a network error retries once on the next base URL (docs/product/api.md). */
   async function send(method: string, path: string, request: RequestOptions, accessToken?: string) {
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { ...request.headers, Accept: 'application/json' };
     if (options.getLocale) headers['Accept-Language'] = options.getLocale();
     if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
     const init: RequestInit = { method, headers, signal: request.signal };
@@ -292,7 +303,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       response = await send(method, path, request, retryToken.access_token);
     }
 
-    if (response.ok) return response.body as T;
+    if (response.ok) {
+      if (request.onHeaders && response.headers) request.onHeaders(response.headers);
+      return response.body as T;
+    }
     const error = new ApiError(response.status, errorBody(response.body), fallbackMessage(response.status));
     if (useAuth && isAccessGateError(error)) options.onAccessGate?.(error);
     else if (response.status === 403 && useAuth && request.forbiddenPage !== false) {

@@ -8,7 +8,7 @@ import type {
   ReportWire,
 } from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
-import { useQuery } from '@tanstack/react-query';
+import { hashKey, type QueryClient, useQuery } from '@tanstack/react-query';
 import { api } from './instance';
 import { useInvalidating } from './invalidating';
 
@@ -35,13 +35,58 @@ export type StatsEndpoint =
   | `users/${number}/statuses`
   | `users/${number}/workinghours`;
 
+// The server may serve figures read up to STATS_FRESH_S ago (docs/statistics.md "Freshness") and says how
+// old they are (`Age`; `X-Read-At` the moment they were read); the screen shows when they were read and
+// Refresh asks for a new reading.
+
+/** When each query's figures were last read (epoch ms), by query hash. */
+const readAtOf = new Map<string, number>();
+/** Queries whose next fetch is a refresh (`Cache-Control: no-cache`), by query hash. */
+const refreshing = new Set<string>();
+
 export function useStats<T>(endpoint: StatsEndpoint, query: RouteQuery | null) {
   return useQuery({
     queryKey: ['stats', endpoint, query],
-    queryFn: ({ signal }) => api.get<T>(`/v1/stats/${endpoint}`, { signal, query: query ?? undefined }),
+    queryFn: async ({ signal, queryKey }) => {
+      const hash = hashKey(queryKey);
+      let readAt = Date.now();
+      const data = await api.get<T>(`/v1/stats/${endpoint}`, {
+        signal,
+        query: query ?? undefined,
+        headers: refreshing.has(hash) ? { 'Cache-Control': 'no-cache' } : undefined,
+        onHeaders: (headers) => {
+          const at = Date.parse(headers.get('x-read-at') ?? '');
+          readAt = Number.isNaN(at) ? Date.now() - (Number(headers.get('age')) || 0) * 1000 : at;
+        },
+      });
+      readAtOf.set(hash, readAt);
+      return data;
+    },
     enabled: query !== null,
     staleTime: 30_000,
   });
+}
+
+/** The oldest reading among the statistics on screen (epoch ms), or null before any has come. */
+export function statsReadAt(client: QueryClient): number | null {
+  let oldest: number | null = null;
+  for (const query of client.getQueryCache().findAll({ queryKey: ['stats'], type: 'active' })) {
+    if (query.state.data === undefined) continue;
+    const readAt = readAtOf.get(query.queryHash) ?? query.state.dataUpdatedAt;
+    if (oldest === null || readAt < oldest) oldest = readAt;
+  }
+  return oldest;
+}
+
+/** Reads every statistic on screen anew, past the server's freshness window. */
+export async function refreshStats(client: QueryClient) {
+  for (const query of client.getQueryCache().findAll({ queryKey: ['stats'], type: 'active' }))
+    refreshing.add(query.queryHash);
+  try {
+    await client.invalidateQueries({ queryKey: ['stats'], type: 'active' });
+  } finally {
+    refreshing.clear();
+  }
 }
 
 // Scheduled reports (stats/reports, /reports): the list with its history, changes, send-now.

@@ -53,6 +53,8 @@ export const statsEn: typeof statsRu = {
   },
   previousPeriod: 'Previous period',
   kinds: { comment: 'Comments', review: 'Reviews', mention: 'Mentions', chat: 'Personal messages' },
+  readAt: 'Figures as of {{time}}',
+  refresh: 'Refresh',
   periodLine: '{{from}} — {{to}}, time zone {{timezone}}',
   empty: 'No data for this period',
   csv: 'CSV',

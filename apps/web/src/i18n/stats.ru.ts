@@ -51,6 +51,8 @@ export const statsRu = {
   },
   previousPeriod: 'Прошлый период',
   kinds: { comment: 'Комментарии', review: 'Отзывы', mention: 'Упоминания', chat: 'Личные сообщения' },
+  readAt: 'Данные на {{time}}',
+  refresh: 'Обновить',
   periodLine: '{{from}} — {{to}}, часовой пояс {{timezone}}',
   empty: 'За этот период данных нет',
   csv: 'CSV',

@@ -14,11 +14,16 @@ import { statsAnswerReuse } from './answer-reuse';
 
 let t: TestApp;
 let off: TestApp;
+let windowed: TestApp;
 beforeAll(async () => {
-  [t, off] = await Promise.all([createTestApp(), createTestApp({ STATS_CACHE_MB: '0' })]);
+  [t, off, windowed] = await Promise.all([
+    createTestApp(),
+    createTestApp({ STATS_CACHE_MB: '0' }),
+    createTestApp({ STATS_FRESH_S: '30' }),
+  ]);
 });
 afterAll(async () => {
-  await Promise.all([t.close(), off.close()]);
+  await Promise.all([t.close(), off.close(), windowed.close()]);
 });
 
 // The period is read in the space's time zone (Europe/Moscow), whose day is not UTC's from 21:00 UTC on:
@@ -46,7 +51,12 @@ async function space(app: TestApp) {
   return { admin, a1, a2, addItem };
 }
 
-async function overview(app: TestApp, headers: Record<string, string>, spaceId: number, extra = '') {
+async function overview(
+  app: TestApp,
+  headers: Record<string, string | undefined>,
+  spaceId: number,
+  extra = '',
+) {
   const res = await app.app.inject({
     url: `/v1/stats/overview?space_id=${spaceId}&from=${utcDay(-1)}&to=${utcDay(1)}${extra}`,
     headers,
@@ -58,18 +68,28 @@ async function overview(app: TestApp, headers: Record<string, string>, spaceId: 
 describe('statsAnswerReuse', () => {
   // Requests stand in for Fastify's: what the reuse reads (caller, snapshot, route, query) and a reply
   // that records what is sent.
-  const request = (snapshot: string, userId = 1, query: Record<string, unknown> = { preset: '30d' }) =>
+  const request = (
+    snapshot: string,
+    userId = 1,
+    query: Record<string, unknown> = { preset: '30d' },
+    headers: Record<string, string> = {},
+  ) =>
     ({
       auth: { user: { id: userId }, memberships: [{ space: { id: 7 } }], snapshot },
       routeOptions: { url: '/v1/stats/overview' },
       params: {},
       query,
+      headers,
     }) as unknown as FastifyRequest;
   const reply = () => {
-    const sent: { type?: string; body?: unknown } = {};
+    const sent: { type?: string; body?: unknown; headers: Record<string, string> } = { headers: {} };
     const r = {
       type(value: string) {
         sent.type = value;
+        return r;
+      },
+      header(name: string, value: string) {
+        sent.headers[name] = value;
         return r;
       },
       send(body: unknown) {
@@ -106,6 +126,39 @@ describe('statsAnswerReuse', () => {
     expect(await send(request('5:10:'))).toBe('{"n":2}');
     vi.setSystemTime(new Date('2026-11-27T10:01:00Z')); // the clock alone moves the figures on
     expect(await send(request('5:10:'))).toBe('{"n":5}');
+    expect(run).toHaveBeenCalledTimes(5);
+  });
+
+  it('within the freshness window the same caller gets the answer already read, with its age', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-27T10:00:00Z'));
+    const reused = statsAnswerReuse(new SnapshotCache({ maxBytes: 1024 }), 30_000);
+    let n = 0;
+    const run = vi.fn(async () => ({ n: ++n }));
+    const send = async (req: FastifyRequest) => {
+      const { r, sent } = reply();
+      await reused(req, r, answer, run);
+      expect(sent.headers['x-read-at']).toBe(
+        new Date(Date.now() - Number(sent.headers.age) * 1000).toISOString(),
+      );
+      return `${String(sent.body)} age ${sent.headers.age}`;
+    };
+    expect(await send(request('5:9:'))).toBe('{"n":1} age 0');
+    vi.setSystemTime(new Date('2026-11-27T10:00:12Z'));
+    // Commits moved the snapshot, but the answer read 12 s ago is inside the window.
+    expect(await send(request('6:20:'))).toBe('{"n":1} age 12');
+    expect(await send(request('6:20:', 2))).toBe('{"n":2} age 0'); // never another caller's
+    // Refresh (Cache-Control: no-cache) reads anew and stores what it read.
+    expect(await send(request('6:20:', 1, { preset: '30d' }, { 'cache-control': 'no-cache' }))).toBe(
+      '{"n":3} age 0',
+    );
+    vi.setSystemTime(new Date('2026-11-27T10:00:41Z'));
+    expect(await send(request('7:30:'))).toBe('{"n":3} age 29');
+    vi.setSystemTime(new Date('2026-11-27T10:00:42Z')); // 30 s after it was read: read again
+    expect(await send(request('7:30:'))).toBe('{"n":4} age 0');
+    // The clock's minute still bounds every answer (figures that move with the clock alone).
+    vi.setSystemTime(new Date('2026-11-27T10:01:00Z'));
+    expect(await send(request('7:30:'))).toBe('{"n":5} age 0');
     expect(run).toHaveBeenCalledTimes(5);
   });
 
@@ -146,6 +199,30 @@ describe('statistics answers on the database', () => {
     expect(mine.json().current.incoming.items).toBe(1);
     const again = await overview(t, limited.headers, s.admin.space.id);
     expect(again.json().current.incoming.items).toBe(1);
+  });
+
+  it('STATS_FRESH_S: a write shows after the window or on Refresh, and never crosses callers', async () => {
+    const s = await space(windowed);
+    const spaceId = s.admin.space.id;
+    const first = await overview(windowed, s.admin.headers, spaceId);
+    expect(first.json().current.incoming.items).toBe(2);
+    expect(Number(first.headers.age)).toBeLessThanOrEqual(1);
+    await s.addItem(s.a1.id);
+    const minute = Math.floor(Date.now() / 60_000);
+    const within = await overview(windowed, s.admin.headers, spaceId);
+    // The same minute (the key's clock part): the answer read before the write, at most 30 s old.
+    if (Math.floor(Date.now() / 60_000) === minute) {
+      expect(within.json().current.incoming.items).toBe(2);
+      expect(Number(within.headers.age)).toBeLessThan(30);
+    }
+    const refreshed = await overview(windowed, { ...s.admin.headers, 'cache-control': 'no-cache' }, spaceId);
+    expect(refreshed.json().current.incoming.items).toBe(3);
+    expect(refreshed.headers.age).toBe('0');
+    // What Refresh read is what the next request gets.
+    expect((await overview(windowed, s.admin.headers, spaceId)).json().current.incoming.items).toBe(3);
+    // Another member of the space reads for themselves.
+    const analyst = await buildMember(windowed, spaceId, 'analyst');
+    expect((await overview(windowed, analyst.headers, spaceId)).json().current.incoming.items).toBe(3);
   });
 
   it('the live wall is always computed; STATS_CACHE_MB=0 turns reuse off', async () => {

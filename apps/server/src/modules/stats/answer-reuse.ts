@@ -12,8 +12,16 @@ import type { SnapshotCache } from '../../lib/snapshot-cache';
  * this session may use, which carry role and group limits), the route with its parsed query, and the
  * current minute: figures that move with the clock alone (`today`, waiting times) are at most a minute
  * behind it when nothing is written. Off with STATS_CACHE_MB=0.
+ *
+ * On a database that is written to all along the snapshot moves with every commit, so the freshness
+ * window (`freshForMs`, STATS_FRESH_S) lets the same caller's identical request take an answer read at
+ * most that long ago: statistics then cost the database one computation per window and query instead of
+ * one per request, and the inbox keeps the machine (docs/statistics.md "Freshness"). A request with
+ * `Cache-Control: no-cache` (Refresh on the screen) always runs its statements. Every answer says how old
+ * it is in the standard `Age` header (whole seconds) and the moment it was read in `X-Read-At` (ISO 8601,
+ * milliseconds: the screen shows it, and the same answer always shows the same time).
  */
-export function statsAnswerReuse(cache: SnapshotCache) {
+export function statsAnswerReuse(cache: SnapshotCache, freshForMs = 0) {
   return async <S extends z.ZodType>(
     req: FastifyRequest,
     reply: FastifyReply,
@@ -29,6 +37,7 @@ export function statsAnswerReuse(cache: SnapshotCache) {
       changesAt: null,
     });
     if (!auth) return sendPrebuiltJson(reply, (await load()).body);
+    const reload = /(^|[\s,])no-cache([\s,]|$)/i.test(String(req.headers?.['cache-control'] ?? ''));
     const minute = Math.floor(Date.now() / 60_000);
     const key = [
       url,
@@ -38,7 +47,11 @@ export function statsAnswerReuse(cache: SnapshotCache) {
       JSON.stringify(auth.memberships),
       minute,
     ].join('\n');
-    return sendPrebuiltJson(reply, await cache.answer(key, auth.snapshot, load));
+    const served = await cache.serve(key, auth.snapshot, load, { freshForMs, reload });
+    reply
+      .header('age', String(Math.max(0, Math.floor((Date.now() - served.readAt) / 1000))))
+      .header('x-read-at', new Date(served.readAt).toISOString());
+    return sendPrebuiltJson(reply, served.body);
   };
 }
 

@@ -58,7 +58,7 @@ const TAG = ['stats'];
 export async function registerStatsModule(root: FastifyInstance, deps: AppDeps, authenticate: Authenticate) {
   await signedInScope(root, authenticate, async (app) => {
     const { db } = deps.database;
-    const reused = statsAnswerReuse(root.statsAnswers);
+    const reused = statsAnswerReuse(root.statsAnswers, deps.config.STATS_FRESH_S * 1000);
     const figures = <S extends z.ZodType>(
       url: string,
       summary: string,

@@ -29,6 +29,7 @@ import { useMembers } from '../../api/inbox';
 import { PageHeader } from '../../components/PageHeader';
 import { SpaceSelect } from '../../components/SpaceSelect';
 import { useShell } from '../../shell/ShellContext';
+import { StatsFreshness } from './Freshness';
 import {
   paramsOfSaved,
   parseStatsParams,
@@ -370,6 +371,7 @@ export function StatsPage({
           </Stack>
         </Paper>
       )}
+      {!bare && <StatsFreshness />}
       {children({
         params: withCompanyAccounts(params, accounts),
         spaceId,
