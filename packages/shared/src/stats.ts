@@ -6,6 +6,11 @@ import { PROVIDER_IDS } from './providers';
 
 export const STATS_PRESETS = ['today', '7d', '30d', '90d'] as const;
 export type StatsPreset = (typeof STATS_PRESETS)[number];
+/**
+ * Response header of every statistics answer: the moment its figures were read (ISO 8601, ms). Under the
+ * freshness window (STATS_FRESH_S) an answer may be older than the request; the screen shows this time.
+ */
+export const STATS_READ_AT_HEADER = 'x-read-at';
 /** Item kinds plus `chat` (personal messages). */
 export const STATS_KINDS = ['comment', 'review', 'mention', 'chat'] as const;
 export type StatsKind = (typeof STATS_KINDS)[number];

@@ -1,11 +1,12 @@
-import type {
-  ExportInput,
-  ExportsListWire,
-  ExportWire,
-  ReportInput,
-  ReportRunWire,
-  ReportsListWire,
-  ReportWire,
+import {
+  type ExportInput,
+  type ExportsListWire,
+  type ExportWire,
+  type ReportInput,
+  type ReportRunWire,
+  type ReportsListWire,
+  type ReportWire,
+  STATS_READ_AT_HEADER,
 } from '@otklik/shared';
 import type { RouteQuery } from '@otklik/shared/routes';
 import { hashKey, type QueryClient, useQuery } from '@tanstack/react-query';
@@ -35,9 +36,8 @@ export type StatsEndpoint =
   | `users/${number}/statuses`
   | `users/${number}/workinghours`;
 
-// The server may serve figures read up to STATS_FRESH_S ago (docs/statistics.md "Freshness") and says how
-// old they are (`Age`; `X-Read-At` the moment they were read); the screen shows when they were read and
-// Refresh asks for a new reading.
+// The server may serve figures read up to STATS_FRESH_S ago (docs/statistics.md "Freshness") and says when
+// they were read (STATS_READ_AT_HEADER); the screen shows that time and Refresh asks for a new reading.
 
 /** When each query's figures were last read (epoch ms), by query hash. */
 const readAtOf = new Map<string, number>();
@@ -49,17 +49,16 @@ export function useStats<T>(endpoint: StatsEndpoint, query: RouteQuery | null) {
     queryKey: ['stats', endpoint, query],
     queryFn: async ({ signal, queryKey }) => {
       const hash = hashKey(queryKey);
-      let readAt = Date.now();
+      let readAt = Number.NaN;
       const data = await api.get<T>(`/v1/stats/${endpoint}`, {
         signal,
         query: query ?? undefined,
         headers: refreshing.has(hash) ? { 'Cache-Control': 'no-cache' } : undefined,
         onHeaders: (headers) => {
-          const at = Date.parse(headers.get('x-read-at') ?? '');
-          readAt = Number.isNaN(at) ? Date.now() - (Number(headers.get('age')) || 0) * 1000 : at;
+          readAt = Date.parse(headers.get(STATS_READ_AT_HEADER) ?? '');
         },
       });
-      readAtOf.set(hash, readAt);
+      readAtOf.set(hash, Number.isNaN(readAt) ? Date.now() : readAt);
       return data;
     },
     enabled: query !== null,

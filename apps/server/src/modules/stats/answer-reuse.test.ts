@@ -1,3 +1,4 @@
+import { STATS_READ_AT_HEADER } from '@otklik/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -138,7 +139,7 @@ describe('statsAnswerReuse', () => {
     const send = async (req: FastifyRequest) => {
       const { r, sent } = reply();
       await reused(req, r, answer, run);
-      expect(sent.headers['x-read-at']).toBe(
+      expect(sent.headers[STATS_READ_AT_HEADER]).toBe(
         new Date(Date.now() - Number(sent.headers.age) * 1000).toISOString(),
       );
       return `${String(sent.body)} age ${sent.headers.age}`;

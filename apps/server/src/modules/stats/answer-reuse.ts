@@ -1,3 +1,4 @@
+import { STATS_READ_AT_HEADER } from '@otklik/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
@@ -50,7 +51,7 @@ export function statsAnswerReuse(cache: SnapshotCache, freshForMs = 0) {
     const served = await cache.serve(key, auth.snapshot, load, { freshForMs, reload });
     reply
       .header('age', String(Math.max(0, Math.floor((Date.now() - served.readAt) / 1000))))
-      .header('x-read-at', new Date(served.readAt).toISOString());
+      .header(STATS_READ_AT_HEADER, new Date(served.readAt).toISOString());
     return sendPrebuiltJson(reply, served.body);
   };
 }
